@@ -1,0 +1,247 @@
+#include "commands.h"
+
+#include "report.h"
+
+#include "demo/demo.h"
+#include "isolation/doctor.h"
+#include "isolation/runner.h"
+#include "store/store.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+namespace sb::cli {
+
+namespace {
+
+constexpr std::size_t kMaxSnippetBytes = 1 << 20;
+
+Result<Store> openStore(const std::string& path)
+{
+    return Store::open(path.empty() ? Store::defaultPath() : std::filesystem::path(path));
+}
+
+int reportError(const std::string& message)
+{
+    std::cerr << "sandbench: " << message << '\n';
+    return kExitFailure;
+}
+
+Result<std::string> readSnippet(const std::string& file)
+{
+    std::string text;
+    if (file == "-") {
+        text.assign(std::istreambuf_iterator<char>(std::cin), {});
+    } else {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(file, ec))
+            return fail(fmt::format("{}: no such file", file));
+        if (std::filesystem::file_size(file, ec) > kMaxSnippetBytes)
+            return fail(fmt::format("{}: larger than 1 MiB; a snippet must be smaller", file));
+        std::ifstream in(file, std::ios::binary);
+        if (!in)
+            return fail(fmt::format("{}: cannot read", file));
+        text.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    if (text.size() > kMaxSnippetBytes)
+        return fail(fmt::format("{}: larger than 1 MiB; a snippet must be smaller", file == "-" ? "stdin" : file));
+    if (text.find('\0') != std::string::npos)
+        return fail(fmt::format("{}: binary content (NUL bytes); expected Python or shell source",
+                                file == "-" ? "stdin" : file));
+    return text;
+}
+
+std::string formatTime(std::int64_t epochMs)
+{
+    const std::time_t t = static_cast<std::time_t>(epochMs / 1000);
+    std::tm tm{};
+    ::localtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+    return buf;
+}
+
+void printSummary(std::ostream& out, const RunResult& r)
+{
+    out << fmt::format("[sandbench] {} · {:.0f} ms · cpu {:.0f} ms · peak {} · run {}\n", toString(r.outcome),
+                       r.durationMs, r.cpuMs, humanBytes(r.peakRssKb), r.runId);
+    for (const auto& b : r.blocked)
+        out << fmt::format("[sandbench] blocked {}: {}\n", b.kind, b.detail);
+    if (!r.message.empty() && r.outcome != Outcome::Ok)
+        out << "[sandbench] " << r.message << '\n';
+    if (r.stdoutTruncated || r.stderrTruncated)
+        out << "[sandbench] output was truncated at the policy's limit\n";
+}
+
+} // namespace
+
+int runCommand(const RunOptions& options)
+{
+    Policy policy;
+    if (!options.policyFile.empty()) {
+        auto loaded = loadPolicyFile(options.policyFile);
+        if (!loaded)
+            return reportError(loaded.error().message);
+        policy = *loaded;
+    }
+    if (options.timeoutMs > 0)
+        policy.limits.wallMs = options.timeoutMs;
+    if (options.memoryMb > 0)
+        policy.limits.memoryMb = options.memoryMb;
+
+    RunRequest request;
+    request.policy = policy;
+    if (!options.language.empty()) {
+        request.language = *languageFromString(options.language); // validated by the parser
+    } else {
+        const auto ext = std::filesystem::path(options.file).extension();
+        request.language = ext == ".sh" || ext == ".bash" ? Language::Shell : Language::Python;
+    }
+    auto source = readSnippet(options.file);
+    if (!source)
+        return reportError(source.error().message);
+    request.source = std::move(*source);
+    request.label = options.file == "-" ? "stdin" : std::filesystem::path(options.file).filename().string();
+
+    // Open the store first: a run that cannot be recorded is not started.
+    auto store = openStore(options.store);
+    if (!store)
+        return reportError(store.error().message);
+
+    const Runner runner;
+    const RunResult result = runner.run(request);
+    if (auto recorded = store->recordRun(request, result); !recorded)
+        std::cerr << "sandbench: the run could not be recorded: " << recorded.error().message << '\n';
+
+    if (options.json) {
+        std::cout << dumpJson(runToJson(request, result)) << '\n';
+    } else {
+        std::cout << result.stdoutText << std::flush;
+        std::cerr << result.stderrText;
+        printSummary(std::cerr, result);
+    }
+    return exitStatusFor(result.outcome);
+}
+
+int demoCommand(const std::string& storePath, bool json)
+{
+    auto store = openStore(storePath);
+    if (!store)
+        return reportError(store.error().message);
+    const Runner runner;
+    nlohmann::json cases = nlohmann::json::array();
+    bool allExpected = true;
+    if (!json) {
+        std::cout << fmt::format("{:<20} {:<15} {:>8}  {}\n", "case", "outcome", "ms", "detail");
+        std::cout << std::string(72, '-') << '\n';
+    }
+    for (const auto& demoCase : demoCases()) {
+        const RunRequest request = demoRequest(demoCase);
+        const RunResult result = runner.run(request);
+        if (auto recorded = store->recordRun(request, result); !recorded)
+            return reportError("recording the demo run: " + recorded.error().message);
+        const bool expected = std::find(demoCase.expected.begin(), demoCase.expected.end(), result.outcome)
+                              != demoCase.expected.end();
+        allExpected = allExpected && expected;
+        const std::string detail = !result.blocked.empty()
+                                       ? result.blocked.front().kind + ": " + result.blocked.front().detail
+                                       : result.message;
+        if (json) {
+            nlohmann::json exp = nlohmann::json::array();
+            for (auto o : demoCase.expected)
+                exp.push_back(toString(o));
+            auto entry = runToJson(request, result);
+            entry["case"] = demoCase.name;
+            entry["expected"] = exp;
+            entry["as_expected"] = expected;
+            cases.push_back(entry);
+        } else {
+            std::cout << fmt::format("{:<20} {:<15} {:>8.0f}  {}{}\n", demoCase.name, toString(result.outcome),
+                                     result.durationMs, detail.substr(0, 60), expected ? "" : "  <-- unexpected");
+        }
+    }
+    if (json) {
+        std::cout << dumpJson({{"cases", cases}, {"all_as_expected", allExpected}, {"store", store->path().string()}})
+                  << '\n';
+    } else {
+        std::cout << fmt::format("\n{} cases recorded in {}.{}\n", demoCases().size(), store->path().string(),
+                                 allExpected ? "" : " Some outcomes were not the expected ones.");
+        std::cout << "Open the workbench on these runs with: sandbench-gui --store " << store->path().string() << '\n';
+    }
+    return allExpected ? 0 : kExitFailure;
+}
+
+int metricsCommand(const std::string& storePath, bool json)
+{
+    auto store = openStore(storePath);
+    if (!store)
+        return reportError(store.error().message);
+    auto metrics = store->metrics(20);
+    if (!metrics)
+        return reportError(metrics.error().message);
+    if (json) {
+        std::cout << dumpJson(metricsToJson(*metrics)) << '\n';
+        return 0;
+    }
+    std::cout << fmt::format("{} runs in {}\n\n", metrics->total, store->path().string());
+    for (const auto& o : metrics->outcomes)
+        std::cout << fmt::format("  {:<15} {:>7}  {:>6.1f} %\n", toString(o.outcome), o.count, o.rate * 100);
+    std::cout << fmt::format("\nduration  p50 {:.0f} ms   p95 {:.0f} ms   p99 {:.0f} ms\n", metrics->p50Ms, metrics->p95Ms,
+                             metrics->p99Ms);
+    if (!metrics->recent.empty()) {
+        std::cout << "\nrecent runs\n";
+        for (const auto& e : metrics->recent)
+            std::cout << fmt::format("  {}  {:<24} {:<15} {:>7.0f} ms  {}\n", formatTime(e.startedAtMs),
+                                     e.label.substr(0, 24), toString(e.outcome), e.durationMs, e.detail.substr(0, 50));
+    }
+    return 0;
+}
+
+int historyCommand(const std::string& storePath, int limit, bool json)
+{
+    auto store = openStore(storePath);
+    if (!store)
+        return reportError(store.error().message);
+    auto runs = store->recentRuns(limit);
+    if (!runs)
+        return reportError(runs.error().message);
+    if (json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& run : *runs)
+            list.push_back(runToJson(run.request, run.result));
+        std::cout << dumpJson(list) << '\n';
+        return 0;
+    }
+    for (const auto& run : *runs)
+        std::cout << fmt::format("{}  {}  {:<24} {:<15} {:>7.0f} ms\n", formatTime(run.result.startedAtMs),
+                                 run.result.runId, run.request.label.substr(0, 24), toString(run.result.outcome),
+                                 run.result.durationMs);
+    return 0;
+}
+
+int doctorCommand(bool json)
+{
+    const DoctorReport report = runDoctor();
+    if (json) {
+        std::cout << dumpJson(doctorToJson(report)) << '\n';
+    } else {
+        for (const auto& l : report.layers)
+            std::cout << fmt::format("  {:<18} {:<4} {}\n", l.name, l.available ? "yes" : "no", l.detail);
+        std::cout << "\nisolation levels:";
+        for (const auto& [level, ok] : report.levels)
+            std::cout << fmt::format("  {} {}", toString(level), ok ? "yes" : "no");
+        std::cout << '\n';
+        for (const auto& n : report.notes)
+            std::cout << "note: " << n << '\n';
+    }
+    const bool processLevel = !report.levels.empty() && report.levels.front().second;
+    return processLevel ? 0 : kExitFailure;
+}
+
+} // namespace sb::cli

@@ -1,0 +1,78 @@
+// sandbench: every capability of the workbench, headless, with --json for scripts and CI.
+
+#include "commands.h"
+
+#include "isolation/policy.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+int main(int argc, char** argv)
+{
+    using namespace sb::cli;
+    CLI::App app{"Sandbench: run what you do not trust inside an OS sandbox, and measure every outcome.", "sandbench"};
+    app.set_version_flag("--version", std::string("sandbench ") + SANDBENCH_VERSION);
+    app.require_subcommand(1);
+    app.footer("Exit status: 0 ok; 10 error, 11 blocked, 12 timeout, 13 memory_limit, 14 crashed, 15 internal_error;\n"
+               "1 Sandbench could not do it (store, input); 2 usage error.\n"
+               "The store is $SANDBENCH_STORE, else $XDG_DATA_HOME/sandbench/workbench.db.");
+
+    RunOptions run;
+    auto* runCmd = app.add_subcommand("run", "Run a Python or shell snippet in the sandbox and record it");
+    runCmd->add_option("file", run.file, "Snippet file, or - for standard input")->required();
+    runCmd->add_option("--lang", run.language, "Language (default: from the file extension, else python)")
+        ->check(CLI::IsMember({"python", "sh"}));
+    runCmd->add_option("--timeout-ms", run.timeoutMs, "Wall-clock limit in milliseconds (default 5000)")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{86'400'000}));
+    runCmd->add_option("--memory-mb", run.memoryMb, "Address-space limit in MiB (default 256)")
+        ->check(CLI::Range(std::int64_t{16}, std::int64_t{1'048'576}));
+    runCmd->add_option("--policy", run.policyFile, "Policy file (YAML)")->check(CLI::ExistingFile);
+    runCmd->add_flag("--json", run.json, "Print one JSON object describing the run");
+    runCmd->add_option("--store", run.store, "Store file (default: see below)");
+
+    bool demoJson = false;
+    std::string demoStore;
+    auto* demoCmd = app.add_subcommand("demo", "Run the demo cases (ok, blocked, timeout, error, memory, fork bomb, crash)");
+    demoCmd->add_flag("--json", demoJson, "Print JSON");
+    demoCmd->add_option("--store", demoStore, "Store file");
+
+    bool metricsJson = false;
+    std::string metricsStore;
+    auto* metricsCmd = app.add_subcommand("metrics", "Totals and rates per outcome, duration percentiles, recent events");
+    metricsCmd->add_flag("--json", metricsJson, "Print JSON");
+    metricsCmd->add_option("--store", metricsStore, "Store file");
+
+    bool historyJson = false;
+    std::string historyStore;
+    int historyLimit = 20;
+    auto* historyCmd = app.add_subcommand("history", "The most recent runs in the store, newest first");
+    historyCmd->add_flag("--json", historyJson, "Print JSON");
+    historyCmd->add_option("--store", historyStore, "Store file");
+    historyCmd->add_option("--limit", historyLimit, "How many runs (default 20)")->check(CLI::Range(1, 100000));
+
+    bool doctorJson = false;
+    auto* doctorCmd = app.add_subcommand("doctor", "Which isolation layers this machine and user can have, and why not");
+    doctorCmd->add_flag("--json", doctorJson, "Print JSON");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::Success& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return kExitUsage;
+    }
+
+    if (runCmd->parsed())
+        return runCommand(run);
+    if (demoCmd->parsed())
+        return demoCommand(demoStore, demoJson);
+    if (metricsCmd->parsed())
+        return metricsCommand(metricsStore, metricsJson);
+    if (historyCmd->parsed())
+        return historyCommand(historyStore, historyLimit, historyJson);
+    if (doctorCmd->parsed())
+        return doctorCommand(doctorJson);
+    return kExitUsage;
+}

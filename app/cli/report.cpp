@@ -1,0 +1,95 @@
+#include "report.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+namespace sb::cli {
+
+using nlohmann::json;
+
+json runToJson(const RunRequest& request, const RunResult& r)
+{
+    json blocked = json::array();
+    for (const auto& b : r.blocked)
+        blocked.push_back({{"kind", b.kind}, {"detail", b.detail}});
+    json layers = json::object();
+    for (const auto& [name, on] : r.isolation.layers)
+        layers[name] = on;
+    return {{"run_id", r.runId},
+            {"outcome", toString(r.outcome)},
+            {"exit_code", r.exitCode},
+            {"signal", r.signal},
+            {"stdout", r.stdoutText},
+            {"stderr", r.stderrText},
+            {"stdout_truncated", r.stdoutTruncated},
+            {"stderr_truncated", r.stderrTruncated},
+            {"duration_ms", std::round(r.durationMs * 1000) / 1000},
+            {"cpu_ms", std::round(r.cpuMs * 1000) / 1000},
+            {"peak_rss_kb", r.peakRssKb},
+            {"blocked", blocked},
+            {"isolation", {{"level", toString(r.isolation.level)}, {"layers", layers}}},
+            {"message", r.message},
+            {"language", toString(request.language)},
+            {"policy", request.policy.name},
+            {"started_at_ms", r.startedAtMs}};
+}
+
+json metricsToJson(const MetricsSnapshot& m)
+{
+    json outcomes = json::object();
+    json rates = json::object();
+    for (const auto& o : m.outcomes) {
+        outcomes[std::string(toString(o.outcome))] = o.count;
+        rates[std::string(toString(o.outcome))] = o.rate;
+    }
+    json histogram = json::array();
+    for (const auto& bin : m.durationHistogram) {
+        json high = std::isinf(bin.highMs) ? json(nullptr) : json(bin.highMs);
+        histogram.push_back({{"low_ms", bin.lowMs}, {"high_ms", high}, {"count", bin.count}});
+    }
+    json recent = json::array();
+    for (const auto& e : m.recent) {
+        recent.push_back({{"run_id", e.runId},
+                          {"started_at_ms", e.startedAtMs},
+                          {"label", e.label},
+                          {"language", e.language},
+                          {"outcome", toString(e.outcome)},
+                          {"duration_ms", e.durationMs},
+                          {"detail", e.detail}});
+    }
+    return {{"total", m.total},
+            {"outcomes", outcomes},
+            {"rates", rates},
+            {"duration_ms", {{"p50", m.p50Ms}, {"p95", m.p95Ms}, {"p99", m.p99Ms}}},
+            {"duration_histogram", histogram},
+            {"recent", recent}};
+}
+
+json doctorToJson(const DoctorReport& report)
+{
+    json layers = json::object();
+    for (const auto& l : report.layers)
+        layers[l.name] = {{"available", l.available}, {"detail", l.detail}};
+    json levels = json::object();
+    for (const auto& [level, ok] : report.levels)
+        levels[std::string(toString(level))] = ok;
+    return {{"layers", layers}, {"levels", levels}, {"notes", report.notes}};
+}
+
+std::string dumpJson(const json& j)
+{
+    return j.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
+std::string humanBytes(std::int64_t kib)
+{
+    if (kib >= 1024 * 1024)
+        return fmt::format("{:.1f} GiB", static_cast<double>(kib) / (1024.0 * 1024.0));
+    if (kib >= 1024)
+        return fmt::format("{:.1f} MiB", static_cast<double>(kib) / 1024.0);
+    return fmt::format("{} KiB", kib);
+}
+
+} // namespace sb::cli

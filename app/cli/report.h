@@ -1,0 +1,22 @@
+#pragma once
+
+// JSON and text renderings of core results for the command line. The JSON field names are a contract.
+
+#include "isolation/doctor.h"
+#include "isolation/run.h"
+#include "store/metrics.h"
+
+#include <nlohmann/json.hpp>
+
+namespace sb::cli {
+
+nlohmann::json runToJson(const RunRequest& request, const RunResult& result);
+nlohmann::json metricsToJson(const MetricsSnapshot& metrics);
+nlohmann::json doctorToJson(const DoctorReport& report);
+
+// Invalid UTF-8 in program output is replaced, never an error.
+std::string dumpJson(const nlohmann::json& j);
+
+std::string humanBytes(std::int64_t kib);
+
+} // namespace sb::cli

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "isolation/run.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sb {
+
+struct DemoCase {
+    std::string name;        // e.g. "import os"
+    Language language;
+    std::string source;
+    std::vector<Outcome> expected; // any of these is right (a fork bomb may end in error or timeout)
+    std::int64_t timeoutMs = 2000;
+    std::int64_t memoryMb = 256;
+};
+
+// The seed's cases plus a memory bomb and a fork bomb; moves every counter of the dashboard.
+const std::vector<DemoCase>& demoCases();
+RunRequest demoRequest(const DemoCase& demoCase, const Policy& basePolicy = {});
+
+} // namespace sb

@@ -1,0 +1,93 @@
+#include "isolation/doctor.h"
+
+#include "isolation/landlock.h"
+#include "isolation/runner.h"
+#include "isolation/seccomp_filter.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace sb {
+
+namespace {
+
+LayerStatus probeUserNamespaces()
+{
+    const pid_t pid = ::fork();
+    if (pid == 0)
+        ::_exit(::unshare(CLONE_NEWUSER) == 0 ? 0 : errno);
+    if (pid < 0)
+        return {"user_namespaces", false, fmt::format("fork: {}", std::strerror(errno))};
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (code == 0)
+        return {"user_namespaces", true, "unprivileged user namespaces can be created"};
+    return {"user_namespaces", false, fmt::format("unshare(CLONE_NEWUSER): {}", std::strerror(code))};
+}
+
+LayerStatus probeCgroups()
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists("/sys/fs/cgroup/cgroup.controllers", ec))
+        return {"cgroups", true, "cgroup v2 (unified hierarchy)"};
+    if (fs::exists("/sys/fs/cgroup/memory", ec) && fs::exists("/sys/fs/cgroup/pids", ec))
+        return {"cgroups", true, "cgroup v1 (memory and pids controllers)"};
+    return {"cgroups", false, "no cgroup hierarchy mounted under /sys/fs/cgroup"};
+}
+
+} // namespace
+
+DoctorReport runDoctor()
+{
+    DoctorReport report;
+    report.layers.push_back({"rlimits", true, "CPU, address space, file size, open files, processes, core dumps"});
+
+    std::string why;
+    const bool seccompOk = ::prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 && seccomp::notifyAvailable(&why);
+    report.layers.push_back(
+        {"seccomp", seccompOk, seccompOk ? "filter with user notification: refused syscalls are reported precisely" : why});
+
+    why.clear();
+    const int abi = landlock::abiVersion(&why);
+    report.layers.push_back({"landlock", abi > 0, abi > 0 ? fmt::format("ABI {}", abi) : why});
+    report.layers.push_back({"landlock_network", abi >= 4,
+                             abi >= 4 ? "TCP bind/connect denied by Landlock too" : "needs Landlock ABI 4 (Linux 6.7)"});
+    report.layers.push_back({"landlock_scope", abi >= 6,
+                             abi >= 6 ? "signals and abstract UNIX sockets confined to the run"
+                                      : "needs Landlock ABI 6 (Linux 6.12)"});
+
+    const bool root = ::geteuid() == 0;
+    report.layers.push_back({"unprivileged", true,
+                             root ? "started by root: each run gets a transient uid/gid of its own, no capabilities"
+                                  : fmt::format("runs as uid {} with no_new_privs", ::getuid())});
+
+    const Runner runner;
+    auto launcher = runner.launcher();
+    report.layers.push_back({"launcher", launcher.has_value(),
+                             launcher ? launcher->string() : launcher.error().message});
+    const bool python = ::access("/usr/bin/python3", X_OK) == 0;
+    report.layers.push_back({"python3", python, python ? "/usr/bin/python3" : "/usr/bin/python3 is missing"});
+    report.layers.push_back(probeUserNamespaces());
+    report.layers.push_back(probeCgroups());
+
+    const bool processLevel = seccompOk && abi > 0 && launcher.has_value();
+    report.levels = {{IsolationLevel::Process, processLevel},
+                     {IsolationLevel::Container, false},
+                     {IsolationLevel::Strict, false}};
+    if (!processLevel)
+        report.notes.push_back("the process level needs seccomp, Landlock and sandbench-launcher; runs are refused");
+    report.notes.push_back("the container and strict levels are not part of this build yet; runs asking for them "
+                           "are refused (fail closed)");
+    return report;
+}
+
+} // namespace sb

@@ -1,0 +1,158 @@
+#include "isolation/landlock.h"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// Debian 12's kernel headers stop at ABI 2; the running kernel may offer more. These values are ABI.
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
+#endif
+
+namespace sb::landlock {
+
+namespace {
+
+constexpr std::uint64_t kAccessNetBindTcp = 1ULL << 0;
+constexpr std::uint64_t kAccessNetConnectTcp = 1ULL << 1;
+constexpr std::uint64_t kScopeAbstractUnixSocket = 1ULL << 0;
+constexpr std::uint64_t kScopeSignal = 1ULL << 1;
+
+// The full ruleset attribute of newer kernels; the size passed tells the kernel which fields we use.
+struct RulesetAttr {
+    std::uint64_t handledAccessFs;
+    std::uint64_t handledAccessNet;
+    std::uint64_t scoped;
+};
+
+struct PathBeneathAttr {
+    std::uint64_t allowedAccess;
+    std::int32_t parentFd;
+} __attribute__((packed));
+
+constexpr std::uint64_t kReadAccess =
+    LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
+
+std::uint64_t fsAccessFor(int abi)
+{
+    std::uint64_t all = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1; // ABI 1: bits 0..12
+    if (abi >= 2)
+        all |= LANDLOCK_ACCESS_FS_REFER;
+    if (abi >= 3)
+        all |= LANDLOCK_ACCESS_FS_TRUNCATE;
+    if (abi >= 5)
+        all |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+    return all;
+}
+
+class Fd {
+public:
+    explicit Fd(int fd) : m_fd(fd) {}
+    ~Fd()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    int get() const { return m_fd; }
+
+private:
+    int m_fd;
+};
+
+std::string errnoText(const char* what)
+{
+    return std::string(what) + ": " + std::strerror(errno);
+}
+
+} // namespace
+
+int abiVersion(std::string* whyNot)
+{
+    const long abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    if (abi < 0) {
+        if (whyNot) {
+            *whyNot = errno == ENOSYS     ? "the kernel was built without Landlock"
+                      : errno == EOPNOTSUPP ? "Landlock is disabled at boot (add landlock to the lsm= list)"
+                                            : errnoText("landlock_create_ruleset");
+        }
+        return 0;
+    }
+    return static_cast<int>(abi);
+}
+
+Result<Applied> restrictSelf(const Rules& rules)
+{
+    std::string why;
+    const int abi = abiVersion(&why);
+    if (abi <= 0)
+        return fail("Landlock unavailable: " + why);
+
+    Applied applied;
+    applied.abi = abi;
+    const std::uint64_t fsAll = fsAccessFor(abi);
+    RulesetAttr attr{fsAll, 0, 0};
+    std::size_t attrSize = sizeof(std::uint64_t);
+    if (abi >= 4) {
+        attr.handledAccessNet = kAccessNetBindTcp | kAccessNetConnectTcp; // no TCP rule: no TCP at all
+        attrSize = 2 * sizeof(std::uint64_t);
+        applied.network = true;
+    }
+    if (abi >= 6) {
+        attr.scoped = kScopeAbstractUnixSocket | kScopeSignal;
+        attrSize = sizeof(RulesetAttr);
+        applied.scoped = true;
+    }
+    const Fd ruleset(static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, attrSize, 0)));
+    if (ruleset.get() < 0)
+        return fail(errnoText("landlock_create_ruleset"));
+
+    auto addRule = [&](const std::string& path, std::uint64_t access) -> Result<void> {
+        const Fd fd(::open(path.c_str(), O_PATH | O_CLOEXEC));
+        if (fd.get() < 0) {
+            if (errno == ENOENT || errno == ENOTDIR)
+                return {}; // nothing there to allow
+            return fail(errnoText(("open " + path).c_str()));
+        }
+        struct stat st {};
+        if (::fstat(fd.get(), &st) != 0)
+            return fail(errnoText(("stat " + path).c_str()));
+        if (!S_ISDIR(st.st_mode)) {
+            // Directory-only rights are refused by the kernel on files.
+            access &= LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE
+                      | LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV;
+        }
+        PathBeneathAttr beneath{access & fsAll, fd.get()};
+        if (::syscall(SYS_landlock_add_rule, ruleset.get(), LANDLOCK_RULE_PATH_BENEATH, &beneath, 0) != 0)
+            return fail(errnoText(("landlock_add_rule " + path).c_str()));
+        return {};
+    };
+
+    for (const auto& p : rules.readPaths) {
+        if (auto r = addRule(p, kReadAccess); !r)
+            return std::unexpected(r.error());
+    }
+    for (const auto& p : rules.devPaths) {
+        if (auto r = addRule(p, LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE
+                                    | LANDLOCK_ACCESS_FS_TRUNCATE); !r)
+            return std::unexpected(r.error());
+    }
+    for (const auto& p : rules.writePaths) {
+        if (auto r = addRule(p, fsAll); !r)
+            return std::unexpected(r.error());
+    }
+    if (::syscall(SYS_landlock_restrict_self, ruleset.get(), 0) != 0)
+        return fail(errnoText("landlock_restrict_self"));
+    return applied;
+}
+
+} // namespace sb::landlock

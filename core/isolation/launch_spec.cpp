@@ -1,0 +1,113 @@
+#include "isolation/launch_spec.h"
+
+#include <nlohmann/json.hpp>
+
+namespace sb {
+
+using nlohmann::json;
+
+namespace {
+
+json limitsToJson(const Limits& l)
+{
+    return {{"wall_ms", l.wallMs},         {"cpu_ms", l.cpuMs},         {"memory_mb", l.memoryMb},
+            {"processes", l.processes},    {"file_size_mb", l.fileSizeMb}, {"open_files", l.openFiles},
+            {"output_bytes", l.outputBytes}};
+}
+
+Limits limitsFromJson(const json& j)
+{
+    Limits l;
+    l.wallMs = j.at("wall_ms").get<std::int64_t>();
+    l.cpuMs = j.at("cpu_ms").get<std::int64_t>();
+    l.memoryMb = j.at("memory_mb").get<std::int64_t>();
+    l.processes = j.at("processes").get<std::int64_t>();
+    l.fileSizeMb = j.at("file_size_mb").get<std::int64_t>();
+    l.openFiles = j.at("open_files").get<std::int64_t>();
+    l.outputBytes = j.at("output_bytes").get<std::int64_t>();
+    return l;
+}
+
+} // namespace
+
+std::string encodeSpec(const LaunchSpec& s)
+{
+    json j = {{"argv", s.argv},
+              {"env", s.env},
+              {"work_dir", s.workDir},
+              {"limits", limitsToJson(s.limits)},
+              {"drop_privileges", s.dropPrivileges},
+              {"uid", s.uid},
+              {"gid", s.gid},
+              {"read_paths", s.readPaths},
+              {"dev_paths", s.devPaths},
+              {"pass_event_fd", s.passEventFd},
+              {"process_base", s.processBase}};
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Result<LaunchSpec> decodeSpec(const std::string& text)
+{
+    try {
+        const json j = json::parse(text);
+        LaunchSpec s;
+        s.argv = j.at("argv").get<std::vector<std::string>>();
+        s.env = j.at("env").get<std::vector<std::string>>();
+        s.workDir = j.at("work_dir").get<std::string>();
+        s.limits = limitsFromJson(j.at("limits"));
+        s.dropPrivileges = j.at("drop_privileges").get<bool>();
+        s.uid = j.at("uid").get<uid_t>();
+        s.gid = j.at("gid").get<gid_t>();
+        s.readPaths = j.at("read_paths").get<std::vector<std::string>>();
+        s.devPaths = j.at("dev_paths").get<std::vector<std::string>>();
+        s.passEventFd = j.at("pass_event_fd").get<bool>();
+        s.processBase = j.at("process_base").get<std::int64_t>();
+        if (s.argv.empty() || s.argv.front().empty() || s.argv.front().front() != '/')
+            return fail("launch spec: argv[0] must be an absolute path");
+        return s;
+    } catch (const json::exception& e) {
+        return fail(std::string("launch spec: ") + e.what());
+    }
+}
+
+std::string encodeResult(const LaunchResult& r)
+{
+    json blocked = json::array();
+    for (const auto& b : r.blocked)
+        blocked.push_back({{"kind", b.kind}, {"detail", b.detail}});
+    json layers = json::array();
+    for (const auto& [name, on] : r.layers)
+        layers.push_back({name, on});
+    json j = {{"setup_failed", r.setupFailed}, {"setup_error", r.setupError}, {"exit_code", r.exitCode},
+              {"signal", r.signal},            {"timed_out", r.timedOut},     {"cpu_limited", r.cpuLimited},
+              {"cancelled", r.cancelled},      {"wall_ms", r.wallMs},         {"cpu_ms", r.cpuMs},
+              {"peak_rss_kb", r.peakRssKb},    {"blocked", blocked},          {"layers", layers}};
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Result<LaunchResult> decodeResult(const std::string& text)
+{
+    try {
+        const json j = json::parse(text);
+        LaunchResult r;
+        r.setupFailed = j.at("setup_failed").get<bool>();
+        r.setupError = j.at("setup_error").get<std::string>();
+        r.exitCode = j.at("exit_code").get<int>();
+        r.signal = j.at("signal").get<int>();
+        r.timedOut = j.at("timed_out").get<bool>();
+        r.cpuLimited = j.at("cpu_limited").get<bool>();
+        r.cancelled = j.at("cancelled").get<bool>();
+        r.wallMs = j.at("wall_ms").get<double>();
+        r.cpuMs = j.at("cpu_ms").get<double>();
+        r.peakRssKb = j.at("peak_rss_kb").get<std::int64_t>();
+        for (const auto& b : j.at("blocked"))
+            r.blocked.push_back({b.at("kind").get<std::string>(), b.at("detail").get<std::string>()});
+        for (const auto& l : j.at("layers"))
+            r.layers.emplace_back(l.at(0).get<std::string>(), l.at(1).get<bool>());
+        return r;
+    } catch (const json::exception& e) {
+        return fail(std::string("launcher result: ") + e.what());
+    }
+}
+
+} // namespace sb

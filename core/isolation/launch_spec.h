@@ -1,0 +1,60 @@
+#pragma once
+
+// The contract between the Runner (in the caller's process) and sandbench-launcher (a small, freshly
+// exec'd process that sets up and supervises one run). Both sides are built from this one definition.
+//
+// Launcher file descriptors: 0 /dev/null, 1 and 2 the run's stdout/stderr pipes, 3 the spec (JSON, read
+// to EOF), 4 the result (JSON, written once at the end), 5 the guard's event pipe (becomes fd 3 of the
+// sandboxed program; absent when unused). Everything else is closed by the launcher before it starts.
+
+#include "isolation/run.h"
+#include "util/error.h"
+
+#include <cstdint>
+#include <string>
+#include <sys/types.h>
+#include <utility>
+#include <vector>
+
+namespace sb {
+
+inline constexpr int kLauncherSpecFd = 3;
+inline constexpr int kLauncherResultFd = 4;
+inline constexpr int kLauncherEventFd = 5;
+inline constexpr int kChildEventFd = 3;
+
+struct LaunchSpec {
+    std::vector<std::string> argv;   // argv[0] is an absolute path
+    std::vector<std::string> env;    // NAME=value, the whole environment of the program
+    std::string workDir;
+    Limits limits;
+    bool dropPrivileges = false;     // started by root: become uid/gid below, with no capabilities
+    uid_t uid = 0;
+    gid_t gid = 0;
+    std::vector<std::string> readPaths;  // read and execute
+    std::vector<std::string> devPaths;   // device files that may be read and written (/dev/null, ...)
+    bool passEventFd = false;
+    std::int64_t processBase = 0;    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC)
+};
+
+struct LaunchResult {
+    bool setupFailed = false;        // a layer could not be applied: the program never ran
+    std::string setupError;
+    int exitCode = -1;
+    int signal = 0;
+    bool timedOut = false;
+    bool cpuLimited = false;
+    bool cancelled = false;
+    double wallMs = 0;
+    double cpuMs = 0;
+    std::int64_t peakRssKb = 0;
+    std::vector<BlockedEvent> blocked;                 // refused syscalls, decoded by the launcher
+    std::vector<std::pair<std::string, bool>> layers;  // what the launcher really applied
+};
+
+std::string encodeSpec(const LaunchSpec& spec);
+Result<LaunchSpec> decodeSpec(const std::string& json);
+std::string encodeResult(const LaunchResult& result);
+Result<LaunchResult> decodeResult(const std::string& json);
+
+} // namespace sb

@@ -1,0 +1,479 @@
+// sandbench-launcher: sets up and supervises one sandboxed run.
+//
+// The Runner starts this small program fresh (posix_spawn) for every run, so that the set-up below runs
+// single-threaded, far from the caller's threads and memory: peak-memory figures are the run's own, not a
+// copy of a large caller's, and no descriptor of the caller survives (everything above fd 5 is closed at
+// once). The launcher forks the program, applies the layers in the child, then supervises: it answers
+// refused syscalls (seccomp user notification), enforces the wall-clock limit, reaps every descendant
+// (it is their subreaper) and kills the whole tree when the program ends, times out or is cancelled.
+// It writes one JSON result on fd 4 and nothing on stdout/stderr, which belong to the program.
+
+#include "isolation/landlock.h"
+#include "isolation/launch_spec.h"
+#include "isolation/seccomp_filter.h"
+
+#include <fmt/format.h>
+#include <seccomp.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <poll.h>
+#include <string>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+using sb::LaunchResult;
+using sb::LaunchSpec;
+using Clock = std::chrono::steady_clock;
+
+void writeAll(int fd, const std::string& data)
+{
+    std::size_t done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        done += static_cast<std::size_t>(n);
+    }
+}
+
+std::string readAll(int fd)
+{
+    std::string out;
+    char buf[8192];
+    for (;;) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return out;
+        out.append(buf, static_cast<std::size_t>(n));
+    }
+}
+
+[[noreturn]] void finish(const LaunchResult& result)
+{
+    writeAll(sb::kLauncherResultFd, sb::encodeResult(result));
+    ::_exit(0);
+}
+
+[[noreturn]] void finishWithError(const std::string& message)
+{
+    LaunchResult r;
+    r.setupFailed = true;
+    r.setupError = message;
+    finish(r);
+}
+
+// ---- child side: runs between fork and execve; reports failure on errFd and exits --------------------
+
+[[noreturn]] void childFail(int errFd, const std::string& message)
+{
+    writeAll(errFd, message);
+    ::_exit(127);
+}
+
+void setLimit(int errFd, int resource, rlim_t soft, rlim_t hard, const char* name)
+{
+    const rlimit rl{soft, hard};
+    if (::setrlimit(resource, &rl) != 0)
+        childFail(errFd, fmt::format("rlimits: setrlimit({}): {}", name, std::strerror(errno)));
+}
+
+void dropPrivileges(int errFd, uid_t uid, gid_t gid)
+{
+    // Empty the bounding and ambient sets first, so nothing can be regained by any later exec.
+    for (int cap = 0; cap <= CAP_LAST_CAP; ++cap) {
+        if (::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL)
+            childFail(errFd, fmt::format("identity: dropping capability {}: {}", cap, std::strerror(errno)));
+    }
+    ::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    if (::setgroups(0, nullptr) != 0)
+        childFail(errFd, fmt::format("identity: setgroups: {}", std::strerror(errno)));
+    if (::setresgid(gid, gid, gid) != 0)
+        childFail(errFd, fmt::format("identity: setresgid({}): {}", gid, std::strerror(errno)));
+    if (::setresuid(uid, uid, uid) != 0)
+        childFail(errFd, fmt::format("identity: setresuid({}): {}", uid, std::strerror(errno)));
+    // Verify rather than trust: no uid 0 anywhere and no capability left.
+    uid_t r = 0, e = 0, s = 0;
+    ::getresuid(&r, &e, &s);
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[2]{};
+    if (r == 0 || e == 0 || s == 0 || ::syscall(SYS_capget, &header, data) != 0 || data[0].effective
+        || data[0].permitted || data[1].effective || data[1].permitted)
+        childFail(errFd, "identity: privileges remain after the drop");
+}
+
+void sendFd(int errFd, int socket, int fd)
+{
+    char dummy = 'n';
+    iovec iov{&dummy, 1};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))]{};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    cmsghdr* cmsg = CMSG_FIRSTHDR(&msg);
+    cmsg->cmsg_level = SOL_SOCKET;
+    cmsg->cmsg_type = SCM_RIGHTS;
+    cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+    if (::sendmsg(socket, &msg, MSG_NOSIGNAL) != 1)
+        childFail(errFd, fmt::format("seccomp: handing over the notification fd: {}", std::strerror(errno)));
+}
+
+[[noreturn]] void runChild(const LaunchSpec& spec, int errFd, int fdSocket)
+{
+    ::setpgid(0, 0); // the run's own process group: one kill(-pgid) reaches all of it
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    for (int sig : {SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD})
+        std::signal(sig, SIG_DFL);
+
+    // Keep 0-2, the event fd (as 3) and our two private channels; close everything else.
+    if (spec.passEventFd) {
+        if (::dup2(sb::kLauncherEventFd, sb::kChildEventFd) < 0)
+            childFail(errFd, "launcher: event fd");
+    }
+    const int keepFrom = spec.passEventFd ? sb::kChildEventFd + 1 : sb::kChildEventFd;
+    const int lowPrivate = std::min(errFd, fdSocket);
+    const int highPrivate = std::max(errFd, fdSocket);
+    if (lowPrivate > keepFrom)
+        ::syscall(SYS_close_range, keepFrom, lowPrivate - 1, 0);
+    if (highPrivate - lowPrivate > 1)
+        ::syscall(SYS_close_range, lowPrivate + 1, highPrivate - 1, 0);
+    ::syscall(SYS_close_range, highPrivate + 1, ~0U, 0);
+
+    if (::chdir(spec.workDir.c_str()) != 0)
+        childFail(errFd, fmt::format("work dir: chdir {}: {}", spec.workDir, std::strerror(errno)));
+
+    if (spec.dropPrivileges)
+        dropPrivileges(errFd, spec.uid, spec.gid);
+    if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        childFail(errFd, fmt::format("no_new_privs: {}", std::strerror(errno)));
+    if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+        childFail(errFd, fmt::format("dumpable: {}", std::strerror(errno)));
+
+    sb::landlock::Rules rules{spec.readPaths, spec.devPaths, {spec.workDir}};
+    if (auto applied = sb::landlock::restrictSelf(rules); !applied)
+        childFail(errFd, "landlock: " + applied.error().message);
+
+    auto notifyFd = sb::seccomp::loadProcessFilter();
+    if (!notifyFd)
+        childFail(errFd, "seccomp: " + notifyFd.error().message);
+    sendFd(errFd, fdSocket, *notifyFd);
+    ::close(*notifyFd);
+    ::close(fdSocket);
+
+    const auto& l = spec.limits;
+    const rlim_t mb = 1024 * 1024;
+    const auto cpuSeconds = static_cast<rlim_t>(((l.cpuMs > 0 ? l.cpuMs : l.wallMs) + 999) / 1000);
+    setLimit(errFd, RLIMIT_CPU, cpuSeconds, cpuSeconds + 1, "RLIMIT_CPU");
+    setLimit(errFd, RLIMIT_AS, static_cast<rlim_t>(l.memoryMb) * mb, static_cast<rlim_t>(l.memoryMb) * mb, "RLIMIT_AS");
+    setLimit(errFd, RLIMIT_FSIZE, static_cast<rlim_t>(l.fileSizeMb) * mb, static_cast<rlim_t>(l.fileSizeMb) * mb,
+             "RLIMIT_FSIZE");
+    setLimit(errFd, RLIMIT_NOFILE, static_cast<rlim_t>(l.openFiles), static_cast<rlim_t>(l.openFiles), "RLIMIT_NOFILE");
+    const auto nproc = static_cast<rlim_t>(l.processes + spec.processBase);
+    setLimit(errFd, RLIMIT_NPROC, nproc, nproc, "RLIMIT_NPROC");
+    setLimit(errFd, RLIMIT_CORE, 0, 0, "RLIMIT_CORE");
+    setLimit(errFd, RLIMIT_MEMLOCK, 0, 0, "RLIMIT_MEMLOCK");
+    setLimit(errFd, RLIMIT_MSGQUEUE, 0, 0, "RLIMIT_MSGQUEUE");
+
+    std::vector<char*> argv;
+    for (const auto& a : spec.argv)
+        argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    std::vector<char*> envp;
+    for (const auto& e : spec.env)
+        envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
+    ::execve(argv[0], argv.data(), envp.data());
+    childFail(errFd, fmt::format("exec {}: {}", spec.argv.front(), std::strerror(errno)));
+}
+
+// ---- supervisor side ----------------------------------------------------------------------------------
+
+int receiveFd(int socket)
+{
+    char dummy = 0;
+    iovec iov{&dummy, 1};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))]{};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    if (::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC) != 1)
+        return -1;
+    const cmsghdr* cmsg = CMSG_FIRSTHDR(&msg);
+    if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
+        return -1;
+    int fd = -1;
+    std::memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
+    return fd;
+}
+
+// Every process of the run, wherever it went: the process group, every child we are subreaper of, and
+// (when we dropped to a uid of the run's own) everything that uid has.
+void killTree(pid_t pgid, const LaunchSpec& spec)
+{
+    if (pgid > 0)
+        ::kill(-pgid, SIGKILL);
+    if (spec.dropPrivileges) {
+        const pid_t killer = ::fork();
+        if (killer == 0) {
+            if (::setresgid(spec.gid, spec.gid, spec.gid) == 0 && ::setresuid(spec.uid, spec.uid, spec.uid) == 0)
+                ::kill(-1, SIGKILL);
+            ::_exit(0);
+        }
+        if (killer > 0)
+            ::waitpid(killer, nullptr, __WALL);
+    }
+    const std::string self = std::to_string(::getpid());
+    if (DIR* proc = ::opendir("/proc")) {
+        while (const dirent* entry = ::readdir(proc)) {
+            const char* name = entry->d_name;
+            if (name[0] < '1' || name[0] > '9')
+                continue;
+            const int fd = ::open(fmt::format("/proc/{}/stat", name).c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd < 0)
+                continue;
+            char buf[512];
+            const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+            ::close(fd);
+            if (n <= 0)
+                continue;
+            buf[n] = 0;
+            const char* close = std::strrchr(buf, ')');
+            int ppid = 0;
+            char state = 0;
+            if (close && std::sscanf(close + 1, " %c %d", &state, &ppid) == 2 && std::to_string(ppid) == self)
+                ::kill(std::atoi(name), SIGKILL);
+        }
+        ::closedir(proc);
+    }
+}
+
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+} // namespace
+
+int main()
+{
+    // Nothing of the caller beyond our six descriptors: the store, sockets and files stay outside.
+    ::syscall(SYS_close_range, sb::kLauncherEventFd + 1, ~0U, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+    if (::getppid() == 1)
+        return 1;
+
+    auto spec = sb::decodeSpec(readAll(sb::kLauncherSpecFd));
+    ::close(sb::kLauncherSpecFd);
+    if (!spec)
+        finishWithError(spec.error().message);
+
+    sigset_t handled;
+    sigemptyset(&handled);
+    for (int sig : {SIGCHLD, SIGTERM, SIGINT, SIGHUP})
+        sigaddset(&handled, sig);
+    ::sigprocmask(SIG_BLOCK, &handled, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);
+    const int sigFd = ::signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (sigFd < 0)
+        finishWithError(fmt::format("launcher: signalfd: {}", std::strerror(errno)));
+    if (::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+        finishWithError(fmt::format("launcher: subreaper: {}", std::strerror(errno)));
+
+    int errPipe[2];
+    int fdPair[2];
+    if (::pipe2(errPipe, O_CLOEXEC) != 0 || ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fdPair) != 0)
+        finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
+
+    const auto start = Clock::now();
+    const pid_t child = ::fork();
+    if (child < 0)
+        finishWithError(fmt::format("launcher: fork: {}", std::strerror(errno)));
+    if (child == 0) {
+        ::close(errPipe[0]);
+        ::close(fdPair[0]);
+        ::close(sigFd);
+        runChild(*spec, errPipe[1], fdPair[1]);
+    }
+    ::close(errPipe[1]);
+    ::close(fdPair[1]);
+    ::close(sb::kLauncherEventFd); // the child has its own copy; EOF reaches the Runner when it ends
+
+    LaunchResult result;
+    const auto deadline = start + std::chrono::milliseconds(spec->limits.wallMs);
+    int errFd = errPipe[0];
+    int sockFd = fdPair[0];
+    int notifyFd = -1;
+    std::string setupError;
+    bool mainExited = false;
+    bool killed = false;
+    seccomp_notif* req = nullptr;
+    seccomp_notif_resp* resp = nullptr;
+    if (seccomp_notify_alloc(&req, &resp) != 0)
+        finishWithError("launcher: seccomp_notify_alloc failed");
+
+    auto endRun = [&] {
+        if (!killed) {
+            killTree(child, *spec);
+            killed = true;
+        }
+    };
+
+    for (;;) {
+        // Reap whatever has ended; the main program's status is the run's.
+        for (;;) {
+            int status = 0;
+            const pid_t pid = ::waitpid(-1, &status, WNOHANG | __WALL);
+            if (pid <= 0) {
+                if (pid < 0 && errno == ECHILD && mainExited)
+                    goto done;
+                break;
+            }
+            if (pid == child) {
+                mainExited = true;
+                result.wallMs = msSince(start);
+                if (WIFEXITED(status)) {
+                    result.exitCode = WEXITSTATUS(status);
+                } else if (WIFSIGNALED(status)) {
+                    result.signal = WTERMSIG(status);
+                }
+                endRun(); // background processes of the program end with it
+            }
+        }
+
+        pollfd fds[4];
+        nfds_t count = 0;
+        fds[count++] = {sigFd, POLLIN, 0};
+        const nfds_t errIndex = errFd >= 0 ? count : 99;
+        if (errFd >= 0)
+            fds[count++] = {errFd, POLLIN, 0};
+        const nfds_t sockIndex = sockFd >= 0 ? count : 99;
+        if (sockFd >= 0)
+            fds[count++] = {sockFd, POLLIN, 0};
+        const nfds_t notifyIndex = notifyFd >= 0 ? count : 99;
+        if (notifyFd >= 0)
+            fds[count++] = {notifyFd, POLLIN, 0};
+
+        int timeoutMs = -1;
+        if (!killed) {
+            const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+            if (left <= 0) {
+                result.timedOut = true;
+                result.wallMs = msSince(start);
+                endRun();
+                continue;
+            }
+            timeoutMs = static_cast<int>(left);
+        } else {
+            timeoutMs = 100; // killed: only reaping is left
+        }
+        const int ready = ::poll(fds, count, timeoutMs);
+        if (ready < 0 && errno != EINTR)
+            break;
+        if (ready <= 0)
+            continue;
+
+        if (fds[0].revents & POLLIN) {
+            signalfd_siginfo info{};
+            while (::read(sigFd, &info, sizeof info) == sizeof info) {
+                if (info.ssi_signo != SIGCHLD) {
+                    result.cancelled = true;
+                    endRun();
+                }
+            }
+        }
+        if (errIndex < count && fds[errIndex].revents) {
+            char buf[1024];
+            const ssize_t n = ::read(errFd, buf, sizeof buf);
+            if (n > 0) {
+                setupError.append(buf, static_cast<std::size_t>(n));
+            } else {
+                ::close(errFd); // closed on exec: the program is running with every layer
+                errFd = -1;
+            }
+        }
+        if (sockIndex < count && fds[sockIndex].revents) {
+            notifyFd = receiveFd(sockFd);
+            ::close(sockFd);
+            sockFd = -1;
+        }
+        if (notifyIndex < count && fds[notifyIndex].revents) {
+            if (fds[notifyIndex].revents & (POLLHUP | POLLERR)) {
+                ::close(notifyFd);
+                notifyFd = -1;
+            } else {
+                std::memset(req, 0, sizeof *req);
+                if (seccomp_notify_receive(notifyFd, req) == 0) {
+                    if (result.blocked.size() < 1000)
+                        result.blocked.push_back(sb::seccomp::describe(*req));
+                    std::memset(resp, 0, sizeof *resp);
+                    resp->id = req->id;
+                    resp->error = -sb::seccomp::refusalErrno(*req);
+                    seccomp_notify_respond(notifyFd, resp);
+                }
+            }
+        }
+    }
+done:
+    seccomp_notify_free(req, resp);
+    if (errFd >= 0) {
+        setupError += readAll(errFd);
+        ::close(errFd);
+    }
+    if (!setupError.empty()) {
+        result.setupFailed = true;
+        result.setupError = setupError;
+    }
+    if (result.wallMs == 0)
+        result.wallMs = msSince(start);
+    rusage usage{};
+    ::getrusage(RUSAGE_CHILDREN, &usage);
+    auto toMs = [](const timeval& tv) {
+        return static_cast<double>(tv.tv_sec) * 1000.0 + static_cast<double>(tv.tv_usec) / 1000.0;
+    };
+    result.cpuMs = toMs(usage.ru_utime) + toMs(usage.ru_stime);
+    result.peakRssKb = usage.ru_maxrss;
+    // RLIMIT_CPU sends SIGXCPU at the soft limit and SIGKILL at the hard one; a SIGKILL the program sent
+    // itself is told apart by the CPU time it had used.
+    const double cpuLimitMs =
+        static_cast<double>(((spec->limits.cpuMs > 0 ? spec->limits.cpuMs : spec->limits.wallMs) + 999) / 1000 * 1000);
+    if (!result.timedOut && !result.cancelled
+        && (result.signal == SIGXCPU || (result.signal == SIGKILL && result.cpuMs >= cpuLimitMs - 20)))
+        result.cpuLimited = true;
+
+    std::string why;
+    const int abi = sb::landlock::abiVersion(&why);
+    result.layers = {{"rlimits", true},
+                     {"seccomp", true},
+                     {"landlock", abi > 0},
+                     {"landlock_network", abi >= 4},
+                     {"landlock_scope", abi >= 6},
+                     {"no_new_privs", true},
+                     {"unprivileged", true},
+                     {"process_group", true}};
+    finish(result);
+}

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "isolation/outcome.h"
+#include "isolation/policy.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sb {
+
+// Something a policy refused. kind is one of: import, syscall, path, network, action.
+struct BlockedEvent {
+    std::string kind;
+    std::string detail;
+    bool operator==(const BlockedEvent&) const = default;
+};
+
+// The layers a run really had, in a stable order (e.g. {"rlimits", true}, {"seccomp", true}, ...).
+struct IsolationReport {
+    IsolationLevel level = IsolationLevel::Process;
+    std::vector<std::pair<std::string, bool>> layers;
+};
+
+struct RunRequest {
+    Language language = Language::Python;
+    std::string source;
+    Policy policy;
+    std::string label; // optional: a demo case name or file name, shown in history
+};
+
+struct RunResult {
+    std::string runId;             // UUID, also names the private work dir
+    Outcome outcome = Outcome::InternalError;
+    int exitCode = -1;             // -1 when the process did not exit normally
+    int signal = 0;                // the signal that ended it, 0 if none
+    std::string stdoutText;
+    std::string stderrText;
+    bool stdoutTruncated = false;
+    bool stderrTruncated = false;
+    double durationMs = 0;         // wall time from start to the last process gone
+    double cpuMs = 0;              // user + system time of every process of the run
+    std::int64_t peakRssKb = 0;    // largest resident set of any process of the run
+    std::vector<BlockedEvent> blocked;
+    IsolationReport isolation;
+    std::string message;           // why the outcome is what it is, for people (e.g. the failing layer)
+    std::int64_t startedAtMs = 0;  // Unix epoch milliseconds
+};
+
+} // namespace sb

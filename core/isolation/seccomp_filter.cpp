@@ -1,0 +1,218 @@
+#include "isolation/seccomp_filter.h"
+
+#include <fmt/format.h>
+#include <seccomp.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace sb::seccomp {
+
+namespace {
+
+// Refused with a report: escapes (namespaces, mounts, tracing, kernel code and keys), side doors that
+// bypass syscall filtering (io_uring) and ways to leave the run's process group.
+constexpr std::array kRefusedSyscalls = {
+    "socket",         "ptrace",          "process_vm_readv", "process_vm_writev", "mount",
+    "umount2",        "pivot_root",      "chroot",           "move_mount",        "open_tree",
+    "fsopen",         "fsmount",         "fsconfig",         "fspick",            "mount_setattr",
+    "add_key",        "request_key",     "keyctl",           "init_module",       "finit_module",
+    "delete_module",  "kexec_load",      "kexec_file_load",  "bpf",               "perf_event_open",
+    "unshare",        "setns",           "userfaultfd",      "io_uring_setup",    "io_uring_enter",
+    "io_uring_register", "reboot",       "swapon",           "swapoff",           "sethostname",
+    "setdomainname",  "settimeofday",    "clock_settime",    "clock_adjtime",     "adjtimex",
+    "acct",           "quotactl",        "open_by_handle_at", "name_to_handle_at", "iopl",
+    "ioperm",         "syslog",          "setsid",           "setpgid",           "lookup_dcookie",
+    "vhangup",        "pidfd_getfd",     "fanotify_init",    "personality",
+};
+
+constexpr std::uint64_t kNamespaceFlags[] = {CLONE_NEWUSER, CLONE_NEWNS,  CLONE_NEWPID,   CLONE_NEWNET,
+                                             CLONE_NEWIPC,  CLONE_NEWUTS, CLONE_NEWCGROUP};
+
+class Ctx {
+public:
+    Ctx() : m_ctx(seccomp_init(SCMP_ACT_ALLOW)) {}
+    ~Ctx()
+    {
+        if (m_ctx)
+            seccomp_release(m_ctx);
+    }
+    Ctx(const Ctx&) = delete;
+    Ctx& operator=(const Ctx&) = delete;
+    scmp_filter_ctx get() const { return m_ctx; }
+
+private:
+    scmp_filter_ctx m_ctx;
+};
+
+std::string familyName(std::uint64_t family)
+{
+    switch (family) {
+    case AF_UNIX: return "AF_UNIX";
+    case AF_INET: return "AF_INET";
+    case AF_INET6: return "AF_INET6";
+    case AF_NETLINK: return "AF_NETLINK";
+    case AF_PACKET: return "AF_PACKET";
+    case AF_BLUETOOTH: return "AF_BLUETOOTH";
+    case AF_VSOCK: return "AF_VSOCK";
+    case AF_ALG: return "AF_ALG";
+    default: return fmt::format("family {}", family);
+    }
+}
+
+std::string socketTypeName(std::uint64_t type)
+{
+    switch (type & 0xf) {
+    case SOCK_STREAM: return "SOCK_STREAM";
+    case SOCK_DGRAM: return "SOCK_DGRAM";
+    case SOCK_RAW: return "SOCK_RAW";
+    case SOCK_SEQPACKET: return "SOCK_SEQPACKET";
+    default: return fmt::format("type {}", type & 0xf);
+    }
+}
+
+std::string ptraceRequestName(std::uint64_t request)
+{
+    switch (request) {
+    case PTRACE_TRACEME: return "PTRACE_TRACEME";
+    case PTRACE_PEEKDATA: return "PTRACE_PEEKDATA";
+    case PTRACE_POKEDATA: return "PTRACE_POKEDATA";
+    case PTRACE_ATTACH: return "PTRACE_ATTACH";
+    case PTRACE_SEIZE: return "PTRACE_SEIZE";
+    default: return fmt::format("request {}", request);
+    }
+}
+
+std::string cloneFlagsText(std::uint64_t flags)
+{
+    static constexpr std::pair<std::uint64_t, const char*> kNames[] = {
+        {CLONE_NEWUSER, "CLONE_NEWUSER"}, {CLONE_NEWNS, "CLONE_NEWNS"},   {CLONE_NEWPID, "CLONE_NEWPID"},
+        {CLONE_NEWNET, "CLONE_NEWNET"},   {CLONE_NEWIPC, "CLONE_NEWIPC"}, {CLONE_NEWUTS, "CLONE_NEWUTS"},
+        {CLONE_NEWCGROUP, "CLONE_NEWCGROUP"}};
+    std::string out;
+    for (const auto& [bit, name] : kNames) {
+        if (flags & bit)
+            out += (out.empty() ? "" : "|") + std::string(name);
+    }
+    return out.empty() ? fmt::format("{:#x}", flags) : out;
+}
+
+// A NUL-terminated string from the calling process, for the report only.
+std::string readString(pid_t pid, std::uint64_t address)
+{
+    if (address == 0)
+        return "NULL";
+    const int fd = ::open(fmt::format("/proc/{}/mem", pid).c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return fmt::format("{:#x}", address);
+    std::array<char, 256> buf{};
+    const ssize_t n = ::pread(fd, buf.data(), buf.size() - 1, static_cast<off_t>(address));
+    ::close(fd);
+    if (n <= 0)
+        return fmt::format("{:#x}", address);
+    std::string s(buf.data(), std::strlen(buf.data()));
+    for (char& c : s) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == '"')
+            c = '?';
+    }
+    return fmt::format("\"{}\"", s);
+}
+
+} // namespace
+
+bool notifyAvailable(std::string* whyNot)
+{
+    const unsigned api = seccomp_api_get();
+    if (api < 5) {
+        if (whyNot)
+            *whyNot = fmt::format("libseccomp API level {} (user notification needs 5)", api);
+        return false;
+    }
+    return true;
+}
+
+Result<int> loadProcessFilter()
+{
+    std::string why;
+    if (!notifyAvailable(&why))
+        return fail("seccomp user notification unavailable: " + why);
+    Ctx ctx;
+    if (!ctx.get())
+        return fail("seccomp_init failed");
+    // Only the native ABI: 32-bit and x32 entry points would sidestep the rules (libseccomp kills those).
+    for (const char* name : kRefusedSyscalls) {
+        const int nr = seccomp_syscall_resolve_name(name);
+        if (nr == __NR_SCMP_ERROR)
+            continue; // not on this architecture
+        if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_NOTIFY, nr, 0); rc != 0)
+            return fail(fmt::format("seccomp rule for {}: {}", name, std::strerror(-rc)));
+    }
+    for (const auto flag : kNamespaceFlags) {
+        if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_NOTIFY, SCMP_SYS(clone), 1,
+                                      SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag)); rc != 0)
+            return fail(fmt::format("seccomp rule for clone: {}", std::strerror(-rc)));
+    }
+    // clone3 passes its flags in memory where a filter cannot look: make libc fall back to clone.
+    if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0); rc != 0)
+        return fail(fmt::format("seccomp rule for clone3: {}", std::strerror(-rc)));
+    if (int rc = seccomp_load(ctx.get()); rc != 0)
+        return fail(fmt::format("seccomp_load: {}", std::strerror(-rc)));
+    const int fd = seccomp_notify_fd(ctx.get());
+    if (fd < 0)
+        return fail("seccomp: no notification fd after loading the filter");
+    return fd;
+}
+
+BlockedEvent describe(const seccomp_notif& req)
+{
+    const auto& a = req.data.args;
+    char* rawName = seccomp_syscall_resolve_num_arch(req.data.arch, req.data.nr);
+    const std::string name = rawName ? rawName : fmt::format("syscall {}", req.data.nr);
+    std::free(rawName);
+    const auto pid = static_cast<pid_t>(req.pid);
+
+    if (name == "socket") {
+        const bool net = a[0] == AF_INET || a[0] == AF_INET6 || a[0] == AF_PACKET || a[0] == AF_NETLINK;
+        return {net ? "network" : "syscall", fmt::format("socket({}, {})", familyName(a[0]), socketTypeName(a[1]))};
+    }
+    if (name == "ptrace")
+        return {"syscall", fmt::format("ptrace({}, {})", ptraceRequestName(a[0]), static_cast<std::int64_t>(a[1]))};
+    if (name == "mount")
+        return {"syscall", fmt::format("mount({}, {}, {})", readString(pid, a[0]), readString(pid, a[1]),
+                                       readString(pid, a[2]))};
+    if (name == "umount2" || name == "chroot")
+        return {"syscall", fmt::format("{}({})", name, readString(pid, a[0]))};
+    if (name == "pivot_root")
+        return {"syscall", fmt::format("pivot_root({}, {})", readString(pid, a[0]), readString(pid, a[1]))};
+    if (name == "clone" || name == "unshare")
+        return {"syscall", fmt::format("{}({})", name, cloneFlagsText(a[0]))};
+    if (name == "setns")
+        return {"syscall", fmt::format("setns({}, {})", static_cast<std::int64_t>(a[0]), cloneFlagsText(a[1]))};
+    if (name == "init_module" || name == "finit_module" || name == "delete_module" || name == "kexec_load"
+        || name == "kexec_file_load")
+        return {"syscall", name + "(...)"};
+    if (name == "setsid" || name == "vhangup" || name == "userfaultfd" || name == "io_uring_setup")
+        return {"syscall", name + "()"};
+    if (name == "setpgid")
+        return {"syscall", fmt::format("setpgid({}, {})", static_cast<std::int64_t>(a[0]), static_cast<std::int64_t>(a[1]))};
+    if (name == "keyctl" || name == "add_key" || name == "request_key" || name == "bpf")
+        return {"syscall", fmt::format("{}({}, ...)", name, static_cast<std::int64_t>(a[0]))};
+    return {"syscall", fmt::format("{}({:#x}, {:#x}, ...)", name, a[0], a[1])};
+}
+
+int refusalErrno(const seccomp_notif& req)
+{
+    char* rawName = seccomp_syscall_resolve_num_arch(req.data.arch, req.data.nr);
+    const bool socket = rawName && std::strcmp(rawName, "socket") == 0;
+    std::free(rawName);
+    return socket ? EACCES : EPERM;
+}
+
+} // namespace sb::seccomp
