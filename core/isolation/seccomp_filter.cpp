@@ -20,7 +20,7 @@ namespace {
 // Refused with a report: escapes (namespaces, mounts, tracing, kernel code and keys), side doors that
 // bypass syscall filtering (io_uring) and ways to leave the run's process group.
 constexpr std::array kRefusedSyscalls = {
-    "socket",         "ptrace",          "process_vm_readv", "process_vm_writev", "mount",
+    "ptrace",          "process_vm_readv", "process_vm_writev", "mount",
     "umount2",        "pivot_root",      "chroot",           "move_mount",        "open_tree",
     "fsopen",         "fsmount",         "fsconfig",         "fspick",            "mount_setattr",
     "add_key",        "request_key",     "keyctl",           "init_module",       "finit_module",
@@ -154,6 +154,14 @@ Result<int> loadProcessFilter()
         if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_NOTIFY, nr, 0); rc != 0)
             return fail(fmt::format("seccomp rule for {}: {}", name, std::strerror(-rc)));
     }
+    // Network sockets are refused with a report. Local UNIX sockets are refused quietly: ordinary programs
+    // probe them through libc (nscd lookups), and reporting those would drown the real refusals; the
+    // effect is the same either way: no connection to the desktop session bus or any other local service.
+    if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_NOTIFY, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX)); rc != 0)
+        return fail(fmt::format("seccomp rule for socket: {}", std::strerror(-rc)));
+    if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+        rc != 0)
+        return fail(fmt::format("seccomp rule for socket: {}", std::strerror(-rc)));
     for (const auto flag : kNamespaceFlags) {
         if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_NOTIFY, SCMP_SYS(clone), 1,
                                       SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag)); rc != 0)

@@ -13,7 +13,7 @@ namespace sb::seccomp {
 bool notifyAvailable(std::string* whyNot = nullptr);
 
 // Builds and loads the process-level filter into the calling process and returns the notification fd:
-// every refused call (non-UNIX... every socket(), ptrace, mount family, keyring, modules, namespaces,
+// every refused call (network sockets, ptrace, mount family, keyring, modules, namespaces,
 // bpf, io_uring, ...) is sent to whoever reads that fd, which answers with an errno.
 // Must be called after no_new_privs; allocates, so call it before address-space limits.
 Result<int> loadProcessFilter();

@@ -1,0 +1,935 @@
+#include "store/store.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <fcntl.h>
+#include <memory>
+#include <pwd.h>
+#include <set>
+#include <span>
+#include <string_view>
+#include <sys/stat.h>
+#include <system_error>
+#include <utility>
+#include <vector>
+#include <unistd.h>
+
+namespace sb {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------------------------------------------------
+// Schema. Each step is applied once, in order, in its own transaction, and sets user_version to its number.
+// A step is never edited after release: a change to the schema is a new step appended here.
+
+struct Migration {
+    int version;
+    std::string_view sql;
+    std::span<const std::string_view> objects; // tables and indexes it creates, to recognise our files
+};
+
+// The outcome names are spelled out (not generated from kAllOutcomes) because a released step must not
+// change when the enum grows; a test checks this list against kAllOutcomes.
+constexpr std::string_view kSchemaV1 = R"sql(
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    run_id TEXT UNIQUE NOT NULL,
+    started_at_ms INTEGER NOT NULL DEFAULT 0,
+    label TEXT NOT NULL DEFAULT '',
+    language TEXT NOT NULL,
+    source TEXT NOT NULL,
+    policy_yaml TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN
+        ('ok', 'error', 'blocked', 'timeout', 'memory_limit', 'crashed', 'internal_error')),
+    exit_code INTEGER,
+    signal INTEGER,
+    stdout TEXT,
+    stderr TEXT,
+    stdout_truncated INTEGER NOT NULL DEFAULT 0,
+    stderr_truncated INTEGER NOT NULL DEFAULT 0,
+    duration_ms REAL,
+    cpu_ms REAL,
+    peak_rss_kb INTEGER,
+    isolation_level TEXT,
+    isolation_layers TEXT,
+    message TEXT
+);
+CREATE TABLE blocked_events (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    detail TEXT NOT NULL
+);
+CREATE INDEX runs_started_at ON runs(started_at_ms);
+CREATE INDEX runs_outcome ON runs(outcome);
+CREATE INDEX blocked_events_run ON blocked_events(run_id, seq);
+)sql";
+
+constexpr std::array<std::string_view, 5> kObjectsV1 = {"runs", "blocked_events", "runs_started_at", "runs_outcome",
+                                                       "blocked_events_run"};
+
+constexpr std::array kMigrations = {
+    Migration{1, kSchemaV1, kObjectsV1},
+};
+static_assert(kMigrations.back().version == Store::kSchemaVersion, "kSchemaVersion is the last migration's");
+
+constexpr std::span<const Migration> migrations()
+{
+    return kMigrations;
+}
+
+// quick_check reads every page; above this size it would make opening the store feel slow, so larger files
+// only get the schema checks (SQLite still reports SQLITE_CORRUPT on any damaged page it later reads).
+constexpr std::int64_t kQuickCheckMaxBytes = 64 * 1024 * 1024;
+
+// ---------------------------------------------------------------------------------------------------------
+// RAII for SQLite handles.
+
+struct StatementDeleter {
+    void operator()(sqlite3_stmt* statement) const noexcept { sqlite3_finalize(statement); }
+};
+using Statement = std::unique_ptr<sqlite3_stmt, StatementDeleter>;
+
+struct ConnectionCloser {
+    void operator()(sqlite3* db) const noexcept { sqlite3_close_v2(db); }
+};
+using Connection = std::unique_ptr<sqlite3, ConnectionCloser>;
+
+// One connection plus the path it belongs to, so every error names the file and carries SQLite's message.
+class Db {
+public:
+    Db(sqlite3* db, const fs::path& path) : m_db(db), m_path(path) {}
+
+    sqlite3* handle() const { return m_db; }
+    const fs::path& path() const { return m_path; }
+
+    std::unexpected<Error> error(std::string_view what) const
+    {
+        return fail(fmt::format("store {}: {}: {}", m_path.string(), what, sqlite3_errmsg(m_db)));
+    }
+
+    Result<Statement> prepare(std::string_view sql) const
+    {
+        sqlite3_stmt* raw = nullptr;
+        const int rc = sqlite3_prepare_v2(m_db, sql.data(), static_cast<int>(sql.size()), &raw, nullptr);
+        Statement statement(raw);
+        if (rc != SQLITE_OK || !statement)
+            return error("cannot prepare a query");
+        return statement;
+    }
+
+    Result<void> exec(std::string_view sql, std::string_view what) const
+    {
+        // sqlite3_exec needs a NUL-terminated string; our SQL lives in string literals or std::strings.
+        const std::string text(sql);
+        if (sqlite3_exec(m_db, text.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK)
+            return error(what);
+        return {};
+    }
+
+    Result<std::int64_t> pragmaInt(std::string_view name) const
+    {
+        auto statement = prepare(fmt::format("PRAGMA {}", name));
+        if (!statement)
+            return std::unexpected(statement.error());
+        const int rc = sqlite3_step(statement->get());
+        if (rc == SQLITE_ROW)
+            return sqlite3_column_int64(statement->get(), 0);
+        if (rc == SQLITE_DONE)
+            return 0;
+        return error(fmt::format("cannot read PRAGMA {}", name));
+    }
+
+private:
+    sqlite3* m_db;
+    const fs::path& m_path;
+};
+
+// Rolls back unless committed, so an early return or an exception never leaves half a run behind.
+class Transaction {
+public:
+    explicit Transaction(const Db& db) : m_db(db) {}
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+    ~Transaction()
+    {
+        if (m_active)
+            sqlite3_exec(m_db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+
+    // IMMEDIATE takes the write lock up front, so a busy writer elsewhere is waited for (busy_timeout)
+    // instead of failing halfway through with SQLITE_BUSY on lock upgrade.
+    Result<void> begin()
+    {
+        auto ok = m_db.exec("BEGIN IMMEDIATE", "cannot start a transaction");
+        m_active = ok.has_value();
+        return ok;
+    }
+
+    Result<void> commit()
+    {
+        auto ok = m_db.exec("COMMIT", "cannot commit");
+        if (ok)
+            m_active = false;
+        return ok;
+    }
+
+private:
+    const Db& m_db;
+    bool m_active = false;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Text that may not be text. Outputs of untrusted programs can hold NUL bytes and invalid UTF-8; SQLite
+// stores such TEXT verbatim but its string functions (and other readers) may misbehave, so those values are
+// stored as BLOBs. Reading accepts either, byte for byte.
+
+bool isPlainUtf8(std::string_view text)
+{
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    const auto* end = p + text.size();
+    while (p < end) {
+        const unsigned char c = *p;
+        if (c == 0)
+            return false;
+        if (c < 0x80) {
+            ++p;
+            continue;
+        }
+        int length = 0;
+        std::uint32_t codePoint = 0;
+        if ((c & 0xE0) == 0xC0) {
+            length = 2;
+            codePoint = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            length = 3;
+            codePoint = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            length = 4;
+            codePoint = c & 0x07;
+        } else {
+            return false;
+        }
+        if (end - p < length)
+            return false;
+        for (int i = 1; i < length; ++i) {
+            if ((p[i] & 0xC0) != 0x80)
+                return false;
+            codePoint = (codePoint << 6) | (p[i] & 0x3F);
+        }
+        const bool overlong = (length == 2 && codePoint < 0x80) || (length == 3 && codePoint < 0x800)
+                              || (length == 4 && codePoint < 0x10000);
+        if (overlong || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF))
+            return false;
+        p += length;
+    }
+    return true;
+}
+
+// The bound string must outlive the statement's next step: nullptr is SQLITE_STATIC (the macro's C cast
+// would trip -Wold-style-cast), and every caller binds values that live until the statement is done.
+int bindString(sqlite3_stmt* statement, int index, std::string_view value)
+{
+    if (value.empty())
+        return sqlite3_bind_text(statement, index, "", 0, nullptr);
+    if (isPlainUtf8(value))
+        return sqlite3_bind_text64(statement, index, value.data(), value.size(), nullptr, SQLITE_UTF8);
+    return sqlite3_bind_blob64(statement, index, value.data(), value.size(), nullptr);
+}
+
+// Binds parameters and remembers the first failure (SQLITE_TOOBIG, SQLITE_NOMEM), which would otherwise
+// leave the parameter NULL and store a silently different row.
+class Binder {
+public:
+    explicit Binder(sqlite3_stmt* statement) : m_statement(statement) {}
+    Binder& text(int index, std::string_view value) { return keep(bindString(m_statement, index, value)); }
+    Binder& integer(int index, std::int64_t value) { return keep(sqlite3_bind_int64(m_statement, index, value)); }
+    Binder& real(int index, double value) { return keep(sqlite3_bind_double(m_statement, index, value)); }
+    bool ok() const { return m_rc == SQLITE_OK; }
+
+private:
+    Binder& keep(int rc)
+    {
+        if (m_rc == SQLITE_OK)
+            m_rc = rc;
+        return *this;
+    }
+    sqlite3_stmt* m_statement;
+    int m_rc = SQLITE_OK;
+};
+
+std::string columnString(sqlite3_stmt* statement, int column)
+{
+    switch (sqlite3_column_type(statement, column)) {
+    case SQLITE_NULL:
+        return {};
+    case SQLITE_BLOB: {
+        const void* data = sqlite3_column_blob(statement, column);
+        const int size = sqlite3_column_bytes(statement, column);
+        return data ? std::string(static_cast<const char*>(data), static_cast<std::size_t>(size)) : std::string();
+    }
+    default: {
+        const unsigned char* data = sqlite3_column_text(statement, column);
+        const int size = sqlite3_column_bytes(statement, column);
+        return data ? std::string(reinterpret_cast<const char*>(data), static_cast<std::size_t>(size))
+                    : std::string();
+    }
+    }
+}
+
+std::string layersToJson(const std::vector<std::pair<std::string, bool>>& layers)
+{
+    // ordered_json keeps the report's order, which the UI shows as is.
+    nlohmann::ordered_json object = nlohmann::ordered_json::object();
+    for (const auto& [name, active] : layers)
+        object[name] = active;
+    return object.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::vector<std::pair<std::string, bool>> layersFromJson(const std::string& text)
+{
+    std::vector<std::pair<std::string, bool>> layers;
+    const auto object = nlohmann::ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!object.is_object())
+        return layers;
+    for (const auto& [name, value] : object.items())
+        layers.emplace_back(name, value.is_boolean() && value.get<bool>());
+    return layers;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Opening.
+
+fs::path homeFolder()
+{
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return home;
+    // Reentrant lookup: the GUI may call this while other threads use getpw*.
+    long size = sysconf(_SC_GETPW_R_SIZE_MAX);
+    std::vector<char> buffer(static_cast<std::size_t>(size > 0 ? size : 16384));
+    passwd entry{};
+    passwd* found = nullptr;
+    if (getpwuid_r(getuid(), &entry, buffer.data(), buffer.size(), &found) == 0 && found && found->pw_dir
+        && *found->pw_dir)
+        return found->pw_dir;
+    return {};
+}
+
+std::string errnoText(int error)
+{
+    return std::generic_category().message(error);
+}
+
+// Creates the missing folders above the store, private to the user: the store holds sources and outputs.
+Result<void> ensureParentFolder(const fs::path& file)
+{
+    const fs::path parent = file.parent_path();
+    if (parent.empty())
+        return {};
+    std::error_code ec;
+    std::vector<fs::path> missing;
+    for (fs::path p = parent; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+        missing.push_back(p);
+        if (p == p.parent_path())
+            break;
+    }
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+        if (::mkdir(it->c_str(), 0700) != 0 && errno != EEXIST)
+            return fail(fmt::format("store {}: cannot create folder {}: {}", file.string(), it->string(),
+                                    errnoText(errno)));
+    }
+    if (!fs::is_directory(parent, ec))
+        return fail(fmt::format("store {}: {} is not a folder", file.string(), parent.string()));
+    return {};
+}
+
+// SQLite may treat a name starting with "file:" as a URI; a path with a folder part never is one.
+std::string sqliteFileName(const fs::path& path)
+{
+    if (path.is_absolute() || path.string().starts_with("./") || path.string().starts_with("../"))
+        return path.string();
+    return "./" + path.string();
+}
+
+Result<Connection> openConnection(const fs::path& path, int flags)
+{
+    sqlite3* raw = nullptr;
+    const int rc = sqlite3_open_v2(sqliteFileName(path).c_str(), &raw, flags, nullptr);
+    Connection connection(raw); // even a failed open returns a handle that must be closed
+    if (rc != SQLITE_OK || !connection) {
+        return fail(fmt::format("store {}: cannot open: {}", path.string(),
+                                connection ? sqlite3_errmsg(connection.get()) : sqlite3_errstr(rc)));
+    }
+    sqlite3_extended_result_codes(connection.get(), 1);
+    // Two Stores on one file (CLI and GUI, or tests) wait for each other's short write transactions.
+    sqlite3_busy_timeout(connection.get(), 5000);
+    return connection;
+}
+
+std::string joined(const std::vector<std::string>& names)
+{
+    std::string text;
+    for (const auto& name : names) {
+        if (!text.empty())
+            text += ", ";
+        text += name;
+    }
+    return text;
+}
+
+// Decides, reading only, whether an existing file is a Sandbench store this build can use. Done on a
+// separate read-only connection so that nothing (not even a hot-journal rollback or a WAL checkpoint on
+// close) can touch a file we are about to refuse.
+Result<void> validateExisting(const fs::path& path)
+{
+    auto connection = openConnection(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
+    if (!connection)
+        return std::unexpected(connection.error());
+    const Db db(connection->get(), path);
+    const std::string where = path.string();
+
+    // One read transaction for every check: the schema and the version numbers must come from the same
+    // snapshot even while another Store migrates the file.
+    if (auto ok = db.exec("BEGIN", "cannot start a read transaction"); !ok)
+        return ok;
+
+    // The first read of the schema is where SQLite notices a file that is not a database at all.
+    std::vector<std::string> objects;
+    bool readable = false;
+    if (auto schema = db.prepare("SELECT type, name FROM sqlite_master")) {
+        int rc = 0;
+        while ((rc = sqlite3_step(schema->get())) == SQLITE_ROW) {
+            std::string name = columnString(schema->get(), 1);
+            if (!name.starts_with("sqlite_"))
+                objects.push_back(std::move(name));
+        }
+        readable = rc == SQLITE_DONE;
+    }
+    if (!readable) {
+        const int code = sqlite3_errcode(connection->get()) & 0xff; // primary code of the extended one
+        const std::string message = sqlite3_errmsg(connection->get());
+        if (code == SQLITE_NOTADB)
+            return fail(fmt::format("store {} is not a SQLite database ({}); refusing to use it", where, message));
+        if (code == SQLITE_CORRUPT)
+            return fail(fmt::format("store {} is corrupt ({}); refusing to use it", where, message));
+        return fail(fmt::format("store {}: cannot read the schema: {}", where, message));
+    }
+
+    auto applicationId = db.pragmaInt("application_id");
+    if (!applicationId)
+        return std::unexpected(applicationId.error());
+    auto userVersion = db.pragmaInt("user_version");
+    if (!userVersion)
+        return std::unexpected(userVersion.error());
+
+    if (*applicationId != 0 && *applicationId != Store::kApplicationId)
+        return fail(fmt::format("store {} is not a Sandbench store: it is a SQLite database of another "
+                                "application (application_id 0x{:08x}); refusing to use it",
+                                where, static_cast<std::uint32_t>(*applicationId)));
+
+    std::set<std::string, std::less<>> ours;
+    for (const auto& step : migrations()) {
+        for (std::string_view name : step.objects)
+            ours.emplace(name);
+    }
+
+    if (*applicationId == 0) {
+        std::vector<std::string> foreign;
+        for (const auto& name : objects) {
+            if (!ours.contains(name))
+                foreign.push_back(name);
+        }
+        if (!foreign.empty())
+            return fail(fmt::format("store {} is not a Sandbench store: it is a SQLite database with other "
+                                    "tables ({}); refusing to use it",
+                                    where, joined(foreign)));
+    }
+
+    if (*userVersion > Store::kSchemaVersion)
+        return fail(fmt::format("store {} has schema version {}, newer than this Sandbench ({}); upgrade "
+                                "Sandbench",
+                                where, *userVersion, Store::kSchemaVersion));
+    if (*userVersion < 0)
+        return fail(fmt::format("store {} has an invalid schema version {}; refusing to use it", where,
+                                *userVersion));
+    if (*userVersion == 0 && !objects.empty())
+        return fail(fmt::format("store {} is not a Sandbench store: it has tables ({}) but no schema "
+                                "version; refusing to use it",
+                                where, joined(objects)));
+
+    // Every object the claimed version should have must be there; a missing one means a damaged file.
+    for (const auto& step : migrations()) {
+        if (step.version > *userVersion)
+            break;
+        for (std::string_view name : step.objects) {
+            if (std::find(objects.begin(), objects.end(), name) == objects.end())
+                return fail(fmt::format("store {} is damaged: schema version {} but {} is missing", where,
+                                        *userVersion, name));
+        }
+    }
+
+    auto pageCount = db.pragmaInt("page_count");
+    auto pageSize = db.pragmaInt("page_size");
+    if (!pageCount || !pageSize)
+        return fail(fmt::format("store {} is corrupt ({}); refusing to use it", where,
+                                sqlite3_errmsg(connection->get())));
+    if (*pageCount * *pageSize <= kQuickCheckMaxBytes) {
+        auto check = db.prepare("PRAGMA quick_check");
+        if (!check)
+            return std::unexpected(check.error());
+        const int rc = sqlite3_step(check->get());
+        if (rc != SQLITE_ROW)
+            return fail(fmt::format("store {} is corrupt ({}); refusing to use it", where,
+                                    sqlite3_errmsg(connection->get())));
+        const std::string verdict = columnString(check->get(), 0);
+        if (verdict != "ok")
+            return fail(fmt::format("store {} is corrupt ({}); refusing to use it", where, verdict));
+    }
+    return {};
+}
+
+// WAL lets readers (the GUI's threads, a second Store) work while a run is recorded. Switching needs an
+// exclusive lock, and SQLite does not call the busy handler for it when that could deadlock, so a first open
+// racing another one retries here for as long as busy_timeout would have waited.
+Result<void> switchToWal(const Db& db)
+{
+    constexpr int kRetryMs = 10;
+    constexpr int kPatienceMs = 5000;
+    for (int waitedMs = 0;; waitedMs += kRetryMs) {
+        auto journal = db.prepare("PRAGMA journal_mode = WAL");
+        if (!journal)
+            return std::unexpected(journal.error());
+        const int rc = sqlite3_step(journal->get());
+        if (rc == SQLITE_ROW) {
+            const std::string mode = columnString(journal->get(), 0);
+            if (mode == "wal")
+                return {};
+            return fail(fmt::format("store {}: cannot switch to WAL (the journal mode stays {})", db.path().string(),
+                                    mode));
+        }
+        const int code = rc & 0xff;
+        if ((code != SQLITE_BUSY && code != SQLITE_LOCKED) || waitedMs >= kPatienceMs)
+            return db.error("cannot switch to WAL");
+        journal->reset();
+        sqlite3_sleep(kRetryMs);
+    }
+}
+
+Result<void> migrate(const Db& db)
+{
+    // An up-to-date store needs no write lock at all (a read-only file or a busy writer elsewhere is fine).
+    auto before = db.pragmaInt("user_version");
+    if (!before)
+        return std::unexpected(before.error());
+    if (*before >= migrations().back().version)
+        return {};
+    for (const auto& step : migrations()) {
+        Transaction transaction(db);
+        if (auto ok = transaction.begin(); !ok)
+            return ok;
+        // Read inside the write transaction: another Store may have migrated since we validated.
+        auto current = db.pragmaInt("user_version");
+        if (!current)
+            return std::unexpected(current.error());
+        if (*current > Store::kSchemaVersion)
+            return fail(fmt::format("store {} has schema version {}, newer than this Sandbench ({}); upgrade "
+                                    "Sandbench",
+                                    db.path().string(), *current, Store::kSchemaVersion));
+        if (*current >= step.version)
+            continue;
+        const std::string what = fmt::format("migrating to schema version {} failed", step.version);
+        if (auto ok = db.exec(step.sql, what); !ok)
+            return ok;
+        if (auto ok = db.exec(fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {}",
+                                          Store::kApplicationId, step.version),
+                              what);
+            !ok)
+            return ok;
+        if (auto ok = transaction.commit(); !ok)
+            return ok;
+    }
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Rows.
+
+constexpr std::string_view kRunColumns =
+    "id, run_id, started_at_ms, label, language, source, policy_yaml, outcome, exit_code, signal, stdout, "
+    "stderr, stdout_truncated, stderr_truncated, duration_ms, cpu_ms, peak_rss_kb, isolation_level, "
+    "isolation_layers, message";
+
+StoredRun readRun(sqlite3_stmt* statement, const fs::path& path)
+{
+    StoredRun run;
+    run.id = sqlite3_column_int64(statement, 0);
+    RunResult& result = run.result;
+    RunRequest& request = run.request;
+    result.runId = columnString(statement, 1);
+    result.startedAtMs = sqlite3_column_int64(statement, 2);
+    request.label = columnString(statement, 3);
+    request.language = languageFromString(columnString(statement, 4)).value_or(Language::Python);
+    request.source = columnString(statement, 5);
+    // A policy this build cannot read (written by another version, or edited by hand) must not hide the
+    // run: keep the default policy and the rest of the record.
+    const std::string policyYaml = columnString(statement, 6);
+    try {
+        auto policy = parsePolicy(policyYaml, fmt::format("store {} run {}", path.string(), result.runId));
+        if (policy)
+            request.policy = std::move(*policy);
+    } catch (...) {
+        request.policy = Policy{};
+    }
+    result.outcome = outcomeFromString(columnString(statement, 7)).value_or(Outcome::InternalError);
+    result.exitCode = static_cast<int>(sqlite3_column_int64(statement, 8));
+    result.signal = static_cast<int>(sqlite3_column_int64(statement, 9));
+    result.stdoutText = columnString(statement, 10);
+    result.stderrText = columnString(statement, 11);
+    result.stdoutTruncated = sqlite3_column_int64(statement, 12) != 0;
+    result.stderrTruncated = sqlite3_column_int64(statement, 13) != 0;
+    result.durationMs = sqlite3_column_double(statement, 14);
+    result.cpuMs = sqlite3_column_double(statement, 15);
+    result.peakRssKb = sqlite3_column_int64(statement, 16);
+    result.isolation.level =
+        isolationLevelFromString(columnString(statement, 17)).value_or(IsolationLevel::Process);
+    result.isolation.layers = layersFromJson(columnString(statement, 18));
+    result.message = columnString(statement, 19);
+    return run;
+}
+
+// Reads rows of `statement` (already bound) and attaches each run's blocked events, in order.
+Result<std::vector<StoredRun>> readRuns(const Db& db, sqlite3_stmt* statement, const fs::path& path)
+{
+    std::vector<StoredRun> runs;
+    int rc = 0;
+    while ((rc = sqlite3_step(statement)) == SQLITE_ROW)
+        runs.push_back(readRun(statement, path));
+    if (rc != SQLITE_DONE)
+        return db.error("cannot read runs");
+    if (runs.empty())
+        return runs;
+
+    auto events = db.prepare("SELECT kind, detail FROM blocked_events WHERE run_id = ?1 ORDER BY seq, id");
+    if (!events)
+        return std::unexpected(events.error());
+    for (auto& run : runs) {
+        sqlite3_reset(events->get());
+        sqlite3_bind_int64(events->get(), 1, run.id);
+        while ((rc = sqlite3_step(events->get())) == SQLITE_ROW)
+            run.result.blocked.push_back(
+                BlockedEvent{columnString(events->get(), 0), columnString(events->get(), 1)});
+        if (rc != SQLITE_DONE)
+            return db.error("cannot read blocked events");
+    }
+    return runs;
+}
+
+// No exception crosses the public API: yaml-cpp, nlohmann and the allocator may all throw.
+template <typename Function>
+auto guarded(const fs::path& path, std::string_view what, Function&& function) -> decltype(function())
+{
+    try {
+        return function();
+    } catch (const std::exception& e) {
+        return fail(fmt::format("store {}: {} failed: {}", path.string(), what, e.what()));
+    } catch (...) {
+        return fail(fmt::format("store {}: {} failed", path.string(), what));
+    }
+}
+
+std::unexpected<Error> closedError(const fs::path& path)
+{
+    return fail(fmt::format("store {}: the store is closed", path.string()));
+}
+
+} // namespace
+
+// -------------------------------------------------------------------------------------------------------------
+
+fs::path Store::defaultPath()
+{
+    if (const char* explicitPath = std::getenv("SANDBENCH_STORE"); explicitPath && *explicitPath)
+        return explicitPath;
+    // The XDG spec says relative values are invalid and must be ignored.
+    if (const char* dataHome = std::getenv("XDG_DATA_HOME"); dataHome && *dataHome == '/')
+        return fs::path(dataHome) / "sandbench" / "workbench.db";
+    const fs::path home = homeFolder();
+    if (home.empty())
+        return fs::path("workbench.db"); // no home at all (a bare container): the current folder
+    return home / ".local" / "share" / "sandbench" / "workbench.db";
+}
+
+Result<Store> Store::open(const fs::path& path)
+{
+    return guarded(path, "opening", [&]() -> Result<Store> {
+        if (path.empty())
+            return fail("store path is empty");
+        if (auto ok = ensureParentFolder(path); !ok)
+            return std::unexpected(ok.error());
+
+        std::error_code ec;
+        const auto status = fs::status(path, ec);
+        if (fs::exists(status)) {
+            if (!fs::is_regular_file(status))
+                return fail(fmt::format("store {} is not a regular file; refusing to use it", path.string()));
+            if (auto ok = validateExisting(path); !ok)
+                return std::unexpected(ok.error());
+        } else {
+            // Created here, private to the user, so SQLite (and its -wal/-shm, which copy the mode) never
+            // makes it world-readable under a permissive umask. EEXIST: another Store raced us; fine.
+            const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            if (fd >= 0)
+                ::close(fd);
+            else if (errno != EEXIST)
+                return fail(fmt::format("store {}: cannot create: {}", path.string(), errnoText(errno)));
+        }
+
+        auto connection =
+            openConnection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX);
+        if (!connection)
+            return std::unexpected(connection.error());
+        const Db db(connection->get(), path);
+
+        if (auto ok = switchToWal(db); !ok)
+            return std::unexpected(ok.error());
+
+        if (auto ok = db.exec("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL",
+                              "cannot configure the connection");
+            !ok)
+            return std::unexpected(ok.error());
+        if (auto ok = migrate(db); !ok)
+            return std::unexpected(ok.error());
+        // A file accepted with application_id 0 (our tables, hand-made or older) is claimed now.
+        auto applicationId = db.pragmaInt("application_id");
+        if (!applicationId)
+            return std::unexpected(applicationId.error());
+        if (*applicationId != kApplicationId) {
+            if (auto ok = db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId),
+                                  "cannot set the application id");
+                !ok)
+                return std::unexpected(ok.error());
+        }
+        return Store(path, connection->release());
+    });
+}
+
+Store::Store(fs::path path, sqlite3* db) : m_path(std::move(path)), m_db(db) {}
+
+Store::Store(Store&& other) noexcept : m_path(std::move(other.m_path)), m_db(std::exchange(other.m_db, nullptr)) {}
+
+Store& Store::operator=(Store&& other) noexcept
+{
+    if (this != &other) {
+        if (m_db)
+            sqlite3_close_v2(m_db);
+        m_path = std::move(other.m_path);
+        m_db = std::exchange(other.m_db, nullptr);
+    }
+    return *this;
+}
+
+Store::~Store()
+{
+    // close_v2 defers the close until every statement is finalized, so a leak elsewhere cannot make it fail.
+    if (m_db)
+        sqlite3_close_v2(m_db);
+}
+
+int Store::schemaVersion() const
+{
+    if (!m_db)
+        return -1;
+    const Db db(m_db, m_path);
+    auto version = db.pragmaInt("user_version");
+    return version ? static_cast<int>(*version) : -1;
+}
+
+Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult& result)
+{
+    if (!m_db)
+        return closedError(m_path);
+    return guarded(m_path, "recording a run", [&]() -> Result<std::int64_t> {
+        const Db db(m_db, m_path);
+        // Declared before the statements: they are bound without copying and must outlive them.
+        const std::string policyYaml = renderPolicy(request.policy);
+        const std::string layers = layersToJson(result.isolation.layers);
+        const std::string_view language = toString(request.language);
+        const std::string_view outcome = toString(result.outcome);
+        const std::string_view level = toString(result.isolation.level);
+
+        Transaction transaction(db);
+        if (auto ok = transaction.begin(); !ok)
+            return std::unexpected(ok.error());
+
+        auto insert = db.prepare(fmt::format(
+            "INSERT INTO runs ({}) VALUES (NULL, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
+            "?15, ?16, ?17, ?18, ?19) RETURNING id",
+            kRunColumns));
+        if (!insert)
+            return std::unexpected(insert.error());
+        Binder run(insert->get());
+        run.text(1, result.runId)
+            .integer(2, result.startedAtMs)
+            .text(3, request.label)
+            .text(4, language)
+            .text(5, request.source)
+            .text(6, policyYaml)
+            .text(7, outcome)
+            .integer(8, result.exitCode)
+            .integer(9, result.signal)
+            .text(10, result.stdoutText)
+            .text(11, result.stderrText)
+            .integer(12, result.stdoutTruncated ? 1 : 0)
+            .integer(13, result.stderrTruncated ? 1 : 0)
+            .real(14, result.durationMs)
+            .real(15, result.cpuMs)
+            .integer(16, result.peakRssKb)
+            .text(17, level)
+            .text(18, layers)
+            .text(19, result.message);
+        if (!run.ok() || sqlite3_step(insert->get()) != SQLITE_ROW)
+            return db.error(fmt::format("cannot record run {}", result.runId));
+        const std::int64_t id = sqlite3_column_int64(insert->get(), 0);
+        if (sqlite3_step(insert->get()) != SQLITE_DONE)
+            return db.error(fmt::format("cannot record run {}", result.runId));
+
+        auto event = db.prepare("INSERT INTO blocked_events (run_id, seq, kind, detail) VALUES (?1, ?2, ?3, ?4)");
+        if (!event)
+            return std::unexpected(event.error());
+        std::int64_t seq = 0;
+        for (const auto& blocked : result.blocked) {
+            sqlite3_reset(event->get());
+            Binder row(event->get());
+            row.integer(1, id).integer(2, seq++).text(3, blocked.kind).text(4, blocked.detail);
+            if (!row.ok() || sqlite3_step(event->get()) != SQLITE_DONE)
+                return db.error(fmt::format("cannot record the blocked events of run {}", result.runId));
+        }
+        if (auto ok = transaction.commit(); !ok)
+            return std::unexpected(ok.error());
+        return id;
+    });
+}
+
+Result<std::vector<StoredRun>> Store::recentRuns(int limit) const
+{
+    if (!m_db)
+        return closedError(m_path);
+    if (limit <= 0)
+        return std::vector<StoredRun>{};
+    return guarded(m_path, "reading recent runs", [&]() -> Result<std::vector<StoredRun>> {
+        const Db db(m_db, m_path);
+        auto statement =
+            db.prepare(fmt::format("SELECT {} FROM runs ORDER BY started_at_ms DESC, id DESC LIMIT ?1", kRunColumns));
+        if (!statement)
+            return std::unexpected(statement.error());
+        sqlite3_bind_int64(statement->get(), 1, limit);
+        return readRuns(db, statement->get(), m_path);
+    });
+}
+
+Result<std::optional<StoredRun>> Store::findRun(const std::string& runId) const
+{
+    if (!m_db)
+        return closedError(m_path);
+    return guarded(m_path, "finding a run", [&]() -> Result<std::optional<StoredRun>> {
+        const Db db(m_db, m_path);
+        auto statement = db.prepare(fmt::format("SELECT {} FROM runs WHERE run_id = ?1", kRunColumns));
+        if (!statement)
+            return std::unexpected(statement.error());
+        // Bound the way recordRun binds it (TEXT or BLOB), so an odd id still finds its own row.
+        bindString(statement->get(), 1, runId);
+        auto runs = readRuns(db, statement->get(), m_path);
+        if (!runs)
+            return std::unexpected(runs.error());
+        if (runs->empty())
+            return std::optional<StoredRun>{};
+        return std::optional<StoredRun>(std::move(runs->front()));
+    });
+}
+
+Result<MetricsSnapshot> Store::metrics(int recentLimit) const
+{
+    if (!m_db)
+        return closedError(m_path);
+    return guarded(m_path, "computing metrics", [&]() -> Result<MetricsSnapshot> {
+        const Db db(m_db, m_path);
+        MetricsSnapshot snapshot;
+
+        auto counts = db.prepare("SELECT outcome, count(*) FROM runs GROUP BY outcome");
+        if (!counts)
+            return std::unexpected(counts.error());
+        std::vector<std::int64_t> perOutcome(kAllOutcomes.size(), 0);
+        int rc = 0;
+        while ((rc = sqlite3_step(counts->get())) == SQLITE_ROW) {
+            const std::int64_t count = sqlite3_column_int64(counts->get(), 1);
+            snapshot.total += count;
+            if (auto outcome = outcomeFromString(columnString(counts->get(), 0)))
+                perOutcome[static_cast<std::size_t>(
+                    std::find(kAllOutcomes.begin(), kAllOutcomes.end(), *outcome) - kAllOutcomes.begin())] += count;
+        }
+        if (rc != SQLITE_DONE)
+            return db.error("cannot count outcomes");
+        for (std::size_t i = 0; i < kAllOutcomes.size(); ++i) {
+            const double rate =
+                snapshot.total > 0 ? static_cast<double>(perOutcome[i]) / static_cast<double>(snapshot.total) : 0.0;
+            snapshot.outcomes.push_back(OutcomeCount{kAllOutcomes[i], perOutcome[i], rate});
+        }
+
+        // Nearest-rank percentiles need the values themselves; a REAL column is cheap to read.
+        auto durations = db.prepare("SELECT duration_ms FROM runs WHERE duration_ms IS NOT NULL");
+        if (!durations)
+            return std::unexpected(durations.error());
+        std::vector<double> values;
+        values.reserve(static_cast<std::size_t>(snapshot.total));
+        while ((rc = sqlite3_step(durations->get())) == SQLITE_ROW)
+            values.push_back(sqlite3_column_double(durations->get(), 0));
+        if (rc != SQLITE_DONE)
+            return db.error("cannot read durations");
+        snapshot.p50Ms = percentile(values, 50);
+        snapshot.p95Ms = percentile(values, 95);
+        snapshot.p99Ms = percentile(values, 99);
+        snapshot.durationHistogram = durationHistogram(values);
+
+        if (recentLimit > 0) {
+            auto recent = db.prepare(
+                "SELECT r.run_id, r.started_at_ms, r.label, r.language, r.outcome, r.duration_ms, r.message, "
+                "e.id, e.kind, e.detail "
+                "FROM (SELECT * FROM runs ORDER BY started_at_ms DESC, id DESC LIMIT ?1) AS r "
+                "LEFT JOIN blocked_events AS e ON e.id = "
+                "(SELECT id FROM blocked_events WHERE run_id = r.id ORDER BY seq, id LIMIT 1) "
+                "ORDER BY r.started_at_ms DESC, r.id DESC");
+            if (!recent)
+                return std::unexpected(recent.error());
+            sqlite3_stmt* s = recent->get();
+            sqlite3_bind_int64(s, 1, recentLimit);
+            while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+                RecentEvent event;
+                event.runId = columnString(s, 0);
+                event.startedAtMs = sqlite3_column_int64(s, 1);
+                event.label = columnString(s, 2);
+                event.language = columnString(s, 3);
+                event.outcome = outcomeFromString(columnString(s, 4)).value_or(Outcome::InternalError);
+                event.durationMs = sqlite3_column_double(s, 5);
+                if (sqlite3_column_type(s, 7) != SQLITE_NULL)
+                    event.detail = columnString(s, 8) + ": " + columnString(s, 9);
+                else
+                    event.detail = columnString(s, 6);
+                snapshot.recent.push_back(std::move(event));
+            }
+            if (rc != SQLITE_DONE)
+                return db.error("cannot read recent runs");
+        }
+        return snapshot;
+    });
+}
+
+} // namespace sb

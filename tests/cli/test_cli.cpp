@@ -1,0 +1,222 @@
+// The command-line contract: names, JSON fields and exit statuses that scripts rely on.
+
+#include "isolation/outcome.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Output {
+    int status = -1;
+    std::string out;
+};
+
+// Runs the CLI through /bin/sh with stdout captured (stderr folded in when asked).
+Output cli(const std::string& args, bool withStderr = false, const std::string& input = "")
+{
+    std::string command = std::string(SANDBENCH_CLI) + " " + args;
+    if (!input.empty())
+        command = "printf '%s' '" + input + "' | " + command;
+    command += withStderr ? " 2>&1" : " 2>/dev/null";
+    Output o;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe)
+        return o;
+    std::array<char, 4096> buf{};
+    size_t n = 0;
+    while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0)
+        o.out.append(buf.data(), n);
+    const int rc = ::pclose(pipe);
+    o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    return o;
+}
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        std::string pattern = (fs::temp_directory_path() / "sandbench-cli-XXXXXX").string();
+        m_dir = ::mkdtemp(pattern.data());
+        m_store = (m_dir / "store.db").string();
+    }
+    void TearDown() override { fs::remove_all(m_dir); }
+
+    std::string write(const std::string& name, const std::string& text)
+    {
+        const auto path = m_dir / name;
+        std::ofstream(path, std::ios::binary) << text;
+        return path.string();
+    }
+    std::string store() const { return " --store " + m_store; }
+
+    fs::path m_dir;
+    std::string m_store;
+};
+
+} // namespace
+
+TEST_F(Cli, VersionAndHelp)
+{
+    const auto v = cli("--version");
+    EXPECT_EQ(v.status, 0);
+    EXPECT_NE(v.out.find("sandbench "), std::string::npos);
+    for (const char* sub : {"", "run ", "demo ", "metrics ", "doctor ", "history "}) {
+        const auto h = cli(std::string(sub) + "--help");
+        EXPECT_EQ(h.status, 0) << sub;
+        EXPECT_NE(h.out.find("--"), std::string::npos) << sub;
+    }
+}
+
+TEST_F(Cli, UsageErrorsExitTwo)
+{
+    EXPECT_EQ(cli("").status, 2);
+    EXPECT_EQ(cli("frobnicate").status, 2);
+    EXPECT_EQ(cli("run").status, 2);
+    EXPECT_EQ(cli("run --lang cobol x.py").status, 2);
+    EXPECT_EQ(cli("run --timeout-ms -4 " + write("a.py", "print(1)")).status, 2);
+    EXPECT_EQ(cli("run --timeout-ms abc " + write("b.py", "print(1)")).status, 2);
+}
+
+TEST_F(Cli, RunJsonHasTheContractFields)
+{
+    const auto r = cli("run --json" + store() + " " + write("ok.py", "print(6*7)\n"));
+    ASSERT_EQ(r.status, 0) << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    for (const char* field : {"run_id", "outcome", "exit_code", "signal", "stdout", "stderr", "stdout_truncated",
+                              "stderr_truncated", "duration_ms", "cpu_ms", "peak_rss_kb", "blocked", "isolation"})
+        EXPECT_TRUE(j.contains(field)) << field;
+    EXPECT_EQ(j["outcome"], "ok");
+    EXPECT_EQ(j["stdout"], "42\n");
+    EXPECT_TRUE(j["blocked"].is_array());
+    EXPECT_EQ(j["isolation"]["level"], "process");
+    EXPECT_TRUE(j["isolation"]["layers"]["seccomp"].get<bool>());
+    EXPECT_TRUE(j["isolation"]["layers"]["landlock"].get<bool>());
+}
+
+TEST_F(Cli, ExitStatusPerOutcome)
+{
+    struct Case {
+        std::string file, source, flags;
+        sb::Outcome outcome;
+    };
+    const std::vector<Case> cases = {
+        {"e.py", "raise SystemExit(4)\n", "", sb::Outcome::Error},
+        {"b.py", "import socket\n", "", sb::Outcome::Blocked},
+        {"t.py", "while True: pass\n", "--timeout-ms 300", sb::Outcome::Timeout},
+        {"m.py", "x = bytearray(512 * 1024 * 1024)\n", "--memory-mb 64", sb::Outcome::MemoryLimit},
+        {"c.sh", "kill -ABRT $$\n", "", sb::Outcome::Crashed},
+    };
+    for (const auto& c : cases) {
+        const auto r = cli("run --json " + c.flags + store() + " " + write(c.file, c.source));
+        EXPECT_EQ(r.status, sb::exitStatusFor(c.outcome)) << c.file << r.out;
+        const auto j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(j["outcome"], std::string(sb::toString(c.outcome))) << c.file;
+    }
+    const auto blocked = nlohmann::json::parse(cli("run --json" + store() + " " + write("b2.py", "import os\n")).out);
+    ASSERT_EQ(blocked["blocked"].size(), 1u);
+    EXPECT_EQ(blocked["blocked"][0]["kind"], "import");
+    EXPECT_EQ(blocked["blocked"][0]["detail"], "os");
+}
+
+TEST_F(Cli, ReadsStandardInputAndLanguageFlag)
+{
+    const auto r = cli("run --lang sh --json" + store() + " -", false, "echo from-stdin");
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["stdout"], "from-stdin\n");
+}
+
+TEST_F(Cli, BadInputFilesAreRefusedClearly)
+{
+    auto missing = cli("run" + store() + " " + (m_dir / "nope.py").string(), true);
+    EXPECT_NE(missing.status, 0);
+    EXPECT_NE(missing.out.find("nope.py"), std::string::npos) << missing.out;
+
+    const auto bin = (m_dir / "bin.py").string();
+    {
+        std::ofstream out(bin, std::ios::binary);
+        out.write("print(1)\0\0\xff", 11);
+    }
+    auto binary = cli("run" + store() + " " + bin, true);
+    EXPECT_EQ(binary.status, 1);
+    EXPECT_NE(binary.out.find("binary"), std::string::npos) << binary.out;
+
+    auto badPolicy = cli("run --policy " + write("p.yaml", "limits:\n  wall_ms: never\n") + store() + " "
+                             + write("ok.py", "print(1)\n"),
+                         true);
+    EXPECT_EQ(badPolicy.status, 1);
+    EXPECT_NE(badPolicy.out.find("p.yaml:2:12"), std::string::npos) << badPolicy.out;
+}
+
+TEST_F(Cli, PolicyFileIsApplied)
+{
+    const auto policy = write("p.yaml", "limits:\n  wall_ms: 250\n");
+    const auto r = cli("run --json --policy " + policy + store() + " " + write("loop.py", "while True: pass\n"));
+    EXPECT_EQ(r.status, sb::exitStatusFor(sb::Outcome::Timeout)) << r.out;
+}
+
+TEST_F(Cli, StoreFromEnvironmentAndMetrics)
+{
+    const auto envStore = (m_dir / "env.db").string();
+    const auto r = cli("run --json " + write("ok.py", "print(1)\n") + "", false);
+    (void)r;
+    const auto viaEnv = cli("run --json " + write("ok2.py", "print(2)\n"), false);
+    ASSERT_EQ(::setenv("SANDBENCH_STORE", envStore.c_str(), 1), 0);
+    const auto recorded = cli("run --json " + write("ok3.py", "print(3)\n"));
+    EXPECT_EQ(recorded.status, 0);
+    const auto metrics = cli("metrics --json");
+    ::unsetenv("SANDBENCH_STORE");
+    ASSERT_EQ(metrics.status, 0) << metrics.out;
+    const auto j = nlohmann::json::parse(metrics.out);
+    EXPECT_EQ(j["total"], 1);
+    EXPECT_EQ(j["outcomes"]["ok"], 1);
+    EXPECT_TRUE(fs::exists(envStore));
+}
+
+TEST_F(Cli, DemoMovesEveryOutcomeItCovers)
+{
+    const auto demo = cli("demo --json" + store());
+    ASSERT_EQ(demo.status, 0) << demo.out;
+    const auto j = nlohmann::json::parse(demo.out);
+    EXPECT_TRUE(j["all_as_expected"].get<bool>());
+    const auto metrics = nlohmann::json::parse(cli("metrics --json" + store()).out);
+    EXPECT_EQ(metrics["total"], j["cases"].size());
+    for (const char* o : {"ok", "error", "blocked", "timeout", "memory_limit", "crashed"})
+        EXPECT_GT(metrics["outcomes"][o].get<int>(), 0) << o;
+    EXPECT_FALSE(metrics["recent"].empty());
+    EXPECT_GT(metrics["duration_ms"]["p95"].get<double>(), 0.0);
+}
+
+TEST_F(Cli, CorruptStoreIsRefusedAndUntouched)
+{
+    const auto bad = write("corrupt.db", std::string(8192, 'Z'));
+    const auto before = fs::file_size(bad);
+    const auto r = cli("run --store " + bad + " " + write("ok.py", "print(1)\n"), true);
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_NE(r.out.find(bad), std::string::npos) << r.out;
+    EXPECT_EQ(fs::file_size(bad), before);
+    std::ifstream in(bad, std::ios::binary);
+    const std::string content((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_EQ(content, std::string(8192, 'Z'));
+}
+
+TEST_F(Cli, DoctorReportsLayers)
+{
+    const auto r = cli("doctor --json");
+    ASSERT_EQ(r.status, 0) << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    for (const char* layer : {"seccomp", "landlock", "rlimits", "unprivileged", "user_namespaces", "cgroups"}) {
+        ASSERT_TRUE(j["layers"].contains(layer)) << layer;
+        EXPECT_TRUE(j["layers"][layer].contains("detail")) << layer;
+    }
+    EXPECT_TRUE(j["levels"]["process"].get<bool>());
+    EXPECT_FALSE(j["levels"]["container"].get<bool>());
+}

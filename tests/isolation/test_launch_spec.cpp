@@ -1,0 +1,57 @@
+#include "isolation/launch_spec.h"
+
+#include <gtest/gtest.h>
+
+using namespace sb;
+
+TEST(LaunchSpec, RoundTrips)
+{
+    LaunchSpec spec;
+    spec.argv = {"/usr/bin/python3", "-c", "print('\xc3\xa9')"};
+    spec.env = {"A=1", "B=two words"};
+    spec.workDir = "/tmp/x";
+    spec.limits.wallMs = 42;
+    spec.dropPrivileges = true;
+    spec.uid = 1600000123;
+    spec.gid = 1600000123;
+    spec.readPaths = {"/usr"};
+    spec.devPaths = {"/dev/null"};
+    spec.passEventFd = true;
+    spec.processBase = 7;
+    auto back = decodeSpec(encodeSpec(spec));
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(back->argv, spec.argv);
+    EXPECT_EQ(back->env, spec.env);
+    EXPECT_EQ(back->limits.wallMs, 42);
+    EXPECT_EQ(back->uid, spec.uid);
+    EXPECT_TRUE(back->passEventFd);
+    EXPECT_EQ(back->processBase, 7);
+}
+
+TEST(LaunchSpec, RejectsGarbageAndRelativePrograms)
+{
+    EXPECT_FALSE(decodeSpec(""));
+    EXPECT_FALSE(decodeSpec("{not json"));
+    EXPECT_FALSE(decodeSpec("{}"));
+    LaunchSpec spec;
+    spec.argv = {"python3"};
+    EXPECT_FALSE(decodeSpec(encodeSpec(spec)));
+}
+
+TEST(LaunchResult, RoundTripsAndRejectsGarbage)
+{
+    LaunchResult r;
+    r.exitCode = 3;
+    r.signal = 0;
+    r.timedOut = true;
+    r.wallMs = 1000.5;
+    r.blocked = {{"syscall", "ptrace(PTRACE_ATTACH, 1)"}};
+    r.layers = {{"seccomp", true}, {"landlock_scope", false}};
+    auto back = decodeResult(encodeResult(r));
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(back->exitCode, 3);
+    EXPECT_TRUE(back->timedOut);
+    EXPECT_EQ(back->blocked, r.blocked);
+    EXPECT_EQ(back->layers, r.layers);
+    EXPECT_FALSE(decodeResult("partial {"));
+}

@@ -1,0 +1,124 @@
+#include "isolation/policy.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+using namespace sb;
+
+TEST(Policy, EmptyTextIsTheDefault)
+{
+    auto p = parsePolicy("", "empty.yaml");
+    ASSERT_TRUE(p) << p.error().message;
+    EXPECT_EQ(p->level, IsolationLevel::Process);
+    EXPECT_EQ(p->limits.wallMs, Limits{}.wallMs);
+    EXPECT_EQ(p->blockedImports, Policy::defaultBlockedImports());
+}
+
+TEST(Policy, ParsesEveryField)
+{
+    auto p = parsePolicy(R"(name: strict-python
+level: process
+network: none
+limits:
+  wall_ms: 1500
+  cpu_ms: 1000
+  memory_mb: 128
+  processes: 8
+  file_size_mb: 2
+  open_files: 32
+  output_bytes: 4096
+env:
+  pass: [LANG, TZ]
+  set: {MODE: test}
+paths:
+  read: [/usr/share/dict]
+python:
+  interpreter: /usr/bin/python3
+  import_guard: true
+  blocked_imports: [os, json]
+shell:
+  interpreter: /bin/bash
+)",
+                         "p.yaml");
+    ASSERT_TRUE(p) << p.error().message;
+    EXPECT_EQ(p->name, "strict-python");
+    EXPECT_EQ(p->limits.wallMs, 1500);
+    EXPECT_EQ(p->limits.cpuMs, 1000);
+    EXPECT_EQ(p->limits.memoryMb, 128);
+    EXPECT_EQ(p->limits.processes, 8);
+    EXPECT_EQ(p->limits.outputBytes, 4096);
+    EXPECT_EQ(p->envPass, (std::vector<std::string>{"LANG", "TZ"}));
+    EXPECT_EQ(p->envSet.at("MODE"), "test");
+    EXPECT_EQ(p->readPaths, std::vector<std::string>{"/usr/share/dict"});
+    EXPECT_EQ(p->blockedImports, (std::vector<std::string>{"os", "json"}));
+    EXPECT_EQ(p->shell, "/bin/bash");
+}
+
+TEST(Policy, RenderedPolicyParsesBackTheSame)
+{
+    Policy p;
+    p.name = "round trip";
+    p.limits.wallMs = 1234;
+    p.envPass = {"LANG"};
+    p.envSet = {{"A", "x: y"}};
+    p.readPaths = {"/opt/data"};
+    p.importGuard = false;
+    auto back = parsePolicy(renderPolicy(p), "rendered");
+    ASSERT_TRUE(back) << back.error().message << "\n" << renderPolicy(p);
+    EXPECT_EQ(back->name, p.name);
+    EXPECT_EQ(back->limits.wallMs, 1234);
+    EXPECT_EQ(back->envSet, p.envSet);
+    EXPECT_EQ(back->readPaths, p.readPaths);
+    EXPECT_FALSE(back->importGuard);
+    EXPECT_EQ(back->blockedImports, p.blockedImports);
+}
+
+struct BadPolicy {
+    const char* yaml;
+    const char* expected; // part of the message, with line:column where it applies
+};
+
+class PolicyErrors : public ::testing::TestWithParam<BadPolicy> {};
+
+TEST_P(PolicyErrors, NameWhereAndWhat)
+{
+    auto p = parsePolicy(GetParam().yaml, "bad.yaml");
+    ASSERT_FALSE(p) << GetParam().yaml;
+    EXPECT_NE(p.error().message.find(GetParam().expected), std::string::npos) << p.error().message;
+    EXPECT_EQ(p.error().message.rfind("bad.yaml", 0), 0u) << p.error().message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, PolicyErrors,
+    ::testing::Values(BadPolicy{"level: process\nlimitz: {}\n", "bad.yaml:2:1: 'limitz': unknown field"},
+                      BadPolicy{"level: sideways\n", "bad.yaml:1:8: 'level': unknown isolation level 'sideways'"},
+                      BadPolicy{"limits:\n  wall_ms: -5\n", "bad.yaml:2:12: 'limits.wall_ms': -5 is out of range"},
+                      BadPolicy{"limits:\n  wall_ms: soon\n", "expected an integer, got 'soon'"},
+                      BadPolicy{"limits:\n  wall_mss: 5\n", "bad.yaml:2:3: 'limits.wall_mss': unknown limit"},
+                      BadPolicy{"limits: [1, 2]\n", "'limits': expected a mapping"},
+                      BadPolicy{"env:\n  pass: [\"NOT VALID\"]\n", "is not a variable name"},
+                      BadPolicy{"paths:\n  read: [relative/path]\n", "expected an absolute path"},
+                      BadPolicy{"python:\n  import_guard: maybe\n", "expected true or false"},
+                      BadPolicy{"python:\n  blocked_imports: [os.path]\n", "not a top-level module name"},
+                      BadPolicy{"network: everywhere\n", "'network': network 'everywhere' is not supported"},
+                      BadPolicy{"level: [process\n", "bad.yaml:2:1: invalid YAML"},
+                      BadPolicy{"- just\n- a list\n", "a policy must be a mapping"},
+                      BadPolicy{"level: {a: 1}\n", "'level': expected a single value"}));
+
+TEST(Policy, FileErrorsAreClear)
+{
+    auto missing = loadPolicyFile("/nonexistent/policy.yaml");
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().message.find("/nonexistent/policy.yaml"), std::string::npos);
+
+    const auto path = std::filesystem::temp_directory_path() / "sandbench-binary-policy.yaml";
+    {
+        std::ofstream out(path, std::ios::binary);
+        out.write("level: process\0\x01\x02", 17);
+    }
+    auto binary = loadPolicyFile(path);
+    std::filesystem::remove(path);
+    ASSERT_FALSE(binary);
+    EXPECT_NE(binary.error().message.find("binary"), std::string::npos) << binary.error().message;
+}

@@ -1,0 +1,308 @@
+// Outcome classification, limits, output capture and the import guard of the process level.
+
+#include "run_helpers.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+using namespace sb;
+using namespace sb::test;
+
+namespace {
+
+bool hasBlocked(const RunResult& r, const std::string& kind, const std::string& detailPart)
+{
+    return std::any_of(r.blocked.begin(), r.blocked.end(), [&](const BlockedEvent& b) {
+        return b.kind == kind && b.detail.find(detailPart) != std::string::npos;
+    });
+}
+
+} // namespace
+
+TEST(Outcome, NamesAndExitStatusesAreDistinct)
+{
+    std::vector<int> statuses;
+    for (Outcome o : kAllOutcomes) {
+        EXPECT_EQ(outcomeFromString(toString(o)), o);
+        statuses.push_back(exitStatusFor(o));
+    }
+    std::sort(statuses.begin(), statuses.end());
+    EXPECT_EQ(std::adjacent_find(statuses.begin(), statuses.end()), statuses.end());
+    EXPECT_EQ(exitStatusFor(Outcome::Ok), 0);
+    EXPECT_EQ(std::count(statuses.begin(), statuses.end(), 2), 0) << "2 is reserved for usage errors";
+    EXPECT_FALSE(outcomeFromString("fine").has_value());
+}
+
+TEST(Runner, OkCapturesStdoutAndMeasures)
+{
+    const auto r = runPython("print(6 * 7)\n");
+    EXPECT_EQ(r.outcome, Outcome::Ok) << r.message << r.stderrText;
+    EXPECT_EQ(r.stdoutText, "42\n");
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_EQ(r.signal, 0);
+    EXPECT_GT(r.durationMs, 0);
+    EXPECT_GT(r.peakRssKb, 1000);
+    EXPECT_LT(r.peakRssKb, 200 * 1024) << "peak memory must be the run's own, not the caller's";
+    EXPECT_EQ(r.runId.size(), 36u);
+    EXPECT_TRUE(r.blocked.empty());
+}
+
+TEST(Runner, EveryRunReportsItsLayers)
+{
+    const auto r = runPython("pass\n");
+    ASSERT_EQ(r.outcome, Outcome::Ok) << r.message;
+    EXPECT_EQ(r.isolation.level, IsolationLevel::Process);
+    auto layer = [&](const std::string& name) {
+        auto it = std::find_if(r.isolation.layers.begin(), r.isolation.layers.end(),
+                               [&](const auto& l) { return l.first == name; });
+        return it != r.isolation.layers.end() && it->second;
+    };
+    for (const char* name : {"rlimits", "seccomp", "landlock", "no_new_privs", "unprivileged", "clean_env",
+                             "private_workdir", "import_guard"})
+        EXPECT_TRUE(layer(name)) << name;
+}
+
+TEST(Runner, ExceptionIsError)
+{
+    const auto r = runPython("raise ValueError('bad value')\n");
+    EXPECT_EQ(r.outcome, Outcome::Error);
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.stderrText.find("ValueError: bad value"), std::string::npos) << r.stderrText;
+    EXPECT_NE(r.stderrText.find("snippet.py"), std::string::npos) << "traceback points into the snippet";
+}
+
+TEST(Runner, SyntaxErrorIsError)
+{
+    const auto r = runPython("def broken(:\n    pass\n");
+    EXPECT_EQ(r.outcome, Outcome::Error);
+    EXPECT_NE(r.stderrText.find("SyntaxError"), std::string::npos) << r.stderrText;
+}
+
+TEST(Runner, NonZeroShellExitIsError)
+{
+    const auto r = runShell("echo to stderr >&2\nexit 3\n");
+    EXPECT_EQ(r.outcome, Outcome::Error);
+    EXPECT_EQ(r.exitCode, 3);
+    EXPECT_EQ(r.stderrText, "to stderr\n");
+}
+
+TEST(Runner, OwnSignalIsCrashed)
+{
+    const auto r = runShell("kill -SEGV $$\n");
+    EXPECT_EQ(r.outcome, Outcome::Crashed);
+    EXPECT_EQ(r.signal, 11);
+    EXPECT_EQ(r.exitCode, -1);
+}
+
+TEST(Runner, WallTimeoutKillsAndNeverFiresEarly)
+{
+    Policy p;
+    p.limits.wallMs = 300;
+    const auto r = runPython("while True:\n    pass\n", p);
+    EXPECT_EQ(r.outcome, Outcome::Timeout);
+    EXPECT_GE(r.durationMs, 300.0);
+    EXPECT_LT(r.durationMs, 300.0 + 5000.0) << "killed by the launcher, not by the safety net";
+}
+
+TEST(Runner, SleepingProgramTimesOutToo)
+{
+    Policy p;
+    p.limits.wallMs = 200;
+    const auto r = runShell("sleep 30\n", p);
+    EXPECT_EQ(r.outcome, Outcome::Timeout);
+    EXPECT_GE(r.durationMs, 200.0);
+}
+
+TEST(Runner, CpuLimitIsTimeout)
+{
+    Policy p;
+    p.limits.wallMs = 20000;
+    p.limits.cpuMs = 1000;
+    const auto r = runPython("while True:\n    pass\n", p);
+    EXPECT_EQ(r.outcome, Outcome::Timeout) << r.message;
+    EXPECT_NE(r.message.find("CPU"), std::string::npos) << r.message;
+    EXPECT_GE(r.cpuMs, 900.0);
+}
+
+TEST(Runner, MemoryBombIsMemoryLimit)
+{
+    Policy p;
+    p.limits.memoryMb = 128;
+    const auto r = runPython("hoard = []\nwhile True:\n    hoard.append(bytearray(8 * 1024 * 1024))\n", p);
+    EXPECT_EQ(r.outcome, Outcome::MemoryLimit) << r.message << r.stderrText;
+    EXPECT_LT(r.peakRssKb, 140 * 1024);
+}
+
+TEST(Runner, OutputIsCappedAndFlagged)
+{
+    Policy p;
+    p.limits.outputBytes = 1000;
+    const auto r = runPython("import sys\nprint('x' * 200000)\nsys.stderr.write('e' * 5000)\n", p);
+    EXPECT_EQ(r.outcome, Outcome::Ok) << r.message;
+    EXPECT_EQ(r.stdoutText.size(), 1000u);
+    EXPECT_TRUE(r.stdoutTruncated);
+    EXPECT_EQ(r.stderrText.size(), 1000u);
+    EXPECT_TRUE(r.stderrTruncated);
+}
+
+TEST(Runner, SmallOutputIsNotFlagged)
+{
+    const auto r = runShell("printf 'abc'\n");
+    EXPECT_EQ(r.stdoutText, "abc");
+    EXPECT_FALSE(r.stdoutTruncated);
+    EXPECT_FALSE(r.stderrTruncated);
+}
+
+TEST(Runner, BinaryOutputSurvives)
+{
+    const auto r = runShell("printf 'a\\000b\\377c'\n");
+    EXPECT_EQ(r.stdoutText, std::string("a\0b\xff"
+                                        "c",
+                                        5));
+}
+
+TEST(ImportGuard, RefusesTheSnippetsOwnImports)
+{
+    for (const std::string src : {"import os\n", "import subprocess\n", "import socket\n", "from os import path\n",
+                                  "import os.path\n", "__import__('os')\n", "exec('import os')\n",
+                                  "import shutil\n", "import ctypes\n", "import importlib\nimportlib.import_module('os')\n"}) {
+        const auto r = runPython(src);
+        EXPECT_EQ(r.outcome, Outcome::Blocked) << src << r.stderrText;
+        ASSERT_FALSE(r.blocked.empty()) << src;
+        EXPECT_EQ(r.blocked.front().kind, "import") << src;
+        EXPECT_NE(r.stderrText.find("blocked by the sandbox policy"), std::string::npos) << src << r.stderrText;
+    }
+}
+
+TEST(ImportGuard, NamesTheModule)
+{
+    const auto r = runPython("try:\n    import subprocess\nexcept ImportError as e:\n    print('refused', e.name)\n");
+    EXPECT_EQ(r.outcome, Outcome::Blocked) << "a refusal is reported even when the snippet catches it";
+    EXPECT_EQ(r.stdoutText, "refused subprocess\n");
+    EXPECT_TRUE(hasBlocked(r, "import", "subprocess"));
+}
+
+TEST(ImportGuard, StandardLibraryInternalsKeepWorking)
+{
+    const auto r = runPython(
+        "import json, collections, pathlib, tempfile, logging, datetime, random, re, math, csv, io\n"
+        "print(json.dumps(collections.Counter('aab')), pathlib.PurePosixPath('a/b.txt').suffix)\n");
+    EXPECT_EQ(r.outcome, Outcome::Ok) << r.stderrText;
+    EXPECT_EQ(r.stdoutText, "{\"a\": 2, \"b\": 1} .txt\n");
+    EXPECT_TRUE(r.blocked.empty());
+}
+
+TEST(ImportGuard, CanBeDisabledByPolicy)
+{
+    Policy p;
+    p.importGuard = false;
+    const auto r = runPython("import os\nprint(os.getcwd().startswith('/'))\n", p);
+    EXPECT_EQ(r.outcome, Outcome::Ok) << r.stderrText;
+    EXPECT_EQ(r.stdoutText, "True\n");
+}
+
+TEST(ImportGuard, CustomDenyList)
+{
+    Policy p;
+    p.blockedImports = {"json"};
+    EXPECT_EQ(runPython("import json\n", p).outcome, Outcome::Blocked);
+    EXPECT_EQ(runPython("import math\nprint(1)\n", p).outcome, Outcome::Ok);
+}
+
+TEST(Runner, CancelEndsTheRun)
+{
+    std::atomic<bool> cancel{false};
+    std::thread canceller([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        cancel = true;
+    });
+    Policy p;
+    p.limits.wallMs = 20000;
+    const Runner runner;
+    const auto r = runner.run(RunRequest{Language::Shell, "sleep 20\n", p, "cancel"}, &cancel);
+    canceller.join();
+    EXPECT_EQ(r.outcome, Outcome::Error);
+    EXPECT_EQ(r.message, "cancelled");
+    EXPECT_LT(r.durationMs, 20000.0);
+}
+
+TEST(Runner, ConcurrentRunsStayApart)
+{
+    std::vector<RunResult> results(4);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < 4; ++i)
+        threads.emplace_back([&, i] { results[i] = runPython("print(" + std::to_string(i) + " * 10)\n"); });
+    for (auto& t : threads)
+        t.join();
+    for (int i = 0; i < 4; ++i) {
+        EXPECT_EQ(results[i].outcome, Outcome::Ok) << results[i].message;
+        EXPECT_EQ(results[i].stdoutText, std::to_string(i * 10) + "\n");
+    }
+}
+
+TEST(FailClosed, UnavailableLevelIsRefused)
+{
+    for (auto level : {IsolationLevel::Container, IsolationLevel::Strict}) {
+        Policy p;
+        p.level = level;
+        const auto r = runShell("echo should-not-run\n", p);
+        EXPECT_EQ(r.outcome, Outcome::InternalError);
+        EXPECT_EQ(r.stdoutText, "");
+        EXPECT_NE(r.message.find(std::string(toString(level))), std::string::npos) << r.message;
+    }
+}
+
+TEST(FailClosed, MissingLauncherIsRefused)
+{
+    const auto r = runSnippet(Language::Shell, "echo should-not-run\n", {}, RunnerOptions{"/nonexistent/sandbench-launcher", {}});
+    EXPECT_EQ(r.outcome, Outcome::InternalError);
+    EXPECT_NE(r.message.find("/nonexistent/sandbench-launcher"), std::string::npos) << r.message;
+}
+
+TEST(FailClosed, MissingInterpreterIsRefused)
+{
+    Policy p;
+    p.python = "/nonexistent/python3";
+    const auto r = runPython("print(1)\n", p);
+    EXPECT_EQ(r.outcome, Outcome::InternalError);
+    EXPECT_NE(r.message.find("/nonexistent/python3"), std::string::npos) << r.message;
+}
+
+TEST(WorkDir, IsPrivateAndRemovedAfterwards)
+{
+    TempDir root;
+    // The run's own identity must be able to pass through the root it is given.
+    std::filesystem::permissions(root.path(), std::filesystem::perms::owner_all | std::filesystem::perms::others_exec
+                                                  | std::filesystem::perms::group_exec);
+    const auto r = runSnippet(Language::Shell,
+                              "pwd\nmkdir -p ro/deep && echo data > ro/deep/f && chmod 500 ro/deep ro\n"
+                              "ls -ld . | cut -c1-10\n",
+                              {}, RunnerOptions{{}, root.path()});
+    EXPECT_EQ(r.outcome, Outcome::Ok) << r.stderrText;
+    EXPECT_NE(r.stdoutText.find(root.path().string() + "/sandbench-run-" + r.runId), std::string::npos) << r.stdoutText;
+    EXPECT_NE(r.stdoutText.find("drwx------"), std::string::npos) << r.stdoutText;
+    EXPECT_TRUE(std::filesystem::is_empty(root.path())) << "the work dir must be gone after the run";
+}
+
+TEST(Limits, FileSizeIsCapped)
+{
+    Policy p;
+    p.limits.fileSizeMb = 1;
+    const auto r = runShell("trap '' XFSZ\nhead -c 3000000 /dev/zero > big\nwc -c < big\n", p);
+    const long written = std::atol(r.stdoutText.c_str());
+    EXPECT_GT(written, 0) << r.stdoutText << r.stderrText;
+    EXPECT_LE(written, 1024 * 1024);
+}
+
+TEST(Limits, ForkBombIsContained)
+{
+    Policy p;
+    p.limits.wallMs = 1500;
+    p.limits.processes = 16;
+    const auto r = runShell("bomb() { bomb | bomb & }\nbomb\nwait\nsleep 5\n", p);
+    EXPECT_TRUE(r.outcome == Outcome::Timeout || r.outcome == Outcome::Error) << toString(r.outcome);
+    EXPECT_LT(r.durationMs, 1500.0 + 5000.0);
+}
