@@ -1,0 +1,50 @@
+# Shared by scripts/run and scripts/test: package installation and the build. Sourced, not executed.
+
+SANDBENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Debian 12 packages for building and running Sandbench.
+SANDBENCH_PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config
+  qt6-base-dev qt6-charts-dev libqscintilla2-qt6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  qt6-qpa-plugins libgl-dev
+  libseccomp-dev libsqlite3-dev nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
+  python3 bash util-linux
+)
+# Only for the tests: GoogleTest, desktop-file and AppStream validators, a user to test as.
+SANDBENCH_TEST_PACKAGES=(libgtest-dev libgmock-dev libbenchmark-dev desktop-file-utils appstream passwd xauth xvfb)
+
+as_root() {
+  if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi
+}
+
+# install_missing PKG...: installs (apt-get) only the packages that are not installed yet.
+install_missing() {
+  local missing=() pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  if ((${#missing[@]})); then
+    echo "==> installing ${missing[*]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+# build_preset PRESET [TARGET...]: configures once (Ninja re-runs CMake itself when a CMakeLists changes),
+# then builds only what changed.
+build_preset() {
+  local preset=$1
+  shift
+  export SANDBENCH_CCACHE=${SANDBENCH_CCACHE-$(command -v ccache || true)}
+  cd "$SANDBENCH_ROOT"
+  if [[ ! -f build/$preset/build.ninja ]]; then
+    echo "==> configuring ($preset)"
+    cmake --preset "$preset" >/dev/null
+  fi
+  echo "==> building ($preset)"
+  if (($#)); then
+    cmake --build "build/$preset" --parallel "$(nproc)" --target "$@"
+  else
+    cmake --build "build/$preset" --parallel "$(nproc)"
+  fi
+}
