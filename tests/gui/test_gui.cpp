@@ -1,0 +1,312 @@
+// Drives the real workbench window: types into the editor, runs with Ctrl+Return, runs the demo,
+// and checks what a person would see. Every test uses its own temporary store and settings.
+#include "charts/MetricsDashboard.h"
+#include "demo/demo.h"
+#include "editor/CodeEditor.h"
+#include "mainwindow/MainWindow.h"
+
+#include <Qsci/qscilexer.h>
+
+#include <QAbstractBarSeries>
+#include <QAction>
+#include <QApplication>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <memory>
+
+using namespace sb::ui;
+
+class TestGui : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void startsWithSnippetAndEmptyDashboard();
+    void runPrintShowsOk();
+    void blockedImportShowsBlocked();
+    void guiStaysResponsiveDuringRun();
+    void cancelEndsRunEarly();
+    void errorMarksTheLine();
+    void demoMovesEveryCounter();
+    void doubleClickLoadsSnippet();
+    void languageComboSwitchesLexer();
+    void corruptStoreIsReportedAndLeftUntouched();
+    void cleanupTestCase();
+
+private:
+    template <typename T>
+    T* child(const char* name) const
+    {
+        auto* widget = m_window->findChild<T*>(QString::fromLatin1(name));
+        if (!widget)
+            qFatal("no child named %s", name);
+        return widget;
+    }
+    QString badge() const { return child<QLabel>("outcomeBadge")->text(); }
+    QString output() const { return child<QPlainTextEdit>("outputView")->toPlainText(); }
+    qreal outcomeBar(sb::Outcome outcome) const;
+    void typeSnippet(const QString& text);
+    void runWithShortcut();
+    void waitForJobEnd(int timeoutMs = 20000);
+    void screenshot(const QString& name);
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+    CodeEditor* m_editor = nullptr;
+};
+
+qreal TestGui::outcomeBar(sb::Outcome outcome) const
+{
+    auto* view = child<QChartView>("outcomeChart");
+    auto* series = qobject_cast<QAbstractBarSeries*>(view->chart()->series().constFirst());
+    // One set per outcome (in kAllOutcomes order), non-zero only in its own row.
+    const QBarSet* set = series->barSets().at(static_cast<int>(outcome));
+    if (set->label() != QString::fromUtf8(sb::toString(outcome).data()))
+        return -1; // the chart's sets are not where the test expects them: every comparison fails
+    return set->sum();
+}
+
+void TestGui::typeSnippet(const QString& text)
+{
+    m_editor->clear();
+    m_editor->setFocus();
+    QTest::keyClicks(m_editor, text);
+    QCOMPARE(m_editor->text(), text);
+}
+
+void TestGui::runWithShortcut()
+{
+    QVERIFY(child<QAction>("actionRun")->isEnabled());
+    QTest::keyClick(m_editor, Qt::Key_Return, Qt::ControlModifier);
+    QVERIFY2(m_window->jobs()->isRunning(), "Ctrl+Return did not start a run");
+}
+
+void TestGui::waitForJobEnd(int timeoutMs)
+{
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->jobs()->isRunning(), timeoutMs);
+}
+
+void TestGui::screenshot(const QString& name)
+{
+    QDir().mkpath(QStringLiteral(SANDBENCH_SCREENSHOT_DIR));
+    const QString path = QStringLiteral(SANDBENCH_SCREENSHOT_DIR) + QLatin1Char('/') + name;
+    QVERIFY(m_window->grab().save(path));
+    qInfo("screenshot: %s", qPrintable(path));
+}
+
+void TestGui::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_window = std::make_unique<MainWindow>(QString(m_dir.path() + QStringLiteral("/store.db")).toStdString());
+    m_window->resize(1440, 900);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    const auto error = m_window->openStore();
+    QVERIFY2(!error, error ? qPrintable(*error) : "");
+    QApplication::setActiveWindow(m_window.get());
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    m_editor = child<CodeEditor>("codeEditor");
+}
+
+void TestGui::startsWithSnippetAndEmptyDashboard()
+{
+    QVERIFY(m_editor->text().contains(QStringLiteral("print")));
+    QCOMPARE(child<MetricsDashboard>("metricsDashboard")->data().total, 0);
+    QCOMPARE(child<QTableView>("historyView")->model()->rowCount(), 0);
+    QVERIFY(!child<QLabel>("storeBanner")->isVisible());
+    screenshot(QStringLiteral("01-first-start.png"));
+}
+
+void TestGui::runPrintShowsOk()
+{
+    const qreal okBefore = outcomeBar(sb::Outcome::Ok);
+    typeSnippet(QStringLiteral("print(6*7)"));
+    runWithShortcut();
+    waitForJobEnd();
+    QCOMPARE(badge(), QStringLiteral("ok"));
+    QVERIFY2(output().contains(QStringLiteral("42")), qPrintable(output()));
+    QTRY_COMPARE_WITH_TIMEOUT(outcomeBar(sb::Outcome::Ok), okBefore + 1, 5000);
+    QCOMPARE(child<QTableView>("historyView")->model()->rowCount(), 1);
+    QVERIFY(!child<QLabel>("timingsLabel")->text().isEmpty());
+    QVERIFY(child<QAction>("actionRun")->isEnabled());
+    screenshot(QStringLiteral("02-after-run.png"));
+}
+
+void TestGui::blockedImportShowsBlocked()
+{
+    const qreal blockedBefore = outcomeBar(sb::Outcome::Blocked);
+    typeSnippet(QStringLiteral("import os"));
+    runWithShortcut();
+    waitForJobEnd();
+    QCOMPARE(badge(), QStringLiteral("blocked"));
+    QVERIFY2(output().contains(QStringLiteral("os")), qPrintable(output()));
+    QTRY_COMPARE_WITH_TIMEOUT(outcomeBar(sb::Outcome::Blocked), blockedBefore + 1, 5000);
+}
+
+void TestGui::guiStaysResponsiveDuringRun()
+{
+    m_editor->setText(QStringLiteral("import time\ntime.sleep(1)\nprint('done')\n"));
+    int ticks = 0;
+    QTimer timer;
+    timer.setInterval(10);
+    connect(&timer, &QTimer::timeout, this, [&ticks] { ++ticks; });
+    timer.start();
+    QElapsedTimer clock;
+    clock.start();
+    runWithShortcut();
+    QVERIFY(!child<QAction>("actionRun")->isEnabled());
+    QVERIFY(child<QAction>("actionCancel")->isEnabled());
+    waitForJobEnd();
+    const auto elapsed = clock.elapsed();
+    QCOMPARE(badge(), QStringLiteral("ok"));
+    timer.stop();
+    QVERIFY2(elapsed >= 1000, qPrintable(QString::number(elapsed)));
+    // A blocked GUI thread would deliver a handful of ticks at most; 10 ms ticks over ≥1 s give ~100.
+    QVERIFY2(ticks >= static_cast<int>(elapsed / 10 / 3), qPrintable(QStringLiteral("%1 ticks in %2 ms").arg(ticks).arg(elapsed)));
+}
+
+void TestGui::cancelEndsRunEarly()
+{
+    m_editor->setText(QStringLiteral("import time\ntime.sleep(30)\n"));
+    QElapsedTimer clock;
+    clock.start();
+    runWithShortcut();
+    QTest::qWait(300);
+    QCOMPARE(badge(), QStringLiteral("running…"));
+    child<QAction>("actionCancel")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->jobs()->isRunning(), 10000);
+    QVERIFY2(clock.elapsed() < 10000, "cancel did not end the run early");
+    QVERIFY(child<QAction>("actionRun")->isEnabled());
+    QVERIFY(!child<QAction>("actionCancel")->isEnabled());
+    QCOMPARE(badge(), QStringLiteral("error"));
+    QVERIFY(child<QLabel>("messageLabel")->text().contains(QStringLiteral("cancel")));
+}
+
+void TestGui::errorMarksTheLine()
+{
+    m_editor->setText(QStringLiteral("x = 1\ny = x / 0\n"));
+    runWithShortcut();
+    waitForJobEnd();
+    QCOMPARE(badge(), QStringLiteral("error"));
+    QVERIFY2(output().contains(QStringLiteral("ZeroDivisionError")), qPrintable(output()));
+    QCOMPARE(m_editor->errorLines(), QList<int>{1});
+}
+
+void TestGui::demoMovesEveryCounter()
+{
+    auto* demo = child<QAction>("actionDemo");
+    QVERIFY(demo->isEnabled());
+    const qint64 totalBefore = child<MetricsDashboard>("metricsDashboard")->data().total;
+    demo->trigger();
+    QVERIFY(m_window->jobs()->isRunning());
+    QVERIFY(child<QProgressBar>("demoProgress")->isVisible());
+    QVERIFY(!demo->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->jobs()->isRunning(), 180000);
+
+    const auto& cases = sb::demoCases();
+    const auto& data = child<MetricsDashboard>("metricsDashboard")->data();
+    QCOMPARE(data.total, totalBefore + static_cast<qint64>(cases.size()));
+    for (const auto& demoCase : cases) {
+        bool counted = false;
+        for (sb::Outcome outcome : demoCase.expected)
+            counted = counted || outcomeBar(outcome) > 0;
+        QVERIFY2(counted, demoCase.name.c_str());
+    }
+    QVERIFY2(output().contains(QStringLiteral("Demo finished")), qPrintable(output()));
+    QVERIFY2(output().contains(QStringLiteral("every case ended as expected")), qPrintable(output()));
+    QVERIFY(!child<QProgressBar>("demoProgress")->isVisible());
+    QVERIFY(child<QLabel>("counterP95")->text() != QStringLiteral("–"));
+    screenshot(QStringLiteral("03-after-demo.png"));
+}
+
+void TestGui::doubleClickLoadsSnippet()
+{
+    m_editor->setText(QStringLiteral("# something else"));
+    auto* view = child<QTableView>("historyView");
+    const int last = view->model()->rowCount() - 1; // the oldest run: print(6*7)
+    QVERIFY(last >= 0);
+    const QModelIndex index = view->model()->index(last, 1);
+    view->scrollTo(index);
+    const QPoint centre = view->visualRect(index).center();
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, centre);
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, centre);
+    QTRY_COMPARE(m_editor->text(), QStringLiteral("print(6*7)"));
+    QCOMPARE(badge(), QStringLiteral("ok"));
+}
+
+void TestGui::languageComboSwitchesLexer()
+{
+    auto* combo = child<QComboBox>("languageCombo");
+    combo->setCurrentIndex(combo->findData(static_cast<int>(sb::Language::Shell)));
+    QVERIFY(m_editor->language() == sb::Language::Shell);
+    QCOMPARE(QString::fromLatin1(m_editor->lexer()->language()), QStringLiteral("Bash"));
+    combo->setCurrentIndex(combo->findData(static_cast<int>(sb::Language::Python)));
+    QVERIFY(m_editor->language() == sb::Language::Python);
+}
+
+void TestGui::corruptStoreIsReportedAndLeftUntouched()
+{
+    const QString path = m_dir.path() + QStringLiteral("/corrupt.db");
+    const QByteArray garbage = QByteArray("this is not a sandbench store\n").repeated(200);
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(garbage);
+    }
+    MainWindow window(path.toStdString());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const auto error = window.openStore();
+    QVERIFY(error.has_value());
+    QVERIFY(!error->isEmpty());
+    auto* banner = window.findChild<QLabel*>(QStringLiteral("storeBanner"));
+    QVERIFY(banner && banner->isVisible());
+    QVERIFY(banner->text().contains(path));
+
+    auto* editor = window.findChild<CodeEditor*>(QStringLiteral("codeEditor"));
+    QVERIFY(!editor->text().isEmpty());
+    editor->clear();
+    editor->setFocus();
+    QTest::keyClicks(editor, QStringLiteral("print(1)"));
+    QCOMPARE(editor->text(), QStringLiteral("print(1)"));
+    window.grab().save(QStringLiteral(SANDBENCH_SCREENSHOT_DIR) + QStringLiteral("/04-corrupt-store.png"));
+
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), garbage);
+    QVERIFY(!QFile::exists(path + QStringLiteral("-wal")));
+}
+
+void TestGui::cleanupTestCase()
+{
+    m_window.reset();
+}
+
+int main(int argc, char* argv[])
+{
+    // Offscreen unless the person running the test chose a platform.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Window state and recent files go to a throwaway settings folder, never the user's.
+    QTemporaryDir configDir;
+    qputenv("XDG_CONFIG_HOME", configDir.path().toUtf8());
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Sandbench"));
+    QApplication::setApplicationName(QStringLiteral("sandbench-gui-test"));
+    TestGui test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_gui.moc"

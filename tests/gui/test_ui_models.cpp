@@ -1,0 +1,243 @@
+// Models, adapters and background jobs of the workbench, without a single widget.
+#include "jobs/RunJob.h"
+#include "models/MetricsChartData.h"
+#include "models/RunHistoryModel.h"
+#include "models/Traceback.h"
+#include "style/OutcomeStyle.h"
+
+#include <QAbstractItemModelTester>
+#include <QGuiApplication>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sb::ui;
+
+namespace {
+
+sb::StoredRun makeRun(std::int64_t id, sb::Outcome outcome, std::string label, std::vector<sb::BlockedEvent> blocked = {})
+{
+    sb::StoredRun run;
+    run.id = id;
+    run.request.label = std::move(label);
+    run.request.source = "print(" + std::to_string(id) + ")";
+    run.result.runId = "run-" + std::to_string(id);
+    run.result.outcome = outcome;
+    run.result.durationMs = 12.5 * static_cast<double>(id);
+    run.result.startedAtMs = 1'700'000'000'000 + id * 1000;
+    run.result.blocked = std::move(blocked);
+    return run;
+}
+
+sb::RunRequest pythonRequest(std::string source, std::int64_t wallMs = 10000)
+{
+    sb::RunRequest request;
+    request.language = sb::Language::Python;
+    request.source = std::move(source);
+    request.policy.limits.wallMs = wallMs;
+    return request;
+}
+
+} // namespace
+
+class TestUiModels : public QObject {
+    Q_OBJECT
+private slots:
+    void historyModelPassesTester();
+    void historyModelColumns();
+    void chartDataHasEveryOutcome();
+    void chartDataOfEmptyStoreKeepsBins();
+    void countAxis_data();
+    void countAxis();
+    void binLabels();
+    void errorLine_data();
+    void errorLine();
+    void outcomeColoursAreDistinct();
+    void jobRecordsRunAndDropsStaleJob();
+    void jobWithoutStoreStillRuns();
+};
+
+void TestUiModels::historyModelPassesTester()
+{
+    RunHistoryModel model(this);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 0);
+    model.setRuns({makeRun(3, sb::Outcome::Ok, "a"), makeRun(2, sb::Outcome::Blocked, "b", {{"import", "os"}}),
+                   makeRun(1, sb::Outcome::Timeout, "")});
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.columnCount(), static_cast<int>(RunHistoryModel::ColumnCount));
+    model.setRuns({});
+    QCOMPARE(model.rowCount(), 0);
+    model.setRuns({makeRun(5, sb::Outcome::Crashed, "x"), makeRun(4, sb::Outcome::Ok, "y")});
+    QCOMPARE(model.rowCount(), 2);
+    QVERIFY(model.runAt(1) != nullptr);
+    QVERIFY(model.runAt(2) == nullptr);
+    QVERIFY(model.runAt(-1) == nullptr);
+}
+
+void TestUiModels::historyModelColumns()
+{
+    RunHistoryModel model(this);
+    model.setRuns({makeRun(2, sb::Outcome::Blocked, "import os", {{"import", "os"}}), makeRun(1, sb::Outcome::Ok, "")});
+    QCOMPARE(model.data(model.index(0, RunHistoryModel::LabelColumn)).toString(), QStringLiteral("import os"));
+    QCOMPARE(model.data(model.index(0, RunHistoryModel::OutcomeColumn)).toString(), QStringLiteral("blocked"));
+    QCOMPARE(model.data(model.index(0, RunHistoryModel::DetailColumn)).toString(), QStringLiteral("import: os"));
+    QCOMPARE(model.data(model.index(0, RunHistoryModel::LanguageColumn)).toString(), QStringLiteral("python"));
+    QCOMPARE(model.data(model.index(1, RunHistoryModel::LabelColumn)).toString(), QStringLiteral("snippet"));
+    QCOMPARE(model.data(model.index(1, 0), RunHistoryModel::SourceRole).toString(), QStringLiteral("print(1)"));
+    QCOMPARE(model.data(model.index(1, 0), RunHistoryModel::OutcomeRole).toString(), QStringLiteral("ok"));
+    QVERIFY(!model.headerData(RunHistoryModel::TimeColumn, Qt::Horizontal).toString().isEmpty());
+}
+
+void TestUiModels::chartDataHasEveryOutcome()
+{
+    sb::MetricsSnapshot snapshot;
+    snapshot.total = 4;
+    snapshot.outcomes = {{sb::Outcome::Ok, 2, 0.5}, {sb::Outcome::Blocked, 1, 0.25}, {sb::Outcome::Timeout, 1, 0.25}};
+    snapshot.p50Ms = 10;
+    snapshot.durationHistogram = sb::durationHistogram({5, 30, 30, 6000});
+    const auto data = chartDataFrom(snapshot);
+    QCOMPARE(data.outcomes.size(), sb::kAllOutcomes.size());
+    for (std::size_t i = 0; i < sb::kAllOutcomes.size(); ++i)
+        QVERIFY(data.outcomes[i].outcome == sb::kAllOutcomes[i]);
+    QCOMPARE(data.countOf(sb::Outcome::Ok), 2);
+    QCOMPARE(data.countOf(sb::Outcome::Crashed), 0);
+    QCOMPARE(data.okRate, 0.5);
+    QCOMPARE(data.blocked, 1);
+    QCOMPARE(data.timeouts, 1);
+    QCOMPARE(data.maxOutcomeCount(), 2);
+    QCOMPARE(data.histogram.size(), snapshot.durationHistogram.size());
+    QCOMPARE(data.maxHistogramCount(), 2);
+}
+
+void TestUiModels::chartDataOfEmptyStoreKeepsBins()
+{
+    const auto data = chartDataFrom({});
+    QCOMPARE(data.total, 0);
+    QCOMPARE(data.outcomes.size(), sb::kAllOutcomes.size());
+    QVERIFY(!data.histogram.empty());
+    QCOMPARE(data.maxHistogramCount(), 0);
+}
+
+void TestUiModels::countAxis_data()
+{
+    QTest::addColumn<qint64>("largest");
+    QTest::addColumn<qint64>("max");
+    QTest::newRow("empty") << qint64(0) << qint64(4);
+    QTest::newRow("one") << qint64(1) << qint64(4);
+    QTest::newRow("four") << qint64(4) << qint64(4);
+    QTest::newRow("five") << qint64(5) << qint64(8);
+    QTest::newRow("nine") << qint64(9) << qint64(20);
+    QTest::newRow("forty") << qint64(40) << qint64(40);
+    QTest::newRow("hundred-one") << qint64(101) << qint64(200);
+}
+
+void TestUiModels::countAxis()
+{
+    QFETCH(qint64, largest);
+    QFETCH(qint64, max);
+    const auto axis = countAxisFor(largest);
+    QCOMPARE(axis.max, max);
+    QVERIFY(axis.max >= largest);
+    QCOMPARE((axis.max % (axis.tickCount - 1)), 0); // every tick on a whole number
+}
+
+void TestUiModels::binLabels()
+{
+    QCOMPARE(histogramBinLabel({0, 10, 0}, false), QStringLiteral("<10"));
+    QCOMPARE(histogramBinLabel({10, 25, 0}, false), QStringLiteral("10–25"));
+    QCOMPARE(histogramBinLabel({5000, 0, 0}, true), QStringLiteral("≥5000"));
+}
+
+void TestUiModels::errorLine_data()
+{
+    QTest::addColumn<QString>("stderrText");
+    QTest::addColumn<int>("line");
+    QTest::newRow("python") << QStringLiteral("Traceback (most recent call last):\n  File \"/tmp/sb-1/snippet.py\", line 3, in <module>\n"
+                                              "    1/0\nZeroDivisionError: division by zero\n")
+                            << 2;
+    QTest::newRow("python-library-frame")
+        << QStringLiteral("Traceback (most recent call last):\n  File \"/w/snippet.py\", line 2, in <module>\n"
+                          "  File \"/usr/lib/python3.11/json/__init__.py\", line 346, in loads\nValueError\n")
+        << 1;
+    QTest::newRow("dash") << QStringLiteral("/w/snippet.sh: 4: nosuchcmd: not found\n") << 3;
+    QTest::newRow("bash") << QStringLiteral("snippet.sh: line 7: nosuchcmd: command not found\n") << 6;
+    QTest::newRow("none") << QStringLiteral("something went wrong\n") << -1;
+}
+
+void TestUiModels::errorLine()
+{
+    QFETCH(QString, stderrText);
+    QFETCH(int, line);
+    QCOMPARE(errorLineFromStderr(stderrText).value_or(-1), line);
+}
+
+void TestUiModels::outcomeColoursAreDistinct()
+{
+    QSet<QRgb> colours;
+    for (sb::Outcome outcome : sb::kAllOutcomes)
+        colours.insert(outcomeColor(outcome).rgb());
+    QCOMPARE(colours.size(), static_cast<qsizetype>(sb::kAllOutcomes.size()));
+}
+
+void TestUiModels::jobRecordsRunAndDropsStaleJob()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path storePath = QString(dir.path() + QStringLiteral("/store.db")).toStdString();
+
+    QObject owner;
+    auto* jobs = new JobRunner(&owner);
+    jobs->setStorePath(storePath);
+    std::vector<RunEvent> finished;
+    std::vector<quint64> done;
+    connect(jobs, &JobRunner::runFinished, this, [&finished](const RunEvent& event) { finished.push_back(event); });
+    connect(jobs, &JobRunner::jobFinished, this, [&done](quint64 jobId, bool) { done.push_back(jobId); });
+
+    const quint64 slow = jobs->startRun(pythonRequest("import time\ntime.sleep(20)\n", 30000));
+    QVERIFY(jobs->isRunning());
+    const quint64 fast = jobs->startRun(pythonRequest("print(6*7)\n"));
+    QVERIFY(fast != slow);
+    QCOMPARE(jobs->currentJobId(), fast);
+
+    QTRY_VERIFY_WITH_TIMEOUT(!jobs->isRunning(), 20000);
+    QCOMPARE(done, std::vector<quint64>{fast}); // the superseded job's end is not reported
+    QCOMPARE(finished.size(), std::size_t(1));
+    const auto& event = finished.front();
+    QCOMPARE(event.jobId, fast);
+    QCOMPARE(outcomeName(event.result.outcome), QStringLiteral("ok"));
+    QVERIFY(event.result.stdoutText.find("42") != std::string::npos);
+    QVERIFY2(event.storeError.isEmpty(), qPrintable(event.storeError));
+    QVERIFY(event.store.has_value());
+    QVERIFY(event.store->metrics.total >= 1);
+    QCOMPARE(event.store->history.front().result.runId, event.result.runId);
+}
+
+void TestUiModels::jobWithoutStoreStillRuns()
+{
+    QObject owner;
+    auto* jobs = new JobRunner(&owner);
+    std::vector<RunEvent> started;
+    std::vector<RunEvent> finished;
+    connect(jobs, &JobRunner::runStarted, this, [&started](const RunEvent& event) { started.push_back(event); });
+    connect(jobs, &JobRunner::runFinished, this, [&finished](const RunEvent& event) { finished.push_back(event); });
+    jobs->startRun(pythonRequest("print('hi')\n"));
+    QTRY_VERIFY_WITH_TIMEOUT(!jobs->isRunning(), 20000);
+    QCOMPARE(started.size(), std::size_t(1));
+    QCOMPARE(finished.size(), std::size_t(1));
+    QCOMPARE(finished.front().total, 1);
+    QVERIFY(!finished.front().store.has_value());
+    QCOMPARE(outcomeName(finished.front().result.outcome), QStringLiteral("ok"));
+}
+
+int main(int argc, char* argv[])
+{
+    // Offscreen unless the person running the test chose a platform.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QGuiApplication app(argc, argv);
+    TestUiModels test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_ui_models.moc"

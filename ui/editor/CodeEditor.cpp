@@ -1,0 +1,197 @@
+#include "editor/CodeEditor.h"
+
+#include <Qsci/qscilexerbash.h>
+#include <Qsci/qscilexerpython.h>
+
+#include <QFontDatabase>
+#include <QFontMetrics>
+
+namespace sb::ui {
+
+namespace {
+
+constexpr int kLineNumberMargin = 0;
+constexpr int kMarkerMargin = 1;
+
+QFont editorFont()
+{
+    QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    font.setStyleHint(QFont::Monospace);
+    font.setPointSizeF(std::max(font.pointSizeF(), 10.0));
+    return font;
+}
+
+// A light palette in the spirit of common IDE themes: few colours, each with a meaning.
+const QColor kKeyword(0x00, 0x33, 0xb3);
+const QColor kComment(0x8c, 0x8c, 0x8c);
+const QColor kString(0x06, 0x7d, 0x17);
+const QColor kNumber(0x17, 0x50, 0xeb);
+const QColor kDefinition(0x00, 0x62, 0x7a);
+const QColor kDecorator(0x9e, 0x88, 0x0d);
+const QColor kVariable(0x87, 0x10, 0x94);
+
+} // namespace
+
+CodeEditor::CodeEditor(QWidget* parent)
+    : QsciScintilla(parent)
+    , m_pythonLexer(new QsciLexerPython(this))
+    , m_bashLexer(new QsciLexerBash(this))
+{
+    setUtf8(true);
+    setEolMode(EolUnix);
+    setFont(editorFont());
+
+    // Margins: line numbers, then a narrow one for error markers.
+    setMarginType(kLineNumberMargin, NumberMargin);
+    setMarginLineNumbers(kLineNumberMargin, true);
+    setMarginType(kMarkerMargin, SymbolMargin);
+    setMarginWidth(kMarkerMargin, 14);
+    setMarginsBackgroundColor(QColor(0xf5, 0xf6, 0xf7));
+    setMarginsForegroundColor(QColor(0x9a, 0xa0, 0xa6));
+    setMarginsFont(editorFont());
+    connect(this, &QsciScintilla::linesChanged, this, &CodeEditor::updateLineNumberWidth);
+    updateLineNumberWidth();
+
+    setCaretLineVisible(true);
+    setCaretLineBackgroundColor(QColor(0xf3, 0xf7, 0xfd));
+    setCaretWidth(2);
+    setBraceMatching(SloppyBraceMatch);
+    setMatchedBraceBackgroundColor(QColor(0xd6, 0xe9, 0xff));
+    setMatchedBraceForegroundColor(QColor(0x00, 0x33, 0xb3));
+    setUnmatchedBraceForegroundColor(QColor(0xc0, 0x39, 0x2b));
+
+    setAutoIndent(true);
+    setIndentationsUseTabs(false);
+    setIndentationWidth(4);
+    setTabWidth(4);
+    setTabIndents(true);
+    setBackspaceUnindents(true);
+    setIndentationGuides(true);
+    setIndentationGuidesForegroundColor(QColor(0xe0, 0xe0, 0xe0));
+    setWhitespaceVisibility(WsInvisible);
+    setWrapMode(WrapNone);
+    setScrollWidthTracking(true);
+    setScrollWidth(1);
+
+    m_errorMarker = markerDefine(QsciScintilla::RightTriangle);
+    setMarkerBackgroundColor(QColor(0xc0, 0x39, 0x2b), m_errorMarker);
+    setMarkerForegroundColor(QColor(0xc0, 0x39, 0x2b), m_errorMarker);
+    setMarginMarkerMask(kMarkerMargin, 1 << m_errorMarker);
+    setMarginMarkerMask(kLineNumberMargin, 0);
+    m_errorIndicator = indicatorDefine(SquiggleIndicator);
+    setIndicatorForegroundColor(QColor(0xc0, 0x39, 0x2b), m_errorIndicator);
+
+    applyStyle(m_pythonLexer);
+    applyStyle(m_bashLexer);
+    setLanguage(sb::Language::Python);
+
+    // Text edits move lines around; a stale mark would point at the wrong place.
+    connect(this, &QsciScintilla::textChanged, this, [this] {
+        if (!m_errorMessages.isEmpty())
+            clearErrorMarks();
+    });
+}
+
+void CodeEditor::applyStyle(QsciLexer* lexer)
+{
+    const QFont font = editorFont();
+    QFont bold = font;
+    bold.setBold(true);
+    QFont italic = font;
+    italic.setItalic(true);
+
+    lexer->setDefaultFont(font);
+    lexer->setFont(font, -1);
+    lexer->setDefaultPaper(Qt::white);
+    lexer->setPaper(Qt::white, -1);
+    lexer->setDefaultColor(QColor(0x1f, 0x23, 0x28));
+    lexer->setColor(QColor(0x1f, 0x23, 0x28), -1);
+
+    if (auto* python = qobject_cast<QsciLexerPython*>(lexer)) {
+        python->setIndentationWarning(QsciLexerPython::Inconsistent);
+        python->setColor(kKeyword, QsciLexerPython::Keyword);
+        python->setFont(bold, QsciLexerPython::Keyword);
+        for (int style : {QsciLexerPython::Comment, QsciLexerPython::CommentBlock}) {
+            python->setColor(kComment, style);
+            python->setFont(italic, style);
+        }
+        for (int style : {QsciLexerPython::DoubleQuotedString, QsciLexerPython::SingleQuotedString,
+                          QsciLexerPython::TripleSingleQuotedString, QsciLexerPython::TripleDoubleQuotedString,
+                          QsciLexerPython::DoubleQuotedFString, QsciLexerPython::SingleQuotedFString,
+                          QsciLexerPython::TripleSingleQuotedFString, QsciLexerPython::TripleDoubleQuotedFString,
+                          QsciLexerPython::UnclosedString})
+            python->setColor(kString, style);
+        python->setColor(kNumber, QsciLexerPython::Number);
+        python->setColor(kDefinition, QsciLexerPython::ClassName);
+        python->setColor(kDefinition, QsciLexerPython::FunctionMethodName);
+        python->setFont(bold, QsciLexerPython::ClassName);
+        python->setFont(bold, QsciLexerPython::FunctionMethodName);
+        python->setColor(kDecorator, QsciLexerPython::Decorator);
+    } else if (auto* bash = qobject_cast<QsciLexerBash*>(lexer)) {
+        bash->setColor(kKeyword, QsciLexerBash::Keyword);
+        bash->setFont(bold, QsciLexerBash::Keyword);
+        bash->setColor(kComment, QsciLexerBash::Comment);
+        bash->setFont(italic, QsciLexerBash::Comment);
+        for (int style : {QsciLexerBash::DoubleQuotedString, QsciLexerBash::SingleQuotedString,
+                          QsciLexerBash::SingleQuotedHereDocument, QsciLexerBash::HereDocumentDelimiter})
+            bash->setColor(kString, style);
+        bash->setColor(kNumber, QsciLexerBash::Number);
+        bash->setColor(kVariable, QsciLexerBash::Scalar);
+        bash->setColor(kVariable, QsciLexerBash::ParameterExpansion);
+        bash->setColor(kDecorator, QsciLexerBash::Backticks);
+        bash->setColor(QColor(0xc0, 0x39, 0x2b), QsciLexerBash::Error);
+    }
+}
+
+void CodeEditor::setLanguage(sb::Language language)
+{
+    m_language = language;
+    setLexer(language == sb::Language::Python ? static_cast<QsciLexer*>(m_pythonLexer)
+                                              : static_cast<QsciLexer*>(m_bashLexer));
+    // setLexer() resets the margin and brace colours to the lexer's; restore ours.
+    setMarginsBackgroundColor(QColor(0xf5, 0xf6, 0xf7));
+    setMarginsForegroundColor(QColor(0x9a, 0xa0, 0xa6));
+    setMarginsFont(editorFont());
+    setMatchedBraceBackgroundColor(QColor(0xd6, 0xe9, 0xff));
+    setCaretLineBackgroundColor(QColor(0xf3, 0xf7, 0xfd));
+    updateLineNumberWidth();
+}
+
+void CodeEditor::updateLineNumberWidth()
+{
+    const int digits = std::max(3, static_cast<int>(QString::number(lines()).size()));
+    const QFontMetrics metrics(editorFont());
+    setMarginWidth(kLineNumberMargin, metrics.horizontalAdvance(QString(digits, QLatin1Char('9'))) + 16);
+}
+
+void CodeEditor::markErrorLine(int line, const QString& message)
+{
+    if (line < 0 || line >= lines())
+        return;
+    markerAdd(line, m_errorMarker);
+    const int length = text(line).trimmed().isEmpty() ? 0 : static_cast<int>(text(line).size());
+    int indent = indentation(line);
+    fillIndicatorRange(line, std::min(indent, length), line, std::max(length, 1), m_errorIndicator);
+    m_errorMessages.insert(line, message);
+}
+
+void CodeEditor::clearErrorMarks()
+{
+    markerDeleteAll(m_errorMarker);
+    clearIndicatorRange(0, 0, std::max(0, lines() - 1), static_cast<int>(text(std::max(0, lines() - 1)).size()), m_errorIndicator);
+    m_errorMessages.clear();
+}
+
+QList<int> CodeEditor::errorLines() const
+{
+    QList<int> result = m_errorMessages.keys();
+    std::sort(result.begin(), result.end());
+    return result;
+}
+
+QString CodeEditor::errorMessage(int line) const
+{
+    return m_errorMessages.value(line);
+}
+
+} // namespace sb::ui

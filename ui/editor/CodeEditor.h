@@ -1,0 +1,44 @@
+#pragma once
+
+#include "isolation/policy.h"
+
+#include <Qsci/qsciscintilla.h>
+
+#include <QHash>
+#include <QString>
+
+class QsciLexerBash;
+class QsciLexerPython;
+
+namespace sb::ui {
+
+// The one QScintilla subclass: every editor policy (font, margins, current line, braces, indentation,
+// lexers per language, error marks) lives here so all editors of the workbench look and behave alike.
+class CodeEditor : public QsciScintilla {
+    Q_OBJECT
+public:
+    explicit CodeEditor(QWidget* parent = nullptr);
+
+    void setLanguage(sb::Language language);
+    sb::Language language() const { return m_language; }
+
+    // Marks a 0-based line as erroneous: a margin marker, a squiggle under the text and a tooltip-ready
+    // message. Marks stay until clearErrorMarks() or until the text changes under them.
+    void markErrorLine(int line, const QString& message);
+    void clearErrorMarks();
+    QList<int> errorLines() const;
+    QString errorMessage(int line) const;
+
+private:
+    void applyStyle(QsciLexer* lexer);
+    void updateLineNumberWidth();
+
+    sb::Language m_language = sb::Language::Python;
+    QsciLexerPython* m_pythonLexer = nullptr;
+    QsciLexerBash* m_bashLexer = nullptr;
+    int m_errorMarker = 0;
+    int m_errorIndicator = 0;
+    QHash<int, QString> m_errorMessages;
+};
+
+} // namespace sb::ui

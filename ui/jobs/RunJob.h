@@ -1,0 +1,87 @@
+#pragma once
+
+#include "isolation/run.h"
+#include "store/store.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace sb::ui {
+
+// What the store holds right now, read in one go: the dashboard's metrics and the history table's rows.
+struct StoreSnapshot {
+    sb::MetricsSnapshot metrics;
+    std::vector<sb::StoredRun> history; // newest first
+};
+
+inline constexpr int kHistoryLimit = 200;
+
+// Opens the store at path (creating it when missing) and reads a snapshot. Safe on any thread.
+sb::Result<StoreSnapshot> loadStoreSnapshot(const std::filesystem::path& path, int historyLimit = kHistoryLimit);
+
+// One step of a job, handed from the worker to the GUI thread by value.
+struct RunEvent {
+    enum class Stage { Started, Finished };
+    Stage stage = Stage::Started;
+    quint64 jobId = 0;
+    int index = 0; // which request of the job (0-based)
+    int total = 0; // how many requests the job has
+    sb::RunRequest request;
+    sb::RunResult result;                // valid when stage == Finished
+    std::optional<StoreSnapshot> store;  // the store after recording this run, when it is usable
+    QString storeError;                  // why the run could not be recorded or read back
+};
+
+// Runs one request or the whole demo on a worker thread, one job at a time. Each run is recorded in the
+// store by the worker through its own connection, and the store's fresh snapshot travels with the event.
+// Starting a job cancels the one before it; events of a job that is no longer current are dropped.
+class JobRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit JobRunner(QObject* parent);
+    ~JobRunner() override; // cancels the running job and waits for its worker
+
+    // Where runs are recorded; std::nullopt runs without recording (e.g. the store could not be opened).
+    void setStorePath(std::optional<std::filesystem::path> path);
+    const std::optional<std::filesystem::path>& storePath() const { return m_storePath; }
+
+    quint64 startRun(sb::RunRequest request);
+    quint64 startDemo(const sb::Policy& basePolicy = {});
+    quint64 start(std::vector<sb::RunRequest> requests);
+    void cancel();
+
+    bool isRunning() const { return m_currentJobId != 0; }
+    quint64 currentJobId() const { return m_currentJobId; }
+
+signals:
+    void jobStarted(quint64 jobId, int total);
+    void runStarted(const sb::ui::RunEvent& event);
+    void runFinished(const sb::ui::RunEvent& event);
+    void jobFinished(quint64 jobId, bool cancelled);
+
+private:
+    struct Job {
+        quint64 id = 0;
+        std::shared_ptr<std::atomic<bool>> cancel;
+        QFutureWatcher<RunEvent>* watcher = nullptr;
+    };
+
+    void onResultReady(quint64 jobId, int resultIndex);
+    void onJobDone(quint64 jobId);
+
+    QThreadPool m_pool;
+    std::optional<std::filesystem::path> m_storePath;
+    std::vector<Job> m_jobs; // the current job and stale ones still winding down
+    quint64 m_nextJobId = 1;
+    quint64 m_currentJobId = 0;
+};
+
+} // namespace sb::ui

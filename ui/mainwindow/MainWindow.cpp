@@ -1,0 +1,641 @@
+#include "mainwindow/MainWindow.h"
+
+#include "charts/MetricsDashboard.h"
+#include "demo/demo.h"
+#include "editor/CodeEditor.h"
+#include "mainwindow/OutputPane.h"
+#include "mainwindow/Snippets.h"
+#include "models/Conversions.h"
+#include "models/RunHistoryModel.h"
+#include "models/Traceback.h"
+#include "style/Icons.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSaveFile>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace sb::ui {
+
+namespace {
+
+constexpr int kMaxRecentFiles = 8;
+const QString kRecentFilesKey = QStringLiteral("recentFiles");
+
+
+} // namespace
+
+MainWindow::MainWindow(std::filesystem::path storePath, QWidget* parent)
+    : QMainWindow(parent)
+    , m_storePath(std::move(storePath))
+    , m_jobs(new JobRunner(this))
+    , m_historyModel(new RunHistoryModel(this))
+    , m_editor(new CodeEditor(this))
+    , m_output(new OutputPane(this))
+    , m_dashboard(new MetricsDashboard(this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowIcon(applicationIcon());
+    m_editor->setObjectName(QStringLiteral("codeEditor"));
+
+    m_storeBanner = new QLabel(this);
+    m_storeBanner->setObjectName(QStringLiteral("storeBanner"));
+    m_storeBanner->setWordWrap(true);
+    m_storeBanner->setStyleSheet(QStringLiteral("QLabel { background: #fdecea; color: #8a1c12; border: 1px solid #f5c2bc;"
+                                                " border-radius: 4px; padding: 6px 10px; }"));
+    m_storeBanner->hide();
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setObjectName(QStringLiteral("editorSplitter"));
+    splitter->addWidget(m_editor);
+    splitter->addWidget(m_output);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
+
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 0);
+    layout->setSpacing(4);
+    layout->addWidget(m_storeBanner);
+    layout->addWidget(splitter, 1);
+    setCentralWidget(central);
+
+    createActions();
+    createToolBar();
+    createDocks();
+    createMenus();
+
+    m_statusLabel = new QLabel(tr("Ready"), this);
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("demoProgress"));
+    m_progress->setMaximumWidth(240);
+    m_progress->setTextVisible(true);
+    m_progress->hide();
+    auto* cancelButton = new QToolButton(this);
+    cancelButton->setDefaultAction(m_cancelAction);
+    cancelButton->setAutoRaise(true);
+    m_storeLabel = new QLabel(this);
+    m_storeLabel->setObjectName(QStringLiteral("storeLabel"));
+    m_storeLabel->setStyleSheet(QStringLiteral("color: palette(dark);"));
+    statusBar()->addWidget(m_statusLabel, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(cancelButton);
+    statusBar()->addPermanentWidget(m_storeLabel);
+
+    connect(m_jobs, &JobRunner::runStarted, this, &MainWindow::onRunStarted);
+    connect(m_jobs, &JobRunner::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_jobs, &JobRunner::jobFinished, this, &MainWindow::onJobFinished);
+    connect(m_editor, &QsciScintilla::modificationChanged, this, &QWidget::setWindowModified);
+
+    setBusy(false);
+    resize(1440, 900);
+    restoreSettings();
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    m_newAction = new QAction(actionIcon(ActionIcon::New), tr("&New"), this);
+    m_newAction->setObjectName(QStringLiteral("actionNew"));
+    m_newAction->setShortcut(QKeySequence::New);
+    connect(m_newAction, &QAction::triggered, this, &MainWindow::newFile);
+
+    m_openAction = new QAction(actionIcon(ActionIcon::Open), tr("&Open…"), this);
+    m_openAction->setObjectName(QStringLiteral("actionOpen"));
+    m_openAction->setShortcut(QKeySequence::Open);
+    connect(m_openAction, &QAction::triggered, this, &MainWindow::openFileDialog);
+
+    m_saveAction = new QAction(actionIcon(ActionIcon::Save), tr("&Save"), this);
+    m_saveAction->setObjectName(QStringLiteral("actionSave"));
+    m_saveAction->setShortcut(QKeySequence::Save);
+    connect(m_saveAction, &QAction::triggered, this, &MainWindow::save);
+
+    m_saveAsAction = new QAction(actionIcon(ActionIcon::SaveAs), tr("Save &As…"), this);
+    m_saveAsAction->setObjectName(QStringLiteral("actionSaveAs"));
+    m_saveAsAction->setShortcut(QKeySequence::SaveAs);
+    connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::saveAs);
+
+    m_quitAction = new QAction(actionIcon(ActionIcon::Quit), tr("&Quit"), this);
+    m_quitAction->setObjectName(QStringLiteral("actionQuit"));
+    m_quitAction->setShortcut(QKeySequence::Quit);
+    m_quitAction->setMenuRole(QAction::QuitRole);
+    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+
+    m_runAction = new QAction(actionIcon(ActionIcon::Run), tr("&Run"), this);
+    m_runAction->setObjectName(QStringLiteral("actionRun"));
+    m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    m_runAction->setToolTip(tr("Run the snippet in the sandbox (Ctrl+Return)"));
+    connect(m_runAction, &QAction::triggered, this, &MainWindow::runSnippet);
+
+    m_cancelAction = new QAction(actionIcon(ActionIcon::Cancel), tr("&Cancel"), this);
+    m_cancelAction->setObjectName(QStringLiteral("actionCancel"));
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancelAction->setToolTip(tr("Cancel the running job (Esc)"));
+    connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancelJob);
+
+    m_demoAction = new QAction(actionIcon(ActionIcon::Demo), tr("&Demo"), this);
+    m_demoAction->setObjectName(QStringLiteral("actionDemo"));
+    m_demoAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    m_demoAction->setToolTip(tr("Run every demo case: moves every counter and chart"));
+    connect(m_demoAction, &QAction::triggered, this, &MainWindow::runDemo);
+
+    m_aboutAction = new QAction(actionIcon(ActionIcon::About), tr("&About Sandbench"), this);
+    m_aboutAction->setObjectName(QStringLiteral("actionAbout"));
+    m_aboutAction->setMenuRole(QAction::AboutRole);
+    connect(m_aboutAction, &QAction::triggered, this, &MainWindow::about);
+}
+
+void MainWindow::createToolBar()
+{
+    auto* toolBar = addToolBar(tr("Run"));
+    toolBar->setObjectName(QStringLiteral("runToolBar"));
+    toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolBar->setMovable(false);
+    toolBar->addAction(m_runAction);
+    toolBar->addAction(m_cancelAction);
+    toolBar->addAction(m_demoAction);
+    toolBar->addSeparator();
+
+    auto labelled = [toolBar](const QString& text, QWidget* widget) {
+        auto* label = new QLabel(text, toolBar);
+        label->setBuddy(widget);
+        label->setContentsMargins(8, 0, 4, 0);
+        toolBar->addWidget(label);
+        toolBar->addWidget(widget);
+    };
+
+    m_languageCombo = new QComboBox(toolBar);
+    m_languageCombo->setObjectName(QStringLiteral("languageCombo"));
+    m_languageCombo->addItem(tr("Python"), static_cast<int>(sb::Language::Python));
+    m_languageCombo->addItem(tr("Shell"), static_cast<int>(sb::Language::Shell));
+    connect(m_languageCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_editor->setLanguage(static_cast<sb::Language>(m_languageCombo->itemData(index).toInt()));
+    });
+    labelled(tr("&Language:"), m_languageCombo);
+
+    const sb::Limits defaults;
+    m_timeoutSpin = new QSpinBox(toolBar);
+    m_timeoutSpin->setObjectName(QStringLiteral("timeoutSpin"));
+    m_timeoutSpin->setRange(100, 600000);
+    m_timeoutSpin->setSingleStep(500);
+    m_timeoutSpin->setValue(static_cast<int>(defaults.wallMs));
+    m_timeoutSpin->setSuffix(tr(" ms"));
+    m_timeoutSpin->setGroupSeparatorShown(true);
+    m_timeoutSpin->setToolTip(tr("Wall-clock limit: the whole run is killed when it is reached"));
+    labelled(tr("&Timeout:"), m_timeoutSpin);
+
+    m_memorySpin = new QSpinBox(toolBar);
+    m_memorySpin->setObjectName(QStringLiteral("memorySpin"));
+    m_memorySpin->setRange(16, 16384);
+    m_memorySpin->setSingleStep(64);
+    m_memorySpin->setValue(static_cast<int>(defaults.memoryMb));
+    m_memorySpin->setSuffix(tr(" MB"));
+    m_memorySpin->setToolTip(tr("Address-space limit of the run"));
+    labelled(tr("&Memory:"), m_memorySpin);
+}
+
+void MainWindow::createDocks()
+{
+    m_historyView = new QTableView(this);
+    m_historyView->setObjectName(QStringLiteral("historyView"));
+    m_historyView->setModel(m_historyModel);
+    m_historyView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_historyView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_historyView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_historyView->setAlternatingRowColors(true);
+    m_historyView->setWordWrap(false);
+    m_historyView->setShowGrid(false);
+    m_historyView->verticalHeader()->hide();
+    m_historyView->verticalHeader()->setDefaultSectionSize(m_historyView->fontMetrics().height() + 8);
+    auto* header = m_historyView->horizontalHeader();
+    header->setStretchLastSection(true);
+    header->setHighlightSections(false);
+    header->resizeSection(RunHistoryModel::TimeColumn, 150);
+    header->resizeSection(RunHistoryModel::LabelColumn, 170);
+    header->resizeSection(RunHistoryModel::LanguageColumn, 80);
+    header->resizeSection(RunHistoryModel::OutcomeColumn, 110);
+    header->resizeSection(RunHistoryModel::DurationColumn, 70);
+    m_historyView->setToolTip(tr("Double-click a run to load its snippet into the editor"));
+    connect(m_historyView, &QAbstractItemView::doubleClicked, this, &MainWindow::loadHistoryRow);
+
+    auto* historyDock = new QDockWidget(tr("Run history"), this);
+    historyDock->setObjectName(QStringLiteral("historyDock"));
+    historyDock->setWidget(m_historyView);
+    addDockWidget(Qt::BottomDockWidgetArea, historyDock);
+
+    auto* metricsDock = new QDockWidget(tr("Metrics"), this);
+    metricsDock->setObjectName(QStringLiteral("metricsDock"));
+    metricsDock->setWidget(m_dashboard);
+    addDockWidget(Qt::RightDockWidgetArea, metricsDock);
+
+    // The metrics column runs the full height; history sits under the editor only.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    resizeDocks({metricsDock}, {520}, Qt::Horizontal);
+    resizeDocks({historyDock}, {220}, Qt::Vertical);
+}
+
+void MainWindow::createMenus()
+{
+    auto* fileMenu = menuBar()->addMenu(tr("&File"));
+    fileMenu->addAction(m_newAction);
+    fileMenu->addAction(m_openAction);
+    m_recentMenu = fileMenu->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    rebuildRecentMenu();
+    fileMenu->addSeparator();
+    fileMenu->addAction(m_saveAction);
+    fileMenu->addAction(m_saveAsAction);
+    fileMenu->addSeparator();
+    fileMenu->addAction(m_quitAction);
+
+    auto* runMenu = menuBar()->addMenu(tr("&Run"));
+    runMenu->addAction(m_runAction);
+    runMenu->addAction(m_cancelAction);
+    runMenu->addSeparator();
+    runMenu->addAction(m_demoAction);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    for (auto* dock : findChildren<QDockWidget*>())
+        m_viewMenu->addAction(dock->toggleViewAction());
+
+    auto* helpMenu = menuBar()->addMenu(tr("&Help"));
+    helpMenu->addAction(m_aboutAction);
+}
+
+void MainWindow::restoreSettings()
+{
+    const QSettings s; // organization and application come from main.cpp
+    if (const auto geometry = s.value(QStringLiteral("geometry")).toByteArray(); !geometry.isEmpty())
+        restoreGeometry(geometry);
+    if (const auto state = s.value(QStringLiteral("windowState")).toByteArray(); !state.isEmpty())
+        restoreState(state);
+    if (s.contains(QStringLiteral("timeoutMs")))
+        m_timeoutSpin->setValue(s.value(QStringLiteral("timeoutMs")).toInt());
+    if (s.contains(QStringLiteral("memoryMb")))
+        m_memorySpin->setValue(s.value(QStringLiteral("memoryMb")).toInt());
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings s;
+    s.setValue(QStringLiteral("geometry"), saveGeometry());
+    s.setValue(QStringLiteral("windowState"), saveState());
+    s.setValue(QStringLiteral("timeoutMs"), m_timeoutSpin->value());
+    s.setValue(QStringLiteral("memoryMb"), m_memorySpin->value());
+}
+
+std::optional<QString> MainWindow::openStore()
+{
+    const QString path = QString::fromStdString(m_storePath.string());
+    m_storeLabel->setText(tr("Store: %1").arg(QFileInfo(path).fileName()));
+    m_storeLabel->setToolTip(path);
+    m_storeLabel->setMinimumWidth(m_storeLabel->sizeHint().width()); // status messages must not squeeze it
+    auto snapshot = loadStoreSnapshot(m_storePath);
+    if (!snapshot) {
+        m_storeUsable = false;
+        m_jobs->setStorePath(std::nullopt);
+        const QString message = toQString(snapshot.error().message);
+        showStoreError(tr("The store %1 could not be opened: %2\nRuns still work but are not recorded; the file was "
+                          "left untouched.")
+                           .arg(path, message));
+        if (m_editor->text().isEmpty())
+            m_editor->setText(welcomeSnippet());
+        m_editor->setModified(false);
+        return message;
+    }
+    m_storeUsable = true;
+    m_storeBanner->hide();
+    m_jobs->setStorePath(m_storePath);
+    applySnapshot(*snapshot);
+    if (m_editor->text().isEmpty() && m_currentFile.isEmpty()) {
+        if (snapshot->history.empty()) {
+            setLanguage(sb::Language::Python);
+            m_editor->setText(welcomeSnippet());
+        } else {
+            // Pick up where the last session left off: the most recent snippet.
+            const auto& last = snapshot->history.front().request;
+            setLanguage(last.language);
+            m_editor->setText(toQString(last.source));
+        }
+        m_editor->setModified(false);
+    }
+    return std::nullopt;
+}
+
+void MainWindow::showStoreError(const QString& message)
+{
+    m_storeBanner->setText(message);
+    m_storeBanner->show();
+    statusBar()->showMessage(tr("Store unavailable"), 5000);
+}
+
+void MainWindow::applySnapshot(const StoreSnapshot& snapshot)
+{
+    m_historyModel->setRuns(snapshot.history);
+    m_dashboard->setSnapshot(snapshot.metrics);
+}
+
+sb::Policy MainWindow::currentPolicy() const
+{
+    sb::Policy policy;
+    policy.limits.wallMs = m_timeoutSpin->value();
+    policy.limits.memoryMb = m_memorySpin->value();
+    return policy;
+}
+
+void MainWindow::setLanguage(sb::Language language)
+{
+    const int index = m_languageCombo->findData(static_cast<int>(language));
+    if (index >= 0)
+        m_languageCombo->setCurrentIndex(index);
+    m_editor->setLanguage(language);
+}
+
+void MainWindow::runSnippet()
+{
+    if (m_jobs->isRunning())
+        return;
+    sb::RunRequest request;
+    request.language = m_editor->language();
+    request.source = toStdString(m_editor->text());
+    request.policy = currentPolicy();
+    request.label = m_currentFile.isEmpty() ? std::string() : toStdString(QFileInfo(m_currentFile).fileName());
+    m_editor->clearErrorMarks();
+    m_demoRunning = false;
+    m_jobs->startRun(std::move(request));
+    setBusy(true);
+}
+
+void MainWindow::runDemo()
+{
+    if (m_jobs->isRunning())
+        return;
+    m_demoRunning = true;
+    m_demoUnexpected = 0;
+    const auto total = static_cast<int>(sb::demoCases().size());
+    m_progress->setRange(0, total);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("Demo %v/%m"));
+    m_progress->show();
+    m_output->beginLog(tr("Demo: %n case(s)", nullptr, total));
+    m_jobs->startDemo(currentPolicy());
+    setBusy(true);
+}
+
+void MainWindow::cancelJob()
+{
+    if (!m_jobs->isRunning())
+        return;
+    m_jobs->cancel();
+    m_statusLabel->setText(tr("Cancelling…"));
+}
+
+void MainWindow::setBusy(bool busy)
+{
+    m_runAction->setEnabled(!busy);
+    m_demoAction->setEnabled(!busy);
+    m_cancelAction->setEnabled(busy);
+    if (!busy)
+        m_progress->hide();
+}
+
+void MainWindow::onRunStarted(const RunEvent& event)
+{
+    const QString label = toQString(event.request.label);
+    if (m_demoRunning) {
+        m_statusLabel->setText(tr("Demo case %1 of %2: %3").arg(event.index + 1).arg(event.total).arg(label));
+    } else {
+        m_output->showRunning(label);
+        m_statusLabel->setText(tr("Running…"));
+    }
+}
+
+void MainWindow::onRunFinished(const RunEvent& event)
+{
+    const auto& result = event.result;
+    if (m_demoRunning) {
+        const auto& cases = sb::demoCases();
+        bool expected = true;
+        if (event.index >= 0 && static_cast<std::size_t>(event.index) < cases.size()) {
+            const auto& allowed = cases[static_cast<std::size_t>(event.index)].expected;
+            expected = std::find(allowed.begin(), allowed.end(), result.outcome) != allowed.end();
+        }
+        if (!expected)
+            ++m_demoUnexpected;
+        m_output->appendLogLine(result, toQString(event.request.label), expected);
+        m_progress->setValue(event.index + 1);
+    } else {
+        m_output->showResult(result);
+        if (result.outcome == sb::Outcome::Error) {
+            if (const auto line = errorLineFromStderr(toQString(result.stderrText)))
+                m_editor->markErrorLine(*line, toQString(result.stderrText).trimmed().section(QLatin1Char('\n'), -1));
+        }
+    }
+
+    if (event.store)
+        applySnapshot(*event.store);
+    if (!event.storeError.isEmpty())
+        showStoreError(tr("The run could not be recorded: %1").arg(event.storeError));
+}
+
+void MainWindow::onJobFinished(quint64 /*jobId*/, bool cancelled)
+{
+    if (m_demoRunning) {
+        if (cancelled)
+            m_output->appendNote(tr("Demo cancelled."));
+        else if (m_demoUnexpected == 0)
+            m_output->appendNote(tr("Demo finished: every case ended as expected."));
+        else
+            m_output->appendNote(tr("Demo finished: %n case(s) ended unexpectedly.", nullptr, m_demoUnexpected));
+    }
+    m_statusLabel->setText(cancelled ? tr("Cancelled") : tr("Ready"));
+    m_demoRunning = false;
+    setBusy(false);
+}
+
+void MainWindow::loadHistoryRow(const QModelIndex& index)
+{
+    const auto* run = m_historyModel->runAt(index.row());
+    if (!run)
+        return;
+    setLanguage(run->request.language);
+    m_editor->setText(toQString(run->request.source));
+    m_editor->setModified(true);
+    m_output->showResult(run->result);
+    statusBar()->showMessage(tr("Loaded the snippet of the run from %1").arg(m_historyModel->data(
+                                 m_historyModel->index(index.row(), RunHistoryModel::TimeColumn)).toString()),
+                             4000);
+}
+
+void MainWindow::newFile()
+{
+    if (!maybeSave())
+        return;
+    m_editor->clear();
+    m_editor->setModified(false);
+    setCurrentFile({});
+}
+
+void MainWindow::openFileDialog()
+{
+    if (!maybeSave())
+        return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open snippet"), QString(),
+                                                      tr("Snippets (*.py *.sh);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+bool MainWindow::openFile(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        QMessageBox::warning(this, tr("Open snippet"), tr("Cannot read %1: %2").arg(path, file.errorString()));
+        return false;
+    }
+    const QString text = QString::fromUtf8(file.readAll());
+    const bool shell = path.endsWith(QStringLiteral(".sh")) || text.startsWith(QStringLiteral("#!/bin/sh"))
+                       || text.startsWith(QStringLiteral("#!/bin/bash"));
+    setLanguage(shell ? sb::Language::Shell : sb::Language::Python);
+    m_editor->setText(text);
+    m_editor->setModified(false);
+    setCurrentFile(path);
+    addRecentFile(path);
+    return true;
+}
+
+bool MainWindow::saveFile(const QString& path)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(m_editor->text().toUtf8()) < 0 || !file.commit()) {
+        QMessageBox::warning(this, tr("Save snippet"), tr("Cannot write %1: %2").arg(path, file.errorString()));
+        return false;
+    }
+    m_editor->setModified(false);
+    setCurrentFile(path);
+    addRecentFile(path);
+    statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 3000);
+    return true;
+}
+
+bool MainWindow::save()
+{
+    return m_currentFile.isEmpty() ? saveAs() : saveFile(m_currentFile);
+}
+
+bool MainWindow::saveAs()
+{
+    const QString suggested = m_currentFile.isEmpty()
+                                  ? (m_editor->language() == sb::Language::Shell ? tr("snippet.sh") : tr("snippet.py"))
+                                  : m_currentFile;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save snippet"), suggested,
+                                                      tr("Snippets (*.py *.sh);;All files (*)"));
+    return !path.isEmpty() && saveFile(path);
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_editor->isModified())
+        return true;
+    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
+                                             tr("The snippet has been modified. Save your changes?"),
+                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::setCurrentFile(const QString& path)
+{
+    m_currentFile = path;
+    updateTitle();
+}
+
+void MainWindow::updateTitle()
+{
+    const QString name = m_currentFile.isEmpty() ? tr("untitled") : QFileInfo(m_currentFile).fileName();
+    setWindowTitle(tr("%1[*] — Sandbench").arg(name));
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    QSettings s;
+    QStringList files = s.value(kRecentFilesKey).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    s.setValue(kRecentFilesKey, files);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = QSettings().value(kRecentFilesKey).toStringList();
+    for (const QString& path : files) {
+        auto* action = m_recentMenu->addAction(QFileInfo(path).fileName());
+        action->setToolTip(path);
+        connect(action, &QAction::triggered, this, [this, path] {
+            if (maybeSave())
+                openFile(path);
+        });
+    }
+    if (!files.isEmpty()) {
+        m_recentMenu->addSeparator();
+        auto* clear = m_recentMenu->addAction(tr("Clear list"));
+        connect(clear, &QAction::triggered, this, [this] {
+            QSettings().remove(kRecentFilesKey);
+            rebuildRecentMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::about()
+{
+    QMessageBox::about(this, tr("About Sandbench"),
+                       tr("<h3>Sandbench %1</h3>"
+                          "<p>A workbench for running what you do not trust: snippets run in an operating-system "
+                          "sandbox, every outcome is measured and kept in one SQLite store.</p>"
+                          "<p>Store: <code>%2</code></p>")
+                           .arg(QApplication::applicationVersion(),
+                                QString::fromStdString(m_storePath.string()).toHtmlEscaped()));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    m_jobs->cancel();
+    saveSettings();
+    event->accept();
+}
+
+} // namespace sb::ui

@@ -1,0 +1,116 @@
+#pragma once
+
+#include "isolation/policy.h"
+#include "jobs/RunJob.h"
+
+#include <QMainWindow>
+#include <QString>
+
+#include <filesystem>
+#include <optional>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QSpinBox;
+class QTableView;
+
+namespace sb::ui {
+
+class CodeEditor;
+class MetricsDashboard;
+class OutputPane;
+class RunHistoryModel;
+
+// The workbench window: editor in the centre, run console below it, history and metrics in docks.
+// It assembles widgets and routes values between them; the work happens in JobRunner and core.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(std::filesystem::path storePath, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens the store and shows what it holds. On failure the window stays usable for editing, runs
+    // are not recorded, the file is left untouched, and the error is returned for the caller to show.
+    std::optional<QString> openStore();
+
+    bool openFile(const QString& path);
+    bool saveFile(const QString& path);
+    QString currentFile() const { return m_currentFile; }
+
+    CodeEditor* editor() const { return m_editor; }
+    JobRunner* jobs() const { return m_jobs; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createToolBar();
+    void createDocks();
+    void restoreSettings();
+    void saveSettings() const;
+
+    sb::Policy currentPolicy() const;
+    void runSnippet();
+    void runDemo();
+    void cancelJob();
+    void setBusy(bool busy);
+
+    void onRunStarted(const RunEvent& event);
+    void onRunFinished(const RunEvent& event);
+    void onJobFinished(quint64 jobId, bool cancelled);
+    void applySnapshot(const StoreSnapshot& snapshot);
+    void showStoreError(const QString& message);
+
+    void newFile();
+    void openFileDialog();
+    bool save();
+    bool saveAs();
+    bool maybeSave();
+    void setCurrentFile(const QString& path);
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
+    void loadHistoryRow(const QModelIndex& index);
+    void setLanguage(sb::Language language);
+    void about();
+    void updateTitle();
+
+    std::filesystem::path m_storePath;
+    bool m_storeUsable = false;
+    QString m_currentFile;
+    bool m_demoRunning = false;
+    int m_demoUnexpected = 0;
+
+    JobRunner* m_jobs = nullptr;
+    RunHistoryModel* m_historyModel = nullptr;
+
+    CodeEditor* m_editor = nullptr;
+    OutputPane* m_output = nullptr;
+    MetricsDashboard* m_dashboard = nullptr;
+    QTableView* m_historyView = nullptr;
+    QComboBox* m_languageCombo = nullptr;
+    QSpinBox* m_timeoutSpin = nullptr;
+    QSpinBox* m_memorySpin = nullptr;
+    QLabel* m_storeBanner = nullptr;
+    QLabel* m_statusLabel = nullptr;
+    QLabel* m_storeLabel = nullptr;
+    QProgressBar* m_progress = nullptr;
+
+    QAction* m_newAction = nullptr;
+    QAction* m_openAction = nullptr;
+    QAction* m_saveAction = nullptr;
+    QAction* m_saveAsAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_cancelAction = nullptr;
+    QAction* m_demoAction = nullptr;
+    QAction* m_aboutAction = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+};
+
+} // namespace sb::ui

@@ -1,0 +1,118 @@
+#include "models/RunHistoryModel.h"
+
+#include "models/Conversions.h"
+#include "style/OutcomeStyle.h"
+
+#include <QDateTime>
+#include <QLocale>
+
+namespace sb::ui {
+
+RunHistoryModel::RunHistoryModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void RunHistoryModel::setRuns(std::vector<sb::StoredRun> runs)
+{
+    beginResetModel();
+    m_runs = std::move(runs);
+    endResetModel();
+}
+
+const sb::StoredRun* RunHistoryModel::runAt(int row) const
+{
+    if (row < 0 || static_cast<std::size_t>(row) >= m_runs.size())
+        return nullptr;
+    return &m_runs[static_cast<std::size_t>(row)];
+}
+
+int RunHistoryModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
+}
+
+int RunHistoryModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString RunHistoryModel::detailOf(const sb::RunResult& result)
+{
+    if (!result.blocked.empty()) {
+        const auto& event = result.blocked.front();
+        return toQString(event.kind) + QStringLiteral(": ") + toQString(event.detail);
+    }
+    if (!result.message.empty())
+        return toQString(result.message);
+    if (result.outcome == sb::Outcome::Error && result.exitCode > 0)
+        return tr("exit code %1").arg(result.exitCode);
+    return {};
+}
+
+QVariant RunHistoryModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const auto& run = m_runs[static_cast<std::size_t>(index.row())];
+    const auto& result = run.result;
+
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case TimeColumn:
+            return QLocale().toString(QDateTime::fromMSecsSinceEpoch(result.startedAtMs), QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        case LabelColumn:
+            return run.request.label.empty() ? tr("snippet") : toQString(run.request.label);
+        case LanguageColumn:
+            return toQString(sb::toString(run.request.language));
+        case OutcomeColumn:
+            return outcomeName(result.outcome);
+        case DurationColumn:
+            return QLocale().toString(result.durationMs, 'f', 1);
+        case DetailColumn:
+            return detailOf(result);
+        default:
+            return {};
+        }
+    case Qt::ToolTipRole:
+        if (index.column() == DetailColumn || index.column() == LabelColumn)
+            return index.column() == DetailColumn ? detailOf(result) : toQString(run.request.source);
+        return {};
+    case Qt::ForegroundRole:
+        if (index.column() == OutcomeColumn)
+            return outcomeColor(result.outcome).darker(115);
+        return {};
+    case Qt::TextAlignmentRole:
+        if (index.column() == DurationColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case OutcomeRole:
+        return outcomeName(result.outcome);
+    case SourceRole:
+        return toQString(run.request.source);
+    case LanguageRole:
+        return static_cast<int>(run.request.language);
+    case RunIdRole:
+        return toQString(result.runId);
+    default:
+        return {};
+    }
+}
+
+QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case TimeColumn: return tr("Time");
+    case LabelColumn: return tr("Label");
+    case LanguageColumn: return tr("Language");
+    case OutcomeColumn: return tr("Outcome");
+    case DurationColumn: return tr("ms");
+    case DetailColumn: return tr("Detail");
+    default: return {};
+    }
+}
+
+} // namespace sb::ui

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "store/store.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace sb::ui {
+
+// The run history as a table. It holds one immutable snapshot of stored runs (newest first) and is
+// reset whenever a new snapshot arrives from a background job.
+class RunHistoryModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { TimeColumn, LabelColumn, LanguageColumn, OutcomeColumn, DurationColumn, DetailColumn, ColumnCount };
+    enum Role {
+        OutcomeRole = Qt::UserRole + 1, // QString: the outcome's contract name
+        SourceRole,                     // QString: the snippet that ran
+        LanguageRole,                   // int: sb::Language
+        RunIdRole,                      // QString
+    };
+
+    explicit RunHistoryModel(QObject* parent);
+
+    void setRuns(std::vector<sb::StoredRun> runs);
+    const sb::StoredRun* runAt(int row) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // What the detail column says about a run: its first blocked event, else the engine's message.
+    static QString detailOf(const sb::RunResult& result);
+
+private:
+    std::vector<sb::StoredRun> m_runs;
+};
+
+} // namespace sb::ui

@@ -1,0 +1,78 @@
+#include "style/Icons.h"
+
+#include <QApplication>
+#include <QLinearGradient>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPixmap>
+#include <QStyle>
+
+namespace sb::ui {
+
+QIcon actionIcon(ActionIcon which)
+{
+    QStyle* style = QApplication::style();
+    auto themed = [style](const char* name, QStyle::StandardPixmap fallback) {
+        return QIcon::fromTheme(QString::fromLatin1(name), style->standardIcon(fallback));
+    };
+    switch (which) {
+    case ActionIcon::Run: return themed("media-playback-start", QStyle::SP_MediaPlay);
+    case ActionIcon::Cancel: return themed("process-stop", QStyle::SP_BrowserStop);
+    case ActionIcon::Demo: return themed("media-seek-forward", QStyle::SP_MediaSeekForward);
+    case ActionIcon::New: return themed("document-new", QStyle::SP_FileIcon);
+    case ActionIcon::Open: return themed("document-open", QStyle::SP_DialogOpenButton);
+    case ActionIcon::Save: return themed("document-save", QStyle::SP_DialogSaveButton);
+    case ActionIcon::SaveAs: return themed("document-save-as", QStyle::SP_DialogSaveButton);
+    case ActionIcon::Quit: return themed("application-exit", QStyle::SP_DialogCloseButton);
+    case ActionIcon::About: return themed("help-about", QStyle::SP_MessageBoxInformation);
+    }
+    return {};
+}
+
+namespace {
+
+QPixmap drawApplicationIcon(int size)
+{
+    QPixmap pixmap(size, size);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.scale(size / 128.0, size / 128.0);
+
+    QLinearGradient background(0, 8, 0, 120);
+    background.setColorAt(0, QColor(0x2f, 0x43, 0x58));
+    background.setColorAt(1, QColor(0x1b, 0x27, 0x34));
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(background);
+    painter.drawRoundedRect(QRectF(8, 8, 112, 112), 24, 24);
+
+    QPen bracket(QColor(0xe8, 0xee, 0xf4), 8, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+    painter.setPen(bracket);
+    painter.setBrush(Qt::NoBrush);
+    painter.drawPolyline(QPolygonF({QPointF(40, 34), QPointF(30, 34), QPointF(30, 94), QPointF(40, 94)}));
+    painter.drawPolyline(QPolygonF({QPointF(88, 34), QPointF(98, 34), QPointF(98, 94), QPointF(88, 94)}));
+
+    QPainterPath play;
+    play.moveTo(54, 46);
+    play.lineTo(80, 64);
+    play.lineTo(54, 82);
+    play.closeSubpath();
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(QColor(0x2e, 0xcc, 0x71));
+    painter.drawPath(play);
+    return pixmap;
+}
+
+} // namespace
+
+QIcon applicationIcon()
+{
+    QIcon icon = QIcon::fromTheme(QStringLiteral("io.github.sandbench.Sandbench"));
+    if (!icon.isNull())
+        return icon;
+    for (int size : {16, 24, 32, 48, 64, 128, 256})
+        icon.addPixmap(drawApplicationIcon(size));
+    return icon;
+}
+
+} // namespace sb::ui
