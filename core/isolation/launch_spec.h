@@ -52,6 +52,14 @@ struct LaunchResult {
     std::vector<std::pair<std::string, bool>> layers;  // what the launcher really applied
 };
 
+// RLIMIT_CPU's soft limit in whole seconds. Without an explicit CPU limit it sits a second past the wall
+// limit, so that the wall clock, which is precise, decides a runaway loop and the two never race.
+inline std::int64_t cpuLimitSeconds(const Limits& limits)
+{
+    const std::int64_t ms = limits.cpuMs > 0 ? limits.cpuMs : limits.wallMs + 1000;
+    return (ms + 999) / 1000;
+}
+
 std::string encodeSpec(const LaunchSpec& spec);
 Result<LaunchSpec> decodeSpec(const std::string& json);
 std::string encodeResult(const LaunchResult& result);

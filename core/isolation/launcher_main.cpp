@@ -185,7 +185,7 @@ void sendFd(int errFd, int socket, int fd)
 
     const auto& l = spec.limits;
     const rlim_t mb = 1024 * 1024;
-    const auto cpuSeconds = static_cast<rlim_t>(((l.cpuMs > 0 ? l.cpuMs : l.wallMs) + 999) / 1000);
+    const auto cpuSeconds = static_cast<rlim_t>(sb::cpuLimitSeconds(l));
     setLimit(errFd, RLIMIT_CPU, cpuSeconds, cpuSeconds + 1, "RLIMIT_CPU");
     setLimit(errFd, RLIMIT_AS, static_cast<rlim_t>(l.memoryMb) * mb, static_cast<rlim_t>(l.memoryMb) * mb, "RLIMIT_AS");
     setLimit(errFd, RLIMIT_FSIZE, static_cast<rlim_t>(l.fileSizeMb) * mb, static_cast<rlim_t>(l.fileSizeMb) * mb,
@@ -355,14 +355,21 @@ int main()
             }
             if (pid == child) {
                 mainExited = true;
-                result.wallMs = msSince(start);
                 if (WIFEXITED(status)) {
                     result.exitCode = WEXITSTATUS(status);
                 } else if (WIFSIGNALED(status)) {
                     result.signal = WTERMSIG(status);
                 }
-                endRun(); // background processes of the program end with it
             }
+        }
+        if (mainExited && !killed) {
+            // Background processes of the program end with it. Orphans are reparented to us (subreaper) and
+            // nothing can leave the process group, so no child left means no process of the run left.
+            siginfo_t info{};
+            if (::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT | __WALL) == 0)
+                endRun();
+            else
+                goto done; // nothing left to kill
         }
 
         pollfd fds[4];
@@ -383,7 +390,6 @@ int main()
             const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
             if (left <= 0) {
                 result.timedOut = true;
-                result.wallMs = msSince(start);
                 endRun();
                 continue;
             }
@@ -448,8 +454,7 @@ done:
         result.setupFailed = true;
         result.setupError = setupError;
     }
-    if (result.wallMs == 0)
-        result.wallMs = msSince(start);
+    result.wallMs = msSince(start); // the last process of the run is gone
     rusage usage{};
     ::getrusage(RUSAGE_CHILDREN, &usage);
     auto toMs = [](const timeval& tv) {
@@ -459,8 +464,7 @@ done:
     result.peakRssKb = usage.ru_maxrss;
     // RLIMIT_CPU sends SIGXCPU at the soft limit and SIGKILL at the hard one; a SIGKILL the program sent
     // itself is told apart by the CPU time it had used.
-    const double cpuLimitMs =
-        static_cast<double>(((spec->limits.cpuMs > 0 ? spec->limits.cpuMs : spec->limits.wallMs) + 999) / 1000 * 1000);
+    const auto cpuLimitMs = static_cast<double>(sb::cpuLimitSeconds(spec->limits) * 1000);
     if (!result.timedOut && !result.cancelled
         && (result.signal == SIGXCPU || (result.signal == SIGKILL && result.cpuMs >= cpuLimitMs - 20)))
         result.cpuLimited = true;

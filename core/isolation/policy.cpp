@@ -118,8 +118,11 @@ private:
             const auto key = kv.first.as<std::string>();
             if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
                 std::string list;
-                for (auto a : allowed)
-                    list += (list.empty() ? "" : ", ") + std::string(a);
+                for (auto a : allowed) {
+                    if (!list.empty())
+                        list += ", ";
+                    list += a;
+                }
                 return fail(where(kv.first, path.empty() ? key : fmt::format("{}.{}", path, key))
                             + fmt::format("unknown field (expected one of: {})", list));
             }
@@ -281,7 +284,7 @@ private:
             }
         }
         if (auto n = root["python"]) {
-            if (auto r = checkKeys(n, "python", {"interpreter", "import_guard", "blocked_imports"}); !r)
+            if (auto r = checkKeys(n, "python", {"interpreter", "import_guard", "site_packages", "blocked_imports"}); !r)
                 return r;
             if (auto i = n["interpreter"]) {
                 auto v = absolutePath(i, "python.interpreter");
@@ -294,6 +297,12 @@ private:
                 if (!v)
                     return std::unexpected(v.error());
                 policy.importGuard = *v;
+            }
+            if (auto g = n["site_packages"]) {
+                auto v = boolean(g, "python.site_packages");
+                if (!v)
+                    return std::unexpected(v.error());
+                policy.sitePackages = *v;
             }
             if (auto b = n["blocked_imports"]) {
                 auto v = stringList(b, "python.blocked_imports");
@@ -367,6 +376,7 @@ std::string renderPolicy(const Policy& policy)
     out << YAML::Key << "python" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "interpreter" << YAML::Value << policy.python;
     out << YAML::Key << "import_guard" << YAML::Value << policy.importGuard;
+    out << YAML::Key << "site_packages" << YAML::Value << policy.sitePackages;
     out << YAML::Key << "blocked_imports" << YAML::Value << YAML::Flow << policy.blockedImports;
     out << YAML::EndMap;
     out << YAML::Key << "shell" << YAML::Value << YAML::BeginMap;

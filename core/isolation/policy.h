@@ -42,6 +42,7 @@ struct Policy {
     std::map<std::string, std::string> envSet;   // variables set explicitly
     std::vector<std::string> readPaths;          // extra paths the run may read (system paths are implied)
     bool importGuard = true;
+    bool sitePackages = false;                   // third-party packages (site, dist-packages); off: leaner, faster
     std::vector<std::string> blockedImports = defaultBlockedImports(); // top-level modules refused to the snippet
     std::string python = "/usr/bin/python3";
     std::string shell = "/bin/sh";

@@ -43,11 +43,28 @@ def _sandbench_main(blocked, guard, path):
         sys.exit(1)
     except BaseException as e:
         builtins.__import__ = real_import
-        import traceback
-        frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == 'snippet.py']
-        if frames:
-            sys.stderr.write('Traceback (most recent call last):\n' + ''.join(traceback.format_list(frames)))
-        sys.stderr.write(''.join(traceback.format_exception_only(type(e), e)))
+        # Formatted here rather than with the traceback module, whose import costs more than the run.
+        lines = source.decode('utf-8', 'replace').splitlines()
+        out = []
+        tb = e.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == 'snippet.py':
+                n = tb.tb_lineno
+                out.append('  File "snippet.py", line %d, in %s\n' % (n, tb.tb_frame.f_code.co_name))
+                if 0 < n <= len(lines):
+                    out.append('    %s\n' % lines[n - 1].strip())
+            tb = tb.tb_next
+        if out:
+            out.insert(0, 'Traceback (most recent call last):\n')
+        if isinstance(e, SyntaxError):
+            out.append('  File "snippet.py", line %s\n' % e.lineno)
+            if e.text:
+                out.append('    %s\n' % e.text.strip())
+            out.append('%s: %s\n' % (type(e).__name__, e.msg))
+        else:
+            message = str(e)
+            out.append('%s: %s\n' % (type(e).__name__, message) if message else type(e).__name__ + '\n')
+        sys.stderr.write(''.join(out))
         sys.exit(1)
     finally:
         try:

@@ -278,8 +278,8 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
 
     const bool python = request.language == Language::Python;
     if (python)
-        spec.argv = {interpreter, "-I", "-B", "-c", pythonPrelude(policy.blockedImports, policy.importGuard),
-                     snippet.string()};
+        spec.argv = {interpreter, policy.sitePackages ? "-I" : "-IS", "-B", "-c",
+                     pythonPrelude(policy.blockedImports, policy.importGuard), snippet.string()};
     else
         spec.argv = {interpreter, snippet.string()};
     spec.env = cleanEnvironment(policy, workDir);

@@ -98,8 +98,11 @@ std::string cloneFlagsText(std::uint64_t flags)
         {CLONE_NEWCGROUP, "CLONE_NEWCGROUP"}};
     std::string out;
     for (const auto& [bit, name] : kNames) {
-        if (flags & bit)
-            out += (out.empty() ? "" : "|") + std::string(name);
+        if (flags & bit) {
+            if (!out.empty())
+                out += '|';
+            out += name;
+        }
     }
     return out.empty() ? fmt::format("{:#x}", flags) : out;
 }

@@ -36,6 +36,7 @@ paths:
 python:
   interpreter: /usr/bin/python3
   import_guard: true
+  site_packages: true
   blocked_imports: [os, json]
 shell:
   interpreter: /bin/bash
@@ -53,6 +54,7 @@ shell:
     EXPECT_EQ(p->readPaths, std::vector<std::string>{"/usr/share/dict"});
     EXPECT_EQ(p->blockedImports, (std::vector<std::string>{"os", "json"}));
     EXPECT_EQ(p->shell, "/bin/bash");
+    EXPECT_TRUE(p->sitePackages);
 }
 
 TEST(Policy, RenderedPolicyParsesBackTheSame)

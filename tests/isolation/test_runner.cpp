@@ -204,6 +204,14 @@ TEST(ImportGuard, CanBeDisabledByPolicy)
     EXPECT_EQ(r.stdoutText, "True\n");
 }
 
+TEST(Runner, SitePackagesOnlyWhenThePolicySaysSo)
+{
+    EXPECT_EQ(runPython("import sys\nprint('site' in sys.modules)\n").stdoutText, "False\n");
+    Policy p;
+    p.sitePackages = true;
+    EXPECT_EQ(runPython("import sys\nprint('site' in sys.modules)\n", p).stdoutText, "True\n");
+}
+
 TEST(ImportGuard, CustomDenyList)
 {
     Policy p;

@@ -1,0 +1,188 @@
+#pragma once
+
+// Small helpers shared by the benches: a monotonic clock, order statistics, a bare posix_spawn that
+// drains the child's output the way sb::Runner does, and a minimal JSON string escaper.
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <string>
+#include <string_view>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char** environ;
+
+namespace bench {
+
+using Clock = std::chrono::steady_clock;
+
+inline double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Order statistics with linear interpolation between the closest ranks (p in [0, 100]).
+struct Stats {
+    std::vector<double> samples;
+
+    void add(double v) { samples.push_back(v); }
+    bool empty() const { return samples.empty(); }
+
+    double percentile(double p) const
+    {
+        if (samples.empty())
+            return std::nan("");
+        std::vector<double> s = samples;
+        std::sort(s.begin(), s.end());
+        const double rank = p / 100.0 * static_cast<double>(s.size() - 1);
+        const auto lo = static_cast<std::size_t>(std::floor(rank));
+        const auto hi = static_cast<std::size_t>(std::ceil(rank));
+        const double frac = rank - static_cast<double>(lo);
+        return s[lo] + (s[hi] - s[lo]) * frac;
+    }
+    double median() const { return percentile(50); }
+    double min() const { return samples.empty() ? std::nan("") : *std::min_element(samples.begin(), samples.end()); }
+    double max() const { return samples.empty() ? std::nan("") : *std::max_element(samples.begin(), samples.end()); }
+};
+
+// The result of one bare process run.
+struct Spawned {
+    bool ok = false;       // spawned, exited normally with status 0
+    std::string stdoutText;
+    std::string error;     // why not ok
+    double wallMs = 0;     // posix_spawn until waitpid returned
+};
+
+// posix_spawn(argv) with stdin /dev/null and stdout/stderr on pipes that are drained with poll() until
+// EOF, then waitpid: the same shape of work sb::Runner does around its launcher.
+inline Spawned spawnAndWait(const std::vector<std::string>& args)
+{
+    Spawned r;
+    int out[2];
+    int err[2];
+    if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
+        r.error = std::string("pipe: ") + std::strerror(errno);
+        return r;
+    }
+    std::vector<char*> argv;
+    for (const auto& a : args)
+        argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+
+    const auto start = Clock::now();
+    pid_t pid = -1;
+    const int rc = ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(out[1]);
+    ::close(err[1]);
+    if (rc != 0) {
+        ::close(out[0]);
+        ::close(err[0]);
+        r.error = std::string("posix_spawn: ") + std::strerror(rc);
+        return r;
+    }
+    std::string errText;
+    int fds[2] = {out[0], err[0]};
+    std::string* sinks[2] = {&r.stdoutText, &errText};
+    char buf[65536];
+    while (fds[0] >= 0 || fds[1] >= 0) {
+        pollfd p[2];
+        nfds_t n = 0;
+        int idx[2];
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i] >= 0) {
+                p[n] = {fds[i], POLLIN, 0};
+                idx[n++] = i;
+            }
+        }
+        if (::poll(p, n, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (nfds_t k = 0; k < n; ++k) {
+            if (!p[k].revents)
+                continue;
+            const int i = idx[k];
+            const ssize_t got = ::read(fds[i], buf, sizeof buf);
+            if (got > 0) {
+                sinks[i]->append(buf, static_cast<std::size_t>(got));
+            } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+                ::close(fds[i]);
+                fds[i] = -1;
+            }
+        }
+    }
+    for (int fd : fds) {
+        if (fd >= 0)
+            ::close(fd);
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    r.wallMs = msSince(start);
+    r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (!r.ok)
+        r.error = "status " + std::to_string(status) + ": " + errText.substr(0, 200);
+    return r;
+}
+
+inline std::string jsonString(std::string_view s)
+{
+    std::string out = "\"";
+    for (char c : s) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                char esc[8];
+                std::snprintf(esc, sizeof esc, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+                out += esc;
+            } else {
+                out += c;
+            }
+        }
+    }
+    return out + "\"";
+}
+
+inline std::string jsonNumber(double v)
+{
+    if (!std::isfinite(v))
+        return "null";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    return buf;
+}
+
+// Parses a positive count, or exits with a usage message.
+inline int parseCount(const char* text, const char* what)
+{
+    char* end = nullptr;
+    const long v = std::strtol(text, &end, 10);
+    if (!end || *end != '\0' || v < 1 || v > 100000) {
+        std::fprintf(stderr, "bad %s '%s': expected an integer in [1, 100000]\n", what, text);
+        std::exit(2);
+    }
+    return static_cast<int>(v);
+}
+
+} // namespace bench

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# bench/run.sh: build the benchmarks in a Release build dir, run them, then compare the CLI with a bare
+# python3 start under hyperfine. Benchmarks are not tests: nothing here runs in the test command, and a
+# missed figure is reported, not failed on (the exit status is non-zero only when a bench cannot run or a
+# run gave a wrong result).
+#
+#   bench/run.sh                    # everything, default sizes
+#   N=100 TIMEOUT_N=20 bench/run.sh # bigger samples
+#   BUILD_DIR=build/other JOBS=1 bench/run.sh
+#
+# Environment: BUILD_DIR (default build/release-bench), JOBS (default 2), N (bench_start rounds, 40),
+# WARMUP (bench_start warm-up rounds, 5), TIMEOUT_N (bench_timeout runs per case, 10), RUNS (hyperfine
+# runs, 30), OUT_DIR (where the JSON results go; default a fresh temp dir, printed at the end).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+cd "$root"
+
+BUILD_DIR="${BUILD_DIR:-build/release-bench}"
+JOBS="${JOBS:-2}"
+N="${N:-40}"
+WARMUP="${WARMUP:-5}"
+TIMEOUT_N="${TIMEOUT_N:-10}"
+RUNS="${RUNS:-30}"
+OUT_DIR="${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/sandbench-bench.XXXXXX")}"
+mkdir -p "$OUT_DIR"
+
+for tool in cmake ninja hyperfine; do
+  command -v "$tool" >/dev/null || { echo "run.sh: $tool is required" >&2; exit 1; }
+done
+PY=/usr/bin/python3
+[ -x "$PY" ] || { echo "run.sh: $PY is required (it is the peer the benches compare with)" >&2; exit 1; }
+
+# A Release build of the core, the CLI and the benches only (no GUI, no tests). The `release` preset
+# (build/release) builds the GUI too, which needs Qt and much longer; this dir is kept apart from it.
+if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
+  launcher=()
+  if command -v ccache >/dev/null; then
+    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+  cmake -S "$root" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DSANDBENCH_BUILD_GUI=OFF -DSANDBENCH_BUILD_TESTS=OFF -DSANDBENCH_BUILD_BENCH=ON "${launcher[@]}"
+fi
+cmake --build "$BUILD_DIR" -j"$JOBS" --target bench_all
+
+bin="$root/$BUILD_DIR/bin"
+case "$BUILD_DIR" in /*) bin="$BUILD_DIR/bin" ;; esac
+
+echo
+echo "== machine: $(nproc) cores, $(. /etc/os-release && echo "$PRETTY_NAME"), kernel $(uname -r); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+
+status=0
+echo "== bench_start $N $WARMUP"
+"$bin/bench_start" "$N" "$WARMUP" | tee "$OUT_DIR/bench_start.txt" || status=1
+grep '^{"bench":"start"' "$OUT_DIR/bench_start.txt" >"$OUT_DIR/bench_start.json" || true
+echo
+echo "== bench_timeout $TIMEOUT_N"
+"$bin/bench_timeout" "$TIMEOUT_N" | tee "$OUT_DIR/bench_timeout.txt" || status=1
+grep '^{"bench":"timeout"' "$OUT_DIR/bench_timeout.txt" >"$OUT_DIR/bench_timeout.json" || true
+
+# The whole CLI (argument parsing, opening the SQLite store, the run, recording it) against a bare start.
+work="$(mktemp -d "${TMPDIR:-/tmp}/sandbench-hyperfine.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+printf 'print(1)\n' >"$work/print1.py"
+echo
+echo "== hyperfine: sandbench run vs bare python3"
+(
+  cd "$work"
+  hyperfine -N --warmup 5 --runs "$RUNS" --export-json "$OUT_DIR/hyperfine.json" \
+    "$bin/sandbench run --store $work/bench.db print1.py" \
+    "$PY -c 'print(1)'"
+) || status=1
+
+if [ -f "$OUT_DIR/hyperfine.json" ]; then
+  "$PY" - "$OUT_DIR/hyperfine.json" <<'EOF'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+cli, bare = results[0], results[1]
+print(f"CLI `sandbench run print1.py`: median {cli['median']*1e3:.2f} ms, mean {cli['mean']*1e3:.2f} ms")
+print(f"bare `python3 -c 'print(1)'`:  median {bare['median']*1e3:.2f} ms, mean {bare['mean']*1e3:.2f} ms")
+print(f"ratio (CLI / bare): median {cli['median']/bare['median']:.2f}x, mean {cli['mean']/bare['mean']:.2f}x")
+print(json.dumps({"bench": "hyperfine_cli", "cli_median_ms": round(cli["median"]*1e3, 3),
+                  "bare_median_ms": round(bare["median"]*1e3, 3),
+                  "ratio_median": round(cli["median"]/bare["median"], 3),
+                  "ratio_mean": round(cli["mean"]/bare["mean"], 3)}))
+EOF
+fi
+
+echo
+echo "Results (text and JSON) are in $OUT_DIR"
+exit "$status"
