@@ -79,37 +79,27 @@ void printSummary(std::ostream& out, const RunResult& r)
         out << "[sandbench] output was truncated at the policy's limit\n";
 }
 
-} // namespace
-
-int runCommand(const RunOptions& options)
+Result<Policy> policyFor(const RunOptions& options)
 {
     Policy policy;
     if (!options.policyFile.empty()) {
         auto loaded = loadPolicyFile(options.policyFile);
         if (!loaded)
-            return reportError(loaded.error().message);
+            return loaded;
         policy = *loaded;
     }
+    if (!options.level.empty())
+        policy.level = *isolationLevelFromString(options.level); // validated by the parser
     if (options.timeoutMs > 0)
         policy.limits.wallMs = options.timeoutMs;
     if (options.memoryMb > 0)
         policy.limits.memoryMb = options.memoryMb;
+    return policy;
+}
 
-    RunRequest request;
-    request.policy = policy;
-    if (!options.language.empty()) {
-        request.language = *languageFromString(options.language); // validated by the parser
-    } else {
-        const auto ext = std::filesystem::path(options.file).extension();
-        request.language = ext == ".sh" || ext == ".bash" ? Language::Shell : Language::Python;
-    }
-    auto source = readSnippet(options.file);
-    if (!source)
-        return reportError(source.error().message);
-    request.source = std::move(*source);
-    request.label = options.file == "-" ? "stdin" : std::filesystem::path(options.file).filename().string();
-
-    // Open the store first: a run that cannot be recorded is not started.
+// Runs the request, records it (a run that cannot be recorded is not started) and prints the result.
+int runAndReport(const RunRequest& request, const RunOptions& options)
+{
     auto store = openStore(options.store);
     if (!store)
         return reportError(store.error().message);
@@ -127,6 +117,56 @@ int runCommand(const RunOptions& options)
         printSummary(std::cerr, result);
     }
     return exitStatusFor(result.outcome);
+}
+
+std::string shellQuote(const std::string& word)
+{
+    if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%")
+                             == std::string::npos)
+        return word;
+    std::string out = "'";
+    for (char c : word)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+} // namespace
+
+int runCommand(const RunOptions& options)
+{
+    auto policy = policyFor(options);
+    if (!policy)
+        return reportError(policy.error().message);
+
+    RunRequest request;
+    request.policy = *policy;
+    if (!options.language.empty()) {
+        request.language = *languageFromString(options.language); // validated by the parser
+    } else {
+        const auto ext = std::filesystem::path(options.file).extension();
+        request.language = ext == ".sh" || ext == ".bash" ? Language::Shell : Language::Python;
+    }
+    auto source = readSnippet(options.file);
+    if (!source)
+        return reportError(source.error().message);
+    request.source = std::move(*source);
+    request.label = options.file == "-" ? "stdin" : std::filesystem::path(options.file).filename().string();
+    return runAndReport(request, options);
+}
+
+int execCommand(const RunOptions& options)
+{
+    auto policy = policyFor(options);
+    if (!policy)
+        return reportError(policy.error().message);
+    RunRequest request;
+    request.language = Language::Command;
+    request.policy = *policy;
+    request.command = options.command;
+    for (const auto& word : options.command)
+        request.source += (request.source.empty() ? "" : " ") + shellQuote(word);
+    request.label = request.source.substr(0, 80);
+    return runAndReport(request, options);
 }
 
 int demoCommand(const std::string& storePath, bool json)

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace sb::cli {
 
@@ -15,11 +16,14 @@ struct RunOptions {
     std::int64_t timeoutMs = 0;
     std::int64_t memoryMb = 0;
     std::string policyFile;
+    std::string level;       // "", process, container, strict
     std::string store;
     bool json = false;
+    std::vector<std::string> command; // exec: the argv
 };
 
 int runCommand(const RunOptions& options);
+int execCommand(const RunOptions& options);
 int demoCommand(const std::string& store, bool json);
 int metricsCommand(const std::string& store, bool json);
 int historyCommand(const std::string& store, int limit, bool json);

@@ -28,8 +28,24 @@ int main(int argc, char** argv)
     runCmd->add_option("--memory-mb", run.memoryMb, "Address-space limit in MiB (default 256)")
         ->check(CLI::Range(std::int64_t{16}, std::int64_t{1'048'576}));
     runCmd->add_option("--policy", run.policyFile, "Policy file (YAML)")->check(CLI::ExistingFile);
+    runCmd->add_option("--level", run.level, "Isolation level (default: the policy's, else process)")
+        ->check(CLI::IsMember({"process", "container", "strict"}));
     runCmd->add_flag("--json", run.json, "Print one JSON object describing the run");
     runCmd->add_option("--store", run.store, "Store file (default: see below)");
+
+    RunOptions exec;
+    auto* execCmd = app.add_subcommand("exec", "Run any command in the sandbox: sandbench exec [options] -- CMD ARGS...");
+    execCmd->add_option("command", exec.command, "The command and its arguments (after --)")->required();
+    execCmd->add_option("--timeout-ms", exec.timeoutMs, "Wall-clock limit in milliseconds (default 5000)")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{86'400'000}));
+    execCmd->add_option("--memory-mb", exec.memoryMb, "Address-space limit in MiB (default 256)")
+        ->check(CLI::Range(std::int64_t{16}, std::int64_t{1'048'576}));
+    auto* execPolicy = execCmd->add_option("--policy", exec.policyFile, "Policy file (YAML)")->check(CLI::ExistingFile);
+    execCmd->add_option("--level", exec.level, "Isolation level (default: the policy's, else process)")
+        ->check(CLI::IsMember({"process", "container", "strict"}))
+        ->excludes(execPolicy);
+    execCmd->add_flag("--json", exec.json, "Print one JSON object describing the run");
+    execCmd->add_option("--store", exec.store, "Store file (default: see below)");
 
     bool demoJson = false;
     std::string demoStore;
@@ -66,6 +82,8 @@ int main(int argc, char** argv)
 
     if (runCmd->parsed())
         return runCommand(run);
+    if (execCmd->parsed())
+        return execCommand(exec);
     if (demoCmd->parsed())
         return demoCommand(demoStore, demoJson);
     if (metricsCmd->parsed())

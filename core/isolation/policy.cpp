@@ -12,7 +12,12 @@ namespace sb {
 
 std::string_view toString(Language language)
 {
-    return language == Language::Python ? "python" : "sh";
+    switch (language) {
+    case Language::Python: return "python";
+    case Language::Shell: return "sh";
+    case Language::Command: return "command";
+    }
+    return "python";
 }
 
 std::optional<Language> languageFromString(std::string_view name)
@@ -21,6 +26,8 @@ std::optional<Language> languageFromString(std::string_view name)
         return Language::Python;
     if (name == "sh" || name == "shell" || name == "bash")
         return Language::Shell;
+    if (name == "command")
+        return Language::Command;
     return std::nullopt;
 }
 

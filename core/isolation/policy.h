@@ -12,7 +12,8 @@
 
 namespace sb {
 
-enum class Language { Python, Shell };
+// Python and shell snippets, or a command line (argv) run as it is (`sandbench exec`).
+enum class Language { Python, Shell, Command };
 std::string_view toString(Language language);
 std::optional<Language> languageFromString(std::string_view name);
 

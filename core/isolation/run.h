@@ -25,9 +25,10 @@ struct IsolationReport {
 
 struct RunRequest {
     Language language = Language::Python;
-    std::string source;
+    std::string source;                // the snippet; for a command, its command line as text (for history)
     Policy policy;
     std::string label; // optional: a demo case name or file name, shown in history
+    std::vector<std::string> command{}; // Language::Command: the argv; argv[0] is looked up on PATH
 };
 
 struct RunResult {

@@ -190,6 +190,25 @@ std::vector<std::string> cleanEnvironment(const Policy& policy, const fs::path& 
     return out;
 }
 
+// A command's program: a path as given, else the first executable of that name on the sandbox's PATH.
+Result<std::string> findProgram(const std::string& name)
+{
+    if (name.find('/') != std::string::npos) {
+        std::error_code ec;
+        const auto path = fs::absolute(name, ec);
+        if (ec || ::access(path.c_str(), X_OK) != 0 || fs::is_directory(path, ec))
+            return fail(fmt::format("{} is not an executable file", name));
+        return path.string();
+    }
+    for (const char* dir : {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}) {
+        const auto path = fs::path(dir) / name;
+        std::error_code ec;
+        if (::access(path.c_str(), X_OK) == 0 && !fs::is_directory(path, ec))
+            return path.string();
+    }
+    return fail(fmt::format("{}: command not found on the sandbox's PATH (/usr/local/bin:/usr/bin:/bin)", name));
+}
+
 } // namespace
 
 Runner::Runner(RunnerOptions options) : m_options(std::move(options)) {}
@@ -232,9 +251,21 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
         return refuse(fmt::format("isolation level '{}' is not available in this build of Sandbench; the run was "
                                   "refused rather than run with less isolation",
                                   toString(policy.level)));
-    const std::string& interpreter = request.language == Language::Python ? policy.python : policy.shell;
-    if (::access(interpreter.c_str(), X_OK) != 0)
-        return refuse(fmt::format("interpreter {} is not available: {}", interpreter, std::strerror(errno)));
+    const bool python = request.language == Language::Python;
+    const bool command = request.language == Language::Command;
+    std::string program; // what is exec'd: the interpreter, or the command's program
+    if (command) {
+        if (request.command.empty() || request.command.front().empty())
+            return refuse("no command to run");
+        auto found = findProgram(request.command.front());
+        if (!found)
+            return refuse(found.error().message);
+        program = *found;
+    } else {
+        program = python ? policy.python : policy.shell;
+        if (::access(program.c_str(), X_OK) != 0)
+            return refuse(fmt::format("interpreter {} is not available: {}", program, std::strerror(errno)));
+    }
     auto launcherPath = launcher();
     if (!launcherPath)
         return refuse(launcherPath.error().message);
@@ -264,29 +295,33 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
         spec.processBase = tasksOfUid(::getuid());
     }
 
-    const fs::path snippet = workDir / (request.language == Language::Python ? "snippet.py" : "snippet.sh");
-    {
+    const fs::path snippet = workDir / (python ? "snippet.py" : "snippet.sh");
+    if (!command) {
         std::ofstream out(snippet, std::ios::binary);
         out.write(request.source.data(), static_cast<std::streamsize>(request.source.size()));
         if (!out)
             return refuse(fmt::format("cannot write the snippet to {}", snippet.string()));
     }
     if (spec.dropPrivileges) {
-        if (::chown(workDir.c_str(), spec.uid, spec.gid) != 0 || ::chown(snippet.c_str(), spec.uid, spec.gid) != 0)
+        if (::chown(workDir.c_str(), spec.uid, spec.gid) != 0
+            || (!command && ::chown(snippet.c_str(), spec.uid, spec.gid) != 0))
             return refuse(fmt::format("cannot hand the work dir to the run's identity: {}", std::strerror(errno)));
     }
 
-    const bool python = request.language == Language::Python;
-    if (python)
-        spec.argv = {interpreter, policy.sitePackages ? "-I" : "-IS", "-B", "-c",
+    if (python) {
+        spec.argv = {program, policy.sitePackages ? "-I" : "-IS", "-B", "-c",
                      pythonPrelude(policy.blockedImports, policy.importGuard), snippet.string()};
-    else
-        spec.argv = {interpreter, snippet.string()};
+    } else if (command) {
+        spec.argv = request.command;
+        spec.argv.front() = program;
+    } else {
+        spec.argv = {program, snippet.string()};
+    }
     spec.env = cleanEnvironment(policy, workDir);
     for (const char* p : kSystemReadPaths)
         spec.readPaths.emplace_back(p);
-    if (!interpreter.starts_with("/usr/"))
-        spec.readPaths.push_back(interpreter);
+    if (!program.starts_with("/usr/"))
+        spec.readPaths.push_back(program);
     spec.readPaths.insert(spec.readPaths.end(), policy.readPaths.begin(), policy.readPaths.end());
     spec.devPaths.assign(kDevicePaths.begin(), kDevicePaths.end());
     spec.passEventFd = python;

@@ -69,7 +69,7 @@ TEST_F(Cli, VersionAndHelp)
     const auto v = cli("--version");
     EXPECT_EQ(v.status, 0);
     EXPECT_NE(v.out.find("sandbench "), std::string::npos);
-    for (const char* sub : {"", "run ", "demo ", "metrics ", "doctor ", "history "}) {
+    for (const char* sub : {"", "run ", "exec ", "demo ", "metrics ", "doctor ", "history "}) {
         const auto h = cli(std::string(sub) + "--help");
         EXPECT_EQ(h.status, 0) << sub;
         EXPECT_NE(h.out.find("--"), std::string::npos) << sub;
@@ -219,4 +219,20 @@ TEST_F(Cli, DoctorReportsLayers)
     }
     EXPECT_TRUE(j["levels"]["process"].get<bool>());
     EXPECT_FALSE(j["levels"]["container"].get<bool>());
+}
+
+TEST_F(Cli, ExecRunsACommandInTheSandbox)
+{
+    const auto r = cli("exec --json" + store() + " -- sh -c 'echo $0-ran' probe");
+    ASSERT_EQ(r.status, 0) << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["stdout"], "probe-ran\n");
+    EXPECT_EQ(j["language"], "command");
+    EXPECT_EQ(j["isolation"]["level"], "process");
+
+    const auto refused = cli("exec --json --level strict" + store() + " -- true");
+    EXPECT_EQ(refused.status, sb::exitStatusFor(sb::Outcome::InternalError)) << refused.out;
+    EXPECT_EQ(nlohmann::json::parse(refused.out)["outcome"], "internal_error");
+    EXPECT_EQ(cli("exec" + store()).status, 2) << "a command is required";
+    EXPECT_EQ(cli("exec --level sideways" + store() + " -- true").status, 2);
 }
