@@ -8,6 +8,7 @@
 #include "store/store.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <ctime>
@@ -79,14 +80,29 @@ void printSummary(std::ostream& out, const RunResult& r)
         out << "[sandbench] output was truncated at the policy's limit\n";
 }
 
+// Whether a policy file names its level itself (otherwise the machine's highest level applies).
+bool policyNamesLevel(const std::string& path)
+{
+    try {
+        const YAML::Node root = YAML::LoadFile(path);
+        return root.IsMap() && root["level"];
+    } catch (const YAML::Exception&) {
+        return false;
+    }
+}
+
 Result<Policy> policyFor(const RunOptions& options)
 {
     Policy policy;
+    policy.level = highestAvailableLevel();
     if (!options.policyFile.empty()) {
         auto loaded = loadPolicyFile(options.policyFile);
         if (!loaded)
             return loaded;
+        const IsolationLevel fallback = policy.level;
         policy = *loaded;
+        if (!policyNamesLevel(options.policyFile))
+            policy.level = fallback;
     }
     if (!options.level.empty())
         policy.level = *isolationLevelFromString(options.level); // validated by the parser
@@ -181,8 +197,10 @@ int demoCommand(const std::string& storePath, bool json)
         std::cout << fmt::format("{:<20} {:<15} {:>8}  {}\n", "case", "outcome", "ms", "detail");
         std::cout << std::string(72, '-') << '\n';
     }
+    Policy demoPolicy;
+    demoPolicy.level = highestAvailableLevel();
     for (const auto& demoCase : demoCases()) {
-        const RunRequest request = demoRequest(demoCase);
+        const RunRequest request = demoRequest(demoCase, demoPolicy);
         const RunResult result = runner.run(request);
         if (auto recorded = store->recordRun(request, result); !recorded)
             return reportError("recording the demo run: " + recorded.error().message);

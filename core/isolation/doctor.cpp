@@ -46,6 +46,21 @@ LayerStatus probeCgroups()
 
 } // namespace
 
+IsolationLevel highestAvailableLevel()
+{
+    // Probed once per process: user namespaces do not come and go while Sandbench runs.
+    static const IsolationLevel level = [] {
+        const DoctorReport report = runDoctor();
+        IsolationLevel best = IsolationLevel::Process;
+        for (const auto& [l, ok] : report.levels) {
+            if (ok)
+                best = l;
+        }
+        return best;
+    }();
+    return level;
+}
+
 DoctorReport runDoctor()
 {
     DoctorReport report;
@@ -76,17 +91,23 @@ DoctorReport runDoctor()
                              launcher ? launcher->string() : launcher.error().message});
     const bool python = ::access("/usr/bin/python3", X_OK) == 0;
     report.layers.push_back({"python3", python, python ? "/usr/bin/python3" : "/usr/bin/python3 is missing"});
-    report.layers.push_back(probeUserNamespaces());
+    const LayerStatus userns = probeUserNamespaces();
+    report.layers.push_back(userns);
     report.layers.push_back(probeCgroups());
 
     const bool processLevel = seccompOk && abi > 0 && launcher.has_value();
+    const bool containerLevel = processLevel && userns.available;
     report.levels = {{IsolationLevel::Process, processLevel},
-                     {IsolationLevel::Container, false},
+                     {IsolationLevel::Container, containerLevel},
                      {IsolationLevel::Strict, false}};
     if (!processLevel)
         report.notes.push_back("the process level needs seccomp, Landlock and sandbench-launcher; runs are refused");
-    report.notes.push_back("the container and strict levels are not part of this build yet; runs asking for them "
-                           "are refused (fail closed)");
+    if (processLevel && !containerLevel)
+        report.notes.push_back("the container level needs unprivileged user namespaces: on Debian "
+                               "`sysctl kernel.unprivileged_userns_clone=1`, on Ubuntu 24.04+ an AppArmor profile "
+                               "allowing userns for sandbench-launcher; until then ask for --level process");
+    report.notes.push_back("the strict level is not part of this build yet; runs asking for it are refused "
+                           "(fail closed)");
     return report;
 }
 

@@ -22,4 +22,7 @@ struct DoctorReport {
 // Probes this machine and user; never changes anything.
 DoctorReport runDoctor();
 
+// The deepest level runs can have here: what a run gets when neither a flag nor its policy names one.
+IsolationLevel highestAvailableLevel();
+
 } // namespace sb

@@ -42,7 +42,9 @@ std::string encodeSpec(const LaunchSpec& s)
               {"read_paths", s.readPaths},
               {"dev_paths", s.devPaths},
               {"pass_event_fd", s.passEventFd},
-              {"process_base", s.processBase}};
+              {"process_base", s.processBase},
+              {"container", s.container},
+              {"tmp_size_mb", s.tmpSizeMb}};
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -62,6 +64,8 @@ Result<LaunchSpec> decodeSpec(const std::string& text)
         s.devPaths = j.at("dev_paths").get<std::vector<std::string>>();
         s.passEventFd = j.at("pass_event_fd").get<bool>();
         s.processBase = j.at("process_base").get<std::int64_t>();
+        s.container = j.at("container").get<bool>();
+        s.tmpSizeMb = j.at("tmp_size_mb").get<std::int64_t>();
         if (s.argv.empty() || s.argv.front().empty() || s.argv.front().front() != '/')
             return fail("launch spec: argv[0] must be an absolute path");
         return s;

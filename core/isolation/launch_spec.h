@@ -35,6 +35,8 @@ struct LaunchSpec {
     std::vector<std::string> devPaths;   // device files that may be read and written (/dev/null, ...)
     bool passEventFd = false;
     std::int64_t processBase = 0;    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC)
+    bool container = false;          // the container level: namespaces and a minimal root (container.h)
+    std::int64_t tmpSizeMb = 64;     // container: size of the private /tmp, 0 for none    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC)
 };
 
 struct LaunchResult {

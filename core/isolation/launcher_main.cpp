@@ -8,6 +8,7 @@
 // (it is their subreaper) and kills the whole tree when the program ends, times out or is cancelled.
 // It writes one JSON result on fd 4 and nothing on stdout/stderr, which belong to the program.
 
+#include "isolation/container.h"
 #include "isolation/landlock.h"
 #include "isolation/launch_spec.h"
 #include "isolation/seccomp_filter.h"
@@ -138,6 +139,23 @@ void sendFd(int errFd, int socket, int fd)
         childFail(errFd, fmt::format("seccomp: handing over the notification fd: {}", std::strerror(errno)));
 }
 
+// Empties every capability set: a container's processes start with full capabilities in their user
+// namespace, which the program must not keep.
+void dropAllCapabilities(int errFd)
+{
+    for (int cap = 0; cap <= CAP_LAST_CAP; ++cap) {
+        if (::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL)
+            childFail(errFd, fmt::format("capabilities: dropping {}: {}", cap, std::strerror(errno)));
+    }
+    ::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[2]{};
+    if (::syscall(SYS_capset, &header, data) != 0)
+        childFail(errFd, fmt::format("capabilities: capset: {}", std::strerror(errno)));
+}
+
+// The program: applies the layers and becomes the snippet or command. In a container it runs as the
+// sandbox user inside the new root; otherwise on the host, as a dropped or the caller's identity.
 [[noreturn]] void runChild(const LaunchSpec& spec, int errFd, int fdSocket)
 {
     ::setpgid(0, 0); // the run's own process group: one kill(-pgid) reaches all of it
@@ -162,17 +180,25 @@ void sendFd(int errFd, int socket, int fd)
         ::syscall(SYS_close_range, lowPrivate + 1, highPrivate - 1, 0);
     ::syscall(SYS_close_range, highPrivate + 1, ~0U, 0);
 
-    if (::chdir(spec.workDir.c_str()) != 0)
-        childFail(errFd, fmt::format("work dir: chdir {}: {}", spec.workDir, std::strerror(errno)));
+    const std::string workDir = spec.container ? sb::container::kWorkDir : spec.workDir;
+    if (::chdir(workDir.c_str()) != 0)
+        childFail(errFd, fmt::format("work dir: chdir {}: {}", workDir, std::strerror(errno)));
 
-    if (spec.dropPrivileges)
+    if (spec.container)
+        dropAllCapabilities(errFd);
+    else if (spec.dropPrivileges)
         dropPrivileges(errFd, spec.uid, spec.gid);
     if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         childFail(errFd, fmt::format("no_new_privs: {}", std::strerror(errno)));
     if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
         childFail(errFd, fmt::format("dumpable: {}", std::strerror(errno)));
 
-    sb::landlock::Rules rules{spec.readPaths, spec.devPaths, {spec.workDir}};
+    std::vector<std::string> writable{workDir};
+    if (spec.container && spec.tmpSizeMb > 0)
+        writable.emplace_back("/tmp");
+    // In a container the whole root is minimal and read-only already: all of it may be read.
+    const std::vector<std::string> readable = spec.container ? std::vector<std::string>{"/"} : spec.readPaths;
+    sb::landlock::Rules rules{readable, spec.devPaths, writable};
     if (auto applied = sb::landlock::restrictSelf(rules); !applied)
         childFail(errFd, "landlock: " + applied.error().message);
 
@@ -207,6 +233,44 @@ void sendFd(int errFd, int socket, int fd)
     envp.push_back(nullptr);
     ::execve(argv[0], argv.data(), envp.data());
     childFail(errFd, fmt::format("exec {}: {}", spec.argv.front(), std::strerror(errno)));
+}
+
+// The container's pid 1: waits for its id maps, builds the root, starts the program and reaps until the
+// program ends; then it exits, and the kernel ends every other process of the pid namespace with it.
+[[noreturn]] void runContainerInit(const LaunchSpec& spec, int errFd, int fdSocket, int syncFd, int statusFd)
+{
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    char go = 0;
+    if (::read(syncFd, &go, 1) != 1)
+        childFail(errFd, "user namespace: the supervisor could not map the sandbox's ids");
+    ::close(syncFd);
+    const sb::container::RootSpec root{spec.workDir, spec.readPaths, spec.devPaths, spec.tmpSizeMb};
+    if (auto entered = sb::container::enterRoot(root); !entered)
+        childFail(errFd, "container: " + entered.error().message);
+
+    const pid_t program = ::fork();
+    if (program < 0)
+        childFail(errFd, fmt::format("container: fork: {}", std::strerror(errno)));
+    if (program == 0) {
+        ::close(statusFd);
+        runChild(spec, errFd, fdSocket);
+    }
+    // Only the program and the supervisor hold the run's channels.
+    ::close(errFd);
+    ::close(fdSocket);
+    for (int fd : {0, 1, 2, sb::kLauncherEventFd})
+        ::close(fd);
+    for (;;) {
+        int status = 0;
+        const pid_t pid = ::waitpid(-1, &status, 0);
+        if (pid == program) {
+            writeAll(statusFd, std::string(reinterpret_cast<const char*>(&status), sizeof status));
+            ::_exit(0);
+        }
+        if (pid < 0 && errno != EINTR)
+            ::_exit(0);
+    }
 }
 
 // ---- supervisor side ----------------------------------------------------------------------------------
@@ -309,18 +373,56 @@ int main()
     if (::pipe2(errPipe, O_CLOEXEC) != 0 || ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fdPair) != 0)
         finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
 
+    // The container level: one clone into every namespace, a pipe to hold the child until its ids are
+    // mapped, and a pipe for the program's own wait status (the supervisor only sees pid 1's).
+    int syncPipe[2] = {-1, -1};
+    int statusPipe[2] = {-1, -1};
+    if (spec->container) {
+        if (::pipe2(syncPipe, O_CLOEXEC) != 0 || ::pipe2(statusPipe, O_CLOEXEC) != 0)
+            finishWithError(fmt::format("launcher: container channels: {}", std::strerror(errno)));
+    }
+
     const auto start = Clock::now();
-    const pid_t child = ::fork();
-    if (child < 0)
-        finishWithError(fmt::format("launcher: fork: {}", std::strerror(errno)));
+    const pid_t child = spec->container
+                            ? static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD | sb::container::namespaceFlags(), nullptr,
+                                                           nullptr, nullptr, nullptr))
+                            : ::fork();
+    if (child < 0) {
+        const int cloneErrno = errno;
+        if (spec->container)
+            finishWithError(fmt::format("container: cannot create the namespaces (clone: {}); `sandbench doctor` "
+                                        "tells why user namespaces are unavailable",
+                                        std::strerror(cloneErrno)));
+        finishWithError(fmt::format("launcher: fork: {}", std::strerror(cloneErrno)));
+    }
     if (child == 0) {
         ::close(errPipe[0]);
         ::close(fdPair[0]);
         ::close(sigFd);
+        if (spec->container) {
+            ::close(syncPipe[1]);
+            ::close(statusPipe[0]);
+            runContainerInit(*spec, errPipe[1], fdPair[1], syncPipe[0], statusPipe[1]);
+        }
         runChild(*spec, errPipe[1], fdPair[1]);
     }
     ::close(errPipe[1]);
     ::close(fdPair[1]);
+    int statusFd = -1;
+    if (spec->container) {
+        ::close(syncPipe[0]);
+        ::close(statusPipe[1]);
+        statusFd = statusPipe[0];
+        const uid_t outerUid = spec->dropPrivileges ? spec->uid : ::getuid();
+        const gid_t outerGid = spec->dropPrivileges ? spec->gid : ::getgid();
+        if (auto mapped = sb::container::writeIdMaps(child, outerUid, outerGid); !mapped) {
+            ::kill(child, SIGKILL);
+            ::waitpid(child, nullptr, 0);
+            finishWithError("user namespace: " + mapped.error().message);
+        }
+        writeAll(syncPipe[1], "1");
+        ::close(syncPipe[1]);
+    }
     ::close(sb::kLauncherEventFd); // the child has its own copy; EOF reaches the Runner when it ends
 
     LaunchResult result;
@@ -454,6 +556,17 @@ done:
         result.setupFailed = true;
         result.setupError = setupError;
     }
+    if (statusFd >= 0) {
+        // The program's own end, as its pid 1 saw it; absent when pid 1 was killed (timeout, cancel).
+        const std::string raw = readAll(statusFd);
+        ::close(statusFd);
+        if (raw.size() == sizeof(int)) {
+            int status = 0;
+            std::memcpy(&status, raw.data(), sizeof status);
+            result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+            result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+        }
+    }
     result.wallMs = msSince(start); // the last process of the run is gone
     rusage usage{};
     ::getrusage(RUSAGE_CHILDREN, &usage);
@@ -479,5 +592,8 @@ done:
                      {"no_new_privs", true},
                      {"unprivileged", true},
                      {"process_group", true}};
+    for (const char* ns : {"user_namespace", "pid_namespace", "net_namespace", "mount_namespace", "ipc_namespace",
+                           "uts_namespace", "cgroup_namespace", "minimal_root"})
+        result.layers.emplace_back(ns, spec->container);
     finish(result);
 }

@@ -1,9 +1,15 @@
 #include "isolation/policy.h"
 
+#include "isolation/oci_seccomp.h"
+#include "isolation/policy_presets.h" // generated from resources/policies/*.yaml (see presets.cmake there)
+
 #include <fmt/format.h>
+#include <seccomp.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -50,6 +56,100 @@ std::optional<IsolationLevel> isolationLevelFromString(std::string_view name)
     return std::nullopt;
 }
 
+std::string_view toString(SyscallAction action)
+{
+    switch (action) {
+    case SyscallAction::Allow: return "allow";
+    case SyscallAction::Errno: return "errno";
+    case SyscallAction::Kill: return "kill";
+    case SyscallAction::Log: return "log";
+    }
+    return "allow";
+}
+
+std::optional<SyscallAction> syscallActionFromString(std::string_view name)
+{
+    for (auto a : {SyscallAction::Allow, SyscallAction::Errno, SyscallAction::Kill, SyscallAction::Log}) {
+        if (toString(a) == name)
+            return a;
+    }
+    return std::nullopt;
+}
+
+std::string_view toString(ArgOp op)
+{
+    switch (op) {
+    case ArgOp::Eq: return "eq";
+    case ArgOp::Ne: return "ne";
+    case ArgOp::Lt: return "lt";
+    case ArgOp::Le: return "le";
+    case ArgOp::Gt: return "gt";
+    case ArgOp::Ge: return "ge";
+    case ArgOp::MaskedEq: return "masked_eq";
+    }
+    return "eq";
+}
+
+std::optional<ArgOp> argOpFromString(std::string_view name)
+{
+    for (auto op : {ArgOp::Eq, ArgOp::Ne, ArgOp::Lt, ArgOp::Le, ArgOp::Gt, ArgOp::Ge, ArgOp::MaskedEq}) {
+        if (toString(op) == name)
+            return op;
+    }
+    return std::nullopt;
+}
+
+bool isKnownSyscall(std::string_view name)
+{
+    // Negative numbers are libseccomp's pseudo-syscalls: names it knows from other architectures only.
+    return !name.empty() && seccomp_syscall_resolve_name(std::string(name).c_str()) >= 0;
+}
+
+namespace {
+
+struct ErrnoName {
+    int value;
+    std::string_view name;
+};
+#define SB_ERRNO(e) ErrnoName{e, #e}
+// The errnos a refusal plausibly uses; any other is written as its number.
+constexpr ErrnoName kErrnoNames[] = {
+    SB_ERRNO(EPERM),  SB_ERRNO(ENOENT),  SB_ERRNO(ESRCH),   SB_ERRNO(EINTR),     SB_ERRNO(EIO),
+    SB_ERRNO(ENXIO),  SB_ERRNO(E2BIG),   SB_ERRNO(ENOEXEC), SB_ERRNO(EBADF),     SB_ERRNO(ECHILD),
+    SB_ERRNO(EAGAIN), SB_ERRNO(ENOMEM),  SB_ERRNO(EACCES),  SB_ERRNO(EFAULT),    SB_ERRNO(EBUSY),
+    SB_ERRNO(EEXIST), SB_ERRNO(EXDEV),   SB_ERRNO(ENODEV),  SB_ERRNO(ENOTDIR),   SB_ERRNO(EISDIR),
+    SB_ERRNO(EINVAL), SB_ERRNO(ENFILE),  SB_ERRNO(EMFILE),  SB_ERRNO(ENOTTY),    SB_ERRNO(ETXTBSY),
+    SB_ERRNO(EFBIG),  SB_ERRNO(ENOSPC),  SB_ERRNO(ESPIPE),  SB_ERRNO(EROFS),     SB_ERRNO(EMLINK),
+    SB_ERRNO(EPIPE),  SB_ERRNO(ERANGE),  SB_ERRNO(ENOSYS),  SB_ERRNO(ENOTSUP),   SB_ERRNO(EAFNOSUPPORT),
+    SB_ERRNO(EPROTONOSUPPORT), SB_ERRNO(ENETUNREACH), SB_ERRNO(ECONNREFUSED), SB_ERRNO(EHOSTUNREACH),
+    SB_ERRNO(EADDRNOTAVAIL),   SB_ERRNO(ENOTSOCK),    SB_ERRNO(ETIMEDOUT),    SB_ERRNO(ECANCELED),
+};
+#undef SB_ERRNO
+
+} // namespace
+
+std::string errnoName(int value)
+{
+    for (const auto& e : kErrnoNames) {
+        if (e.value == value)
+            return std::string(e.name); // the first name wins (EOPNOTSUPP and ENOTSUP share a number)
+    }
+    return std::to_string(value);
+}
+
+std::optional<int> errnoFromString(std::string_view name)
+{
+    for (const auto& e : kErrnoNames) {
+        if (e.name == name)
+            return e.value;
+    }
+    int value = 0;
+    const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), value);
+    if (ec != std::errc() || end != name.data() + name.size() || value < 1 || value > 4095)
+        return std::nullopt;
+    return value;
+}
+
 std::vector<std::string> Policy::defaultBlockedImports()
 {
     // The seed's deny-list and its peers: process control, raw OS access, networking, native code.
@@ -80,7 +180,11 @@ constexpr Bound kLimitBounds[] = {
 
 class PolicyParser {
 public:
-    explicit PolicyParser(std::string_view origin) : m_origin(origin) {}
+    PolicyParser(std::string_view origin, std::optional<std::filesystem::path> baseDir,
+                 std::vector<std::string>* warnings)
+        : m_origin(origin), m_baseDir(std::move(baseDir)), m_warnings(warnings)
+    {
+    }
 
     Result<Policy> parse(std::string_view text)
     {
@@ -204,7 +308,9 @@ private:
 
     Status parseRoot(const YAML::Node& root, Policy& policy)
     {
-        if (auto r = checkKeys(root, "", {"name", "level", "network", "limits", "env", "paths", "python", "shell"}); !r)
+        if (auto r = checkKeys(root, "", {"name", "level", "allow_lower_level", "network", "limits", "env", "paths",
+                                          "python", "shell", "syscalls"});
+            !r)
             return r;
         if (auto n = root["name"]) {
             auto v = scalar(n, "name");
@@ -220,6 +326,12 @@ private:
             if (!level)
                 return fail(where(n, "level") + fmt::format("unknown isolation level '{}' (process, container, strict)", *v));
             policy.level = *level;
+        }
+        if (auto n = root["allow_lower_level"]) {
+            auto v = boolean(n, "allow_lower_level");
+            if (!v)
+                return std::unexpected(v.error());
+            policy.allowLowerLevel = *v;
         }
         if (auto n = root["network"]) {
             auto v = scalar(n, "network");
@@ -333,20 +445,273 @@ private:
                 policy.shell = *v;
             }
         }
+        if (auto n = root["syscalls"]) {
+            if (auto r = parseSyscalls(n, policy); !r)
+                return r;
+        }
         return {};
     }
 
+    // A rule's values: decimal, 0x-hex, or negative (two's complement, as a register holds -1 or AT_FDCWD).
+    Result<std::uint64_t> argValue(const YAML::Node& node, std::string_view field)
+    {
+        auto text = scalar(node, field);
+        if (!text)
+            return std::unexpected(text.error());
+        const std::string& t = *text;
+        const char* first = t.data();
+        const char* last = t.data() + t.size();
+        std::uint64_t value = 0;
+        std::from_chars_result r{};
+        if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+            r = std::from_chars(first + 2, last, value, 16);
+        } else if (!t.empty() && t[0] == '-') {
+            std::int64_t negative = 0;
+            r = std::from_chars(first, last, negative);
+            value = static_cast<std::uint64_t>(negative);
+        } else {
+            r = std::from_chars(first, last, value);
+        }
+        if (t.empty() || r.ec != std::errc() || r.ptr != last)
+            return fail(where(node, field) + fmt::format("expected a 64-bit integer, got '{}'", t));
+        return value;
+    }
+
+    Result<int> errnoValue(const YAML::Node& node, std::string_view field)
+    {
+        auto text = scalar(node, field);
+        if (!text)
+            return std::unexpected(text.error());
+        auto value = errnoFromString(*text);
+        if (!value)
+            return fail(where(node, field)
+                        + fmt::format("'{}' is not an errno (a name such as EPERM or EACCES, or 1..4095)", *text));
+        return *value;
+    }
+
+    Result<SyscallAction> action(const YAML::Node& node, std::string_view field, bool isDefault)
+    {
+        auto text = scalar(node, field);
+        if (!text)
+            return std::unexpected(text.error());
+        auto a = syscallActionFromString(*text);
+        if (!a || (isDefault && *a == SyscallAction::Log))
+            return fail(where(node, field)
+                        + fmt::format("unknown action '{}' ({})", *text,
+                                      isDefault ? "allow, errno, kill" : "allow, errno, kill, log"));
+        return *a;
+    }
+
+    Result<std::vector<ArgCondition>> parseArgs(const YAML::Node& node, const std::string& path)
+    {
+        if (!node.IsSequence())
+            return fail(where(node, path) + "expected a list of {index, op, value[, mask]}");
+        std::vector<ArgCondition> out;
+        std::set<unsigned> seen;
+        for (std::size_t i = 0; i < node.size(); ++i) {
+            const auto item = node[i];
+            const auto apath = fmt::format("{}[{}]", path, i);
+            if (auto r = checkKeys(item, apath, {"index", "op", "value", "mask"}); !r)
+                return std::unexpected(r.error());
+            ArgCondition c;
+            const auto index = item["index"];
+            if (!index)
+                return fail(where(item, apath + ".index") + "missing (the argument's position, 0..5)");
+            auto idx = integer(index, apath + ".index", 0, 5);
+            if (!idx)
+                return std::unexpected(idx.error());
+            c.index = static_cast<unsigned>(*idx);
+            if (!seen.insert(c.index).second)
+                return fail(where(index, apath + ".index")
+                            + fmt::format("argument {} is compared twice; libseccomp compares each argument once "
+                                          "per rule",
+                                          c.index));
+            const auto op = item["op"];
+            if (!op)
+                return fail(where(item, apath + ".op") + "missing (eq, ne, lt, le, gt, ge, masked_eq)");
+            auto opText = scalar(op, apath + ".op");
+            if (!opText)
+                return std::unexpected(opText.error());
+            auto parsedOp = argOpFromString(*opText);
+            if (!parsedOp)
+                return fail(where(op, apath + ".op")
+                            + fmt::format("unknown operator '{}' (eq, ne, lt, le, gt, ge, masked_eq)", *opText));
+            c.op = *parsedOp;
+            const auto value = item["value"];
+            if (!value)
+                return fail(where(item, apath + ".value") + "missing");
+            auto v = argValue(value, apath + ".value");
+            if (!v)
+                return std::unexpected(v.error());
+            c.value = *v;
+            const auto mask = item["mask"];
+            if (c.op == ArgOp::MaskedEq) {
+                if (!mask)
+                    return fail(where(item, apath + ".mask") + "masked_eq needs a mask: (argument & mask) == value");
+                auto m = argValue(mask, apath + ".mask");
+                if (!m)
+                    return std::unexpected(m.error());
+                c.mask = *m;
+            } else if (mask) {
+                return fail(where(mask, apath + ".mask") + "a mask applies to op masked_eq only");
+            }
+            out.push_back(c);
+        }
+        return out;
+    }
+
+    Status parseSyscalls(const YAML::Node& node, Policy& policy)
+    {
+        if (auto r = checkKeys(node, "syscalls", {"default", "default_errno", "rules", "profile"}); !r)
+            return r;
+        SyscallPolicy sys;
+        std::optional<SyscallAction> explicitDefault;
+        if (auto d = node["default"]) {
+            auto a = action(d, "syscalls.default", true);
+            if (!a)
+                return std::unexpected(a.error());
+            explicitDefault = *a;
+        }
+        std::optional<int> explicitDefaultErrno;
+        if (auto e = node["default_errno"]) {
+            auto v = errnoValue(e, "syscalls.default_errno");
+            if (!v)
+                return std::unexpected(v.error());
+            explicitDefaultErrno = *v;
+        }
+        // Which syscalls already have a rule without conditions: libseccomp refuses a second one.
+        std::map<std::string, std::string> unconditional;
+        if (auto rules = node["rules"]) {
+            if (!rules.IsSequence())
+                return fail(where(rules, "syscalls.rules") + "expected a list of rules");
+            for (std::size_t i = 0; i < rules.size(); ++i) {
+                const auto item = rules[i];
+                const auto path = fmt::format("syscalls.rules[{}]", i);
+                if (auto r = checkKeys(item, path, {"names", "action", "errno", "args"}); !r)
+                    return r;
+                SyscallRule rule;
+                const auto names = item["names"];
+                if (!names)
+                    return fail(where(item, path + ".names") + "missing (the syscalls this rule is about)");
+                auto list = stringList(names, path + ".names");
+                if (!list)
+                    return std::unexpected(list.error());
+                if (list->empty())
+                    return fail(where(names, path + ".names") + "names no syscall");
+                const auto act = item["action"];
+                if (!act)
+                    return fail(where(item, path + ".action") + "missing (allow, errno, kill, log)");
+                auto a = action(act, path + ".action", false);
+                if (!a)
+                    return std::unexpected(a.error());
+                rule.action = *a;
+                if (auto e = item["errno"]) {
+                    if (rule.action != SyscallAction::Errno)
+                        return fail(where(e, path + ".errno") + "an errno applies to action errno only");
+                    auto v = errnoValue(e, path + ".errno");
+                    if (!v)
+                        return std::unexpected(v.error());
+                    rule.errnoValue = *v;
+                }
+                if (auto args = item["args"]) {
+                    auto v = parseArgs(args, path + ".args");
+                    if (!v)
+                        return std::unexpected(v.error());
+                    rule.args = *v;
+                }
+                for (std::size_t n = 0; n < list->size(); ++n) {
+                    const auto& name = (*list)[n];
+                    if (!isKnownSyscall(name))
+                        return fail(where(names[n], path + ".names") + fmt::format("unknown syscall '{}'", name));
+                    if (std::find(rule.names.begin(), rule.names.end(), name) != rule.names.end())
+                        return fail(where(names[n], path + ".names") + fmt::format("'{}' is listed twice", name));
+                    if (rule.args.empty()) {
+                        auto [it, fresh] = unconditional.emplace(name, path);
+                        if (!fresh)
+                            return fail(where(names[n], path + ".names")
+                                        + fmt::format("'{}' already has a rule without args ({})", name, it->second));
+                    }
+                    rule.names.push_back(name);
+                }
+                sys.rules.push_back(std::move(rule));
+            }
+        }
+        if (auto profile = node["profile"]) {
+            auto imported = importProfile(profile);
+            if (!imported)
+                return std::unexpected(imported.error());
+            // The policy's own rules speak for the syscalls they name; the profile fills in the rest.
+            std::set<std::string> own;
+            for (const auto& r : sys.rules)
+                own.insert(r.names.begin(), r.names.end());
+            for (auto& r : imported->rules) {
+                std::erase_if(r.names, [&](const std::string& n) { return own.contains(n); });
+                if (!r.names.empty())
+                    sys.rules.push_back(std::move(r));
+            }
+            sys.defaultAction = imported->defaultAction;
+            sys.defaultErrno = imported->defaultErrno;
+        }
+        if (explicitDefault)
+            sys.defaultAction = *explicitDefault;
+        if (explicitDefaultErrno) {
+            if (sys.defaultAction != SyscallAction::Errno)
+                return fail(where(node["default_errno"], "syscalls.default_errno") + "applies to default: errno only");
+            sys.defaultErrno = *explicitDefaultErrno;
+        }
+        // Keep the value canonical so a rendered policy reads back equal (it is meaningless otherwise).
+        if (sys.defaultAction != SyscallAction::Errno)
+            sys.defaultErrno = SyscallPolicy{}.defaultErrno;
+        policy.syscalls = std::move(sys);
+        return {};
+    }
+
+    Result<SyscallPolicy> importProfile(const YAML::Node& node)
+    {
+        auto text = scalar(node, "syscalls.profile");
+        if (!text)
+            return std::unexpected(text.error());
+        std::filesystem::path path(*text);
+        if (text->empty() || text->find('\0') != std::string::npos)
+            return fail(where(node, "syscalls.profile") + "expected a path to an OCI/Docker seccomp profile (JSON)");
+        if (path.is_relative()) {
+            if (!m_baseDir)
+                return fail(where(node, "syscalls.profile")
+                            + fmt::format("'{}' is relative, and this policy has no folder to be relative to; "
+                                          "use an absolute path",
+                                          *text));
+            path = *m_baseDir / path;
+        }
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            return fail(where(node, "syscalls.profile") + fmt::format("cannot read '{}'", path.string()));
+        std::ostringstream json;
+        json << in.rdbuf();
+        constexpr std::size_t kMaxProfileBytes = 4 << 20;
+        if (json.str().size() > kMaxProfileBytes)
+            return fail(where(node, "syscalls.profile") + fmt::format("'{}' is larger than 4 MiB", path.string()));
+        OciImportReport report;
+        auto imported = importOciSeccompProfile(json.str(), path.string(), &report);
+        if (!imported)
+            return fail(where(node, "syscalls.profile") + imported.error().message);
+        if (m_warnings)
+            m_warnings->insert(m_warnings->end(), report.warnings.begin(), report.warnings.end());
+        return imported;
+    }
+
     std::string m_origin;
+    std::optional<std::filesystem::path> m_baseDir;
+    std::vector<std::string>* m_warnings = nullptr;
 };
 
 } // namespace
 
-Result<Policy> parsePolicy(std::string_view yamlText, std::string_view origin)
+Result<Policy> parsePolicy(std::string_view yamlText, std::string_view origin, std::vector<std::string>* warnings)
 {
-    return PolicyParser(origin).parse(yamlText);
+    return PolicyParser(origin, std::nullopt, warnings).parse(yamlText);
 }
 
-Result<Policy> loadPolicyFile(const std::filesystem::path& path)
+Result<Policy> loadPolicyFile(const std::filesystem::path& path, std::vector<std::string>* warnings)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -358,8 +723,50 @@ Result<Policy> loadPolicyFile(const std::filesystem::path& path)
         return fail(fmt::format("{}: policy file is larger than 1 MiB", path.string()));
     if (text.str().find('\0') != std::string::npos)
         return fail(fmt::format("{}: policy file is binary, expected YAML", path.string()));
-    return parsePolicy(text.str(), path.string());
+    return PolicyParser(path.string(), std::filesystem::absolute(path).parent_path(), warnings).parse(text.str());
 }
+
+namespace {
+
+void renderSyscalls(YAML::Emitter& out, const SyscallPolicy& sys)
+{
+    out << YAML::Key << "syscalls" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "default" << YAML::Value << std::string(toString(sys.defaultAction));
+    if (sys.defaultAction == SyscallAction::Errno)
+        out << YAML::Key << "default_errno" << YAML::Value << errnoName(sys.defaultErrno);
+    out << YAML::Key << "rules" << YAML::Value;
+    if (sys.rules.empty())
+        out << YAML::Flow;
+    out << YAML::BeginSeq;
+    for (const auto& rule : sys.rules) {
+        out << YAML::BeginMap;
+        out << YAML::Key << "names" << YAML::Value << YAML::Flow << rule.names;
+        out << YAML::Key << "action" << YAML::Value << std::string(toString(rule.action));
+        if (rule.action == SyscallAction::Errno)
+            out << YAML::Key << "errno" << YAML::Value << errnoName(rule.errnoValue);
+        if (!rule.args.empty()) {
+            out << YAML::Key << "args" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+            for (const auto& a : rule.args) {
+                out << YAML::BeginMap << YAML::Key << "index" << YAML::Value << a.index;
+                out << YAML::Key << "op" << YAML::Value << std::string(toString(a.op));
+                // Masked comparisons are about bits: hex reads as what it means there.
+                if (a.op == ArgOp::MaskedEq) {
+                    out << YAML::Key << "mask" << YAML::Value << YAML::Hex << a.mask;
+                    out << YAML::Key << "value" << YAML::Value << YAML::Hex << a.value;
+                } else {
+                    out << YAML::Key << "value" << YAML::Value << a.value;
+                }
+                out << YAML::EndMap;
+            }
+            out << YAML::EndSeq;
+        }
+        out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+    out << YAML::EndMap;
+}
+
+} // namespace
 
 std::string renderPolicy(const Policy& policy)
 {
@@ -367,6 +774,7 @@ std::string renderPolicy(const Policy& policy)
     out << YAML::BeginMap;
     out << YAML::Key << "name" << YAML::Value << policy.name;
     out << YAML::Key << "level" << YAML::Value << std::string(toString(policy.level));
+    out << YAML::Key << "allow_lower_level" << YAML::Value << policy.allowLowerLevel;
     out << YAML::Key << "network" << YAML::Value << "none";
     out << YAML::Key << "limits" << YAML::Value << YAML::BeginMap;
     for (const auto& b : kLimitBounds)
@@ -388,8 +796,39 @@ std::string renderPolicy(const Policy& policy)
     out << YAML::EndMap;
     out << YAML::Key << "shell" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "interpreter" << YAML::Value << policy.shell << YAML::EndMap;
+    renderSyscalls(out, policy.syscalls);
     out << YAML::EndMap;
     return out.c_str();
+}
+
+std::vector<std::string> builtinPresetNames()
+{
+    std::vector<std::string> names;
+    for (const auto& p : presets::kPresets)
+        names.emplace_back(p.name);
+    return names;
+}
+
+std::optional<std::string_view> builtinPresetText(std::string_view name)
+{
+    for (const auto& p : presets::kPresets) {
+        if (p.name == name)
+            return p.text;
+    }
+    return std::nullopt;
+}
+
+Result<Policy> builtinPreset(std::string_view name)
+{
+    auto text = builtinPresetText(name);
+    if (!text) {
+        std::string list;
+        for (const auto& n : builtinPresetNames())
+            list += (list.empty() ? "" : ", ") + n;
+        return fail(fmt::format("no built-in policy preset '{}' (presets: {})", name, list));
+    }
+    // Named like the source file, so an error points at the line to fix in resources/policies/.
+    return parsePolicy(*text, fmt::format("resources/policies/{}.yaml", name));
 }
 
 } // namespace sb

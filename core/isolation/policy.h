@@ -24,6 +24,53 @@ std::optional<IsolationLevel> isolationLevelFromString(std::string_view name);
 
 enum class NetworkMode { None, Allowlist };
 
+// What a syscall rule does. Errno: the call fails with the rule's errno and the run continues (the
+// refusal is reported). Kill: the run ends as `blocked`. Log: the call proceeds and is reported.
+enum class SyscallAction { Allow, Errno, Kill, Log };
+std::string_view toString(SyscallAction action);
+std::optional<SyscallAction> syscallActionFromString(std::string_view name);
+
+// Comparisons libseccomp can make on a syscall argument (SCMP_CMP_*).
+enum class ArgOp { Eq, Ne, Lt, Le, Gt, Ge, MaskedEq };
+std::string_view toString(ArgOp op);
+std::optional<ArgOp> argOpFromString(std::string_view name);
+
+// One comparison on a raw 64-bit argument register; a rule's conditions must all hold (AND).
+struct ArgCondition {
+    unsigned index = 0;          // 0..5
+    ArgOp op = ArgOp::Eq;
+    std::uint64_t value = 0;     // MaskedEq: the value (arg & mask) must equal
+    std::uint64_t mask = 0;      // MaskedEq only
+    bool operator==(const ArgCondition&) const = default;
+};
+
+struct SyscallRule {
+    std::vector<std::string> names;             // syscall names this libseccomp knows on the native arch
+    SyscallAction action = SyscallAction::Errno;
+    int errnoValue = 1;                         // EPERM; meaningful for Errno only
+    std::vector<ArgCondition> args;             // empty: every call of these syscalls
+    bool operator==(const SyscallRule&) const = default;
+};
+
+// The policy's syscall layer, on top of Sandbench's built-in refusals (which a policy cannot lift).
+// YAML `syscalls: {default, default_errno, rules, profile}`. A `profile` (OCI/Docker JSON) is imported at
+// parse time: its rules follow the policy's own, minus every syscall the policy's own rules name, and its
+// default applies unless the policy sets `default`. No syscall has two rules without args (libseccomp
+// refuses that), and no rule compares one argument twice.
+struct SyscallPolicy {
+    SyscallAction defaultAction = SyscallAction::Allow; // Allow, Errno or Kill (never Log)
+    int defaultErrno = 1;                               // EPERM; for defaultAction Errno
+    std::vector<SyscallRule> rules;                     // a profile's rules, merged in at parse time
+    bool operator==(const SyscallPolicy&) const = default;
+};
+
+// Whether libseccomp knows `name` as a syscall of the native architecture.
+bool isKnownSyscall(std::string_view name);
+
+// errno names <-> numbers for policies ("EPERM" <-> 1). Numbers without a known name render as numbers.
+std::string errnoName(int value);
+std::optional<int> errnoFromString(std::string_view name);
+
 struct Limits {
     std::int64_t wallMs = 5000;        // wall-clock limit; kills the whole process tree
     std::int64_t cpuMs = 0;            // CPU time limit; 0 means "the wall limit"
@@ -32,6 +79,7 @@ struct Limits {
     std::int64_t fileSizeMb = 16;      // largest file the run may write
     std::int64_t openFiles = 64;       // descriptors per process
     std::int64_t outputBytes = 65536;  // captured per stream; the rest is counted and dropped
+    bool operator==(const Limits&) const = default;
 };
 
 struct Policy {
@@ -47,14 +95,31 @@ struct Policy {
     std::vector<std::string> blockedImports = defaultBlockedImports(); // top-level modules refused to the snippet
     std::string python = "/usr/bin/python3";
     std::string shell = "/bin/sh";
+    SyscallPolicy syscalls;
+    // Opt-in: when the asked level is unavailable, run at the highest available lower one instead of
+    // failing closed. The run still records the layers it really had.
+    bool allowLowerLevel = false;
 
     static std::vector<std::string> defaultBlockedImports();
+    bool operator==(const Policy&) const = default;
 };
 
-// Parses a policy from YAML text. Errors name the origin, line, column and field.
-Result<Policy> parsePolicy(std::string_view yamlText, std::string_view origin);
-Result<Policy> loadPolicyFile(const std::filesystem::path& path);
+// Parses a policy from YAML text. Errors name the origin, line, column and field. `warnings` (optional)
+// receives what was accepted but deserves a look, e.g. syscalls of an imported profile this libseccomp
+// does not know. A relative `syscalls.profile` path is refused here (there is no file to be relative to).
+Result<Policy> parsePolicy(std::string_view yamlText, std::string_view origin,
+                           std::vector<std::string>* warnings = nullptr);
+// As parsePolicy; a relative `syscalls.profile` path is taken relative to the policy file's folder.
+Result<Policy> loadPolicyFile(const std::filesystem::path& path, std::vector<std::string>* warnings = nullptr);
 // A canonical YAML rendering (stored with every run; parsePolicy(renderPolicy(p)) == p).
+// Imported profiles appear as their rules, so a stored run does not depend on the profile file.
 std::string renderPolicy(const Policy& policy);
+
+// The presets compiled in from resources/policies/*.yaml (the single source of truth), by file stem:
+// "python-snippet", "shell-snippet", "agent", "untrusted-strict".
+std::vector<std::string> builtinPresetNames();
+Result<Policy> builtinPreset(std::string_view name);
+// The preset's YAML text as shipped (with its comments), for "save as" and display.
+std::optional<std::string_view> builtinPresetText(std::string_view name);
 
 } // namespace sb

@@ -1,5 +1,6 @@
 #include "isolation/runner.h"
 
+#include "isolation/container.h"
 #include "isolation/launch_spec.h"
 #include "isolation/python_guard.h"
 
@@ -247,10 +248,9 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     };
 
     const Policy& policy = request.policy;
-    if (policy.level != IsolationLevel::Process)
-        return refuse(fmt::format("isolation level '{}' is not available in this build of Sandbench; the run was "
-                                  "refused rather than run with less isolation",
-                                  toString(policy.level)));
+    if (policy.level == IsolationLevel::Strict)
+        return refuse("isolation level 'strict' is not available in this build of Sandbench; the run was "
+                      "refused rather than run with less isolation");
     const bool python = request.language == Language::Python;
     const bool command = request.language == Language::Command;
     std::string program; // what is exec'd: the interpreter, or the command's program
@@ -285,6 +285,9 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
 
     LaunchSpec spec;
     spec.workDir = workDir.string();
+    spec.container = policy.level == IsolationLevel::Container;
+    // Where the program sees its work dir: the same path on the host, /work in a container.
+    const fs::path seenWorkDir = spec.container ? fs::path(container::kWorkDir) : workDir;
     spec.limits = policy.limits;
     const bool root_caller = ::geteuid() == 0;
     if (root_caller) {
@@ -308,21 +311,34 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
             return refuse(fmt::format("cannot hand the work dir to the run's identity: {}", std::strerror(errno)));
     }
 
+    const fs::path seenSnippet = seenWorkDir / snippet.filename();
     if (python) {
         spec.argv = {program, policy.sitePackages ? "-I" : "-IS", "-B", "-c",
-                     pythonPrelude(policy.blockedImports, policy.importGuard), snippet.string()};
+                     pythonPrelude(policy.blockedImports, policy.importGuard), seenSnippet.string()};
     } else if (command) {
         spec.argv = request.command;
         spec.argv.front() = program;
     } else {
-        spec.argv = {program, snippet.string()};
+        spec.argv = {program, seenSnippet.string()};
     }
-    spec.env = cleanEnvironment(policy, workDir);
+    spec.env = cleanEnvironment(policy, seenWorkDir);
     for (const char* p : kSystemReadPaths)
         spec.readPaths.emplace_back(p);
-    if (!program.starts_with("/usr/"))
-        spec.readPaths.push_back(program);
-    spec.readPaths.insert(spec.readPaths.end(), policy.readPaths.begin(), policy.readPaths.end());
+    // Extra paths as the kernel resolves them, and only where no listed folder already covers them
+    // (a container mirrors each one into its read-only root).
+    auto addReadPath = [&](const std::string& path) {
+        std::error_code resolveError;
+        const std::string real = fs::weakly_canonical(path, resolveError).string();
+        const std::string resolved = resolveError ? path : real;
+        for (const auto& existing : spec.readPaths) {
+            if (resolved == existing || resolved.starts_with(existing + "/"))
+                return;
+        }
+        spec.readPaths.push_back(resolved);
+    };
+    addReadPath(program);
+    for (const auto& p : policy.readPaths)
+        addReadPath(p);
     spec.devPaths.assign(kDevicePaths.begin(), kDevicePaths.end());
     spec.passEventFd = python;
 

@@ -40,6 +40,13 @@ Output cli(const std::string& args, bool withStderr = false, const std::string& 
     return o;
 }
 
+// The level a run gets when nothing names one: the deepest the machine offers (as doctor reports it).
+std::string defaultLevel()
+{
+    const auto doctor = nlohmann::json::parse(cli("doctor --json").out);
+    return doctor["levels"]["container"].get<bool>() ? "container" : "process";
+}
+
 class Cli : public ::testing::Test {
 protected:
     void SetUp() override
@@ -47,6 +54,9 @@ protected:
         std::string pattern = (fs::temp_directory_path() / "sandbench-cli-XXXXXX").string();
         m_dir = ::mkdtemp(pattern.data());
         m_store = (m_dir / "store.db").string();
+        // Never the user's store, even for a command that forgets --store.
+        ::setenv("XDG_DATA_HOME", (m_dir / "xdg").c_str(), 1);
+        ::unsetenv("SANDBENCH_STORE");
     }
     void TearDown() override { fs::remove_all(m_dir); }
 
@@ -97,7 +107,7 @@ TEST_F(Cli, RunJsonHasTheContractFields)
     EXPECT_EQ(j["outcome"], "ok");
     EXPECT_EQ(j["stdout"], "42\n");
     EXPECT_TRUE(j["blocked"].is_array());
-    EXPECT_EQ(j["isolation"]["level"], "process");
+    EXPECT_EQ(j["isolation"]["level"], defaultLevel());
     EXPECT_TRUE(j["isolation"]["layers"]["seccomp"].get<bool>());
     EXPECT_TRUE(j["isolation"]["layers"]["landlock"].get<bool>());
 }
@@ -166,9 +176,6 @@ TEST_F(Cli, PolicyFileIsApplied)
 TEST_F(Cli, StoreFromEnvironmentAndMetrics)
 {
     const auto envStore = (m_dir / "env.db").string();
-    const auto r = cli("run --json " + write("ok.py", "print(1)\n") + "", false);
-    (void)r;
-    const auto viaEnv = cli("run --json " + write("ok2.py", "print(2)\n"), false);
     ASSERT_EQ(::setenv("SANDBENCH_STORE", envStore.c_str(), 1), 0);
     const auto recorded = cli("run --json " + write("ok3.py", "print(3)\n"));
     EXPECT_EQ(recorded.status, 0);
@@ -218,7 +225,8 @@ TEST_F(Cli, DoctorReportsLayers)
         EXPECT_TRUE(j["layers"][layer].contains("detail")) << layer;
     }
     EXPECT_TRUE(j["levels"]["process"].get<bool>());
-    EXPECT_FALSE(j["levels"]["container"].get<bool>());
+    EXPECT_EQ(j["levels"]["container"].get<bool>(), j["layers"]["user_namespaces"]["available"].get<bool>());
+    EXPECT_FALSE(j["levels"]["strict"].get<bool>());
 }
 
 TEST_F(Cli, ExecRunsACommandInTheSandbox)
@@ -228,11 +236,24 @@ TEST_F(Cli, ExecRunsACommandInTheSandbox)
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["stdout"], "probe-ran\n");
     EXPECT_EQ(j["language"], "command");
-    EXPECT_EQ(j["isolation"]["level"], "process");
+    EXPECT_EQ(j["isolation"]["level"], defaultLevel());
 
     const auto refused = cli("exec --json --level strict" + store() + " -- true");
     EXPECT_EQ(refused.status, sb::exitStatusFor(sb::Outcome::InternalError)) << refused.out;
     EXPECT_EQ(nlohmann::json::parse(refused.out)["outcome"], "internal_error");
     EXPECT_EQ(cli("exec" + store()).status, 2) << "a command is required";
     EXPECT_EQ(cli("exec --level sideways" + store() + " -- true").status, 2);
+}
+
+TEST_F(Cli, LevelFromFlagOrPolicy)
+{
+    const auto script = write("lvl.sh", "echo hi\n");
+    const auto flagged = nlohmann::json::parse(cli("run --json --level process" + store() + " " + script).out);
+    EXPECT_EQ(flagged["isolation"]["level"], "process");
+    const auto policy = write("p.yaml", "level: process\n");
+    const auto fromPolicy = nlohmann::json::parse(cli("run --json --policy " + policy + store() + " " + script).out);
+    EXPECT_EQ(fromPolicy["isolation"]["level"], "process");
+    const auto silent = write("q.yaml", "limits:\n  wall_ms: 2000\n");
+    const auto unnamed = nlohmann::json::parse(cli("run --json --policy " + silent + store() + " " + script).out);
+    EXPECT_EQ(unnamed["isolation"]["level"], defaultLevel());
 }

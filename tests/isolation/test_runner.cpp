@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <atomic>
 #include <thread>
 
@@ -253,7 +255,7 @@ TEST(Runner, ConcurrentRunsStayApart)
 
 TEST(FailClosed, UnavailableLevelIsRefused)
 {
-    for (auto level : {IsolationLevel::Container, IsolationLevel::Strict}) {
+    for (auto level : {IsolationLevel::Strict}) {
         Policy p;
         p.level = level;
         const auto r = runShell("echo should-not-run\n", p);
@@ -337,4 +339,93 @@ TEST(Command, UnknownProgramIsRefused)
     EXPECT_NE(r.message.find("sandbench-no-such-program"), std::string::npos) << r.message;
     request.command.clear();
     EXPECT_EQ(Runner().run(request).outcome, Outcome::InternalError);
+}
+
+namespace {
+
+RunResult runInContainer(Language language, const std::string& source, Policy policy = {})
+{
+    policy.level = IsolationLevel::Container;
+    return runSnippet(language, source, std::move(policy));
+}
+
+} // namespace
+
+TEST(Container, RunsInItsOwnMinimalRoot)
+{
+    const auto r = runInContainer(Language::Shell,
+                                  "id -u; hostname; pwd; ls /; echo $HOME; ls /proc | grep -c '^[0-9]'\n");
+    ASSERT_EQ(r.outcome, Outcome::Ok) << r.message << r.stderrText;
+    std::istringstream lines(r.stdoutText);
+    std::string uid, host, cwd, root, home, processes;
+    std::getline(lines, uid);
+    std::getline(lines, host);
+    std::getline(lines, cwd);
+    EXPECT_EQ(uid, "1000");
+    EXPECT_EQ(host, "sandbench");
+    EXPECT_EQ(cwd, "/work");
+    EXPECT_EQ(r.stdoutText.find("home"), std::string::npos) << "no view of the caller's home: " << r.stdoutText;
+    EXPECT_EQ(r.stdoutText.find("root"), std::string::npos) << r.stdoutText;
+    EXPECT_EQ(r.isolation.level, IsolationLevel::Container);
+    for (const char* layer : {"user_namespace", "pid_namespace", "net_namespace", "mount_namespace", "minimal_root",
+                              "seccomp", "landlock"}) {
+        auto it = std::find_if(r.isolation.layers.begin(), r.isolation.layers.end(),
+                               [&](const auto& l) { return l.first == layer; });
+        ASSERT_NE(it, r.isolation.layers.end()) << layer;
+        EXPECT_TRUE(it->second) << layer;
+    }
+}
+
+TEST(Container, SeesOnlyItsOwnProcesses)
+{
+    const auto r = runInContainer(Language::Shell, "ls /proc | grep -c '^[0-9]'\ncat /proc/1/status | head -1\n");
+    ASSERT_EQ(r.outcome, Outcome::Ok) << r.message << r.stderrText;
+    const int visible = std::atoi(r.stdoutText.c_str());
+    EXPECT_GE(visible, 2);
+    EXPECT_LE(visible, 6) << "host processes are visible: " << r.stdoutText;
+}
+
+TEST(Container, RootIsReadOnlyAndWorkDirWritable)
+{
+    const auto r = runInContainer(Language::Shell,
+                                  "touch /usr/x 2>/dev/null && echo WROTE-USR\ntouch /etx 2>/dev/null && echo WROTE-ROOT\n"
+                                  "echo data > /work/f && cat /work/f\necho t > /tmp/t && cat /tmp/t\n");
+    EXPECT_EQ(r.stdoutText, "data\nt\n") << r.stderrText;
+}
+
+TEST(Container, PythonSnippetsAndTheGuardWorkInside)
+{
+    const auto ok = runInContainer(Language::Python, "import json\nprint(json.dumps([1, 2]))\n");
+    EXPECT_EQ(ok.outcome, Outcome::Ok) << ok.message << ok.stderrText;
+    EXPECT_EQ(ok.stdoutText, "[1, 2]\n");
+    const auto blocked = runInContainer(Language::Python, "import socket\n");
+    EXPECT_EQ(blocked.outcome, Outcome::Blocked);
+}
+
+TEST(Container, OutcomesAreThoseOfTheProgram)
+{
+    EXPECT_EQ(runInContainer(Language::Shell, "exit 7\n").exitCode, 7);
+    const auto crashed = runInContainer(Language::Shell, "kill -SEGV $$\n");
+    EXPECT_EQ(crashed.outcome, Outcome::Crashed);
+    EXPECT_EQ(crashed.signal, 11);
+    Policy p;
+    p.limits.wallMs = 300;
+    const auto timeout = runInContainer(Language::Shell, "sleep 30\n", p);
+    EXPECT_EQ(timeout.outcome, Outcome::Timeout);
+    EXPECT_GE(timeout.durationMs, 300.0);
+}
+
+TEST(Container, NothingOutlivesPidOne)
+{
+    const std::string marker = "sandbench-container-survivor-" + std::to_string(::getpid());
+    Policy p = bashPolicy();
+    const auto r = runInContainer(Language::Shell, "(exec -a " + marker + " sleep 60) &\nsleep 0.1\necho started\n", p);
+    EXPECT_EQ(r.outcome, Outcome::Ok) << r.message << r.stderrText;
+    bool survivor = false;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+        const std::string cmdline((std::istreambuf_iterator<char>(in)), {});
+        survivor = survivor || cmdline.find(marker) != std::string::npos;
+    }
+    EXPECT_FALSE(survivor);
 }

@@ -3,6 +3,7 @@
 #include "charts/MetricsDashboard.h"
 #include "demo/demo.h"
 #include "editor/CodeEditor.h"
+#include "isolation/doctor.h"
 #include "mainwindow/OutputPane.h"
 #include "mainwindow/Snippets.h"
 #include "models/Conversions.h"
@@ -361,6 +362,7 @@ void MainWindow::applySnapshot(const StoreSnapshot& snapshot)
 sb::Policy MainWindow::currentPolicy() const
 {
     sb::Policy policy;
+    policy.level = sb::highestAvailableLevel();
     policy.limits.wallMs = m_timeoutSpin->value();
     policy.limits.memoryMb = m_memorySpin->value();
     return policy;

@@ -1,0 +1,35 @@
+#pragma once
+
+// The `container` level's filesystem and identity, built inside fresh user, pid, net, mount, ipc, uts and
+// cgroup namespaces by the sandbox's pid 1 (see launcher_main.cpp). Runs between clone and the program's
+// fork; reports failures as text (the caller fails the run closed).
+
+#include "util/error.h"
+
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace sb::container {
+
+inline constexpr const char* kWorkDir = "/work"; // where the run's work dir appears inside
+inline constexpr uid_t kInnerUid = 1000;         // the run's identity inside its user namespace
+inline constexpr gid_t kInnerGid = 1000;
+
+// The namespaces a container-level run gets (clone flags).
+int namespaceFlags();
+
+// Written by the supervisor (outside) for the child: maps kInnerUid/kInnerGid to outerUid/outerGid.
+Result<void> writeIdMaps(pid_t child, uid_t outerUid, gid_t outerGid);
+
+struct RootSpec {
+    std::string workDir;                 // the host work dir
+    std::vector<std::string> readPaths;  // host paths bind-mounted read-only at the same place
+    std::vector<std::string> devPaths;   // device nodes bind-mounted into a fresh /dev
+    std::int64_t tmpSizeMb = 64;         // size of the private /tmp (0: no /tmp)
+};
+
+// In the child, after the id maps are written: become kInnerUid, build the minimal root, pivot into it.
+Result<void> enterRoot(const RootSpec& spec);
+
+} // namespace sb::container

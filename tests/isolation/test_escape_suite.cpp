@@ -1,0 +1,993 @@
+// The escape suite: hostile snippets and commands that go beyond test_escape.cpp. Every test asserts
+// that the EFFECT did not happen (a secret was not read, a file was not written, a process was not
+// signalled, a message did not cross from one run to the next), not merely the outcome label.
+//
+// Known holes: where the effect DID happen and only a change in core/ can stop it, the test observes the
+// effect, cleans up, and then skips with "REAL HOLE ..." and the evidence (see docs/THREAT_MODEL.md).
+// Set SANDBENCH_CHECK_KNOWN_HOLES=1 to turn those skips into failures, e.g. to verify a fix.
+
+#include "run_helpers.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <mqueue.h>
+#include <sched.h>
+#include <sstream>
+#include <sys/ioctl.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace sb;
+using namespace sb::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool hasBlocked(const RunResult& r, const std::string& kind, const std::string& detailPart)
+{
+    return std::any_of(r.blocked.begin(), r.blocked.end(), [&](const BlockedEvent& b) {
+        return b.kind == kind && b.detail.find(detailPart) != std::string::npos;
+    });
+}
+
+std::string blockedText(const RunResult& r)
+{
+    std::string out;
+    for (const auto& b : r.blocked)
+        out += b.kind + ":" + b.detail + "; ";
+    return out;
+}
+
+std::string describe(const RunResult& r)
+{
+    return "outcome=" + std::string(toString(r.outcome)) + " signal=" + std::to_string(r.signal) + " message="
+           + r.message + "\nstdout:\n" + r.stdoutText + "\nstderr:\n" + r.stderrText + "\nblocked: " + blockedText(r);
+}
+
+bool checkKnownHoles()
+{
+    const char* v = std::getenv("SANDBENCH_CHECK_KNOWN_HOLES");
+    return v && *v && std::string(v) != "0";
+}
+
+// Skips the current test when a known, reported hole let the effect happen (unless the check is forced).
+#define SB_KNOWN_HOLE_IF(effect, what)                                                                     \
+    do {                                                                                                   \
+        if ((effect) && !checkKnownHoles())                                                                \
+            GTEST_SKIP() << "REAL HOLE (needs a fix in core/, see docs/THREAT_MODEL.md): " << what;        \
+    } while (0)
+
+std::string slurp(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+// pids of every process whose command line contains marker.
+std::vector<pid_t> processesWith(const std::string& marker)
+{
+    std::vector<pid_t> out;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+        const auto name = entry.path().filename().string();
+        if (name.empty() || !std::isdigit(static_cast<unsigned char>(name[0])))
+            continue;
+        if (slurp(entry.path() / "cmdline").find(marker) != std::string::npos)
+            out.push_back(static_cast<pid_t>(std::stol(name)));
+    }
+    return out;
+}
+
+// Polls until no process carries marker (true) or the time is up (false). Generous: "did it end".
+bool waitUntilGone(const std::string& marker, std::chrono::milliseconds limit = std::chrono::seconds(5))
+{
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < until) {
+        if (processesWith(marker).empty())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return processesWith(marker).empty();
+}
+
+bool waitUntilPresent(const std::string& marker, std::size_t count, std::chrono::milliseconds limit)
+{
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < until) {
+        if (processesWith(marker).size() >= count)
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+}
+
+void killAll(const std::string& marker)
+{
+    for (pid_t pid : processesWith(marker))
+        ::kill(pid, SIGKILL);
+}
+
+Policy noGuard()
+{
+    Policy p;
+    p.importGuard = false; // the OS layers must hold on their own
+    return p;
+}
+
+std::string unique(const std::string& what)
+{
+    static std::atomic<int> counter{0};
+    return "sandbench-" + what + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+}
+
+// A host secret the run must not read: world-readable, in a world-searchable folder outside every path
+// the sandbox allows, so only the sandbox (not file permissions) keeps it out.
+class HostSecret {
+public:
+    HostSecret()
+    {
+        fs::permissions(m_dir.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec
+                                          | fs::perms::others_read | fs::perms::others_exec);
+        m_file = m_dir.path() / "secret.txt";
+        std::ofstream(m_file) << m_text << "\n";
+        fs::permissions(m_file, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read
+                                    | fs::perms::others_read);
+    }
+    const fs::path& dir() const { return m_dir.path(); }
+    const fs::path& file() const { return m_file; }
+    const std::string& text() const { return m_text; }
+    fs::path outside() const { return m_dir.path() / "written-from-the-sandbox"; }
+
+private:
+    TempDir m_dir;
+    fs::path m_file;
+    std::string m_text = "hunter2-" + std::to_string(::getpid()) + "-host-secret";
+};
+
+std::string q(const fs::path& p)
+{
+    return "'" + p.string() + "'";
+}
+
+} // namespace
+
+// ---- the kernel's attack surface ---------------------------------------------------------------------
+
+// Each of these syscalls is called with arguments that would work outside the sandbox (or at least get
+// past argument checks); each must fail with EPERM, be reported, and create nothing (no fd, no key).
+TEST(EscapeSuite, KernelAttackSurfaceIsRefusedAndReported)
+{
+    struct Call {
+        const char* name;
+        long nr;
+        const char* args; // Python expression list, after the syscall number
+    };
+    const std::vector<Call> calls = {
+        {"io_uring_setup", SYS_io_uring_setup, "4, ctypes.byref(params)"},
+        {"userfaultfd", SYS_userfaultfd, "0o2000000"},
+        // BPF_MAP_CREATE of a 4-entry array map; attr: type, key_size, value_size, max_entries
+        {"bpf", SYS_bpf, "0, ctypes.byref(bpf_attr), ctypes.sizeof(bpf_attr)"},
+        // a software CPU-clock counter on this process: the least privileged event there is
+        {"perf_event_open", SYS_perf_event_open, "ctypes.byref(perf_attr), 0, -1, -1, 0"},
+        // KEYCTL_JOIN_SESSION_KEYRING (1) would give the run a named keyring of its own
+        {"keyctl", SYS_keyctl, "1, b'sandbench-escape'"},
+        // add_key("user", "sandbench-escape", "x", 1, KEY_SPEC_PROCESS_KEYRING)
+        {"add_key", SYS_add_key, "b'user', b'sandbench-escape', b'x', 1, -2"},
+        {"request_key", SYS_request_key, "b'user', b'sandbench-escape', None, -2"},
+        {"init_module", SYS_init_module, "module, len(module), b''"},
+        {"finit_module", SYS_finit_module, "0, b'', 0"},
+        {"delete_module", SYS_delete_module, "b'loop', 0o4000"},
+        {"kexec_load", SYS_kexec_load, "0, 0, None, 0"},
+#ifdef SYS_kexec_file_load
+        {"kexec_file_load", SYS_kexec_file_load, "0, 0, 0, b'', 2"},
+#endif
+        // setns into our own user namespace through a pidfd: the call itself is the escape hatch
+        {"setns", SYS_setns, "pidfd, 0x10000000"},
+        {"unshare", SYS_unshare, "0x10000000"},
+        {"pidfd_getfd", SYS_pidfd_getfd, "pidfd, 0, 0"},
+        {"open_by_handle_at", SYS_open_by_handle_at, "-100, ctypes.byref(params), 0"},
+        {"fanotify_init", SYS_fanotify_init, "0, 0"},
+        {"personality", SYS_personality, "0x0400000"}, // READ_IMPLIES_EXEC
+        {"syslog", SYS_syslog, "3, ctypes.byref(params), 100"},   // SYSLOG_ACTION_READ_ALL: the kernel log
+        {"swapon", SYS_swapon, "b'/dev/null', 0"},
+        {"sethostname", SYS_sethostname, "b'pwned', 5"},
+#if defined(__x86_64__)
+        {"iopl", SYS_iopl, "3"},
+        {"ioperm", SYS_ioperm, "0x80, 1, 1"},
+#endif
+    };
+    std::string py = "import ctypes, os\n"
+                     "libc = ctypes.CDLL(None, use_errno=True)\n"
+                     "libc.syscall.restype = ctypes.c_long\n"
+                     "params = ctypes.create_string_buffer(256)\n"
+                     "bpf_attr = (ctypes.c_uint32 * 32)(1, 4, 4, 4)\n"
+                     "perf_attr = (ctypes.c_uint32 * 32)()\n"
+                     "perf_attr[0] = 1\n"    // PERF_TYPE_SOFTWARE
+                     "perf_attr[1] = 128\n"  // size
+                     "module = b'\\x7fELF' + bytes(60)\n"
+                     "pidfd = libc.syscall(" + std::to_string(SYS_pidfd_open) + ", os.getpid(), 0)\n"
+                     "def call(name, nr, *args):\n"
+                     "    ctypes.set_errno(0)\n"
+                     "    rc = libc.syscall(nr, *args)\n"
+                     "    print(name, rc, ctypes.get_errno(), flush=True)\n";
+    for (const auto& c : calls)
+        py += "call('" + std::string(c.name) + "', " + std::to_string(c.nr) + ", " + c.args + ")\n";
+    py += "print('end')\n";
+
+    const auto r = runPython(py, noGuard());
+    ASSERT_NE(r.stdoutText.find("end\n"), std::string::npos) << describe(r);
+    EXPECT_EQ(r.outcome, Outcome::Blocked) << describe(r);
+    for (const auto& c : calls) {
+        const std::string expected = std::string(c.name) + " -1 " + std::to_string(EPERM) + "\n";
+        EXPECT_NE(r.stdoutText.find(expected), std::string::npos)
+            << c.name << " did not fail with EPERM (an fd, key or module may exist)\n" << describe(r);
+        EXPECT_TRUE(hasBlocked(r, "syscall", c.name)) << c.name << " was not reported\n" << blockedText(r);
+    }
+}
+
+// A secret in the memory of the test process (the caller): process_vm_readv and /proc/PID/mem.
+TEST(EscapeSuite, HostProcessMemoryIsNotReadable)
+{
+    static char secret[64];
+    const std::string text = "hunter2-memory-" + std::to_string(::getpid());
+    std::snprintf(secret, sizeof secret, "%s", text.c_str());
+    const auto address = reinterpret_cast<std::uintptr_t>(&secret[0]);
+    const std::string pid = std::to_string(::getpid());
+    const std::string py =
+        "import ctypes\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "buf = ctypes.create_string_buffer(64)\n"
+        "class IOV(ctypes.Structure):\n"
+        "    _fields_ = [('base', ctypes.c_void_p), ('len', ctypes.c_size_t)]\n"
+        "local = IOV(ctypes.cast(buf, ctypes.c_void_p), 64)\n"
+        "remote = IOV(" + std::to_string(address) + ", 64)\n"
+        "libc.process_vm_readv.restype = ctypes.c_ssize_t\n"
+        "rc = libc.process_vm_readv(" + pid + ", ctypes.byref(local), 1, ctypes.byref(remote), 1, 0)\n"
+        "print('vm_readv', rc, ctypes.get_errno(), buf.raw.hex())\n"
+        "try:\n"
+        "    with open('/proc/" + pid + "/mem', 'rb') as f:\n"
+        "        f.seek(" + std::to_string(address) + ")\n"
+        "        print('mem', f.read(64).hex())\n"
+        "except OSError as e:\n"
+        "    print('mem refused', e.errno)\n";
+    const auto r = runPython(py, noGuard());
+    std::string hex;
+    for (unsigned char c : text)
+        hex += fmt::format("{:02x}", c);
+    EXPECT_EQ(r.stdoutText.find(text), std::string::npos) << describe(r);
+    EXPECT_EQ(r.stdoutText.find(hex.substr(0, 16)), std::string::npos) << "the caller's memory was read\n" << describe(r);
+    EXPECT_NE(r.stdoutText.find("vm_readv -1"), std::string::npos) << describe(r);
+    EXPECT_NE(r.stdoutText.find("mem refused"), std::string::npos) << describe(r);
+    EXPECT_TRUE(hasBlocked(r, "syscall", "process_vm_readv")) << blockedText(r);
+}
+
+// Decision: a binary dropped into memory (memfd_create + execve) or into the work dir RUNS — the work dir
+// is the run's own and executing what it wrote there is not an escape. What matters is that it runs
+// under every layer: it cannot read the secret, write outside, connect anywhere or be root.
+TEST(EscapeSuite, DroppedBinariesRunButStayConfined)
+{
+    HostSecret secret;
+    const std::string payload = "echo RAN; id -u; cat " + q(secret.file()) + "; echo x > " + q(secret.outside())
+                                + "; echo hi > /dev/tcp/127.0.0.1/9 && echo CONNECTED; echo end";
+    const std::string py = "import os\n"
+                           "fd = os.memfd_create('dropped', 0)\n"
+                           "os.write(fd, open('/bin/bash', 'rb').read())\n"
+                           "os.execve(fd, ['bash', '-c', " + fmt::format("'''{}'''", payload) + "], {})\n";
+    const auto r = runPython(py, noGuard());
+    EXPECT_NE(r.stdoutText.find("RAN\n"), std::string::npos) << "memfd exec is allowed by design\n" << describe(r);
+    EXPECT_NE(r.stdoutText.find("end\n"), std::string::npos) << describe(r);
+    EXPECT_EQ(r.stdoutText.find(secret.text()), std::string::npos) << describe(r);
+    EXPECT_EQ(r.stdoutText.find("CONNECTED"), std::string::npos) << describe(r);
+    EXPECT_EQ(r.stdoutText.find("\n0\n"), std::string::npos) << "the dropped binary ran as root\n" << describe(r);
+    EXPECT_FALSE(fs::exists(secret.outside()));
+    EXPECT_TRUE(hasBlocked(r, "network", "socket(AF_INET")) << blockedText(r);
+
+    // The same with a copy in the work dir, exec'd by path.
+    const auto w = runShell("cp /bin/cat ./mycat && chmod 755 ./mycat && echo COPIED\n./mycat " + q(secret.file())
+                            + "\n./mycat /etc/hostname\necho end\n");
+    EXPECT_NE(w.stdoutText.find("COPIED\nend\n"), std::string::npos) << describe(w);
+    EXPECT_EQ(w.stdoutText.find(secret.text()), std::string::npos) << describe(w);
+}
+
+// The 32-bit entry points (int 0x80, and the x32 ABI) would sidestep a filter written for x86-64 syscall
+// numbers. The filter must kill the caller before the call has any effect.
+TEST(EscapeSuite, ThirtyTwoBitSyscallAbiIsKilled)
+{
+#if !defined(__x86_64__)
+    GTEST_SKIP() << "x86-64 only";
+#else
+    // int 0x80 with eax=4 (i386 write): writes "LEAK" to stdout if the i386 ABI gets through. The code and
+    // the message sit in a MAP_32BIT page so that 32-bit registers can hold their addresses.
+    const std::string i386 =
+        "import ctypes, mmap\n"
+        "m = mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x40,\n"
+        "              prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)\n"
+        "addr = ctypes.addressof(ctypes.c_char.from_buffer(m))\n"
+        "assert addr < 2**32\n"
+        "m[64:69] = b'LEAK\\n'\n"
+        "code = (b'\\x53' + b'\\xb8\\x04\\x00\\x00\\x00' + b'\\xbb\\x01\\x00\\x00\\x00'\n"
+        "        + b'\\xb9' + (addr + 64).to_bytes(4, 'little') + b'\\xba\\x05\\x00\\x00\\x00'\n"
+        "        + b'\\xcd\\x80' + b'\\x5b' + b'\\xc3')\n"
+        "m[0:len(code)] = code\n"
+        "print('calling', flush=True)\n"
+        "print('returned', ctypes.CFUNCTYPE(ctypes.c_int)(addr)(), flush=True)\n";
+    const auto r = runPython(i386, noGuard());
+    ASSERT_NE(r.stdoutText.find("calling"), std::string::npos) << describe(r);
+    EXPECT_EQ(r.stdoutText.find("LEAK"), std::string::npos) << "an i386 syscall ran\n" << describe(r);
+    EXPECT_EQ(r.stdoutText.find("returned"), std::string::npos) << describe(r);
+    // SIGSYS from seccomp; SIGSEGV on a kernel without IA-32 emulation. Either way: killed, no effect.
+    EXPECT_TRUE(r.signal == SIGSYS || r.signal == SIGSEGV) << describe(r);
+
+    // The x32 ABI: socket(AF_INET, SOCK_STREAM) as syscall 0x40000000 | 41.
+    const std::string x32 =
+        "import ctypes, mmap\n"
+        "m = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)\n"
+        "addr = ctypes.addressof(ctypes.c_char.from_buffer(m))\n"
+        "code = (b'\\xb8\\x29\\x00\\x00\\x40' + b'\\xbf\\x02\\x00\\x00\\x00' + b'\\xbe\\x01\\x00\\x00\\x00'\n"
+        "        + b'\\x31\\xd2' + b'\\x0f\\x05' + b'\\xc3')\n"
+        "m[0:len(code)] = code\n"
+        "print('calling', flush=True)\n"
+        "print('returned', ctypes.CFUNCTYPE(ctypes.c_long)(addr)(), flush=True)\n";
+    const auto x = runPython(x32, noGuard());
+    ASSERT_NE(x.stdoutText.find("calling"), std::string::npos) << describe(x);
+    // A socket would be a non-negative fd; -38 (ENOSYS) means the kernel has no x32 and nothing happened.
+    const auto at = x.stdoutText.find("returned ");
+    if (at != std::string::npos) {
+        const long rc = std::atol(x.stdoutText.c_str() + at + 9);
+        EXPECT_LT(rc, 0) << "an x32 socket() succeeded\n" << describe(x);
+    } else {
+        EXPECT_EQ(x.signal, SIGSYS) << describe(x);
+    }
+#endif
+}
+
+// ---- the file system ---------------------------------------------------------------------------------
+
+TEST(EscapeSuite, SymlinksAndHardlinksThroughTheWorkDirDoNotReachTheHost)
+{
+    HostSecret secret;
+    const auto r = runShell("ln -s " + q(secret.file()) + " ./sym && echo SYMLINKED\n"
+                            "cat ./sym\n"
+                            "ln -s " + q(secret.dir()) + " ./symdir && ls ./symdir/ && echo LISTED\n"
+                            "ln " + q(secret.file()) + " ./hard && echo HARDLINKED\n"
+                            "cat ./hard\n"
+                            "ln -s /proc/1/root ./root1 && cat ./root1/etc/hostname && echo ROOT1\n"
+                            "ln -s " + q(secret.outside()) + " ./out && echo pwned > ./out && echo WROTE-THROUGH\n"
+                            "echo end\n",
+                            bashPolicy());
+    EXPECT_NE(r.stdoutText.find("end\n"), std::string::npos) << describe(r);
+    EXPECT_NE(r.stdoutText.find("SYMLINKED"), std::string::npos) << "a symlink itself is harmless\n" << describe(r);
+    EXPECT_EQ(r.stdoutText.find(secret.text()), std::string::npos) << describe(r);
+    EXPECT_EQ(r.stdoutText.find("secret.txt"), std::string::npos) << describe(r);
+    EXPECT_EQ(r.stdoutText.find("LISTED"), std::string::npos) << describe(r);
+    EXPECT_EQ(r.stdoutText.find("HARDLINKED"), std::string::npos) << describe(r);
+    EXPECT_EQ(r.stdoutText.find("ROOT1"), std::string::npos) << describe(r);
+    EXPECT_EQ(r.stdoutText.find("WROTE-THROUGH"), std::string::npos) << describe(r);
+    EXPECT_FALSE(fs::exists(secret.outside()));
+    EXPECT_EQ(fs::hard_link_count(secret.file()), 1u);
+}
+
+// The Runner removes the work dir with the caller's rights (root, for root callers) after the run: links
+// the run left there must not make it touch, chmod or delete anything outside.
+TEST(EscapeSuite, WorkDirCleanupDoesNotFollowLinksLeftByTheRun)
+{
+    TempDir hostDir;
+    fs::permissions(hostDir.path(), fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
+    const fs::path guarded = hostDir.path() / "guarded";
+    fs::create_directory(guarded);
+    fs::permissions(guarded, fs::perms::owner_read | fs::perms::owner_exec); // 0500: no one may write here
+    const fs::path keep = hostDir.path() / "keep.txt";
+    std::ofstream(keep) << "keep me";
+    fs::permissions(keep, fs::perms::owner_read);
+    const auto r = runShell("ln -s " + q(guarded) + " ./dirlink\nln -s " + q(keep) + " ./filelink\n"
+                            "mkdir -p sub/deeper && ln -s " + q(hostDir.path()) + " sub/deeper/up\n"
+                            "ln -s / ./rootlink\nchmod 000 sub/deeper sub\necho end\n");
+    EXPECT_NE(r.stdoutText.find("end\n"), std::string::npos) << describe(r);
+    EXPECT_EQ(fs::status(guarded).permissions(), fs::perms::owner_read | fs::perms::owner_exec);
+    EXPECT_EQ(fs::status(keep).permissions(), fs::perms::owner_read);
+    fs::permissions(keep, fs::perms::owner_read | fs::perms::owner_write);
+    EXPECT_EQ(slurp(keep), "keep me");
+    EXPECT_TRUE(fs::exists(hostDir.path()));
+    EXPECT_TRUE(fs::exists("/usr/bin"));
+    fs::permissions(guarded, fs::perms::owner_all);
+}
+
+TEST(EscapeSuite, ProcAndSysLeakNothing)
+{
+    const std::string pid = std::to_string(::getpid());
+    const std::string self = fs::read_symlink("/proc/self/exe").filename().string();
+    const auto r = runShell("ls /proc && echo PROC-LISTED\n"
+                            "cat /proc/" + pid + "/cmdline && echo CMDLINE-READ\n"
+                            "cat /proc/" + pid + "/environ && echo ENVIRON-READ\n"
+                            "readlink /proc/" + pid + "/exe && echo EXE-READ\n"
+                            "cat /proc/self/status && echo SELF-READ\n"
+                            "ls /sys/class/net && echo NET-LISTED\n"
+                            "cat /proc/cmdline && echo KCMDLINE\n"
+                            "ps ax && echo PS\n"
+                            "echo end\n");
+    EXPECT_NE(r.stdoutText.find("end\n"), std::string::npos) << describe(r);
+    for (const char* leak : {"PROC-LISTED", "CMDLINE-READ", "ENVIRON-READ", "EXE-READ", "SELF-READ", "NET-LISTED",
+                             "KCMDLINE", "PS"})
+        EXPECT_EQ(r.stdoutText.find(std::string(leak) + "\n"), std::string::npos) << leak << "\n" << describe(r);
+    EXPECT_EQ(r.stdoutText.find(self), std::string::npos) << "the caller's command line leaked\n" << describe(r);
+    EXPECT_EQ(r.stdoutText.find("\n" + pid + "\n"), std::string::npos) << describe(r);
+}
+
+// Run 1 leaves files wherever a later run (or the host) might look; run 2 must find none of them.
+TEST(EscapeSuite, NoFileChannelBetweenRuns)
+{
+    const std::string name = unique("crossrun");
+    const std::string msg = "message-from-run-1-" + name;
+    const std::vector<std::string> places = {"/dev/shm/" + name, "/tmp/" + name, "/var/tmp/" + name,
+                                             "/run/lock/" + name, "/dev/mqueue/" + name};
+    std::string write = "cd \"$TMPDIR\" && echo " + msg + " > ./" + name + " && echo LOCAL-OK\n";
+    std::string read = "ls \"$TMPDIR\"\ncat ./" + name + " ../" + name + "\n";
+    for (const auto& p : places) {
+        write += "echo " + msg + " > " + p + " && echo WROTE " + p + "\n";
+        read += "cat " + p + "\n";
+    }
+    Policy py = noGuard();
+    const auto r1 = runShell(write);
+    const auto shm = runPython("from multiprocessing import shared_memory\n"
+                               "s = shared_memory.SharedMemory(name='" + name + "-py', create=True, size=64)\n"
+                               "s.buf[:5] = b'hello'\nprint('SHM-CREATED')\n",
+                               py);
+    const auto r2 = runShell(read);
+    EXPECT_NE(r1.stdoutText.find("LOCAL-OK"), std::string::npos) << describe(r1);
+    EXPECT_EQ(r1.stdoutText.find("WROTE"), std::string::npos) << describe(r1);
+    EXPECT_EQ(shm.stdoutText.find("SHM-CREATED"), std::string::npos) << describe(shm);
+    EXPECT_EQ(r2.stdoutText.find(msg), std::string::npos) << describe(r2);
+    EXPECT_EQ(r2.stdoutText.find(name), std::string::npos) << "run 2 saw run 1's file\n" << describe(r2);
+    for (const auto& p : places)
+        EXPECT_FALSE(fs::exists(p)) << p;
+    EXPECT_FALSE(fs::exists("/dev/shm/" + name + "-py"));
+    ::unlink(("/dev/shm/" + name + "-py").c_str());
+}
+
+// ---- resources ---------------------------------------------------------------------------------------
+
+TEST(EscapeSuite, OutputFloodEndsByTimeoutAndIsCapped)
+{
+    const std::string marker = unique("flood");
+    Policy p = bashPolicy();
+    p.limits.wallMs = 800;
+    p.limits.outputBytes = 4096;
+    const auto r = runShell("(exec -a " + marker + " yes STDERR-FLOOD) >&2 &\nexec -a " + marker + " yes\n", p);
+    EXPECT_EQ(r.outcome, Outcome::Timeout) << r.message;
+    EXPECT_EQ(r.stdoutText.size(), 4096u);
+    EXPECT_TRUE(r.stdoutTruncated);
+    EXPECT_LE(r.stderrText.size(), 4096u);
+    EXPECT_TRUE(r.stderrTruncated);
+    EXPECT_LT(r.durationMs, 800.0 + 5000.0);
+    EXPECT_TRUE(waitUntilGone(marker)) << "a flooding process outlived the run";
+    killAll(marker);
+}
+
+// The file-size limit holds per file; the run's work dir is removed afterwards. The total a run may write
+// is the open question: nothing bounds it but the wall clock (see the known hole below).
+TEST(EscapeSuite, DiskFloodIsBounded)
+{
+    TempDir root;
+    fs::permissions(root.path(), fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
+    Policy p;
+    p.limits.fileSizeMb = 1;
+    p.limits.wallMs = 20000;
+    // 32 files of (up to) 1 MiB: modest for the host, 32x the per-file limit.
+    const auto r = runSnippet(Language::Shell,
+                              "trap '' XFSZ\ni=0\nwhile [ $i -lt 32 ]; do head -c 2000000 /dev/zero > f$i; "
+                              "i=$((i+1)); done\nls -l | awk '$5 > m { m = $5 } END { print \"largest\", m }'\n"
+                              "du -sk . | awk '{ print \"total_kb\", $1 }'\n",
+                              p, RunnerOptions{{}, root.path()});
+    EXPECT_TRUE(fs::is_empty(root.path())) << "the work dir (and its files) must be gone after the run";
+    std::istringstream in(r.stdoutText);
+    std::string key;
+    long largest = -1;
+    long totalKb = -1;
+    while (in >> key) {
+        if (key == "largest")
+            in >> largest;
+        else if (key == "total_kb")
+            in >> totalKb;
+    }
+    ASSERT_GE(largest, 0) << describe(r);
+    EXPECT_LE(largest, 1024 * 1024) << "a file grew past the file-size limit";
+    const bool floodedPastTheLimit = totalKb > 4 * 1024;
+    SB_KNOWN_HOLE_IF(floodedPastTheLimit,
+                     "no per-run disk quota: with file_size_mb=1 the run held " << totalKb
+                         << " KiB in its work dir; only the wall clock bounds the total (files x file size). "
+                            "Fix: a work-dir quota enforced by the launcher (runner.cpp/launcher_main.cpp), "
+                            "or a size-limited tmpfs work dir at the container level.");
+    EXPECT_FALSE(floodedPastTheLimit) << totalKb;
+}
+
+// Children that keep burning CPU after the main program exits are killed with it.
+TEST(EscapeSuite, BackgroundBurnersDieWithTheMainProgram)
+{
+    const std::string marker = unique("burner");
+    Policy p = bashPolicy();
+    p.limits.wallMs = 30000;
+    const auto r = runShell("for i in 1 2 3; do (exec -a " + marker + " bash -c 'while :; do :; done') & done\n"
+                            "sleep 0.2\necho parent-exits\n",
+                            p);
+    EXPECT_EQ(r.outcome, Outcome::Ok) << describe(r);
+    EXPECT_EQ(r.stdoutText, "parent-exits\n");
+    EXPECT_LT(r.durationMs, 15000.0) << "the burners kept the run alive";
+    EXPECT_TRUE(waitUntilGone(marker)) << "a CPU burner outlived the run";
+    killAll(marker);
+}
+
+// The CPU limit is a limit on the run: children that each stay under RLIMIT_CPU must not add up past it.
+TEST(EscapeSuite, CpuLimitCoversTheWholeRun)
+{
+    Policy p;
+    p.limits.cpuMs = 1000;
+    p.limits.wallMs = 30000;
+    const auto r = runShell("burn() { /usr/bin/python3 -c 'while True: pass'; }\nburn & burn & wait\nburn\necho survived\n", p);
+    const bool dodged = r.outcome != Outcome::Timeout && r.cpuMs > 1500.0;
+    SB_KNOWN_HOLE_IF(dodged, "RLIMIT_CPU is per process: three children each killed at 1 s used "
+                                 << r.cpuMs << " ms of CPU under cpu_ms=1000 and the run ended '"
+                                 << toString(r.outcome)
+                                 << "'. Fix: the launcher sums the CPU of the whole run (reaped children + live "
+                                    "processes' /proc stat, or a cgroup's cpu.stat at container level) and ends "
+                                    "the run as timeout when it passes cpu_ms (launcher_main.cpp).");
+    EXPECT_FALSE(dodged) << describe(r);
+}
+
+// The memory limit is a limit on the run: forked children each under RLIMIT_AS must not add up past it.
+TEST(EscapeSuite, MemoryLimitCoversTheWholeRun)
+{
+    Policy p;
+    p.limits.memoryMb = 128;
+    p.limits.wallMs = 20000;
+    // Four children hold 80 MiB each (touched, so resident) at the same time: 320 MiB under a 128 MiB limit.
+    const std::string child = "/usr/bin/python3 -c \"import sys, time; b = bytearray(80 << 20); "
+                              "b[::4096] = b'x' * len(b[::4096]); print('held', flush=True); time.sleep(1.5)\"";
+    const auto r = runShell("i=0\nwhile [ $i -lt 4 ]; do " + child + " & i=$((i+1)); done\nwait\n", p);
+    const auto held = static_cast<long>(std::count(r.stdoutText.begin(), r.stdoutText.end(), '\n'));
+    const bool dodged = held * 80 > p.limits.memoryMb;
+    SB_KNOWN_HOLE_IF(dodged, "RLIMIT_AS is per process: " << held << " children held 80 MiB each at once under "
+                                                           "memory_mb=128. Fix: cgroup memory.max for the run "
+                                                           "(container/strict level); at process level document "
+                                                           "the limit as per process (runner.cpp, README).");
+    EXPECT_FALSE(dodged) << describe(r);
+}
+
+// ---- privileges --------------------------------------------------------------------------------------
+
+TEST(EscapeSuite, SetuidBinariesGiveNoPrivilege)
+{
+    const auto mountsBefore = slurp("/proc/self/mountinfo");
+    struct stat shadowBefore {};
+    const bool haveShadow = ::stat("/etc/shadow", &shadowBefore) == 0;
+    const auto r = runShell("mkdir m\n"
+                            "mount -t tmpfs none ./m && echo MOUNTED\n"
+                            "su -c 'id -u' root </dev/null && echo SU-ROOT\n"
+                            "passwd -d root </dev/null && echo PASSWD-CHANGED\n"
+                            "chsh -s /bin/sh root </dev/null && echo CHSH-CHANGED\n"
+                            "newgrp root </dev/null && echo NEWGRP\n"
+                            "grep -E '^(Uid|NoNewPrivs|CapEff)' /proc/self/status\n"
+                            "id -u\necho end\n");
+    EXPECT_NE(r.stdoutText.find("end\n"), std::string::npos) << describe(r);
+    for (const char* effect : {"MOUNTED", "SU-ROOT", "PASSWD-CHANGED", "CHSH-CHANGED", "NEWGRP"})
+        EXPECT_EQ(r.stdoutText.find(effect), std::string::npos) << effect << "\n" << describe(r);
+    EXPECT_EQ(r.stdoutText.find("\n0\n"), std::string::npos) << describe(r);
+    EXPECT_EQ(slurp("/proc/self/mountinfo"), mountsBefore) << "a mount appeared on the host";
+    if (haveShadow) {
+        struct stat shadowAfter {};
+        ASSERT_EQ(::stat("/etc/shadow", &shadowAfter), 0);
+        EXPECT_EQ(shadowAfter.st_mtim.tv_sec, shadowBefore.st_mtim.tv_sec);
+        EXPECT_EQ(shadowAfter.st_mtim.tv_nsec, shadowBefore.st_mtim.tv_nsec);
+        EXPECT_EQ(shadowAfter.st_size, shadowBefore.st_size);
+    }
+}
+
+namespace {
+std::atomic<int> g_usr1{0};
+void countUsr1(int)
+{
+    g_usr1.fetch_add(1);
+}
+} // namespace
+
+// Signals to the launcher (the run's parent) and to the Runner's own process: refused; the run still ends
+// with a result of its own (a killed launcher would end it as internal_error).
+TEST(EscapeSuite, SignalsToTheLauncherAndTheCallerAreRefused)
+{
+    struct sigaction sa {};
+    struct sigaction old {};
+    sa.sa_handler = countUsr1;
+    sigemptyset(&sa.sa_mask);
+    ASSERT_EQ(::sigaction(SIGUSR1, &sa, &old), 0);
+    g_usr1 = 0;
+    const std::string me = std::to_string(::getpid());
+    const auto r = runShell("kill -USR1 " + me + " && echo SIGNALLED-CALLER\n"
+                            "kill -STOP $PPID && echo STOPPED-LAUNCHER\n"
+                            "kill -KILL $PPID && echo KILLED-LAUNCHER\n"
+                            "python3 -c \"import ctypes, os, signal; libc = ctypes.CDLL(None, use_errno=True); "
+                            "fd = libc.syscall(434, " + me + ", 0); print('pidfd', fd); "
+                            "print('pidfd_send_signal', libc.syscall(424, fd, 10, None, 0))\"\n"
+                            "echo end\n",
+                            bashPolicy());
+    std::this_thread::sleep_for(std::chrono::milliseconds(50)); // a signal in flight would have landed
+    ::sigaction(SIGUSR1, &old, nullptr);
+    EXPECT_EQ(g_usr1.load(), 0) << "the run signalled the Runner's process\n" << describe(r);
+    EXPECT_NE(r.outcome, Outcome::InternalError) << "the launcher was stopped or killed\n" << describe(r);
+    EXPECT_NE(r.stdoutText.find("end\n"), std::string::npos) << describe(r);
+    for (const char* effect : {"SIGNALLED-CALLER", "STOPPED-LAUNCHER", "KILLED-LAUNCHER", "pidfd_send_signal 0"})
+        EXPECT_EQ(r.stdoutText.find(effect), std::string::npos) << effect << "\n" << describe(r);
+}
+
+// An unprivileged caller's run shares its uid: it must still not change the scheduling, priority or
+// resource limits of the caller's other processes (the workbench itself, the user's session).
+TEST(EscapeSuite, CannotTamperWithProcessesOutside)
+{
+    const pid_t victim = ::fork();
+    if (victim == 0) {
+        ::pause();
+        ::_exit(0);
+    }
+    ASSERT_GT(victim, 0);
+    rlimit nofileBefore{};
+    ::prlimit(victim, RLIMIT_NOFILE, nullptr, &nofileBefore);
+    errno = 0;
+    const int niceBefore = ::getpriority(PRIO_PROCESS, static_cast<id_t>(victim));
+    const int policyBefore = ::sched_getscheduler(victim);
+    cpu_set_t affinityBefore;
+    CPU_ZERO(&affinityBefore);
+    ::sched_getaffinity(victim, sizeof affinityBefore, &affinityBefore);
+    const long ioprioBefore = ::syscall(SYS_ioprio_get, 1, victim);
+
+    const std::string v = std::to_string(victim);
+    const auto r = runPython("import ctypes\n"
+                             "libc = ctypes.CDLL(None, use_errno=True)\n"
+                             "class RL(ctypes.Structure):\n"
+                             "    _fields_ = [('cur', ctypes.c_ulong), ('max', ctypes.c_ulong)]\n"
+                             "print('prlimit', libc.prlimit(" + v + ", 7, ctypes.byref(RL(3, 3)), None))\n"
+                             "print('setpriority', libc.setpriority(0, " + v + ", 19))\n"
+                             "mask = ctypes.c_ulong(1)\n"
+                             "print('affinity', libc.sched_setaffinity(" + v + ", 8, ctypes.byref(mask)))\n"
+                             "param = ctypes.c_int(0)\n"
+                             "print('scheduler', libc.sched_setscheduler(" + v + ", 5, ctypes.byref(param)))\n"
+                             "print('ioprio', libc.syscall(" + std::to_string(SYS_ioprio_set) + ", 1, " + v
+                                 + ", 3 << 13))\n",
+                             noGuard());
+
+    rlimit nofileAfter{};
+    ::prlimit(victim, RLIMIT_NOFILE, nullptr, &nofileAfter);
+    const int niceAfter = ::getpriority(PRIO_PROCESS, static_cast<id_t>(victim));
+    const int policyAfter = ::sched_getscheduler(victim);
+    cpu_set_t affinityAfter;
+    CPU_ZERO(&affinityAfter);
+    ::sched_getaffinity(victim, sizeof affinityAfter, &affinityAfter);
+    const long ioprioAfter = ::syscall(SYS_ioprio_get, 1, victim);
+    ::kill(victim, SIGKILL);
+    int status = 0;
+    ::waitpid(victim, &status, 0);
+
+    std::string changed;
+    if (nofileAfter.rlim_cur != nofileBefore.rlim_cur || nofileAfter.rlim_max != nofileBefore.rlim_max)
+        changed += fmt::format("RLIMIT_NOFILE {} -> {}; ", nofileBefore.rlim_cur, nofileAfter.rlim_cur);
+    if (niceAfter != niceBefore)
+        changed += fmt::format("nice {} -> {}; ", niceBefore, niceAfter);
+    if (policyAfter != policyBefore)
+        changed += fmt::format("scheduler {} -> {}; ", policyBefore, policyAfter);
+    if (!CPU_EQUAL(&affinityAfter, &affinityBefore))
+        changed += "CPU affinity; ";
+    if (ioprioAfter != ioprioBefore)
+        changed += fmt::format("ioprio {} -> {}; ", ioprioBefore, ioprioAfter);
+    SB_KNOWN_HOLE_IF(!changed.empty(),
+                     "a run of an unprivileged caller changed a process outside it (same uid): "
+                         << changed
+                         << "Fix in seccomp_filter.cpp loadProcessFilter: allow prlimit64, setpriority, "
+                            "sched_setaffinity, sched_setscheduler, sched_setparam, sched_setattr, ioprio_set "
+                            "only on the caller itself (pid/who argument 0), else refuse with a report "
+                            "(or check the target belongs to the run in the launcher's notification handler).");
+    EXPECT_TRUE(changed.empty()) << changed << describe(r);
+}
+
+// TIOCSTI pushes characters into a terminal's input as if typed. The run has no terminal even when the
+// caller has one as its controlling terminal: nothing may be queued on the caller's terminal.
+TEST(EscapeSuite, NoTerminalInjection)
+{
+    int toParent[2];
+    ASSERT_EQ(::pipe(toParent), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::close(toParent[0]);
+        auto report = [&](const std::string& text) {
+            const ssize_t n = ::write(toParent[1], text.data(), text.size());
+            ::_exit(n == static_cast<ssize_t>(text.size()) ? 0 : 3);
+        };
+        // A new session whose controlling terminal is a fresh pty: the caller of the run owns a terminal.
+        if (::setsid() < 0)
+            report("setup: setsid\n");
+        const int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+        if (master < 0 || ::grantpt(master) != 0 || ::unlockpt(master) != 0)
+            report("setup: pty\n");
+        const int slave = ::open(::ptsname(master), O_RDWR);
+        if (slave < 0 || ::ioctl(slave, TIOCSCTTY, 0) != 0)
+            report("setup: controlling tty\n");
+        const auto r = runPython("import fcntl, termios, os\n"
+                                 "def inject(fd, label):\n"
+                                 "    try:\n"
+                                 "        for c in b'id\\n':\n"
+                                 "            fcntl.ioctl(fd, termios.TIOCSTI, bytes([c]))\n"
+                                 "        print('INJECTED', label)\n"
+                                 "    except OSError as e:\n"
+                                 "        print('refused', label, e.errno)\n"
+                                 "for fd in (0, 1, 2):\n"
+                                 "    inject(fd, fd)\n"
+                                 "try:\n"
+                                 "    tty = os.open('/dev/tty', os.O_RDWR)\n"
+                                 "    inject(tty, 'tty')\n"
+                                 "except OSError as e:\n"
+                                 "    print('no /dev/tty', e.errno)\n"
+                                 "print('end')\n",
+                                 noGuard());
+        int queued = -1;
+        ::ioctl(slave, FIONREAD, &queued);
+        report("queued=" + std::to_string(queued) + "\n" + r.stdoutText + r.stderrText);
+    }
+    ::close(toParent[1]);
+    std::string text;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(toParent[0], buf, sizeof buf)) > 0;)
+        text.append(buf, static_cast<std::size_t>(n));
+    ::close(toParent[0]);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ASSERT_EQ(text.find("setup:"), std::string::npos) << text;
+    EXPECT_NE(text.find("queued=0\n"), std::string::npos) << "characters were queued on the caller's terminal\n" << text;
+    EXPECT_EQ(text.find("INJECTED"), std::string::npos) << text;
+    EXPECT_NE(text.find("end\n"), std::string::npos) << text;
+}
+
+// ---- the import guard is a signal, not the jail -------------------------------------------------------
+
+// Each snippet gets around the guard its own way (these are not asserted: the guard may get stricter).
+// What is asserted is what the OS layers still prevent with os/posix/socket/ctypes in hand: a shell may
+// run (inside the sandbox), but no secret is read, nothing is written outside, no socket opens.
+TEST(EscapeSuite, ImportGuardBypassesStillCannotEscape)
+{
+    HostSecret secret;
+    const std::string home = std::getenv("HOME") ? std::getenv("HOME") : "/root";
+    // Each prologue leaves `o` bound to an os-like module (os or posix).
+    const std::vector<std::pair<std::string, std::string>> bypasses = {
+        {"sys.modules posix", "import sys\no = sys.modules['posix']\n"},
+        {"restored __import__",
+         "import builtins\n"
+         "for cell in builtins.__import__.__closure__ or ():\n"
+         "    v = cell.cell_contents\n"
+         "    if getattr(v, '__name__', '') == '__import__' and v is not builtins.__import__:\n"
+         "        builtins.__import__ = v\n"
+         "import os as o\n"},
+        {"importlib internals", "import sys\no = sys.modules['_frozen_importlib']._gcd_import('os')\n"},
+        {"BuiltinImporter via subclasses",
+         "o = [c for c in ().__class__.__base__.__subclasses__() if c.__name__ == 'BuiltinImporter'][0]"
+         ".load_module('posix')\n"},
+    };
+    for (const auto& [label, prologue] : bypasses) {
+        const std::string py =
+            prologue + "print('system', o.system(\"echo SHELL-RAN; cat " + secret.file().string() + "; echo x > "
+            + secret.outside().string() + "; ls " + home + " && echo HOME-LISTED\"))\n"
+            "try:\n"
+            "    fd = o.open('" + secret.file().string() + "', o.O_RDONLY)\n"
+            "    print('READ', o.read(fd, 100))\n"
+            "except OSError as e:\n"
+            "    print('read refused', e.errno)\n"
+            "try:\n"
+            "    o.open('" + secret.outside().string() + "', o.O_WRONLY | o.O_CREAT, 0o644)\n"
+            "    print('CREATED-OUTSIDE')\n"
+            "except OSError as e:\n"
+            "    print('create refused', e.errno)\n"
+            "try:\n"
+            "    print('PROC', o.listdir('/proc')[:3])\n"
+            "except OSError as e:\n"
+            "    print('proc refused', e.errno)\n"
+            "try:\n"
+            "    import sys\n"
+            "    _socket = sys.modules.get('_socket') or sys.modules['_frozen_importlib']._gcd_import('_socket')\n"
+            "    s = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)\n"
+            "    print('SOCKET-OPENED')\n"
+            "except OSError as e:\n"
+            "    print('socket refused', e.errno)\n"
+            "try:\n"
+            "    import sys\n"
+            "    ct = sys.modules['_frozen_importlib']._gcd_import('ctypes')\n"
+            "    libc = ct.CDLL(None, use_errno=True)\n"
+            "    print('ctypes setuid0', libc.setuid(0), 'unshare', libc.unshare(0x10000000))\n"
+            "except Exception as e:\n"
+            "    print('ctypes refused', type(e).__name__)\n"
+            "print('end')\n";
+        const auto r = runPython(py); // the default policy: the guard is on
+        SCOPED_TRACE(label);
+        EXPECT_NE(r.stdoutText.find("end\n"), std::string::npos) << describe(r);
+        EXPECT_EQ(r.stdoutText.find(secret.text()), std::string::npos) << describe(r);
+        EXPECT_EQ(r.stdoutText.find("READ"), std::string::npos) << describe(r);
+        EXPECT_EQ(r.stdoutText.find("CREATED-OUTSIDE"), std::string::npos) << describe(r);
+        EXPECT_EQ(r.stdoutText.find("HOME-LISTED"), std::string::npos) << describe(r);
+        EXPECT_EQ(r.stdoutText.find("PROC"), std::string::npos) << describe(r);
+        EXPECT_EQ(r.stdoutText.find("SOCKET-OPENED"), std::string::npos) << describe(r);
+        EXPECT_EQ(r.stdoutText.find("setuid0 0"), std::string::npos) << describe(r);
+        EXPECT_EQ(r.stdoutText.find("unshare 0"), std::string::npos) << describe(r);
+        EXPECT_FALSE(fs::exists(secret.outside())) << label;
+        EXPECT_TRUE(hasBlocked(r, "network", "socket(AF_INET")) << blockedText(r);
+    }
+}
+
+// ---- cross-run channels through kernel objects -------------------------------------------------------
+
+// SysV message queues and shared memory are not files: Landlock does not see them and, at the process
+// level, there is no IPC namespace. Run 1 leaves a message and a segment; run 2 must not find them, and
+// nothing of run 1 may outlive it.
+TEST(EscapeSuite, SysvIpcIsNotACrossRunChannel)
+{
+    const key_t base = static_cast<key_t>(0x5B000000 | ((::getpid() & 0xffff) << 4));
+    const std::string msgKey = std::to_string(base + 1);
+    const std::string shmKey = std::to_string(base + 2);
+    const std::string semKey = std::to_string(base + 3);
+    const std::string mqName = "/" + unique("mq");
+    const std::string common = "import ctypes\n"
+                               "libc = ctypes.CDLL(None, use_errno=True)\n"
+                               "libc.shmat.restype = ctypes.c_void_p\n"
+                               "class Msg(ctypes.Structure):\n"
+                               "    _fields_ = [('type', ctypes.c_long), ('text', ctypes.c_char * 64)]\n";
+    const auto r1 = runPython(common + "q = libc.msgget(" + msgKey + ", 0o1666)\n"
+                              "print('msgsnd', libc.msgsnd(q, ctypes.byref(Msg(1, b'msg-from-run-1')), 64, 0))\n"
+                              "s = libc.shmget(" + shmKey + ", 4096, 0o1666)\n"
+                              "a = libc.shmat(s, None, 0)\n"
+                              "if a and a != 2**64 - 1:\n"
+                              "    ctypes.memmove(a, b'shm-from-run-1', 14)\n"
+                              "    print('shm written')\n"
+                              "print('semget', libc.semget(" + semKey + ", 1, 0o1666) >= 0)\n"
+                              "print('mq_open', libc.mq_open(b'" + mqName + "', 0o102, 0o666, None))\n",
+                              noGuard());
+    const auto r2 = runPython(common + "q = libc.msgget(" + msgKey + ", 0)\n"
+                              "m = Msg()\n"
+                              "print('msgrcv', libc.msgrcv(q, ctypes.byref(m), 64, 0, 0o4000), m.text)\n"
+                              "s = libc.shmget(" + shmKey + ", 0, 0)\n"
+                              "a = libc.shmat(s, None, 0)\n"
+                              "print('shm', ctypes.string_at(a, 14) if a and a != 2**64 - 1 else None)\n",
+                              noGuard());
+    // What run 1 left behind, seen from the host; then clean up whatever there is.
+    const int q = ::msgget(base + 1, 0);
+    const int s = ::shmget(base + 2, 0, 0);
+    const int sem = ::semget(base + 3, 0, 0);
+    const mqd_t mq = ::mq_open(mqName.c_str(), O_RDONLY);
+    if (q >= 0)
+        ::msgctl(q, IPC_RMID, nullptr);
+    if (s >= 0)
+        ::shmctl(s, IPC_RMID, nullptr);
+    if (sem >= 0)
+        ::semctl(sem, 0, IPC_RMID);
+    if (mq != static_cast<mqd_t>(-1)) {
+        ::mq_close(mq);
+        ::mq_unlink(mqName.c_str());
+    }
+    const bool crossed = r2.stdoutText.find("from-run-1") != std::string::npos;
+    const bool leftBehind = q >= 0 || s >= 0 || sem >= 0 || mq != static_cast<mqd_t>(-1);
+    EXPECT_NE(r1.stdoutText.find("mq_open -1"), std::string::npos) << "POSIX message queue created\n" << describe(r1);
+    SB_KNOWN_HOLE_IF(crossed || leftBehind,
+                     "SysV IPC is open at the process level: run 2 read run 1's message/segment ("
+                         << (crossed ? "yes" : "no") << "), run 1's objects outlived it (" << (leftBehind ? "yes" : "no")
+                         << "; msg " << q << ", shm " << s << ", sem " << sem
+                         << "). An unprivileged caller's runs can also attach the user's own segments "
+                            "(X11 MIT-SHM, ...). Fix in seccomp_filter.cpp loadProcessFilter: refuse with a "
+                            "report msgget, msgsnd, msgrcv, msgctl, shmget, shmat, shmdt, shmctl, semget, semop, "
+                            "semtimedop, semctl (and mq_open, mq_unlink, mq_timedsend, mq_timedreceive, "
+                            "mq_notify, mq_getsetattr); container level: CLONE_NEWIPC.");
+    EXPECT_FALSE(crossed) << describe(r2);
+    EXPECT_FALSE(leftBehind);
+}
+
+// ---- orphans -----------------------------------------------------------------------------------------
+
+// The caller (the process holding the Runner) is SIGKILLed mid-run: the run's processes end too, and
+// nothing of the run (its work dir) is left behind.
+TEST(EscapeSuite, RunEndsWhenTheCallerIsKilled)
+{
+    const std::string marker = unique("orphan");
+    TempDir root;
+    fs::permissions(root.path(), fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
+    const pid_t caller = ::fork();
+    ASSERT_GE(caller, 0);
+    if (caller == 0) {
+        Policy p = bashPolicy();
+        p.limits.wallMs = 60000;
+        const auto r = runSnippet(Language::Shell,
+                                  "(exec -a " + marker + " sleep 60) &\n(exec -a " + marker
+                                      + " sleep 60 >/dev/null 2>&1) &\nexec -a " + marker + " sleep 60\n",
+                                  p, RunnerOptions{{}, root.path()});
+        ::_exit(r.outcome == Outcome::Ok ? 0 : 1);
+    }
+    const bool started = waitUntilPresent(marker, 3, std::chrono::seconds(10));
+    ::kill(caller, SIGKILL);
+    int status = 0;
+    ::waitpid(caller, &status, 0);
+    ASSERT_TRUE(started) << "the run did not start";
+    const bool gone = waitUntilGone(marker, std::chrono::seconds(5));
+    const auto left = processesWith(marker).size();
+    killAll(marker);
+    EXPECT_TRUE(gone) << left << " process(es) of the run outlived their caller";
+
+    std::vector<std::string> leftDirs;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(root.path(), ec))
+        leftDirs.push_back(entry.path().filename().string());
+    SB_KNOWN_HOLE_IF(!leftDirs.empty(),
+                     "the work dir " << (leftDirs.empty() ? "" : leftDirs.front())
+                                     << " outlived a SIGKILLed caller: only the Runner's WorkDirGuard removes it. "
+                                        "Fix: the launcher removes spec.workDir itself when it ends the run because "
+                                        "its parent died (PDEATHSIG SIGTERM, launcher_main.cpp), or Runner "
+                                        "sweeps stale sandbench-run-* dirs whose launcher is gone (runner.cpp).");
+    EXPECT_TRUE(leftDirs.empty());
+}
+
+// The launcher itself is SIGKILLed (the OOM killer, an impatient user, the Runner's own safety net).
+TEST(EscapeSuite, RunEndsWhenTheLauncherIsKilled)
+{
+    const std::string marker = unique("launcherkill");
+    Policy p = bashPolicy();
+    p.limits.wallMs = 60000;
+    RunResult result;
+    std::thread runner([&] {
+        result = runShell("(exec -a " + marker + " sleep 60 >/dev/null 2>&1) &\nexec -a " + marker + " sleep 60\n", p);
+    });
+    const bool started = waitUntilPresent(marker, 2, std::chrono::seconds(10));
+    // The launcher: our child whose program is sandbench-launcher.
+    pid_t launcher = -1;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+        const auto name = entry.path().filename().string();
+        if (name.empty() || !std::isdigit(static_cast<unsigned char>(name[0])))
+            continue;
+        const auto stat = slurp(entry.path() / "stat");
+        const auto close = stat.rfind(')');
+        if (close == std::string::npos)
+            continue;
+        char state = 0;
+        int ppid = 0;
+        if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == ::getpid()
+            && stat.find("(sandbench-launc") != std::string::npos)
+            launcher = static_cast<pid_t>(std::stol(name));
+    }
+    if (launcher > 0)
+        ::kill(launcher, SIGKILL);
+    // Measured from the kill, before waiting for the Runner (which waits for the run's pipes to close).
+    const bool gone = waitUntilGone(marker, std::chrono::seconds(5));
+    const auto left = processesWith(marker).size();
+    killAll(marker);
+    runner.join();
+    ASSERT_TRUE(started) << describe(result);
+    ASSERT_GT(launcher, 0) << "launcher not found";
+    EXPECT_EQ(result.outcome, Outcome::InternalError) << describe(result);
+    SB_KNOWN_HOLE_IF(!gone, left << " process(es) of the run outlived a SIGKILLed launcher: the launcher is their "
+                                    "subreaper and only the direct child has PDEATHSIG (which a root caller's run "
+                                    "loses: the kernel clears it when dropPrivileges changes the uid, so set it "
+                                    "after the drop in runChild), so they are reparented and run on. Fix: also "
+                                    "the launcher reports the run's pgid (and uid) to "
+                                    "the Runner as soon as it forks (launcher_main.cpp), and Runner::run kills "
+                                    "-pgid (and, as root, everything of the transient uid, as killTree does) when "
+                                    "the launcher ends without a result (runner.cpp); at container level a pid "
+                                    "namespace ends them all with its init.");
+    EXPECT_TRUE(gone);
+}
