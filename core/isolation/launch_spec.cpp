@@ -28,6 +28,42 @@ Limits limitsFromJson(const json& j)
     return l;
 }
 
+// Enums travel as numbers: the launcher does not link the policy parser.
+json syscallsToJson(const SyscallPolicy& p)
+{
+    json rules = json::array();
+    for (const auto& r : p.rules) {
+        json args = json::array();
+        for (const auto& a : r.args)
+            args.push_back({{"index", a.index}, {"op", static_cast<int>(a.op)}, {"value", a.value}, {"mask", a.mask}});
+        rules.push_back({{"names", r.names}, {"action", static_cast<int>(r.action)}, {"errno", r.errnoValue}, {"args", args}});
+    }
+    return {{"default", static_cast<int>(p.defaultAction)}, {"default_errno", p.defaultErrno}, {"rules", rules}};
+}
+
+SyscallPolicy syscallsFromJson(const json& j)
+{
+    SyscallPolicy p;
+    p.defaultAction = static_cast<SyscallAction>(j.at("default").get<int>());
+    p.defaultErrno = j.at("default_errno").get<int>();
+    for (const auto& r : j.at("rules")) {
+        SyscallRule rule;
+        rule.names = r.at("names").get<std::vector<std::string>>();
+        rule.action = static_cast<SyscallAction>(r.at("action").get<int>());
+        rule.errnoValue = r.at("errno").get<int>();
+        for (const auto& a : r.at("args")) {
+            ArgCondition c;
+            c.index = a.at("index").get<unsigned>();
+            c.op = static_cast<ArgOp>(a.at("op").get<int>());
+            c.value = a.at("value").get<std::uint64_t>();
+            c.mask = a.at("mask").get<std::uint64_t>();
+            rule.args.push_back(c);
+        }
+        p.rules.push_back(std::move(rule));
+    }
+    return p;
+}
+
 } // namespace
 
 std::string encodeSpec(const LaunchSpec& s)
@@ -43,6 +79,7 @@ std::string encodeSpec(const LaunchSpec& s)
               {"dev_paths", s.devPaths},
               {"pass_event_fd", s.passEventFd},
               {"process_base", s.processBase},
+              {"syscalls", syscallsToJson(s.syscalls)},
               {"container", s.container},
               {"tmp_size_mb", s.tmpSizeMb}};
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -64,6 +101,7 @@ Result<LaunchSpec> decodeSpec(const std::string& text)
         s.devPaths = j.at("dev_paths").get<std::vector<std::string>>();
         s.passEventFd = j.at("pass_event_fd").get<bool>();
         s.processBase = j.at("process_base").get<std::int64_t>();
+        s.syscalls = syscallsFromJson(j.at("syscalls"));
         s.container = j.at("container").get<bool>();
         s.tmpSizeMb = j.at("tmp_size_mb").get<std::int64_t>();
         if (s.argv.empty() || s.argv.front().empty() || s.argv.front().front() != '/')
@@ -84,7 +122,7 @@ std::string encodeResult(const LaunchResult& r)
         layers.push_back({name, on});
     json j = {{"setup_failed", r.setupFailed}, {"setup_error", r.setupError}, {"exit_code", r.exitCode},
               {"signal", r.signal},            {"timed_out", r.timedOut},     {"cpu_limited", r.cpuLimited},
-              {"cancelled", r.cancelled},      {"wall_ms", r.wallMs},         {"cpu_ms", r.cpuMs},
+              {"cancelled", r.cancelled},      {"killed_by_policy", r.killedByPolicy},      {"wall_ms", r.wallMs},         {"cpu_ms", r.cpuMs},
               {"peak_rss_kb", r.peakRssKb},    {"blocked", blocked},          {"layers", layers}};
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -101,6 +139,7 @@ Result<LaunchResult> decodeResult(const std::string& text)
         r.timedOut = j.at("timed_out").get<bool>();
         r.cpuLimited = j.at("cpu_limited").get<bool>();
         r.cancelled = j.at("cancelled").get<bool>();
+        r.killedByPolicy = j.at("killed_by_policy").get<bool>();
         r.wallMs = j.at("wall_ms").get<double>();
         r.cpuMs = j.at("cpu_ms").get<double>();
         r.peakRssKb = j.at("peak_rss_kb").get<std::int64_t>();

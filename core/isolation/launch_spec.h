@@ -35,6 +35,7 @@ struct LaunchSpec {
     std::vector<std::string> devPaths;   // device files that may be read and written (/dev/null, ...)
     bool passEventFd = false;
     std::int64_t processBase = 0;    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC)
+    SyscallPolicy syscalls;          // the policy's syscall rules, on top of the built-in refusals
     bool container = false;          // the container level: namespaces and a minimal root (container.h)
     std::int64_t tmpSizeMb = 64;     // container: size of the private /tmp, 0 for none    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC)
 };
@@ -47,6 +48,7 @@ struct LaunchResult {
     bool timedOut = false;
     bool cpuLimited = false;
     bool cancelled = false;
+    bool killedByPolicy = false;     // a syscall rule with action kill ended the run
     double wallMs = 0;
     double cpuMs = 0;
     std::int64_t peakRssKb = 0;

@@ -202,7 +202,7 @@ void dropAllCapabilities(int errFd)
     if (auto applied = sb::landlock::restrictSelf(rules); !applied)
         childFail(errFd, "landlock: " + applied.error().message);
 
-    auto notifyFd = sb::seccomp::loadProcessFilter();
+    auto notifyFd = sb::seccomp::loadFilter(spec.syscalls);
     if (!notifyFd)
         childFail(errFd, "seccomp: " + notifyFd.error().message);
     sendFd(errFd, fdSocket, *notifyFd);
@@ -536,12 +536,20 @@ int main()
             } else {
                 std::memset(req, 0, sizeof *req);
                 if (seccomp_notify_receive(notifyFd, req) == 0) {
-                    if (result.blocked.size() < 1000)
+                    const auto decision = sb::seccomp::decide(spec->syscalls, *req);
+                    if (decision.report && result.blocked.size() < 1000)
                         result.blocked.push_back(sb::seccomp::describe(*req));
                     std::memset(resp, 0, sizeof *resp);
                     resp->id = req->id;
-                    resp->error = -sb::seccomp::refusalErrno(*req);
+                    if (decision.allow)
+                        resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE; // decided on registers, not memory
+                    else
+                        resp->error = -decision.error;
                     seccomp_notify_respond(notifyFd, resp);
+                    if (decision.endRun) {
+                        result.killedByPolicy = true;
+                        endRun();
+                    }
                 }
             }
         }

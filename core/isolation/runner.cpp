@@ -286,6 +286,7 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     LaunchSpec spec;
     spec.workDir = workDir.string();
     spec.container = policy.level == IsolationLevel::Container;
+    spec.syscalls = policy.syscalls;
     // Where the program sees its work dir: the same path on the host, /work in a container.
     const fs::path seenWorkDir = spec.container ? fs::path(container::kWorkDir) : workDir;
     spec.limits = policy.limits;
@@ -489,7 +490,11 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
             memoryReported = true;
     }
 
-    if (launched->cancelled) {
+    if (launched->killedByPolicy) {
+        result.outcome = Outcome::Blocked;
+        result.message = result.blocked.empty() ? "a syscall rule of the policy ended the run"
+                                                : "the policy ends the run on " + result.blocked.back().detail;
+    } else if (launched->cancelled) {
         result.outcome = Outcome::Error;
         result.message = "cancelled";
     } else if (launched->timedOut) {

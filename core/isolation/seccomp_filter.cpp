@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <seccomp.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -35,10 +36,12 @@ constexpr std::array kRefusedSyscalls = {
 
 constexpr std::uint64_t kNamespaceFlags[] = {CLONE_NEWUSER, CLONE_NEWNS,  CLONE_NEWPID,   CLONE_NEWNET,
                                              CLONE_NEWIPC,  CLONE_NEWUTS, CLONE_NEWCGROUP};
+constexpr std::uint64_t kAllNamespaceFlags =
+    CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP;
 
 class Ctx {
 public:
-    Ctx() : m_ctx(seccomp_init(SCMP_ACT_ALLOW)) {}
+    explicit Ctx(std::uint32_t defaultAction) : m_ctx(seccomp_init(defaultAction)) {}
     ~Ctx()
     {
         if (m_ctx)
@@ -141,18 +144,105 @@ bool notifyAvailable(std::string* whyNot)
     return true;
 }
 
-Result<int> loadProcessFilter()
+namespace {
+
+constexpr std::array kBootstrapSyscalls = {"sendmsg", "close", "write", "prlimit64", "setrlimit", "execve",
+                                           "exit", "exit_group", "rt_sigreturn"};
+
+bool isBuiltinRefused(std::string_view name)
+{
+    return std::find(kRefusedSyscalls.begin(), kRefusedSyscalls.end(), name) != kRefusedSyscalls.end();
+}
+
+bool namedBy(const SyscallRule& rule, std::string_view name)
+{
+    return std::find(rule.names.begin(), rule.names.end(), name) != rule.names.end();
+}
+
+scmp_compare toScmp(ArgOp op)
+{
+    switch (op) {
+    case ArgOp::Eq: return SCMP_CMP_EQ;
+    case ArgOp::Ne: return SCMP_CMP_NE;
+    case ArgOp::Lt: return SCMP_CMP_LT;
+    case ArgOp::Le: return SCMP_CMP_LE;
+    case ArgOp::Gt: return SCMP_CMP_GT;
+    case ArgOp::Ge: return SCMP_CMP_GE;
+    case ArgOp::MaskedEq: return SCMP_CMP_MASKED_EQ;
+    }
+    return SCMP_CMP_EQ;
+}
+
+bool argsMatch(const std::vector<ArgCondition>& conditions, const __u64* args)
+{
+    for (const auto& c : conditions) {
+        if (c.index > 5)
+            return false;
+        const std::uint64_t a = args[c.index];
+        bool ok = false;
+        switch (c.op) {
+        case ArgOp::Eq: ok = a == c.value; break;
+        case ArgOp::Ne: ok = a != c.value; break;
+        case ArgOp::Lt: ok = a < c.value; break;
+        case ArgOp::Le: ok = a <= c.value; break;
+        case ArgOp::Gt: ok = a > c.value; break;
+        case ArgOp::Ge: ok = a >= c.value; break;
+        case ArgOp::MaskedEq: ok = (a & c.mask) == c.value; break;
+        }
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+std::string syscallName(const seccomp_notif& req)
+{
+    char* raw = seccomp_syscall_resolve_num_arch(req.data.arch, req.data.nr);
+    std::string name = raw ? raw : "";
+    std::free(raw);
+    return name;
+}
+
+} // namespace
+
+bool isBootstrapSyscall(std::string_view name)
+{
+    return std::find(kBootstrapSyscalls.begin(), kBootstrapSyscalls.end(), name) != kBootstrapSyscalls.end();
+}
+
+Result<int> loadFilter(const SyscallPolicy& policy)
 {
     std::string why;
     if (!notifyAvailable(&why))
         return fail("seccomp user notification unavailable: " + why);
-    Ctx ctx;
+    const bool defaultAllows = policy.defaultAction == SyscallAction::Allow;
+    // Refusing and killing defaults go through the supervisor, which reports and decides.
+    Ctx ctx(defaultAllows ? SCMP_ACT_ALLOW : SCMP_ACT_NOTIFY);
     if (!ctx.get())
         return fail("seccomp_init failed");
     // Only the native ABI: 32-bit and x32 entry points would sidestep the rules (libseccomp kills those).
-    for (const char* name : kRefusedSyscalls) {
-        const int nr = seccomp_syscall_resolve_name(name);
-        if (nr == __NR_SCMP_ERROR)
+
+    // Syscalls the supervisor decides: the built-in refusals and whatever a policy rule refuses or kills.
+    std::vector<std::string> supervised(kRefusedSyscalls.begin(), kRefusedSyscalls.end());
+    bool policyNamesSocket = false;
+    bool policyNamesClone = false;
+    for (const auto& rule : policy.rules) {
+        for (const auto& name : rule.names) {
+            policyNamesSocket = policyNamesSocket || name == "socket";
+            policyNamesClone = policyNamesClone || name == "clone";
+            const bool refuses = rule.action == SyscallAction::Errno || rule.action == SyscallAction::Kill;
+            if (refuses && isBootstrapSyscall(name))
+                return fail(fmt::format("the policy refuses {}, which Sandbench needs to start the program", name));
+            if ((refuses || isBuiltinRefused(name) || name == "socket" || name == "clone")
+                && std::find(supervised.begin(), supervised.end(), name) == supervised.end())
+                supervised.push_back(name);
+        }
+    }
+    for (const auto& name : supervised) {
+        if (!defaultAllows)
+            break; // the default already sends everything unlisted to the supervisor
+        const int nr = seccomp_syscall_resolve_name(name.c_str());
+        if (nr == __NR_SCMP_ERROR || nr < 0)
             continue; // not on this architecture
         if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_NOTIFY, nr, 0); rc != 0)
             return fail(fmt::format("seccomp rule for {}: {}", name, std::strerror(-rc)));
@@ -160,25 +250,114 @@ Result<int> loadProcessFilter()
     // Network sockets are refused with a report. Local UNIX sockets are refused quietly: ordinary programs
     // probe them through libc (nscd lookups), and reporting those would drown the real refusals; the
     // effect is the same either way: no connection to the desktop session bus or any other local service.
-    if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_NOTIFY, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX)); rc != 0)
-        return fail(fmt::format("seccomp rule for socket: {}", std::strerror(-rc)));
-    if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
-        rc != 0)
-        return fail(fmt::format("seccomp rule for socket: {}", std::strerror(-rc)));
-    for (const auto flag : kNamespaceFlags) {
-        if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_NOTIFY, SCMP_SYS(clone), 1,
-                                      SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag)); rc != 0)
-            return fail(fmt::format("seccomp rule for clone: {}", std::strerror(-rc)));
+    if (!policyNamesSocket) {
+        if (int rc = defaultAllows ? seccomp_rule_add(ctx.get(), SCMP_ACT_NOTIFY, SCMP_SYS(socket), 1,
+                                                      SCMP_A0(SCMP_CMP_NE, AF_UNIX))
+                                   : 0;
+            rc != 0)
+            return fail(fmt::format("seccomp rule for socket: {}", std::strerror(-rc)));
+        if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
+                                      SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+            rc != 0)
+            return fail(fmt::format("seccomp rule for socket: {}", std::strerror(-rc)));
+    }
+    if (!policyNamesClone) {
+        for (const auto flag : kNamespaceFlags) {
+            if (!defaultAllows)
+                break;
+            if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_NOTIFY, SCMP_SYS(clone), 1,
+                                          SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag));
+                rc != 0)
+                return fail(fmt::format("seccomp rule for clone: {}", std::strerror(-rc)));
+        }
+        if (!defaultAllows) {
+            if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
+                                          SCMP_A0(SCMP_CMP_MASKED_EQ, kAllNamespaceFlags, 0));
+                rc != 0)
+                return fail(fmt::format("seccomp rule for clone: {}", std::strerror(-rc)));
+        }
     }
     // clone3 passes its flags in memory where a filter cannot look: make libc fall back to clone.
     if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0); rc != 0)
         return fail(fmt::format("seccomp rule for clone3: {}", std::strerror(-rc)));
+
+    // The policy's allow and log rules on syscalls nobody supervises go straight into the filter.
+    for (const auto& rule : policy.rules) {
+        if (rule.action != SyscallAction::Allow && rule.action != SyscallAction::Log)
+            continue;
+        const std::uint32_t action = rule.action == SyscallAction::Log ? SCMP_ACT_LOG : SCMP_ACT_ALLOW;
+        if (defaultAllows && action == SCMP_ACT_ALLOW)
+            continue; // the default already allows it (libseccomp refuses a rule equal to the default)
+        std::vector<scmp_arg_cmp> conditions;
+        for (const auto& c : rule.args) {
+            conditions.push_back(c.op == ArgOp::MaskedEq ? SCMP_CMP64(c.index, SCMP_CMP_MASKED_EQ, c.mask, c.value)
+                                                         : SCMP_CMP64(c.index, toScmp(c.op), c.value));
+        }
+        for (const auto& name : rule.names) {
+            if (std::find(supervised.begin(), supervised.end(), name) != supervised.end() || name == "clone3")
+                continue;
+            const int nr = seccomp_syscall_resolve_name(name.c_str());
+            if (nr == __NR_SCMP_ERROR || nr < 0)
+                continue;
+            if (int rc = seccomp_rule_add_array(ctx.get(), action, nr, static_cast<unsigned>(conditions.size()),
+                                                conditions.data());
+                rc != 0 && rc != -EEXIST)
+                return fail(fmt::format("seccomp rule for {}: {}", name, std::strerror(-rc)));
+        }
+    }
+    if (!defaultAllows) {
+        for (const char* name : kBootstrapSyscalls) {
+            if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, seccomp_syscall_resolve_name(name), 0);
+                rc != 0 && rc != -EEXIST)
+                return fail(fmt::format("seccomp rule for {}: {}", name, std::strerror(-rc)));
+        }
+    }
     if (int rc = seccomp_load(ctx.get()); rc != 0)
         return fail(fmt::format("seccomp_load: {}", std::strerror(-rc)));
     const int fd = seccomp_notify_fd(ctx.get());
     if (fd < 0)
         return fail("seccomp: no notification fd after loading the filter");
     return fd;
+}
+
+Decision decide(const SyscallPolicy& policy, const seccomp_notif& req)
+{
+    const std::string name = syscallName(req);
+    const __u64* args = req.data.args;
+    // Built-in refusals first: a policy cannot lift them.
+    if (name == "socket") {
+        if (args[0] != AF_UNIX)
+            return {false, EACCES, true, false};
+    } else if (name == "clone") {
+        if (args[0] & kAllNamespaceFlags)
+            return {false, EPERM, true, false};
+    } else if (isBuiltinRefused(name)) {
+        // A kill rule still ends the run; anything else is the built-in refusal.
+        for (const auto& rule : policy.rules) {
+            if (namedBy(rule, name) && argsMatch(rule.args, args) && rule.action == SyscallAction::Kill)
+                return {false, EPERM, true, true};
+        }
+        return {false, EPERM, true, false};
+    }
+    for (const auto& rule : policy.rules) {
+        if (!namedBy(rule, name) || !argsMatch(rule.args, args))
+            continue;
+        switch (rule.action) {
+        case SyscallAction::Allow:
+        case SyscallAction::Log: return {true, 0, false, false};
+        case SyscallAction::Errno: return {false, rule.errnoValue, true, false};
+        case SyscallAction::Kill: return {false, EPERM, true, true};
+        }
+    }
+    if (name == "socket")
+        return {false, EACCES, false, false}; // a local socket: refused quietly, as without a policy
+    switch (policy.defaultAction) {
+    case SyscallAction::Allow:
+    case SyscallAction::Log: return {true, 0, false, false};
+    case SyscallAction::Errno: return {false, policy.defaultErrno, true, false};
+    case SyscallAction::Kill: return {false, EPERM, true, true};
+    }
+    return {false, EPERM, true, false};
 }
 
 BlockedEvent describe(const seccomp_notif& req)
@@ -216,14 +395,6 @@ BlockedEvent describe(const seccomp_notif& req)
     if (name == "keyctl" || name == "add_key" || name == "request_key" || name == "bpf")
         return {"syscall", fmt::format("{}({}, ...)", name, static_cast<std::int64_t>(a[0]))};
     return {"syscall", fmt::format("{}({:#x}, {:#x}, ...)", name, a[0], a[1])};
-}
-
-int refusalErrno(const seccomp_notif& req)
-{
-    char* rawName = seccomp_syscall_resolve_num_arch(req.data.arch, req.data.nr);
-    const bool socket = rawName && std::strcmp(rawName, "socket") == 0;
-    std::free(rawName);
-    return socket ? EACCES : EPERM;
 }
 
 } // namespace sb::seccomp

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "isolation/policy.h"
 #include "isolation/run.h"
 #include "util/error.h"
 
@@ -12,17 +13,28 @@ namespace sb::seccomp {
 // Whether this kernel and libseccomp can report refused syscalls through user notification.
 bool notifyAvailable(std::string* whyNot = nullptr);
 
-// Builds and loads the process-level filter into the calling process and returns the notification fd:
-// every refused call (network sockets, ptrace, mount family, keyring, modules, namespaces,
-// bpf, io_uring, ...) is sent to whoever reads that fd, which answers with an errno.
-// Must be called after no_new_privs; allocates, so call it before address-space limits.
-Result<int> loadProcessFilter();
+// Builds and loads the filter into the calling process and returns the notification fd. Sandbench's
+// built-in refusals (network sockets, ptrace, the mount family, keyrings, modules, namespaces, bpf,
+// io_uring, ...) and every syscall a policy rule refuses or kills on are sent to whoever reads that fd
+// (the launcher), which decides with decide() below; the policy's allow and log rules go into the filter.
+// Must be called after no_new_privs; allocates, so call it before address-space limits. The few calls
+// the launcher still makes before execve (see kBootstrapSyscalls) are allowed whatever the default.
+Result<int> loadFilter(const SyscallPolicy& policy);
+
+// The syscalls the launcher's child needs between loading the filter and execve.
+bool isBootstrapSyscall(std::string_view name);
+
+// What the supervisor answers to one notification.
+struct Decision {
+    bool allow = false;         // let the call proceed (decided on register values only, never memory)
+    int error = 0;              // errno for a refused call
+    bool report = false;        // record it as a blocked event
+    bool endRun = false;        // a kill rule: the run ends as blocked
+};
+Decision decide(const SyscallPolicy& policy, const seccomp_notif& request);
 
 // "socket(AF_INET, SOCK_STREAM)", "ptrace(PTRACE_ATTACH, 42)", ... from a notification. Reads string
 // arguments from the caller's memory where the supervisor may (for reporting only, never for decisions).
 BlockedEvent describe(const seccomp_notif& request);
-
-// The errno a refused call gets (EACCES for sockets, like a firewall; EPERM otherwise).
-int refusalErrno(const seccomp_notif& request);
 
 } // namespace sb::seccomp
