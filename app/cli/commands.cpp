@@ -91,17 +91,36 @@ bool policyNamesLevel(const std::string& path)
     }
 }
 
+// --policy names a file, or else one of the built-in presets.
+Result<Policy> loadPolicyOrPreset(const std::string& nameOrPath, bool& namesLevel)
+{
+    std::error_code ec;
+    if (std::filesystem::exists(nameOrPath, ec)) {
+        namesLevel = policyNamesLevel(nameOrPath);
+        return loadPolicyFile(nameOrPath);
+    }
+    if (auto text = builtinPresetText(nameOrPath)) {
+        namesLevel = YAML::Load(std::string(*text))["level"].IsDefined();
+        return builtinPreset(nameOrPath);
+    }
+    std::string names;
+    for (const auto& n : builtinPresetNames())
+        names += (names.empty() ? "" : ", ") + n;
+    return fail(fmt::format("{}: no such policy file, and not a preset ({})", nameOrPath, names));
+}
+
 Result<Policy> policyFor(const RunOptions& options)
 {
     Policy policy;
     policy.level = highestAvailableLevel();
     if (!options.policyFile.empty()) {
-        auto loaded = loadPolicyFile(options.policyFile);
+        bool namesLevel = false;
+        auto loaded = loadPolicyOrPreset(options.policyFile, namesLevel);
         if (!loaded)
             return loaded;
         const IsolationLevel fallback = policy.level;
         policy = *loaded;
-        if (!policyNamesLevel(options.policyFile))
+        if (!namesLevel)
             policy.level = fallback;
     }
     if (!options.level.empty())
@@ -280,6 +299,47 @@ int historyCommand(const std::string& storePath, int limit, bool json)
         std::cout << fmt::format("{}  {}  {:<24} {:<15} {:>7.0f} ms\n", formatTime(run.result.startedAtMs),
                                  run.result.runId, run.request.label.substr(0, 24), toString(run.result.outcome),
                                  run.result.durationMs);
+    return 0;
+}
+
+int policyCommand(const std::string& action, const std::string& argument, bool json)
+{
+    if (action == "presets") {
+        if (json) {
+            std::cout << dumpJson(builtinPresetNames()) << '\n';
+        } else {
+            for (const auto& name : builtinPresetNames())
+                std::cout << name << '\n';
+        }
+        return 0;
+    }
+    if (action == "show") {
+        if (auto text = builtinPresetText(argument)) {
+            std::cout << *text;
+            return 0;
+        }
+        return reportError(fmt::format("{}: not a preset", argument));
+    }
+    // check: validate a file (or preset) and print it as Sandbench understands it.
+    bool namesLevel = false;
+    std::vector<std::string> warnings;
+    std::error_code ec;
+    auto policy = std::filesystem::exists(argument, ec) ? loadPolicyFile(argument, &warnings)
+                                                        : loadPolicyOrPreset(argument, namesLevel);
+    if (!policy) {
+        if (json)
+            std::cout << dumpJson({{"valid", false}, {"error", policy.error().message}}) << '\n';
+        else
+            std::cerr << "sandbench: " << policy.error().message << '\n';
+        return kExitFailure;
+    }
+    if (json) {
+        std::cout << dumpJson({{"valid", true}, {"warnings", warnings}, {"policy", renderPolicy(*policy)}}) << '\n';
+    } else {
+        for (const auto& w : warnings)
+            std::cerr << "warning: " << w << '\n';
+        std::cout << renderPolicy(*policy) << '\n';
+    }
     return 0;
 }
 

@@ -28,5 +28,6 @@ int demoCommand(const std::string& store, bool json);
 int metricsCommand(const std::string& store, bool json);
 int historyCommand(const std::string& store, int limit, bool json);
 int doctorCommand(bool json);
+int policyCommand(const std::string& action, const std::string& argument, bool json);
 
 } // namespace sb::cli

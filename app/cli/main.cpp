@@ -27,7 +27,7 @@ int main(int argc, char** argv)
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{86'400'000}));
     runCmd->add_option("--memory-mb", run.memoryMb, "Address-space limit in MiB (default 256)")
         ->check(CLI::Range(std::int64_t{16}, std::int64_t{1'048'576}));
-    runCmd->add_option("--policy", run.policyFile, "Policy file (YAML)")->check(CLI::ExistingFile);
+    runCmd->add_option("--policy", run.policyFile, "Policy file (YAML) or preset name (see: sandbench policy presets)");
     runCmd->add_option("--level", run.level, "Isolation level (default: the policy's, else process)")
         ->check(CLI::IsMember({"process", "container", "strict"}));
     runCmd->add_flag("--json", run.json, "Print one JSON object describing the run");
@@ -40,7 +40,7 @@ int main(int argc, char** argv)
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{86'400'000}));
     execCmd->add_option("--memory-mb", exec.memoryMb, "Address-space limit in MiB (default 256)")
         ->check(CLI::Range(std::int64_t{16}, std::int64_t{1'048'576}));
-    auto* execPolicy = execCmd->add_option("--policy", exec.policyFile, "Policy file (YAML)")->check(CLI::ExistingFile);
+    auto* execPolicy = execCmd->add_option("--policy", exec.policyFile, "Policy file (YAML) or preset name");
     execCmd->add_option("--level", exec.level, "Isolation level (default: the policy's, else process)")
         ->check(CLI::IsMember({"process", "container", "strict"}))
         ->excludes(execPolicy);
@@ -67,6 +67,18 @@ int main(int argc, char** argv)
     historyCmd->add_option("--store", historyStore, "Store file");
     historyCmd->add_option("--limit", historyLimit, "How many runs (default 20)")->check(CLI::Range(1, 100000));
 
+    bool policyJson = false;
+    std::string policyArgument;
+    auto* policyCmd = app.add_subcommand("policy", "Policies: list and show the presets, check a policy file");
+    policyCmd->require_subcommand(1);
+    auto* presetsCmd = policyCmd->add_subcommand("presets", "List the built-in presets");
+    auto* showCmd = policyCmd->add_subcommand("show", "Print a preset's YAML");
+    showCmd->add_option("name", policyArgument, "Preset name")->required();
+    auto* checkCmd = policyCmd->add_subcommand("check", "Validate a policy file and print it as Sandbench reads it");
+    checkCmd->add_option("file", policyArgument, "Policy file (YAML) or preset name")->required();
+    for (auto* sub : {presetsCmd, showCmd, checkCmd})
+        sub->add_flag("--json", policyJson, "Print JSON");
+
     bool doctorJson = false;
     auto* doctorCmd = app.add_subcommand("doctor", "Which isolation layers this machine and user can have, and why not");
     doctorCmd->add_flag("--json", doctorJson, "Print JSON");
@@ -90,6 +102,9 @@ int main(int argc, char** argv)
         return metricsCommand(metricsStore, metricsJson);
     if (historyCmd->parsed())
         return historyCommand(historyStore, historyLimit, historyJson);
+    if (policyCmd->parsed())
+        return policyCommand(presetsCmd->parsed() ? "presets" : showCmd->parsed() ? "show" : "check", policyArgument,
+                             policyJson);
     if (doctorCmd->parsed())
         return doctorCommand(doctorJson);
     return kExitUsage;

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+
 namespace sb {
 
 using nlohmann::json;
@@ -66,6 +68,19 @@ SyscallPolicy syscallsFromJson(const json& j)
 
 } // namespace
 
+void removeWorkDir(const std::string& dir)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (it->is_directory(ec) && !it->is_symlink(ec))
+            fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
+    }
+    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(dir, ec);
+}
+
 std::string encodeSpec(const LaunchSpec& s)
 {
     json j = {{"argv", s.argv},
@@ -125,6 +140,22 @@ std::string encodeResult(const LaunchResult& r)
               {"cancelled", r.cancelled},      {"killed_by_policy", r.killedByPolicy},      {"wall_ms", r.wallMs},         {"cpu_ms", r.cpuMs},
               {"peak_rss_kb", r.peakRssKb},    {"blocked", blocked},          {"layers", layers}};
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+LauncherReport splitLauncherReport(const std::string& text)
+{
+    LauncherReport report;
+    std::string_view rest = text;
+    constexpr std::string_view kStarted = "started ";
+    if (rest.starts_with(kStarted)) {
+        const auto newline = rest.find('\n');
+        if (newline != std::string_view::npos) {
+            report.started = static_cast<pid_t>(std::atol(std::string(rest.substr(kStarted.size(), newline)).c_str()));
+            rest.remove_prefix(newline + 1);
+        }
+    }
+    report.json = std::string(rest);
+    return report;
 }
 
 Result<LaunchResult> decodeResult(const std::string& text)

@@ -64,9 +64,19 @@ inline std::int64_t cpuLimitSeconds(const Limits& limits)
     return (ms + 999) / 1000;
 }
 
+// Removes a run's work dir even if the program left read-only folders behind (never follows symlinks).
+void removeWorkDir(const std::string& dir);
+
 std::string encodeSpec(const LaunchSpec& spec);
 Result<LaunchSpec> decodeSpec(const std::string& json);
 std::string encodeResult(const LaunchResult& result);
+// The launcher's result pipe carries "started PID\n" as soon as the program's first process exists, then
+// the JSON result. Splits the two; pid is 0 when the launcher never got that far.
+struct LauncherReport {
+    pid_t started = 0;
+    std::string json;
+};
+LauncherReport splitLauncherReport(const std::string& text);
 Result<LaunchResult> decodeResult(const std::string& json);
 
 } // namespace sb

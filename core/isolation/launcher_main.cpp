@@ -188,6 +188,11 @@ void dropAllCapabilities(int errFd)
         dropAllCapabilities(errFd);
     else if (spec.dropPrivileges)
         dropPrivileges(errFd, spec.uid, spec.gid);
+    // A change of identity clears the parent-death signal: set it again, and make sure the launcher is
+    // still there to be the parent.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (!spec.container && ::getppid() == 1) // in a container the parent is the namespace's pid 1 anyway
+        childFail(errFd, "launcher: gone before the program started");
     if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         childFail(errFd, fmt::format("no_new_privs: {}", std::strerror(errno)));
     if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
@@ -248,6 +253,7 @@ void dropAllCapabilities(int errFd)
     const sb::container::RootSpec root{spec.workDir, spec.readPaths, spec.devPaths, spec.tmpSizeMb};
     if (auto entered = sb::container::enterRoot(root); !entered)
         childFail(errFd, "container: " + entered.error().message);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); // cleared by the change of identity in enterRoot
 
     const pid_t program = ::fork();
     if (program < 0)
@@ -348,7 +354,8 @@ int main()
     // Nothing of the caller beyond our six descriptors: the store, sockets and files stay outside.
     ::syscall(SYS_close_range, sb::kLauncherEventFd + 1, ~0U, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
-    if (::getppid() == 1)
+    const pid_t caller = ::getppid();
+    if (caller == 1)
         return 1;
 
     auto spec = sb::decodeSpec(readAll(sb::kLauncherSpecFd));
@@ -408,6 +415,8 @@ int main()
     }
     ::close(errPipe[1]);
     ::close(fdPair[1]);
+    // Tell the Runner at once whom to kill should this launcher die without a result.
+    writeAll(sb::kLauncherResultFd, fmt::format("started {}\n", child));
     int statusFd = -1;
     if (spec->container) {
         ::close(syncPipe[0]);
@@ -576,6 +585,8 @@ done:
         }
     }
     result.wallMs = msSince(start); // the last process of the run is gone
+    if (::getppid() != caller)
+        sb::removeWorkDir(spec->workDir); // the caller died: nobody else will clean up after the run
     rusage usage{};
     ::getrusage(RUSAGE_CHILDREN, &usage);
     auto toMs = [](const timeval& tv) {

@@ -1,6 +1,7 @@
 #include "isolation/runner.h"
 
 #include "isolation/container.h"
+#include "isolation/doctor.h"
 #include "isolation/launch_spec.h"
 #include "isolation/python_guard.h"
 
@@ -134,19 +135,6 @@ std::int64_t tasksOfUid(uid_t uid)
     return tasks;
 }
 
-// Removes the run's work dir even if the program left read-only folders behind.
-void removeWorkDir(const fs::path& dir)
-{
-    std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        if (it->is_directory(ec) && !it->is_symlink(ec))
-            fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
-    }
-    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(dir, ec);
-}
-
 bool containsAny(const std::string& text, std::initializer_list<const char*> needles)
 {
     for (const char* n : needles) {
@@ -210,6 +198,25 @@ Result<std::string> findProgram(const std::string& name)
     return fail(fmt::format("{}: command not found on the sandbox's PATH (/usr/local/bin:/usr/bin:/bin)", name));
 }
 
+// The launcher died without a result (killed from outside): its run must not outlive it. The program's
+// first process leads the run's process group (and is pid 1 of a container's namespaces); a run of a
+// transient uid is ended entirely by one kill(-1) as that uid.
+void killOrphanedRun(pid_t started, const LaunchSpec& spec)
+{
+    ::kill(started, SIGKILL);
+    ::kill(-started, SIGKILL);
+    if (spec.dropPrivileges) {
+        const pid_t killer = ::fork();
+        if (killer == 0) {
+            if (::setresgid(spec.gid, spec.gid, spec.gid) == 0 && ::setresuid(spec.uid, spec.uid, spec.uid) == 0)
+                ::kill(-1, SIGKILL);
+            ::_exit(0);
+        }
+        if (killer > 0)
+            ::waitpid(killer, nullptr, 0);
+    }
+}
+
 } // namespace
 
 Runner::Runner(RunnerOptions options) : m_options(std::move(options)) {}
@@ -247,10 +254,20 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
         return result;
     };
 
-    const Policy& policy = request.policy;
-    if (policy.level == IsolationLevel::Strict)
-        return refuse("isolation level 'strict' is not available in this build of Sandbench; the run was "
-                      "refused rather than run with less isolation");
+    Policy policy = request.policy;
+    // A run never silently gets less than it asked for: below the asked level only when the policy says so.
+    const IsolationLevel available = highestAvailableLevel();
+    if (policy.level > available) {
+        if (!policy.allowLowerLevel)
+            return refuse(fmt::format("isolation level '{}' is not available here (`sandbench doctor` says why); the "
+                                      "run was refused rather than run with less isolation",
+                                      toString(policy.level)));
+        result.message = fmt::format("ran at level '{}': '{}' is not available here and the policy allows a lower "
+                                     "level",
+                                     toString(available), toString(policy.level));
+        policy.level = available;
+    }
+    result.isolation.level = policy.level;
     const bool python = request.language == Language::Python;
     const bool command = request.language == Language::Command;
     std::string program; // what is exec'd: the interpreter, or the command's program
@@ -453,6 +470,11 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     while (::waitpid(launcherPid, &status, 0) < 0 && errno == EINTR) {
     }
 
+    const LauncherReport report = splitLauncherReport(resultCap.text);
+    auto launched = decodeResult(report.json);
+    if (!launched && report.started > 0)
+        killOrphanedRun(report.started, spec);
+
     result.stdoutText = std::move(stdoutCap.text);
     result.stderrText = std::move(stderrCap.text);
     result.stdoutTruncated = stdoutCap.truncated;
@@ -460,7 +482,6 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     if (launcherHung)
         return refuse("the launcher did not finish in time and was killed");
 
-    auto launched = decodeResult(resultCap.text);
     if (!launched)
         return refuse(fmt::format("the launcher ended without a result ({}; status {:#x})", launched.error().message,
                                   status));

@@ -32,6 +32,19 @@ constexpr std::array kRefusedSyscalls = {
     "acct",           "quotactl",        "open_by_handle_at", "name_to_handle_at", "iopl",
     "ioperm",         "syslog",          "setsid",           "setpgid",           "lookup_dcookie",
     "vhangup",        "pidfd_getfd",     "fanotify_init",    "personality",
+    // System V IPC and POSIX message queues: kernel objects that outlive the run and join runs of one uid.
+    "msgget",         "msgsnd",          "msgrcv",           "msgctl",            "shmget",
+    "shmat",          "shmdt",           "shmctl",           "semget",            "semop",
+    "semtimedop",     "semctl",          "mq_open",          "mq_unlink",         "mq_timedsend",
+    "mq_timedreceive", "mq_notify",      "mq_getsetattr",
+};
+
+// Calls that act on another process by pid (argument index of the target): allowed on the caller itself
+// (pid/who 0) only, so that a run cannot lower the limits, priority or CPUs of the user's other processes.
+constexpr std::pair<const char*, unsigned> kSelfOnlySyscalls[] = {
+    {"prlimit64", 0},         {"sched_setaffinity", 0}, {"sched_setscheduler", 0}, {"sched_setparam", 0},
+    {"sched_setattr", 0},     {"setpriority", 1},       {"ioprio_set", 1},         {"migrate_pages", 0},
+    {"move_pages", 0},
 };
 
 constexpr std::uint64_t kNamespaceFlags[] = {CLONE_NEWUSER, CLONE_NEWNS,  CLONE_NEWPID,   CLONE_NEWNET,
@@ -277,6 +290,14 @@ Result<int> loadFilter(const SyscallPolicy& policy)
                 return fail(fmt::format("seccomp rule for clone: {}", std::strerror(-rc)));
         }
     }
+    for (const auto& [name, index] : kSelfOnlySyscalls) {
+        const int nr = seccomp_syscall_resolve_name(name);
+        if (nr == __NR_SCMP_ERROR || nr < 0)
+            continue;
+        const scmp_arg_cmp notSelf = SCMP_CMP64(index, SCMP_CMP_NE, 0);
+        if (int rc = seccomp_rule_add_array(ctx.get(), SCMP_ACT_NOTIFY, nr, 1, &notSelf); rc != 0 && rc != -EACCES)
+            return fail(fmt::format("seccomp rule for {}: {}", name, std::strerror(-rc)));
+    }
     // clone3 passes its flags in memory where a filter cannot look: make libc fall back to clone.
     if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0); rc != 0)
         return fail(fmt::format("seccomp rule for clone3: {}", std::strerror(-rc)));
@@ -307,7 +328,10 @@ Result<int> loadFilter(const SyscallPolicy& policy)
     }
     if (!defaultAllows) {
         for (const char* name : kBootstrapSyscalls) {
-            if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, seccomp_syscall_resolve_name(name), 0);
+            const int nr = seccomp_syscall_resolve_name(name);
+            const scmp_arg_cmp self = SCMP_CMP64(0, SCMP_CMP_EQ, 0);
+            const bool targetsPid = std::string_view(name) == "prlimit64";
+            if (int rc = seccomp_rule_add_array(ctx.get(), SCMP_ACT_ALLOW, nr, targetsPid ? 1 : 0, targetsPid ? &self : nullptr);
                 rc != 0 && rc != -EEXIST)
                 return fail(fmt::format("seccomp rule for {}: {}", name, std::strerror(-rc)));
         }
@@ -331,6 +355,10 @@ Decision decide(const SyscallPolicy& policy, const seccomp_notif& req)
     } else if (name == "clone") {
         if (args[0] & kAllNamespaceFlags)
             return {false, EPERM, true, false};
+    } else if (const auto* self = std::find_if(std::begin(kSelfOnlySyscalls), std::end(kSelfOnlySyscalls),
+                                               [&](const auto& entry) { return name == entry.first; });
+               self != std::end(kSelfOnlySyscalls) && args[self->second] != 0) {
+        return {false, EPERM, true, false};
     } else if (isBuiltinRefused(name)) {
         // A kill rule still ends the run; anything else is the built-in refusal.
         for (const auto& rule : policy.rules) {

@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <dirent.h>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -81,17 +82,28 @@ std::string slurp(const fs::path& path)
     return std::string((std::istreambuf_iterator<char>(in)), {});
 }
 
+// Every pid in /proc. readdir, not std::filesystem: processes come and go while /proc is listed, and the
+// iterator's increment would throw where readdir just moves on.
+std::vector<pid_t> allPids()
+{
+    std::vector<pid_t> out;
+    if (DIR* proc = ::opendir("/proc")) {
+        while (const dirent* entry = ::readdir(proc)) {
+            if (entry->d_name[0] >= '1' && entry->d_name[0] <= '9')
+                out.push_back(static_cast<pid_t>(std::atol(entry->d_name)));
+        }
+        ::closedir(proc);
+    }
+    return out;
+}
+
 // pids of every process whose command line contains marker.
 std::vector<pid_t> processesWith(const std::string& marker)
 {
     std::vector<pid_t> out;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-        const auto name = entry.path().filename().string();
-        if (name.empty() || !std::isdigit(static_cast<unsigned char>(name[0])))
-            continue;
-        if (slurp(entry.path() / "cmdline").find(marker) != std::string::npos)
-            out.push_back(static_cast<pid_t>(std::stol(name)));
+    for (pid_t pid : allPids()) {
+        if (slurp("/proc/" + std::to_string(pid) + "/cmdline").find(marker) != std::string::npos)
+            out.push_back(pid);
     }
     return out;
 }
@@ -912,10 +924,10 @@ TEST(EscapeSuite, RunEndsWhenTheCallerIsKilled)
     ASSERT_GE(caller, 0);
     if (caller == 0) {
         Policy p = bashPolicy();
-        p.limits.wallMs = 60000;
+        p.limits.wallMs = 30000;
         const auto r = runSnippet(Language::Shell,
-                                  "(exec -a " + marker + " sleep 60) &\n(exec -a " + marker
-                                      + " sleep 60 >/dev/null 2>&1) &\nexec -a " + marker + " sleep 60\n",
+                                  "(exec -a " + marker + " sleep 20) &\n(exec -a " + marker
+                                      + " sleep 20 >/dev/null 2>&1) &\nexec -a " + marker + " sleep 20\n",
                                   p, RunnerOptions{{}, root.path()});
         ::_exit(r.outcome == Outcome::Ok ? 0 : 1);
     }
@@ -929,10 +941,17 @@ TEST(EscapeSuite, RunEndsWhenTheCallerIsKilled)
     killAll(marker);
     EXPECT_TRUE(gone) << left << " process(es) of the run outlived their caller";
 
+    // The launcher removes the work dir after the last process is reaped: give it a moment.
     std::vector<std::string> leftDirs;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(root.path(), ec))
-        leftDirs.push_back(entry.path().filename().string());
+    for (int attempt = 0; attempt < 50; ++attempt) {
+        leftDirs.clear();
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(root.path(), ec))
+            leftDirs.push_back(entry.path().filename().string());
+        if (leftDirs.empty())
+            break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
     SB_KNOWN_HOLE_IF(!leftDirs.empty(),
                      "the work dir " << (leftDirs.empty() ? "" : leftDirs.front())
                                      << " outlived a SIGKILLed caller: only the Runner's WorkDirGuard removes it. "
@@ -947,20 +966,16 @@ TEST(EscapeSuite, RunEndsWhenTheLauncherIsKilled)
 {
     const std::string marker = unique("launcherkill");
     Policy p = bashPolicy();
-    p.limits.wallMs = 60000;
+    p.limits.wallMs = 30000;
     RunResult result;
     std::thread runner([&] {
-        result = runShell("(exec -a " + marker + " sleep 60 >/dev/null 2>&1) &\nexec -a " + marker + " sleep 60\n", p);
+        result = runShell("(exec -a " + marker + " sleep 20 >/dev/null 2>&1) &\nexec -a " + marker + " sleep 20\n", p);
     });
     const bool started = waitUntilPresent(marker, 2, std::chrono::seconds(10));
     // The launcher: our child whose program is sandbench-launcher.
     pid_t launcher = -1;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-        const auto name = entry.path().filename().string();
-        if (name.empty() || !std::isdigit(static_cast<unsigned char>(name[0])))
-            continue;
-        const auto stat = slurp(entry.path() / "stat");
+    for (pid_t pid : allPids()) {
+        const auto stat = slurp("/proc/" + std::to_string(pid) + "/stat");
         const auto close = stat.rfind(')');
         if (close == std::string::npos)
             continue;
@@ -968,7 +983,7 @@ TEST(EscapeSuite, RunEndsWhenTheLauncherIsKilled)
         int ppid = 0;
         if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == ::getpid()
             && stat.find("(sandbench-launc") != std::string::npos)
-            launcher = static_cast<pid_t>(std::stol(name));
+            launcher = pid;
     }
     if (launcher > 0)
         ::kill(launcher, SIGKILL);

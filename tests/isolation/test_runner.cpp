@@ -515,3 +515,15 @@ TEST(SyscallRules, DockerProfileRunsAShell)
     const auto r = runShell("echo from-docker-profile\n", *policy);
     EXPECT_EQ(r.stdoutText, "from-docker-profile\n") << r.message << r.stderrText;
 }
+
+TEST(FailClosed, LowerLevelOnlyWhenThePolicyAllowsIt)
+{
+    Policy p;
+    p.level = IsolationLevel::Strict;
+    p.allowLowerLevel = true;
+    const auto r = runShell("echo ran\n", p);
+    EXPECT_EQ(r.outcome, Outcome::Ok) << r.message;
+    EXPECT_EQ(r.stdoutText, "ran\n");
+    EXPECT_NE(r.isolation.level, IsolationLevel::Strict) << "the run records the level it really had";
+    EXPECT_NE(r.message.find("strict"), std::string::npos) << r.message;
+}

@@ -7,6 +7,8 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
+#include <dirent.h>
 #include <fstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -47,12 +49,14 @@ ProcessScan scanProcesses(const std::string& marker)
 {
     ProcessScan scan;
     const std::string self = std::to_string(::getpid());
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-        const auto name = entry.path().filename().string();
-        if (name.empty() || name[0] < '1' || name[0] > '9')
+    DIR* proc = ::opendir("/proc"); // readdir, not std::filesystem: entries vanish while it lists them
+    if (!proc)
+        return scan;
+    while (const dirent* entry = ::readdir(proc)) {
+        if (entry->d_name[0] < '1' || entry->d_name[0] > '9')
             continue;
-        std::ifstream statFile(entry.path() / "stat");
+        const fs::path dir = fs::path("/proc") / entry->d_name;
+        std::ifstream statFile(dir / "stat");
         std::string stat;
         std::getline(statFile, stat);
         const auto close = stat.rfind(')');
@@ -62,11 +66,12 @@ ProcessScan scanProcesses(const std::string& marker)
             if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && std::to_string(ppid) == self)
                 ++scan.ourChildren;
         }
-        std::ifstream cmdlineFile(entry.path() / "cmdline", std::ios::binary);
+        std::ifstream cmdlineFile(dir / "cmdline", std::ios::binary);
         const std::string cmdline((std::istreambuf_iterator<char>(cmdlineFile)), {});
         if (cmdline.find(marker) != std::string::npos)
             ++scan.withMarker;
     }
+    ::closedir(proc);
     return scan;
 }
 
