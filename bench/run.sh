@@ -56,6 +56,10 @@ echo "== bench_start $N $WARMUP"
 "$bin/bench_start" "$N" "$WARMUP" | tee "$OUT_DIR/bench_start.txt" || status=1
 grep '^{"bench":"start"' "$OUT_DIR/bench_start.txt" >"$OUT_DIR/bench_start.json" || true
 echo
+echo "== bench_container $N $WARMUP"
+"$bin/bench_container" "$N" "$WARMUP" | tee "$OUT_DIR/bench_container.txt" || status=1
+grep '^{"bench":"container"' "$OUT_DIR/bench_container.txt" >"$OUT_DIR/bench_container.json" || true
+
 echo "== bench_timeout $TIMEOUT_N"
 "$bin/bench_timeout" "$TIMEOUT_N" | tee "$OUT_DIR/bench_timeout.txt" || status=1
 grep '^{"bench":"timeout"' "$OUT_DIR/bench_timeout.txt" >"$OUT_DIR/bench_timeout.json" || true
