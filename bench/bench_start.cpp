@@ -46,10 +46,12 @@ struct Side {
 };
 
 void sandboxed(const sb::Runner& runner, sb::Language language, const std::string& source, const char* expect,
-               Side* side, bool record)
+               Side* side, bool record, sb::IsolationLevel level = sb::IsolationLevel::Process)
 {
+    sb::Policy policy;
+    policy.level = level;
     const auto start = bench::Clock::now();
-    const sb::RunResult r = runner.run(sb::RunRequest{language, source, sb::Policy{}, "bench_start"});
+    const sb::RunResult r = runner.run(sb::RunRequest{language, source, policy, "bench_start"});
     const double wall = bench::msSince(start);
     const bool ok = r.outcome == sb::Outcome::Ok && r.stdoutText == expect;
     if (record) {
@@ -126,6 +128,7 @@ int main(int argc, char** argv)
     Side pyA{"python print(1): sandboxed (sb::Runner::run)", {}, {}, 0, {}};
     Side pyB{"python print(1): bare python3 -c (posix_spawn+wait)", {}, {}, 0, {}};
     Side pyC{"  [info] bare python3 -IS -B -c <prelude> snippet.py", {}, {}, 0, {}};
+    Side pyS{"python print(1): sandboxed at the strict level", {}, {}, 0, {}};
     Side shA{"sh ':': sandboxed (sb::Runner::run)", {}, {}, 0, {}};
     Side shB{"sh ':': bare /bin/sh -c : (posix_spawn+wait)", {}, {}, 0, {}};
 
@@ -134,6 +137,7 @@ int main(int argc, char** argv)
         sandboxed(runner, sb::Language::Python, "print(1)\n", "1\n", &pyA, record);
         bare(bareArgv, "1\n", &pyB, record);
         bare(preludeArgv, "1\n", &pyC, record);
+        sandboxed(runner, sb::Language::Python, "print(1)\n", "1\n", &pyS, record, sb::IsolationLevel::Strict);
     }
     for (int i = 0; i < warmup + n; ++i) {
         const bool record = i >= warmup;
@@ -158,8 +162,11 @@ int main(int argc, char** argv)
                 "PRODUCT.md <= %.2fx: %s)\n",
                 pyRatio, kTargetIssue, pyRatio <= kTargetIssue ? "met" : "NOT met", kTargetProduct,
                 pyRatio <= kTargetProduct ? "met" : "NOT met");
-    std::printf("     prelude argv alone (no sandbox) / bare: %.2fx; sandbox mechanics add %.2f ms on top of it\n\n",
+    std::printf("     prelude argv alone (no sandbox) / bare: %.2fx; sandbox mechanics add %.2f ms on top of it\n",
                 preludeRatio, pyA.wall.median() - pyC.wall.median());
+    row(pyS, true);
+    std::printf("  => strict-level (namespaces, minimal root, syscall allowlist) / bare: %.2fx\n\n",
+                pyS.wall.median() / pyB.wall.median());
     row(shA, true);
     row(shB, false);
     std::printf("  => sandboxed/bare sh ':', ratio of medians: %.2fx  (%+.2f ms per start)\n", shRatio, shDelta);
@@ -173,6 +180,6 @@ int main(int argc, char** argv)
                 pyRatio <= kTargetIssue ? "true" : "false", pyRatio <= kTargetProduct ? "true" : "false",
                 sideJson(shA).c_str(), sideJson(shB).c_str(), bench::jsonNumber(shRatio).c_str(),
                 bench::jsonNumber(shDelta).c_str());
-    const bool failed = pyA.failures || pyB.failures || pyC.failures || shA.failures || shB.failures;
+    const bool failed = pyS.failures || pyA.failures || pyB.failures || pyC.failures || shA.failures || shB.failures;
     return failed ? 1 : 0;
 }

@@ -99,15 +99,16 @@ DoctorReport runDoctor()
     const bool containerLevel = processLevel && userns.available;
     report.levels = {{IsolationLevel::Process, processLevel},
                      {IsolationLevel::Container, containerLevel},
-                     {IsolationLevel::Strict, false}};
+                     {IsolationLevel::Strict, containerLevel}};
     if (!processLevel)
         report.notes.push_back("the process level needs seccomp, Landlock and sandbench-launcher; runs are refused");
     if (processLevel && !containerLevel)
         report.notes.push_back("the container level needs unprivileged user namespaces: on Debian "
                                "`sysctl kernel.unprivileged_userns_clone=1`, on Ubuntu 24.04+ an AppArmor profile "
                                "allowing userns for sandbench-launcher; until then ask for --level process");
-    report.notes.push_back("the strict level is not part of this build yet; runs asking for it are refused "
-                           "(fail closed)");
+    report.notes.push_back("strict = container + a default-deny syscall allowlist + no writable /tmp; its cgroup "
+                           "limits (memory, pids, CPU for the whole run) are not in this build yet, so those limits "
+                           "are still per process (the run's layers say cgroup_limits: false)");
     return report;
 }
 

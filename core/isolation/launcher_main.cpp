@@ -614,5 +614,7 @@ done:
     for (const char* ns : {"user_namespace", "pid_namespace", "net_namespace", "mount_namespace", "ipc_namespace",
                            "uts_namespace", "cgroup_namespace", "minimal_root"})
         result.layers.emplace_back(ns, spec->container);
+    result.layers.emplace_back("syscall_allowlist", spec->syscalls.defaultAction != sb::SyscallAction::Allow);
+    result.layers.emplace_back("cgroup_limits", false); // not in this build: limits are per process
     finish(result);
 }

@@ -4,6 +4,7 @@
 #include "isolation/doctor.h"
 #include "isolation/launch_spec.h"
 #include "isolation/python_guard.h"
+#include "isolation/strict.h"
 
 #include <fmt/format.h>
 
@@ -40,7 +41,7 @@ constexpr std::uint32_t kTransientIdBase = 1'600'000'000;
 constexpr std::uint32_t kTransientIdRange = 1'000'000;
 
 constexpr std::array kSystemReadPaths = {"/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32",
-                                         "/etc/ld.so.cache", "/etc/localtime", "/etc/python3",
+                                         "/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives", "/etc/python3",
                                          "/etc/python3.11"};
 constexpr std::array kDevicePaths = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"};
 
@@ -256,7 +257,7 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
 
     Policy policy = request.policy;
     // A run never silently gets less than it asked for: below the asked level only when the policy says so.
-    const IsolationLevel available = highestAvailableLevel();
+    const IsolationLevel available = m_options.availableLevel.value_or(highestAvailableLevel());
     if (policy.level > available) {
         if (!policy.allowLowerLevel)
             return refuse(fmt::format("isolation level '{}' is not available here (`sandbench doctor` says why); the "
@@ -302,8 +303,11 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
 
     LaunchSpec spec;
     spec.workDir = workDir.string();
-    spec.container = policy.level == IsolationLevel::Container;
-    spec.syscalls = policy.syscalls;
+    const bool strict = policy.level == IsolationLevel::Strict;
+    spec.container = policy.level == IsolationLevel::Container || strict;
+    spec.syscalls = strict ? strictSyscalls(policy.syscalls) : policy.syscalls;
+    if (strict)
+        spec.tmpSizeMb = 0; // strict: no writable path but the work dir
     // Where the program sees its work dir: the same path on the host, /work in a container.
     const fs::path seenWorkDir = spec.container ? fs::path(container::kWorkDir) : workDir;
     spec.limits = policy.limits;

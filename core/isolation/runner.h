@@ -5,6 +5,7 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 namespace sb {
 
@@ -13,6 +14,8 @@ struct RunnerOptions {
     std::filesystem::path launcherPath;
     // Where private work dirs are made; empty means $TMPDIR or /tmp.
     std::filesystem::path workRoot;
+    // The deepest level this machine offers; empty means "probe it" (highestAvailableLevel()).
+    std::optional<IsolationLevel> availableLevel{};
 };
 
 // Runs snippets under a policy. Thread-safe: one Runner may serve concurrent runs.

@@ -44,7 +44,11 @@ Output cli(const std::string& args, bool withStderr = false, const std::string& 
 std::string defaultLevel()
 {
     const auto doctor = nlohmann::json::parse(cli("doctor --json").out);
-    return doctor["levels"]["container"].get<bool>() ? "container" : "process";
+    for (const char* level : {"strict", "container"}) {
+        if (doctor["levels"][level].get<bool>())
+            return level;
+    }
+    return "process";
 }
 
 class Cli : public ::testing::Test {
@@ -226,7 +230,7 @@ TEST_F(Cli, DoctorReportsLayers)
     }
     EXPECT_TRUE(j["levels"]["process"].get<bool>());
     EXPECT_EQ(j["levels"]["container"].get<bool>(), j["layers"]["user_namespaces"]["available"].get<bool>());
-    EXPECT_FALSE(j["levels"]["strict"].get<bool>());
+    EXPECT_EQ(j["levels"]["strict"].get<bool>(), j["levels"]["container"].get<bool>());
 }
 
 TEST_F(Cli, ExecRunsACommandInTheSandbox)
@@ -238,9 +242,9 @@ TEST_F(Cli, ExecRunsACommandInTheSandbox)
     EXPECT_EQ(j["language"], "command");
     EXPECT_EQ(j["isolation"]["level"], defaultLevel());
 
-    const auto refused = cli("exec --json --level strict" + store() + " -- true");
-    EXPECT_EQ(refused.status, sb::exitStatusFor(sb::Outcome::InternalError)) << refused.out;
-    EXPECT_EQ(nlohmann::json::parse(refused.out)["outcome"], "internal_error");
+    const auto missing = cli("exec --json" + store() + " -- sandbench-no-such-program");
+    EXPECT_EQ(missing.status, sb::exitStatusFor(sb::Outcome::InternalError)) << missing.out;
+    EXPECT_EQ(nlohmann::json::parse(missing.out)["outcome"], "internal_error");
     EXPECT_EQ(cli("exec" + store()).status, 2) << "a command is required";
     EXPECT_EQ(cli("exec --level sideways" + store() + " -- true").status, 2);
 }

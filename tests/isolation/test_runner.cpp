@@ -255,10 +255,13 @@ TEST(Runner, ConcurrentRunsStayApart)
 
 TEST(FailClosed, UnavailableLevelIsRefused)
 {
-    for (auto level : {IsolationLevel::Strict}) {
+    // A machine that offers the process level only (no user namespaces).
+    RunnerOptions processOnly;
+    processOnly.availableLevel = IsolationLevel::Process;
+    for (auto level : {IsolationLevel::Container, IsolationLevel::Strict}) {
         Policy p;
         p.level = level;
-        const auto r = runShell("echo should-not-run\n", p);
+        const auto r = runSnippet(Language::Shell, "echo should-not-run\n", p, processOnly);
         EXPECT_EQ(r.outcome, Outcome::InternalError);
         EXPECT_EQ(r.stdoutText, "");
         EXPECT_NE(r.message.find(std::string(toString(level))), std::string::npos) << r.message;
@@ -518,12 +521,40 @@ TEST(SyscallRules, DockerProfileRunsAShell)
 
 TEST(FailClosed, LowerLevelOnlyWhenThePolicyAllowsIt)
 {
+    RunnerOptions processOnly;
+    processOnly.availableLevel = IsolationLevel::Process;
     Policy p;
     p.level = IsolationLevel::Strict;
     p.allowLowerLevel = true;
-    const auto r = runShell("echo ran\n", p);
+    const auto r = runSnippet(Language::Shell, "echo ran\n", p, processOnly);
     EXPECT_EQ(r.outcome, Outcome::Ok) << r.message;
     EXPECT_EQ(r.stdoutText, "ran\n");
-    EXPECT_NE(r.isolation.level, IsolationLevel::Strict) << "the run records the level it really had";
+    EXPECT_EQ(r.isolation.level, IsolationLevel::Process) << "the run records the level it really had";
     EXPECT_NE(r.message.find("strict"), std::string::npos) << r.message;
+}
+
+TEST(Strict, DefaultDenyAllowsTheRuntimesAndReportsTheRest)
+{
+    Policy p;
+    p.level = IsolationLevel::Strict;
+    const auto py = runPython("import json, sqlite3, threading, tempfile\nprint(json.dumps([1]))\n", p);
+    EXPECT_EQ(py.outcome, Outcome::Ok) << py.message << py.stderrText;
+    EXPECT_TRUE(py.blocked.empty()) << py.blocked.front().detail;
+    const auto sh = runShell("ls / > /dev/null && echo a | sort | wc -l\n", p);
+    EXPECT_EQ(sh.outcome, Outcome::Ok) << sh.message << sh.stderrText;
+    EXPECT_EQ(sh.stdoutText, "1\n");
+    // Outside the allowlist: refused and reported, although no built-in refusal covers it.
+    const auto r = runShell("touch f && chown 1000:1000 f; echo done\n", p);
+    EXPECT_EQ(r.outcome, Outcome::Blocked) << r.stderrText;
+    ASSERT_FALSE(r.blocked.empty());
+    EXPECT_NE(r.blocked.front().detail.find("chown"), std::string::npos) << r.blocked.front().detail;
+    EXPECT_EQ(r.isolation.level, IsolationLevel::Strict);
+}
+
+TEST(Strict, NoWritablePathButTheWorkDir)
+{
+    Policy p;
+    p.level = IsolationLevel::Strict;
+    const auto r = runShell("echo x > /tmp/f 2>/dev/null && echo TMP-WRITABLE\necho y > /work/f && cat /work/f\n", p);
+    EXPECT_EQ(r.stdoutText, "y\n") << r.stderrText;
 }
