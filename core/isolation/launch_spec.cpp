@@ -2,7 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <csignal>
 #include <filesystem>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace sb {
 
@@ -67,6 +70,18 @@ SyscallPolicy syscallsFromJson(const json& j)
 }
 
 } // namespace
+
+void killAllOfTransientUid(uid_t uid, gid_t gid)
+{
+    const pid_t killer = ::fork();
+    if (killer == 0) {
+        if (::setresgid(gid, gid, gid) == 0 && ::setresuid(uid, uid, uid) == 0)
+            ::kill(-1, SIGKILL);
+        ::_exit(0);
+    }
+    if (killer > 0)
+        ::waitpid(killer, nullptr, __WALL);
+}
 
 void removeWorkDir(const std::string& dir)
 {

@@ -64,6 +64,10 @@ inline std::int64_t cpuLimitSeconds(const Limits& limits)
     return (ms + 999) / 1000;
 }
 
+// Kills every process of a transient uid (one kill(-1) as that uid, from a short-lived child). Only for
+// runs of a uid of their own: nothing else runs as it. Async-signal-safe after fork.
+void killAllOfTransientUid(uid_t uid, gid_t gid);
+
 // Removes a run's work dir even if the program left read-only folders behind (never follows symlinks).
 void removeWorkDir(const std::string& dir);
 

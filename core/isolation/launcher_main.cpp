@@ -307,16 +307,8 @@ void killTree(pid_t pgid, const LaunchSpec& spec)
 {
     if (pgid > 0)
         ::kill(-pgid, SIGKILL);
-    if (spec.dropPrivileges) {
-        const pid_t killer = ::fork();
-        if (killer == 0) {
-            if (::setresgid(spec.gid, spec.gid, spec.gid) == 0 && ::setresuid(spec.uid, spec.uid, spec.uid) == 0)
-                ::kill(-1, SIGKILL);
-            ::_exit(0);
-        }
-        if (killer > 0)
-            ::waitpid(killer, nullptr, __WALL);
-    }
+    if (spec.dropPrivileges)
+        sb::killAllOfTransientUid(spec.uid, spec.gid);
     const std::string self = std::to_string(::getpid());
     if (DIR* proc = ::opendir("/proc")) {
         while (const dirent* entry = ::readdir(proc)) {

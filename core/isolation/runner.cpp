@@ -206,16 +206,8 @@ void killOrphanedRun(pid_t started, const LaunchSpec& spec)
 {
     ::kill(started, SIGKILL);
     ::kill(-started, SIGKILL);
-    if (spec.dropPrivileges) {
-        const pid_t killer = ::fork();
-        if (killer == 0) {
-            if (::setresgid(spec.gid, spec.gid, spec.gid) == 0 && ::setresuid(spec.uid, spec.uid, spec.uid) == 0)
-                ::kill(-1, SIGKILL);
-            ::_exit(0);
-        }
-        if (killer > 0)
-            ::waitpid(killer, nullptr, 0);
-    }
+    if (spec.dropPrivileges)
+        killAllOfTransientUid(spec.uid, spec.gid);
 }
 
 } // namespace

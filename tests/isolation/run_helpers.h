@@ -26,6 +26,15 @@ inline RunResult runShell(const std::string& source, Policy policy = {})
     return runSnippet(Language::Shell, source, std::move(policy));
 }
 
+inline bool hasBlocked(const RunResult& r, const std::string& kind, const std::string& detailPart)
+{
+    for (const auto& b : r.blocked) {
+        if (b.kind == kind && b.detail.find(detailPart) != std::string::npos)
+            return true;
+    }
+    return false;
+}
+
 inline Policy bashPolicy()
 {
     Policy p;

@@ -18,12 +18,6 @@ using namespace sb::test;
 
 namespace {
 
-bool hasBlocked(const RunResult& r, const std::string& kind, const std::string& detailPart)
-{
-    return std::any_of(r.blocked.begin(), r.blocked.end(), [&](const BlockedEvent& b) {
-        return b.kind == kind && b.detail.find(detailPart) != std::string::npos;
-    });
-}
 
 bool anyProcessHasInCmdline(const std::string& marker)
 {

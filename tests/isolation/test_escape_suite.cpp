@@ -42,13 +42,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool hasBlocked(const RunResult& r, const std::string& kind, const std::string& detailPart)
-{
-    return std::any_of(r.blocked.begin(), r.blocked.end(), [&](const BlockedEvent& b) {
-        return b.kind == kind && b.detail.find(detailPart) != std::string::npos;
-    });
-}
-
 std::string blockedText(const RunResult& r)
 {
     std::string out;
