@@ -241,12 +241,15 @@ Result<int> loadFilter(const SyscallPolicy& policy)
     bool policyNamesClone = false;
     for (const auto& rule : policy.rules) {
         for (const auto& name : rule.names) {
-            policyNamesSocket = policyNamesSocket || name == "socket";
-            policyNamesClone = policyNamesClone || name == "clone";
             const bool refuses = rule.action == SyscallAction::Errno || rule.action == SyscallAction::Kill;
+            // Allowing socket or clone changes nothing (the built-in conditions stay in the filter); only a
+            // refusing rule sends every call of them to the supervisor. Supervising every fork would also
+            // make it interruptible by signals, which some shells do not retry.
+            policyNamesSocket = policyNamesSocket || (refuses && name == "socket");
+            policyNamesClone = policyNamesClone || (refuses && name == "clone");
             if (refuses && isBootstrapSyscall(name))
                 return fail(fmt::format("the policy refuses {}, which Sandbench needs to start the program", name));
-            if ((refuses || isBuiltinRefused(name) || name == "socket" || name == "clone")
+            if ((refuses || isBuiltinRefused(name))
                 && std::find(supervised.begin(), supervised.end(), name) == supervised.end())
                 supervised.push_back(name);
         }
@@ -315,8 +318,9 @@ Result<int> loadFilter(const SyscallPolicy& policy)
                                                          : SCMP_CMP64(c.index, toScmp(c.op), c.value));
         }
         for (const auto& name : rule.names) {
-            if (std::find(supervised.begin(), supervised.end(), name) != supervised.end() || name == "clone3")
-                continue;
+            if (std::find(supervised.begin(), supervised.end(), name) != supervised.end() || name == "clone3"
+                || name == "socket" || name == "clone")
+                continue; // decided by the built-in rules above
             const int nr = seccomp_syscall_resolve_name(name.c_str());
             if (nr == __NR_SCMP_ERROR || nr < 0)
                 continue;
