@@ -728,7 +728,9 @@ TEST_F(StoreTest, ACorruptedStoreIsAnErrorNotACrash)
             result.blocked = {{"import", "os"}};
             ASSERT_TRUE(store.recordRun(makeRequest(), result));
         }
-    } // closing checkpoints the WAL into the main file
+    }
+    // The store keeps its WAL between opens: fold it into the main file, which the test then damages.
+    RawDb(dbPath()).exec("PRAGMA wal_checkpoint(TRUNCATE)");
     ASSERT_FALSE(fs::exists(dbPath().string() + "-wal") && fs::file_size(dbPath().string() + "-wal") > 0);
 
     std::string bytes = readBytes(dbPath());
@@ -757,6 +759,8 @@ TEST_F(StoreTest, ATruncatedStoreIsAnErrorNotACrash)
             ASSERT_TRUE(store.recordRun(makeRequest(), result));
         }
     }
+    // The store keeps its WAL between opens: fold it into the main file, which the test then damages.
+    RawDb(dbPath()).exec("PRAGMA wal_checkpoint(TRUNCATE)");
     const std::string bytes = readBytes(dbPath());
     writeBytes(dbPath(), bytes.substr(0, bytes.size() / 2 + 100)); // not even on a page boundary
     auto store = Store::open(dbPath());
@@ -770,6 +774,8 @@ TEST_F(StoreTest, ADamagedHeaderIsAnErrorNotACrash)
         Store store = openStore();
         ASSERT_TRUE(store.recordRun(makeRequest(), makeResult("r", 1)));
     }
+    // The store keeps its WAL between opens: fold it into the main file, which the test then damages.
+    RawDb(dbPath()).exec("PRAGMA wal_checkpoint(TRUNCATE)");
     std::string bytes = readBytes(dbPath());
     for (std::size_t i = 100; i < 4096 && i < bytes.size(); ++i) // page 1 after the header: the schema
         bytes[i] = static_cast<char>(0xA5);
