@@ -284,6 +284,14 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <source>&lt;h3&gt;Sandbench %1&lt;/h3&gt;&lt;p&gt;A workbench for running what you do not trust: snippets run in an operating-system sandbox, every outcome is measured and kept in one SQLite store.&lt;/p&gt;&lt;p&gt;Store: &lt;code&gt;%2&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Sandbench %1&lt;/h3&gt;&lt;p&gt;Eine Werkbank für alles, dem Sie nicht vertrauen: Snippets laufen in einer Betriebssystem-Sandbox, jedes Ergebnis wird gemessen und in einer SQLite-Ablage aufbewahrt.&lt;/p&gt;&lt;p&gt;Ablage: &lt;code&gt;%2&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Isolation level of the run (sandbench doctor explains what this machine offers)</source>
+        <translation>Isolationsstufe des Laufs (sandbench doctor erklärt, was dieser Rechner bietet)</translation>
+    </message>
+    <message>
+        <source>&amp;Isolation:</source>
+        <translation>&amp;Isolation:</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::MetricsDashboard</name>

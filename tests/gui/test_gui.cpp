@@ -13,6 +13,8 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include "isolation/doctor.h"
+
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
@@ -42,6 +44,7 @@ private slots:
     void demoMovesEveryCounter();
     void doubleClickLoadsSnippet();
     void languageComboSwitchesLexer();
+    void isolationLevelComboChoosesTheLevel();
     void corruptStoreIsReportedAndLeftUntouched();
     void cleanupTestCase();
 
@@ -142,6 +145,24 @@ void TestGui::runPrintShowsOk()
     QVERIFY(!child<QLabel>("timingsLabel")->text().isEmpty());
     QVERIFY(child<QAction>("actionRun")->isEnabled());
     screenshot(QStringLiteral("02-after-run.png"));
+}
+
+void TestGui::isolationLevelComboChoosesTheLevel()
+{
+    auto* combo = child<QComboBox>("levelCombo");
+    QCOMPARE(combo->count(), 3);
+    const int process = combo->findText(QStringLiteral("process"));
+    QVERIFY(process >= 0);
+    combo->setCurrentIndex(process);
+    typeSnippet(QStringLiteral("print('level')"));
+    runWithShortcut();
+    waitForJobEnd();
+    QCOMPARE(badge(), QStringLiteral("ok"));
+    auto* layers = child<QLabel>("layersLabel");
+    QVERIFY2(layers->text().contains(QStringLiteral("process")), qPrintable(layers->text()));
+    QVERIFY2(!layers->text().contains(QStringLiteral("✔ pid_namespace")), qPrintable(layers->text()));
+    // Back to the deepest level this machine offers, for the tests that follow.
+    combo->setCurrentIndex(combo->findData(static_cast<int>(sb::highestAvailableLevel())));
 }
 
 void TestGui::blockedImportShowsBlocked()

@@ -28,6 +28,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTableView>
 #include <QToolBar>
@@ -216,6 +217,23 @@ void MainWindow::createToolBar()
     m_memorySpin->setSuffix(tr(" MB"));
     m_memorySpin->setToolTip(tr("Address-space limit of the run"));
     labelled(tr("&Memory:"), m_memorySpin);
+
+    // The isolation level of the next run: levels this machine cannot give are shown but not selectable.
+    m_levelCombo = new QComboBox(toolBar);
+    m_levelCombo->setObjectName(QStringLiteral("levelCombo"));
+    m_levelCombo->setToolTip(tr("Isolation level of the run (sandbench doctor explains what this machine offers)"));
+    const sb::IsolationLevel deepest = sb::highestAvailableLevel();
+    for (const auto level : {sb::IsolationLevel::Process, sb::IsolationLevel::Container, sb::IsolationLevel::Strict}) {
+        const auto name = sb::toString(level);
+        m_levelCombo->addItem(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())),
+                              static_cast<int>(level));
+        if (level > deepest) {
+            if (auto* model = qobject_cast<QStandardItemModel*>(m_levelCombo->model()))
+                model->item(m_levelCombo->count() - 1)->setEnabled(false);
+        }
+    }
+    m_levelCombo->setCurrentIndex(m_levelCombo->findData(static_cast<int>(deepest)));
+    labelled(tr("&Isolation:"), m_levelCombo);
 }
 
 void MainWindow::createDocks()
@@ -297,6 +315,12 @@ void MainWindow::restoreSettings()
         m_timeoutSpin->setValue(s.value(QStringLiteral("timeoutMs")).toInt());
     if (s.contains(QStringLiteral("memoryMb")))
         m_memorySpin->setValue(s.value(QStringLiteral("memoryMb")).toInt());
+    if (s.contains(QStringLiteral("isolationLevel"))) {
+        const int index = m_levelCombo->findText(s.value(QStringLiteral("isolationLevel")).toString());
+        const auto* model = qobject_cast<QStandardItemModel*>(m_levelCombo->model());
+        if (index >= 0 && (!model || model->item(index)->isEnabled()))
+            m_levelCombo->setCurrentIndex(index);
+    }
 }
 
 void MainWindow::saveSettings() const
@@ -306,6 +330,7 @@ void MainWindow::saveSettings() const
     s.setValue(QStringLiteral("windowState"), saveState());
     s.setValue(QStringLiteral("timeoutMs"), m_timeoutSpin->value());
     s.setValue(QStringLiteral("memoryMb"), m_memorySpin->value());
+    s.setValue(QStringLiteral("isolationLevel"), m_levelCombo->currentText());
 }
 
 std::optional<QString> MainWindow::openStore()
@@ -362,7 +387,7 @@ void MainWindow::applySnapshot(const StoreSnapshot& snapshot)
 sb::Policy MainWindow::currentPolicy() const
 {
     sb::Policy policy;
-    policy.level = sb::highestAvailableLevel();
+    policy.level = static_cast<sb::IsolationLevel>(m_levelCombo->currentData().toInt());
     policy.limits.wallMs = m_timeoutSpin->value();
     policy.limits.memoryMb = m_memorySpin->value();
     return policy;

@@ -95,6 +95,7 @@ private:
     QComboBox* m_languageCombo = nullptr;
     QSpinBox* m_timeoutSpin = nullptr;
     QSpinBox* m_memorySpin = nullptr;
+    QComboBox* m_levelCombo = nullptr;
     QLabel* m_storeBanner = nullptr;
     QLabel* m_statusLabel = nullptr;
     QLabel* m_storeLabel = nullptr;
