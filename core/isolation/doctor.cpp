@@ -1,5 +1,6 @@
 #include "isolation/doctor.h"
 
+#include "isolation/cgroup.h"
 #include "isolation/landlock.h"
 #include "isolation/runner.h"
 #include "isolation/seccomp_filter.h"
@@ -35,13 +36,9 @@ LayerStatus probeUserNamespaces()
 
 LayerStatus probeCgroups()
 {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (fs::exists("/sys/fs/cgroup/cgroup.controllers", ec))
-        return {"cgroups", true, "cgroup v2 (unified hierarchy)"};
-    if (fs::exists("/sys/fs/cgroup/memory", ec) && fs::exists("/sys/fs/cgroup/pids", ec))
-        return {"cgroups", true, "cgroup v1 (memory and pids controllers)"};
-    return {"cgroups", false, "no cgroup hierarchy mounted under /sys/fs/cgroup"};
+    std::string detail;
+    const bool ok = cgroup::available(&detail);
+    return {"cgroups", ok, detail};
 }
 
 } // namespace
@@ -106,9 +103,10 @@ DoctorReport runDoctor()
         report.notes.push_back("the container level needs unprivileged user namespaces: on Debian "
                                "`sysctl kernel.unprivileged_userns_clone=1`, on Ubuntu 24.04+ an AppArmor profile "
                                "allowing userns for sandbench-launcher; until then ask for --level process");
-    report.notes.push_back("strict = container + a default-deny syscall allowlist + no writable /tmp; its cgroup "
-                           "limits (memory, pids, CPU for the whole run) are not in this build yet, so those limits "
-                           "are still per process (the run's layers say cgroup_limits: false)");
+    report.notes.push_back("strict = container + a default-deny syscall allowlist + no writable /tmp + cgroup "
+                           "limits for the whole run where the cgroups layer is available (otherwise memory, "
+                           "processes and CPU stay per-process limits and the run's layers say "
+                           "cgroup_limits: false)");
     return report;
 }
 

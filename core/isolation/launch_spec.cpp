@@ -110,6 +110,7 @@ std::string encodeSpec(const LaunchSpec& s)
               {"pass_event_fd", s.passEventFd},
               {"process_base", s.processBase},
               {"syscalls", syscallsToJson(s.syscalls)},
+              {"cgroups", s.cgroups},
               {"container", s.container},
               {"tmp_size_mb", s.tmpSizeMb}};
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -132,6 +133,7 @@ Result<LaunchSpec> decodeSpec(const std::string& text)
         s.passEventFd = j.at("pass_event_fd").get<bool>();
         s.processBase = j.at("process_base").get<std::int64_t>();
         s.syscalls = syscallsFromJson(j.at("syscalls"));
+        s.cgroups = j.at("cgroups").get<bool>();
         s.container = j.at("container").get<bool>();
         s.tmpSizeMb = j.at("tmp_size_mb").get<std::int64_t>();
         if (s.argv.empty() || s.argv.front().empty() || s.argv.front().front() != '/')
@@ -152,7 +154,7 @@ std::string encodeResult(const LaunchResult& r)
         layers.push_back({name, on});
     json j = {{"setup_failed", r.setupFailed}, {"setup_error", r.setupError}, {"exit_code", r.exitCode},
               {"signal", r.signal},            {"timed_out", r.timedOut},     {"cpu_limited", r.cpuLimited},
-              {"cancelled", r.cancelled},      {"killed_by_policy", r.killedByPolicy},      {"wall_ms", r.wallMs},         {"cpu_ms", r.cpuMs},
+              {"cancelled", r.cancelled},      {"killed_by_policy", r.killedByPolicy}, {"memory_limited", r.memoryLimited},      {"wall_ms", r.wallMs},         {"cpu_ms", r.cpuMs},
               {"peak_rss_kb", r.peakRssKb},    {"blocked", blocked},          {"layers", layers}};
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -186,6 +188,7 @@ Result<LaunchResult> decodeResult(const std::string& text)
         r.cpuLimited = j.at("cpu_limited").get<bool>();
         r.cancelled = j.at("cancelled").get<bool>();
         r.killedByPolicy = j.at("killed_by_policy").get<bool>();
+        r.memoryLimited = j.at("memory_limited").get<bool>();
         r.wallMs = j.at("wall_ms").get<double>();
         r.cpuMs = j.at("cpu_ms").get<double>();
         r.peakRssKb = j.at("peak_rss_kb").get<std::int64_t>();

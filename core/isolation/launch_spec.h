@@ -36,6 +36,7 @@ struct LaunchSpec {
     bool passEventFd = false;
     std::int64_t processBase = 0;    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC)
     SyscallPolicy syscalls;          // the policy's syscall rules, on top of the built-in refusals
+    bool cgroups = false;            // strict: limits for the run as a whole where cgroups allow (cgroup.h)
     bool container = false;          // the container level: namespaces and a minimal root (container.h)
     std::int64_t tmpSizeMb = 64;     // container: size of the private /tmp, 0 for none    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC)
 };
@@ -48,7 +49,8 @@ struct LaunchResult {
     bool timedOut = false;
     bool cpuLimited = false;
     bool cancelled = false;
-    bool killedByPolicy = false;     // a syscall rule with action kill ended the run
+    bool killedByPolicy = false;
+    bool memoryLimited = false;      // the kernel's OOM killer ended a process of the run's cgroup     // a syscall rule with action kill ended the run
     double wallMs = 0;
     double cpuMs = 0;
     std::int64_t peakRssKb = 0;

@@ -8,6 +8,7 @@
 // (it is their subreaper) and kills the whole tree when the program ends, times out or is cancelled.
 // It writes one JSON result on fd 4 and nothing on stdout/stderr, which belong to the program.
 
+#include "isolation/cgroup.h"
 #include "isolation/container.h"
 #include "isolation/landlock.h"
 #include "isolation/launch_spec.h"
@@ -381,6 +382,14 @@ int main()
             finishWithError(fmt::format("launcher: container channels: {}", std::strerror(errno)));
     }
 
+    // Strict runs: limits for the run as a whole, where the machine offers cgroups.
+    sb::cgroup::RunGroup group;
+    if (spec->cgroups) {
+        std::string why;
+        group = sb::cgroup::create(fmt::format("sandbench-{}", ::getpid()), spec->limits.memoryMb * 1024 * 1024,
+                                   spec->limits.processes, &why);
+    }
+
     const auto start = Clock::now();
     const pid_t child = spec->container
                             ? static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD | sb::container::namespaceFlags(), nullptr,
@@ -416,6 +425,10 @@ int main()
         statusFd = statusPipe[0];
         const uid_t outerUid = spec->dropPrivileges ? spec->uid : ::getuid();
         const gid_t outerGid = spec->dropPrivileges ? spec->gid : ::getgid();
+        if (group.active() && !sb::cgroup::addProcess(group, child)) {
+            sb::cgroup::destroy(group);
+            group = {};
+        }
         if (auto mapped = sb::container::writeIdMaps(child, outerUid, outerGid); !mapped) {
             ::kill(child, SIGKILL);
             ::waitpid(child, nullptr, 0);
@@ -497,6 +510,16 @@ int main()
                 continue;
             }
             timeoutMs = static_cast<int>(left);
+            // The CPU time of the whole run, every process together, where a cgroup counts it.
+            if (group.active()) {
+                const std::int64_t usedUs = sb::cgroup::cpuUsageUs(group);
+                if (usedUs >= 0 && usedUs >= sb::cpuLimitSeconds(spec->limits) * 1'000'000) {
+                    result.cpuLimited = true;
+                    endRun();
+                    continue;
+                }
+                timeoutMs = std::min(timeoutMs, 50);
+            }
         } else {
             timeoutMs = 100; // killed: only reaping is left
         }
@@ -577,6 +600,12 @@ done:
         }
     }
     result.wallMs = msSince(start); // the last process of the run is gone
+    std::int64_t groupCpuUs = -1;
+    if (group.active()) {
+        result.memoryLimited = sb::cgroup::oomKilled(group);
+        groupCpuUs = sb::cgroup::cpuUsageUs(group);
+        sb::cgroup::destroy(group);
+    }
     if (::getppid() != caller)
         sb::removeWorkDir(spec->workDir); // the caller died: nobody else will clean up after the run
     rusage usage{};
@@ -585,6 +614,8 @@ done:
         return static_cast<double>(tv.tv_sec) * 1000.0 + static_cast<double>(tv.tv_usec) / 1000.0;
     };
     result.cpuMs = toMs(usage.ru_utime) + toMs(usage.ru_stime);
+    if (groupCpuUs >= 0) // the cgroup counts every process, also those killed before they could be reaped
+        result.cpuMs = std::max(result.cpuMs, static_cast<double>(groupCpuUs) / 1000.0);
     result.peakRssKb = usage.ru_maxrss;
     // RLIMIT_CPU sends SIGXCPU at the soft limit and SIGKILL at the hard one; a SIGKILL the program sent
     // itself is told apart by the CPU time it had used.
@@ -607,6 +638,6 @@ done:
                            "uts_namespace", "cgroup_namespace", "minimal_root"})
         result.layers.emplace_back(ns, spec->container);
     result.layers.emplace_back("syscall_allowlist", spec->syscalls.defaultAction != sb::SyscallAction::Allow);
-    result.layers.emplace_back("cgroup_limits", false); // not in this build: limits are per process
+    result.layers.emplace_back("cgroup_limits", group.active());
     finish(result);
 }

@@ -298,8 +298,10 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     const bool strict = policy.level == IsolationLevel::Strict;
     spec.container = policy.level == IsolationLevel::Container || strict;
     spec.syscalls = strict ? strictSyscalls(policy.syscalls) : policy.syscalls;
-    if (strict)
+    if (strict) {
         spec.tmpSizeMb = 0; // strict: no writable path but the work dir
+        spec.cgroups = true;
+    }
     // Where the program sees its work dir: the same path on the host, /work in a container.
     const fs::path seenWorkDir = spec.container ? fs::path(container::kWorkDir) : workDir;
     spec.limits = policy.limits;
@@ -521,9 +523,10 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     } else if (launched->cpuLimited) {
         result.outcome = Outcome::Timeout;
         result.message = "CPU time limit reached";
-    } else if (result.exitCode != 0
+    } else if (launched->memoryLimited
+               || (result.exitCode != 0
                && (memoryReported
-                   || (!python && containsAny(result.stderrText, {"Cannot allocate memory", "xmalloc", "out of memory"})))) {
+                   || (!python && containsAny(result.stderrText, {"Cannot allocate memory", "xmalloc", "out of memory"}))))) {
         result.outcome = Outcome::MemoryLimit;
         result.message = fmt::format("memory limit of {} MiB reached", policy.limits.memoryMb);
     } else if (!result.blocked.empty()) {

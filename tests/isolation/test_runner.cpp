@@ -548,3 +548,45 @@ TEST(Strict, NoWritablePathButTheWorkDir)
     const auto r = runShell("echo x > /tmp/f 2>/dev/null && echo TMP-WRITABLE\necho y > /work/f && cat /work/f\n", p);
     EXPECT_EQ(r.stdoutText, "y\n") << r.stderrText;
 }
+
+namespace {
+
+bool hadLayer(const RunResult& r, const std::string& name)
+{
+    for (const auto& [layer, on] : r.isolation.layers) {
+        if (layer == name)
+            return on;
+    }
+    return false;
+}
+
+} // namespace
+
+TEST(Strict, CpuLimitCoversTheWholeRunWhereCgroupsAllow)
+{
+    Policy p;
+    p.level = IsolationLevel::Strict;
+    p.limits.cpuMs = 1000;
+    p.limits.wallMs = 20000;
+    const auto r = runShell("burn() { while :; do :; done; }\nburn & burn & burn &\nwait\n", p);
+    if (!hadLayer(r, "cgroup_limits"))
+        GTEST_SKIP() << "no cgroup for strict runs here (sandbench doctor says why): CPU limits are per process";
+    EXPECT_EQ(r.outcome, Outcome::Timeout) << r.message;
+    EXPECT_NE(r.message.find("CPU"), std::string::npos) << r.message;
+    EXPECT_LT(r.durationMs, 20000.0) << "ended by the CPU limit, not the wall clock";
+}
+
+TEST(Strict, MemoryLimitCoversTheWholeRunWhereCgroupsAllow)
+{
+    Policy p = bashPolicy();
+    p.level = IsolationLevel::Strict;
+    p.limits.memoryMb = 128;
+    p.limits.wallMs = 20000;
+    // Four processes of 80 MiB each: every one under the per-process limit, together far above it.
+    const auto r = runShell("for i in 1 2 3 4; do python3 -c 'import time; b = bytearray(80 << 20); "
+                            "b[::4096] = bytes(len(b[::4096])); time.sleep(1.5)' & done\nwait\n",
+                            p);
+    if (!hadLayer(r, "cgroup_limits"))
+        GTEST_SKIP() << "no cgroup for strict runs here (sandbench doctor says why): memory limits are per process";
+    EXPECT_EQ(r.outcome, Outcome::MemoryLimit) << r.message << r.stderrText;
+}

@@ -1,0 +1,251 @@
+#include "isolation/cgroup.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace sb::cgroup {
+
+namespace {
+
+constexpr const char* kRoot = "/sys/fs/cgroup";
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+bool writeFile(const std::string& path, const std::string& value)
+{
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool ok = ::write(fd, value.data(), value.size()) == static_cast<ssize_t>(value.size());
+    ::close(fd);
+    return ok;
+}
+
+// The launcher's own cgroup paths: "" key for v2, controller names for v1.
+struct Membership {
+    std::string unified;  // v2 path
+    std::string memory;   // v1 paths
+    std::string pids;
+    std::string cpuacct;
+};
+
+Membership membership()
+{
+    Membership m;
+    std::istringstream lines(readFile("/proc/self/cgroup"));
+    for (std::string line; std::getline(lines, line);) {
+        const auto first = line.find(':');
+        const auto second = line.find(':', first + 1);
+        if (first == std::string::npos || second == std::string::npos)
+            continue;
+        const std::string controllers = line.substr(first + 1, second - first - 1);
+        const std::string path = line.substr(second + 1);
+        if (controllers.empty()) {
+            m.unified = path;
+            continue;
+        }
+        std::istringstream names(controllers);
+        for (std::string name; std::getline(names, name, ',');) {
+            if (name == "memory")
+                m.memory = path;
+            else if (name == "pids")
+                m.pids = path;
+            else if (name == "cpuacct")
+                m.cpuacct = path;
+        }
+    }
+    return m;
+}
+
+bool isV2Root()
+{
+    return ::access(fmt::format("{}/cgroup.controllers", kRoot).c_str(), F_OK) == 0;
+}
+
+// Where a v1 controller is mounted (its own folder, or a folder shared with others such as cpu,cpuacct).
+std::string v1Mount(const std::string& controller)
+{
+    for (const std::string& dir : {std::string(kRoot) + "/" + controller, std::string(kRoot) + "/cpu,cpuacct"}) {
+        if (::access((dir + "/cgroup.procs").c_str(), F_OK) == 0
+            && (controller != "cpuacct" || ::access((dir + "/cpuacct.usage").c_str(), F_OK) == 0))
+            return dir;
+    }
+    return {};
+}
+
+std::string v2Base(const Membership& m)
+{
+    if (!isV2Root() || m.unified.empty())
+        return {};
+    return std::string(kRoot) + (m.unified == "/" ? "" : m.unified);
+}
+
+bool v2Delegates(const std::string& base, std::string* whyNot)
+{
+    const std::string control = readFile(base + "/cgroup.subtree_control");
+    for (const char* needed : {"memory", "pids", "cpu"}) {
+        if (control.find(needed) == std::string::npos) {
+            if (whyNot)
+                *whyNot = fmt::format("cgroup v2: the {} controller is not delegated to {} (cgroup.subtree_control: "
+                                      "'{}'); run Sandbench in a delegated scope, e.g. systemd-run --user --scope "
+                                      "-p Delegate=yes",
+                                      needed, base, control.substr(0, control.find('\n')));
+            return false;
+        }
+    }
+    if (::access(base.c_str(), W_OK) != 0) {
+        if (whyNot)
+            *whyNot = fmt::format("cgroup v2: {} is not writable by this user", base);
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+RunGroup create(const std::string& name, std::int64_t memoryBytes, std::int64_t maxProcesses, std::string* whyNot)
+{
+    const Membership m = membership();
+    RunGroup group;
+    if (const std::string base = v2Base(m); !base.empty()) {
+        if (!v2Delegates(base, whyNot))
+            return {};
+        const std::string dir = base + "/" + name;
+        if (::mkdir(dir.c_str(), 0755) != 0) {
+            if (whyNot)
+                *whyNot = fmt::format("cgroup v2: mkdir {}: {}", dir, std::strerror(errno));
+            return {};
+        }
+        group.v2 = true;
+        group.memoryDir = group.pidsDir = group.cpuDir = dir;
+        writeFile(dir + "/memory.swap.max", "0"); // absent without swap accounting: fine
+        const bool ok = writeFile(dir + "/memory.max", std::to_string(memoryBytes))
+                        && writeFile(dir + "/pids.max", std::to_string(maxProcesses));
+        if (!ok) {
+            if (whyNot)
+                *whyNot = fmt::format("cgroup v2: cannot set the limits in {}", dir);
+            destroy(group);
+            return {};
+        }
+        return group;
+    }
+
+    // cgroup v1: one folder per controller, under the launcher's own group in each hierarchy.
+    const std::string memoryMount = v1Mount("memory");
+    const std::string pidsMount = v1Mount("pids");
+    const std::string cpuMount = v1Mount("cpuacct");
+    if (memoryMount.empty() || pidsMount.empty() || cpuMount.empty()) {
+        if (whyNot)
+            *whyNot = "no cgroup v2 with delegation and no cgroup v1 memory, pids and cpuacct hierarchies";
+        return {};
+    }
+    auto makeDir = [&](const std::string& mount, const std::string& path) -> std::string {
+        const std::string dir = mount + (path == "/" ? "" : path) + "/" + name;
+        if (::mkdir(dir.c_str(), 0755) != 0) {
+            if (whyNot)
+                *whyNot = fmt::format("cgroup v1: mkdir {}: {}", dir, std::strerror(errno));
+            return {};
+        }
+        return dir;
+    };
+    group.memoryDir = makeDir(memoryMount, m.memory);
+    group.pidsDir = group.memoryDir.empty() ? "" : makeDir(pidsMount, m.pids);
+    group.cpuDir = group.pidsDir.empty() ? "" : makeDir(cpuMount, m.cpuacct);
+    if (!group.active()) {
+        destroy(group);
+        return {};
+    }
+    const bool ok = writeFile(group.memoryDir + "/memory.limit_in_bytes", std::to_string(memoryBytes))
+                    && writeFile(group.pidsDir + "/pids.max", std::to_string(maxProcesses));
+    if (!ok) {
+        if (whyNot)
+            *whyNot = fmt::format("cgroup v1: cannot set the limits under {}", group.memoryDir);
+        destroy(group);
+        return {};
+    }
+    return group;
+}
+
+bool addProcess(const RunGroup& group, pid_t pid)
+{
+    if (!group.active())
+        return false;
+    const std::string value = std::to_string(pid);
+    if (group.v2)
+        return writeFile(group.memoryDir + "/cgroup.procs", value);
+    return writeFile(group.memoryDir + "/cgroup.procs", value) && writeFile(group.pidsDir + "/cgroup.procs", value)
+           && writeFile(group.cpuDir + "/cgroup.procs", value);
+}
+
+std::int64_t cpuUsageUs(const RunGroup& group)
+{
+    if (!group.active())
+        return -1;
+    if (group.v2) {
+        std::istringstream stat(readFile(group.cpuDir + "/cpu.stat"));
+        std::string key;
+        std::int64_t value = 0;
+        while (stat >> key >> value) {
+            if (key == "usage_usec")
+                return value;
+        }
+        return -1;
+    }
+    const std::string ns = readFile(group.cpuDir + "/cpuacct.usage");
+    return ns.empty() ? -1 : std::atoll(ns.c_str()) / 1000;
+}
+
+bool oomKilled(const RunGroup& group)
+{
+    if (!group.active())
+        return false;
+    std::istringstream events(readFile(group.memoryDir + (group.v2 ? "/memory.events" : "/memory.oom_control")));
+    std::string key;
+    std::int64_t value = 0;
+    while (events >> key >> value) {
+        if (key == "oom_kill" && value > 0)
+            return true;
+    }
+    return false;
+}
+
+void destroy(const RunGroup& group)
+{
+    for (const auto& dir : {group.cpuDir, group.pidsDir, group.memoryDir}) {
+        if (!dir.empty())
+            ::rmdir(dir.c_str()); // v2: the same folder thrice; the later calls fail harmlessly
+    }
+}
+
+bool available(std::string* detail)
+{
+    std::string why;
+    const std::string name = fmt::format("sandbench-probe-{}", ::getpid());
+    RunGroup probe = create(name, 64LL << 20, 8, &why);
+    if (!probe.active()) {
+        if (detail)
+            *detail = why;
+        return false;
+    }
+    if (detail)
+        *detail = probe.v2 ? "cgroup v2: memory, pids and CPU limits for each strict run"
+                           : "cgroup v1 (memory, pids, cpuacct): limits for each strict run";
+    destroy(probe);
+    return true;
+}
+
+} // namespace sb::cgroup

@@ -1,0 +1,37 @@
+#pragma once
+
+// Limits for a run as a whole (the strict level): memory, number of processes, and the CPU time of every
+// process together, through the cgroup the launcher creates under its own. cgroup v2 where the
+// launcher's cgroup delegates the memory and pids controllers; cgroup v1 (memory, pids, cpuacct) where
+// those hierarchies are mounted and writable (root, or a delegated v1 tree). Where neither is
+// available the run goes on with per-process limits only, and its layers say cgroup_limits: false.
+
+#include <cstdint>
+#include <string>
+#include <sys/types.h>
+
+namespace sb::cgroup {
+
+struct RunGroup {
+    bool v2 = false;
+    std::string memoryDir; // v2: all three are the run's one cgroup
+    std::string pidsDir;
+    std::string cpuDir;
+    bool active() const { return !memoryDir.empty() && !pidsDir.empty() && !cpuDir.empty(); }
+};
+
+// Creates the run's cgroup(s) named `name` with the limits; an inactive group and the reason when the
+// machine or user offers none.
+RunGroup create(const std::string& name, std::int64_t memoryBytes, std::int64_t maxProcesses, std::string* whyNot);
+// Moves a process (and so all it will start) into the group.
+bool addProcess(const RunGroup& group, pid_t pid);
+// CPU time of every process that ran in the group, in microseconds; -1 when unknown.
+std::int64_t cpuUsageUs(const RunGroup& group);
+// Whether the kernel's OOM killer ended a process of the group (the memory limit was reached).
+bool oomKilled(const RunGroup& group);
+// Removes the group; call when every process of it is gone.
+void destroy(const RunGroup& group);
+// For `sandbench doctor`: whether runs can get cgroup limits here, and how or why not.
+bool available(std::string* detail);
+
+} // namespace sb::cgroup
