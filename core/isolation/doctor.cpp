@@ -46,14 +46,14 @@ LayerStatus probeCgroups()
 IsolationLevel highestAvailableLevel()
 {
     // Probed once per process: user namespaces do not come and go while Sandbench runs.
+    // Only what the levels depend on; the cgroup probe (which strict uses where it can) stays in the doctor.
     static const IsolationLevel level = [] {
-        const DoctorReport report = runDoctor();
-        IsolationLevel best = IsolationLevel::Process;
-        for (const auto& [l, ok] : report.levels) {
-            if (ok)
-                best = l;
-        }
-        return best;
+        std::string why;
+        const bool processLevel = ::prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 && seccomp::notifyAvailable(&why)
+                                  && landlock::abiVersion(&why) > 0 && Runner().launcher().has_value();
+        if (!processLevel)
+            return IsolationLevel::Process; // runs are refused anyway, with the failing layer named
+        return probeUserNamespaces().available ? IsolationLevel::Strict : IsolationLevel::Process;
     }();
     return level;
 }
