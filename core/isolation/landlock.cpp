@@ -33,6 +33,12 @@ struct RulesetAttr {
     std::uint64_t scoped;
 };
 
+struct NetPortAttr {
+    std::uint64_t allowedAccess;
+    std::uint64_t port;
+} __attribute__((packed));
+constexpr int kRuleNetPort = 2; // LANDLOCK_RULE_NET_PORT
+
 struct PathBeneathAttr {
     std::uint64_t allowedAccess;
     std::int32_t parentFd;
@@ -68,6 +74,11 @@ public:
 private:
     int m_fd;
 };
+
+std::string portRuleName(int port)
+{
+    return "landlock_add_rule (TCP port " + std::to_string(port) + ")";
+}
 
 std::string errnoText(const char* what)
 {
@@ -149,6 +160,13 @@ Result<Applied> restrictSelf(const Rules& rules)
     for (const auto& p : rules.writePaths) {
         if (auto r = addRule(p, fsAll); !r)
             return std::unexpected(r.error());
+    }
+    if (!rules.connectPorts.empty() && abi < 4)
+        return fail("Landlock ABI 4 (Linux 6.7) is needed to allow TCP to the proxy port alone");
+    for (const int port : rules.connectPorts) {
+        NetPortAttr net{kAccessNetConnectTcp, static_cast<std::uint64_t>(port)};
+        if (::syscall(SYS_landlock_add_rule, ruleset.get(), kRuleNetPort, &net, 0) != 0)
+            return fail(errnoText(portRuleName(port).c_str()));
     }
     if (::syscall(SYS_landlock_restrict_self, ruleset.get(), 0) != 0)
         return fail(errnoText("landlock_restrict_self"));

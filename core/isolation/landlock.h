@@ -14,6 +14,7 @@ struct Rules {
     std::vector<std::string> readPaths;   // read files, list dirs, execute
     std::vector<std::string> devPaths;    // device files: read and write, nothing else
     std::vector<std::string> writePaths;  // everything (the run's work dir)
+    std::vector<int> connectPorts;        // TCP ports the run may connect to (ABI >= 4; none: no TCP at all)
 };
 
 struct Applied {

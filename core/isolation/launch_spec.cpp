@@ -110,6 +110,7 @@ std::string encodeSpec(const LaunchSpec& s)
               {"pass_event_fd", s.passEventFd},
               {"process_base", s.processBase},
               {"syscalls", syscallsToJson(s.syscalls)},
+              {"network_allow", s.networkAllow},
               {"cgroups", s.cgroups},
               {"container", s.container},
               {"tmp_size_mb", s.tmpSizeMb}};
@@ -133,6 +134,7 @@ Result<LaunchSpec> decodeSpec(const std::string& text)
         s.passEventFd = j.at("pass_event_fd").get<bool>();
         s.processBase = j.at("process_base").get<std::int64_t>();
         s.syscalls = syscallsFromJson(j.at("syscalls"));
+        s.networkAllow = j.at("network_allow").get<std::vector<std::string>>();
         s.cgroups = j.at("cgroups").get<bool>();
         s.container = j.at("container").get<bool>();
         s.tmpSizeMb = j.at("tmp_size_mb").get<std::int64_t>();

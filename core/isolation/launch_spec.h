@@ -36,6 +36,7 @@ struct LaunchSpec {
     bool passEventFd = false;
     std::int64_t processBase = 0;    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC)
     SyscallPolicy syscalls;          // the policy's syscall rules, on top of the built-in refusals
+    std::vector<std::string> networkAllow; // non-empty: the allowlist proxy (netproxy.h), container only
     bool cgroups = false;            // strict: limits for the run as a whole where cgroups allow (cgroup.h)
     bool container = false;          // the container level: namespaces and a minimal root (container.h)
     std::int64_t tmpSizeMb = 64;     // container: size of the private /tmp, 0 for none    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC)

@@ -12,6 +12,7 @@
 #include "isolation/container.h"
 #include "isolation/landlock.h"
 #include "isolation/launch_spec.h"
+#include "isolation/netproxy.h"
 #include "isolation/seccomp_filter.h"
 
 #include <fmt/format.h>
@@ -26,6 +27,7 @@
 #include <grp.h>
 #include <linux/capability.h>
 #include <poll.h>
+#include <memory>
 #include <string>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -204,11 +206,13 @@ void dropAllCapabilities(int errFd)
         writable.emplace_back("/tmp");
     // In a container the whole root is minimal and read-only already: all of it may be read.
     const std::vector<std::string> readable = spec.container ? std::vector<std::string>{"/"} : spec.readPaths;
-    sb::landlock::Rules rules{readable, spec.devPaths, writable};
+    sb::landlock::Rules rules{readable, spec.devPaths, writable, {}};
+    if (!spec.networkAllow.empty())
+        rules.connectPorts.push_back(sb::netproxy::kPort);
     if (auto applied = sb::landlock::restrictSelf(rules); !applied)
         childFail(errFd, "landlock: " + applied.error().message);
 
-    auto notifyFd = sb::seccomp::loadFilter(spec.syscalls);
+    auto notifyFd = sb::seccomp::loadFilter(spec.syscalls, !spec.networkAllow.empty());
     if (!notifyFd)
         childFail(errFd, "seccomp: " + notifyFd.error().message);
     sendFd(errFd, fdSocket, *notifyFd);
@@ -243,7 +247,8 @@ void dropAllCapabilities(int errFd)
 
 // The container's pid 1: waits for its id maps, builds the root, starts the program and reaps until the
 // program ends; then it exits, and the kernel ends every other process of the pid namespace with it.
-[[noreturn]] void runContainerInit(const LaunchSpec& spec, int errFd, int fdSocket, int syncFd, int statusFd)
+[[noreturn]] void runContainerInit(const LaunchSpec& spec, int errFd, int fdSocket, int syncFd, int statusFd,
+                                   int gateFd)
 {
     ::setpgid(0, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
@@ -251,6 +256,11 @@ void dropAllCapabilities(int errFd)
     if (::read(syncFd, &go, 1) != 1)
         childFail(errFd, "user namespace: the supervisor could not map the sandbox's ids");
     ::close(syncFd);
+    if (gateFd >= 0) {
+        if (auto gate = sb::netproxy::startGate(gateFd); !gate)
+            childFail(errFd, gate.error().message);
+        ::close(gateFd);
+    }
     const sb::container::RootSpec root{spec.workDir, spec.readPaths, spec.devPaths, spec.tmpSizeMb};
     if (auto entered = sb::container::enterRoot(root); !entered)
         childFail(errFd, "container: " + entered.error().message);
@@ -377,6 +387,12 @@ int main()
     // mapped, and a pipe for the program's own wait status (the supervisor only sees pid 1's).
     int syncPipe[2] = {-1, -1};
     int statusPipe[2] = {-1, -1};
+    int gatePair[2] = {-1, -1};
+    if (!spec->networkAllow.empty() && !spec->container)
+        finishWithError("network allowlist: needs the container or strict level");
+    if (!spec->networkAllow.empty()
+        && ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, gatePair) != 0)
+        finishWithError(fmt::format("network proxy: channel: {}", std::strerror(errno)));
     if (spec->container) {
         if (::pipe2(syncPipe, O_CLOEXEC) != 0 || ::pipe2(statusPipe, O_CLOEXEC) != 0)
             finishWithError(fmt::format("launcher: container channels: {}", std::strerror(errno)));
@@ -410,12 +426,21 @@ int main()
         if (spec->container) {
             ::close(syncPipe[1]);
             ::close(statusPipe[0]);
-            runContainerInit(*spec, errPipe[1], fdPair[1], syncPipe[0], statusPipe[1]);
+            if (gatePair[0] >= 0)
+                ::close(gatePair[0]);
+            runContainerInit(*spec, errPipe[1], fdPair[1], syncPipe[0], statusPipe[1], gatePair[1]);
         }
         runChild(*spec, errPipe[1], fdPair[1]);
     }
     ::close(errPipe[1]);
     ::close(fdPair[1]);
+    int gateFd = -1;
+    std::unique_ptr<sb::netproxy::Proxy> proxy;
+    if (gatePair[0] >= 0) {
+        ::close(gatePair[1]);
+        gateFd = gatePair[0];
+        proxy = std::make_unique<sb::netproxy::Proxy>(spec->networkAllow);
+    }
     // Tell the Runner at once whom to kill should this launcher die without a result.
     writeAll(sb::kLauncherResultFd, fmt::format("started {}\n", child));
     int statusFd = -1;
@@ -488,7 +513,7 @@ int main()
                 goto done; // nothing left to kill
         }
 
-        pollfd fds[4];
+        pollfd fds[5];
         nfds_t count = 0;
         fds[count++] = {sigFd, POLLIN, 0};
         const nfds_t errIndex = errFd >= 0 ? count : 99;
@@ -500,6 +525,9 @@ int main()
         const nfds_t notifyIndex = notifyFd >= 0 ? count : 99;
         if (notifyFd >= 0)
             fds[count++] = {notifyFd, POLLIN, 0};
+        const nfds_t gateIndex = gateFd >= 0 ? count : 99;
+        if (gateFd >= 0)
+            fds[count++] = {gateFd, POLLIN, 0};
 
         int timeoutMs = -1;
         if (!killed) {
@@ -553,6 +581,15 @@ int main()
             ::close(sockFd);
             sockFd = -1;
         }
+        if (gateIndex < count && fds[gateIndex].revents) {
+            const int client = receiveFd(gateFd);
+            if (client >= 0) {
+                proxy->serve(client);
+            } else {
+                ::close(gateFd); // the gate is gone with the run
+                gateFd = -1;
+            }
+        }
         if (notifyIndex < count && fds[notifyIndex].revents) {
             if (fds[notifyIndex].revents & (POLLHUP | POLLERR)) {
                 ::close(notifyFd);
@@ -560,7 +597,7 @@ int main()
             } else {
                 std::memset(req, 0, sizeof *req);
                 if (seccomp_notify_receive(notifyFd, req) == 0) {
-                    const auto decision = sb::seccomp::decide(spec->syscalls, *req);
+                    const auto decision = sb::seccomp::decide(spec->syscalls, *req, !spec->networkAllow.empty());
                     if (decision.report && result.blocked.size() < 1000)
                         result.blocked.push_back(sb::seccomp::describe(*req));
                     std::memset(resp, 0, sizeof *resp);
@@ -580,6 +617,15 @@ int main()
     }
 done:
     seccomp_notify_free(req, resp);
+    if (gateFd >= 0)
+        ::close(gateFd);
+    if (proxy) {
+        proxy->shutdown();
+        for (auto& refusal : proxy->refusals()) {
+            if (result.blocked.size() < 1000)
+                result.blocked.push_back(std::move(refusal));
+        }
+    }
     if (errFd >= 0) {
         setupError += readAll(errFd);
         ::close(errFd);
@@ -637,6 +683,7 @@ done:
     for (const char* ns : {"user_namespace", "pid_namespace", "net_namespace", "mount_namespace", "ipc_namespace",
                            "uts_namespace", "cgroup_namespace", "minimal_root"})
         result.layers.emplace_back(ns, spec->container);
+    result.layers.emplace_back("network_proxy", !spec->networkAllow.empty());
     result.layers.emplace_back("syscall_allowlist", spec->syscalls.defaultAction != sb::SyscallAction::Allow);
     result.layers.emplace_back("cgroup_limits", group.active());
     finish(result);

@@ -334,12 +334,44 @@ private:
             policy.allowLowerLevel = *v;
         }
         if (auto n = root["network"]) {
-            auto v = scalar(n, "network");
-            if (!v)
-                return std::unexpected(v.error());
-            if (*v != "none")
-                return fail(where(n, "network") + fmt::format("network '{}' is not supported; use 'none'", *v));
-            policy.network = NetworkMode::None;
+            if (n.IsScalar()) {
+                if (n.Scalar() != "none")
+                    return fail(where(n, "network")
+                                + fmt::format("network '{}' is not supported; use 'none' or {{mode: allowlist, allow: "
+                                              "[host:port, ...]}}",
+                                              n.Scalar()));
+                policy.network = NetworkMode::None;
+            } else {
+                if (auto r = checkKeys(n, "network", {"mode", "allow"}); !r)
+                    return r;
+                auto mode = n["mode"] ? scalar(n["mode"], "network.mode") : Result<std::string>(std::string("none"));
+                if (!mode)
+                    return std::unexpected(mode.error());
+                if (*mode != "none" && *mode != "allowlist")
+                    return fail(where(n["mode"], "network.mode") + fmt::format("unknown mode '{}' (none, allowlist)", *mode));
+                policy.network = *mode == "allowlist" ? NetworkMode::Allowlist : NetworkMode::None;
+                if (auto a = n["allow"]) {
+                    auto list = stringList(a, "network.allow");
+                    if (!list)
+                        return std::unexpected(list.error());
+                    for (const auto& entry : *list) {
+                        const auto colon = entry.rfind(':');
+                        const std::string host = colon == std::string::npos ? "" : entry.substr(0, colon);
+                        const std::string port = colon == std::string::npos ? "" : entry.substr(colon + 1);
+                        const bool portOk = port == "*"
+                                            || (!port.empty() && port.size() <= 5
+                                                && std::all_of(port.begin(), port.end(), ::isdigit)
+                                                && std::stoi(port) >= 1 && std::stoi(port) <= 65535);
+                        const bool hostOk = !host.empty() && host.find_first_of(" /\\@") == std::string::npos;
+                        if (!portOk || !hostOk)
+                            return fail(where(a, "network.allow")
+                                        + fmt::format("'{}' is not host:port (e.g. pypi.org:443, *.example.com:*)", entry));
+                    }
+                    policy.networkAllow = *list;
+                }
+                if (policy.network == NetworkMode::Allowlist && policy.networkAllow.empty())
+                    return fail(where(n, "network") + "mode allowlist needs at least one 'allow' entry");
+            }
         }
         if (auto n = root["limits"]) {
             std::vector<std::string_view> keys;
@@ -775,7 +807,13 @@ std::string renderPolicy(const Policy& policy)
     out << YAML::Key << "name" << YAML::Value << policy.name;
     out << YAML::Key << "level" << YAML::Value << std::string(toString(policy.level));
     out << YAML::Key << "allow_lower_level" << YAML::Value << policy.allowLowerLevel;
-    out << YAML::Key << "network" << YAML::Value << "none";
+    if (policy.network == NetworkMode::Allowlist) {
+        out << YAML::Key << "network" << YAML::Value << YAML::BeginMap;
+        out << YAML::Key << "mode" << YAML::Value << "allowlist";
+        out << YAML::Key << "allow" << YAML::Value << YAML::Flow << policy.networkAllow << YAML::EndMap;
+    } else {
+        out << YAML::Key << "network" << YAML::Value << "none";
+    }
     out << YAML::Key << "limits" << YAML::Value << YAML::BeginMap;
     for (const auto& b : kLimitBounds)
         out << YAML::Key << b.key << YAML::Value << policy.limits.*(b.field);

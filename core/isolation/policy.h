@@ -87,6 +87,9 @@ struct Policy {
     IsolationLevel level = IsolationLevel::Process;
     Limits limits;
     NetworkMode network = NetworkMode::None;
+    // allowlist: the hosts a run may reach, as "host:port" ("*" for any port, "*.example.com" for its
+    // subdomains), through Sandbench's proxy (container and strict levels only).
+    std::vector<std::string> networkAllow;
     std::vector<std::string> envPass;            // variable names copied from the caller's environment
     std::map<std::string, std::string> envSet;   // variables set explicitly
     std::vector<std::string> readPaths;          // extra paths the run may read (system paths are implied)

@@ -3,6 +3,7 @@
 #include "isolation/container.h"
 #include "isolation/doctor.h"
 #include "isolation/launch_spec.h"
+#include "isolation/netproxy.h"
 #include "isolation/python_guard.h"
 #include "isolation/strict.h"
 
@@ -295,6 +296,9 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
 
     LaunchSpec spec;
     spec.workDir = workDir.string();
+    if (policy.network == NetworkMode::Allowlist && policy.level == IsolationLevel::Process)
+        return refuse("the network allowlist needs the container or strict level (an empty network namespace "
+                      "with Sandbench's proxy); the run was refused rather than run with the network open");
     const bool strict = policy.level == IsolationLevel::Strict;
     spec.container = policy.level == IsolationLevel::Container || strict;
     spec.syscalls = strict ? strictSyscalls(policy.syscalls) : policy.syscalls;
@@ -338,6 +342,12 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
         spec.argv = {program, seenSnippet.string()};
     }
     spec.env = cleanEnvironment(policy, seenWorkDir);
+    if (policy.network == NetworkMode::Allowlist) {
+        spec.networkAllow = policy.networkAllow;
+        const std::string proxy = fmt::format("http://127.0.0.1:{}", netproxy::kPort);
+        for (const char* name : {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"})
+            spec.env.push_back(std::string(name) + "=" + proxy);
+    }
     for (const char* p : kSystemReadPaths)
         spec.readPaths.emplace_back(p);
     // Extra paths as the kernel resolves them, and only where no listed folder already covers them

@@ -223,7 +223,7 @@ bool isBootstrapSyscall(std::string_view name)
     return std::find(kBootstrapSyscalls.begin(), kBootstrapSyscalls.end(), name) != kBootstrapSyscalls.end();
 }
 
-Result<int> loadFilter(const SyscallPolicy& policy)
+Result<int> loadFilter(const SyscallPolicy& policy, bool allowInetSockets)
 {
     std::string why;
     if (!notifyAvailable(&why))
@@ -266,7 +266,29 @@ Result<int> loadFilter(const SyscallPolicy& policy)
     // Network sockets are refused with a report. Local UNIX sockets are refused quietly: ordinary programs
     // probe them through libc (nscd lookups), and reporting those would drown the real refusals; the
     // effect is the same either way: no connection to the desktop session bus or any other local service.
-    if (!policyNamesSocket) {
+    if (!policyNamesSocket && allowInetSockets) {
+        // TCP/IP sockets through; local UNIX sockets refused quietly; every other family refused and
+        // reported (one comparison per rule: libseccomp does not compare one argument twice).
+        std::vector<std::pair<std::uint32_t, scmp_arg_cmp>> rules = {
+            {SCMP_ACT_ALLOW, SCMP_A0(SCMP_CMP_EQ, AF_INET)},
+            {SCMP_ACT_ALLOW, SCMP_A0(SCMP_CMP_EQ, AF_INET6)},
+            {SCMP_ACT_ERRNO(EACCES), SCMP_A0(SCMP_CMP_EQ, AF_UNIX)},
+        };
+        if (defaultAllows) {
+            rules.push_back({SCMP_ACT_NOTIFY, SCMP_A0(SCMP_CMP_GT, AF_INET6)});
+            for (scmp_datum_t family = 0; family < AF_INET6; ++family) {
+                if (family != AF_UNIX && family != AF_INET)
+                    rules.push_back({SCMP_ACT_NOTIFY, SCMP_A0(SCMP_CMP_EQ, family)});
+            }
+        }
+        for (const auto& [action, condition] : rules) {
+            if (action == (defaultAllows ? SCMP_ACT_ALLOW : SCMP_ACT_NOTIFY))
+                continue; // equal to the default: libseccomp refuses such a rule, and it is not needed
+            if (int rc = seccomp_rule_add_array(ctx.get(), action, SCMP_SYS(socket), 1, &condition); rc != 0)
+                return fail(fmt::format("seccomp rule for socket: {}", std::strerror(-rc)));
+        }
+    }
+    if (!policyNamesSocket && !allowInetSockets) {
         if (int rc = defaultAllows ? seccomp_rule_add(ctx.get(), SCMP_ACT_NOTIFY, SCMP_SYS(socket), 1,
                                                       SCMP_A0(SCMP_CMP_NE, AF_UNIX))
                                    : 0;
@@ -348,13 +370,14 @@ Result<int> loadFilter(const SyscallPolicy& policy)
     return fd;
 }
 
-Decision decide(const SyscallPolicy& policy, const seccomp_notif& req)
+Decision decide(const SyscallPolicy& policy, const seccomp_notif& req, bool allowInetSockets)
 {
     const std::string name = syscallName(req);
     const __u64* args = req.data.args;
     // Built-in refusals first: a policy cannot lift them.
     if (name == "socket") {
-        if (args[0] != AF_UNIX)
+        const bool inet = args[0] == AF_INET || args[0] == AF_INET6;
+        if (args[0] != AF_UNIX && !(inet && allowInetSockets))
             return {false, EACCES, true, false};
     } else if (name == "clone") {
         if (args[0] & kAllNamespaceFlags)

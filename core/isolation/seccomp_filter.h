@@ -19,7 +19,9 @@ bool notifyAvailable(std::string* whyNot = nullptr);
 // (the launcher), which decides with decide() below; the policy's allow and log rules go into the filter.
 // Must be called after no_new_privs; allocates, so call it before address-space limits. The few calls
 // the launcher still makes before execve (see kBootstrapSyscalls) are allowed whatever the default.
-Result<int> loadFilter(const SyscallPolicy& policy);
+// allowInetSockets: TCP/UDP sockets are let through (the network allowlist's empty namespace and Landlock
+// confine them to Sandbench's proxy on loopback).
+Result<int> loadFilter(const SyscallPolicy& policy, bool allowInetSockets = false);
 
 // The syscalls the launcher's child needs between loading the filter and execve.
 bool isBootstrapSyscall(std::string_view name);
@@ -31,7 +33,7 @@ struct Decision {
     bool report = false;        // record it as a blocked event
     bool endRun = false;        // a kill rule: the run ends as blocked
 };
-Decision decide(const SyscallPolicy& policy, const seccomp_notif& request);
+Decision decide(const SyscallPolicy& policy, const seccomp_notif& request, bool allowInetSockets = false);
 
 // "socket(AF_INET, SOCK_STREAM)", "ptrace(PTRACE_ATTACH, 42)", ... from a notification. Reads string
 // arguments from the caller's memory where the supervisor may (for reporting only, never for decisions).

@@ -124,3 +124,25 @@ TEST(Policy, FileErrorsAreClear)
     ASSERT_FALSE(binary);
     EXPECT_NE(binary.error().message.find("binary"), std::string::npos) << binary.error().message;
 }
+
+TEST(Policy, NetworkAllowlist)
+{
+    auto p = parsePolicy("level: container\nnetwork:\n  mode: allowlist\n  allow: [\"pypi.org:443\", \"*.example.com:*\"]\n",
+                         "net.yaml");
+    ASSERT_TRUE(p) << p.error().message;
+    EXPECT_EQ(p->network, NetworkMode::Allowlist);
+    EXPECT_EQ(p->networkAllow, (std::vector<std::string>{"pypi.org:443", "*.example.com:*"}));
+    auto back = parsePolicy(renderPolicy(*p), "rendered");
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(back->networkAllow, p->networkAllow);
+
+    for (const char* bad : {"network:\n  mode: allowlist\n", "network:\n  mode: allowlist\n  allow: [pypi.org]\n",
+                            "network:\n  mode: allowlist\n  allow: [\"pypi.org:99999\"]\n",
+                            "network:\n  mode: open\n  allow: [\"a:1\"]\n", "network: everywhere\n"}) {
+        auto r = parsePolicy(bad, "bad.yaml");
+        EXPECT_FALSE(r) << bad;
+        if (!r) {
+            EXPECT_NE(r.error().message.find("network"), std::string::npos) << r.error().message;
+        }
+    }
+}
