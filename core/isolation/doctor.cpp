@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -31,7 +32,22 @@ LayerStatus probeUserNamespaces()
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (code == 0)
         return {"user_namespaces", true, "unprivileged user namespaces can be created"};
-    return {"user_namespaces", false, fmt::format("unshare(CLONE_NEWUSER): {}", std::strerror(code))};
+    // Say which switch is off, and how to turn it on.
+    auto sysctl = [](const char* path) {
+        std::ifstream in(path);
+        int value = -1;
+        in >> value;
+        return value;
+    };
+    std::string remedy;
+    if (sysctl("/proc/sys/kernel/unprivileged_userns_clone") == 0)
+        remedy = "; turn them on with `sysctl kernel.unprivileged_userns_clone=1`";
+    else if (sysctl("/proc/sys/user/max_user_namespaces") == 0)
+        remedy = "; turn them on with `sysctl user.max_user_namespaces=10000`";
+    else if (sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1)
+        remedy = "; AppArmor restricts them (Ubuntu 24.04+): add an AppArmor profile allowing `userns` for "
+                 "sandbench-launcher, or ask for --level process";
+    return {"user_namespaces", false, fmt::format("unshare(CLONE_NEWUSER): {}{}", std::strerror(code), remedy)};
 }
 
 LayerStatus probeCgroups()

@@ -92,9 +92,13 @@ int abiVersion(std::string* whyNot)
     const long abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
     if (abi < 0) {
         if (whyNot) {
-            *whyNot = errno == ENOSYS     ? "the kernel was built without Landlock"
-                      : errno == EOPNOTSUPP ? "Landlock is disabled at boot (add landlock to the lsm= list)"
-                                            : errnoText("landlock_create_ruleset");
+            *whyNot = errno == ENOSYS
+                          ? "the kernel was built without Landlock (CONFIG_SECURITY_LANDLOCK); use a kernel >= 5.13 "
+                            "that has it"
+                      : errno == EOPNOTSUPP
+                          ? "Landlock is disabled at boot: add landlock to the kernel's lsm= parameter (see "
+                            "/sys/kernel/security/lsm for the current list) and reboot"
+                          : errnoText("landlock_create_ruleset");
         }
         return 0;
     }
