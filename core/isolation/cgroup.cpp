@@ -157,7 +157,11 @@ RunGroup create(const std::string& name, std::int64_t memoryBytes, std::int64_t 
         const std::string dir = mount + (path == "/" ? "" : path) + "/" + name;
         if (::mkdir(dir.c_str(), 0755) != 0) {
             if (whyNot)
-                *whyNot = fmt::format("cgroup v1: mkdir {}: {}", dir, std::strerror(errno));
+                *whyNot = fmt::format("cgroup v1: mkdir {}: {}{}", dir, std::strerror(errno),
+                                      errno == EACCES ? " (cgroup limits for an unprivileged user need a delegated "
+                                                        "cgroup, e.g. cgroup v2 with systemd-run --user --scope -p "
+                                                        "Delegate=yes)"
+                                                      : "");
             return {};
         }
         return dir;
