@@ -10,6 +10,7 @@
 
 #include "isolation/cgroup.h"
 #include "isolation/container.h"
+#include "isolation/fd_passing.h"
 #include "isolation/landlock.h"
 #include "isolation/launch_spec.h"
 #include "isolation/netproxy.h"
@@ -123,25 +124,6 @@ void dropPrivileges(int errFd, uid_t uid, gid_t gid)
         childFail(errFd, "identity: privileges remain after the drop");
 }
 
-void sendFd(int errFd, int socket, int fd)
-{
-    char dummy = 'n';
-    iovec iov{&dummy, 1};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))]{};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
-    cmsghdr* cmsg = CMSG_FIRSTHDR(&msg);
-    cmsg->cmsg_level = SOL_SOCKET;
-    cmsg->cmsg_type = SCM_RIGHTS;
-    cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
-    if (::sendmsg(socket, &msg, MSG_NOSIGNAL) != 1)
-        childFail(errFd, fmt::format("seccomp: handing over the notification fd: {}", std::strerror(errno)));
-}
-
 // Empties every capability set: a container's processes start with full capabilities in their user
 // namespace, which the program must not keep.
 void dropAllCapabilities(int errFd)
@@ -215,7 +197,8 @@ void dropAllCapabilities(int errFd)
     auto notifyFd = sb::seccomp::loadFilter(spec.syscalls, !spec.networkAllow.empty());
     if (!notifyFd)
         childFail(errFd, "seccomp: " + notifyFd.error().message);
-    sendFd(errFd, fdSocket, *notifyFd);
+    if (!sb::sendFd(fdSocket, *notifyFd))
+        childFail(errFd, fmt::format("seccomp: handing over the notification fd: {}", std::strerror(errno)));
     ::close(*notifyFd);
     ::close(fdSocket);
 
@@ -291,26 +274,6 @@ void dropAllCapabilities(int errFd)
 }
 
 // ---- supervisor side ----------------------------------------------------------------------------------
-
-int receiveFd(int socket)
-{
-    char dummy = 0;
-    iovec iov{&dummy, 1};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))]{};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
-    if (::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC) != 1)
-        return -1;
-    const cmsghdr* cmsg = CMSG_FIRSTHDR(&msg);
-    if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
-        return -1;
-    int fd = -1;
-    std::memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
-    return fd;
-}
 
 // Every process of the run, wherever it went: the process group, every child we are subreaper of, and
 // (when we dropped to a uid of the run's own) everything that uid has.
@@ -577,12 +540,12 @@ int main()
             }
         }
         if (sockIndex < count && fds[sockIndex].revents) {
-            notifyFd = receiveFd(sockFd);
+            notifyFd = sb::receiveFd(sockFd);
             ::close(sockFd);
             sockFd = -1;
         }
         if (gateIndex < count && fds[gateIndex].revents) {
-            const int client = receiveFd(gateFd);
+            const int client = sb::receiveFd(gateFd);
             if (client >= 0) {
                 proxy->serve(client);
             } else {

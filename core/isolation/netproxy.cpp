@@ -1,5 +1,7 @@
 #include "isolation/netproxy.h"
 
+#include "isolation/fd_passing.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -46,25 +48,6 @@ bool writeAll(int fd, std::string_view data)
         data.remove_prefix(static_cast<std::size_t>(n));
     }
     return true;
-}
-
-void sendFd(int channel, int fd)
-{
-    char dummy = 'c';
-    iovec iov{&dummy, 1};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))]{};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
-    cmsghdr* cmsg = CMSG_FIRSTHDR(&msg);
-    cmsg->cmsg_level = SOL_SOCKET;
-    cmsg->cmsg_type = SCM_RIGHTS;
-    cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
-    if (::sendmsg(channel, &msg, MSG_NOSIGNAL) != 1)
-        ::_exit(0); // the supervisor is gone: so is the run
 }
 
 // host[:port] with an optional [IPv6] form; port defaults to `defaultPort`.
@@ -212,7 +195,8 @@ Result<void> startGate(int channel)
                     continue;
                 ::_exit(0);
             }
-            sendFd(channel, client);
+            if (!sendFd(channel, client))
+                ::_exit(0); // the supervisor is gone: so is the run
             ::close(client);
         }
     }
