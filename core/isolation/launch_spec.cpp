@@ -16,7 +16,7 @@ namespace {
 json limitsToJson(const Limits& l)
 {
     return {{"wall_ms", l.wallMs},         {"cpu_ms", l.cpuMs},         {"memory_mb", l.memoryMb},
-            {"processes", l.processes},    {"file_size_mb", l.fileSizeMb}, {"open_files", l.openFiles},
+            {"processes", l.processes},    {"file_size_mb", l.fileSizeMb}, {"disk_mb", l.diskMb}, {"open_files", l.openFiles},
             {"output_bytes", l.outputBytes}};
 }
 
@@ -28,6 +28,7 @@ Limits limitsFromJson(const json& j)
     l.memoryMb = j.at("memory_mb").get<std::int64_t>();
     l.processes = j.at("processes").get<std::int64_t>();
     l.fileSizeMb = j.at("file_size_mb").get<std::int64_t>();
+    l.diskMb = j.at("disk_mb").get<std::int64_t>();
     l.openFiles = j.at("open_files").get<std::int64_t>();
     l.outputBytes = j.at("output_bytes").get<std::int64_t>();
     return l;
@@ -154,10 +155,22 @@ std::string encodeResult(const LaunchResult& r)
     json layers = json::array();
     for (const auto& [name, on] : r.layers)
         layers.push_back({name, on});
-    json j = {{"setup_failed", r.setupFailed}, {"setup_error", r.setupError}, {"exit_code", r.exitCode},
-              {"signal", r.signal},            {"timed_out", r.timedOut},     {"cpu_limited", r.cpuLimited},
-              {"cancelled", r.cancelled},      {"killed_by_policy", r.killedByPolicy}, {"memory_limited", r.memoryLimited},      {"wall_ms", r.wallMs},         {"cpu_ms", r.cpuMs},
-              {"peak_rss_kb", r.peakRssKb},    {"blocked", blocked},          {"layers", layers}};
+    json j = {{"setup_failed", r.setupFailed},
+              {"setup_error", r.setupError},
+              {"exit_code", r.exitCode},
+              {"signal", r.signal},
+              {"timed_out", r.timedOut},
+              {"cpu_limited", r.cpuLimited},
+              {"cancelled", r.cancelled},
+              {"killed_by_policy", r.killedByPolicy},
+              {"memory_limited", r.memoryLimited},
+              {"disk_limited", r.diskLimited},
+              {"limit_detail", r.limitDetail},
+              {"wall_ms", r.wallMs},
+              {"cpu_ms", r.cpuMs},
+              {"peak_rss_kb", r.peakRssKb},
+              {"blocked", blocked},
+              {"layers", layers}};
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -191,6 +204,8 @@ Result<LaunchResult> decodeResult(const std::string& text)
         r.cancelled = j.at("cancelled").get<bool>();
         r.killedByPolicy = j.at("killed_by_policy").get<bool>();
         r.memoryLimited = j.at("memory_limited").get<bool>();
+        r.diskLimited = j.at("disk_limited").get<bool>();
+        r.limitDetail = j.at("limit_detail").get<std::string>();
         r.wallMs = j.at("wall_ms").get<double>();
         r.cpuMs = j.at("cpu_ms").get<double>();
         r.peakRssKb = j.at("peak_rss_kb").get<std::int64_t>();

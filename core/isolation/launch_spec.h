@@ -39,7 +39,7 @@ struct LaunchSpec {
     std::vector<std::string> networkAllow; // non-empty: the allowlist proxy (netproxy.h), container only
     bool cgroups = false;            // strict: limits for the run as a whole where cgroups allow (cgroup.h)
     bool container = false;          // the container level: namespaces and a minimal root (container.h)
-    std::int64_t tmpSizeMb = 64;     // container: size of the private /tmp, 0 for none    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC)
+    std::int64_t tmpSizeMb = 64;     // container: size of the private /tmp, 0 for none
 };
 
 struct LaunchResult {
@@ -50,14 +50,25 @@ struct LaunchResult {
     bool timedOut = false;
     bool cpuLimited = false;
     bool cancelled = false;
-    bool killedByPolicy = false;
-    bool memoryLimited = false;      // the kernel's OOM killer ended a process of the run's cgroup     // a syscall rule with action kill ended the run
+    bool killedByPolicy = false;     // a syscall rule with action kill ended the run
+    // The run as a whole passed a limit: the kernel's OOM killer ended a process of the run's cgroup, or
+    // the launcher measured more resident memory (memoryLimited) or work-dir space (diskLimited) than the
+    // policy allows. limitDetail says what was measured, for people.
+    bool memoryLimited = false;
+    bool diskLimited = false;
+    std::string limitDetail;
     double wallMs = 0;
     double cpuMs = 0;
     std::int64_t peakRssKb = 0;
     std::vector<BlockedEvent> blocked;                 // refused syscalls, decoded by the launcher
     std::vector<std::pair<std::string, bool>> layers;  // what the launcher really applied
 };
+
+// The CPU time the run may use in all, in microseconds (the same default as below, to the millisecond).
+inline std::int64_t cpuLimitUs(const Limits& limits)
+{
+    return (limits.cpuMs > 0 ? limits.cpuMs : limits.wallMs + 1000) * 1000;
+}
 
 // RLIMIT_CPU's soft limit in whole seconds. Without an explicit CPU limit it sits a second past the wall
 // limit, so that the wall clock, which is precise, decides a runaway loop and the two never race.

@@ -14,6 +14,7 @@
 #include "isolation/landlock.h"
 #include "isolation/launch_spec.h"
 #include "isolation/netproxy.h"
+#include "isolation/run_usage.h"
 #include "isolation/seccomp_filter.h"
 
 #include <fmt/format.h>
@@ -308,6 +309,69 @@ void killTree(pid_t pgid, const LaunchSpec& spec)
     }
 }
 
+// Limits on the run as a whole, checked while it goes on: CPU time and memory from the run's cgroup where
+// it has one, else summed over its process tree by the launcher; the work dir's size in any case. rlimits
+// stay in force per process underneath, so a fast single allocation or file still stops at once.
+class RunMeter {
+public:
+    RunMeter(const LaunchSpec& spec, Clock::time_point start)
+        : m_spec(spec), m_nextSample(start + kEvery), m_nextDisk(start + kEvery)
+    {
+    }
+
+    Clock::time_point nextSample() const { return m_nextSample; }
+
+    // Samples; true (with the reason in `result`) when the run passed a limit and must end.
+    bool exceeded(pid_t child, const sb::cgroup::RunGroup& group, LaunchResult& result)
+    {
+        const auto now = Clock::now();
+        m_nextSample = now + kEvery;
+        const auto& limits = m_spec.limits;
+        if (group.active()) { // the cgroup holds memory and pids itself and counts every process's CPU
+            const std::int64_t usedUs = sb::cgroup::cpuUsageUs(group);
+            if (usedUs >= 0 && usedUs >= sb::cpuLimitUs(limits)) {
+                result.cpuLimited = true;
+                result.limitDetail = fmt::format("the run used {} ms of CPU time in all", usedUs / 1000);
+                return true;
+            }
+        } else {
+            const auto tree = sb::usage::sampleTree(child);
+            const std::int64_t usedUs = sb::usage::reapedCpuUs() + tree.cpuUs;
+            if (usedUs >= sb::cpuLimitUs(limits)) {
+                result.cpuLimited = true;
+                result.limitDetail = fmt::format("the run's processes used {} ms of CPU time in all", usedUs / 1000);
+                return true;
+            }
+            if (tree.anonKb > limits.memoryMb * 1024) {
+                result.memoryLimited = true;
+                result.limitDetail = fmt::format("the run's {} processes held {} MiB of memory together",
+                                                 tree.processes, tree.anonKb / 1024);
+                return true;
+            }
+        }
+        if (now >= m_nextDisk) {
+            const auto disk = sb::usage::diskUsage(m_spec.workDir, limits.diskMb * 1024);
+            // A large work dir costs more to measure: look less often, at most a few percent of a core.
+            const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - now);
+            m_nextDisk = Clock::now() + std::max<std::chrono::milliseconds>(kEvery * 2, took * 30);
+            if (disk.kb > limits.diskMb * 1024) {
+                result.diskLimited = true;
+                result.limitDetail = fmt::format("the work dir held {} MiB or more (disk_mb: {})", disk.kb / 1024,
+                                                 limits.diskMb);
+                return true;
+            }
+        }
+        return false;
+    }
+
+private:
+    static constexpr auto kEvery = std::chrono::milliseconds(50);
+
+    const LaunchSpec& m_spec;
+    Clock::time_point m_nextSample;
+    Clock::time_point m_nextDisk;
+};
+
 double msSince(Clock::time_point start)
 {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -429,6 +493,7 @@ int main()
 
     LaunchResult result;
     const auto deadline = start + std::chrono::milliseconds(spec->limits.wallMs);
+    RunMeter meter(*spec, start);
     int errFd = errPipe[0];
     int sockFd = fdPair[0];
     int notifyFd = -1;
@@ -501,16 +566,14 @@ int main()
                 continue;
             }
             timeoutMs = static_cast<int>(left);
-            // The CPU time of the whole run, every process together, where a cgroup counts it.
-            if (group.active()) {
-                const std::int64_t usedUs = sb::cgroup::cpuUsageUs(group);
-                if (usedUs >= 0 && usedUs >= sb::cpuLimitSeconds(spec->limits) * 1'000'000) {
-                    result.cpuLimited = true;
+            if (Clock::now() >= meter.nextSample()) {
+                if (meter.exceeded(child, group, result)) {
                     endRun();
                     continue;
                 }
-                timeoutMs = std::min(timeoutMs, 50);
             }
+            const auto untilSample = std::chrono::ceil<std::chrono::milliseconds>(meter.nextSample() - Clock::now());
+            timeoutMs = std::min(timeoutMs, static_cast<int>(std::max<std::int64_t>(untilSample.count(), 1)));
         } else {
             timeoutMs = 100; // killed: only reaping is left
         }

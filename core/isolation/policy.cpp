@@ -174,6 +174,7 @@ constexpr Bound kLimitBounds[] = {
     {"memory_mb", &Limits::memoryMb, 16, 1024 * 1024},
     {"processes", &Limits::processes, 1, 100000},
     {"file_size_mb", &Limits::fileSizeMb, 0, 1024 * 1024},
+    {"disk_mb", &Limits::diskMb, 1, 1024 * 1024},
     {"open_files", &Limits::openFiles, 8, 1048576},
     {"output_bytes", &Limits::outputBytes, 0, 1LL << 30},
 };
@@ -385,7 +386,7 @@ private:
                                                  [&](const Bound& b) { return key == b.key; });
                 if (bound == std::end(kLimitBounds))
                     return fail(where(kv.first, "limits." + key)
-                                + "unknown limit (expected one of: wall_ms, cpu_ms, memory_mb, processes, file_size_mb, open_files, output_bytes)");
+                                + "unknown limit (expected one of: wall_ms, cpu_ms, memory_mb, processes, file_size_mb, disk_mb, open_files, output_bytes)");
                 auto v = integer(kv.second, "limits." + key, bound->min, bound->max);
                 if (!v)
                     return std::unexpected(v.error());

@@ -73,10 +73,11 @@ std::optional<int> errnoFromString(std::string_view name);
 
 struct Limits {
     std::int64_t wallMs = 5000;        // wall-clock limit; kills the whole process tree
-    std::int64_t cpuMs = 0;            // CPU time limit; 0 means "the wall limit"
-    std::int64_t memoryMb = 256;       // address-space limit
+    std::int64_t cpuMs = 0;            // CPU time of the whole run; 0 means "the wall limit"
+    std::int64_t memoryMb = 256;       // per process: address space; the run as a whole: resident memory
     std::int64_t processes = 32;       // processes/threads the run may have at once
     std::int64_t fileSizeMb = 16;      // largest file the run may write
+    std::int64_t diskMb = 256;         // space the run's work dir may take in all (files x sizes)
     std::int64_t openFiles = 64;       // descriptors per process
     std::int64_t outputBytes = 65536;  // captured per stream; the rest is counted and dropped
     bool operator==(const Limits&) const = default;

@@ -10,7 +10,7 @@
 
 namespace sb {
 
-// Something a policy refused. kind is one of: import, syscall, path, network, action.
+// Something a policy refused. kind is one of: import, syscall, path, network, disk (the work-dir quota), action.
 struct BlockedEvent {
     std::string kind;
     std::string detail;

@@ -532,13 +532,23 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
                                      policy.limits.wallMs);
     } else if (launched->cpuLimited) {
         result.outcome = Outcome::Timeout;
-        result.message = "CPU time limit reached";
+        result.message = fmt::format("CPU time limit of {} ms reached", sb::cpuLimitUs(policy.limits) / 1000);
+        if (!launched->limitDetail.empty())
+            result.message += ": " + launched->limitDetail;
     } else if (launched->memoryLimited
                || (result.exitCode != 0
-               && (memoryReported
-                   || (!python && containsAny(result.stderrText, {"Cannot allocate memory", "xmalloc", "out of memory"}))))) {
+                   && (memoryReported
+                       || (!python
+                           && containsAny(result.stderrText, {"Cannot allocate memory", "xmalloc", "out of memory"}))))) {
         result.outcome = Outcome::MemoryLimit;
         result.message = fmt::format("memory limit of {} MiB reached", policy.limits.memoryMb);
+        if (!launched->limitDetail.empty())
+            result.message += ": " + launched->limitDetail;
+    } else if (launched->diskLimited) {
+        // Writing past the run's disk quota is refused like any other act the policy does not allow.
+        result.outcome = Outcome::Blocked;
+        result.blocked.push_back({"disk", launched->limitDetail});
+        result.message = fmt::format("disk quota of {} MiB reached: {}", policy.limits.diskMb, launched->limitDetail);
     } else if (!result.blocked.empty()) {
         result.outcome = Outcome::Blocked;
         result.message = fmt::format("the policy refused {} {}", result.blocked.front().kind, result.blocked.front().detail);

@@ -9,9 +9,22 @@
 
 namespace sb::test {
 
+// SANDBENCH_TEST_LEVEL=container|strict raises every run of a suite to that level, so that one suite
+// checks each level in turn (the test command runs the escape suite once per level).
+inline Policy atTestLevel(Policy policy)
+{
+    if (const char* name = std::getenv("SANDBENCH_TEST_LEVEL")) {
+        const auto level = isolationLevelFromString(name);
+        if (level && *level > policy.level)
+            policy.level = *level;
+    }
+    return policy;
+}
+
 inline RunResult runSnippet(Language language, const std::string& source, Policy policy = {},
                             RunnerOptions options = {})
 {
+    policy = atTestLevel(std::move(policy));
     const Runner runner(std::move(options));
     return runner.run(RunRequest{language, source, std::move(policy), "test"});
 }

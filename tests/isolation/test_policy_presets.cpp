@@ -13,10 +13,10 @@ using namespace sb;
 
 namespace {
 
-// The fixtures sit beside this file; CMake compiles it by absolute path, so __FILE__ finds them.
+// The fixtures sit beside this file (tests/isolation/data).
 std::filesystem::path dataDir()
 {
-    return std::filesystem::path(__FILE__).parent_path() / "data";
+    return SANDBENCH_TEST_DATA_DIR;
 }
 
 std::string readFile(const std::filesystem::path& path)
@@ -233,8 +233,7 @@ TEST(PolicyPresets, EveryPresetParsesAndRoundTrips)
 TEST(PolicyPresets, PresetTextIsTheFileInResources)
 {
     SKIP_WITHOUT_SOURCE_TREE();
-    const auto source =
-        std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "resources" / "policies";
+    const auto source = std::filesystem::path(SANDBENCH_SOURCE_DIR) / "resources" / "policies";
     for (const auto& name : builtinPresetNames()) {
         SCOPED_TRACE(name);
         auto text = builtinPresetText(name);

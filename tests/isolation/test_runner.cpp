@@ -499,7 +499,7 @@ TEST(SyscallRules, DefaultDenyWithAnAllowList)
 
 TEST(SyscallRules, DockerProfileRunsAShell)
 {
-    const auto path = std::filesystem::path(__FILE__).parent_path() / "data" / "docker-default-subset.json";
+    const auto path = std::filesystem::path(SANDBENCH_TEST_DATA_DIR) / "docker-default-subset.json";
     if (!std::filesystem::exists(path))
         GTEST_SKIP() << "fixture not readable by this user: " << path;
     auto policy = parsePolicy("syscalls:\n  profile: " + path.string() + "\n", "inline.yaml");
