@@ -16,6 +16,7 @@ namespace sb::cgroup {
 namespace {
 
 constexpr const char* kRoot = "/sys/fs/cgroup";
+constexpr const char* kSupervisorLeaf = "sandbench-supervisor";
 
 std::string readFile(const std::string& path)
 {
@@ -87,11 +88,22 @@ std::string v1Mount(const std::string& controller)
     return {};
 }
 
-std::string v2Base(const Membership& m)
+std::string v2Own(const Membership& m)
 {
     if (!isV2Root() || m.unified.empty())
         return {};
     return std::string(kRoot) + (m.unified == "/" ? "" : m.unified);
+}
+
+// Where run cgroups go on v2: under our own cgroup, or beside it when prepareDelegation() moved us into
+// the supervisor leaf of a delegated cgroup (v2 lets only leaves hold processes once controllers are on).
+std::string v2Base(const Membership& m)
+{
+    std::string own = v2Own(m);
+    const std::string leaf = std::string("/") + kSupervisorLeaf;
+    if (own.size() > leaf.size() && own.ends_with(leaf))
+        own.resize(own.size() - leaf.size());
+    return own;
 }
 
 bool v2Delegates(const std::string& base, std::string* whyNot)
@@ -233,6 +245,48 @@ void destroy(const RunGroup& group)
         if (!dir.empty())
             ::rmdir(dir.c_str()); // v2: the same folder thrice; the later calls fail harmlessly
     }
+}
+
+bool prepareDelegation(std::string* detail)
+{
+    const Membership m = membership();
+    const std::string own = v2Own(m);
+    if (own.empty() || own != v2Base(m))
+        return false; // not cgroup v2, or prepared already
+    const std::string controllers = readFile(own + "/cgroup.controllers");
+    const std::string enabled = readFile(own + "/cgroup.subtree_control");
+    bool needed = false;
+    for (const char* c : {"memory", "pids", "cpu"}) {
+        if (controllers.find(c) == std::string::npos || ::access(own.c_str(), W_OK) != 0)
+            return false; // nothing delegated to us: doctor explains
+        needed = needed || enabled.find(c) == std::string::npos;
+    }
+    if (!needed)
+        return false;
+    // Every process of the delegated cgroup is this user's own (systemd gives a scope to one user): move
+    // them into a leaf, then turn the controllers on for the runs' cgroups beside it.
+    const std::string leaf = own + "/" + kSupervisorLeaf;
+    if (::mkdir(leaf.c_str(), 0755) != 0 && errno != EEXIST) {
+        if (detail)
+            *detail = fmt::format("cgroup v2: mkdir {}: {}", leaf, std::strerror(errno));
+        return false;
+    }
+    for (int round = 0; round < 3; ++round) { // processes may start while we move them
+        std::istringstream pids(readFile(own + "/cgroup.procs"));
+        bool moved = false;
+        for (std::string pid; pids >> pid;)
+            moved = writeFile(leaf + "/cgroup.procs", pid) || moved;
+        if (!moved)
+            break;
+    }
+    if (!writeFile(own + "/cgroup.subtree_control", "+memory +pids +cpu")) {
+        if (detail)
+            *detail = fmt::format("cgroup v2: cannot enable memory, pids and cpu in {}: {}", own, std::strerror(errno));
+        return false;
+    }
+    if (detail)
+        *detail = fmt::format("cgroup v2: controllers enabled in the delegated cgroup {}", own);
+    return true;
 }
 
 bool available(std::string* detail)

@@ -31,6 +31,11 @@ std::int64_t cpuUsageUs(const RunGroup& group);
 bool oomKilled(const RunGroup& group);
 // Removes the group; call when every process of it is gone.
 void destroy(const RunGroup& group);
+// cgroup v2 with a delegated cgroup (systemd's Delegate=yes, e.g. `systemd-run --user --scope -p
+// Delegate=yes sandbench-gui`) whose controllers are not on yet: moves this cgroup's processes into a
+// leaf ("sandbench-supervisor") and enables memory, pids and cpu for the runs' cgroups beside it. Once per
+// process, before the first strict run; true when it changed something.
+bool prepareDelegation(std::string* detail);
 // For `sandbench doctor`: whether runs can get cgroup limits here, and how or why not.
 bool available(std::string* detail);
 

@@ -53,8 +53,10 @@ LayerStatus probeUserNamespaces()
 LayerStatus probeCgroups()
 {
     std::string detail;
+    std::string prepared;
+    cgroup::prepareDelegation(&prepared); // as the first strict run would
     const bool ok = cgroup::available(&detail);
-    return {"cgroups", ok, detail};
+    return {"cgroups", ok, prepared.empty() ? detail : prepared + "; " + detail};
 }
 
 } // namespace
@@ -120,8 +122,9 @@ DoctorReport runDoctor()
                                "`sysctl kernel.unprivileged_userns_clone=1`, on Ubuntu 24.04+ an AppArmor profile "
                                "allowing userns for sandbench-launcher; until then ask for --level process");
     report.notes.push_back("strict = container + a default-deny syscall allowlist + no writable /tmp + cgroup "
-                           "limits for the whole run where the cgroups layer is available (otherwise memory, "
-                           "processes and CPU stay per-process limits and the run's layers say "
+                           "limits for the whole run where the cgroups layer is available (the kernel counts "
+                           "every process; otherwise the launcher sums the run's CPU and memory over its "
+                           "process tree every 50 ms, as at the other levels, and the run's layers say "
                            "cgroup_limits: false)");
     return report;
 }

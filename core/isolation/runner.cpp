@@ -1,5 +1,6 @@
 #include "isolation/runner.h"
 
+#include "isolation/cgroup.h"
 #include "isolation/container.h"
 #include "isolation/doctor.h"
 #include "isolation/launch_spec.h"
@@ -18,6 +19,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <sstream>
 #include <poll.h>
 #include <spawn.h>
@@ -305,6 +307,8 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     if (strict) {
         spec.tmpSizeMb = 0; // strict: no writable path but the work dir
         spec.cgroups = true;
+        static std::once_flag delegation;
+        std::call_once(delegation, [] { cgroup::prepareDelegation(nullptr); });
     }
     // Where the program sees its work dir: the same path on the host, /work in a container.
     const fs::path seenWorkDir = spec.container ? fs::path(container::kWorkDir) : workDir;
