@@ -25,10 +25,10 @@ int main(int argc, char** argv)
         ->check(CLI::IsMember({"python", "sh"}));
     runCmd->add_option("--timeout-ms", run.timeoutMs, "Wall-clock limit in milliseconds (default 5000)")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{86'400'000}));
-    runCmd->add_option("--memory-mb", run.memoryMb, "Address-space limit in MiB (default 256)")
+    runCmd->add_option("--memory-mb", run.memoryMb, "Memory limit in MiB: address space per process, resident memory of the run as a whole (default 256)")
         ->check(CLI::Range(std::int64_t{16}, std::int64_t{1'048'576}));
     runCmd->add_option("--policy", run.policyFile, "Policy file (YAML) or preset name (see: sandbench policy presets)");
-    runCmd->add_option("--level", run.level, "Isolation level (default: the policy's, else process)")
+    runCmd->add_option("--level", run.level, "Isolation level (default: the policy's, else the deepest this machine offers; see sandbench doctor)")
         ->check(CLI::IsMember({"process", "container", "strict"}));
     runCmd->add_flag("--json", run.json, "Print one JSON object describing the run");
     runCmd->add_option("--store", run.store, "Store file (default: see below)");
@@ -38,10 +38,10 @@ int main(int argc, char** argv)
     execCmd->add_option("command", exec.command, "The command and its arguments (after --)")->required();
     execCmd->add_option("--timeout-ms", exec.timeoutMs, "Wall-clock limit in milliseconds (default 5000)")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{86'400'000}));
-    execCmd->add_option("--memory-mb", exec.memoryMb, "Address-space limit in MiB (default 256)")
+    execCmd->add_option("--memory-mb", exec.memoryMb, "Memory limit in MiB: address space per process, resident memory of the run as a whole (default 256)")
         ->check(CLI::Range(std::int64_t{16}, std::int64_t{1'048'576}));
     auto* execPolicy = execCmd->add_option("--policy", exec.policyFile, "Policy file (YAML) or preset name");
-    execCmd->add_option("--level", exec.level, "Isolation level (default: the policy's, else process)")
+    execCmd->add_option("--level", exec.level, "Isolation level (default: the policy's, else the deepest this machine offers; see sandbench doctor)")
         ->check(CLI::IsMember({"process", "container", "strict"}))
         ->excludes(execPolicy);
     execCmd->add_flag("--json", exec.json, "Print one JSON object describing the run");

@@ -356,8 +356,7 @@ public:
             m_nextDisk = Clock::now() + std::max<std::chrono::milliseconds>(kEvery * 2, took * 30);
             if (disk.kb > limits.diskMb * 1024) {
                 result.diskLimited = true;
-                result.limitDetail = fmt::format("the work dir held {} MiB or more (disk_mb: {})", disk.kb / 1024,
-                                                 limits.diskMb);
+                result.limitDetail = fmt::format("the work dir grew past its quota (disk_mb: {})", limits.diskMb);
                 return true;
             }
         }

@@ -552,7 +552,7 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
         // Writing past the run's disk quota is refused like any other act the policy does not allow.
         result.outcome = Outcome::Blocked;
         result.blocked.push_back({"disk", launched->limitDetail});
-        result.message = fmt::format("disk quota of {} MiB reached: {}", policy.limits.diskMb, launched->limitDetail);
+        result.message = fmt::format("disk quota of {} MiB reached: the run was ended", policy.limits.diskMb);
     } else if (!result.blocked.empty()) {
         result.outcome = Outcome::Blocked;
         result.message = fmt::format("the policy refused {} {}", result.blocked.front().kind, result.blocked.front().detail);
