@@ -398,7 +398,10 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     posix_spawnattr_setsigmask(&attr, &noneBlocked);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
     const std::string launcherStr = launcherPath->string();
-    char* launcherArgv[] = {const_cast<char*>(launcherStr.c_str()), nullptr};
+    // argv[0] without the host path: a container's pid 1 is the launcher's clone, and its /proc/1/cmdline
+    // must not tell the run where Sandbench is installed.
+    char launcherName[] = "sandbench-launcher";
+    char* launcherArgv[] = {launcherName, nullptr};
     char* emptyEnv[] = {nullptr};
     pid_t launcherPid = -1;
     const int spawnRc = ::posix_spawn(&launcherPid, launcherStr.c_str(), &actions, &attr, launcherArgv, emptyEnv);

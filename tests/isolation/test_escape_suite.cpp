@@ -441,6 +441,7 @@ TEST(EscapeSuite, ProcAndSysLeakNothing)
                             "ls /sys/class/net && echo NET-LISTED\n"
                             "cat /proc/cmdline && echo KCMDLINE\n"
                             "ps ax && echo PS\n"
+                            "cat /proc/1/cmdline; echo\n"
                             "echo end\n");
     EXPECT_NE(r.stdoutText.find("end\n"), std::string::npos) << describe(r);
     std::vector<const char*> leaks = {"CMDLINE-READ", "ENVIRON-READ", "EXE-READ", "NET-LISTED"};
@@ -451,6 +452,9 @@ TEST(EscapeSuite, ProcAndSysLeakNothing)
     for (const char* leak : leaks)
         EXPECT_EQ(r.stdoutText.find(std::string(leak) + "\n"), std::string::npos) << leak << "\n" << describe(r);
     EXPECT_EQ(r.stdoutText.find(self), std::string::npos) << "the caller's command line leaked\n" << describe(r);
+    const std::string installDir = fs::read_symlink("/proc/self/exe").parent_path().string();
+    EXPECT_EQ(r.stdoutText.find(installDir), std::string::npos) << "where Sandbench is installed leaked\n"
+                                                                 << describe(r);
     EXPECT_EQ(r.stdoutText.find("\n" + pid + "\n"), std::string::npos) << describe(r);
 }
 
