@@ -12,6 +12,10 @@ SANDBENCH_PACKAGES=(
 )
 # Only for the tests: GoogleTest, desktop-file and AppStream validators, a user to test as.
 SANDBENCH_TEST_PACKAGES=(libgtest-dev libgmock-dev libbenchmark-dev desktop-file-utils appstream passwd xauth xvfb)
+# Only for the fuzz step of the tests (scripts/fuzz): clang-19, its libFuzzer and sanitizer runtimes, and
+# llvm-19 for its llvm-symbolizer (without it a crash's stack is bare addresses; older ones are not used).
+# Not clang-16: it cannot compile std::expected with Debian 12's libstdc++ (see fuzz/CMakeLists.txt).
+SANDBENCH_FUZZ_PACKAGES=(clang-19 libclang-rt-19-dev llvm-19)
 
 as_root() {
   if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi
