@@ -76,6 +76,11 @@ TEST_F(StoreTest, RoundTripOfARunWithBlockedEvents)
     EXPECT_EQ(run.request.policy.limits.memoryMb, 64);
     EXPECT_EQ(run.request.policy.blockedImports, request.policy.blockedImports);
     EXPECT_EQ(run.request.policy.envSet, request.policy.envSet);
+    EXPECT_EQ(run.request.policy, request.policy);
+    EXPECT_EQ(run.policyError, "");
+    EXPECT_EQ(run.policy.name, "tight");
+    EXPECT_EQ(run.policy.version, 1);
+    EXPECT_EQ(run.policy.sha256.size(), 64u);
 
     const RunResult& back = run.result;
     EXPECT_EQ(back.runId, result.runId);
@@ -145,7 +150,9 @@ TEST_F(StoreTest, BinaryAndInvalidUtf8OutputComesBackByteForByte)
     RawDb raw(dbPath());
     EXPECT_EQ(raw.text("SELECT typeof(stdout) FROM runs WHERE run_id = 'binary-run'"), "blob");
     EXPECT_EQ(raw.text("SELECT typeof(run_id) FROM runs WHERE run_id = 'binary-run'"), "text");
-    EXPECT_EQ(raw.text("SELECT typeof(policy_yaml) FROM runs WHERE run_id = 'binary-run'"), "text");
+    EXPECT_EQ(raw.text("SELECT typeof(p.yaml) FROM runs AS r JOIN policies AS p ON p.id = r.policy_id "
+                       "WHERE r.run_id = 'binary-run'"),
+              "text");
 }
 
 TEST_F(StoreTest, EveryOutcomeIsAccepted)
@@ -228,13 +235,21 @@ TEST_F(StoreTest, UnreadablePolicyKeepsTheRun)
     ASSERT_TRUE(store.recordRun(request, makeResult("r", 1)));
     {
         RawDb raw(dbPath());
-        raw.exec("UPDATE runs SET policy_yaml = 'limits: [unclosed' WHERE run_id = 'r'");
+        raw.exec("UPDATE policies SET yaml = 'limits: [unclosed' WHERE name = 'custom'");
     }
     auto found = store.findRun("r");
     ASSERT_TRUE(found) << found.error().message;
     ASSERT_TRUE(found->has_value());
     EXPECT_EQ((*found)->request.policy.name, Policy{}.name);
     EXPECT_EQ((*found)->request.source, request.source);
+    // Which version is wrong, and where in its YAML.
+    EXPECT_EQ((*found)->policy.name, "custom");
+    EXPECT_EQ((*found)->policy.version, 1);
+    const std::string& error = (*found)->policyError;
+    EXPECT_NE(error.find(dbPath().string()), std::string::npos) << error;
+    EXPECT_NE(error.find("run r"), std::string::npos) << error;
+    EXPECT_NE(error.find("custom@1"), std::string::npos) << error;
+    EXPECT_NE(error.find("yaml:1:"), std::string::npos) << error;
     auto recent = store.recentRuns(5);
     ASSERT_TRUE(recent);
     EXPECT_EQ(recent->size(), 1u);
@@ -406,12 +421,12 @@ TEST(StoreDefaultPath, EnvironmentIsRestored)
 // ---------------------------------------------------------------------------------------------------------
 // Opening, schema, migration
 
-TEST_F(StoreTest, AFreshStoreIsVersionOneInWalMode)
+TEST_F(StoreTest, AFreshStoreIsTheLatestVersionInWalMode)
 {
     const fs::path nested = m_dir.path() / "a" / "b" / "workbench.db";
     auto store = Store::open(nested);
     ASSERT_TRUE(store) << store.error().message;
-    EXPECT_EQ(store->schemaVersion(), 1);
+    EXPECT_EQ(store->schemaVersion(), Store::kSchemaVersion);
     EXPECT_EQ(store->path(), nested);
 
     // Folders made for the store are private; so is the file.
@@ -425,7 +440,7 @@ TEST_F(StoreTest, AFreshStoreIsVersionOneInWalMode)
 
     RawDb raw(nested);
     EXPECT_EQ(raw.text("PRAGMA journal_mode"), "wal");
-    EXPECT_EQ(raw.integer("PRAGMA user_version"), 1);
+    EXPECT_EQ(raw.integer("PRAGMA user_version"), Store::kSchemaVersion);
     EXPECT_EQ(raw.integer("PRAGMA application_id"), Store::kApplicationId);
     EXPECT_EQ(raw.integer("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql LIKE '%started_at_ms%'"),
               1);
@@ -441,15 +456,16 @@ TEST_F(StoreTest, ReopenIsIdempotent)
     }
     for (int i = 0; i < 3; ++i) {
         Store store = openStore();
-        EXPECT_EQ(store.schemaVersion(), 1);
+        EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
         auto runs = store.recentRuns(10);
         ASSERT_TRUE(runs) << runs.error().message;
         ASSERT_EQ(runs->size(), 1u);
         EXPECT_EQ((*runs)[0].result.runId, "kept");
     }
     RawDb raw(dbPath());
-    EXPECT_EQ(raw.integer("PRAGMA user_version"), 1);
+    EXPECT_EQ(raw.integer("PRAGMA user_version"), Store::kSchemaVersion);
     EXPECT_EQ(raw.integer("SELECT count(*) FROM sqlite_master WHERE name = 'runs'"), 1);
+    EXPECT_EQ(raw.integer("SELECT count(*) FROM policies"), 1);
 }
 
 TEST_F(StoreTest, MigratesAnEmptyVersionZeroFile)
@@ -458,7 +474,7 @@ TEST_F(StoreTest, MigratesAnEmptyVersionZeroFile)
     writeBytes(dbPath(), "");
     {
         Store store = openStore();
-        EXPECT_EQ(store.schemaVersion(), 1);
+        EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
         EXPECT_TRUE(store.recordRun(makeRequest(), makeResult("r", 1)));
     }
     // ...and a real but empty SQLite database (header written, no tables, user_version 0).
@@ -470,7 +486,7 @@ TEST_F(StoreTest, MigratesAnEmptyVersionZeroFile)
     }
     auto store = Store::open(other);
     ASSERT_TRUE(store) << store.error().message;
-    EXPECT_EQ(store->schemaVersion(), 1);
+    EXPECT_EQ(store->schemaVersion(), Store::kSchemaVersion);
     EXPECT_TRUE(store->recordRun(makeRequest(), makeResult("r", 1)));
 }
 
@@ -553,9 +569,9 @@ TEST_F(StoreTest, RefusesANewerSchema)
     }
     {
         RawDb raw(dbPath());
-        raw.exec("PRAGMA user_version = 2");
+        raw.exec("PRAGMA user_version = 3");
     }
-    expectRefused(dbPath(), "has schema version 2, newer than this Sandbench (1); upgrade Sandbench");
+    expectRefused(dbPath(), "has schema version 3, newer than this Sandbench (2); upgrade Sandbench");
 
     // Also a file that is nothing but a newer version number.
     const fs::path bare = m_dir.path() / "bare.db";
@@ -563,7 +579,7 @@ TEST_F(StoreTest, RefusesANewerSchema)
         RawDb raw(bare);
         raw.exec("PRAGMA user_version = 7");
     }
-    expectRefused(bare, "has schema version 7, newer than this Sandbench (1)");
+    expectRefused(bare, "has schema version 7, newer than this Sandbench (2)");
 }
 
 TEST_F(StoreTest, RefusesTablesWithoutAVersion)
@@ -720,7 +736,7 @@ TEST_F(StoreTest, ConcurrentFirstOpensMigrateOnce)
             auto store = Store::open(dbPath());
             if (!store)
                 errors[static_cast<std::size_t>(t)] = store.error().message;
-            else if (store->schemaVersion() != 1)
+            else if (store->schemaVersion() != Store::kSchemaVersion)
                 errors[static_cast<std::size_t>(t)] = "version " + std::to_string(store->schemaVersion());
         });
     }
