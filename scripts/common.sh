@@ -7,11 +7,15 @@ SANDBENCH_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-charts-dev libqscintilla2-qt6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   qt6-qpa-plugins libgl-dev
-  libseccomp-dev libsqlite3-dev nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
+  libseccomp-dev libsqlite3-dev nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev libssl-dev
   python3 bash util-linux
 )
 # Only for the tests: GoogleTest, desktop-file and AppStream validators, a user to test as.
 SANDBENCH_TEST_PACKAGES=(libgtest-dev libgmock-dev libbenchmark-dev desktop-file-utils appstream passwd xauth xvfb)
+# Only for the fuzz step of the tests (scripts/fuzz): clang-19, its libFuzzer and sanitizer runtimes, and
+# llvm-19 for its llvm-symbolizer (without it a crash's stack is bare addresses; older ones are not used).
+# Not clang-16: it cannot compile std::expected with Debian 12's libstdc++ (see fuzz/CMakeLists.txt).
+SANDBENCH_FUZZ_PACKAGES=(clang-19 libclang-rt-19-dev llvm-19)
 
 as_root() {
   if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi

@@ -6,6 +6,7 @@
 #include "isolation/doctor.h"
 #include "isolation/runner.h"
 #include "store/store.h"
+#include "util/hash.h"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -141,11 +142,13 @@ int runAndReport(const RunRequest& request, const RunOptions& options)
 
     const Runner runner;
     const RunResult result = runner.run(request);
-    if (auto recorded = store->recordRun(request, result); !recorded)
+    PolicyVersion policy;
+    auto recorded = store->recordRun(request, result, &policy);
+    if (!recorded)
         std::cerr << "sandbench: the run could not be recorded: " << recorded.error().message << '\n';
 
     if (options.json) {
-        std::cout << dumpJson(runToJson(request, result)) << '\n';
+        std::cout << dumpJson(runToJson(request, result, recorded ? &policy : nullptr)) << '\n';
     } else {
         std::cout << result.stdoutText << std::flush;
         std::cerr << result.stderrText;
@@ -221,7 +224,8 @@ int demoCommand(const std::string& storePath, bool json)
     for (const auto& demoCase : demoCases()) {
         const RunRequest request = demoRequest(demoCase, demoPolicy);
         const RunResult result = runner.run(request);
-        if (auto recorded = store->recordRun(request, result); !recorded)
+        PolicyVersion policy;
+        if (auto recorded = store->recordRun(request, result, &policy); !recorded)
             return reportError("recording the demo run: " + recorded.error().message);
         const bool expected = std::find(demoCase.expected.begin(), demoCase.expected.end(), result.outcome)
                               != demoCase.expected.end();
@@ -233,7 +237,7 @@ int demoCommand(const std::string& storePath, bool json)
             nlohmann::json exp = nlohmann::json::array();
             for (auto o : demoCase.expected)
                 exp.push_back(toString(o));
-            auto entry = runToJson(request, result);
+            auto entry = runToJson(request, result, &policy);
             entry["case"] = demoCase.name;
             entry["expected"] = exp;
             entry["as_expected"] = expected;
@@ -280,6 +284,16 @@ int metricsCommand(const std::string& storePath, bool json)
     return 0;
 }
 
+namespace {
+
+// "name@version" of a stored run's policy; "?" when the run has none.
+std::string policyLabel(const StoredRun& run)
+{
+    return run.policy.id != 0 ? fmt::format("{}@{}", run.policy.name, run.policy.version) : std::string("?");
+}
+
+} // namespace
+
 int historyCommand(const std::string& storePath, int limit, bool json)
 {
     auto store = openStore(storePath);
@@ -288,22 +302,110 @@ int historyCommand(const std::string& storePath, int limit, bool json)
     auto runs = store->recentRuns(limit);
     if (!runs)
         return reportError(runs.error().message);
+    // A run whose stored policy cannot be read is still listed; the reason goes to stderr.
+    for (const auto& run : *runs) {
+        if (!run.policyError.empty())
+            std::cerr << "sandbench: warning: " << run.policyError << '\n';
+    }
     if (json) {
         nlohmann::json list = nlohmann::json::array();
-        for (const auto& run : *runs)
-            list.push_back(runToJson(run.request, run.result));
+        for (const auto& run : *runs) {
+            auto entry = runToJson(run.request, run.result, run.policy.id != 0 ? &run.policy : nullptr);
+            if (!run.policyError.empty())
+                entry["policy_error"] = run.policyError;
+            list.push_back(std::move(entry));
+        }
         std::cout << dumpJson(list) << '\n';
         return 0;
     }
     for (const auto& run : *runs)
-        std::cout << fmt::format("{}  {}  {:<24} {:<15} {:>7.0f} ms\n", formatTime(run.result.startedAtMs),
+        std::cout << fmt::format("{}  {}  {:<24} {:<15} {:>7.0f} ms  {}\n", formatTime(run.result.startedAtMs),
                                  run.result.runId, run.request.label.substr(0, 24), toString(run.result.outcome),
-                                 run.result.durationMs);
+                                 run.result.durationMs, policyLabel(run));
     return 0;
 }
 
-int policyCommand(const std::string& action, const std::string& argument, bool json)
+namespace {
+
+constexpr std::size_t kShortSha = 12; // enough to tell versions apart by eye; --json gives all 64
+
+int policyVersionsCommand(const PolicyOptions& options)
 {
+    auto store = openStore(options.store);
+    if (!store)
+        return reportError(store.error().message);
+    auto versions = store->policyVersions(options.argument);
+    if (!versions)
+        return reportError(versions.error().message);
+    if (options.json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& use : *versions) {
+            auto entry = policyVersionToJson(use.policy);
+            entry["created_at_ms"] = use.policy.createdAtMs;
+            entry["runs"] = use.runs;
+            list.push_back(std::move(entry));
+        }
+        std::cout << dumpJson(list) << '\n';
+        return 0;
+    }
+    if (versions->empty()) {
+        std::cerr << (options.argument.empty()
+                          ? fmt::format("no policy versions in {}\n", store->path().string())
+                          : fmt::format("no versions of policy '{}' in {}\n", options.argument, store->path().string()));
+        return 0;
+    }
+    std::cout << fmt::format("{:<24} {:>7}  {:<12}  {:<19}  {:>6}\n", "name", "version", "sha256", "created", "runs");
+    for (const auto& use : *versions)
+        std::cout << fmt::format("{:<24} {:>7}  {:<12}  {:<19}  {:>6}\n", use.policy.name, use.policy.version,
+                                 use.policy.sha256.substr(0, kShortSha), formatTime(use.policy.createdAtMs), use.runs);
+    return 0;
+}
+
+int policyShowStoredCommand(const PolicyOptions& options)
+{
+    auto store = openStore(options.store);
+    if (!store)
+        return reportError(store.error().message);
+    auto found = store->findPolicy(options.argument, options.version);
+    if (!found)
+        return reportError(found.error().message);
+    if (!found->has_value())
+        return reportError(fmt::format("{}: no version {} of policy '{}' (see: sandbench policy versions {})",
+                                       store->path().string(), options.version, options.argument,
+                                       shellQuote(options.argument)));
+    const StoredPolicy& stored = **found;
+    // The hash was taken of this text when it was stored; a difference means the file was edited since.
+    auto sha = sha256Hex(stored.yaml);
+    const bool intact = sha && *sha == stored.policy.sha256;
+    if (!intact)
+        std::cerr << fmt::format("sandbench: warning: {}: the text of {}@{} does not match its sha256 (edited "
+                                 "by hand?)\n",
+                                 store->path().string(), stored.policy.name, stored.policy.version);
+    if (options.json) {
+        auto entry = policyVersionToJson(stored.policy);
+        entry["created_at_ms"] = stored.policy.createdAtMs;
+        entry["yaml"] = stored.yaml;
+        entry["sha256_matches"] = intact;
+        std::cout << dumpJson(entry) << '\n';
+    } else {
+        std::cout << stored.yaml;
+        if (!stored.yaml.empty() && stored.yaml.back() != '\n')
+            std::cout << '\n';
+    }
+    return 0;
+}
+
+} // namespace
+
+int policyCommand(const PolicyOptions& options)
+{
+    const std::string& action = options.action;
+    const std::string& argument = options.argument;
+    const bool json = options.json;
+    if (action == "versions")
+        return policyVersionsCommand(options);
+    if (action == "show" && options.version > 0)
+        return policyShowStoredCommand(options);
     if (action == "presets") {
         if (json) {
             std::cout << dumpJson(builtinPresetNames()) << '\n';

@@ -22,12 +22,20 @@ struct RunOptions {
     std::vector<std::string> command; // exec: the argv
 };
 
+struct PolicyOptions {
+    std::string action;      // presets, show, check, versions
+    std::string argument;    // show: a preset or policy name; check: a file or preset; versions: a name or ""
+    std::int64_t version = 0; // show: a version stored in the store (0: show the preset)
+    std::string store;
+    bool json = false;
+};
+
 int runCommand(const RunOptions& options);
 int execCommand(const RunOptions& options);
 int demoCommand(const std::string& store, bool json);
 int metricsCommand(const std::string& store, bool json);
 int historyCommand(const std::string& store, int limit, bool json);
 int doctorCommand(bool json);
-int policyCommand(const std::string& action, const std::string& argument, bool json);
+int policyCommand(const PolicyOptions& options);
 
 } // namespace sb::cli

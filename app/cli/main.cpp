@@ -67,17 +67,25 @@ int main(int argc, char** argv)
     historyCmd->add_option("--store", historyStore, "Store file");
     historyCmd->add_option("--limit", historyLimit, "How many runs (default 20)")->check(CLI::Range(1, 100000));
 
-    bool policyJson = false;
-    std::string policyArgument;
-    auto* policyCmd = app.add_subcommand("policy", "Policies: list and show the presets, check a policy file");
+    PolicyOptions policy;
+    auto* policyCmd = app.add_subcommand(
+        "policy", "Policies: list and show the presets, check a policy file, list and show stored versions");
     policyCmd->require_subcommand(1);
     auto* presetsCmd = policyCmd->add_subcommand("presets", "List the built-in presets");
-    auto* showCmd = policyCmd->add_subcommand("show", "Print a preset's YAML");
-    showCmd->add_option("name", policyArgument, "Preset name")->required();
+    auto* showCmd = policyCmd->add_subcommand("show", "Print a preset's YAML, or with --version a stored version's");
+    showCmd->add_option("name", policy.argument, "Preset name, or with --version a policy name")->required();
+    auto* showVersion =
+        showCmd->add_option("--version", policy.version, "A version of the policy recorded in the store")
+            ->check(CLI::PositiveNumber);
+    showCmd->add_option("--store", policy.store, "Store file (with --version)")->needs(showVersion);
     auto* checkCmd = policyCmd->add_subcommand("check", "Validate a policy file and print it as Sandbench reads it");
-    checkCmd->add_option("file", policyArgument, "Policy file (YAML) or preset name")->required();
-    for (auto* sub : {presetsCmd, showCmd, checkCmd})
-        sub->add_flag("--json", policyJson, "Print JSON");
+    checkCmd->add_option("file", policy.argument, "Policy file (YAML) or preset name")->required();
+    auto* versionsCmd = policyCmd->add_subcommand(
+        "versions", "The policy versions recorded in the store: name, version, sha256, created, runs");
+    versionsCmd->add_option("name", policy.argument, "Only the versions of this policy");
+    versionsCmd->add_option("--store", policy.store, "Store file");
+    for (auto* sub : {presetsCmd, showCmd, checkCmd, versionsCmd})
+        sub->add_flag("--json", policy.json, "Print JSON");
 
     bool doctorJson = false;
     auto* doctorCmd = app.add_subcommand("doctor", "Which isolation layers this machine and user can have, and why not");
@@ -102,9 +110,13 @@ int main(int argc, char** argv)
         return metricsCommand(metricsStore, metricsJson);
     if (historyCmd->parsed())
         return historyCommand(historyStore, historyLimit, historyJson);
-    if (policyCmd->parsed())
-        return policyCommand(presetsCmd->parsed() ? "presets" : showCmd->parsed() ? "show" : "check", policyArgument,
-                             policyJson);
+    if (policyCmd->parsed()) {
+        policy.action = presetsCmd->parsed()    ? "presets"
+                        : showCmd->parsed()     ? "show"
+                        : versionsCmd->parsed() ? "versions"
+                                                : "check";
+        return policyCommand(policy);
+    }
     if (doctorCmd->parsed())
         return doctorCommand(doctorJson);
     return kExitUsage;

@@ -9,7 +9,12 @@ namespace sb::cli {
 
 using nlohmann::json;
 
-json runToJson(const RunRequest& request, const RunResult& r)
+json policyVersionToJson(const PolicyVersion& policy)
+{
+    return {{"name", policy.name}, {"version", policy.version}, {"sha256", policy.sha256}};
+}
+
+json runToJson(const RunRequest& request, const RunResult& r, const PolicyVersion* policy)
 {
     json blocked = json::array();
     for (const auto& b : r.blocked)
@@ -33,6 +38,8 @@ json runToJson(const RunRequest& request, const RunResult& r)
             {"message", r.message},
             {"language", toString(request.language)},
             {"policy", request.policy.name},
+            // Not folded into "policy", which scripts already read as the name.
+            {"policy_version", policy ? policyVersionToJson(*policy) : json(nullptr)},
             {"started_at_ms", r.startedAtMs}};
 }
 

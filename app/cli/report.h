@@ -5,12 +5,15 @@
 #include "isolation/doctor.h"
 #include "isolation/run.h"
 #include "store/metrics.h"
+#include "store/store.h"
 
 #include <nlohmann/json.hpp>
 
 namespace sb::cli {
 
-nlohmann::json runToJson(const RunRequest& request, const RunResult& result);
+// `policy`: the stored version the run references, as `policy_version`; null when the run was not recorded.
+nlohmann::json runToJson(const RunRequest& request, const RunResult& result, const PolicyVersion* policy);
+nlohmann::json policyVersionToJson(const PolicyVersion& policy);
 nlohmann::json metricsToJson(const MetricsSnapshot& metrics);
 nlohmann::json doctorToJson(const DoctorReport& report);
 

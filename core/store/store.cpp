@@ -1,14 +1,19 @@
 #include "store/store.h"
 
+#include "util/hash.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <fcntl.h>
+#include <map>
 #include <memory>
 #include <pwd.h>
 #include <set>
@@ -30,10 +35,14 @@ namespace fs = std::filesystem;
 // Schema. Each step is applied once, in order, in its own transaction, and sets user_version to its number.
 // A step is never edited after release: a change to the schema is a new step appended here.
 
+class Db;
+
 struct Migration {
     int version;
     std::string_view sql;
     std::span<const std::string_view> objects; // tables and indexes it creates, to recognise our files
+    // Data the SQL alone cannot move (it needs C++: hashing, YAML), run after `sql` in the same transaction.
+    Result<void> (*moveData)(const Db& db) = nullptr;
 };
 
 // The outcome names are spelled out (not generated from kAllOutcomes) because a released step must not
@@ -77,8 +86,29 @@ CREATE INDEX blocked_events_run ON blocked_events(run_id, seq);
 constexpr std::array<std::string_view, 5> kObjectsV1 = {"runs", "blocked_events", "runs_started_at", "runs_outcome",
                                                        "blocked_events_run"};
 
+// Policies get a table of their own: one row per distinct canonical YAML, versioned per name, and runs
+// point at their row. moveRunPoliciesToTable() fills it from runs.policy_yaml, then drops that column.
+constexpr std::string_view kSchemaV2 = R"sql(
+CREATE TABLE policies (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL CHECK (version >= 1),
+    sha256 TEXT NOT NULL UNIQUE CHECK (length(sha256) = 64),
+    yaml TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (name, version)
+);
+ALTER TABLE runs ADD COLUMN policy_id INTEGER REFERENCES policies(id);
+CREATE INDEX runs_policy ON runs(policy_id);
+)sql";
+
+constexpr std::array<std::string_view, 2> kObjectsV2 = {"policies", "runs_policy"};
+
+Result<void> moveRunPoliciesToTable(const Db& db);
+
 constexpr std::array kMigrations = {
     Migration{1, kSchemaV1, kObjectsV1},
+    Migration{2, kSchemaV2, kObjectsV2, moveRunPoliciesToTable},
 };
 static_assert(kMigrations.back().version == Store::kSchemaVersion, "kSchemaVersion is the last migration's");
 
@@ -549,6 +579,10 @@ Result<void> migrate(const Db& db)
         const std::string what = fmt::format("migrating to schema version {} failed", step.version);
         if (auto ok = db.exec(step.sql, what); !ok)
             return ok;
+        if (step.moveData) {
+            if (auto ok = step.moveData(db); !ok)
+                return ok;
+        }
         if (auto ok = db.exec(fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {}",
                                           Store::kApplicationId, step.version),
                               what);
@@ -561,48 +595,259 @@ Result<void> migrate(const Db& db)
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Policy versions.
+
+std::int64_t nowMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+constexpr std::string_view kPolicyColumns = "id, name, version, sha256, created_at_ms";
+
+// Reads kPolicyColumns starting at `first`.
+PolicyVersion readPolicyVersion(sqlite3_stmt* statement, int first)
+{
+    PolicyVersion policy;
+    policy.id = sqlite3_column_int64(statement, first);
+    policy.name = columnString(statement, first + 1);
+    policy.version = sqlite3_column_int64(statement, first + 2);
+    policy.sha256 = columnString(statement, first + 3);
+    policy.createdAtMs = sqlite3_column_int64(statement, first + 4);
+    return policy;
+}
+
+// The version holding exactly `yaml` (found by its hash), added as the next version of `name` when there
+// is none yet. Call inside a write transaction: the next version number is read and used under its lock.
+Result<PolicyVersion> findOrAddPolicy(const Db& db, std::string_view name, std::string_view yaml,
+                                      const std::string& sha256, std::int64_t createdAtMs)
+{
+    auto find = db.prepare(fmt::format("SELECT {} FROM policies WHERE sha256 = ?1", kPolicyColumns));
+    if (!find)
+        return std::unexpected(find.error());
+    if (bindString(find->get(), 1, sha256) != SQLITE_OK)
+        return db.error("cannot look up a policy version");
+    const int rc = sqlite3_step(find->get());
+    if (rc == SQLITE_ROW)
+        return readPolicyVersion(find->get(), 0);
+    if (rc != SQLITE_DONE)
+        return db.error("cannot look up a policy version");
+
+    auto insert = db.prepare(fmt::format(
+        "INSERT INTO policies (name, version, sha256, yaml, created_at_ms) "
+        "VALUES (?1, (SELECT coalesce(max(version), 0) + 1 FROM policies WHERE name = ?1), ?2, ?3, ?4) "
+        "RETURNING {}",
+        kPolicyColumns));
+    if (!insert)
+        return std::unexpected(insert.error());
+    Binder row(insert->get());
+    row.text(1, name).text(2, sha256).text(3, yaml).integer(4, createdAtMs);
+    if (!row.ok() || sqlite3_step(insert->get()) != SQLITE_ROW)
+        return db.error(fmt::format("cannot record a version of policy '{}'", name));
+    PolicyVersion added = readPolicyVersion(insert->get(), 0);
+    if (sqlite3_step(insert->get()) != SQLITE_DONE)
+        return db.error(fmt::format("cannot record a version of policy '{}'", name));
+    return added;
+}
+
+// A stored policy back as a Policy. The text is renderPolicy's unless someone edited the file, so whatever
+// it holds this returns an error (with line and column inside the YAML) rather than throwing.
+Result<Policy> parseStoredPolicy(const std::string& yaml)
+{
+    constexpr std::string_view kOrigin = "yaml";
+    try {
+        // renderPolicy writes an imported profile out as rules, so a stored policy never names a profile
+        // file; one that does was edited by hand, and reading the store must not open files it names.
+        std::optional<YAML::Node> root;
+        try {
+            root = YAML::Load(yaml);
+        } catch (const YAML::Exception&) {
+            // Not YAML: parsePolicy says where, below.
+        }
+        if (root && root->IsMap()) {
+            if (const YAML::Node syscalls = (*root)["syscalls"]; syscalls && syscalls.IsMap() && syscalls["profile"])
+                return fail(fmt::format("{}: syscalls.profile: a stored policy names no profile file (its "
+                                        "rules are stored with it)",
+                                        kOrigin));
+        }
+        return parsePolicy(yaml, kOrigin);
+    } catch (const std::exception& e) {
+        return fail(fmt::format("{}: {}", kOrigin, e.what()));
+    } catch (...) {
+        return fail(fmt::format("{}: cannot be read", kOrigin));
+    }
+}
+
+// The name a stored text gives its policy, for texts stored before policies had a table: the parsed name,
+// else (a text this build cannot parse) the `name` its YAML spells out, else the parser's default.
+std::string storedPolicyName(const std::string& yaml)
+{
+    if (auto policy = parseStoredPolicy(yaml))
+        return policy->name;
+    try {
+        const YAML::Node root = YAML::Load(yaml);
+        if (root.IsMap()) {
+            if (const YAML::Node name = root["name"]; name && name.IsScalar())
+                return name.Scalar();
+        }
+    } catch (...) {
+        // Not YAML at all.
+    }
+    return Policy{}.name;
+}
+
+// Schema v2's data step: every distinct runs.policy_yaml becomes a policies row, numbered per name in the
+// order of first use (the earliest run), dated by that run; each run then points at its row and the old
+// column goes. The texts move byte for byte, not re-rendered by this build, so nothing stored changes.
+Result<void> moveRunPoliciesToTable(const Db& db)
+{
+    struct Distinct {
+        std::string yaml;
+        std::string sha256;
+        std::int64_t firstUseMs = 0;
+        std::int64_t policyId = 0;
+    };
+    std::vector<Distinct> distinct;
+    std::map<std::string, std::size_t, std::less<>> bySha;
+    std::vector<std::pair<std::int64_t, std::size_t>> runs; // run row id, index into distinct
+    {
+        // Read to the end before writing: the runs table is rewritten below.
+        auto select = db.prepare("SELECT id, policy_yaml, started_at_ms FROM runs ORDER BY started_at_ms, id");
+        if (!select)
+            return std::unexpected(select.error());
+        int rc = 0;
+        while ((rc = sqlite3_step(select->get())) == SQLITE_ROW) {
+            std::string yaml = columnString(select->get(), 1);
+            auto sha256 = sha256Hex(yaml);
+            if (!sha256)
+                return fail(fmt::format("store {}: migrating to schema version 2: {}", db.path().string(),
+                                        sha256.error().message));
+            auto [it, added] = bySha.try_emplace(*sha256, distinct.size());
+            if (added)
+                distinct.push_back(Distinct{std::move(yaml), *sha256, sqlite3_column_int64(select->get(), 2)});
+            runs.emplace_back(sqlite3_column_int64(select->get(), 0), it->second);
+        }
+        if (rc != SQLITE_DONE)
+            return db.error("migrating to schema version 2: cannot read the runs' policies");
+    }
+
+    for (auto& policy : distinct) {
+        auto stored = findOrAddPolicy(db, storedPolicyName(policy.yaml), policy.yaml, policy.sha256, policy.firstUseMs);
+        if (!stored)
+            return std::unexpected(stored.error());
+        policy.policyId = stored->id;
+    }
+
+    auto update = db.prepare("UPDATE runs SET policy_id = ?1 WHERE id = ?2");
+    if (!update)
+        return std::unexpected(update.error());
+    for (const auto& [runId, index] : runs) {
+        sqlite3_reset(update->get());
+        sqlite3_bind_int64(update->get(), 1, distinct[index].policyId);
+        sqlite3_bind_int64(update->get(), 2, runId);
+        if (sqlite3_step(update->get()) != SQLITE_DONE)
+            return db.error("migrating to schema version 2: cannot link a run to its policy");
+    }
+    return db.exec("ALTER TABLE runs DROP COLUMN policy_yaml",
+                   "migrating to schema version 2: cannot drop runs.policy_yaml");
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Rows.
 
-constexpr std::string_view kRunColumns =
-    "id, run_id, started_at_ms, label, language, source, policy_yaml, outcome, exit_code, signal, stdout, "
-    "stderr, stdout_truncated, stderr_truncated, duration_ms, cpu_ms, peak_rss_kb, isolation_level, "
-    "isolation_layers, message";
+constexpr std::string_view kRunInsertColumns =
+    "run_id, started_at_ms, label, language, source, policy_id, outcome, exit_code, signal, stdout, stderr, "
+    "stdout_truncated, stderr_truncated, duration_ms, cpu_ms, peak_rss_kb, isolation_level, isolation_layers, "
+    "message";
 
-StoredRun readRun(sqlite3_stmt* statement, const fs::path& path)
+// What readRun reads, in the order of RunColumn; a run's policy may be missing (edited by hand), hence the
+// LEFT JOIN.
+constexpr std::string_view kRunSelect =
+    "SELECT r.id, r.run_id, r.started_at_ms, r.label, r.language, r.source, r.outcome, r.exit_code, r.signal, "
+    "r.stdout, r.stderr, r.stdout_truncated, r.stderr_truncated, r.duration_ms, r.cpu_ms, r.peak_rss_kb, "
+    "r.isolation_level, r.isolation_layers, r.message, r.policy_id, "
+    "p.id, p.name, p.version, p.sha256, p.created_at_ms, p.yaml "
+    "FROM runs AS r LEFT JOIN policies AS p ON p.id = r.policy_id";
+
+enum RunColumn : int {
+    kColId,
+    kColRunId,
+    kColStartedAt,
+    kColLabel,
+    kColLanguage,
+    kColSource,
+    kColOutcome,
+    kColExitCode,
+    kColSignal,
+    kColStdout,
+    kColStderr,
+    kColStdoutTruncated,
+    kColStderrTruncated,
+    kColDuration,
+    kColCpu,
+    kColPeakRss,
+    kColLevel,
+    kColLayers,
+    kColMessage,
+    kColPolicyRef,  // runs.policy_id as stored
+    kColPolicy,     // policies: kPolicyColumns from here (NULL when the row is missing)
+    kColPolicyYaml = kColPolicy + 5,
+};
+
+// Each distinct policy is parsed once per read, however many runs share it.
+using PolicyCache = std::map<std::int64_t, Result<Policy>>;
+
+StoredRun readRun(sqlite3_stmt* statement, const fs::path& path, PolicyCache& policies)
 {
     StoredRun run;
-    run.id = sqlite3_column_int64(statement, 0);
+    run.id = sqlite3_column_int64(statement, kColId);
     RunResult& result = run.result;
     RunRequest& request = run.request;
-    result.runId = columnString(statement, 1);
-    result.startedAtMs = sqlite3_column_int64(statement, 2);
-    request.label = columnString(statement, 3);
-    request.language = languageFromString(columnString(statement, 4)).value_or(Language::Python);
-    request.source = columnString(statement, 5);
-    // A policy this build cannot read (written by another version, or edited by hand) must not hide the
-    // run: keep the default policy and the rest of the record.
-    const std::string policyYaml = columnString(statement, 6);
-    try {
-        auto policy = parsePolicy(policyYaml, fmt::format("store {} run {}", path.string(), result.runId));
-        if (policy)
-            request.policy = std::move(*policy);
-    } catch (...) {
-        request.policy = Policy{};
-    }
-    result.outcome = outcomeFromString(columnString(statement, 7)).value_or(Outcome::InternalError);
-    result.exitCode = static_cast<int>(sqlite3_column_int64(statement, 8));
-    result.signal = static_cast<int>(sqlite3_column_int64(statement, 9));
-    result.stdoutText = columnString(statement, 10);
-    result.stderrText = columnString(statement, 11);
-    result.stdoutTruncated = sqlite3_column_int64(statement, 12) != 0;
-    result.stderrTruncated = sqlite3_column_int64(statement, 13) != 0;
-    result.durationMs = sqlite3_column_double(statement, 14);
-    result.cpuMs = sqlite3_column_double(statement, 15);
-    result.peakRssKb = sqlite3_column_int64(statement, 16);
+    result.runId = columnString(statement, kColRunId);
+    result.startedAtMs = sqlite3_column_int64(statement, kColStartedAt);
+    request.label = columnString(statement, kColLabel);
+    request.language = languageFromString(columnString(statement, kColLanguage)).value_or(Language::Python);
+    request.source = columnString(statement, kColSource);
+    result.outcome = outcomeFromString(columnString(statement, kColOutcome)).value_or(Outcome::InternalError);
+    result.exitCode = static_cast<int>(sqlite3_column_int64(statement, kColExitCode));
+    result.signal = static_cast<int>(sqlite3_column_int64(statement, kColSignal));
+    result.stdoutText = columnString(statement, kColStdout);
+    result.stderrText = columnString(statement, kColStderr);
+    result.stdoutTruncated = sqlite3_column_int64(statement, kColStdoutTruncated) != 0;
+    result.stderrTruncated = sqlite3_column_int64(statement, kColStderrTruncated) != 0;
+    result.durationMs = sqlite3_column_double(statement, kColDuration);
+    result.cpuMs = sqlite3_column_double(statement, kColCpu);
+    result.peakRssKb = sqlite3_column_int64(statement, kColPeakRss);
     result.isolation.level =
-        isolationLevelFromString(columnString(statement, 17)).value_or(IsolationLevel::Process);
-    result.isolation.layers = layersFromJson(columnString(statement, 18));
-    result.message = columnString(statement, 19);
+        isolationLevelFromString(columnString(statement, kColLevel)).value_or(IsolationLevel::Process);
+    result.isolation.layers = layersFromJson(columnString(statement, kColLayers));
+    result.message = columnString(statement, kColMessage);
+
+    // A policy this build cannot read (written by a newer Sandbench, edited by hand, or its row gone) must
+    // not hide the run: keep the default policy and the rest of the record, and say what is wrong and where.
+    const std::string where = fmt::format("store {}: run {}", path.string(), result.runId);
+    if (sqlite3_column_type(statement, kColPolicy) == SQLITE_NULL) {
+        run.policyError = sqlite3_column_type(statement, kColPolicyRef) == SQLITE_NULL
+                              ? fmt::format("{}: has no policy (runs.policy_id is NULL); shown with the "
+                                            "default policy",
+                                            where)
+                              : fmt::format("{}: its policy (policies row {}) is missing; shown with the "
+                                            "default policy",
+                                            where, sqlite3_column_int64(statement, kColPolicyRef));
+        return run;
+    }
+    run.policy = readPolicyVersion(statement, kColPolicy);
+    auto cached = policies.find(run.policy.id);
+    if (cached == policies.end())
+        cached = policies.emplace(run.policy.id, parseStoredPolicy(columnString(statement, kColPolicyYaml))).first;
+    if (cached->second) {
+        request.policy = *cached->second;
+    } else {
+        run.policyError = fmt::format("{}: its policy {}@{} (policies row {}) cannot be read, shown with the "
+                                      "default policy: {}",
+                                      where, run.policy.name, run.policy.version, run.policy.id,
+                                      cached->second.error().message);
+    }
     return run;
 }
 
@@ -610,9 +855,10 @@ StoredRun readRun(sqlite3_stmt* statement, const fs::path& path)
 Result<std::vector<StoredRun>> readRuns(const Db& db, sqlite3_stmt* statement, const fs::path& path)
 {
     std::vector<StoredRun> runs;
+    PolicyCache policies;
     int rc = 0;
     while ((rc = sqlite3_step(statement)) == SQLITE_ROW)
-        runs.push_back(readRun(statement, path));
+        runs.push_back(readRun(statement, path, policies));
     if (rc != SQLITE_DONE)
         return db.error("cannot read runs");
     if (runs.empty())
@@ -759,7 +1005,7 @@ int Store::schemaVersion() const
     return version ? static_cast<int>(*version) : -1;
 }
 
-Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult& result)
+Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult& result, PolicyVersion* policy)
 {
     if (!m_db)
         return closedError(m_path);
@@ -767,6 +1013,9 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
         const Db db(m_db, m_path);
         // Declared before the statements: they are bound without copying and must outlive them.
         const std::string policyYaml = renderPolicy(request.policy);
+        auto policySha = sha256Hex(policyYaml);
+        if (!policySha)
+            return fail(fmt::format("store {}: {}", m_path.string(), policySha.error().message));
         const std::string layers = layersToJson(result.isolation.layers);
         const std::string_view language = toString(request.language);
         const std::string_view outcome = toString(result.outcome);
@@ -776,10 +1025,16 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
         if (auto ok = transaction.begin(); !ok)
             return std::unexpected(ok.error());
 
+        // A version is first used when its first run starts.
+        auto stored = findOrAddPolicy(db, request.policy.name, policyYaml, *policySha,
+                                      result.startedAtMs > 0 ? result.startedAtMs : nowMs());
+        if (!stored)
+            return std::unexpected(stored.error());
+
         auto insert = db.prepare(fmt::format(
-            "INSERT INTO runs ({}) VALUES (NULL, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-            "?15, ?16, ?17, ?18, ?19) RETURNING id",
-            kRunColumns));
+            "INSERT INTO runs ({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
+            "?17, ?18, ?19) RETURNING id",
+            kRunInsertColumns));
         if (!insert)
             return std::unexpected(insert.error());
         Binder run(insert->get());
@@ -788,7 +1043,7 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
             .text(3, request.label)
             .text(4, language)
             .text(5, request.source)
-            .text(6, policyYaml)
+            .integer(6, stored->id)
             .text(7, outcome)
             .integer(8, result.exitCode)
             .integer(9, result.signal)
@@ -821,6 +1076,8 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
         }
         if (auto ok = transaction.commit(); !ok)
             return std::unexpected(ok.error());
+        if (policy)
+            *policy = std::move(*stored);
         return id;
     });
 }
@@ -833,8 +1090,7 @@ Result<std::vector<StoredRun>> Store::recentRuns(int limit) const
         return std::vector<StoredRun>{};
     return guarded(m_path, "reading recent runs", [&]() -> Result<std::vector<StoredRun>> {
         const Db db(m_db, m_path);
-        auto statement =
-            db.prepare(fmt::format("SELECT {} FROM runs ORDER BY started_at_ms DESC, id DESC LIMIT ?1", kRunColumns));
+        auto statement = db.prepare(fmt::format("{} ORDER BY r.started_at_ms DESC, r.id DESC LIMIT ?1", kRunSelect));
         if (!statement)
             return std::unexpected(statement.error());
         sqlite3_bind_int64(statement->get(), 1, limit);
@@ -848,7 +1104,7 @@ Result<std::optional<StoredRun>> Store::findRun(const std::string& runId) const
         return closedError(m_path);
     return guarded(m_path, "finding a run", [&]() -> Result<std::optional<StoredRun>> {
         const Db db(m_db, m_path);
-        auto statement = db.prepare(fmt::format("SELECT {} FROM runs WHERE run_id = ?1", kRunColumns));
+        auto statement = db.prepare(fmt::format("{} WHERE r.run_id = ?1", kRunSelect));
         if (!statement)
             return std::unexpected(statement.error());
         // Bound the way recordRun binds it (TEXT or BLOB), so an odd id still finds its own row.
@@ -859,6 +1115,77 @@ Result<std::optional<StoredRun>> Store::findRun(const std::string& runId) const
         if (runs->empty())
             return std::optional<StoredRun>{};
         return std::optional<StoredRun>(std::move(runs->front()));
+    });
+}
+
+Result<PolicyVersion> Store::recordPolicy(const Policy& policy)
+{
+    if (!m_db)
+        return closedError(m_path);
+    return guarded(m_path, "recording a policy", [&]() -> Result<PolicyVersion> {
+        const Db db(m_db, m_path);
+        const std::string yaml = renderPolicy(policy);
+        auto sha = sha256Hex(yaml);
+        if (!sha)
+            return fail(fmt::format("store {}: {}", m_path.string(), sha.error().message));
+        Transaction transaction(db);
+        if (auto ok = transaction.begin(); !ok)
+            return std::unexpected(ok.error());
+        auto stored = findOrAddPolicy(db, policy.name, yaml, *sha, nowMs());
+        if (!stored)
+            return stored;
+        if (auto ok = transaction.commit(); !ok)
+            return std::unexpected(ok.error());
+        return stored;
+    });
+}
+
+Result<std::vector<PolicyVersionUse>> Store::policyVersions(std::string_view name) const
+{
+    if (!m_db)
+        return closedError(m_path);
+    return guarded(m_path, "listing policy versions", [&]() -> Result<std::vector<PolicyVersionUse>> {
+        const Db db(m_db, m_path);
+        auto statement = db.prepare(fmt::format(
+            "SELECT {}, (SELECT count(*) FROM runs WHERE runs.policy_id = policies.id) FROM policies "
+            "WHERE ?1 IS NULL OR name = ?1 ORDER BY name, version",
+            kPolicyColumns));
+        if (!statement)
+            return std::unexpected(statement.error());
+        if (!name.empty() && bindString(statement->get(), 1, name) != SQLITE_OK)
+            return db.error("cannot list policy versions");
+        std::vector<PolicyVersionUse> versions;
+        int rc = 0;
+        while ((rc = sqlite3_step(statement->get())) == SQLITE_ROW)
+            versions.push_back(
+                PolicyVersionUse{readPolicyVersion(statement->get(), 0), sqlite3_column_int64(statement->get(), 5)});
+        if (rc != SQLITE_DONE)
+            return db.error("cannot list policy versions");
+        return versions;
+    });
+}
+
+Result<std::optional<StoredPolicy>> Store::findPolicy(std::string_view name, std::int64_t version) const
+{
+    if (!m_db)
+        return closedError(m_path);
+    return guarded(m_path, "finding a policy version", [&]() -> Result<std::optional<StoredPolicy>> {
+        const Db db(m_db, m_path);
+        auto statement =
+            db.prepare(fmt::format("SELECT {}, yaml FROM policies WHERE name = ?1 AND version = ?2", kPolicyColumns));
+        if (!statement)
+            return std::unexpected(statement.error());
+        Binder bind(statement->get());
+        bind.text(1, name).integer(2, version);
+        if (!bind.ok())
+            return db.error("cannot find a policy version");
+        const int rc = sqlite3_step(statement->get());
+        if (rc == SQLITE_DONE)
+            return std::optional<StoredPolicy>{};
+        if (rc != SQLITE_ROW)
+            return db.error("cannot find a policy version");
+        return std::optional<StoredPolicy>(
+            StoredPolicy{readPolicyVersion(statement->get(), 0), columnString(statement->get(), 5)});
     });
 }
 

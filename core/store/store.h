@@ -9,24 +9,51 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 struct sqlite3;
 
 namespace sb {
 
+// One version of a policy as the store keeps it: one row per distinct canonical YAML (renderPolicy), numbered
+// 1, 2, ... per policy name in the order the versions were first used.
+struct PolicyVersion {
+    std::int64_t id = 0;      // 0: none (a run whose policy row is missing)
+    std::string name;         // Policy::name
+    std::int64_t version = 0;
+    std::string sha256;       // lower-case hex of the stored YAML
+    std::int64_t createdAtMs = 0; // Unix epoch milliseconds: when the version was first used
+};
+
+// A row of Store::policyVersions(): a version and how many runs used it.
+struct PolicyVersionUse {
+    PolicyVersion policy;
+    std::int64_t runs = 0;
+};
+
+// One version with its stored YAML (Store::findPolicy).
+struct StoredPolicy {
+    PolicyVersion policy;
+    std::string yaml;
+};
+
 // A run as the store keeps it: what was asked and what happened.
 struct StoredRun {
     std::int64_t id = 0;
     RunRequest request;
     RunResult result;
+    PolicyVersion policy; // the stored version request.policy was read from
+    // Empty when the stored policy was read. Otherwise why not (naming the store, the policy version and
+    // where its YAML is wrong), and request.policy is a default Policy: the run itself is never hidden.
+    std::string policyError;
 };
 
 // The one SQLite file of Sandbench: WAL, foreign keys, a versioned schema migrated on open.
 // A corrupt or foreign file is refused with a clear error and never written to.
 class Store {
 public:
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
     static constexpr std::int32_t kApplicationId = 0x53424e43; // "SBNC"
 
     // $SANDBENCH_STORE, else $XDG_DATA_HOME/sandbench/workbench.db, else ~/.local/share/sandbench/workbench.db.
@@ -41,10 +68,21 @@ public:
     const std::filesystem::path& path() const { return m_path; }
     int schemaVersion() const;
 
-    Result<std::int64_t> recordRun(const RunRequest& request, const RunResult& result);
+    // Records the run and, in the same transaction, its policy's version. `policy` (optional) receives that
+    // version. Returns the run's row id.
+    Result<std::int64_t> recordRun(const RunRequest& request, const RunResult& result,
+                                   PolicyVersion* policy = nullptr);
     Result<std::vector<StoredRun>> recentRuns(int limit) const;       // newest first
     Result<std::optional<StoredRun>> findRun(const std::string& runId) const;
     Result<MetricsSnapshot> metrics(int recentLimit = 20) const;
+
+    // The stored version of `policy`, added as the next version of its name unless this exact content (by
+    // SHA-256 of its canonical YAML) is stored already, in which case that version is returned unchanged.
+    Result<PolicyVersion> recordPolicy(const Policy& policy);
+    // The versions of the policy called `name` (every policy when empty), by name then version.
+    Result<std::vector<PolicyVersionUse>> policyVersions(std::string_view name = {}) const;
+    // One version with its YAML exactly as recorded; nullopt when there is no such version.
+    Result<std::optional<StoredPolicy>> findPolicy(std::string_view name, std::int64_t version) const;
 
 private:
     Store(std::filesystem::path path, sqlite3* db);

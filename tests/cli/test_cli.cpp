@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sqlite3.h>
 #include <sys/wait.h>
 
 namespace fs = std::filesystem;
@@ -83,7 +84,8 @@ TEST_F(Cli, VersionAndHelp)
     const auto v = cli("--version");
     EXPECT_EQ(v.status, 0);
     EXPECT_NE(v.out.find("sandbench "), std::string::npos);
-    for (const char* sub : {"", "run ", "exec ", "demo ", "metrics ", "doctor ", "history "}) {
+    for (const char* sub : {"", "run ", "exec ", "demo ", "metrics ", "doctor ", "history ", "policy versions ",
+                            "policy show "}) {
         const auto h = cli(std::string(sub) + "--help");
         EXPECT_EQ(h.status, 0) << sub;
         EXPECT_NE(h.out.find("--"), std::string::npos) << sub;
@@ -106,8 +108,13 @@ TEST_F(Cli, RunJsonHasTheContractFields)
     ASSERT_EQ(r.status, 0) << r.out;
     const auto j = nlohmann::json::parse(r.out);
     for (const char* field : {"run_id", "outcome", "exit_code", "signal", "stdout", "stderr", "stdout_truncated",
-                              "stderr_truncated", "duration_ms", "cpu_ms", "peak_rss_kb", "blocked", "isolation"})
+                              "stderr_truncated", "duration_ms", "cpu_ms", "peak_rss_kb", "blocked", "isolation",
+                              "message", "language", "policy", "policy_version", "started_at_ms"})
         EXPECT_TRUE(j.contains(field)) << field;
+    EXPECT_EQ(j["policy"], "default"); // the name, as before policies were versioned
+    EXPECT_EQ(j["policy_version"]["name"], "default");
+    EXPECT_EQ(j["policy_version"]["version"], 1);
+    EXPECT_EQ(j["policy_version"]["sha256"].get<std::string>().size(), 64u);
     EXPECT_EQ(j["outcome"], "ok");
     EXPECT_EQ(j["stdout"], "42\n");
     EXPECT_TRUE(j["blocked"].is_array());
@@ -260,4 +267,111 @@ TEST_F(Cli, LevelFromFlagOrPolicy)
     const auto silent = write("q.yaml", "limits:\n  wall_ms: 2000\n");
     const auto unnamed = nlohmann::json::parse(cli("run --json --policy " + silent + store() + " " + script).out);
     EXPECT_EQ(unnamed["isolation"]["level"], defaultLevel());
+}
+
+TEST_F(Cli, PolicyVersionsAreRecordedListedAndShown)
+{
+    const auto script = write("v.py", "print(1)\n");
+    const auto policy = write("mine.yaml", "name: mine\nlevel: process\nlimits:\n  wall_ms: 2000\n");
+    auto runWith = [&](const std::string& flags) {
+        const auto r = cli("run --json --policy " + policy + " " + flags + store() + " " + script);
+        EXPECT_EQ(r.status, 0) << r.out;
+        return nlohmann::json::parse(r.out)["policy_version"];
+    };
+    const auto first = runWith("");
+    EXPECT_EQ(first["name"], "mine");
+    EXPECT_EQ(first["version"], 1);
+    const auto second = runWith("--timeout-ms 3000"); // different content: the next version
+    EXPECT_EQ(second["version"], 2);
+    EXPECT_NE(second["sha256"], first["sha256"]);
+    const auto third = runWith(""); // the first content again: its version, not a new one
+    EXPECT_EQ(third["version"], 1);
+    EXPECT_EQ(third["sha256"], first["sha256"]);
+
+    const auto execed = nlohmann::json::parse(cli("exec --json --policy " + policy + store() + " -- true").out);
+    EXPECT_EQ(execed["policy_version"]["name"], "mine");
+    EXPECT_EQ(execed["policy_version"]["version"], 1);
+
+    const auto listed = cli("policy versions mine --json" + store());
+    ASSERT_EQ(listed.status, 0) << listed.out;
+    const auto versions = nlohmann::json::parse(listed.out);
+    ASSERT_EQ(versions.size(), 2u);
+    EXPECT_EQ(versions[0]["version"], 1);
+    EXPECT_EQ(versions[0]["runs"], 3);
+    EXPECT_EQ(versions[0]["sha256"], first["sha256"]);
+    EXPECT_GT(versions[0]["created_at_ms"].get<std::int64_t>(), 0);
+    EXPECT_EQ(versions[1]["version"], 2);
+    EXPECT_EQ(versions[1]["runs"], 1);
+
+    // Text: a short hash (the full one is in --json); every name without NAME.
+    const auto text = cli("policy versions" + store());
+    ASSERT_EQ(text.status, 0) << text.out;
+    const std::string sha = first["sha256"];
+    EXPECT_NE(text.out.find("mine"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find(sha.substr(0, 12)), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find(sha), std::string::npos) << text.out;
+    EXPECT_EQ(nlohmann::json::parse(cli("policy versions nobody --json" + store()).out).size(), 0u);
+
+    const auto shown = cli("policy show mine --version 2" + store());
+    ASSERT_EQ(shown.status, 0) << shown.out;
+    EXPECT_NE(shown.out.find("name: mine"), std::string::npos) << shown.out;
+    EXPECT_NE(shown.out.find("wall_ms: 3000"), std::string::npos) << shown.out;
+    const auto shownJson = nlohmann::json::parse(cli("policy show mine --version 1 --json" + store()).out);
+    EXPECT_EQ(shownJson["sha256"], first["sha256"]);
+    EXPECT_NE(shownJson["yaml"].get<std::string>().find("wall_ms: 2000"), std::string::npos);
+    EXPECT_TRUE(shownJson["sha256_matches"].get<bool>());
+
+    const auto missing = cli("policy show mine --version 3" + store(), true);
+    EXPECT_EQ(missing.status, 1) << missing.out;
+    EXPECT_NE(missing.out.find("no version 3 of policy 'mine'"), std::string::npos) << missing.out;
+    EXPECT_EQ(cli("policy show mine --version 0" + store()).status, 2);
+    EXPECT_EQ(cli("policy show mine" + store()).status, 2) << "--store needs --version";
+
+    // Presets are still shown by name.
+    const auto preset = cli("policy show python-snippet");
+    EXPECT_EQ(preset.status, 0);
+    EXPECT_NE(preset.out.find("python-snippet"), std::string::npos) << preset.out;
+
+    const auto history = cli("history" + store());
+    EXPECT_NE(history.out.find("mine@2"), std::string::npos) << history.out;
+    EXPECT_NE(history.out.find("mine@1"), std::string::npos) << history.out;
+    const auto historyJson = nlohmann::json::parse(cli("history --json" + store()).out);
+    ASSERT_EQ(historyJson.size(), 4u);
+    EXPECT_EQ(historyJson[0]["policy_version"]["name"], "mine"); // the exec, newest first
+    EXPECT_FALSE(historyJson[0].contains("policy_error"));
+}
+
+TEST_F(Cli, AStoredPolicyEditedIntoNonsenseIsNamedAndTheRunKept)
+{
+    const auto script = write("n.py", "print(1)\n");
+    const auto policy = write("mine.yaml", "name: mine\nlevel: process\n");
+    ASSERT_EQ(cli("run --policy " + policy + store() + " " + script).status, 0);
+    {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(m_store.c_str(), &db), SQLITE_OK);
+        ASSERT_EQ(sqlite3_exec(db, "UPDATE policies SET yaml = 'limits: {wall_ms: soon}'", nullptr, nullptr, nullptr),
+                  SQLITE_OK);
+        sqlite3_close(db);
+    }
+    const auto history = cli("history --json" + store(), false);
+    ASSERT_EQ(history.status, 0) << history.out;
+    const auto runs = nlohmann::json::parse(history.out);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0]["stdout"], "1\n");
+    EXPECT_EQ(runs[0]["policy_version"]["name"], "mine");
+    const std::string error = runs[0]["policy_error"];
+    EXPECT_NE(error.find(m_store), std::string::npos) << error;
+    EXPECT_NE(error.find("mine@1"), std::string::npos) << error;
+    EXPECT_NE(error.find("yaml:1:"), std::string::npos) << error;
+
+    const auto text = cli("history" + store(), true);
+    EXPECT_EQ(text.status, 0) << text.out;
+    EXPECT_NE(text.out.find("warning"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("mine@1"), std::string::npos) << text.out;
+
+    // show still prints what is stored, and says the text no longer matches its hash.
+    const auto shown = cli("policy show mine --version 1" + store(), true);
+    EXPECT_EQ(shown.status, 0) << shown.out;
+    EXPECT_NE(shown.out.find("wall_ms: soon"), std::string::npos) << shown.out;
+    EXPECT_NE(shown.out.find("does not match its sha256"), std::string::npos) << shown.out;
 }

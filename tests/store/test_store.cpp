@@ -1,3 +1,5 @@
+#include "store_fixture.h"
+
 #include "store/store.h"
 
 #include <gtest/gtest.h>
@@ -21,141 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::string_literals;
-
-// ---------------------------------------------------------------------------------------------------------
-// Helpers
-
-class TempDir {
-public:
-    TempDir()
-    {
-        std::string pattern = (fs::temp_directory_path() / "sandbench-store-XXXXXX").string();
-        if (mkdtemp(pattern.data()) == nullptr)
-            throw std::runtime_error("mkdtemp failed");
-        m_path = pattern;
-    }
-    ~TempDir()
-    {
-        std::error_code ec;
-        fs::remove_all(m_path, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const fs::path& path() const { return m_path; }
-
-private:
-    fs::path m_path;
-};
-
-std::string readBytes(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void writeBytes(const fs::path& path, const std::string& bytes)
-{
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-// Raw SQLite access, below the Store API, to build odd files and inspect what the Store wrote.
-class RawDb {
-public:
-    explicit RawDb(const fs::path& path)
-    {
-        if (sqlite3_open(path.c_str(), &m_db) != SQLITE_OK)
-            ADD_FAILURE() << "cannot open " << path;
-        sqlite3_busy_timeout(m_db, 5000);
-    }
-    ~RawDb() { sqlite3_close(m_db); }
-    RawDb(const RawDb&) = delete;
-    RawDb& operator=(const RawDb&) = delete;
-
-    void exec(const std::string& sql)
-    {
-        char* error = nullptr;
-        if (sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
-            ADD_FAILURE() << sql << ": " << (error ? error : "?");
-            sqlite3_free(error);
-        }
-    }
-
-    std::string text(const std::string& sql)
-    {
-        sqlite3_stmt* statement = nullptr;
-        std::string value;
-        if (sqlite3_prepare_v2(m_db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK
-            && sqlite3_step(statement) == SQLITE_ROW) {
-            const auto* data = sqlite3_column_text(statement, 0);
-            if (data)
-                value.assign(reinterpret_cast<const char*>(data),
-                             static_cast<std::size_t>(sqlite3_column_bytes(statement, 0)));
-        } else {
-            ADD_FAILURE() << sql << ": " << sqlite3_errmsg(m_db);
-        }
-        sqlite3_finalize(statement);
-        return value;
-    }
-
-    std::int64_t integer(const std::string& sql) { return std::stoll(text(sql)); }
-
-private:
-    sqlite3* m_db = nullptr;
-};
-
-RunRequest makeRequest(std::string source = "print(1)\n")
-{
-    RunRequest request;
-    request.language = Language::Python;
-    request.source = std::move(source);
-    request.label = "test";
-    return request;
-}
-
-RunResult makeResult(std::string runId, std::int64_t startedAtMs, Outcome outcome = Outcome::Ok,
-                     double durationMs = 12.5)
-{
-    RunResult result;
-    result.runId = std::move(runId);
-    result.startedAtMs = startedAtMs;
-    result.outcome = outcome;
-    result.exitCode = outcome == Outcome::Ok ? 0 : 1;
-    result.durationMs = durationMs;
-    result.stdoutText = "1\n";
-    result.isolation.level = IsolationLevel::Process;
-    result.isolation.layers = {{"rlimits", true}, {"seccomp", true}, {"landlock", false}};
-    return result;
-}
-
-class StoreTest : public ::testing::Test {
-protected:
-    fs::path dbPath() const { return m_dir.path() / "workbench.db"; }
-
-    Store openStore()
-    {
-        auto store = Store::open(dbPath());
-        if (!store) {
-            ADD_FAILURE() << store.error().message;
-            std::abort();
-        }
-        return std::move(*store);
-    }
-
-    // A refused file must be named in the error and left exactly as it was.
-    void expectRefused(const fs::path& path, const std::string& expectedFragment)
-    {
-        const std::string before = readBytes(path);
-        auto store = Store::open(path);
-        ASSERT_FALSE(store.has_value()) << "opened " << path;
-        const std::string& message = store.error().message;
-        EXPECT_NE(message.find(path.string()), std::string::npos) << message;
-        EXPECT_NE(message.find(expectedFragment), std::string::npos) << message;
-        EXPECT_EQ(readBytes(path), before) << "the refused file was modified";
-    }
-
-    TempDir m_dir;
-};
+using namespace storetest;
 
 // ---------------------------------------------------------------------------------------------------------
 // Round trips
@@ -208,6 +76,11 @@ TEST_F(StoreTest, RoundTripOfARunWithBlockedEvents)
     EXPECT_EQ(run.request.policy.limits.memoryMb, 64);
     EXPECT_EQ(run.request.policy.blockedImports, request.policy.blockedImports);
     EXPECT_EQ(run.request.policy.envSet, request.policy.envSet);
+    EXPECT_EQ(run.request.policy, request.policy);
+    EXPECT_EQ(run.policyError, "");
+    EXPECT_EQ(run.policy.name, "tight");
+    EXPECT_EQ(run.policy.version, 1);
+    EXPECT_EQ(run.policy.sha256.size(), 64u);
 
     const RunResult& back = run.result;
     EXPECT_EQ(back.runId, result.runId);
@@ -277,7 +150,9 @@ TEST_F(StoreTest, BinaryAndInvalidUtf8OutputComesBackByteForByte)
     RawDb raw(dbPath());
     EXPECT_EQ(raw.text("SELECT typeof(stdout) FROM runs WHERE run_id = 'binary-run'"), "blob");
     EXPECT_EQ(raw.text("SELECT typeof(run_id) FROM runs WHERE run_id = 'binary-run'"), "text");
-    EXPECT_EQ(raw.text("SELECT typeof(policy_yaml) FROM runs WHERE run_id = 'binary-run'"), "text");
+    EXPECT_EQ(raw.text("SELECT typeof(p.yaml) FROM runs AS r JOIN policies AS p ON p.id = r.policy_id "
+                       "WHERE r.run_id = 'binary-run'"),
+              "text");
 }
 
 TEST_F(StoreTest, EveryOutcomeIsAccepted)
@@ -360,13 +235,21 @@ TEST_F(StoreTest, UnreadablePolicyKeepsTheRun)
     ASSERT_TRUE(store.recordRun(request, makeResult("r", 1)));
     {
         RawDb raw(dbPath());
-        raw.exec("UPDATE runs SET policy_yaml = 'limits: [unclosed' WHERE run_id = 'r'");
+        raw.exec("UPDATE policies SET yaml = 'limits: [unclosed' WHERE name = 'custom'");
     }
     auto found = store.findRun("r");
     ASSERT_TRUE(found) << found.error().message;
     ASSERT_TRUE(found->has_value());
     EXPECT_EQ((*found)->request.policy.name, Policy{}.name);
     EXPECT_EQ((*found)->request.source, request.source);
+    // Which version is wrong, and where in its YAML.
+    EXPECT_EQ((*found)->policy.name, "custom");
+    EXPECT_EQ((*found)->policy.version, 1);
+    const std::string& error = (*found)->policyError;
+    EXPECT_NE(error.find(dbPath().string()), std::string::npos) << error;
+    EXPECT_NE(error.find("run r"), std::string::npos) << error;
+    EXPECT_NE(error.find("custom@1"), std::string::npos) << error;
+    EXPECT_NE(error.find("yaml:1:"), std::string::npos) << error;
     auto recent = store.recentRuns(5);
     ASSERT_TRUE(recent);
     EXPECT_EQ(recent->size(), 1u);
@@ -538,12 +421,12 @@ TEST(StoreDefaultPath, EnvironmentIsRestored)
 // ---------------------------------------------------------------------------------------------------------
 // Opening, schema, migration
 
-TEST_F(StoreTest, AFreshStoreIsVersionOneInWalMode)
+TEST_F(StoreTest, AFreshStoreIsTheLatestVersionInWalMode)
 {
     const fs::path nested = m_dir.path() / "a" / "b" / "workbench.db";
     auto store = Store::open(nested);
     ASSERT_TRUE(store) << store.error().message;
-    EXPECT_EQ(store->schemaVersion(), 1);
+    EXPECT_EQ(store->schemaVersion(), Store::kSchemaVersion);
     EXPECT_EQ(store->path(), nested);
 
     // Folders made for the store are private; so is the file.
@@ -557,7 +440,7 @@ TEST_F(StoreTest, AFreshStoreIsVersionOneInWalMode)
 
     RawDb raw(nested);
     EXPECT_EQ(raw.text("PRAGMA journal_mode"), "wal");
-    EXPECT_EQ(raw.integer("PRAGMA user_version"), 1);
+    EXPECT_EQ(raw.integer("PRAGMA user_version"), Store::kSchemaVersion);
     EXPECT_EQ(raw.integer("PRAGMA application_id"), Store::kApplicationId);
     EXPECT_EQ(raw.integer("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql LIKE '%started_at_ms%'"),
               1);
@@ -573,15 +456,16 @@ TEST_F(StoreTest, ReopenIsIdempotent)
     }
     for (int i = 0; i < 3; ++i) {
         Store store = openStore();
-        EXPECT_EQ(store.schemaVersion(), 1);
+        EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
         auto runs = store.recentRuns(10);
         ASSERT_TRUE(runs) << runs.error().message;
         ASSERT_EQ(runs->size(), 1u);
         EXPECT_EQ((*runs)[0].result.runId, "kept");
     }
     RawDb raw(dbPath());
-    EXPECT_EQ(raw.integer("PRAGMA user_version"), 1);
+    EXPECT_EQ(raw.integer("PRAGMA user_version"), Store::kSchemaVersion);
     EXPECT_EQ(raw.integer("SELECT count(*) FROM sqlite_master WHERE name = 'runs'"), 1);
+    EXPECT_EQ(raw.integer("SELECT count(*) FROM policies"), 1);
 }
 
 TEST_F(StoreTest, MigratesAnEmptyVersionZeroFile)
@@ -590,7 +474,7 @@ TEST_F(StoreTest, MigratesAnEmptyVersionZeroFile)
     writeBytes(dbPath(), "");
     {
         Store store = openStore();
-        EXPECT_EQ(store.schemaVersion(), 1);
+        EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
         EXPECT_TRUE(store.recordRun(makeRequest(), makeResult("r", 1)));
     }
     // ...and a real but empty SQLite database (header written, no tables, user_version 0).
@@ -602,7 +486,7 @@ TEST_F(StoreTest, MigratesAnEmptyVersionZeroFile)
     }
     auto store = Store::open(other);
     ASSERT_TRUE(store) << store.error().message;
-    EXPECT_EQ(store->schemaVersion(), 1);
+    EXPECT_EQ(store->schemaVersion(), Store::kSchemaVersion);
     EXPECT_TRUE(store->recordRun(makeRequest(), makeResult("r", 1)));
 }
 
@@ -685,9 +569,9 @@ TEST_F(StoreTest, RefusesANewerSchema)
     }
     {
         RawDb raw(dbPath());
-        raw.exec("PRAGMA user_version = 2");
+        raw.exec("PRAGMA user_version = 3");
     }
-    expectRefused(dbPath(), "has schema version 2, newer than this Sandbench (1); upgrade Sandbench");
+    expectRefused(dbPath(), "has schema version 3, newer than this Sandbench (2); upgrade Sandbench");
 
     // Also a file that is nothing but a newer version number.
     const fs::path bare = m_dir.path() / "bare.db";
@@ -695,7 +579,7 @@ TEST_F(StoreTest, RefusesANewerSchema)
         RawDb raw(bare);
         raw.exec("PRAGMA user_version = 7");
     }
-    expectRefused(bare, "has schema version 7, newer than this Sandbench (1)");
+    expectRefused(bare, "has schema version 7, newer than this Sandbench (2)");
 }
 
 TEST_F(StoreTest, RefusesTablesWithoutAVersion)
@@ -852,7 +736,7 @@ TEST_F(StoreTest, ConcurrentFirstOpensMigrateOnce)
             auto store = Store::open(dbPath());
             if (!store)
                 errors[static_cast<std::size_t>(t)] = store.error().message;
-            else if (store->schemaVersion() != 1)
+            else if (store->schemaVersion() != Store::kSchemaVersion)
                 errors[static_cast<std::size_t>(t)] = "version " + std::to_string(store->schemaVersion());
         });
     }
