@@ -10,9 +10,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace sb {
 
@@ -178,6 +182,41 @@ constexpr Bound kLimitBounds[] = {
     {"open_files", &Limits::openFiles, 8, 1048576},
     {"output_bytes", &Limits::outputBytes, 0, 1LL << 30},
 };
+
+// Reads a file a policy names, refusing what is not a regular file (a FIFO would block, /dev/zero never
+// ends) and what is larger than `maxBytes`, before reading it. `what` names the file in messages.
+Result<std::string> readBoundedFile(const std::filesystem::path& path, std::size_t maxBytes, std::string_view what)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return fail(fmt::format("{}: cannot read {}: {}", path.string(), what, std::strerror(errno)));
+    struct stat st {};
+    std::string text;
+    std::string problem;
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        problem = fmt::format("{}: {} is not a regular file", path.string(), what);
+    } else if (static_cast<std::uint64_t>(st.st_size) > maxBytes) {
+        problem = fmt::format("{}: {} is larger than {} MiB", path.string(), what, maxBytes >> 20);
+    } else {
+        text.resize(maxBytes + 1);
+        std::size_t done = 0;
+        while (done < text.size()) {
+            const ssize_t n = ::read(fd, text.data() + done, text.size() - done);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;
+            done += static_cast<std::size_t>(n);
+        }
+        text.resize(done);
+        if (done > maxBytes) // grew while we read it
+            problem = fmt::format("{}: {} is larger than {} MiB", path.string(), what, maxBytes >> 20);
+    }
+    ::close(fd);
+    if (!problem.empty())
+        return fail(problem);
+    return text;
+}
 
 class PolicyParser {
 public:
@@ -715,16 +754,12 @@ private:
                                           *text));
             path = *m_baseDir / path;
         }
-        std::ifstream in(path, std::ios::binary);
-        if (!in)
-            return fail(where(node, "syscalls.profile") + fmt::format("cannot read '{}'", path.string()));
-        std::ostringstream json;
-        json << in.rdbuf();
         constexpr std::size_t kMaxProfileBytes = 4 << 20;
-        if (json.str().size() > kMaxProfileBytes)
-            return fail(where(node, "syscalls.profile") + fmt::format("'{}' is larger than 4 MiB", path.string()));
+        auto json = readBoundedFile(path, kMaxProfileBytes, "the seccomp profile");
+        if (!json)
+            return fail(where(node, "syscalls.profile") + json.error().message);
         OciImportReport report;
-        auto imported = importOciSeccompProfile(json.str(), path.string(), &report);
+        auto imported = importOciSeccompProfile(*json, path.string(), &report);
         if (!imported)
             return fail(where(node, "syscalls.profile") + imported.error().message);
         if (m_warnings)
@@ -746,17 +781,13 @@ Result<Policy> parsePolicy(std::string_view yamlText, std::string_view origin, s
 
 Result<Policy> loadPolicyFile(const std::filesystem::path& path, std::vector<std::string>* warnings)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return fail(fmt::format("{}: cannot read policy file", path.string()));
-    std::ostringstream text;
-    text << in.rdbuf();
     constexpr std::size_t kMaxPolicyBytes = 1 << 20;
-    if (text.str().size() > kMaxPolicyBytes)
-        return fail(fmt::format("{}: policy file is larger than 1 MiB", path.string()));
-    if (text.str().find('\0') != std::string::npos)
+    auto text = readBoundedFile(path, kMaxPolicyBytes, "policy file");
+    if (!text)
+        return std::unexpected(text.error());
+    if (text->find('\0') != std::string::npos)
         return fail(fmt::format("{}: policy file is binary, expected YAML", path.string()));
-    return PolicyParser(path.string(), std::filesystem::absolute(path).parent_path(), warnings).parse(text.str());
+    return PolicyParser(path.string(), std::filesystem::absolute(path).parent_path(), warnings).parse(*text);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "isolation/policy.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <fstream>
 
@@ -123,6 +124,28 @@ TEST(Policy, FileErrorsAreClear)
     std::filesystem::remove(path);
     ASSERT_FALSE(binary);
     EXPECT_NE(binary.error().message.find("binary"), std::string::npos) << binary.error().message;
+
+    // A FIFO with no writer must not block, and a device that never ends must not be read.
+    const auto fifo = std::filesystem::temp_directory_path() / "sandbench-fifo-policy.yaml";
+    std::filesystem::remove(fifo);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    auto fromFifo = loadPolicyFile(fifo);
+    std::filesystem::remove(fifo);
+    ASSERT_FALSE(fromFifo);
+    EXPECT_NE(fromFifo.error().message.find("not a regular file"), std::string::npos) << fromFifo.error().message;
+    auto fromDevice = loadPolicyFile("/dev/zero");
+    ASSERT_FALSE(fromDevice);
+    EXPECT_NE(fromDevice.error().message.find("not a regular file"), std::string::npos);
+
+    const auto big = std::filesystem::temp_directory_path() / "sandbench-big-policy.yaml";
+    {
+        std::ofstream out(big, std::ios::binary);
+        out << std::string(2 << 20, '#');
+    }
+    auto tooBig = loadPolicyFile(big);
+    std::filesystem::remove(big);
+    ASSERT_FALSE(tooBig);
+    EXPECT_NE(tooBig.error().message.find("larger than 1 MiB"), std::string::npos) << tooBig.error().message;
 }
 
 TEST(Policy, NetworkAllowlist)

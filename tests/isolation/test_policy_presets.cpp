@@ -205,7 +205,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadSyscalls{"syscalls:\n  profile: relative/docker.json\n",
                     "'syscalls.profile': 'relative/docker.json' is relative"},
         BadSyscalls{"syscalls:\n  profile: /nonexistent/docker.json\n",
-                    "bad.yaml:2:12: 'syscalls.profile': cannot read '/nonexistent/docker.json'"},
+                    "bad.yaml:2:12: 'syscalls.profile': /nonexistent/docker.json: cannot read the seccomp profile"},
+        // Neither a never-ending device nor a FIFO with no writer may hang or exhaust the parser.
+        BadSyscalls{"syscalls:\n  profile: /dev/zero\n",
+                    "'syscalls.profile': /dev/zero: the seccomp profile is not a regular file"},
+        BadSyscalls{"syscalls:\n  profile: /proc/self/fd\n",
+                    "'syscalls.profile': /proc/self/fd: the seccomp profile is not a regular file"},
         BadSyscalls{"allow_lower_level: perhaps\n", "'allow_lower_level': expected true or false"},
         BadSyscalls{"syscalls: [ptrace]\n", "'syscalls': expected a mapping"}));
 
