@@ -310,50 +310,40 @@ void killTree(pid_t pgid, const LaunchSpec& spec)
 }
 
 // Limits on the run as a whole, checked while it goes on: CPU time and memory from the run's cgroup where
-// it has one, else summed over its process tree by the launcher; the work dir's size in any case. rlimits
-// stay in force per process underneath, so a fast single allocation or file still stops at once.
+// it has one, else summed over its process tree by the launcher every 50 ms; the work dir's size as soon
+// as the run writes there (inotify), and every 100 ms or more anyway. rlimits stay in force per process
+// underneath, so a single large allocation or file still stops at once.
 class RunMeter {
 public:
     RunMeter(const LaunchSpec& spec, Clock::time_point start)
-        : m_spec(spec), m_nextSample(start + kEvery), m_nextDisk(start + kEvery)
+        : m_spec(spec), m_watch(spec.workDir), m_nextSample(start + kEvery), m_nextDisk(start + kEvery)
     {
     }
 
-    Clock::time_point nextSample() const { return m_nextSample; }
+    int watchFd() const { return m_watch.fd(); }
+    void workDirChanged() { m_diskDue = m_watch.drain() || m_diskDue; }
 
-    // Samples; true (with the reason in `result`) when the run passed a limit and must end.
+    // When exceeded() wants to be called next.
+    Clock::time_point nextCheck() const
+    {
+        return m_diskDue ? std::min(m_nextSample, m_lastDisk + m_diskGap) : std::min(m_nextSample, m_nextDisk);
+    }
+
+    // Samples what is due; true (with the reason in `result`) when the run passed a limit and must end.
     bool exceeded(pid_t child, const sb::cgroup::RunGroup& group, LaunchResult& result)
     {
         const auto now = Clock::now();
-        m_nextSample = now + kEvery;
         const auto& limits = m_spec.limits;
-        if (group.active()) { // the cgroup holds memory and pids itself and counts every process's CPU
-            const std::int64_t usedUs = sb::cgroup::cpuUsageUs(group);
-            if (usedUs >= 0 && usedUs >= sb::cpuLimitUs(limits)) {
-                result.cpuLimited = true;
-                result.limitDetail = fmt::format("the run used {} ms of CPU time in all", usedUs / 1000);
-                return true;
-            }
-        } else {
-            const auto tree = sb::usage::sampleTree(child);
-            const std::int64_t usedUs = sb::usage::reapedCpuUs() + tree.cpuUs;
-            if (usedUs >= sb::cpuLimitUs(limits)) {
-                result.cpuLimited = true;
-                result.limitDetail = fmt::format("the run's processes used {} ms of CPU time in all", usedUs / 1000);
-                return true;
-            }
-            if (tree.anonKb > limits.memoryMb * 1024) {
-                result.memoryLimited = true;
-                result.limitDetail = fmt::format("the run's {} processes held {} MiB of memory together",
-                                                 tree.processes, tree.anonKb / 1024);
-                return true;
-            }
-        }
-        if (now >= m_nextDisk) {
+        if (now >= m_nextSample && processesExceeded(child, group, result))
+            return true;
+        if (now >= m_nextDisk || (m_diskDue && now >= m_lastDisk + m_diskGap)) {
             const auto disk = sb::usage::diskUsage(m_spec.workDir, limits.diskMb * 1024);
+            m_lastDisk = Clock::now();
+            m_diskDue = false;
             // A large work dir costs more to measure: look less often, at most a few percent of a core.
-            const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - now);
-            m_nextDisk = Clock::now() + std::max<std::chrono::milliseconds>(kEvery * 2, took * 30);
+            const auto took = std::chrono::duration_cast<std::chrono::microseconds>(m_lastDisk - now);
+            m_diskGap = std::max<std::chrono::microseconds>(kMinDiskGap, took * 10);
+            m_nextDisk = m_lastDisk + std::max<std::chrono::microseconds>(kEvery * 2, took * 30);
             if (disk.kb > limits.diskMb * 1024) {
                 result.diskLimited = true;
                 result.limitDetail = fmt::format("the work dir grew past its quota (disk_mb: {})", limits.diskMb);
@@ -365,10 +355,44 @@ public:
 
 private:
     static constexpr auto kEvery = std::chrono::milliseconds(50);
+    static constexpr auto kMinDiskGap = std::chrono::milliseconds(2);
+
+    bool processesExceeded(pid_t child, const sb::cgroup::RunGroup& group, LaunchResult& result)
+    {
+        m_nextSample = Clock::now() + kEvery;
+        const auto& limits = m_spec.limits;
+        if (group.active()) { // the cgroup holds memory and pids itself and counts every process's CPU
+            const std::int64_t usedUs = sb::cgroup::cpuUsageUs(group);
+            if (usedUs >= 0 && usedUs >= sb::cpuLimitUs(limits)) {
+                result.cpuLimited = true;
+                result.limitDetail = fmt::format("the run used {} ms of CPU time in all", usedUs / 1000);
+                return true;
+            }
+            return false;
+        }
+        const auto tree = sb::usage::sampleTree(child);
+        const std::int64_t usedUs = sb::usage::reapedCpuUs() + tree.cpuUs;
+        if (usedUs >= sb::cpuLimitUs(limits)) {
+            result.cpuLimited = true;
+            result.limitDetail = fmt::format("the run's processes used {} ms of CPU time in all", usedUs / 1000);
+            return true;
+        }
+        if (tree.anonKb > limits.memoryMb * 1024) {
+            result.memoryLimited = true;
+            result.limitDetail = fmt::format("the run's {} processes held {} MiB of memory together", tree.processes,
+                                             tree.anonKb / 1024);
+            return true;
+        }
+        return false;
+    }
 
     const LaunchSpec& m_spec;
+    sb::usage::WorkDirWatch m_watch;
     Clock::time_point m_nextSample;
     Clock::time_point m_nextDisk;
+    Clock::time_point m_lastDisk{};
+    std::chrono::microseconds m_diskGap = kMinDiskGap;
+    bool m_diskDue = false;
 };
 
 double msSince(Clock::time_point start)
@@ -540,7 +564,7 @@ int main()
                 goto done; // nothing left to kill
         }
 
-        pollfd fds[5];
+        pollfd fds[6];
         nfds_t count = 0;
         fds[count++] = {sigFd, POLLIN, 0};
         const nfds_t errIndex = errFd >= 0 ? count : 99;
@@ -555,6 +579,9 @@ int main()
         const nfds_t gateIndex = gateFd >= 0 ? count : 99;
         if (gateFd >= 0)
             fds[count++] = {gateFd, POLLIN, 0};
+        const nfds_t watchIndex = !killed && meter.watchFd() >= 0 ? count : 99;
+        if (watchIndex < 99)
+            fds[count++] = {meter.watchFd(), POLLIN, 0};
 
         int timeoutMs = -1;
         if (!killed) {
@@ -565,14 +592,12 @@ int main()
                 continue;
             }
             timeoutMs = static_cast<int>(left);
-            if (Clock::now() >= meter.nextSample()) {
-                if (meter.exceeded(child, group, result)) {
-                    endRun();
-                    continue;
-                }
+            if (Clock::now() >= meter.nextCheck() && meter.exceeded(child, group, result)) {
+                endRun();
+                continue;
             }
-            const auto untilSample = std::chrono::ceil<std::chrono::milliseconds>(meter.nextSample() - Clock::now());
-            timeoutMs = std::min(timeoutMs, static_cast<int>(std::max<std::int64_t>(untilSample.count(), 1)));
+            const auto untilCheck = std::chrono::ceil<std::chrono::milliseconds>(meter.nextCheck() - Clock::now());
+            timeoutMs = std::min(timeoutMs, static_cast<int>(std::max<std::int64_t>(untilCheck.count(), 1)));
         } else {
             timeoutMs = 100; // killed: only reaping is left
         }
@@ -606,6 +631,8 @@ int main()
             ::close(sockFd);
             sockFd = -1;
         }
+        if (watchIndex < count && fds[watchIndex].revents)
+            meter.workDirChanged();
         if (gateIndex < count && fds[gateIndex].revents) {
             const int client = sb::receiveFd(gateFd);
             if (client >= 0) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -204,6 +205,61 @@ DiskSample diskUsage(const std::string& dir, std::int64_t stopAtKb)
         ::close(fd);
     sample.kb = blocks / 2; // st_blocks counts 512-byte units
     return sample;
+}
+
+namespace {
+
+constexpr std::uint32_t kWatchMask = IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR;
+
+} // namespace
+
+WorkDirWatch::WorkDirWatch(const std::string& dir)
+{
+    m_fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    const int wd = m_fd >= 0 ? ::inotify_add_watch(m_fd, dir.c_str(), kWatchMask | IN_DONT_FOLLOW) : -1;
+    if (wd < 0) {
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_fd = -1;
+        return;
+    }
+    m_dirs.emplace(wd, dir);
+}
+
+WorkDirWatch::~WorkDirWatch()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+bool WorkDirWatch::drain()
+{
+    if (m_fd < 0)
+        return false;
+    // Watch descriptors map to their folders only through the events themselves; keep the paths of
+    // the folders we watch, by descriptor, to resolve the names of folders made inside them.
+    alignas(inotify_event) char buf[16384];
+    bool changed = false;
+    for (;;) {
+        const ssize_t n = ::read(m_fd, buf, sizeof buf);
+        if (n <= 0)
+            break;
+        changed = true;
+        for (ssize_t at = 0; at < n;) {
+            const auto* event = reinterpret_cast<const inotify_event*>(buf + at);
+            at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
+            if ((event->mask & IN_ISDIR) && (event->mask & (IN_CREATE | IN_MOVED_TO)) && event->len > 0) {
+                const auto parent = m_dirs.find(event->wd);
+                if (parent == m_dirs.end())
+                    continue;
+                const std::string path = parent->second + "/" + event->name;
+                const int wd = ::inotify_add_watch(m_fd, path.c_str(), kWatchMask | IN_DONT_FOLLOW);
+                if (wd >= 0) // out of watches: the periodic sample covers that folder
+                    m_dirs.emplace(wd, path);
+            }
+        }
+    }
+    return changed;
 }
 
 } // namespace sb::usage

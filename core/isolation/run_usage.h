@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <sys/types.h>
 
 namespace sb::usage {
@@ -34,5 +35,24 @@ struct DiskSample {
 // The space a work dir takes, never following symlinks nor leaving the dir's file system. Stops early
 // once `stopAtKb` is passed: the caller only needs to know that the quota is exceeded.
 DiskSample diskUsage(const std::string& dir, std::int64_t stopAtKb);
+
+// Wakes the launcher as soon as the run writes to its work dir (inotify on the dir and every folder made
+// in it), so that the quota is checked within milliseconds of a flood rather than at the next sample.
+// Writes through a shared mapping raise no event: the periodic sample still covers those.
+class WorkDirWatch {
+public:
+    explicit WorkDirWatch(const std::string& dir);
+    ~WorkDirWatch();
+    WorkDirWatch(const WorkDirWatch&) = delete;
+    WorkDirWatch& operator=(const WorkDirWatch&) = delete;
+
+    int fd() const { return m_fd; } // -1 when inotify is unavailable: sampling alone then
+    // Reads what is pending, watching new folders; true when something in the dir changed.
+    bool drain();
+
+private:
+    int m_fd = -1;
+    std::unordered_map<int, std::string> m_dirs; // watch descriptor -> folder
+};
 
 } // namespace sb::usage

@@ -513,8 +513,8 @@ TEST(EscapeSuite, OutputFloodEndsByTimeoutAndIsCapped)
 
 // The file-size limit holds per file, and disk_mb bounds the run's work dir as a whole: a run writing
 // file after file is ended as `blocked` (a `disk` event) soon after it passes the quota. The launcher
-// measures the work dir every 100 ms or so, so the test watches the host side itself and allows what
-// one interval of writing at page-cache speed can add.
+// measures the work dir as soon as inotify says it changed (at most every few ms), so the test watches
+// the host side itself and allows a few files written at page-cache speed meanwhile.
 TEST(EscapeSuite, DiskFloodIsBounded)
 {
     TempDir root;
@@ -561,7 +561,7 @@ TEST(EscapeSuite, DiskFloodIsBounded)
     EXPECT_EQ(r.stdoutText.find("FLOODED"), std::string::npos) << "the flood ran to its end\n" << describe(r);
     EXPECT_EQ(r.outcome, Outcome::Blocked) << describe(r);
     EXPECT_TRUE(hasBlocked(r, "disk", "disk_mb: 4")) << describe(r);
-    EXPECT_LE(peakKb.load(), (4 + 64) * 1024) << "the work dir grew far past the quota before the run was ended";
+    EXPECT_LE(peakKb.load(), (4 + 16) * 1024) << "the work dir grew far past the quota before the run was ended";
 }
 
 // Children that keep burning CPU after the main program exits are killed with it.
