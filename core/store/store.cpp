@@ -1,5 +1,6 @@
 #include "store/store.h"
 
+#include "store/audit.h"
 #include "store/sqlite_db.h"
 #include "util/hash.h"
 
@@ -110,11 +111,43 @@ CREATE INDEX runs_policy ON runs(policy_id);
 
 constexpr std::array<std::string_view, 2> kObjectsV2 = {"policies", "runs_policy"};
 
+// The audit log (store/audit.h): append-only, hash-chained; its head (last seq and hash) kept in a table of
+// its own, so that removing entries from the end is not undone by a plain DELETE. Neither table has NOT NULL
+// or CHECK constraints, on purpose: the chain, not constraints, guards them, and verifyAudit reads whatever a
+// hand edit leaves (NULLs, wrong types) and names the entry.
+constexpr std::string_view kSchemaV3 = R"sql(
+CREATE TABLE audit_log (
+    seq INTEGER PRIMARY KEY,
+    at_ms INTEGER,
+    actor TEXT,
+    operation TEXT,
+    subject TEXT,
+    details TEXT,
+    prev_hash TEXT,
+    hash TEXT
+);
+CREATE INDEX audit_log_operation ON audit_log(operation);
+CREATE INDEX audit_log_actor ON audit_log(actor);
+CREATE INDEX audit_log_subject ON audit_log(subject);
+CREATE INDEX audit_log_at ON audit_log(at_ms);
+CREATE TABLE log_heads (
+    log TEXT PRIMARY KEY,
+    seq INTEGER,
+    hash TEXT
+);
+INSERT INTO log_heads (log, seq, hash)
+    VALUES ('audit', 0, '0000000000000000000000000000000000000000000000000000000000000000');
+)sql";
+
+constexpr std::array<std::string_view, 6> kObjectsV3 = {"audit_log",         "audit_log_operation", "audit_log_actor",
+                                                       "audit_log_subject", "audit_log_at",        "log_heads"};
+
 Result<void> moveRunPoliciesToTable(const Db& db);
 
 constexpr std::array kMigrations = {
     Migration{1, kSchemaV1, kObjectsV1},
     Migration{2, kSchemaV2, kObjectsV2, moveRunPoliciesToTable},
+    Migration{3, kSchemaV3, kObjectsV3},
 };
 static_assert(kMigrations.back().version == Store::kSchemaVersion, "kSchemaVersion is the last migration's");
 
@@ -428,10 +461,15 @@ PolicyVersion readPolicyVersion(sqlite3_stmt* statement, int first)
     return policy;
 }
 
+struct FoundPolicy {
+    PolicyVersion version;
+    bool added = false; // a new version: its audit entry is the caller's to append
+};
+
 // The version holding exactly `yaml` (found by its hash), added as the next version of `name` when there
 // is none yet. Call inside a write transaction: the next version number is read and used under its lock.
-Result<PolicyVersion> findOrAddPolicy(const Db& db, std::string_view name, std::string_view yaml,
-                                      const std::string& sha256, std::int64_t createdAtMs)
+Result<FoundPolicy> findOrAddPolicy(const Db& db, std::string_view name, std::string_view yaml,
+                                    const std::string& sha256, std::int64_t createdAtMs)
 {
     auto find = db.prepare(fmt::format("SELECT {} FROM policies WHERE sha256 = ?1", kPolicyColumns));
     if (!find)
@@ -440,7 +478,7 @@ Result<PolicyVersion> findOrAddPolicy(const Db& db, std::string_view name, std::
         return db.error("cannot look up a policy version");
     const int rc = sqlite3_step(find->get());
     if (rc == SQLITE_ROW)
-        return readPolicyVersion(find->get(), 0);
+        return FoundPolicy{readPolicyVersion(find->get(), 0), false};
     if (rc != SQLITE_DONE)
         return db.error("cannot look up a policy version");
 
@@ -458,7 +496,18 @@ Result<PolicyVersion> findOrAddPolicy(const Db& db, std::string_view name, std::
     PolicyVersion added = readPolicyVersion(insert->get(), 0);
     if (sqlite3_step(insert->get()) != SQLITE_DONE)
         return db.error(fmt::format("cannot record a version of policy '{}'", name));
-    return added;
+    return FoundPolicy{std::move(added), true};
+}
+
+// The audit entry of a policy version that was just stored.
+Result<void> auditPolicyVersion(const Db& db, const PolicyVersion& policy)
+{
+    nlohmann::json details = {{"name", policy.name}, {"version", policy.version}, {"sha256", policy.sha256}};
+    auto appended = appendAudit(db, AuditEntry(audit_op::kPolicyVersion,
+                                               fmt::format("{}@{}", policy.name, policy.version), std::move(details)));
+    if (!appended)
+        return std::unexpected(appended.error());
+    return {};
 }
 
 // A stored policy back as a Policy. The text is renderPolicy's unless someone edited the file, so whatever
@@ -546,7 +595,7 @@ Result<void> moveRunPoliciesToTable(const Db& db)
         auto stored = findOrAddPolicy(db, storedPolicyName(policy.yaml), policy.yaml, policy.sha256, policy.firstUseMs);
         if (!stored)
             return std::unexpected(stored.error());
-        policy.policyId = stored->id;
+        policy.policyId = stored->version.id;
     }
 
     auto update = db.prepare("UPDATE runs SET policy_id = ?1 WHERE id = ?2");
@@ -841,6 +890,11 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
                                       result.startedAtMs > 0 ? result.startedAtMs : nowMs());
         if (!stored)
             return std::unexpected(stored.error());
+        if (stored->added) {
+            if (auto audited = auditPolicyVersion(db, stored->version); !audited)
+                return std::unexpected(audited.error());
+        }
+        const PolicyVersion& version = stored->version;
 
         auto insert = db.prepare(fmt::format(
             "INSERT INTO runs ({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
@@ -854,7 +908,7 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
             .text(3, request.label)
             .text(4, language)
             .text(5, request.source)
-            .integer(6, stored->id)
+            .integer(6, version.id)
             .text(7, outcome)
             .integer(8, result.exitCode)
             .integer(9, result.signal)
@@ -885,10 +939,28 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
             if (!row.ok() || sqlite3_step(event->get()) != SQLITE_DONE)
                 return db.error(fmt::format("cannot record the blocked events of run {}", result.runId));
         }
+
+        // The source's hash ties the entry to exactly what ran, so an edit of the runs table shows too.
+        auto sourceSha = sha256Hex(request.source);
+        if (!sourceSha)
+            return fail(fmt::format("store {}: {}", m_path.string(), sourceSha.error().message));
+        nlohmann::json details = {
+            {"run_id", result.runId},
+            {"label", request.label},
+            {"language", language},
+            {"outcome", outcome},
+            {"isolation_level", level},
+            {"policy", fmt::format("{}@{}", version.name, version.version)},
+            {"policy_sha256", version.sha256},
+            {"source_sha256", *sourceSha},
+        };
+        if (auto audited = appendAudit(db, AuditEntry(audit_op::kRun, result.runId, std::move(details))); !audited)
+            return std::unexpected(audited.error());
+
         if (auto ok = transaction.commit(); !ok)
             return std::unexpected(ok.error());
         if (policy)
-            *policy = std::move(*stored);
+            *policy = version;
         return id;
     });
 }
@@ -944,10 +1016,14 @@ Result<PolicyVersion> Store::recordPolicy(const Policy& policy)
             return std::unexpected(ok.error());
         auto stored = findOrAddPolicy(db, policy.name, yaml, *sha, nowMs());
         if (!stored)
-            return stored;
+            return std::unexpected(stored.error());
+        if (stored->added) {
+            if (auto audited = auditPolicyVersion(db, stored->version); !audited)
+                return std::unexpected(audited.error());
+        }
         if (auto ok = transaction.commit(); !ok)
             return std::unexpected(ok.error());
-        return stored;
+        return std::move(stored->version);
     });
 }
 
