@@ -3,6 +3,7 @@
 #include "store/sqlite_db.h"
 #include "store/store.h"
 #include "util/hash.h"
+#include "util/printable.h"
 #include "util/time_text.h"
 
 #include <fmt/format.h>
@@ -28,23 +29,10 @@ constexpr std::string_view kHeadName = "audit";
 constexpr std::string_view kEntryColumns = "seq, at_ms, actor, operation, subject, details, prev_hash, hash";
 enum EntryColumn : int { kSeq, kAt, kActor, kOperation, kSubject, kDetails, kPrevHash, kHash };
 
-// A value from the file, fit for a message on a terminal: control bytes and invalid UTF-8 escaped, long
-// values cut.
+// A value from the file, fit for a message on a terminal.
 std::string shown(std::string_view value)
 {
-    constexpr std::size_t kMax = 40;
-    std::string out = "'";
-    const std::string_view head = value.substr(0, kMax);
-    const bool plain = sqlite::isPlainUtf8(head);
-    for (const char c : head) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 || byte == 0x7f || byte == '\'' || byte == '\\' || (!plain && byte >= 0x80))
-            out += fmt::format("\\x{:02x}", byte);
-        else
-            out += c;
-    }
-    out += value.size() > kMax ? "'…" : "'";
-    return out;
+    return "'" + printable(value, 40) + "'";
 }
 
 std::string_view typeName(int type)

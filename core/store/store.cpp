@@ -945,7 +945,6 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
         if (!sourceSha)
             return fail(fmt::format("store {}: {}", m_path.string(), sourceSha.error().message));
         nlohmann::json details = {
-            {"run_id", result.runId},
             {"label", request.label},
             {"language", language},
             {"outcome", outcome},
