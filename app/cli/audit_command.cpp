@@ -16,31 +16,6 @@ namespace sb::cli {
 
 namespace {
 
-constexpr std::size_t kShortHash = 12; // enough to tell hashes apart by eye; --json gives all 64
-
-bool looksLikeSha256(const std::string& text)
-{
-    return text.size() == 64 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
-}
-
-// The details on one line, for the text listing: key=value with hashes shortened; details that are not a
-// JSON object (a hand edit) as they are stored.
-std::string detailsLine(const AuditRecord& record)
-{
-    const auto details = nlohmann::json::parse(record.details, nullptr, /*allow_exceptions=*/false);
-    if (!details.is_object())
-        return printable(record.details, 100);
-    std::string line;
-    for (const auto& [key, value] : details.items()) {
-        std::string text = value.is_string() ? value.get<std::string>()
-                                             : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        if (looksLikeSha256(text))
-            text.resize(kShortHash);
-        line += (line.empty() ? "" : " ") + printable(key, 40) + "=" + printable(text, 60);
-    }
-    return line;
-}
-
 int auditListCommand(const AuditOptions& options)
 {
     AuditFilter filter{.operation = options.operation,
@@ -89,7 +64,7 @@ int auditListCommand(const AuditOptions& options)
     for (const auto& record : *records)
         std::cout << fmt::format("{:>6}  {:<19}  {:<12}  {:<16}  {:<36}  {}\n", record.seq, formatTime(record.atMs),
                                  printable(record.actor, 12), printable(record.operation, 32),
-                                 printable(record.subject, 40), detailsLine(record));
+                                 printable(record.subject, 40), auditDetailsLine(record.details));
     return 0;
 }
 

@@ -198,6 +198,23 @@ std::string_view toString(AuditDamage damage)
     return "altered";
 }
 
+std::string auditDetailsLine(std::string_view detailsJson, std::size_t maxChars)
+{
+    constexpr std::size_t kShortHash = 12; // enough to tell hashes apart by eye
+    const auto details = nlohmann::json::parse(detailsJson, nullptr, /*allow_exceptions=*/false);
+    if (!details.is_object())
+        return printable(detailsJson, maxChars);
+    std::string line;
+    for (const auto& [key, value] : details.items()) {
+        std::string text = value.is_string() ? value.get<std::string>()
+                                             : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        if (isSha256Hex(text))
+            text.resize(kShortHash);
+        line += (line.empty() ? "" : " ") + key + "=" + text;
+    }
+    return printable(line, maxChars);
+}
+
 std::string currentAuditActor()
 {
     const uid_t uid = ::getuid();

@@ -623,3 +623,20 @@ TEST(AuditOperations, NamesAreStable)
 
 } // namespace
 } // namespace sb
+
+namespace sb {
+namespace {
+
+TEST(AuditDetailsLine, IsShortSafeAndKeyOrdered)
+{
+    const std::string sha(64, 'c');
+    EXPECT_EQ(auditDetailsLine(R"({"b":2,"a":"x","sha256":")" + sha + R"(","flag":true})"),
+              "a=x b=2 flag=true sha256=cccccccccccc");
+    EXPECT_EQ(auditDetailsLine("{}"), "");
+    EXPECT_EQ(auditDetailsLine("not json \x1b[31m"), "not json \\x1b[31m");
+    EXPECT_EQ(auditDetailsLine(R"({"k":"\u001b[2J"})"), "k=\\x1b[2J");
+    EXPECT_EQ(auditDetailsLine(R"({"k":"abcdef"})", 4), "k=ab…");
+}
+
+} // namespace
+} // namespace sb
