@@ -208,6 +208,8 @@ std::string auditDetailsLine(std::string_view detailsJson, std::size_t maxChars)
     for (const auto& [key, value] : details.items()) {
         std::string text = value.is_string() ? value.get<std::string>()
                                              : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        if (text.empty())
+            continue; // "label=" says nothing
         if (isSha256Hex(text))
             text.resize(kShortHash);
         line += (line.empty() ? "" : " ") + key + "=" + text;

@@ -83,8 +83,8 @@ struct AuditRecord {
 inline constexpr std::string_view kAuditGenesisHash =
     "0000000000000000000000000000000000000000000000000000000000000000";
 
-// Details for people, on one line and safe to print (sb::printable): key=value in key order, SHA-256 values cut
-// to their first 12 digits; details that are not a JSON object (a hand edit) as they are stored.
+// Details for people, on one line and safe to print (sb::printable): key=value in key order, empty values left
+// out, SHA-256 values cut to their first 12 digits; details that are not a JSON object (a hand edit) as they are stored.
 std::string auditDetailsLine(std::string_view detailsJson, std::size_t maxChars = 200);
 
 // The OS user who runs this process (the name of the real uid), else "uid N".

@@ -630,7 +630,7 @@ namespace {
 TEST(AuditDetailsLine, IsShortSafeAndKeyOrdered)
 {
     const std::string sha(64, 'c');
-    EXPECT_EQ(auditDetailsLine(R"({"b":2,"a":"x","sha256":")" + sha + R"(","flag":true})"),
+    EXPECT_EQ(auditDetailsLine(R"({"b":2,"a":"x","empty":"","sha256":")" + sha + R"(","flag":true})"),
               "a=x b=2 flag=true sha256=cccccccccccc");
     EXPECT_EQ(auditDetailsLine("{}"), "");
     EXPECT_EQ(auditDetailsLine("not json \x1b[31m"), "not json \\x1b[31m");
