@@ -250,6 +250,35 @@ TEST_F(AuditTest, AnEntryCommitsAndRollsBackWithTheCallersTransaction)
     EXPECT_TRUE(verify(store).intact());
 }
 
+TEST_F(AuditTest, AFailedAppendIsUndoneAloneInsideTheCallersTransaction)
+{
+    Store store = openStore();
+    appendSome(store, 1);
+    // The head moves after the insert: make the move fail, as a full disk or a broken file would.
+    RawDb(dbPath()).exec("CREATE TRIGGER refuse BEFORE UPDATE ON log_heads BEGIN SELECT RAISE(ABORT, 'no'); END");
+    auto db = sqlite::connectionOf(store).value();
+    {
+        sqlite::Transaction transaction(db);
+        ASSERT_TRUE(transaction.begin());
+        ASSERT_TRUE(db.exec("INSERT INTO policies (name, version, sha256, yaml) VALUES ('kept', 1, '"
+                                + std::string(64, 'f') + "', '')",
+                            "insert"));
+        EXPECT_FALSE(appendAudit(db, AuditEntry("run", "half")));
+        // The caller may go on: its own change is still there, the half-appended entry is not.
+        ASSERT_TRUE(transaction.commit());
+    }
+    RawDb raw(dbPath());
+    EXPECT_EQ(raw.integer("SELECT count(*) FROM policies WHERE name = 'kept'"), 1);
+    EXPECT_EQ(raw.integer("SELECT count(*) FROM audit_log"), 1);
+    // On its own, the failed append leaves nothing either.
+    EXPECT_FALSE(appendAudit(store, AuditEntry("run", "alone")));
+    EXPECT_EQ(raw.integer("SELECT count(*) FROM audit_log"), 1);
+    raw.exec("DROP TRIGGER refuse");
+    EXPECT_TRUE(verify(store).intact());
+    EXPECT_TRUE(appendAudit(store, AuditEntry("run", "after")));
+    EXPECT_EQ(verify(store).entries, 2);
+}
+
 TEST_F(AuditTest, FiltersFindExactlyWhatTheySay)
 {
     Store store = openStore();
