@@ -48,8 +48,9 @@ std::string_view typeName(int type)
 
 bool isSha256Hex(std::string_view text)
 {
-    return text.size() == 64
-           && std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+    return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
+               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+           });
 }
 
 // Reads one row of kEntryColumns. A row that Sandbench cannot have written (a hand edit) is read as far as
@@ -73,10 +74,9 @@ AuditRecord readRecord(sqlite3_stmt* statement)
         std::string_view name;
         std::string* value;
     };
-    for (const TextColumn& text : {TextColumn{kActor, "actor", &record.actor},
-                                   TextColumn{kOperation, "operation", &record.operation},
-                                   TextColumn{kSubject, "subject", &record.subject},
-                                   TextColumn{kDetails, "details", &record.details}}) {
+    for (const TextColumn& text :
+         {TextColumn{kActor, "actor", &record.actor}, TextColumn{kOperation, "operation", &record.operation},
+          TextColumn{kSubject, "subject", &record.subject}, TextColumn{kDetails, "details", &record.details}}) {
         const int type = sqlite3_column_type(statement, text.column);
         *text.value = columnString(statement, text.column);
         if (type == SQLITE_NULL)
@@ -92,8 +92,8 @@ AuditRecord readRecord(sqlite3_stmt* statement)
         if (type == SQLITE_NULL)
             wrong.push_back(fmt::format("{} is NULL", hash.name));
         else if (type != SQLITE_TEXT || !isSha256Hex(*hash.value))
-            wrong.push_back(fmt::format("{} {} is not a SHA-256 (64 lower-case hex digits)", hash.name,
-                                        shown(*hash.value)));
+            wrong.push_back(
+                fmt::format("{} {} is not a SHA-256 (64 lower-case hex digits)", hash.name, shown(*hash.value)));
     }
 
     if (!wrong.empty()) {
@@ -109,7 +109,7 @@ struct Head {
     std::string hash;
 };
 
-// The head record, or why it cannot be used.
+// The head record; nullopt when it is missing or damaged (a hand edit).
 Result<std::optional<Head>> readHead(const Db& db)
 {
     auto statement = db.prepare("SELECT seq, hash, typeof(seq), typeof(hash) FROM log_heads WHERE log = ?1");
@@ -161,14 +161,14 @@ private:
 
 // No exception crosses the public API: nlohmann and the allocator may throw.
 template <typename Function>
-auto guarded(std::string_view what, Function&& function) -> decltype(function())
+auto guarded(const Db& db, std::string_view what, Function&& function) -> decltype(function())
 {
     try {
         return function();
     } catch (const std::exception& e) {
-        return fail(fmt::format("{} failed: {}", what, e.what()));
+        return fail(fmt::format("store {}: {} failed: {}", db.path().string(), what, e.what()));
     } catch (...) {
-        return fail(fmt::format("{} failed", what));
+        return fail(fmt::format("store {}: {} failed", db.path().string(), what));
     }
 }
 
@@ -259,15 +259,14 @@ Result<AuditRecord> appendAudit(Store& store, const AuditEntry& entry)
 
 Result<AuditRecord> appendAudit(const Db& db, const AuditEntry& entry)
 {
-    return guarded(fmt::format("store {}: appending to the audit log", db.path().string()),
-                   [&]() -> Result<AuditRecord> {
+    return guarded(db, "appending to the audit log", [&]() -> Result<AuditRecord> {
         if (!isValidAuditOperation(entry.operation))
             return fail(fmt::format("store {}: audit: {} is not an operation name (lower-case letters, digits, "
                                     "'.', '_', '-')",
                                     db.path().string(), shown(entry.operation)));
         if (!entry.details.is_null() && !entry.details.is_object())
-            return fail(fmt::format("store {}: audit: the details of {} must be a JSON object",
-                                    db.path().string(), entry.operation));
+            return fail(fmt::format("store {}: audit: the details of {} must be a JSON object", db.path().string(),
+                                    entry.operation));
 
         AuditRecord record;
         record.atMs = entry.atMs != 0 ? entry.atMs : nowEpochMs();
@@ -309,8 +308,8 @@ Result<AuditRecord> appendAudit(const Db& db, const AuditEntry& entry)
             return fail(fmt::format("store {}: audit: {}", db.path().string(), hash.error().message));
         record.hash = std::move(*hash);
 
-        auto insert = db.prepare(fmt::format("INSERT INTO audit_log ({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                                             kEntryColumns));
+        auto insert = db.prepare(
+            fmt::format("INSERT INTO audit_log ({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", kEntryColumns));
         if (!insert)
             return std::unexpected(insert.error());
         Binder row(insert->get());
@@ -344,8 +343,7 @@ Result<std::vector<AuditRecord>> listAudit(const Store& store, const AuditFilter
     auto db = sqlite::connectionOf(store);
     if (!db)
         return std::unexpected(db.error());
-    return guarded(fmt::format("store {}: listing the audit log", db->path().string()),
-                   [&]() -> Result<std::vector<AuditRecord>> {
+    return guarded(*db, "listing the audit log", [&]() -> Result<std::vector<AuditRecord>> {
         // Newest first so LIMIT keeps the most recent matches; turned back into log order below. No LIKE:
         // a filter's % or _ must mean themselves.
         auto statement = db->prepare(fmt::format(
@@ -395,7 +393,7 @@ Result<AuditFacets> auditFacets(const Store& store)
     auto db = sqlite::connectionOf(store);
     if (!db)
         return std::unexpected(db.error());
-    return guarded(fmt::format("store {}: reading the audit log", db->path().string()), [&]() -> Result<AuditFacets> {
+    return guarded(*db, "reading the audit log", [&]() -> Result<AuditFacets> {
         AuditFacets facets;
         for (auto [column, values] : {std::pair{std::string_view("operation"), &facets.operations},
                                       std::pair{std::string_view("actor"), &facets.actors}}) {
@@ -425,8 +423,7 @@ Result<AuditVerification> verifyAudit(const Store& store, const AuditVerifyOptio
     if (!options.anchor.empty() && !isSha256Hex(options.anchor))
         return fail(fmt::format("anchor {} is not a SHA-256 (64 lower-case hex digits)", shown(options.anchor)));
 
-    return guarded(fmt::format("store {}: verifying the audit log", db.path().string()),
-                   [&]() -> Result<AuditVerification> {
+    return guarded(db, "verifying the audit log", [&]() -> Result<AuditVerification> {
         ReadSnapshot snapshot(db);
         if (auto ok = snapshot.begin(); !ok)
             return std::unexpected(ok.error());
@@ -478,14 +475,13 @@ Result<AuditVerification> verifyAudit(const Store& store, const AuditVerifyOptio
                                                 first, last, previousSeq, record.seq));
             }
             if (!record.problem.empty())
-                return broken(AuditDamage::Malformed, record.seq,
-                              record.problem + " (edited outside Sandbench)");
+                return broken(AuditDamage::Malformed, record.seq, record.problem + " (edited outside Sandbench)");
 
             hasher.update(auditHashInput(record));
             auto hash = hasher.finishHex();
             if (!hash)
-                return fail(fmt::format("store {}: verifying the audit log: {}", db.path().string(),
-                                        hash.error().message));
+                return fail(
+                    fmt::format("store {}: verifying the audit log: {}", db.path().string(), hash.error().message));
             if (*hash != record.hash)
                 return broken(AuditDamage::Altered, record.seq,
                               fmt::format("entry {} was altered: its content no longer matches its hash", record.seq));
@@ -521,8 +517,8 @@ Result<AuditVerification> verifyAudit(const Store& store, const AuditVerifyOptio
         const Head& recorded = **head;
         if (recorded.seq > previousSeq) {
             const std::int64_t first = previousSeq + 1;
-            const std::string ends =
-                previousSeq == 0 ? std::string("the log is empty") : fmt::format("the log ends at entry {}", previousSeq);
+            const std::string ends = previousSeq == 0 ? std::string("the log is empty")
+                                                      : fmt::format("the log ends at entry {}", previousSeq);
             return broken(AuditDamage::Truncated, first,
                           first == recorded.seq
                               ? fmt::format("entry {} was removed from the end: {} but its head records entry {}",

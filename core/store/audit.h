@@ -57,11 +57,11 @@ struct AuditEntry {
     {
     }
 
-    std::string operation;                                // an audit_op name
-    std::string subject;                                  // what it was done to: a run id, "name@version", a sandbox
-    nlohmann::json details = nlohmann::json::object();    // more facts; an object (null means {})
-    std::string actor;                                    // who; empty: currentAuditActor()
-    std::int64_t atMs = 0;                                // when (Unix epoch ms); 0: now
+    std::string operation;                             // an audit_op name
+    std::string subject;                               // what it was done to: a run id, "name@version", a sandbox
+    nlohmann::json details = nlohmann::json::object(); // more facts; an object (null means {})
+    std::string actor;                                 // who; empty: currentAuditActor()
+    std::int64_t atMs = 0;                             // when (Unix epoch ms); 0: now
 };
 
 // An entry as the log holds it.
@@ -83,8 +83,9 @@ struct AuditRecord {
 inline constexpr std::string_view kAuditGenesisHash =
     "0000000000000000000000000000000000000000000000000000000000000000";
 
-// Details for people, on one line and safe to print (sb::printable): key=value in key order, empty values left
-// out, SHA-256 values cut to their first 12 digits; details that are not a JSON object (a hand edit) as they are stored.
+// Details for people, on one line and safe to print (sb::printable): key=value in key order, empty values
+// left out, SHA-256 values cut to their first 12 digits; details that are not a JSON object (a hand edit)
+// as they are stored.
 std::string auditDetailsLine(std::string_view detailsJson, std::size_t maxChars = 200);
 
 // The OS user who runs this process (the name of the real uid), else "uid N".
@@ -140,16 +141,16 @@ std::string_view toString(AuditDamage damage);
 
 struct AuditBreak {
     AuditDamage damage = AuditDamage::Altered;
-    std::int64_t seq = 0;  // the first altered or removed entry (0: none in particular)
-    std::string message;   // what is wrong, naming the entry
+    std::int64_t seq = 0; // the first altered or removed entry (0: none in particular)
+    std::string message;  // what is wrong, naming the entry
 };
 
 struct AuditVerification {
-    std::int64_t entries = 0;   // rows checked
-    std::int64_t headSeq = 0;   // the last entry read (0: empty log)
+    std::int64_t entries = 0;                              // rows checked
+    std::int64_t headSeq = 0;                              // the last entry read (0: empty log)
     std::string headHash = std::string(kAuditGenesisHash); // its hash, as stored
     std::optional<AuditBreak> broken;
-    bool cancelled = false;     // stopped early: nothing is known about the rest
+    bool cancelled = false; // stopped early: nothing is known about the rest
     bool intact() const { return !broken && !cancelled; }
 };
 

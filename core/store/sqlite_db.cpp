@@ -147,8 +147,7 @@ int bindString(sqlite3_stmt* statement, int index, std::string_view value)
 std::string columnString(sqlite3_stmt* statement, int column)
 {
     switch (sqlite3_column_type(statement, column)) {
-    case SQLITE_NULL:
-        return {};
+    case SQLITE_NULL: return {};
     case SQLITE_BLOB: {
         const void* data = sqlite3_column_blob(statement, column);
         const int size = sqlite3_column_bytes(statement, column);
@@ -157,11 +156,9 @@ std::string columnString(sqlite3_stmt* statement, int column)
     default: {
         const unsigned char* data = sqlite3_column_text(statement, column);
         const int size = sqlite3_column_bytes(statement, column);
-        return data ? std::string(reinterpret_cast<const char*>(data), static_cast<std::size_t>(size))
-                    : std::string();
+        return data ? std::string(reinterpret_cast<const char*>(data), static_cast<std::size_t>(size)) : std::string();
     }
     }
 }
-
 
 } // namespace sb::sqlite

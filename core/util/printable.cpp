@@ -33,8 +33,8 @@ std::size_t decode(std::string_view text, std::size_t at, std::uint32_t& codePoi
             return 0;
         codePoint = (codePoint << 6) | (next & 0x3F);
     }
-    const bool overlong = (length == 2 && codePoint < 0x80) || (length == 3 && codePoint < 0x800)
-                          || (length == 4 && codePoint < 0x10000);
+    const bool overlong =
+        (length == 2 && codePoint < 0x80) || (length == 3 && codePoint < 0x800) || (length == 4 && codePoint < 0x10000);
     if (overlong || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF))
         return 0;
     return length;
@@ -42,9 +42,9 @@ std::size_t decode(std::string_view text, std::size_t at, std::uint32_t& codePoi
 
 bool isInvisibleControl(std::uint32_t codePoint)
 {
-    return (codePoint >= 0x80 && codePoint <= 0x9F)          // C1 controls
-           || (codePoint >= 0x202A && codePoint <= 0x202E)   // bidi embeddings and overrides
-           || (codePoint >= 0x2066 && codePoint <= 0x2069);  // bidi isolates
+    return (codePoint >= 0x80 && codePoint <= 0x9F)         // C1 controls
+           || (codePoint >= 0x202A && codePoint <= 0x202E)  // bidi embeddings and overrides
+           || (codePoint >= 0x2066 && codePoint <= 0x2069); // bidi isolates
 }
 
 } // namespace

@@ -91,8 +91,8 @@ Result<std::int64_t> parseIso(std::string_view text)
             }
         }
         if (hour > 23 || minute > 59 || second > 59)
-            return fail(fmt::format("'{}' is not a time: {:02}:{:02}:{:02} is out of range", text, hour, minute,
-                                    second));
+            return fail(
+                fmt::format("'{}' is not a time: {:02}:{:02}:{:02} is out of range", text, hour, minute, second));
     }
 
     std::optional<int> offsetMinutes; // east of UTC
@@ -122,8 +122,8 @@ Result<std::int64_t> parseIso(std::string_view text)
     }
 
     if (offsetMinutes) {
-        const auto utc = sys_days(date) + hours(hour) + minutes(minute) + seconds(second)
-                         + milliseconds(millisecond) - minutes(*offsetMinutes);
+        const auto utc = sys_days(date) + hours(hour) + minutes(minute) + seconds(second) + milliseconds(millisecond)
+                         - minutes(*offsetMinutes);
         return duration_cast<milliseconds>(utc.time_since_epoch()).count();
     }
     // Local time, as date(1) reads it; mktime settles daylight saving time by itself.

@@ -408,7 +408,8 @@ TEST_F(Cli, AuditListsEveryRecordedRunAndPolicyVersion)
     std::string previous(64, '0');
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const auto& entry = entries[i];
-        for (const char* field : {"seq", "at_ms", "at", "actor", "operation", "subject", "details", "prev_hash", "hash"})
+        for (const char* field :
+             {"seq", "at_ms", "at", "actor", "operation", "subject", "details", "prev_hash", "hash"})
             EXPECT_TRUE(entry.contains(field)) << field;
         EXPECT_EQ(entry["seq"], i + 1);
         EXPECT_EQ(entry["prev_hash"], previous);

@@ -303,7 +303,8 @@ void TestUiModels::auditModelPassesTester()
 void TestUiModels::auditModelShowsAndMarks()
 {
     AuditLogModel model(this);
-    auto odd = makeRecord(3, "run", "evil\x1b[2J\xe2\x80\xaename", R"({"outcome":"ok","sha256":")" + std::string(64, 'b') + R"("})");
+    auto odd = makeRecord(3, "run", "evil\x1b[2J\xe2\x80\xaename",
+                          R"({"outcome":"ok","sha256":")" + std::string(64, 'b') + R"("})");
     auto unreadable = makeRecord(4, "run", "x");
     unreadable.problem = "entry 4: hash is NULL";
     model.setRecords({makeRecord(1, "policy.version", "mine@1"), makeRecord(2, "run", "r2"), odd, unreadable});

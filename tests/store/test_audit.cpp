@@ -106,11 +106,12 @@ TEST_F(AuditTest, AppendsChainAndHashTheCanonicalEncoding)
     ASSERT_TRUE(a) << a.error().message;
     EXPECT_EQ(a->seq, 1);
     EXPECT_EQ(a->prevHash, kAuditGenesisHash);
-    EXPECT_EQ(a->actor, currentAuditActor()); // the OS user by default
+    EXPECT_EQ(a->actor, currentAuditActor());           // the OS user by default
     EXPECT_EQ(a->details, R"({"alpha":"x","zeta":1})"); // keys sorted: equal details are equal text
     EXPECT_EQ(a->hash, auditHash(*a).value());
     EXPECT_EQ(auditHashInput(*a), "sandbench-audit-v1\n1\n1700000000123\n" + std::to_string(a->actor.size()) + ":"
-                                      + a->actor + "\n14:sandbox.create\n10:experiment\n22:{\"alpha\":\"x\",\"zeta\":1}\n"
+                                      + a->actor
+                                      + "\n14:sandbox.create\n10:experiment\n22:{\"alpha\":\"x\",\"zeta\":1}\n"
                                       + std::string(kAuditGenesisHash) + "\n");
 
     AuditEntry second(audit_op::kApprove, "experiment", nullptr);
@@ -139,8 +140,8 @@ TEST_F(AuditTest, AppendsChainAndHashTheCanonicalEncoding)
 TEST_F(AuditTest, RefusesBadOperationsAndDetails)
 {
     Store store = openStore();
-    for (const std::string& operation :
-         {""s, "Run"s, "sandbox create"s, ".run"s, "1run"s, std::string(65, 'a'), "run\n"s, "r\0n"s, "sandbox.créer"s}) {
+    for (const std::string& operation : {""s, "Run"s, "sandbox create"s, ".run"s, "1run"s, std::string(65, 'a'),
+                                         "run\n"s, "r\0n"s, "sandbox.créer"s}) {
         auto appended = appendAudit(store, AuditEntry(operation, "x"));
         ASSERT_FALSE(appended) << operation;
         EXPECT_NE(appended.error().message.find("operation name"), std::string::npos) << appended.error().message;
@@ -172,7 +173,7 @@ TEST_F(AuditTest, RunsAndNewPolicyVersionsAreRecordedWithThem)
     request.policy.name = "mine";
     PolicyVersion version;
     ASSERT_TRUE(store.recordRun(request, makeResult("run-1", 100), &version));
-    ASSERT_TRUE(store.recordRun(request, makeResult("run-2", 200)));          // same policy: no new version
+    ASSERT_TRUE(store.recordRun(request, makeResult("run-2", 200))); // same policy: no new version
     request.policy.limits.wallMs = 1234;
     ASSERT_TRUE(store.recordRun(request, makeResult("run-3", 300, Outcome::Timeout))); // a new version
 
@@ -304,8 +305,8 @@ TEST_F(AuditTest, FiltersFindExactlyWhatTheySay)
     EXPECT_EQ(subjects({.operation = "sandbox.create", .actor = "alice"}), (V{"s1", "s3", "s5"}));
     EXPECT_EQ(subjects({.sinceMs = 5000, .untilMs = 6000}), (V{"s5", "s6"}));
     EXPECT_EQ(subjects({.text = "needle in the details"}), (V{"x%y"}));
-    EXPECT_EQ(subjects({.text = "%"}), (V{"x%y"})); // a wildcard of LIKE means itself
-    EXPECT_TRUE(subjects({.text = "s_"}).empty());   // nor does '_' match any one character
+    EXPECT_EQ(subjects({.text = "%"}), (V{"x%y"}));      // a wildcard of LIKE means itself
+    EXPECT_TRUE(subjects({.text = "s_"}).empty());       // nor does '_' match any one character
     EXPECT_EQ(subjects({.limit = 2}), (V{"s2", "x%y"})); // the most recent, in log order
     EXPECT_EQ(subjects({.operation = "sandbox.create", .limit = 1}), (V{"s6"}));
     for (const std::string& hostile : {"' OR 1=1 --"s, "\0"s, "\xff\xfe"s, "s1' --"s, std::string(10000, 'a')}) {
@@ -426,8 +427,8 @@ TEST_F(AuditTest, HandAppendedAndRewrittenLastEntriesAreCaughtByTheHead)
         forged.prevHash = last.hash;
         forged.hash = auditHash(forged).value();
         RawDb(dbPath()).exec("INSERT INTO audit_log VALUES (4, " + std::to_string(forged.atMs) + ", '" + forged.actor
-                             + "', '" + forged.operation + "', 'forged', '" + forged.details + "', '"
-                             + forged.prevHash + "', '" + forged.hash + "')");
+                             + "', '" + forged.operation + "', 'forged', '" + forged.details + "', '" + forged.prevHash
+                             + "', '" + forged.hash + "')");
     }
     expectBroken(AuditDamage::Unrecorded, 4, "entry 4 was added outside Sandbench");
     {
@@ -635,10 +636,10 @@ TEST_F(AuditTest, AClosedStoreIsAnErrorNotACrash)
 
 TEST(AuditOperations, NamesAreStable)
 {
-    for (std::string_view name : {audit_op::kRun, audit_op::kPolicyVersion, audit_op::kSandboxCreate,
-                                  audit_op::kSandboxDestroy, audit_op::kSandboxSweep, audit_op::kCheckpointCreate,
-                                  audit_op::kCheckpointRestore, audit_op::kCheckpointFork, audit_op::kCheckpointPrune,
-                                  audit_op::kPromote, audit_op::kApprove})
+    for (std::string_view name :
+         {audit_op::kRun, audit_op::kPolicyVersion, audit_op::kSandboxCreate, audit_op::kSandboxDestroy,
+          audit_op::kSandboxSweep, audit_op::kCheckpointCreate, audit_op::kCheckpointRestore, audit_op::kCheckpointFork,
+          audit_op::kCheckpointPrune, audit_op::kPromote, audit_op::kApprove})
         EXPECT_TRUE(isValidAuditOperation(name)) << name;
     EXPECT_EQ(toString(AuditDamage::Malformed), "malformed");
     EXPECT_EQ(toString(AuditDamage::Altered), "altered");

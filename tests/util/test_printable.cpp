@@ -24,11 +24,15 @@ TEST(Printable, EscapesControlsInvalidBytesAndBidiOverrides)
     EXPECT_EQ(printable("nul\0x"s), "nul\\x00x");
     EXPECT_EQ(printable("del\x7f"), "del\\x7f");
     EXPECT_EQ(printable("\xff\xfe"), "\\xff\\xfe");
-    EXPECT_EQ(printable("\xc3\x28"), "\\xc3("); // a lead byte without its continuation
-    EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf"); // overlong
+    EXPECT_EQ(printable("\xc3\x28"), "\\xc3(");              // a lead byte without its continuation
+    EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");          // overlong
     EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80"); // a surrogate
-    EXPECT_EQ(printable("\xc2\x9b" "31m"), "\\u{009b}31m"); // C1 CSI
-    EXPECT_EQ(printable("abc\xe2\x80\xae" "fed"), "abc\\u{202e}fed"); // right-to-left override
+    EXPECT_EQ(printable("\xc2\x9b"
+                        "31m"),
+              "\\u{009b}31m"); // C1 CSI
+    EXPECT_EQ(printable("abc\xe2\x80\xae"
+                        "fed"),
+              "abc\\u{202e}fed");               // right-to-left override
     EXPECT_EQ(printable("a\\x1b"), "a\\\\x1b"); // an escape cannot be faked
 }
 

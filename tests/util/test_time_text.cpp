@@ -73,8 +73,8 @@ TEST(TimePoint, DurationsCountBackFromNow)
 TEST(TimePoint, RefusesNonsenseWithAHint)
 {
     for (const char* text : {"", "yesterday", "2024-13-01", "2024-02-30", "2024-05-01T25:00", "2024-05-01T12:60",
-                             "2024-05-01T12:30:00Q", "2024-05-01T12:30:00+25:00", "2024-5-1", "24-05-01",
-                             "2024-05-01T", "2024-05-01T12:30:00.Z", "5", "-2h", "2024-05-01Z junk"}) {
+                             "2024-05-01T12:30:00Q", "2024-05-01T12:30:00+25:00", "2024-5-1", "24-05-01", "2024-05-01T",
+                             "2024-05-01T12:30:00.Z", "5", "-2h", "2024-05-01Z junk"}) {
         auto parsed = parseTimePointMs(text, kNow);
         ASSERT_FALSE(parsed) << text;
         EXPECT_NE(parsed.error().message.find("not a time"), std::string::npos) << parsed.error().message;

@@ -161,8 +161,7 @@ void AuditView::setStorePath(std::optional<std::filesystem::path> path)
 
 void AuditView::storeChanged()
 {
-    if (!m_jobs->isVerifying() && m_model->brokenSeq() == std::nullopt
-        && m_verdict->property("verified").toBool()) {
+    if (!m_jobs->isVerifying() && m_model->brokenSeq() == std::nullopt && m_verdict->property("verified").toBool()) {
         // An intact verdict no longer covers the new entries; a broken one stays true.
         m_verdict->setProperty("verified", false);
         showVerdict(tr("New entries since the last verification. Verify again to cover them."), kNeutral);

@@ -45,7 +45,7 @@ void loadInWorker(QPromise<AuditSnapshot>& promise, std::filesystem::path storeP
 }
 
 void verifyInWorker(QPromise<AuditCheck>& promise, std::filesystem::path storePath,
-                 std::shared_ptr<std::atomic<bool>> cancel, std::shared_ptr<VerifyProgress> progress)
+                    std::shared_ptr<std::atomic<bool>> cancel, std::shared_ptr<VerifyProgress> progress)
 {
     AuditCheck check;
     auto store = sb::Store::open(storePath);
@@ -128,9 +128,8 @@ quint64 AuditJobRunner::verify()
     m_verifyCancel = std::make_shared<std::atomic<bool>>(false);
     auto progress = std::make_shared<VerifyProgress>();
     m_verifyWatcher->disconnect(this);
-    connect(m_verifyWatcher, &QFutureWatcher<AuditCheck>::progressValueChanged, this, [this, progress] {
-        emit verifyProgress(progress->done.load(), progress->total.load());
-    });
+    connect(m_verifyWatcher, &QFutureWatcher<AuditCheck>::progressValueChanged, this,
+            [this, progress] { emit verifyProgress(progress->done.load(), progress->total.load()); });
     connect(m_verifyWatcher, &QFutureWatcher<AuditCheck>::finished, this, [this, id] { onVerified(id); });
     m_verifyWatcher->setFuture(QtConcurrent::run(&m_pool, verifyInWorker, *m_storePath, m_verifyCancel, progress));
     return id;

@@ -20,8 +20,8 @@ namespace sb::ui {
 struct AuditSnapshot {
     std::vector<sb::AuditRecord> records; // log order
     sb::AuditFacets facets;
-    bool limited = false;                 // there may be older matches than those shown
-    QString error;                        // why nothing could be read
+    bool limited = false; // there may be older matches than those shown
+    QString error;        // why nothing could be read
 };
 
 inline constexpr std::int64_t kAuditViewLimit = 5000;

@@ -57,8 +57,9 @@ const sb::AuditRecord* AuditLogModel::recordAt(int row) const
 int AuditLogModel::rowOfSeq(std::int64_t seq) const
 {
     // Entries are in log order: a binary search finds one among many thousands at once.
-    const auto it = std::lower_bound(m_records.begin(), m_records.end(), seq,
-                                     [](const sb::AuditRecord& record, std::int64_t value) { return record.seq < value; });
+    const auto it =
+        std::lower_bound(m_records.begin(), m_records.end(), seq,
+                         [](const sb::AuditRecord& record, std::int64_t value) { return record.seq < value; });
     if (it == m_records.end() || it->seq != seq)
         return -1;
     return static_cast<int>(it - m_records.begin());
@@ -88,20 +89,15 @@ QVariant AuditLogModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case SeqColumn:
-            return QLocale().toString(static_cast<qlonglong>(record.seq));
+        case SeqColumn: return QLocale().toString(static_cast<qlonglong>(record.seq));
         case TimeColumn:
-            return QLocale().toString(QDateTime::fromMSecsSinceEpoch(record.atMs), QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-        case ActorColumn:
-            return shown(record.actor, 64);
-        case OperationColumn:
-            return shown(record.operation, 64);
-        case SubjectColumn:
-            return shown(record.subject);
-        case DetailsColumn:
-            return toQString(sb::auditDetailsLine(record.details));
-        default:
-            return {};
+            return QLocale().toString(QDateTime::fromMSecsSinceEpoch(record.atMs),
+                                      QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        case ActorColumn: return shown(record.actor, 64);
+        case OperationColumn: return shown(record.operation, 64);
+        case SubjectColumn: return shown(record.subject);
+        case DetailsColumn: return toQString(sb::auditDetailsLine(record.details));
+        default: return {};
         }
     case Qt::ToolTipRole: {
         QString tip;
@@ -113,8 +109,7 @@ QVariant AuditLogModel::data(const QModelIndex& index, int role) const
             return QString(tip + shown(record.details, 2000));
         return QString(tip + tr("hash %1\nprevious %2").arg(shown(record.hash, 64), shown(record.prevHash, 64)));
     }
-    case Qt::BackgroundRole:
-        return isBroken(record) ? QVariant(kBrokenBackground) : QVariant();
+    case Qt::BackgroundRole: return isBroken(record) ? QVariant(kBrokenBackground) : QVariant();
     case Qt::FontRole:
         if (isBroken(record)) {
             QFont bold;
@@ -122,20 +117,15 @@ QVariant AuditLogModel::data(const QModelIndex& index, int role) const
             return bold;
         }
         return {};
-    case Qt::ForegroundRole:
-        return isBroken(record) ? QVariant(kBrokenText) : QVariant();
+    case Qt::ForegroundRole: return isBroken(record) ? QVariant(kBrokenText) : QVariant();
     case Qt::TextAlignmentRole:
         if (index.column() == SeqColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    case SeqRole:
-        return static_cast<qlonglong>(record.seq);
-    case HashRole:
-        return shown(record.hash, 64);
-    case BrokenRole:
-        return isBroken(record);
-    default:
-        return {};
+    case SeqRole: return static_cast<qlonglong>(record.seq);
+    case HashRole: return shown(record.hash, 64);
+    case BrokenRole: return isBroken(record);
+    default: return {};
     }
 }
 
