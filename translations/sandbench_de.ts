@@ -39,6 +39,150 @@
     </message>
 </context>
 <context>
+    <name>sb::ui::AuditLogModel</name>
+    <message>
+        <source>The chain breaks at this entry.</source>
+        <translation>Hier bricht die Kette.</translation>
+    </message>
+    <message>
+        <source>hash %1
+previous %2</source>
+        <translation>Hash %1
+vorheriger %2</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Actor</source>
+        <translation>Akteur</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>Vorgang</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>Gegenstand</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>Details</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::AuditView</name>
+    <message>
+        <source>&amp;Verify chain</source>
+        <translation>Kette &amp;prüfen</translation>
+    </message>
+    <message>
+        <source>Show one operation only</source>
+        <translation>Nur einen Vorgang zeigen</translation>
+    </message>
+    <message>
+        <source>Show one actor only</source>
+        <translation>Nur einen Akteur zeigen</translation>
+    </message>
+    <message>
+        <source>All operations</source>
+        <translation>Alle Vorgänge</translation>
+    </message>
+    <message>
+        <source>All actors</source>
+        <translation>Alle Akteure</translation>
+    </message>
+    <message>
+        <source>Filter: subject, details…</source>
+        <translation>Filter: Gegenstand, Details…</translation>
+    </message>
+    <message>
+        <source>Show entries holding this text in their actor, operation, subject or details</source>
+        <translation>Einträge zeigen, deren Akteur, Vorgang, Gegenstand oder Details diesen Text enthalten</translation>
+    </message>
+    <message>
+        <source>Read the log again</source>
+        <translation>Protokoll neu lesen</translation>
+    </message>
+    <message>
+        <source>Walk the whole hash chain and name the first entry that was altered or removed</source>
+        <translation>Die ganze Hash-Kette prüfen und den ersten veränderten oder entfernten Eintrag nennen</translation>
+    </message>
+    <message>
+        <source>Stop verifying</source>
+        <translation>Prüfung abbrechen</translation>
+    </message>
+    <message>
+        <source>Not verified yet. Verify walks the whole hash chain and names the first entry that was altered or removed.</source>
+        <translation>Noch nicht geprüft. „Kette prüfen“ geht die ganze Hash-Kette durch und nennt den ersten veränderten oder entfernten Eintrag.</translation>
+    </message>
+    <message>
+        <source>The store is unavailable: there is no audit log to show.</source>
+        <translation>Die Ablage ist nicht verfügbar: Es gibt kein Prüfprotokoll anzuzeigen.</translation>
+    </message>
+    <message>
+        <source>New entries since the last verification. Verify again to cover them.</source>
+        <translation>Neue Einträge seit der letzten Prüfung. Erneut prüfen, um sie einzuschließen.</translation>
+    </message>
+    <message>
+        <source>Cannot read the log</source>
+        <translation>Protokoll nicht lesbar</translation>
+    </message>
+    <message>
+        <source>Latest entries: %L1</source>
+        <translation>Neueste Einträge: %L1</translation>
+    </message>
+    <message>
+        <source>Entries: %L1</source>
+        <translation>Einträge: %L1</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>beginnt…</translation>
+    </message>
+    <message>
+        <source>Verifying the hash chain…</source>
+        <translation>Hash-Kette wird geprüft…</translation>
+    </message>
+    <message>
+        <source>%L1 of %L2</source>
+        <translation>%L1 von %L2</translation>
+    </message>
+    <message>
+        <source>Cannot verify: %1</source>
+        <translation>Prüfung nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled (entries checked: %L1): nothing is known about the rest.</source>
+        <translation>Abgebrochen (geprüfte Einträge: %L1): Über den Rest ist nichts bekannt.</translation>
+    </message>
+    <message>
+        <source>✔ Intact: the log is empty.</source>
+        <translation>✔ Unversehrt: Das Protokoll ist leer.</translation>
+    </message>
+    <message>
+        <source>✔ Intact (entries: %L1). Head #%2: %3</source>
+        <translation>✔ Unversehrt (Einträge: %L1). Kopf #%2: %3</translation>
+    </message>
+    <message>
+        <source>✘ Broken at entry %1 (%2): %3</source>
+        <translation>✘ Gebrochen bei Eintrag %1 (%2): %3</translation>
+    </message>
+    <message>
+        <source>✘ Broken (%1): %2</source>
+        <translation>✘ Gebrochen (%1): %2</translation>
+    </message>
+    <message>
+        <source>The entry is not among the rows shown (removed, or hidden by a filter).</source>
+        <translation>Der Eintrag ist nicht unter den gezeigten Zeilen (entfernt oder durch einen Filter ausgeblendet).</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::MainWindow</name>
     <message>
         <source>Ready</source>
@@ -291,6 +435,10 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>&amp;Isolation:</source>
         <translation>&amp;Isolation:</translation>
+    </message>
+    <message>
+        <source>Audit log</source>
+        <translation>Prüfprotokoll</translation>
     </message>
 </context>
 <context>

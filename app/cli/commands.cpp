@@ -20,10 +20,6 @@
 
 namespace sb::cli {
 
-namespace {
-
-constexpr std::size_t kMaxSnippetBytes = 1 << 20;
-
 Result<Store> openStore(const std::string& path)
 {
     return Store::open(path.empty() ? Store::defaultPath() : std::filesystem::path(path));
@@ -34,6 +30,20 @@ int reportError(const std::string& message)
     std::cerr << "sandbench: " << message << '\n';
     return kExitFailure;
 }
+
+std::string formatTime(std::int64_t epochMs)
+{
+    const std::time_t t = static_cast<std::time_t>(epochMs / 1000);
+    std::tm tm{};
+    ::localtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+    return buf;
+}
+
+namespace {
+
+constexpr std::size_t kMaxSnippetBytes = 1 << 20;
 
 Result<std::string> readSnippet(const std::string& file)
 {
@@ -57,16 +67,6 @@ Result<std::string> readSnippet(const std::string& file)
         return fail(fmt::format("{}: binary content (NUL bytes); expected Python or shell source",
                                 file == "-" ? "stdin" : file));
     return text;
-}
-
-std::string formatTime(std::int64_t epochMs)
-{
-    const std::time_t t = static_cast<std::time_t>(epochMs / 1000);
-    std::tm tm{};
-    ::localtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-    return buf;
 }
 
 void printSummary(std::ostream& out, const RunResult& r)

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "store/store.h"
+#include "util/error.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,6 +33,28 @@ struct PolicyOptions {
     bool json = false;
 };
 
+struct AuditOptions {
+    std::string action;       // list, verify
+    std::string store;
+    bool json = false;
+    // list
+    std::string operation;
+    std::string actor;
+    std::string subject;
+    std::string text;
+    std::string since;        // as typed; checked by the parser (parseTimePointMs)
+    std::string until;
+    std::int64_t limit = 0;   // 0: every entry
+    // verify
+    std::string anchor;
+};
+
+// Shared by the command files: the store named by --store (else the default), an error on stderr (returns
+// kExitFailure), and a local time as text.
+Result<Store> openStore(const std::string& path);
+int reportError(const std::string& message);
+std::string formatTime(std::int64_t epochMs);
+
 int runCommand(const RunOptions& options);
 int execCommand(const RunOptions& options);
 int demoCommand(const std::string& store, bool json);
@@ -37,5 +62,6 @@ int metricsCommand(const std::string& store, bool json);
 int historyCommand(const std::string& store, int limit, bool json);
 int doctorCommand(bool json);
 int policyCommand(const PolicyOptions& options);
+int auditCommand(const AuditOptions& options);
 
 } // namespace sb::cli

@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include "isolation/policy.h"
+#include "util/time_text.h"
 
 #include <CLI/CLI.hpp>
 
@@ -15,7 +16,7 @@ int main(int argc, char** argv)
     app.set_version_flag("--version", std::string("sandbench ") + SANDBENCH_VERSION);
     app.require_subcommand(1);
     app.footer("Exit status: 0 ok; 10 error, 11 blocked, 12 timeout, 13 memory_limit, 14 crashed, 15 internal_error;\n"
-               "1 Sandbench could not do it (store, input); 2 usage error.\n"
+               "1 Sandbench could not do it (store, input), or audit verify found the log broken; 2 usage error.\n"
                "The store is $SANDBENCH_STORE, else $XDG_DATA_HOME/sandbench/workbench.db.");
 
     RunOptions run;
@@ -87,6 +88,44 @@ int main(int argc, char** argv)
     for (auto* sub : {presetsCmd, showCmd, checkCmd, versionsCmd})
         sub->add_flag("--json", policy.json, "Print JSON");
 
+    AuditOptions audit;
+    auto* auditCmd = app.add_subcommand("audit", "The store's audit log: list it, prove it untouched");
+    auditCmd->require_subcommand(1);
+    auto* auditListCmd = auditCmd->add_subcommand("list", "Audit entries, oldest first, optionally filtered");
+    auditListCmd->add_option("--operation", audit.operation,
+                             "Only this operation, or a family of them (sandbox: sandbox.create, sandbox.destroy, …)");
+    auditListCmd->add_option("--actor", audit.actor, "Only entries by this actor (an OS user or a --by name)");
+    auditListCmd->add_option("--subject", audit.subject, "Only entries about this subject (a run id, name@version, …)");
+    auditListCmd->add_option("--text", audit.text, "Only entries holding this text anywhere (case-insensitive)");
+    const CLI::Validator timePoint(
+        [](std::string& text) -> std::string {
+            auto parsed = sb::parseTimePointMs(text, sb::nowEpochMs());
+            return parsed ? std::string() : parsed.error().message;
+        },
+        "TIME");
+    auditListCmd->add_option("--since", audit.since, "At or after: ISO 8601 (2024-05-01T12:00Z) or a duration ago (2h, 7d)")
+        ->check(timePoint);
+    auditListCmd->add_option("--until", audit.until, "At or before: ISO 8601 or a duration ago")->check(timePoint);
+    auditListCmd->add_option("--limit", audit.limit, "Only the N most recent matches")->check(CLI::PositiveNumber);
+    auto* auditVerifyCmd = auditCmd->add_subcommand(
+        "verify", "Walk the hash chain: exit 0 when intact, 1 naming the first altered or removed entry");
+    auditVerifyCmd->add_option("--anchor", audit.anchor,
+                               "A head hash kept elsewhere earlier: the log must still hold that entry")
+        ->transform(CLI::Validator(
+            [](std::string& hash) -> std::string {
+                for (char& c : hash)
+                    c = static_cast<char>(c >= 'A' && c <= 'F' ? c - 'A' + 'a' : c);
+                if (hash.size() != 64 || hash.find_first_not_of("0123456789abcdef") != std::string::npos)
+                    return "a SHA-256 is 64 hex digits (as audit verify --json prints the head's)";
+                return {};
+            },
+            "SHA256"));
+    // --json and --store before or after list/verify.
+    for (auto* sub : {auditCmd, auditListCmd, auditVerifyCmd}) {
+        sub->add_flag("--json", audit.json, "Print JSON");
+        sub->add_option("--store", audit.store, "Store file");
+    }
+
     bool doctorJson = false;
     auto* doctorCmd = app.add_subcommand("doctor", "Which isolation layers this machine and user can have, and why not");
     doctorCmd->add_flag("--json", doctorJson, "Print JSON");
@@ -116,6 +155,10 @@ int main(int argc, char** argv)
                         : versionsCmd->parsed() ? "versions"
                                                 : "check";
         return policyCommand(policy);
+    }
+    if (auditCmd->parsed()) {
+        audit.action = auditVerifyCmd->parsed() ? "verify" : "list";
+        return auditCommand(audit);
     }
     if (doctorCmd->parsed())
         return doctorCommand(doctorJson);

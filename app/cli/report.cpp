@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "util/time_text.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -83,6 +85,39 @@ json doctorToJson(const DoctorReport& report)
     for (const auto& [level, ok] : report.levels)
         levels[std::string(toString(level))] = ok;
     return {{"layers", layers}, {"levels", levels}, {"notes", report.notes}};
+}
+
+json auditRecordToJson(const AuditRecord& record)
+{
+    // The details as JSON when they parse (Sandbench writes objects); a hand-edited text stays a string.
+    json details = json::parse(record.details, nullptr, /*allow_exceptions=*/false);
+    if (details.is_discarded())
+        details = record.details;
+    json entry = {{"seq", record.seq},
+                  {"at_ms", record.atMs},
+                  {"at", formatIsoUtc(record.atMs)},
+                  {"actor", record.actor},
+                  {"operation", record.operation},
+                  {"subject", record.subject},
+                  {"details", std::move(details)},
+                  {"prev_hash", record.prevHash},
+                  {"hash", record.hash}};
+    if (!record.problem.empty())
+        entry["problem"] = record.problem;
+    return entry;
+}
+
+json auditVerificationToJson(const AuditVerification& verification)
+{
+    json broken = nullptr;
+    if (verification.broken)
+        broken = {{"seq", verification.broken->seq},
+                  {"kind", toString(verification.broken->damage)},
+                  {"message", verification.broken->message}};
+    return {{"intact", verification.intact()},
+            {"entries", verification.entries},
+            {"head", {{"seq", verification.headSeq}, {"hash", verification.headHash}}},
+            {"first_broken", std::move(broken)}};
 }
 
 std::string dumpJson(const json& j)

@@ -4,6 +4,7 @@
 
 #include "isolation/doctor.h"
 #include "isolation/run.h"
+#include "store/audit.h"
 #include "store/metrics.h"
 #include "store/store.h"
 
@@ -16,6 +17,10 @@ nlohmann::json runToJson(const RunRequest& request, const RunResult& result, con
 nlohmann::json policyVersionToJson(const PolicyVersion& policy);
 nlohmann::json metricsToJson(const MetricsSnapshot& metrics);
 nlohmann::json doctorToJson(const DoctorReport& report);
+// {seq, at_ms, at (ISO 8601 UTC), actor, operation, subject, details, prev_hash, hash[, problem]}
+nlohmann::json auditRecordToJson(const AuditRecord& record);
+// {intact, entries, head: {seq, hash}, first_broken: null | {seq, kind, message}}
+nlohmann::json auditVerificationToJson(const AuditVerification& verification);
 
 // Invalid UTF-8 in program output is replaced, never an error.
 std::string dumpJson(const nlohmann::json& j);

@@ -1,5 +1,7 @@
 #include "store/store.h"
 
+#include "store/audit.h"
+#include "store/sqlite_db.h"
 #include "util/hash.h"
 
 #include <fmt/format.h>
@@ -30,12 +32,17 @@ namespace sb {
 namespace {
 
 namespace fs = std::filesystem;
+using sqlite::Binder;
+using sqlite::bindString;
+using sqlite::columnString;
+using sqlite::Connection;
+using sqlite::Db;
+using sqlite::Statement;
+using sqlite::Transaction;
 
 // ---------------------------------------------------------------------------------------------------------
 // Schema. Each step is applied once, in order, in its own transaction, and sets user_version to its number.
 // A step is never edited after release: a change to the schema is a new step appended here.
-
-class Db;
 
 struct Migration {
     int version;
@@ -104,11 +111,43 @@ CREATE INDEX runs_policy ON runs(policy_id);
 
 constexpr std::array<std::string_view, 2> kObjectsV2 = {"policies", "runs_policy"};
 
+// The audit log (store/audit.h): append-only, hash-chained; its head (last seq and hash) kept in a table of
+// its own, so that removing entries from the end is not undone by a plain DELETE. Neither table has NOT NULL
+// or CHECK constraints, on purpose: the chain, not constraints, guards them, and verifyAudit reads whatever a
+// hand edit leaves (NULLs, wrong types) and names the entry.
+constexpr std::string_view kSchemaV3 = R"sql(
+CREATE TABLE audit_log (
+    seq INTEGER PRIMARY KEY,
+    at_ms INTEGER,
+    actor TEXT,
+    operation TEXT,
+    subject TEXT,
+    details TEXT,
+    prev_hash TEXT,
+    hash TEXT
+);
+CREATE INDEX audit_log_operation ON audit_log(operation);
+CREATE INDEX audit_log_actor ON audit_log(actor);
+CREATE INDEX audit_log_subject ON audit_log(subject);
+CREATE INDEX audit_log_at ON audit_log(at_ms);
+CREATE TABLE log_heads (
+    log TEXT PRIMARY KEY,
+    seq INTEGER,
+    hash TEXT
+);
+INSERT INTO log_heads (log, seq, hash)
+    VALUES ('audit', 0, '0000000000000000000000000000000000000000000000000000000000000000');
+)sql";
+
+constexpr std::array<std::string_view, 6> kObjectsV3 = {"audit_log",         "audit_log_operation", "audit_log_actor",
+                                                       "audit_log_subject", "audit_log_at",        "log_heads"};
+
 Result<void> moveRunPoliciesToTable(const Db& db);
 
 constexpr std::array kMigrations = {
     Migration{1, kSchemaV1, kObjectsV1},
     Migration{2, kSchemaV2, kObjectsV2, moveRunPoliciesToTable},
+    Migration{3, kSchemaV3, kObjectsV3},
 };
 static_assert(kMigrations.back().version == Store::kSchemaVersion, "kSchemaVersion is the last migration's");
 
@@ -120,201 +159,6 @@ constexpr std::span<const Migration> migrations()
 // quick_check reads every page; above this size it would make opening the store feel slow, so larger files
 // only get the schema checks (SQLite still reports SQLITE_CORRUPT on any damaged page it later reads).
 constexpr std::int64_t kQuickCheckMaxBytes = 64 * 1024 * 1024;
-
-// ---------------------------------------------------------------------------------------------------------
-// RAII for SQLite handles.
-
-struct StatementDeleter {
-    void operator()(sqlite3_stmt* statement) const noexcept { sqlite3_finalize(statement); }
-};
-using Statement = std::unique_ptr<sqlite3_stmt, StatementDeleter>;
-
-struct ConnectionCloser {
-    void operator()(sqlite3* db) const noexcept { sqlite3_close_v2(db); }
-};
-using Connection = std::unique_ptr<sqlite3, ConnectionCloser>;
-
-// One connection plus the path it belongs to, so every error names the file and carries SQLite's message.
-class Db {
-public:
-    Db(sqlite3* db, const fs::path& path) : m_db(db), m_path(path) {}
-
-    sqlite3* handle() const { return m_db; }
-    const fs::path& path() const { return m_path; }
-
-    std::unexpected<Error> error(std::string_view what) const
-    {
-        return fail(fmt::format("store {}: {}: {}", m_path.string(), what, sqlite3_errmsg(m_db)));
-    }
-
-    Result<Statement> prepare(std::string_view sql) const
-    {
-        sqlite3_stmt* raw = nullptr;
-        const int rc = sqlite3_prepare_v2(m_db, sql.data(), static_cast<int>(sql.size()), &raw, nullptr);
-        Statement statement(raw);
-        if (rc != SQLITE_OK || !statement)
-            return error("cannot prepare a query");
-        return statement;
-    }
-
-    Result<void> exec(std::string_view sql, std::string_view what) const
-    {
-        // sqlite3_exec needs a NUL-terminated string; our SQL lives in string literals or std::strings.
-        const std::string text(sql);
-        if (sqlite3_exec(m_db, text.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK)
-            return error(what);
-        return {};
-    }
-
-    Result<std::int64_t> pragmaInt(std::string_view name) const
-    {
-        auto statement = prepare(fmt::format("PRAGMA {}", name));
-        if (!statement)
-            return std::unexpected(statement.error());
-        const int rc = sqlite3_step(statement->get());
-        if (rc == SQLITE_ROW)
-            return sqlite3_column_int64(statement->get(), 0);
-        if (rc == SQLITE_DONE)
-            return 0;
-        return error(fmt::format("cannot read PRAGMA {}", name));
-    }
-
-private:
-    sqlite3* m_db;
-    const fs::path& m_path;
-};
-
-// Rolls back unless committed, so an early return or an exception never leaves half a run behind.
-class Transaction {
-public:
-    explicit Transaction(const Db& db) : m_db(db) {}
-    Transaction(const Transaction&) = delete;
-    Transaction& operator=(const Transaction&) = delete;
-    ~Transaction()
-    {
-        if (m_active)
-            sqlite3_exec(m_db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
-    }
-
-    // IMMEDIATE takes the write lock up front, so a busy writer elsewhere is waited for (busy_timeout)
-    // instead of failing halfway through with SQLITE_BUSY on lock upgrade.
-    Result<void> begin()
-    {
-        auto ok = m_db.exec("BEGIN IMMEDIATE", "cannot start a transaction");
-        m_active = ok.has_value();
-        return ok;
-    }
-
-    Result<void> commit()
-    {
-        auto ok = m_db.exec("COMMIT", "cannot commit");
-        if (ok)
-            m_active = false;
-        return ok;
-    }
-
-private:
-    const Db& m_db;
-    bool m_active = false;
-};
-
-// ---------------------------------------------------------------------------------------------------------
-// Text that may not be text. Outputs of untrusted programs can hold NUL bytes and invalid UTF-8; SQLite
-// stores such TEXT verbatim but its string functions (and other readers) may misbehave, so those values are
-// stored as BLOBs. Reading accepts either, byte for byte.
-
-bool isPlainUtf8(std::string_view text)
-{
-    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-    const auto* end = p + text.size();
-    while (p < end) {
-        const unsigned char c = *p;
-        if (c == 0)
-            return false;
-        if (c < 0x80) {
-            ++p;
-            continue;
-        }
-        int length = 0;
-        std::uint32_t codePoint = 0;
-        if ((c & 0xE0) == 0xC0) {
-            length = 2;
-            codePoint = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            length = 3;
-            codePoint = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            length = 4;
-            codePoint = c & 0x07;
-        } else {
-            return false;
-        }
-        if (end - p < length)
-            return false;
-        for (int i = 1; i < length; ++i) {
-            if ((p[i] & 0xC0) != 0x80)
-                return false;
-            codePoint = (codePoint << 6) | (p[i] & 0x3F);
-        }
-        const bool overlong = (length == 2 && codePoint < 0x80) || (length == 3 && codePoint < 0x800)
-                              || (length == 4 && codePoint < 0x10000);
-        if (overlong || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF))
-            return false;
-        p += length;
-    }
-    return true;
-}
-
-// The bound string must outlive the statement's next step: nullptr is SQLITE_STATIC (the macro's C cast
-// would trip -Wold-style-cast), and every caller binds values that live until the statement is done.
-int bindString(sqlite3_stmt* statement, int index, std::string_view value)
-{
-    if (value.empty())
-        return sqlite3_bind_text(statement, index, "", 0, nullptr);
-    if (isPlainUtf8(value))
-        return sqlite3_bind_text64(statement, index, value.data(), value.size(), nullptr, SQLITE_UTF8);
-    return sqlite3_bind_blob64(statement, index, value.data(), value.size(), nullptr);
-}
-
-// Binds parameters and remembers the first failure (SQLITE_TOOBIG, SQLITE_NOMEM), which would otherwise
-// leave the parameter NULL and store a silently different row.
-class Binder {
-public:
-    explicit Binder(sqlite3_stmt* statement) : m_statement(statement) {}
-    Binder& text(int index, std::string_view value) { return keep(bindString(m_statement, index, value)); }
-    Binder& integer(int index, std::int64_t value) { return keep(sqlite3_bind_int64(m_statement, index, value)); }
-    Binder& real(int index, double value) { return keep(sqlite3_bind_double(m_statement, index, value)); }
-    bool ok() const { return m_rc == SQLITE_OK; }
-
-private:
-    Binder& keep(int rc)
-    {
-        if (m_rc == SQLITE_OK)
-            m_rc = rc;
-        return *this;
-    }
-    sqlite3_stmt* m_statement;
-    int m_rc = SQLITE_OK;
-};
-
-std::string columnString(sqlite3_stmt* statement, int column)
-{
-    switch (sqlite3_column_type(statement, column)) {
-    case SQLITE_NULL:
-        return {};
-    case SQLITE_BLOB: {
-        const void* data = sqlite3_column_blob(statement, column);
-        const int size = sqlite3_column_bytes(statement, column);
-        return data ? std::string(static_cast<const char*>(data), static_cast<std::size_t>(size)) : std::string();
-    }
-    default: {
-        const unsigned char* data = sqlite3_column_text(statement, column);
-        const int size = sqlite3_column_bytes(statement, column);
-        return data ? std::string(reinterpret_cast<const char*>(data), static_cast<std::size_t>(size))
-                    : std::string();
-    }
-    }
-}
 
 std::string layersToJson(const std::vector<std::pair<std::string, bool>>& layers)
 {
@@ -617,10 +461,15 @@ PolicyVersion readPolicyVersion(sqlite3_stmt* statement, int first)
     return policy;
 }
 
+struct FoundPolicy {
+    PolicyVersion version;
+    bool added = false; // a new version: its audit entry is the caller's to append
+};
+
 // The version holding exactly `yaml` (found by its hash), added as the next version of `name` when there
 // is none yet. Call inside a write transaction: the next version number is read and used under its lock.
-Result<PolicyVersion> findOrAddPolicy(const Db& db, std::string_view name, std::string_view yaml,
-                                      const std::string& sha256, std::int64_t createdAtMs)
+Result<FoundPolicy> findOrAddPolicy(const Db& db, std::string_view name, std::string_view yaml,
+                                    const std::string& sha256, std::int64_t createdAtMs)
 {
     auto find = db.prepare(fmt::format("SELECT {} FROM policies WHERE sha256 = ?1", kPolicyColumns));
     if (!find)
@@ -629,7 +478,7 @@ Result<PolicyVersion> findOrAddPolicy(const Db& db, std::string_view name, std::
         return db.error("cannot look up a policy version");
     const int rc = sqlite3_step(find->get());
     if (rc == SQLITE_ROW)
-        return readPolicyVersion(find->get(), 0);
+        return FoundPolicy{readPolicyVersion(find->get(), 0), false};
     if (rc != SQLITE_DONE)
         return db.error("cannot look up a policy version");
 
@@ -647,7 +496,18 @@ Result<PolicyVersion> findOrAddPolicy(const Db& db, std::string_view name, std::
     PolicyVersion added = readPolicyVersion(insert->get(), 0);
     if (sqlite3_step(insert->get()) != SQLITE_DONE)
         return db.error(fmt::format("cannot record a version of policy '{}'", name));
-    return added;
+    return FoundPolicy{std::move(added), true};
+}
+
+// The audit entry of a policy version that was just stored.
+Result<void> auditPolicyVersion(const Db& db, const PolicyVersion& policy)
+{
+    nlohmann::json details = {{"name", policy.name}, {"version", policy.version}, {"sha256", policy.sha256}};
+    auto appended = appendAudit(db, AuditEntry(audit_op::kPolicyVersion,
+                                               fmt::format("{}@{}", policy.name, policy.version), std::move(details)));
+    if (!appended)
+        return std::unexpected(appended.error());
+    return {};
 }
 
 // A stored policy back as a Policy. The text is renderPolicy's unless someone edited the file, so whatever
@@ -735,7 +595,7 @@ Result<void> moveRunPoliciesToTable(const Db& db)
         auto stored = findOrAddPolicy(db, storedPolicyName(policy.yaml), policy.yaml, policy.sha256, policy.firstUseMs);
         if (!stored)
             return std::unexpected(stored.error());
-        policy.policyId = stored->id;
+        policy.policyId = stored->version.id;
     }
 
     auto update = db.prepare("UPDATE runs SET policy_id = ?1 WHERE id = ?2");
@@ -1030,6 +890,11 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
                                       result.startedAtMs > 0 ? result.startedAtMs : nowMs());
         if (!stored)
             return std::unexpected(stored.error());
+        if (stored->added) {
+            if (auto audited = auditPolicyVersion(db, stored->version); !audited)
+                return std::unexpected(audited.error());
+        }
+        const PolicyVersion& version = stored->version;
 
         auto insert = db.prepare(fmt::format(
             "INSERT INTO runs ({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
@@ -1043,7 +908,7 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
             .text(3, request.label)
             .text(4, language)
             .text(5, request.source)
-            .integer(6, stored->id)
+            .integer(6, version.id)
             .text(7, outcome)
             .integer(8, result.exitCode)
             .integer(9, result.signal)
@@ -1074,10 +939,27 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
             if (!row.ok() || sqlite3_step(event->get()) != SQLITE_DONE)
                 return db.error(fmt::format("cannot record the blocked events of run {}", result.runId));
         }
+
+        // The source's hash ties the entry to exactly what ran, so an edit of the runs table shows too.
+        auto sourceSha = sha256Hex(request.source);
+        if (!sourceSha)
+            return fail(fmt::format("store {}: {}", m_path.string(), sourceSha.error().message));
+        nlohmann::json details = {
+            {"label", request.label},
+            {"language", language},
+            {"outcome", outcome},
+            {"isolation_level", level},
+            {"policy", fmt::format("{}@{}", version.name, version.version)},
+            {"policy_sha256", version.sha256},
+            {"source_sha256", *sourceSha},
+        };
+        if (auto audited = appendAudit(db, AuditEntry(audit_op::kRun, result.runId, std::move(details))); !audited)
+            return std::unexpected(audited.error());
+
         if (auto ok = transaction.commit(); !ok)
             return std::unexpected(ok.error());
         if (policy)
-            *policy = std::move(*stored);
+            *policy = version;
         return id;
     });
 }
@@ -1133,10 +1015,14 @@ Result<PolicyVersion> Store::recordPolicy(const Policy& policy)
             return std::unexpected(ok.error());
         auto stored = findOrAddPolicy(db, policy.name, yaml, *sha, nowMs());
         if (!stored)
-            return stored;
+            return std::unexpected(stored.error());
+        if (stored->added) {
+            if (auto audited = auditPolicyVersion(db, stored->version); !audited)
+                return std::unexpected(audited.error());
+        }
         if (auto ok = transaction.commit(); !ok)
             return std::unexpected(ok.error());
-        return stored;
+        return std::move(stored->version);
     });
 }
 

@@ -16,6 +16,12 @@ struct sqlite3;
 
 namespace sb {
 
+class Store;
+namespace sqlite {
+class Db;
+Result<Db> connectionOf(const Store& store); // store/sqlite_db.h
+} // namespace sqlite
+
 // One version of a policy as the store keeps it: one row per distinct canonical YAML (renderPolicy), numbered
 // 1, 2, ... per policy name in the order the versions were first used.
 struct PolicyVersion {
@@ -53,7 +59,7 @@ struct StoredRun {
 // A corrupt or foreign file is refused with a clear error and never written to.
 class Store {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
     static constexpr std::int32_t kApplicationId = 0x53424e43; // "SBNC"
 
     // $SANDBENCH_STORE, else $XDG_DATA_HOME/sandbench/workbench.db, else ~/.local/share/sandbench/workbench.db.
@@ -85,6 +91,9 @@ public:
     Result<std::optional<StoredPolicy>> findPolicy(std::string_view name, std::int64_t version) const;
 
 private:
+    // Core modules with tables of their own (store/audit.cpp) reach the connection through this one function.
+    friend Result<sqlite::Db> sqlite::connectionOf(const Store& store);
+
     Store(std::filesystem::path path, sqlite3* db);
     std::filesystem::path m_path;
     sqlite3* m_db = nullptr;

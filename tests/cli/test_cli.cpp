@@ -375,3 +375,220 @@ TEST_F(Cli, AStoredPolicyEditedIntoNonsenseIsNamedAndTheRunKept)
     EXPECT_NE(shown.out.find("wall_ms: soon"), std::string::npos) << shown.out;
     EXPECT_NE(shown.out.find("does not match its sha256"), std::string::npos) << shown.out;
 }
+
+namespace {
+
+// Edits the store below the CLI, as a person with the sqlite3 shell would.
+void editStore(const std::string& path, const std::string& sql)
+{
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    char* error = nullptr;
+    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
+    EXPECT_EQ(rc, SQLITE_OK) << sql << ": " << (error ? error : "");
+    sqlite3_free(error);
+    sqlite3_close(db);
+}
+
+} // namespace
+
+TEST_F(Cli, AuditListsEveryRecordedRunAndPolicyVersion)
+{
+    const auto script = write("a.py", "print(1)\n");
+    const auto policy = write("mine.yaml", "name: mine\nlevel: process\n");
+    const auto first = nlohmann::json::parse(cli("run --json --policy " + policy + store() + " " + script).out);
+    const auto second = nlohmann::json::parse(
+        cli("run --json --policy " + policy + " --timeout-ms 3000" + store() + " " + script).out);
+
+    const auto listed = cli("audit list --json" + store());
+    ASSERT_EQ(listed.status, 0) << listed.out;
+    const auto entries = nlohmann::json::parse(listed.out);
+    ASSERT_TRUE(entries.is_array());
+    ASSERT_EQ(entries.size(), 4u); // policy.version, run, policy.version, run
+    std::string previous(64, '0');
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const auto& entry = entries[i];
+        for (const char* field :
+             {"seq", "at_ms", "at", "actor", "operation", "subject", "details", "prev_hash", "hash"})
+            EXPECT_TRUE(entry.contains(field)) << field;
+        EXPECT_EQ(entry["seq"], i + 1);
+        EXPECT_EQ(entry["prev_hash"], previous);
+        EXPECT_EQ(entry["hash"].get<std::string>().size(), 64u);
+        EXPECT_TRUE(entry["details"].is_object());
+        EXPECT_FALSE(entry["actor"].get<std::string>().empty());
+        EXPECT_FALSE(entry.contains("problem"));
+        previous = entry["hash"];
+    }
+    EXPECT_EQ(entries[0]["operation"], "policy.version");
+    EXPECT_EQ(entries[0]["subject"], "mine@1");
+    EXPECT_EQ(entries[1]["operation"], "run");
+    EXPECT_EQ(entries[1]["subject"], first["run_id"]);
+    EXPECT_EQ(entries[1]["details"]["outcome"], "ok");
+    EXPECT_EQ(entries[1]["details"]["policy"], "mine@1");
+    EXPECT_EQ(entries[3]["subject"], second["run_id"]);
+    EXPECT_EQ(entries[3]["details"]["policy"], "mine@2");
+
+    auto count = [&](const std::string& filters) {
+        const auto r = cli("audit list --json " + filters + store());
+        EXPECT_EQ(r.status, 0) << filters << r.out;
+        return nlohmann::json::parse(r.out).size();
+    };
+    EXPECT_EQ(count("--operation run"), 2u);
+    EXPECT_EQ(count("--operation policy"), 2u); // the family
+    EXPECT_EQ(count("--operation policy.version --limit 1"), 1u);
+    EXPECT_EQ(count("--subject " + first["run_id"].get<std::string>()), 1u);
+    EXPECT_EQ(count("--subject mine@2"), 1u);
+    EXPECT_EQ(count("--actor " + entries[0]["actor"].get<std::string>()), 4u);
+    EXPECT_EQ(count("--actor nobody-at-all"), 0u);
+    EXPECT_EQ(count("--since 1h"), 4u);
+    EXPECT_EQ(count("--since 2000-01-01 --until 2000-12-31T23:59:59Z"), 0u);
+    EXPECT_EQ(count("--until now"), 4u);
+    EXPECT_EQ(count("--text MINE@2"), 2u); // the version entry and the run under it
+    EXPECT_EQ(count("--operation \"'; DROP TABLE audit_log; --\""), 0u);
+    const auto limited = nlohmann::json::parse(cli("audit list --json --limit 2" + store()).out);
+    ASSERT_EQ(limited.size(), 2u);
+    EXPECT_EQ(limited[0]["seq"], 3); // the most recent, oldest first
+    EXPECT_EQ(limited[1]["seq"], 4);
+
+    // --json and --store also before the subcommand.
+    EXPECT_EQ(nlohmann::json::parse(cli("audit --json" + store() + " list").out).size(), 4u);
+
+    const auto text = cli("audit list" + store());
+    ASSERT_EQ(text.status, 0) << text.out;
+    EXPECT_NE(text.out.find("policy.version"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find(first["run_id"].get<std::string>()), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("outcome=ok"), std::string::npos) << text.out;
+}
+
+TEST_F(Cli, AuditVerifyProvesTheLogAndPrintsItsHead)
+{
+    const auto script = write("v.py", "print(2)\n");
+    ASSERT_EQ(cli("run" + store() + " " + script).status, 0);
+    ASSERT_EQ(cli("run" + store() + " " + script).status, 0);
+
+    const auto verified = cli("audit verify --json" + store());
+    ASSERT_EQ(verified.status, 0) << verified.out;
+    const auto j = nlohmann::json::parse(verified.out);
+    EXPECT_TRUE(j["intact"].get<bool>());
+    EXPECT_EQ(j["entries"], 3);
+    EXPECT_EQ(j["head"]["seq"], 3);
+    const std::string head = j["head"]["hash"];
+    EXPECT_EQ(head.size(), 64u);
+    EXPECT_TRUE(j["first_broken"].is_null());
+    EXPECT_EQ(j["store"], m_store);
+
+    const auto text = cli("audit verify" + store());
+    EXPECT_EQ(text.status, 0) << text.out;
+    EXPECT_NE(text.out.find("intact"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find(head), std::string::npos) << text.out;
+
+    // An anchor: the head kept elsewhere is still in the log; a hash the log never had is not.
+    EXPECT_EQ(cli("audit verify --anchor " + head + store()).status, 0);
+    std::string upper = head;
+    for (char& c : upper)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    EXPECT_EQ(cli("audit verify --anchor " + upper + store()).status, 0);
+    const auto foreign = cli("audit verify --json --anchor " + std::string(64, 'a') + store());
+    EXPECT_EQ(foreign.status, 1) << foreign.out;
+    EXPECT_EQ(nlohmann::json::parse(foreign.out)["first_broken"]["kind"], "anchor_missing");
+
+    // A fresh store has an empty, intact log whose head is the genesis hash.
+    const auto empty = cli("audit verify --json --store " + (m_dir / "empty.db").string());
+    ASSERT_EQ(empty.status, 0) << empty.out;
+    EXPECT_EQ(nlohmann::json::parse(empty.out)["head"]["hash"], std::string(64, '0'));
+    EXPECT_EQ(nlohmann::json::parse(cli("audit list --json --store " + (m_dir / "empty.db").string()).out).size(), 0u);
+}
+
+TEST_F(Cli, AuditVerifyNamesTheFirstAlteredOrRemovedEntry)
+{
+    const auto script = write("t.py", "print(3)\n");
+    for (int i = 0; i < 4; ++i)
+        ASSERT_EQ(cli("run" + store() + " " + script).status, 0); // entries: policy.version, then 4 runs
+
+    editStore(m_store, "UPDATE audit_log SET actor = 'mallory' WHERE seq = 3");
+    const auto altered = cli("audit verify --json" + store());
+    EXPECT_EQ(altered.status, 1) << altered.out;
+    const auto a = nlohmann::json::parse(altered.out);
+    EXPECT_FALSE(a["intact"].get<bool>());
+    EXPECT_EQ(a["first_broken"]["seq"], 3);
+    EXPECT_EQ(a["first_broken"]["kind"], "altered");
+    EXPECT_NE(a["first_broken"]["message"].get<std::string>().find("entry 3"), std::string::npos);
+    const auto alteredText = cli("audit verify" + store());
+    EXPECT_EQ(alteredText.status, 1);
+    EXPECT_NE(alteredText.out.find("entry 3 was altered"), std::string::npos) << alteredText.out;
+    editStore(m_store, "UPDATE audit_log SET actor = (SELECT actor FROM audit_log WHERE seq = 1) WHERE seq = 3");
+    EXPECT_EQ(cli("audit verify" + store()).status, 0) << "the edit undone";
+
+    editStore(m_store, "DELETE FROM audit_log WHERE seq = 2");
+    const auto removed = nlohmann::json::parse(cli("audit verify --json" + store()).out);
+    EXPECT_EQ(removed["first_broken"]["seq"], 2);
+    EXPECT_EQ(removed["first_broken"]["kind"], "removed");
+
+    // Entries removed from the end: the head, kept apart, still records them.
+    const std::string tail = " --store " + (m_dir / "tail.db").string();
+    for (int i = 0; i < 2; ++i)
+        ASSERT_EQ(cli("run" + tail + " " + script).status, 0);
+    editStore((m_dir / "tail.db").string(), "DELETE FROM audit_log WHERE seq >= 2");
+    const auto truncated = cli("audit verify --json" + tail);
+    EXPECT_EQ(truncated.status, 1) << truncated.out;
+    const auto t = nlohmann::json::parse(truncated.out);
+    EXPECT_EQ(t["first_broken"]["kind"], "truncated");
+    EXPECT_EQ(t["first_broken"]["seq"], 2);
+}
+
+TEST_F(Cli, AuditOfACorruptTableNamesTheEntryAndNeverCrashes)
+{
+    const auto script = write("c.py", "print(4)\n");
+    ASSERT_EQ(cli("run" + store() + " " + script).status, 0);
+    ASSERT_EQ(cli("run" + store() + " " + script).status, 0);
+    editStore(m_store, "UPDATE audit_log SET hash = NULL, at_ms = 'soon' WHERE seq = 2");
+
+    const auto verified = cli("audit verify --json" + store());
+    EXPECT_EQ(verified.status, 1) << verified.out;
+    const auto j = nlohmann::json::parse(verified.out);
+    EXPECT_EQ(j["first_broken"]["seq"], 2);
+    EXPECT_EQ(j["first_broken"]["kind"], "malformed");
+    const std::string message = j["first_broken"]["message"];
+    EXPECT_NE(message.find("entry 2"), std::string::npos) << message;
+    EXPECT_NE(message.find("hash is NULL"), std::string::npos) << message;
+    EXPECT_NE(message.find("at_ms is text"), std::string::npos) << message;
+
+    // Still listed, the problem named in the JSON and as a warning.
+    const auto listed = cli("audit list --json" + store());
+    ASSERT_EQ(listed.status, 0) << listed.out;
+    const auto entries = nlohmann::json::parse(listed.out);
+    ASSERT_EQ(entries.size(), 3u);
+    EXPECT_NE(entries[1]["problem"].get<std::string>().find("entry 2"), std::string::npos);
+    const auto warned = cli("audit list" + store(), true);
+    EXPECT_EQ(warned.status, 0);
+    EXPECT_NE(warned.out.find("warning"), std::string::npos) << warned.out;
+
+    // A head record edited into nonsense: verify says so, and the next run is not recorded.
+    editStore(m_store, "UPDATE log_heads SET seq = 'x'");
+    EXPECT_EQ(nlohmann::json::parse(cli("audit verify --json" + store()).out)["first_broken"]["kind"], "malformed");
+    editStore(m_store, "UPDATE audit_log SET hash = '" + std::string(64, '0') + "', at_ms = 0 WHERE seq = 2");
+    EXPECT_EQ(nlohmann::json::parse(cli("audit verify --json" + store()).out)["first_broken"]["kind"], "altered");
+    const auto next = cli("run" + store() + " " + script, true);
+    EXPECT_NE(next.out.find("could not be recorded"), std::string::npos) << next.out;
+}
+
+TEST_F(Cli, AuditUsageErrorsExitTwo)
+{
+    EXPECT_EQ(cli("audit" + store()).status, 2);
+    EXPECT_EQ(cli("audit frobnicate" + store()).status, 2);
+    EXPECT_EQ(cli("audit list --since yesterday" + store()).status, 2);
+    EXPECT_EQ(cli("audit list --until 2024-02-30" + store()).status, 2);
+    EXPECT_EQ(cli("audit list --limit 0" + store()).status, 2);
+    EXPECT_EQ(cli("audit list --limit -3" + store()).status, 2);
+    EXPECT_EQ(cli("audit list --limit lots" + store()).status, 2);
+    EXPECT_EQ(cli("audit verify --anchor nothex" + store()).status, 2);
+    EXPECT_EQ(cli("audit verify --bogus" + store()).status, 2);
+    const auto since = cli("audit list --since yesterday" + store(), true);
+    EXPECT_NE(since.out.find("not a time"), std::string::npos) << since.out;
+    for (const char* sub : {"audit ", "audit list ", "audit verify "}) {
+        const auto h = cli(std::string(sub) + "--help");
+        EXPECT_EQ(h.status, 0) << sub;
+        EXPECT_NE(h.out.find("--json"), std::string::npos) << sub << h.out;
+        EXPECT_NE(h.out.find("--store"), std::string::npos) << sub << h.out;
+    }
+}

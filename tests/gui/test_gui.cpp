@@ -1,5 +1,6 @@
 // Drives the real workbench window: types into the editor, runs with Ctrl+Return, runs the demo,
 // and checks what a person would see. Every test uses its own temporary store and settings.
+#include "audit/AuditView.h"
 #include "charts/MetricsDashboard.h"
 #include "demo/demo.h"
 #include "editor/CodeEditor.h"
@@ -14,9 +15,13 @@
 #include <QChart>
 #include <QChartView>
 #include "isolation/doctor.h"
+#include "models/AuditLogModel.h"
 
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
@@ -26,6 +31,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
+
+#include <sqlite3.h>
 
 #include <memory>
 
@@ -45,6 +53,7 @@ private slots:
     void doubleClickLoadsSnippet();
     void languageComboSwitchesLexer();
     void isolationLevelComboChoosesTheLevel();
+    void auditViewFiltersVerifiesAndNamesTheBrokenEntry();
     void corruptStoreIsReportedAndLeftUntouched();
     void cleanupTestCase();
 
@@ -63,7 +72,9 @@ private:
     void typeSnippet(const QString& text);
     void runWithShortcut();
     void waitForJobEnd(int timeoutMs = 20000);
-    void screenshot(const QString& name);
+    void screenshot(const QString& name, QWidget* widget = nullptr);
+    void storeExec(const QString& sql);
+    QStringList auditColumn(int column) const;
 
     QTemporaryDir m_dir;
     std::unique_ptr<MainWindow> m_window;
@@ -101,12 +112,35 @@ void TestGui::waitForJobEnd(int timeoutMs)
     QTRY_VERIFY_WITH_TIMEOUT(!m_window->jobs()->isRunning(), timeoutMs);
 }
 
-void TestGui::screenshot(const QString& name)
+void TestGui::screenshot(const QString& name, QWidget* widget)
 {
     QDir().mkpath(QStringLiteral(SANDBENCH_SCREENSHOT_DIR));
     const QString path = QStringLiteral(SANDBENCH_SCREENSHOT_DIR) + QLatin1Char('/') + name;
-    QVERIFY(m_window->grab().save(path));
+    QVERIFY((widget ? widget : m_window.get())->grab().save(path));
     qInfo("screenshot: %s", qPrintable(path));
+}
+
+// Edits the window's store below Sandbench, as a person with the sqlite3 shell would.
+void TestGui::storeExec(const QString& sql)
+{
+    const QByteArray path = QString(m_dir.path() + QStringLiteral("/store.db")).toUtf8();
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.constData(), &db), SQLITE_OK);
+    char* error = nullptr;
+    const int rc = sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, &error);
+    const QString message = QString::fromUtf8(error ? error : "");
+    sqlite3_free(error);
+    sqlite3_close(db);
+    QVERIFY2(rc == SQLITE_OK, qPrintable(message));
+}
+
+QStringList TestGui::auditColumn(int column) const
+{
+    QStringList values;
+    const auto* model = child<QTableView>("auditTable")->model();
+    for (int row = 0; row < model->rowCount(); ++row)
+        values << model->index(row, column).data().toString();
+    return values;
 }
 
 void TestGui::initTestCase()
@@ -275,6 +309,72 @@ void TestGui::languageComboSwitchesLexer()
     QCOMPARE(QString::fromLatin1(m_editor->lexer()->language()), QStringLiteral("Bash"));
     combo->setCurrentIndex(combo->findData(static_cast<int>(sb::Language::Python)));
     QVERIFY(m_editor->language() == sb::Language::Python);
+}
+
+void TestGui::auditViewFiltersVerifiesAndNamesTheBrokenEntry()
+{
+    auto* dock = child<QDockWidget>("auditDock");
+    dock->show();
+    dock->raise();
+    auto* table = child<QTableView>("auditTable");
+    QTRY_VERIFY(table->isVisible());
+    // Every run so far was recorded with its audit entry, and the first policy version too.
+    QTRY_VERIFY_WITH_TIMEOUT(table->model()->rowCount() >= 5, 5000);
+    const QStringList operations = auditColumn(AuditLogModel::OperationColumn);
+    QVERIFY2(operations.contains(QStringLiteral("run")), qPrintable(operations.join(u',')));
+    QVERIFY2(operations.contains(QStringLiteral("policy.version")), qPrintable(operations.join(u',')));
+    QCOMPARE(operations.count(QStringLiteral("run")), child<QTableView>("historyView")->model()->rowCount());
+
+    // Operation filter: only runs.
+    auto* operation = child<QComboBox>("auditOperationFilter");
+    const int runIndex = operation->findData(QStringLiteral("run"));
+    QVERIFY(runIndex > 0);
+    operation->setCurrentIndex(runIndex);
+    QTRY_COMPARE(auditColumn(AuditLogModel::OperationColumn).count(QStringLiteral("run")), table->model()->rowCount());
+    QTRY_VERIFY(!auditColumn(AuditLogModel::OperationColumn).contains(QStringLiteral("policy.version")));
+
+    // Text filter, typed: the blocked runs.
+    auto* text = child<QLineEdit>("auditTextFilter");
+    text->setFocus();
+    QTest::keyClicks(text, QStringLiteral("outcome\":\"blocked"));
+    QTRY_VERIFY_WITH_TIMEOUT(table->model()->rowCount() >= 1 && table->model()->rowCount() < operations.size(), 5000);
+    QTRY_VERIFY(auditColumn(AuditLogModel::DetailsColumn).filter(QStringLiteral("outcome=blocked")).size()
+                == table->model()->rowCount());
+    text->clear();
+    operation->setCurrentIndex(0);
+    QTRY_COMPARE(table->model()->rowCount(), operations.size());
+
+    // Verify: intact, off the GUI thread.
+    auto* verify = child<QPushButton>("auditVerifyButton");
+    auto* verdict = child<QLabel>("auditVerifyResult");
+    QTest::mouseClick(verify, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(verdict->text().contains(QStringLiteral("Intact")), 10000);
+    QVERIFY2(verdict->text().contains(QString::number(operations.size())), qPrintable(verdict->text()));
+    screenshot(QStringLiteral("05-audit-intact.png"), dock);
+    QVERIFY(verify->isEnabled());
+    QVERIFY(!child<QProgressBar>("auditVerifyProgress")->isVisible());
+
+    // Someone edits entry 2 with the sqlite3 shell: Verify names it and marks its row.
+    const QString actor = table->model()->index(1, AuditLogModel::ActorColumn).data().toString();
+    storeExec(QStringLiteral("UPDATE audit_log SET actor = 'mallory' WHERE seq = 2"));
+    child<QToolButton>("auditRefreshButton")->click();
+    QTRY_COMPARE(table->model()->index(1, AuditLogModel::ActorColumn).data().toString(), QStringLiteral("mallory"));
+    QTest::mouseClick(verify, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(verdict->text().contains(QStringLiteral("Broken")), 10000);
+    QVERIFY2(verdict->text().contains(QStringLiteral("entry 2")), qPrintable(verdict->text()));
+    QVERIFY(table->model()->index(1, 0).data(AuditLogModel::BrokenRole).toBool());
+    QVERIFY(!table->model()->index(0, 0).data(AuditLogModel::BrokenRole).toBool());
+    QCOMPARE(table->currentIndex().row(), 1);
+    QVERIFY(table->selectionModel()->selectedRows().isEmpty()); // the row's red stays visible
+    screenshot(QStringLiteral("05-audit-broken.png"));
+    screenshot(QStringLiteral("06-audit-view.png"), dock);
+
+    // Undone: intact again, and the history tab back in front for the tests that follow.
+    storeExec(QStringLiteral("UPDATE audit_log SET actor = '%1' WHERE seq = 2").arg(actor));
+    QTest::mouseClick(verify, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(verdict->text().contains(QStringLiteral("Intact")), 10000);
+    QVERIFY(!table->model()->index(1, 0).data(AuditLogModel::BrokenRole).toBool());
+    child<QDockWidget>("historyDock")->raise();
 }
 
 void TestGui::corruptStoreIsReportedAndLeftUntouched()

@@ -1,5 +1,8 @@
 // Models, adapters and background jobs of the workbench, without a single widget.
+#include "jobs/AuditJobs.h"
 #include "jobs/RunJob.h"
+#include "models/AuditLogModel.h"
+#include "store/sqlite_db.h"
 #include "models/MetricsChartData.h"
 #include "models/RunHistoryModel.h"
 #include "models/Traceback.h"
@@ -8,8 +11,13 @@
 #include <QAbstractItemModelTester>
 #include <QGuiApplication>
 #include <QSet>
+#include <QColor>
+#include <QFile>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sqlite3.h>
 
 using namespace sb::ui;
 
@@ -27,6 +35,44 @@ sb::StoredRun makeRun(std::int64_t id, sb::Outcome outcome, std::string label, s
     run.result.startedAtMs = 1'700'000'000'000 + id * 1000;
     run.result.blocked = std::move(blocked);
     return run;
+}
+
+sb::AuditRecord makeRecord(std::int64_t seq, std::string operation, std::string subject, std::string details = "{}")
+{
+    sb::AuditRecord record;
+    record.seq = seq;
+    record.atMs = 1'700'000'000'000 + seq * 1000;
+    record.actor = "alice";
+    record.operation = std::move(operation);
+    record.subject = std::move(subject);
+    record.details = std::move(details);
+    record.prevHash = std::string(64, '0');
+    record.hash = std::string(64, 'a');
+    return record;
+}
+
+// A store with `count` audit entries, through the core API.
+std::filesystem::path storeWithAudit(const QTemporaryDir& dir, int count)
+{
+    const std::filesystem::path path = QString(dir.path() + QStringLiteral("/audit.db")).toStdString();
+    auto store = sb::Store::open(path);
+    if (!store)
+        qFatal("%s", store.error().message.c_str());
+    for (int i = 1; i <= count; ++i) {
+        sb::AuditEntry entry(i % 2 ? "sandbox.create" : "run", "subject-" + std::to_string(i), {{"n", i}});
+        entry.actor = i % 3 ? "alice" : "bob";
+        if (!sb::appendAudit(*store, entry))
+            qFatal("cannot append");
+    }
+    return path;
+}
+
+void editStore(const std::filesystem::path& path, const char* sql)
+{
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
 }
 
 sb::RunRequest pythonRequest(std::string source, std::int64_t wallMs = 10000)
@@ -55,6 +101,11 @@ private slots:
     void outcomeColoursAreDistinct();
     void jobRecordsRunAndDropsStaleJob();
     void jobWithoutStoreStillRuns();
+    void auditModelPassesTester();
+    void auditModelShowsAndMarks();
+    void auditJobsLoadFilteredAndDropStaleLoads();
+    void auditJobsVerifyAndNameTheBrokenEntry();
+    void auditJobsCancelAVerification();
 };
 
 void TestUiModels::historyModelPassesTester()
@@ -228,6 +279,180 @@ void TestUiModels::jobWithoutStoreStillRuns()
     QCOMPARE(finished.front().total, 1);
     QVERIFY(!finished.front().store.has_value());
     QCOMPARE(outcomeName(finished.front().result.outcome), QStringLiteral("ok"));
+}
+
+void TestUiModels::auditModelPassesTester()
+{
+    AuditLogModel model(this);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 0);
+    model.setRecords({makeRecord(1, "run", "a"), makeRecord(2, "policy.version", "p@1"), makeRecord(3, "run", "b")});
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.columnCount(), static_cast<int>(AuditLogModel::ColumnCount));
+    model.setBrokenSeq(2);
+    model.setBrokenSeq(std::nullopt);
+    model.setRecords({});
+    QCOMPARE(model.rowCount(), 0);
+    model.setBrokenSeq(5); // with no rows: nothing to signal
+    model.setRecords({makeRecord(7, "run", "c")});
+    QVERIFY(model.recordAt(0) != nullptr);
+    QVERIFY(model.recordAt(1) == nullptr);
+    QVERIFY(model.recordAt(-1) == nullptr);
+}
+
+void TestUiModels::auditModelShowsAndMarks()
+{
+    AuditLogModel model(this);
+    auto odd = makeRecord(3, "run", "evil\x1b[2J\xe2\x80\xaename",
+                          R"({"outcome":"ok","sha256":")" + std::string(64, 'b') + R"("})");
+    auto unreadable = makeRecord(4, "run", "x");
+    unreadable.problem = "entry 4: hash is NULL";
+    model.setRecords({makeRecord(1, "policy.version", "mine@1"), makeRecord(2, "run", "r2"), odd, unreadable});
+    QCOMPARE(model.data(model.index(0, AuditLogModel::OperationColumn)).toString(), QStringLiteral("policy.version"));
+    QCOMPARE(model.data(model.index(0, AuditLogModel::SubjectColumn)).toString(), QStringLiteral("mine@1"));
+    QCOMPARE(model.data(model.index(0, AuditLogModel::ActorColumn)).toString(), QStringLiteral("alice"));
+    QCOMPARE(model.data(model.index(1, 0), AuditLogModel::SeqRole).toLongLong(), 2);
+    // Text from the file cannot clear the screen or turn itself around.
+    QCOMPARE(model.data(model.index(2, AuditLogModel::SubjectColumn)).toString(),
+             QStringLiteral("evil\\x1b[2J\\u{202e}name"));
+    QCOMPARE(model.data(model.index(2, AuditLogModel::DetailsColumn)).toString(),
+             QStringLiteral("outcome=ok sha256=bbbbbbbbbbbb"));
+
+    QCOMPARE(model.rowOfSeq(2), 1);
+    QCOMPARE(model.rowOfSeq(4), 3);
+    QCOMPARE(model.rowOfSeq(5), -1);
+    QCOMPARE(model.rowOfSeq(0), -1);
+
+    // A row that cannot be read is marked from the start; the entry verification names, once it has.
+    QVERIFY(model.data(model.index(3, 0), AuditLogModel::BrokenRole).toBool());
+    QVERIFY(model.data(model.index(3, 0), Qt::ToolTipRole).toString().contains(QStringLiteral("hash is NULL")));
+    QVERIFY(!model.data(model.index(1, 0), AuditLogModel::BrokenRole).toBool());
+    QVERIFY(!model.data(model.index(1, 0), Qt::BackgroundRole).isValid());
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    model.setBrokenSeq(2);
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(model.data(model.index(1, 0), AuditLogModel::BrokenRole).toBool());
+    QVERIFY(model.data(model.index(1, 3), Qt::BackgroundRole).value<QColor>().isValid());
+    QVERIFY(!model.data(model.index(0, 0), AuditLogModel::BrokenRole).toBool());
+    model.setBrokenSeq(2);
+    QCOMPARE(changed.count(), 1); // no change, no signal
+    for (int column = 0; column < AuditLogModel::ColumnCount; ++column)
+        QVERIFY(!model.headerData(column, Qt::Horizontal).toString().isEmpty());
+}
+
+void TestUiModels::auditJobsLoadFilteredAndDropStaleLoads()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto path = storeWithAudit(dir, 9);
+    QObject owner;
+    auto* jobs = new AuditJobRunner(&owner);
+    std::vector<AuditSnapshot> snapshots;
+    connect(jobs, &AuditJobRunner::loaded, this, [&snapshots](const AuditSnapshot& s) { snapshots.push_back(s); });
+
+    QCOMPARE(jobs->load({}), quint64(0)); // no store yet: nothing to read
+    jobs->setStorePath(path);
+    jobs->load({});
+    jobs->load({.operation = "run"});
+    jobs->load({.operation = "sandbox.create", .actor = "bob"});
+    QTRY_VERIFY_WITH_TIMEOUT(!jobs->isLoading(), 10000);
+    QCOMPARE(snapshots.size(), std::size_t(1)); // only the latest load is heard of
+    const auto& snapshot = snapshots.front();
+    QVERIFY2(snapshot.error.isEmpty(), qPrintable(snapshot.error));
+    QCOMPARE(snapshot.records.size(), std::size_t(2)); // 3 and 9
+    QCOMPARE(snapshot.records[0].seq, 3);
+    QCOMPARE(snapshot.records[1].seq, 9);
+    QVERIFY(!snapshot.limited);
+    QCOMPARE(snapshot.facets.operations, (std::vector<std::string>{"run", "sandbox.create"}));
+    QCOMPARE(snapshot.facets.actors, (std::vector<std::string>{"alice", "bob"}));
+
+    // A store that cannot be opened is an error in the snapshot, not a crash.
+    const auto bad = std::filesystem::path(dir.path().toStdString()) / "garbage.db";
+    {
+        QFile file(QString::fromStdString(bad.string()));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray(4096, 'x'));
+    }
+    jobs->setStorePath(bad);
+    jobs->load({});
+    QTRY_VERIFY_WITH_TIMEOUT(!jobs->isLoading(), 10000);
+    QCOMPARE(snapshots.size(), std::size_t(2));
+    QVERIFY(!snapshots.back().error.isEmpty());
+}
+
+void TestUiModels::auditJobsVerifyAndNameTheBrokenEntry()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto path = storeWithAudit(dir, 6);
+    QObject owner;
+    auto* jobs = new AuditJobRunner(&owner);
+    jobs->setStorePath(path);
+    std::vector<std::pair<AuditCheck, bool>> checks;
+    connect(jobs, &AuditJobRunner::verified, this,
+            [&checks](const AuditCheck& check, bool cancelled) { checks.emplace_back(check, cancelled); });
+
+    QVERIFY(jobs->verify() != 0);
+    QVERIFY(jobs->isVerifying());
+    QCOMPARE(jobs->verify(), quint64(0)); // one at a time
+    QTRY_VERIFY_WITH_TIMEOUT(!jobs->isVerifying(), 10000);
+    QCOMPARE(checks.size(), std::size_t(1));
+    QVERIFY(checks[0].first.verification.has_value());
+    QVERIFY(checks[0].first.verification->intact());
+    QCOMPARE(checks[0].first.verification->entries, 6);
+    QVERIFY(!checks[0].second);
+
+    editStore(path, "UPDATE audit_log SET subject = 'edited' WHERE seq = 4");
+    jobs->verify();
+    QTRY_VERIFY_WITH_TIMEOUT(!jobs->isVerifying(), 10000);
+    QCOMPARE(checks.size(), std::size_t(2));
+    const auto& broken = checks[1].first.verification;
+    QVERIFY(broken && broken->broken);
+    QCOMPARE(broken->broken->seq, 4);
+    QVERIFY(broken->broken->damage == sb::AuditDamage::Altered);
+}
+
+void TestUiModels::auditJobsCancelAVerification()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = QString(dir.path() + QStringLiteral("/big.db")).toStdString();
+    constexpr int kEntries = 30000;
+    {
+        auto store = sb::Store::open(path);
+        QVERIFY(store.has_value());
+        auto db = sb::sqlite::connectionOf(*store);
+        QVERIFY(db.has_value());
+        sb::sqlite::Transaction transaction(*db);
+        QVERIFY(transaction.begin().has_value());
+        for (int i = 0; i < kEntries; ++i)
+            QVERIFY(sb::appendAudit(*db, sb::AuditEntry("run", "r" + std::to_string(i))).has_value());
+        QVERIFY(transaction.commit().has_value());
+    }
+    QObject owner;
+    auto* jobs = new AuditJobRunner(&owner);
+    jobs->setStorePath(path);
+    std::vector<std::pair<qint64, qint64>> progress;
+    std::vector<bool> cancelled;
+    connect(jobs, &AuditJobRunner::verifyProgress, this, [&progress](qint64 done, qint64 total) {
+        progress.emplace_back(done, total);
+    });
+    connect(jobs, &AuditJobRunner::verified, this, [&cancelled](const AuditCheck&, bool wasCancelled) {
+        cancelled.push_back(wasCancelled);
+    });
+
+    // Run to the end: the progress ends at every entry checked.
+    jobs->verify();
+    QTRY_VERIFY_WITH_TIMEOUT(!jobs->isVerifying(), 30000);
+    QCOMPARE(cancelled, std::vector<bool>{false});
+    QVERIFY(!progress.empty());
+    QCOMPARE(progress.back(), std::make_pair(qint64(kEntries), qint64(kEntries)));
+
+    // Cancelled before it gets far: reported as cancelled, not as intact.
+    jobs->verify();
+    jobs->cancelVerify();
+    QTRY_VERIFY_WITH_TIMEOUT(!jobs->isVerifying(), 30000);
+    QCOMPARE(cancelled, (std::vector<bool>{false, true}));
 }
 
 int main(int argc, char* argv[])

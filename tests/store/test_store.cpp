@@ -567,19 +567,22 @@ TEST_F(StoreTest, RefusesANewerSchema)
         Store store = openStore();
         ASSERT_TRUE(store.recordRun(makeRequest(), makeResult("r", 1)));
     }
+    const std::string ours = std::to_string(Store::kSchemaVersion);
+    const std::string next = std::to_string(Store::kSchemaVersion + 1);
     {
         RawDb raw(dbPath());
-        raw.exec("PRAGMA user_version = 3");
+        raw.exec("PRAGMA user_version = " + next);
     }
-    expectRefused(dbPath(), "has schema version 3, newer than this Sandbench (2); upgrade Sandbench");
+    expectRefused(dbPath(),
+                  "has schema version " + next + ", newer than this Sandbench (" + ours + "); upgrade Sandbench");
 
     // Also a file that is nothing but a newer version number.
     const fs::path bare = m_dir.path() / "bare.db";
     {
         RawDb raw(bare);
-        raw.exec("PRAGMA user_version = 7");
+        raw.exec("PRAGMA user_version = 70");
     }
-    expectRefused(bare, "has schema version 7, newer than this Sandbench (2)");
+    expectRefused(bare, "has schema version 70, newer than this Sandbench (" + ours + ")");
 }
 
 TEST_F(StoreTest, RefusesTablesWithoutAVersion)

@@ -1,5 +1,6 @@
 #include "mainwindow/MainWindow.h"
 
+#include "audit/AuditView.h"
 #include "charts/MetricsDashboard.h"
 #include "demo/demo.h"
 #include "editor/CodeEditor.h"
@@ -55,6 +56,7 @@ MainWindow::MainWindow(std::filesystem::path storePath, QWidget* parent)
     , m_editor(new CodeEditor(this))
     , m_output(new OutputPane(this))
     , m_dashboard(new MetricsDashboard(this))
+    , m_auditView(new AuditView(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(applicationIcon());
@@ -270,10 +272,18 @@ void MainWindow::createDocks()
     metricsDock->setWidget(m_dashboard);
     addDockWidget(Qt::RightDockWidgetArea, metricsDock);
 
+    // The audit log shares the bottom area with the history, one tab each; history is in front.
+    auto* auditDock = new QDockWidget(tr("Audit log"), this);
+    auditDock->setObjectName(QStringLiteral("auditDock"));
+    auditDock->setWidget(m_auditView);
+    addDockWidget(Qt::BottomDockWidgetArea, auditDock);
+    tabifyDockWidget(historyDock, auditDock);
+    historyDock->raise();
+
     // The metrics column runs the full height; history sits under the editor only.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     resizeDocks({metricsDock}, {520}, Qt::Horizontal);
-    resizeDocks({historyDock}, {220}, Qt::Vertical);
+    resizeDocks({historyDock}, {250}, Qt::Vertical);
 }
 
 void MainWindow::createMenus()
@@ -343,6 +353,7 @@ std::optional<QString> MainWindow::openStore()
     if (!snapshot) {
         m_storeUsable = false;
         m_jobs->setStorePath(std::nullopt);
+        m_auditView->setStorePath(std::nullopt);
         const QString message = toQString(snapshot.error().message);
         showStoreError(tr("The store %1 could not be opened: %2\nRuns still work but are not recorded; the file was "
                           "left untouched.")
@@ -355,6 +366,7 @@ std::optional<QString> MainWindow::openStore()
     m_storeUsable = true;
     m_storeBanner->hide();
     m_jobs->setStorePath(m_storePath);
+    m_auditView->setStorePath(m_storePath);
     applySnapshot(*snapshot);
     if (m_editor->text().isEmpty() && m_currentFile.isEmpty()) {
         if (snapshot->history.empty()) {
@@ -482,8 +494,10 @@ void MainWindow::onRunFinished(const RunEvent& event)
         }
     }
 
-    if (event.store)
+    if (event.store) {
         applySnapshot(*event.store);
+        m_auditView->storeChanged(); // the run and its audit entry were recorded together
+    }
     if (!event.storeError.isEmpty())
         showStoreError(tr("The run could not be recorded: %1").arg(event.storeError));
 }

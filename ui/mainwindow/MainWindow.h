@@ -19,6 +19,7 @@ class QTableView;
 
 namespace sb::ui {
 
+class AuditView;
 class CodeEditor;
 class MetricsDashboard;
 class OutputPane;
@@ -42,6 +43,7 @@ public:
 
     CodeEditor* editor() const { return m_editor; }
     JobRunner* jobs() const { return m_jobs; }
+    AuditView* auditView() const { return m_auditView; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -91,6 +93,7 @@ private:
     CodeEditor* m_editor = nullptr;
     OutputPane* m_output = nullptr;
     MetricsDashboard* m_dashboard = nullptr;
+    AuditView* m_auditView = nullptr;
     QTableView* m_historyView = nullptr;
     QComboBox* m_languageCombo = nullptr;
     QSpinBox* m_timeoutSpin = nullptr;

@@ -25,6 +25,8 @@ QIcon actionIcon(ActionIcon which)
     case ActionIcon::SaveAs: return themed("document-save-as", QStyle::SP_DialogSaveButton);
     case ActionIcon::Quit: return themed("application-exit", QStyle::SP_DialogCloseButton);
     case ActionIcon::About: return themed("help-about", QStyle::SP_MessageBoxInformation);
+    case ActionIcon::Refresh: return themed("view-refresh", QStyle::SP_BrowserReload);
+    case ActionIcon::Verify: return themed("security-high", QStyle::SP_DialogApplyButton);
     }
     return {};
 }

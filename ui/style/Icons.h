@@ -4,7 +4,7 @@
 
 namespace sb::ui {
 
-enum class ActionIcon { Run, Cancel, Demo, New, Open, Save, SaveAs, Quit, About };
+enum class ActionIcon { Run, Cancel, Demo, New, Open, Save, SaveAs, Quit, About, Refresh, Verify };
 
 // A theme icon where the desktop has one, else a style icon, so toolbars are never blank.
 QIcon actionIcon(ActionIcon which);

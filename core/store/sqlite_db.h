@@ -1,0 +1,112 @@
+#pragma once
+
+// SQLite below the store's API: handles, statements, transactions and text that may not be text. Shared by
+// the modules that keep tables in the one store file (store.cpp, audit.cpp); not for use outside core/store
+// and the core modules that own tables of their own.
+
+#include "util/error.h"
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace sb {
+
+class Store;
+
+namespace sqlite {
+
+struct StatementDeleter {
+    void operator()(sqlite3_stmt* statement) const noexcept { sqlite3_finalize(statement); }
+};
+using Statement = std::unique_ptr<sqlite3_stmt, StatementDeleter>;
+
+struct ConnectionCloser {
+    void operator()(sqlite3* db) const noexcept { sqlite3_close_v2(db); }
+};
+using Connection = std::unique_ptr<sqlite3, ConnectionCloser>;
+
+// One connection plus the path it belongs to, so every error names the file and carries SQLite's message.
+// It borrows both: the connection and the path must outlive it.
+class Db {
+public:
+    Db(sqlite3* db, const std::filesystem::path& path) : m_db(db), m_path(&path) {}
+
+    sqlite3* handle() const { return m_db; }
+    const std::filesystem::path& path() const { return *m_path; }
+
+    std::unexpected<Error> error(std::string_view what) const;
+    Result<Statement> prepare(std::string_view sql) const;
+    Result<void> exec(std::string_view sql, std::string_view what) const;
+    Result<std::int64_t> pragmaInt(std::string_view name) const;
+
+private:
+    sqlite3* m_db;
+    const std::filesystem::path* m_path;
+};
+
+// The connection of an open store, for the core modules that keep tables in it. The Store keeps its handle
+// out of its public API and befriends only this function.
+Result<Db> connectionOf(const Store& store);
+
+// Rolls back unless committed, so an early return or an exception never leaves half a change behind.
+class Transaction {
+public:
+    explicit Transaction(const Db& db) : m_db(db) {}
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+    ~Transaction();
+
+    // IMMEDIATE takes the write lock up front, so a busy writer elsewhere is waited for (busy_timeout)
+    // instead of failing halfway through with SQLITE_BUSY on lock upgrade.
+    Result<void> begin();
+    // Inside a transaction the caller already opened on this connection, a savepoint: the work is undone
+    // on its own when it fails, and otherwise commits (or rolls back) with the caller's transaction.
+    // Without one, the same as begin().
+    Result<void> beginOrNest();
+    Result<void> commit();
+
+private:
+    const Db& m_db;
+    bool m_active = false;
+    bool m_nested = false;
+};
+
+// Text that may not be text. Outputs of untrusted programs can hold NUL bytes and invalid UTF-8; SQLite
+// stores such TEXT verbatim but its string functions (and other readers) may misbehave, so those values are
+// stored as BLOBs. Reading accepts either, byte for byte.
+bool isPlainUtf8(std::string_view text);
+
+// The bound string must outlive the statement's next step (it is bound without a copy).
+int bindString(sqlite3_stmt* statement, int index, std::string_view value);
+
+// Binds parameters and remembers the first failure (SQLITE_TOOBIG, SQLITE_NOMEM), which would otherwise
+// leave the parameter NULL and store a silently different row.
+class Binder {
+public:
+    explicit Binder(sqlite3_stmt* statement) : m_statement(statement) {}
+    Binder& text(int index, std::string_view value) { return keep(bindString(m_statement, index, value)); }
+    Binder& integer(int index, std::int64_t value) { return keep(sqlite3_bind_int64(m_statement, index, value)); }
+    Binder& real(int index, double value) { return keep(sqlite3_bind_double(m_statement, index, value)); }
+    bool ok() const { return m_rc == SQLITE_OK; }
+
+private:
+    Binder& keep(int rc)
+    {
+        if (m_rc == SQLITE_OK)
+            m_rc = rc;
+        return *this;
+    }
+    sqlite3_stmt* m_statement;
+    int m_rc = SQLITE_OK;
+};
+
+// A TEXT or BLOB column byte for byte; NULL reads as empty.
+std::string columnString(sqlite3_stmt* statement, int column);
+
+} // namespace sqlite
+} // namespace sb

@@ -1,0 +1,93 @@
+// Times and durations as people type them on a command line: what is read, what is refused.
+
+#include "util/time_text.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <string>
+
+namespace sb {
+namespace {
+
+constexpr std::int64_t kNow = 1'714'566'600'000; // 2024-05-01T12:30:00Z
+
+TEST(Duration, ReadsUnitsAndSums)
+{
+    EXPECT_EQ(parseDurationMs("250ms").value(), 250);
+    EXPECT_EQ(parseDurationMs("90s").value(), 90'000);
+    EXPECT_EQ(parseDurationMs("30m").value(), 1'800'000);
+    EXPECT_EQ(parseDurationMs("2h").value(), 7'200'000);
+    EXPECT_EQ(parseDurationMs("1h30m").value(), 5'400'000);
+    EXPECT_EQ(parseDurationMs("7d").value(), 604'800'000);
+    EXPECT_EQ(parseDurationMs("2w").value(), 1'209'600'000);
+    EXPECT_EQ(parseDurationMs("0s").value(), 0);
+}
+
+TEST(Duration, RefusesWhatItCannotRead)
+{
+    for (const char* text : {"", "5", "h", "-2h", "2 h", "2hours", "1.5h", "2h-", "99999999999999999999d",
+                             "9223372036854775807w", "2h\n", "\xff"}) {
+        auto parsed = parseDurationMs(text);
+        ASSERT_FALSE(parsed) << text;
+        EXPECT_NE(parsed.error().message.find("not a duration"), std::string::npos) << parsed.error().message;
+    }
+}
+
+TEST(TimePoint, IsoWithZoneIsExact)
+{
+    EXPECT_EQ(parseTimePointMs("2024-05-01T12:30:00Z", 0).value(), kNow);
+    EXPECT_EQ(parseTimePointMs("2024-05-01T12:30Z", 0).value(), kNow);
+    EXPECT_EQ(parseTimePointMs("2024-05-01 14:30:00+02:00", 0).value(), kNow);
+    EXPECT_EQ(parseTimePointMs("2024-05-01T07:30-0500", 0).value(), kNow);
+    EXPECT_EQ(parseTimePointMs("2024-05-01T12:30:00.250Z", 0).value(), kNow + 250);
+    EXPECT_EQ(parseTimePointMs("2024-05-01T12:30:00.2509Z", 0).value(), kNow + 250);
+    EXPECT_EQ(parseTimePointMs("1970-01-01T00:00:00Z", 0).value(), 0);
+}
+
+TEST(TimePoint, IsoWithoutZoneIsLocalTime)
+{
+    const char* before = std::getenv("TZ");
+    const std::string saved = before ? before : "";
+    ::setenv("TZ", "UTC", 1);
+    ::tzset();
+    EXPECT_EQ(parseTimePointMs("2024-05-01T12:30:00", 0).value(), kNow);
+    EXPECT_EQ(parseTimePointMs("2024-05-01", 0).value(), kNow - 45'000'000);
+    ::setenv("TZ", "EST5", 1);
+    ::tzset();
+    EXPECT_EQ(parseTimePointMs("2024-05-01T07:30", 0).value(), kNow);
+    if (before)
+        ::setenv("TZ", saved.c_str(), 1);
+    else
+        ::unsetenv("TZ");
+    ::tzset();
+}
+
+TEST(TimePoint, DurationsCountBackFromNow)
+{
+    EXPECT_EQ(parseTimePointMs("2h", kNow).value(), kNow - 7'200'000);
+    EXPECT_EQ(parseTimePointMs("now", kNow).value(), kNow);
+}
+
+TEST(TimePoint, RefusesNonsenseWithAHint)
+{
+    for (const char* text : {"", "yesterday", "2024-13-01", "2024-02-30", "2024-05-01T25:00", "2024-05-01T12:60",
+                             "2024-05-01T12:30:00Q", "2024-05-01T12:30:00+25:00", "2024-5-1", "24-05-01", "2024-05-01T",
+                             "2024-05-01T12:30:00.Z", "5", "-2h", "2024-05-01Z junk"}) {
+        auto parsed = parseTimePointMs(text, kNow);
+        ASSERT_FALSE(parsed) << text;
+        EXPECT_NE(parsed.error().message.find("not a time"), std::string::npos) << parsed.error().message;
+    }
+}
+
+TEST(TimePoint, FormatsUtcWithMilliseconds)
+{
+    EXPECT_EQ(formatIsoUtc(kNow + 5), "2024-05-01T12:30:00.005Z");
+    EXPECT_EQ(formatIsoUtc(0), "1970-01-01T00:00:00.000Z");
+    EXPECT_EQ(formatIsoUtc(-1), "1969-12-31T23:59:59.999Z");
+    EXPECT_EQ(parseTimePointMs(formatIsoUtc(kNow + 123), 0).value(), kNow + 123);
+}
+
+} // namespace
+} // namespace sb
