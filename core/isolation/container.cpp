@@ -1,5 +1,7 @@
 #include "isolation/container.h"
 
+#include "isolation/start_trace.h"
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -184,6 +186,7 @@ Result<void> enterRoot(const RootSpec& spec)
                 ::close(one->fd);
         }
     } closer{{&sources, &devices}, &*work};
+    sb::starttrace::mark("root.opened");
 
     // A tmpfs over /tmp (in this namespace only) holds the new root while it is built.
     if (::mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m") != 0)
@@ -255,6 +258,7 @@ Result<void> enterRoot(const RootSpec& spec)
     if (::mount(nullptr, workTarget.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV, nullptr) != 0)
         return fail(err("remount the work dir nosuid,nodev"));
 
+    sb::starttrace::mark("root.mounted");
     // Into the new root; the old one is detached and gone from this namespace.
     if (::chdir(kNewRoot) != 0)
         return fail(err("chdir new root"));
@@ -262,6 +266,7 @@ Result<void> enterRoot(const RootSpec& spec)
         return fail(err("pivot_root"));
     if (::umount2(".", MNT_DETACH) != 0)
         return fail(err("detach the old root"));
+    sb::starttrace::mark("root.pivoted");
     if (::chdir("/") != 0)
         return fail(err("chdir /"));
     // The root itself read-only: the program writes only /work (and /tmp where there is one).

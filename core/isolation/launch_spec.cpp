@@ -113,7 +113,8 @@ std::string encodeSpec(const LaunchSpec& s)
               {"network_allow", s.networkAllow},
               {"cgroups", s.cgroups},
               {"container", s.container},
-              {"tmp_size_mb", s.tmpSizeMb}};
+              {"tmp_size_mb", s.tmpSizeMb},
+              {"trace_start", s.traceStart}};
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -138,6 +139,7 @@ Result<LaunchSpec> decodeSpec(const std::string& text)
         s.cgroups = j.at("cgroups").get<bool>();
         s.container = j.at("container").get<bool>();
         s.tmpSizeMb = j.at("tmp_size_mb").get<std::int64_t>();
+        s.traceStart = j.value("trace_start", false);
         if (s.argv.empty() || s.argv.front().empty() || s.argv.front().front() != '/')
             return fail("launch spec: argv[0] must be an absolute path");
         return s;
@@ -158,6 +160,8 @@ std::string encodeResult(const LaunchResult& r)
               {"signal", r.signal},            {"timed_out", r.timedOut},     {"cpu_limited", r.cpuLimited},
               {"cancelled", r.cancelled},      {"killed_by_policy", r.killedByPolicy}, {"memory_limited", r.memoryLimited},      {"wall_ms", r.wallMs},         {"cpu_ms", r.cpuMs},
               {"peak_rss_kb", r.peakRssKb},    {"blocked", blocked},          {"layers", layers}};
+    if (!r.trace.empty())
+        j["trace"] = r.trace;
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -198,6 +202,8 @@ Result<LaunchResult> decodeResult(const std::string& text)
             r.blocked.push_back({b.at("kind").get<std::string>(), b.at("detail").get<std::string>()});
         for (const auto& l : j.at("layers"))
             r.layers.emplace_back(l.at(0).get<std::string>(), l.at(1).get<bool>());
+        if (j.contains("trace"))
+            r.trace = j.at("trace").get<starttrace::Marks>();
         return r;
     } catch (const json::exception& e) {
         return fail(std::string("launcher result: ") + e.what());

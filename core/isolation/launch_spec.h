@@ -8,6 +8,7 @@
 // sandboxed program; absent when unused). Everything else is closed by the launcher before it starts.
 
 #include "isolation/run.h"
+#include "isolation/start_trace.h"
 #include "util/error.h"
 
 #include <cstdint>
@@ -39,7 +40,8 @@ struct LaunchSpec {
     std::vector<std::string> networkAllow; // non-empty: the allowlist proxy (netproxy.h), container only
     bool cgroups = false;            // strict: limits for the run as a whole where cgroups allow (cgroup.h)
     bool container = false;          // the container level: namespaces and a minimal root (container.h)
-    std::int64_t tmpSizeMb = 64;     // container: size of the private /tmp, 0 for none    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC)
+    std::int64_t tmpSizeMb = 64;     // container: size of the private /tmp, 0 for none
+    bool traceStart = false;         // mark the start-up phases (start_trace.h) and return them
 };
 
 struct LaunchResult {
@@ -57,6 +59,7 @@ struct LaunchResult {
     std::int64_t peakRssKb = 0;
     std::vector<BlockedEvent> blocked;                 // refused syscalls, decoded by the launcher
     std::vector<std::pair<std::string, bool>> layers;  // what the launcher really applied
+    starttrace::Marks trace;                           // only when the spec asked for it
 };
 
 // RLIMIT_CPU's soft limit in whole seconds. Without an explicit CPU limit it sits a second past the wall

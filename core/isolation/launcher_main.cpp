@@ -15,6 +15,7 @@
 #include "isolation/launch_spec.h"
 #include "isolation/netproxy.h"
 #include "isolation/seccomp_filter.h"
+#include "isolation/start_trace.h"
 
 #include <fmt/format.h>
 #include <seccomp.h>
@@ -143,6 +144,7 @@ void dropAllCapabilities(int errFd)
 // sandbox user inside the new root; otherwise on the host, as a dropped or the caller's identity.
 [[noreturn]] void runChild(const LaunchSpec& spec, int errFd, int fdSocket)
 {
+    sb::starttrace::mark("child.start");
     ::setpgid(0, 0); // the run's own process group: one kill(-pgid) reaches all of it
     ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     sigset_t none;
@@ -182,6 +184,7 @@ void dropAllCapabilities(int errFd)
         childFail(errFd, fmt::format("no_new_privs: {}", std::strerror(errno)));
     if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
         childFail(errFd, fmt::format("dumpable: {}", std::strerror(errno)));
+    sb::starttrace::mark("child.identity");
 
     std::vector<std::string> writable{workDir};
     if (spec.container && spec.tmpSizeMb > 0)
@@ -193,6 +196,7 @@ void dropAllCapabilities(int errFd)
         rules.connectPorts.push_back(sb::netproxy::kPort);
     if (auto applied = sb::landlock::restrictSelf(rules); !applied)
         childFail(errFd, "landlock: " + applied.error().message);
+    sb::starttrace::mark("child.landlock");
 
     auto notifyFd = sb::seccomp::loadFilter(spec.syscalls, !spec.networkAllow.empty());
     if (!notifyFd)
@@ -201,6 +205,7 @@ void dropAllCapabilities(int errFd)
         childFail(errFd, fmt::format("seccomp: handing over the notification fd: {}", std::strerror(errno)));
     ::close(*notifyFd);
     ::close(fdSocket);
+    sb::starttrace::mark("child.seccomp");
 
     const auto& l = spec.limits;
     const rlim_t mb = 1024 * 1024;
@@ -224,6 +229,7 @@ void dropAllCapabilities(int errFd)
     for (const auto& e : spec.env)
         envp.push_back(const_cast<char*>(e.c_str()));
     envp.push_back(nullptr);
+    sb::starttrace::mark("child.execve");
     ::execve(argv[0], argv.data(), envp.data());
     childFail(errFd, fmt::format("exec {}: {}", spec.argv.front(), std::strerror(errno)));
 }
@@ -233,12 +239,14 @@ void dropAllCapabilities(int errFd)
 [[noreturn]] void runContainerInit(const LaunchSpec& spec, int errFd, int fdSocket, int syncFd, int statusFd,
                                    int gateFd)
 {
+    sb::starttrace::mark("init.start");
     ::setpgid(0, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     char go = 0;
     if (::read(syncFd, &go, 1) != 1)
         childFail(errFd, "user namespace: the supervisor could not map the sandbox's ids");
     ::close(syncFd);
+    sb::starttrace::mark("init.mapped");
     if (gateFd >= 0) {
         if (auto gate = sb::netproxy::startGate(gateFd); !gate)
             childFail(errFd, gate.error().message);
@@ -248,6 +256,7 @@ void dropAllCapabilities(int errFd)
     if (auto entered = sb::container::enterRoot(root); !entered)
         childFail(errFd, "container: " + entered.error().message);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); // cleared by the change of identity in enterRoot
+    sb::starttrace::mark("init.root");
 
     const pid_t program = ::fork();
     if (program < 0)
@@ -317,6 +326,7 @@ double msSince(Clock::time_point start)
 
 int main()
 {
+    const std::int64_t enteredNs = sb::starttrace::nowNs();
     // Nothing of the caller beyond our six descriptors: the store, sockets and files stay outside.
     ::syscall(SYS_close_range, sb::kLauncherEventFd + 1, ~0U, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
@@ -328,6 +338,11 @@ int main()
     ::close(sb::kLauncherSpecFd);
     if (!spec)
         finishWithError(spec.error().message);
+    if (spec->traceStart) {
+        sb::starttrace::enable();
+        sb::starttrace::mark("launcher.main", enteredNs);
+        sb::starttrace::mark("launcher.spec");
+    }
 
     sigset_t handled;
     sigemptyset(&handled);
@@ -370,6 +385,7 @@ int main()
     }
 
     const auto start = Clock::now();
+    sb::starttrace::mark("launcher.clone");
     const pid_t child = spec->container
                             ? static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD | sb::container::namespaceFlags(), nullptr,
                                                            nullptr, nullptr, nullptr))
@@ -395,6 +411,7 @@ int main()
         }
         runChild(*spec, errPipe[1], fdPair[1]);
     }
+    sb::starttrace::mark("launcher.cloned");
     ::close(errPipe[1]);
     ::close(fdPair[1]);
     int gateFd = -1;
@@ -424,6 +441,7 @@ int main()
         }
         writeAll(syncPipe[1], "1");
         ::close(syncPipe[1]);
+        sb::starttrace::mark("launcher.mapped");
     }
     ::close(sb::kLauncherEventFd); // the child has its own copy; EOF reaches the Runner when it ends
 
@@ -579,6 +597,7 @@ int main()
         }
     }
 done:
+    sb::starttrace::mark("launcher.done");
     seccomp_notify_free(req, resp);
     if (gateFd >= 0)
         ::close(gateFd);
@@ -649,5 +668,7 @@ done:
     result.layers.emplace_back("network_proxy", !spec->networkAllow.empty());
     result.layers.emplace_back("syscall_allowlist", spec->syscalls.defaultAction != sb::SyscallAction::Allow);
     result.layers.emplace_back("cgroup_limits", group.active());
+    sb::starttrace::mark("launcher.result");
+    result.trace = sb::starttrace::collected();
     finish(result);
 }

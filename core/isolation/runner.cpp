@@ -5,6 +5,7 @@
 #include "isolation/launch_spec.h"
 #include "isolation/netproxy.h"
 #include "isolation/python_guard.h"
+#include "isolation/start_trace.h"
 #include "isolation/strict.h"
 
 #include <fmt/format.h>
@@ -236,6 +237,13 @@ Result<fs::path> Runner::launcher() const
 
 RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel) const
 {
+    const std::string traceFile = starttrace::outputFile();
+    starttrace::Marks trace;
+    auto mark = [&](const char* label) {
+        if (!traceFile.empty())
+            trace.emplace_back(label, starttrace::nowNs());
+    };
+    mark("runner.enter");
     RunResult result;
     result.runId = makeRunId();
     result.startedAtMs = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -367,6 +375,8 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
         addReadPath(p);
     spec.devPaths.assign(kDevicePaths.begin(), kDevicePaths.end());
     spec.passEventFd = python;
+    spec.traceStart = !traceFile.empty();
+    mark("runner.prepared");
 
     auto out = Pipe::make();
     auto err = Pipe::make();
@@ -402,6 +412,7 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     posix_spawnattr_destroy(&attr);
     if (spawnRc != 0)
         return refuse(fmt::format("cannot start {}: {}", launcherStr, std::strerror(spawnRc)));
+    mark("runner.spawned");
 
     out->write.reset();
     err->write.reset();
@@ -423,6 +434,7 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
         }
         specPipe->write.reset();
     }
+    mark("runner.spec_sent");
 
     const auto cap = static_cast<std::size_t>(policy.limits.outputBytes);
     Capture stdoutCap{{}, false, cap};
@@ -475,8 +487,10 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
         }
     }
     int status = 0;
+    mark("runner.drained");
     while (::waitpid(launcherPid, &status, 0) < 0 && errno == EINTR) {
     }
+    mark("runner.reaped");
 
     const LauncherReport report = splitLauncherReport(resultCap.text);
     auto launched = decodeResult(report.json);
@@ -503,6 +517,10 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     result.isolation.layers.emplace_back("clean_env", true);
     result.isolation.layers.emplace_back("private_workdir", true);
     result.isolation.layers.emplace_back("import_guard", python && policy.importGuard);
+    if (!traceFile.empty()) {
+        trace.insert(trace.end(), launched->trace.begin(), launched->trace.end());
+        starttrace::append(traceFile, result.runId, trace);
+    }
     if (launched->setupFailed)
         return refuse("a sandbox layer could not be applied, so the program was not run: " + launched->setupError);
 
