@@ -69,6 +69,42 @@ SyscallPolicy syscallsFromJson(const json& j)
     return p;
 }
 
+// Binary (a BPF program) as hex: JSON strings are text.
+std::string toHex(const std::string& bytes)
+{
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(bytes.size() * 2);
+    for (const char c : bytes) {
+        const auto b = static_cast<unsigned char>(c);
+        out += kDigits[b >> 4];
+        out += kDigits[b & 0xf];
+    }
+    return out;
+}
+
+std::string fromHex(const std::string& text)
+{
+    auto digit = [](char c) -> int {
+        if (c >= '0' && c <= '9')
+            return c - '0';
+        if (c >= 'a' && c <= 'f')
+            return c - 'a' + 10;
+        return -1;
+    };
+    if (text.size() % 2 != 0)
+        throw json::other_error::create(501, "odd-length hex string", nullptr);
+    std::string out(text.size() / 2, '\0');
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const int hi = digit(text[2 * i]);
+        const int lo = digit(text[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            throw json::other_error::create(501, "not a hex string", nullptr);
+        out[i] = static_cast<char>((hi << 4) | lo);
+    }
+    return out;
+}
+
 } // namespace
 
 void killAllOfTransientUid(uid_t uid, gid_t gid)
@@ -110,6 +146,7 @@ std::string encodeSpec(const LaunchSpec& s)
               {"pass_event_fd", s.passEventFd},
               {"process_base", s.processBase},
               {"syscalls", syscallsToJson(s.syscalls)},
+              {"seccomp_program", toHex(s.seccompProgram)},
               {"network_allow", s.networkAllow},
               {"cgroups", s.cgroups},
               {"container", s.container},
@@ -135,6 +172,7 @@ Result<LaunchSpec> decodeSpec(const std::string& text)
         s.passEventFd = j.at("pass_event_fd").get<bool>();
         s.processBase = j.at("process_base").get<std::int64_t>();
         s.syscalls = syscallsFromJson(j.at("syscalls"));
+        s.seccompProgram = fromHex(j.value("seccomp_program", std::string()));
         s.networkAllow = j.at("network_allow").get<std::vector<std::string>>();
         s.cgroups = j.at("cgroups").get<bool>();
         s.container = j.at("container").get<bool>();

@@ -37,6 +37,7 @@ struct LaunchSpec {
     bool passEventFd = false;
     std::int64_t processBase = 0;    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC)
     SyscallPolicy syscalls;          // the policy's syscall rules, on top of the built-in refusals
+    std::string seccompProgram;      // those rules compiled (seccomp::compileFilter); empty: compiled by the launcher
     std::vector<std::string> networkAllow; // non-empty: the allowlist proxy (netproxy.h), container only
     bool cgroups = false;            // strict: limits for the run as a whole where cgroups allow (cgroup.h)
     bool container = false;          // the container level: namespaces and a minimal root (container.h)

@@ -198,7 +198,8 @@ void dropAllCapabilities(int errFd)
         childFail(errFd, "landlock: " + applied.error().message);
     sb::starttrace::mark("child.landlock");
 
-    auto notifyFd = sb::seccomp::loadFilter(spec.syscalls, !spec.networkAllow.empty());
+    auto notifyFd = spec.seccompProgram.empty() ? sb::seccomp::loadFilter(spec.syscalls, !spec.networkAllow.empty())
+                                                : sb::seccomp::loadCompiled(spec.seccompProgram);
     if (!notifyFd)
         childFail(errFd, "seccomp: " + notifyFd.error().message);
     if (!sb::sendFd(fdSocket, *notifyFd))
