@@ -132,11 +132,9 @@ void removeWorkDir(const std::string& dir)
     fs::remove_all(dir, ec);
 }
 
-std::string encodeSpec(const LaunchSpec& s)
+std::string encodeSandbox(const LaunchSpec& s)
 {
-    json j = {{"argv", s.argv},
-              {"env", s.env},
-              {"work_dir", s.workDir},
+    json j = {{"work_dir", s.workDir},
               {"limits", limitsToJson(s.limits)},
               {"drop_privileges", s.dropPrivileges},
               {"uid", s.uid},
@@ -144,24 +142,33 @@ std::string encodeSpec(const LaunchSpec& s)
               {"read_paths", s.readPaths},
               {"dev_paths", s.devPaths},
               {"pass_event_fd", s.passEventFd},
-              {"process_base", s.processBase},
               {"syscalls", syscallsToJson(s.syscalls)},
               {"seccomp_program", toHex(s.seccompProgram)},
               {"network_allow", s.networkAllow},
               {"cgroups", s.cgroups},
               {"container", s.container},
               {"tmp_size_mb", s.tmpSizeMb},
-              {"trace_start", s.traceStart}};
+              {"trace_start", s.traceStart},
+              {"pooled", s.pooled}};
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-Result<LaunchSpec> decodeSpec(const std::string& text)
+std::string encodeJob(const LaunchSpec& s)
+{
+    const json j = {{"argv", s.argv}, {"env", s.env}, {"process_base", s.processBase}};
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string encodeSpec(const LaunchSpec& spec)
+{
+    return encodeSandbox(spec) + '\n' + encodeJob(spec) + '\n';
+}
+
+Result<LaunchSpec> decodeSandbox(std::string_view text)
 {
     try {
-        const json j = json::parse(text);
+        const json j = json::parse(text.begin(), text.end());
         LaunchSpec s;
-        s.argv = j.at("argv").get<std::vector<std::string>>();
-        s.env = j.at("env").get<std::vector<std::string>>();
         s.workDir = j.at("work_dir").get<std::string>();
         s.limits = limitsFromJson(j.at("limits"));
         s.dropPrivileges = j.at("drop_privileges").get<bool>();
@@ -170,20 +177,49 @@ Result<LaunchSpec> decodeSpec(const std::string& text)
         s.readPaths = j.at("read_paths").get<std::vector<std::string>>();
         s.devPaths = j.at("dev_paths").get<std::vector<std::string>>();
         s.passEventFd = j.at("pass_event_fd").get<bool>();
-        s.processBase = j.at("process_base").get<std::int64_t>();
         s.syscalls = syscallsFromJson(j.at("syscalls"));
-        s.seccompProgram = fromHex(j.value("seccomp_program", std::string()));
+        s.seccompProgram = fromHex(j.at("seccomp_program").get<std::string>());
         s.networkAllow = j.at("network_allow").get<std::vector<std::string>>();
         s.cgroups = j.at("cgroups").get<bool>();
         s.container = j.at("container").get<bool>();
         s.tmpSizeMb = j.at("tmp_size_mb").get<std::int64_t>();
-        s.traceStart = j.value("trace_start", false);
-        if (s.argv.empty() || s.argv.front().empty() || s.argv.front().front() != '/')
-            return fail("launch spec: argv[0] must be an absolute path");
+        s.traceStart = j.at("trace_start").get<bool>();
+        s.pooled = j.at("pooled").get<bool>();
         return s;
     } catch (const json::exception& e) {
         return fail(std::string("launch spec: ") + e.what());
     }
+}
+
+Result<void> applyJob(LaunchSpec& spec, std::string_view text)
+{
+    try {
+        const json j = json::parse(text.begin(), text.end());
+        auto argv = j.at("argv").get<std::vector<std::string>>();
+        auto env = j.at("env").get<std::vector<std::string>>();
+        const auto processBase = j.at("process_base").get<std::int64_t>();
+        if (argv.empty() || argv.front().empty() || argv.front().front() != '/')
+            return fail("launch spec: argv[0] must be an absolute path");
+        spec.argv = std::move(argv);
+        spec.env = std::move(env);
+        spec.processBase = processBase;
+        return {};
+    } catch (const json::exception& e) {
+        return fail(std::string("launch job: ") + e.what());
+    }
+}
+
+Result<LaunchSpec> decodeSpec(std::string_view text)
+{
+    const auto newline = text.find('\n');
+    if (newline == std::string_view::npos)
+        return fail("launch spec: the job is missing");
+    auto spec = decodeSandbox(text.substr(0, newline));
+    if (!spec)
+        return spec;
+    if (auto job = applyJob(*spec, text.substr(newline + 1)); !job)
+        return std::unexpected(job.error());
+    return spec;
 }
 
 std::string encodeResult(const LaunchResult& r)
@@ -215,6 +251,11 @@ LauncherReport splitLauncherReport(const std::string& text)
             rest.remove_prefix(newline + 1);
         }
     }
+    constexpr std::string_view kReady = "ready\n";
+    if (rest.starts_with(kReady)) {
+        report.ready = true;
+        rest.remove_prefix(kReady.size());
+    }
     report.json = std::string(rest);
     return report;
 }
@@ -222,7 +263,7 @@ LauncherReport splitLauncherReport(const std::string& text)
 Result<LaunchResult> decodeResult(const std::string& text)
 {
     try {
-        const json j = json::parse(text);
+        const json j = json::parse(text.begin(), text.end());
         LaunchResult r;
         r.setupFailed = j.at("setup_failed").get<bool>();
         r.setupError = j.at("setup_error").get<std::string>();

@@ -30,7 +30,9 @@
 #include <linux/capability.h>
 #include <poll.h>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -71,6 +73,37 @@ std::string readAll(int fd)
         out.append(buf, static_cast<std::size_t>(n));
     }
 }
+
+// The spec fd, a line at a time: the sandbox line at once, the job line then or (pooled) when a run comes.
+class LineReader {
+public:
+    explicit LineReader(int fd) : m_fd(fd) {}
+    // The next line without its newline; nothing at EOF (a last line without newline counts).
+    std::optional<std::string> next()
+    {
+        for (;;) {
+            if (const auto newline = m_buffer.find('\n'); newline != std::string::npos) {
+                std::string line = m_buffer.substr(0, newline);
+                m_buffer.erase(0, newline + 1);
+                return line;
+            }
+            char buf[8192];
+            const ssize_t n = ::read(m_fd, buf, sizeof buf);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                if (m_buffer.empty())
+                    return std::nullopt;
+                return std::exchange(m_buffer, {});
+            }
+            m_buffer.append(buf, static_cast<std::size_t>(n));
+        }
+    }
+
+private:
+    int m_fd;
+    std::string m_buffer;
+};
 
 [[noreturn]] void finish(const LaunchResult& result)
 {
@@ -140,9 +173,45 @@ void dropAllCapabilities(int errFd)
         childFail(errFd, fmt::format("capabilities: capset: {}", std::strerror(errno)));
 }
 
+// Closes every descriptor from `from` up, except those in `keep`.
+void closeAllBut(int from, std::initializer_list<int> keep)
+{
+    int kept[4];
+    std::size_t n = 0;
+    for (int fd : keep) { // in ascending order, by insertion
+        if (fd < from || n == std::size(kept))
+            continue;
+        std::size_t i = n++;
+        for (; i > 0 && kept[i - 1] > fd; --i)
+            kept[i] = kept[i - 1];
+        kept[i] = fd;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (kept[i] > from)
+            ::syscall(SYS_close_range, from, kept[i] - 1, 0);
+        from = kept[i] + 1;
+    }
+    ::syscall(SYS_close_range, from, ~0U, 0);
+}
+
+// A pooled sandbox's program process, every layer but seccomp and the limits in place: says so (one NUL
+// on the error channel, which never carries one otherwise) and waits for the job.
+void awaitJobInChild(LaunchSpec& spec, int errFd, int jobFd)
+{
+    writeAll(errFd, std::string(1, '\0'));
+    const std::string job = readAll(jobFd);
+    ::close(jobFd);
+    if (job.empty())
+        ::_exit(0); // released without a job (the pool went, or its owner)
+    if (auto applied = sb::applyJob(spec, job); !applied)
+        childFail(errFd, applied.error().message);
+    sb::starttrace::mark("child.job");
+}
+
 // The program: applies the layers and becomes the snippet or command. In a container it runs as the
 // sandbox user inside the new root; otherwise on the host, as a dropped or the caller's identity.
-[[noreturn]] void runChild(const LaunchSpec& spec, int errFd, int fdSocket)
+// jobFd: the pooled sandbox's job channel, -1 when the spec has its job already.
+[[noreturn]] void runChild(LaunchSpec& spec, int errFd, int fdSocket, int jobFd)
 {
     sb::starttrace::mark("child.start");
     ::setpgid(0, 0); // the run's own process group: one kill(-pgid) reaches all of it
@@ -153,19 +222,12 @@ void dropAllCapabilities(int errFd)
     for (int sig : {SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD})
         std::signal(sig, SIG_DFL);
 
-    // Keep 0-2, the event fd (as 3) and our two private channels; close everything else.
+    // Keep 0-2, the event fd (as 3) and our private channels; close everything else.
     if (spec.passEventFd) {
         if (::dup2(sb::kLauncherEventFd, sb::kChildEventFd) < 0)
             childFail(errFd, "launcher: event fd");
     }
-    const int keepFrom = spec.passEventFd ? sb::kChildEventFd + 1 : sb::kChildEventFd;
-    const int lowPrivate = std::min(errFd, fdSocket);
-    const int highPrivate = std::max(errFd, fdSocket);
-    if (lowPrivate > keepFrom)
-        ::syscall(SYS_close_range, keepFrom, lowPrivate - 1, 0);
-    if (highPrivate - lowPrivate > 1)
-        ::syscall(SYS_close_range, lowPrivate + 1, highPrivate - 1, 0);
-    ::syscall(SYS_close_range, highPrivate + 1, ~0U, 0);
+    closeAllBut(spec.passEventFd ? sb::kChildEventFd + 1 : sb::kChildEventFd, {errFd, fdSocket, jobFd});
 
     const std::string workDir = spec.container ? sb::container::kWorkDir : spec.workDir;
     if (::chdir(workDir.c_str()) != 0)
@@ -197,6 +259,8 @@ void dropAllCapabilities(int errFd)
     if (auto applied = sb::landlock::restrictSelf(rules); !applied)
         childFail(errFd, "landlock: " + applied.error().message);
     sb::starttrace::mark("child.landlock");
+    if (jobFd >= 0)
+        awaitJobInChild(spec, errFd, jobFd);
 
     auto notifyFd = spec.seccompProgram.empty() ? sb::seccomp::loadFilter(spec.syscalls, !spec.networkAllow.empty())
                                                 : sb::seccomp::loadCompiled(spec.seccompProgram);
@@ -237,7 +301,7 @@ void dropAllCapabilities(int errFd)
 
 // The container's pid 1: waits for its id maps, builds the root, starts the program and reaps until the
 // program ends; then it exits, and the kernel ends every other process of the pid namespace with it.
-[[noreturn]] void runContainerInit(const LaunchSpec& spec, int errFd, int fdSocket, int syncFd, int statusFd,
+[[noreturn]] void runContainerInit(LaunchSpec& spec, int errFd, int fdSocket, int jobFd, int syncFd, int statusFd,
                                    int gateFd)
 {
     sb::starttrace::mark("init.start");
@@ -264,11 +328,13 @@ void dropAllCapabilities(int errFd)
         childFail(errFd, fmt::format("container: fork: {}", std::strerror(errno)));
     if (program == 0) {
         ::close(statusFd);
-        runChild(spec, errFd, fdSocket);
+        runChild(spec, errFd, fdSocket, jobFd);
     }
     // Only the program and the supervisor hold the run's channels.
     ::close(errFd);
     ::close(fdSocket);
+    if (jobFd >= 0)
+        ::close(jobFd);
     for (int fd : {0, 1, 2, sb::kLauncherEventFd})
         ::close(fd);
     for (;;) {
@@ -318,6 +384,86 @@ void killTree(pid_t pgid, const LaunchSpec& spec)
     }
 }
 
+// ---- a pooled launcher, before its job -------------------------------------------------------------
+
+struct Waiting {
+    int sigFd;
+    int errFd;   // the program's process: NUL once ready, else why it failed; EOF when it is gone
+    int jobFd;   // to the program's process
+    pid_t child; // the program's first process (pid 1 of a container)
+    pid_t caller;
+};
+
+// The sandbox is let go without a job (the pool shut down, its owner died) or cannot take one: every process
+// of it ends, and the launcher with it.
+[[noreturn]] void release(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& group,
+                          const std::string& why)
+{
+    killTree(w.child, spec);
+    for (;;) {
+        if (::waitpid(-1, nullptr, __WALL) < 0 && errno != EINTR)
+            break;
+    }
+    if (group.active())
+        sb::cgroup::destroy(group);
+    if (::getppid() != w.caller)
+        sb::removeWorkDir(spec.workDir); // the caller died: nobody else will clean up
+    finishWithError(why);
+}
+
+// Waits until the program's process is ready (every layer the job does not decide is in place: it says so
+// with "ready" on the result fd) and the job has come on the spec fd; hands the job over.
+void awaitJob(LaunchSpec& spec, LineReader& specIn, const Waiting& w, sb::cgroup::RunGroup& group)
+{
+    bool ready = false;
+    bool haveJob = false;
+    while (!ready || !haveJob) {
+        pollfd fds[3] = {{w.sigFd, POLLIN, 0}, {w.errFd, POLLIN, 0}, {sb::kLauncherSpecFd, POLLIN, 0}};
+        if (::poll(fds, haveJob ? 2 : 3, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            release(spec, w, group, fmt::format("launcher: poll: {}", std::strerror(errno)));
+        }
+        if (fds[0].revents & POLLIN) {
+            signalfd_siginfo info{};
+            while (::read(w.sigFd, &info, sizeof info) == sizeof info) {
+                if (info.ssi_signo != SIGCHLD)
+                    release(spec, w, group, "cancelled before a job was handed over");
+            }
+        }
+        if (fds[1].revents) {
+            char buf[1024];
+            const ssize_t n = ::read(w.errFd, buf, sizeof buf);
+            if (n <= 0)
+                release(spec, w, group, "the sandbox ended before its job");
+            std::string why;
+            for (ssize_t i = 0; i < n; ++i) {
+                if (buf[i] == '\0' && !ready) {
+                    ready = true;
+                    sb::starttrace::mark("launcher.ready");
+                    writeAll(sb::kLauncherResultFd, "ready\n");
+                } else {
+                    why += buf[i];
+                }
+            }
+            if (!why.empty())
+                release(spec, w, group, why);
+        }
+        if (!haveJob && fds[2].revents) {
+            const auto line = specIn.next(); // the Runner writes the job line at once
+            if (!line)
+                release(spec, w, group, "released without a job");
+            if (auto applied = sb::applyJob(spec, *line); !applied)
+                release(spec, w, group, applied.error().message);
+            ::close(sb::kLauncherSpecFd);
+            sb::starttrace::mark("launcher.job");
+            writeAll(w.jobFd, *line);
+            ::close(w.jobFd);
+            haveJob = true;
+        }
+    }
+}
+
 double msSince(Clock::time_point start)
 {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -335,10 +481,19 @@ int main()
     if (caller == 1)
         return 1;
 
-    auto spec = sb::decodeSpec(readAll(sb::kLauncherSpecFd));
-    ::close(sb::kLauncherSpecFd);
+    LineReader specIn(sb::kLauncherSpecFd);
+    const auto sandboxLine = specIn.next();
+    auto spec = sandboxLine ? sb::decodeSandbox(*sandboxLine) : sb::fail("launch spec: empty");
     if (!spec)
         finishWithError(spec.error().message);
+    if (!spec->pooled) {
+        const auto jobLine = specIn.next();
+        if (!jobLine)
+            finishWithError("launch spec: the job is missing");
+        if (auto job = sb::applyJob(*spec, *jobLine); !job)
+            finishWithError(job.error().message);
+        ::close(sb::kLauncherSpecFd);
+    }
     if (spec->traceStart) {
         sb::starttrace::enable();
         sb::starttrace::mark("launcher.main", enteredNs);
@@ -359,7 +514,9 @@ int main()
 
     int errPipe[2];
     int fdPair[2];
-    if (::pipe2(errPipe, O_CLOEXEC) != 0 || ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fdPair) != 0)
+    int jobPipe[2] = {-1, -1}; // pooled: the job, from the supervisor to the program's process
+    if (::pipe2(errPipe, O_CLOEXEC) != 0 || ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fdPair) != 0
+        || (spec->pooled && ::pipe2(jobPipe, O_CLOEXEC) != 0))
         finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
 
     // The container level: one clone into every namespace, a pipe to hold the child until its ids are
@@ -385,7 +542,7 @@ int main()
                                    spec->limits.processes, &why);
     }
 
-    const auto start = Clock::now();
+    auto start = Clock::now();
     sb::starttrace::mark("launcher.clone");
     const pid_t child = spec->container
                             ? static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD | sb::container::namespaceFlags(), nullptr,
@@ -403,18 +560,24 @@ int main()
         ::close(errPipe[0]);
         ::close(fdPair[0]);
         ::close(sigFd);
+        if (spec->pooled) {
+            ::close(jobPipe[1]);
+            ::close(sb::kLauncherSpecFd);
+        }
         if (spec->container) {
             ::close(syncPipe[1]);
             ::close(statusPipe[0]);
             if (gatePair[0] >= 0)
                 ::close(gatePair[0]);
-            runContainerInit(*spec, errPipe[1], fdPair[1], syncPipe[0], statusPipe[1], gatePair[1]);
+            runContainerInit(*spec, errPipe[1], fdPair[1], jobPipe[0], syncPipe[0], statusPipe[1], gatePair[1]);
         }
-        runChild(*spec, errPipe[1], fdPair[1]);
+        runChild(*spec, errPipe[1], fdPair[1], jobPipe[0]);
     }
     sb::starttrace::mark("launcher.cloned");
     ::close(errPipe[1]);
     ::close(fdPair[1]);
+    if (jobPipe[0] >= 0)
+        ::close(jobPipe[0]);
     int gateFd = -1;
     std::unique_ptr<sb::netproxy::Proxy> proxy;
     if (gatePair[0] >= 0) {
@@ -445,6 +608,12 @@ int main()
         sb::starttrace::mark("launcher.mapped");
     }
     ::close(sb::kLauncherEventFd); // the child has its own copy; EOF reaches the Runner when it ends
+
+    if (spec->pooled) {
+        // Prepared ahead (warm pool): wait for the job; the run and its wall clock start when it comes.
+        awaitJob(*spec, specIn, {sigFd, errPipe[0], jobPipe[1], child, caller}, group);
+        start = Clock::now();
+    }
 
     LaunchResult result;
     const auto deadline = start + std::chrono::milliseconds(spec->limits.wallMs);
