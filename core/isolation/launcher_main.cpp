@@ -16,6 +16,7 @@
 #include "isolation/netproxy.h"
 #include "isolation/seccomp_filter.h"
 #include "isolation/start_trace.h"
+#include "isolation/zygote.h"
 
 #include <fmt/format.h>
 #include <seccomp.h>
@@ -471,15 +472,19 @@ double msSince(Clock::time_point start)
 
 } // namespace
 
-int main()
+namespace {
+
+// One run, from the spec on fd 3 to the result on fd 4. `parent`: the zygote that forked this launcher
+// (zygote.h), 0 when it was exec'd for the run.
+int launch(int parent)
 {
     const std::int64_t enteredNs = sb::starttrace::nowNs();
     // Nothing of the caller beyond our six descriptors: the store, sockets and files stay outside.
     ::syscall(SYS_close_range, sb::kLauncherEventFd + 1, ~0U, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
     const pid_t caller = ::getppid();
-    if (caller == 1)
-        return 1;
+    if (caller == 1 || (parent > 0 && caller != parent))
+        return 1; // whoever started us is gone already
 
     LineReader specIn(sb::kLauncherSpecFd);
     const auto sandboxLine = specIn.next();
@@ -841,4 +846,13 @@ done:
     sb::starttrace::mark("launcher.result");
     result.trace = sb::starttrace::collected();
     finish(result);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc > 1 && std::string_view(argv[1]) == sb::zygote::kArgument)
+        return sb::zygote::serve(launch);
+    return launch(0);
 }

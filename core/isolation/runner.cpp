@@ -3,6 +3,7 @@
 #include "isolation/container.h"
 #include "isolation/doctor.h"
 #include "isolation/launch_spec.h"
+#include "isolation/launcher_process.h"
 #include "isolation/netproxy.h"
 #include "isolation/python_guard.h"
 #include "isolation/seccomp_filter.h"
@@ -23,13 +24,11 @@
 #include <mutex>
 #include <sstream>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace sb {
 
@@ -417,58 +416,41 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     auto out = Pipe::make();
     auto err = Pipe::make();
     auto events = Pipe::make();
-    auto specPipe = Pipe::make();
     auto resultPipe = Pipe::make();
-    if (!out || !err || !events || !specPipe || !resultPipe)
+    // The spec goes over a socket, not a pipe: send(MSG_NOSIGNAL) to a launcher that is gone fails with
+    // EPIPE instead of raising SIGPIPE in the caller.
+    int specPair[2] = {-1, -1};
+    if (!out || !err || !events || !resultPipe || ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, specPair) != 0)
         return refuse("cannot create the run's pipes");
+    Fd specRead(specPair[0]);
+    Fd specWrite(specPair[1]);
 
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out->write.get(), 1);
-    posix_spawn_file_actions_adddup2(&actions, err->write.get(), 2);
-    posix_spawn_file_actions_adddup2(&actions, specPipe->read.get(), kLauncherSpecFd);
-    posix_spawn_file_actions_adddup2(&actions, resultPipe->write.get(), kLauncherResultFd);
-    posix_spawn_file_actions_adddup2(&actions, events->write.get(), kLauncherEventFd);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t allDefault;
-    sigfillset(&allDefault);
-    sigset_t noneBlocked;
-    sigemptyset(&noneBlocked);
-    posix_spawnattr_setsigdefault(&attr, &allDefault);
-    posix_spawnattr_setsigmask(&attr, &noneBlocked);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-    const std::string launcherStr = launcherPath->string();
-    char* launcherArgv[] = {const_cast<char*>(launcherStr.c_str()), nullptr};
-    char* emptyEnv[] = {nullptr};
-    pid_t launcherPid = -1;
-    const int spawnRc = ::posix_spawn(&launcherPid, launcherStr.c_str(), &actions, &attr, launcherArgv, emptyEnv);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    if (spawnRc != 0)
-        return refuse(fmt::format("cannot start {}: {}", launcherStr, std::strerror(spawnRc)));
+    auto process = LauncherProcess::start(
+        *launcherPath, {out->write.get(), err->write.get(), specRead.get(), resultPipe->write.get(), events->write.get()});
+    if (!process)
+        return refuse(process.error().message);
+    LauncherProcess& launcher = *process;
     mark("runner.spawned");
 
     out->write.reset();
     err->write.reset();
     events->write.reset();
-    specPipe->read.reset();
+    specRead.reset();
     resultPipe->write.reset();
 
-    // The spec is small (well under a pipe buffer) and the launcher reads it first.
+    // The spec is small (well under a socket buffer) and the launcher reads it first.
     {
-        const std::string text = encodeSpec(spec);
-        std::size_t done = 0;
-        while (done < text.size()) {
-            const ssize_t n = ::write(specPipe->write.get(), text.data() + done, text.size() - done);
+        const std::string encoded = encodeSpec(spec);
+        std::string_view text = encoded;
+        while (!text.empty()) {
+            const ssize_t n = ::send(specWrite.get(), text.data(), text.size(), MSG_NOSIGNAL);
             if (n < 0 && errno == EINTR)
                 continue;
             if (n <= 0)
                 break;
-            done += static_cast<std::size_t>(n);
+            text.remove_prefix(static_cast<std::size_t>(n));
         }
-        specPipe->write.reset();
+        specWrite.reset();
     }
     mark("runner.spec_sent");
 
@@ -513,19 +495,17 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
                 which[i]->fd->reset();
         }
         if (cancel && cancel->load() && !cancelSent) {
-            ::kill(launcherPid, SIGTERM);
+            launcher.signal(SIGTERM);
             cancelSent = true;
         }
         if (Clock::now() > safetyDeadline) {
-            ::kill(launcherPid, SIGKILL);
+            launcher.signal(SIGKILL);
             launcherHung = true;
             break;
         }
     }
-    int status = 0;
     mark("runner.drained");
-    while (::waitpid(launcherPid, &status, 0) < 0 && errno == EINTR) {
-    }
+    const int status = launcher.wait();
     mark("runner.reaped");
 
     const LauncherReport report = splitLauncherReport(resultCap.text);
