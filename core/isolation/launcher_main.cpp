@@ -106,9 +106,14 @@ private:
     std::string m_buffer;
 };
 
+// The result, newline-terminated: a complete line tells the Runner that the run is over without waiting
+// for this process to end. The run's output pipes are closed first, so their EOF comes with it; what is
+// left to this process (its exit, a mount namespace to tear down) is off the caller's path.
 [[noreturn]] void finish(const LaunchResult& result)
 {
-    writeAll(sb::kLauncherResultFd, sb::encodeResult(result));
+    ::close(1);
+    ::close(2);
+    writeAll(sb::kLauncherResultFd, sb::encodeResult(result) + '\n');
     ::_exit(0);
 }
 
@@ -608,6 +613,10 @@ int launch(int parent)
             ::waitpid(child, nullptr, 0);
             finishWithError("user namespace: " + mapped.error().message);
         }
+        // Held to the end, so that tearing down the sandbox's mounts (an RCU grace period) happens when
+        // this launcher exits, after the result, and not in pid 1's exit, which the run waits for.
+        [[maybe_unused]] const int mountNamespace =
+            ::open(fmt::format("/proc/{}/ns/mnt", child).c_str(), O_RDONLY | O_CLOEXEC);
         writeAll(syncPipe[1], "1");
         ::close(syncPipe[1]);
         sb::starttrace::mark("launcher.mapped");

@@ -271,6 +271,15 @@ bool LauncherProcess::waitFor(int timeoutMs, int* status)
     return true;
 }
 
+void LauncherProcess::detach()
+{
+    if (m_child) {
+        wait();
+        return;
+    }
+    m_ended = true;
+}
+
 int LauncherProcess::wait()
 {
     int status = 0;

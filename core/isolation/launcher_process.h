@@ -44,6 +44,9 @@ public:
     int wait();
     // As wait(), for at most `timeoutMs`; false if it still runs.
     bool waitFor(int timeoutMs, int* status = nullptr);
+    // Lets a launcher forked by the zygote end on its own (the zygote reaps it): for one that has written
+    // its result, whose exit nothing waits for. An exec'd launcher, our child, is awaited as always.
+    void detach();
 
 private:
     LauncherProcess(pid_t pid, int pidfd, bool child) : m_pid(pid), m_pidfd(pidfd), m_child(child) {}

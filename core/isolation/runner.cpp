@@ -531,6 +531,11 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
     bool cancelSent = false;
     bool launcherHung = false;
     std::array<char, 65536> buf{};
+    // The launcher's result is one line: complete, with the run's output pipes at EOF, the run is over.
+    auto resultComplete = [&] {
+        const std::string& text = resultCap.text;
+        return !text.empty() && text.back() == '\n' && text.find('{') != std::string::npos;
+    };
     for (;;) {
         std::array<pollfd, 4> fds{};
         std::array<Stream*, 4> which{};
@@ -541,7 +546,7 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
                 which[count++] = &s;
             }
         }
-        if (count == 0)
+        if (count == 0 || (count == 1 && which[0]->capture == &resultCap && resultComplete()))
             break;
         const int ready = ::poll(fds.data(), count, 50);
         if (ready < 0 && errno != EINTR)
@@ -566,7 +571,11 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
         }
     }
     mark("runner.drained");
-    const int status = launcher.wait();
+    int status = 0;
+    if (resultComplete())
+        launcher.detach(); // its exit is no part of the run
+    else
+        status = launcher.wait();
     mark("runner.reaped");
 
     const LauncherReport report = splitLauncherReport(resultCap.text);
@@ -594,10 +603,8 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
     result.isolation.layers.emplace_back("clean_env", true);
     result.isolation.layers.emplace_back("private_workdir", true);
     result.isolation.layers.emplace_back("import_guard", python && policy.importGuard);
-    if (traced) {
+    if (traced)
         trace.insert(trace.end(), launched->trace.begin(), launched->trace.end());
-        starttrace::append(starttrace::outputFile(), result.runId, trace);
-    }
     if (launched->setupFailed)
         return refuse("a sandbox layer could not be applied, so the program was not run: " + launched->setupError);
 
@@ -645,6 +652,12 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
         result.message = fmt::format("exited with status {}", result.exitCode);
     } else {
         result.outcome = Outcome::Ok;
+    }
+    mark("runner.judged");
+    started.reset(); // the work dir goes
+    if (traced) {
+        mark("runner.return");
+        starttrace::append(starttrace::outputFile(), result.runId, trace);
     }
     return result;
 }
