@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 #include <seccomp.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -79,6 +80,9 @@ std::string readAll(int fd)
 class LineReader {
 public:
     explicit LineReader(int fd) : m_fd(fd) {}
+    int fd() const { return m_fd; }
+    // Goes on reading from `fd` (what it read ahead stays).
+    void adopt(int fd) { m_fd = fd; }
     // The next line without its newline; nothing at EOF (a last line without newline counts).
     std::optional<std::string> next()
     {
@@ -200,24 +204,62 @@ void closeAllBut(int from, std::initializer_list<int> keep)
     ::syscall(SYS_close_range, from, ~0U, 0);
 }
 
-// A pooled sandbox's program process, every layer but seccomp and the limits in place: says so (one NUL
-// on the error channel, which never carries one otherwise) and waits for the job.
-void awaitJobInChild(LaunchSpec& spec, int errFd, int jobFd)
+// Markers on the error channel, which never carries these bytes otherwise.
+constexpr char kReadyMarker = '\0';   // a pooled sandbox is prepared and waits for its job
+constexpr char kStartedMarker = '\1'; // its job came
+
+// Whether a pooled sandbox's program process may load its seccomp filter before it waits for its job:
+// only if the filter lets every call of that wait through untouched (reading and parsing the job,
+// reporting on the error channel, ending when released). Then the filter costs nothing after the job.
+bool filterFitsTheWait(const sb::SyscallPolicy& policy)
 {
-    writeAll(errFd, std::string(1, '\0'));
-    const std::string job = readAll(jobFd);
-    ::close(jobFd);
-    if (job.empty())
+    if (policy.defaultAction != sb::SyscallAction::Allow)
+        return false;
+    static constexpr std::string_view kWaitCalls[] = {"read", "write", "close", "brk", "mmap", "munmap", "mremap",
+                                                      "madvise", "futex", "exit", "exit_group", "rt_sigreturn"};
+    for (const auto& rule : policy.rules) {
+        if (rule.action == sb::SyscallAction::Allow || rule.action == sb::SyscallAction::Log)
+            continue;
+        for (const auto& name : rule.names) {
+            if (std::find(std::begin(kWaitCalls), std::end(kWaitCalls), name) != std::end(kWaitCalls))
+                return false;
+        }
+    }
+    return true;
+}
+
+// A pooled sandbox's program process, every layer but the limits (and, unless it fits the wait, the
+// seccomp filter) in place: says so and waits for the job, which the Runner writes straight here.
+void awaitJobInChild(LaunchSpec& spec, int errFd, LineReader& job)
+{
+    writeAll(errFd, std::string(1, kReadyMarker));
+    const auto line = job.next();
+    if (!line)
         ::_exit(0); // released without a job (the pool went, or its owner)
-    if (auto applied = sb::applyJob(spec, job); !applied)
+    writeAll(errFd, std::string(1, kStartedMarker));
+    ::close(job.fd());
+    if (auto applied = sb::applyJob(spec, *line); !applied)
         childFail(errFd, applied.error().message);
     sb::starttrace::mark("child.job");
 }
 
+void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
+{
+    auto notifyFd = spec.seccompProgram.empty() ? sb::seccomp::loadFilter(spec.syscalls, !spec.networkAllow.empty())
+                                                : sb::seccomp::loadCompiled(spec.seccompProgram);
+    if (!notifyFd)
+        childFail(errFd, "seccomp: " + notifyFd.error().message);
+    if (!sb::sendFd(fdSocket, *notifyFd))
+        childFail(errFd, fmt::format("seccomp: handing over the notification fd: {}", std::strerror(errno)));
+    ::close(*notifyFd);
+    ::close(fdSocket);
+    sb::starttrace::mark("child.seccomp");
+}
+
 // The program: applies the layers and becomes the snippet or command. In a container it runs as the
 // sandbox user inside the new root; otherwise on the host, as a dropped or the caller's identity.
-// jobFd: the pooled sandbox's job channel, -1 when the spec has its job already.
-[[noreturn]] void runChild(LaunchSpec& spec, int errFd, int fdSocket, int jobFd)
+// job: where a pooled sandbox's job comes from; null when the spec has its job already.
+[[noreturn]] void runChild(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job)
 {
     sb::starttrace::mark("child.start");
     ::setpgid(0, 0); // the run's own process group: one kill(-pgid) reaches all of it
@@ -233,7 +275,7 @@ void awaitJobInChild(LaunchSpec& spec, int errFd, int jobFd)
         if (::dup2(sb::kLauncherEventFd, sb::kChildEventFd) < 0)
             childFail(errFd, "launcher: event fd");
     }
-    closeAllBut(spec.passEventFd ? sb::kChildEventFd + 1 : sb::kChildEventFd, {errFd, fdSocket, jobFd});
+    closeAllBut(spec.passEventFd ? sb::kChildEventFd + 1 : sb::kChildEventFd, {errFd, fdSocket, job ? job->fd() : -1});
 
     const std::string workDir = spec.container ? sb::container::kWorkDir : spec.workDir;
     if (::chdir(workDir.c_str()) != 0)
@@ -265,18 +307,13 @@ void awaitJobInChild(LaunchSpec& spec, int errFd, int jobFd)
     if (auto applied = sb::landlock::restrictSelf(rules); !applied)
         childFail(errFd, "landlock: " + applied.error().message);
     sb::starttrace::mark("child.landlock");
-    if (jobFd >= 0)
-        awaitJobInChild(spec, errFd, jobFd);
-
-    auto notifyFd = spec.seccompProgram.empty() ? sb::seccomp::loadFilter(spec.syscalls, !spec.networkAllow.empty())
-                                                : sb::seccomp::loadCompiled(spec.seccompProgram);
-    if (!notifyFd)
-        childFail(errFd, "seccomp: " + notifyFd.error().message);
-    if (!sb::sendFd(fdSocket, *notifyFd))
-        childFail(errFd, fmt::format("seccomp: handing over the notification fd: {}", std::strerror(errno)));
-    ::close(*notifyFd);
-    ::close(fdSocket);
-    sb::starttrace::mark("child.seccomp");
+    const bool filterFirst = !job || filterFitsTheWait(spec.syscalls);
+    if (filterFirst)
+        loadSeccomp(spec, errFd, fdSocket);
+    if (job)
+        awaitJobInChild(spec, errFd, *job);
+    if (!filterFirst)
+        loadSeccomp(spec, errFd, fdSocket);
 
     const auto& l = spec.limits;
     const rlim_t mb = 1024 * 1024;
@@ -307,8 +344,8 @@ void awaitJobInChild(LaunchSpec& spec, int errFd, int jobFd)
 
 // The container's pid 1: waits for its id maps, builds the root, starts the program and reaps until the
 // program ends; then it exits, and the kernel ends every other process of the pid namespace with it.
-[[noreturn]] void runContainerInit(LaunchSpec& spec, int errFd, int fdSocket, int jobFd, int syncFd, int statusFd,
-                                   int gateFd)
+[[noreturn]] void runContainerInit(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job, int syncFd,
+                                   int statusFd, int gateFd)
 {
     sb::starttrace::mark("init.start");
     ::setpgid(0, 0);
@@ -334,13 +371,13 @@ void awaitJobInChild(LaunchSpec& spec, int errFd, int jobFd)
         childFail(errFd, fmt::format("container: fork: {}", std::strerror(errno)));
     if (program == 0) {
         ::close(statusFd);
-        runChild(spec, errFd, fdSocket, jobFd);
+        runChild(spec, errFd, fdSocket, job);
     }
     // Only the program and the supervisor hold the run's channels.
     ::close(errFd);
     ::close(fdSocket);
-    if (jobFd >= 0)
-        ::close(jobFd);
+    if (job)
+        ::close(job->fd());
     for (int fd : {0, 1, 2, sb::kLauncherEventFd})
         ::close(fd);
     for (;;) {
@@ -394,10 +431,8 @@ void killTree(pid_t pgid, const LaunchSpec& spec)
 
 struct Waiting {
     int sigFd;
-    int errFd;   // the program's process: NUL once ready, else why it failed; EOF when it is gone
-    int jobFd;   // to the program's process
+    int errFd;   // the program's process: its markers, else why it failed; EOF when it is gone
     pid_t child; // the program's first process (pid 1 of a container)
-    pid_t caller;
 };
 
 // The sandbox is let go without a job (the pool shut down, its owner died) or cannot take one: every process
@@ -412,20 +447,20 @@ struct Waiting {
     }
     if (group.active())
         sb::cgroup::destroy(group);
-    if (::getppid() != w.caller)
-        sb::removeWorkDir(spec.workDir); // the caller died: nobody else will clean up
+    // The work dir of a sandbox no run took is nobody else's to remove when the caller died, and its EOF
+    // may come before the parent-death signal says so.
+    sb::removeWorkDir(spec.workDir);
     finishWithError(why);
 }
 
 // Waits until the program's process is ready (every layer the job does not decide is in place: it says so
-// with "ready" on the result fd) and the job has come on the spec fd; hands the job over.
-void awaitJob(LaunchSpec& spec, LineReader& specIn, const Waiting& w, sb::cgroup::RunGroup& group)
+// with "ready" on the result fd) and has its job (the Runner writes it to the process itself).
+void awaitJob(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& group)
 {
     bool ready = false;
-    bool haveJob = false;
-    while (!ready || !haveJob) {
-        pollfd fds[3] = {{w.sigFd, POLLIN, 0}, {w.errFd, POLLIN, 0}, {sb::kLauncherSpecFd, POLLIN, 0}};
-        if (::poll(fds, haveJob ? 2 : 3, -1) < 0) {
+    for (;;) {
+        pollfd fds[2] = {{w.sigFd, POLLIN, 0}, {w.errFd, POLLIN, 0}};
+        if (::poll(fds, 2, -1) < 0) {
             if (errno == EINTR)
                 continue;
             release(spec, w, group, fmt::format("launcher: poll: {}", std::strerror(errno)));
@@ -437,36 +472,30 @@ void awaitJob(LaunchSpec& spec, LineReader& specIn, const Waiting& w, sb::cgroup
                     release(spec, w, group, "cancelled before a job was handed over");
             }
         }
-        if (fds[1].revents) {
-            char buf[1024];
-            const ssize_t n = ::read(w.errFd, buf, sizeof buf);
-            if (n <= 0)
-                release(spec, w, group, "the sandbox ended before its job");
-            std::string why;
-            for (ssize_t i = 0; i < n; ++i) {
-                if (buf[i] == '\0' && !ready) {
-                    ready = true;
-                    sb::starttrace::mark("launcher.ready");
-                    writeAll(sb::kLauncherResultFd, "ready\n");
-                } else {
-                    why += buf[i];
-                }
+        if (!fds[1].revents)
+            continue;
+        char buf[1024];
+        const ssize_t n = ::read(w.errFd, buf, sizeof buf);
+        if (n <= 0) // gone without a word: released (EOF instead of a job), or it failed silently
+            release(spec, w, group, ready ? "released without a job" : "the sandbox ended before its job");
+        std::string why;
+        bool started = false;
+        for (ssize_t i = 0; i < n; ++i) {
+            if (buf[i] == kReadyMarker && !ready) {
+                ready = true;
+                sb::starttrace::mark("launcher.ready");
+                writeAll(sb::kLauncherResultFd, "ready\n");
+            } else if (buf[i] == kStartedMarker && ready && !started) {
+                started = true;
+                sb::starttrace::mark("launcher.job");
+            } else {
+                why += buf[i];
             }
-            if (!why.empty())
-                release(spec, w, group, why);
         }
-        if (!haveJob && fds[2].revents) {
-            const auto line = specIn.next(); // the Runner writes the job line at once
-            if (!line)
-                release(spec, w, group, "released without a job");
-            if (auto applied = sb::applyJob(spec, *line); !applied)
-                release(spec, w, group, applied.error().message);
-            ::close(sb::kLauncherSpecFd);
-            sb::starttrace::mark("launcher.job");
-            writeAll(w.jobFd, *line);
-            ::close(w.jobFd);
-            haveJob = true;
-        }
+        if (!why.empty())
+            release(spec, w, group, why); // it could not take its job: the run's result says why
+        if (started)
+            return;
     }
 }
 
@@ -524,10 +553,18 @@ int launch(int parent)
 
     int errPipe[2];
     int fdPair[2];
-    int jobPipe[2] = {-1, -1}; // pooled: the job, from the supervisor to the program's process
-    if (::pipe2(errPipe, O_CLOEXEC) != 0 || ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fdPair) != 0
-        || (spec->pooled && ::pipe2(jobPipe, O_CLOEXEC) != 0))
+    if (::pipe2(errPipe, O_CLOEXEC) != 0 || ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fdPair) != 0)
         finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
+    // Pooled: the spec fd goes to the program's process, which reads its job there itself (one hop
+    // less); moved above the launcher's fixed descriptors, as 3 is the program's event fd.
+    if (spec->pooled) {
+        const int jobFd = ::fcntl(sb::kLauncherSpecFd, F_DUPFD_CLOEXEC, sb::kLauncherEventFd + 1);
+        if (jobFd < 0)
+            finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
+        ::close(sb::kLauncherSpecFd);
+        specIn.adopt(jobFd);
+    }
+    LineReader* const job = spec->pooled ? &specIn : nullptr;
 
     // The container level: one clone into every namespace, a pipe to hold the child until its ids are
     // mapped, and a pipe for the program's own wait status (the supervisor only sees pid 1's).
@@ -570,24 +607,20 @@ int launch(int parent)
         ::close(errPipe[0]);
         ::close(fdPair[0]);
         ::close(sigFd);
-        if (spec->pooled) {
-            ::close(jobPipe[1]);
-            ::close(sb::kLauncherSpecFd);
-        }
         if (spec->container) {
             ::close(syncPipe[1]);
             ::close(statusPipe[0]);
             if (gatePair[0] >= 0)
                 ::close(gatePair[0]);
-            runContainerInit(*spec, errPipe[1], fdPair[1], jobPipe[0], syncPipe[0], statusPipe[1], gatePair[1]);
+            runContainerInit(*spec, errPipe[1], fdPair[1], job, syncPipe[0], statusPipe[1], gatePair[1]);
         }
-        runChild(*spec, errPipe[1], fdPair[1], jobPipe[0]);
+        runChild(*spec, errPipe[1], fdPair[1], job);
     }
     sb::starttrace::mark("launcher.cloned");
     ::close(errPipe[1]);
     ::close(fdPair[1]);
-    if (jobPipe[0] >= 0)
-        ::close(jobPipe[0]);
+    if (job)
+        ::close(job->fd()); // the program's process alone reads the job
     int gateFd = -1;
     std::unique_ptr<sb::netproxy::Proxy> proxy;
     if (gatePair[0] >= 0) {
@@ -625,7 +658,7 @@ int launch(int parent)
 
     if (spec->pooled) {
         // Prepared ahead (warm pool): wait for the job; the run and its wall clock start when it comes.
-        awaitJob(*spec, specIn, {sigFd, errPipe[0], jobPipe[1], child, caller}, group);
+        awaitJob(*spec, {sigFd, errPipe[0], child}, group);
         start = Clock::now();
     }
 

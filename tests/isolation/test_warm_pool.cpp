@@ -260,12 +260,18 @@ TEST(WarmPool, DestroyingThePoolLeavesNothing)
             ::closedir(proc);
         return n;
     };
-    const auto launchersBefore = zygoteChildren();
+    // A launcher ends on its own after its result (the zygote reaps it): let the warm-up run's go.
+    auto settled = [&](std::size_t expected) {
+        for (int i = 0; i < 200 && zygoteChildren() != expected; ++i)
+            std::this_thread::sleep_for(10ms);
+        return zygoteChildren();
+    };
+    const auto launchersBefore = settled(0);
     {
         auto pooled = makePooled(req, root.path(), 3);
         ASSERT_TRUE(pooled.pool->waitUntilReady(10s)) << pooled.pool->lastError();
         EXPECT_EQ(entriesIn(root.path()), 3u) << "one work dir per prepared sandbox";
-        EXPECT_EQ(zygoteChildren(), launchersBefore + 3);
+        EXPECT_EQ(settled(launchersBefore + 3), launchersBefore + 3);
         ASSERT_EQ(pooled.runner.run(req).outcome, Outcome::Ok);
         ASSERT_TRUE(pooled.pool->waitUntilReady(10s)) << "replenished after the run";
     }
@@ -273,10 +279,7 @@ TEST(WarmPool, DestroyingThePoolLeavesNothing)
     EXPECT_EQ(entriesIn("/proc/self/fd"), fdsBefore) << "descriptors leaked in the caller";
     EXPECT_EQ(entriesIn("/proc/self/task"), threadsBefore) << "the pool's thread was left";
     EXPECT_EQ(mountInfo(), mountInfoBefore);
-    // Launchers are awaited when the pool goes; the zygote reaps them a moment later.
-    for (int i = 0; i < 100 && zygoteChildren() != launchersBefore; ++i)
-        std::this_thread::sleep_for(10ms);
-    EXPECT_EQ(zygoteChildren(), launchersBefore) << "a launcher of the pool was left";
+    EXPECT_EQ(settled(launchersBefore), launchersBefore) << "a launcher of the pool was left";
 }
 
 // The process that owns the pool is SIGKILLed: its sandboxes end and their work dirs go.
