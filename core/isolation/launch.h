@@ -45,9 +45,10 @@ struct Plan {
     std::filesystem::path launcher;
     std::filesystem::path workRoot; // where work dirs are made
     LaunchSpec spec;                // the sandbox part; the work dir and the run's identity come with start()
-    // Equal for two plans exactly when a sandbox started for one can run the other's job.
-    std::string shape;
 };
+
+// Whether a sandbox started for one plan can run the other's job.
+bool sameShape(const Plan& a, const Plan& b);
 
 // Refusals (the level is not available here, no program, no launcher, a policy whose syscall filter
 // cannot be built) are errors, worded for RunResult::message.

@@ -2,7 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <csignal>
+#include <dirent.h>
+#include <tuple>
 #include <filesystem>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -121,6 +124,24 @@ void killAllOfTransientUid(uid_t uid, gid_t gid)
 
 void removeWorkDir(const std::string& dir)
 {
+    // The common case in a few calls: no folders in it (unlinkat never follows a link).
+    if (DIR* d = ::opendir(dir.c_str())) {
+        bool flat = true;
+        while (const dirent* e = ::readdir(d)) {
+            const std::string_view name = e->d_name;
+            if (name == "." || name == "..")
+                continue;
+            if (e->d_type == DT_DIR || e->d_type == DT_UNKNOWN || ::unlinkat(::dirfd(d), e->d_name, 0) != 0) {
+                flat = false;
+                break;
+            }
+        }
+        ::closedir(d);
+        if (flat && ::rmdir(dir.c_str()) == 0)
+            return;
+    } else if (errno == ENOENT) {
+        return;
+    }
     namespace fs = std::filesystem;
     std::error_code ec;
     for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
@@ -151,6 +172,16 @@ std::string encodeSandbox(const LaunchSpec& s)
               {"trace_start", s.traceStart},
               {"pooled", s.pooled}};
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+bool sameSandbox(const LaunchSpec& a, const LaunchSpec& b)
+{
+    // The fields of encodeSandbox(), less work_dir, uid, gid, trace_start and pooled.
+    auto fields = [](const LaunchSpec& s) {
+        return std::tie(s.limits, s.dropPrivileges, s.readPaths, s.devPaths, s.passEventFd, s.syscalls,
+                        s.seccompProgram, s.networkAllow, s.cgroups, s.container, s.tmpSizeMb);
+    };
+    return fields(a) == fields(b);
 }
 
 std::string encodeJob(const LaunchSpec& s)

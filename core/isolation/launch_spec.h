@@ -89,6 +89,9 @@ void removeWorkDir(const std::string& dir);
 // and the job part (those three).
 std::string encodeSandbox(const LaunchSpec& spec);
 std::string encodeJob(const LaunchSpec& spec);
+// Whether two specs make the same sandbox: every field of the sandbox line but those each sandbox has of
+// its own (work dir, identity) and the tracing and pooling switches.
+bool sameSandbox(const LaunchSpec& a, const LaunchSpec& b);
 // Both lines, newline-terminated: what a cold start writes.
 std::string encodeSpec(const LaunchSpec& spec);
 Result<LaunchSpec> decodeSandbox(std::string_view line);

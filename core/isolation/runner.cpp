@@ -378,11 +378,12 @@ Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
     spec.devPaths.assign(kDevicePaths.begin(), kDevicePaths.end());
     spec.passEventFd = python;
     spec.traceStart = !starttrace::outputFile().empty();
-    // The shape: everything the launcher gets before its job, but what start() makes per sandbox.
-    LaunchSpec shape = spec;
-    shape.traceStart = false;
-    plan.shape = plan.launcher.string() + '\n' + plan.workRoot.string() + '\n' + encodeSandbox(shape);
     return plan;
+}
+
+bool sameShape(const Plan& a, const Plan& b)
+{
+    return a.launcher == b.launcher && a.workRoot == b.workRoot && sameSandbox(a.spec, b.spec);
 }
 
 Started::~Started()
@@ -682,7 +683,7 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     // A sandbox prepared ahead for requests like this one, else one started now.
     std::unique_ptr<launch::Started> started;
     if (m_options.warmPool)
-        started = m_options.warmPool->take(plan->shape);
+        started = m_options.warmPool->take(*plan);
     if (!started) {
         auto cold = launch::start(*plan, false);
         if (!cold) {

@@ -254,12 +254,12 @@ bool WarmPool::serves(const RunRequest& request) const
     if (!m_impl->plan)
         return false;
     const auto plan = launch::makePlan(request, m_impl->options.runner);
-    return plan && plan->shape == m_impl->plan->shape;
+    return plan && launch::sameShape(*plan, *m_impl->plan);
 }
 
-std::unique_ptr<launch::Started> WarmPool::take(const std::string& shape)
+std::unique_ptr<launch::Started> WarmPool::take(const launch::Plan& plan)
 {
-    if (!m_impl->plan || shape != m_impl->plan->shape)
+    if (!m_impl->plan || !launch::sameShape(plan, *m_impl->plan))
         return nullptr;
     std::unique_ptr<launch::Started> taken;
     {

@@ -30,6 +30,7 @@
 namespace sb {
 
 namespace launch {
+struct Plan;
 struct Started;
 }
 
@@ -64,8 +65,9 @@ public:
     // Whether the pool would serve `request`.
     bool serves(const RunRequest& request) const;
 
-    // For the Runner: a ready sandbox for plans of this shape (launch.h), or null. Each is given once.
-    std::unique_ptr<launch::Started> take(const std::string& shape);
+    // For the Runner: a ready sandbox for this plan (launch.h) if the pool's are of its shape, else null.
+    // Each is given once.
+    std::unique_ptr<launch::Started> take(const launch::Plan& plan);
 
 private:
     struct Impl;

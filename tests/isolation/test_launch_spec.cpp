@@ -63,3 +63,25 @@ TEST(LaunchResult, RoundTripsAndRejectsGarbage)
     EXPECT_EQ(back->layers, r.layers);
     EXPECT_FALSE(decodeResult("partial {"));
 }
+
+TEST(LaunchSpec, SameSandboxIgnoresWhatEachSandboxHasOfItsOwn)
+{
+    LaunchSpec a;
+    a.readPaths = {"/usr"};
+    a.container = true;
+    LaunchSpec b = a;
+    b.workDir = "/tmp/other";
+    b.uid = b.gid = 1600000042;
+    b.pooled = true;
+    b.traceStart = true;
+    b.argv = {"/bin/true"};
+    EXPECT_TRUE(sameSandbox(a, b));
+    b.readPaths.push_back("/opt");
+    EXPECT_FALSE(sameSandbox(a, b));
+    b = a;
+    b.limits.wallMs += 1;
+    EXPECT_FALSE(sameSandbox(a, b));
+    b = a;
+    b.seccompProgram = "x";
+    EXPECT_FALSE(sameSandbox(a, b));
+}
