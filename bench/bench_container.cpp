@@ -26,26 +26,30 @@ namespace {
 // no root) are skipped, so each row is the time from the previous mark present to this one.
 constexpr std::pair<const char*, const char*> kPhases[] = {
     {"runner.enter", "Runner: start of run()"},
-    {"runner.prepared", "Runner: checks, work dir, launch spec"},
-    {"runner.spawned", "Runner: pipes, posix_spawn of the launcher (vfork + exec)"},
-    {"launcher.main", "launcher: ld.so, libc and C++ start-up until main()"},
-    {"launcher.spec", "launcher: read and decode the spec"},
+    {"runner.planned", "Runner: the request checked, the launch spec's sandbox part"},
+    {"runner.spawned", "Runner: work dir, pipes; the zygote forks a launcher (zygote.h)"},
+    {"runner.prepared", "Runner: snippet, argv and environment"},
+    {"runner.spec_sent", "Runner: spec sent"},
+    {"launcher.spec", "launcher: reads and decodes the spec (it started meanwhile)"},
     {"launcher.clone", "launcher: signals, channels (cgroup)"},
-    {"init.start", "clone into new namespaces (pid 1 runs)"},
+    {"init.start", "clone into new namespaces but the network's (pid 1 runs)"},
     {"init.mapped", "pid 1: waits for the uid/gid maps"},
     {"root.opened", "pid 1: hostname, private mounts, the root's host paths opened"},
     {"root.mounted", "pid 1: tmpfs root, binds, /dev, /proc, /tmp, /work"},
     {"root.pivoted", "pid 1: pivot_root, detach the old root"},
     {"init.root", "pid 1: root read-only, chdir"},
+    {"init.net", "pid 1: joins the network namespace its helper made meanwhile"},
     {"child.start", "fork of the program's process"},
     {"child.identity", "program: fds, capabilities/uid, no_new_privs"},
     {"child.landlock", "program: Landlock"},
     {"child.seccomp", "program: seccomp filter, notification fd handed over"},
     {"child.execve", "program: rlimits, argv"},
-    {"launcher.done", "execve, the program runs and ends, pid 1 and namespaces torn down, reaped"},
+    {"launcher.done", "execve; the program runs and ends; pid 1 ends (namespaces torn down but the mounts); reaped"},
     {"launcher.result", "launcher: result assembled"},
-    {"runner.drained", "launcher exits, Runner sees EOF on every pipe"},
-    {"runner.reaped", "Runner: waitpid of the launcher"},
+    {"runner.drained", "Runner: has the result line and EOF on the output pipes"},
+    {"runner.reaped", "Runner: lets the launcher end (the zygote reaps it)"},
+    {"runner.judged", "Runner: result decoded, outcome judged"},
+    {"runner.return", "Runner: work dir removed"},
 };
 
 int breakdown(const sb::Runner& runner, int n, int warmup)
@@ -84,7 +88,7 @@ int breakdown(const sb::Runner& runner, int n, int warmup)
                     phases[label].add(static_cast<double>(it->second - previous) / 1000.0);
                 previous = it->second;
             }
-            total.add(static_cast<double>(at.at("runner.reaped") - at.at("runner.enter")) / 1000.0);
+            total.add(static_cast<double>(at.at("runner.return") - at.at("runner.enter")) / 1000.0);
         }
         std::printf("\n%s level, /bin/true, N=%d: median of each phase in microseconds\n\n",
                     level == sb::IsolationLevel::Container ? "Container" : "Process", n);

@@ -1,5 +1,6 @@
 #include "isolation/container.h"
 
+#include "isolation/fd_passing.h"
 #include "isolation/start_trace.h"
 
 #include <fmt/format.h>
@@ -11,7 +12,10 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace sb::container {
@@ -163,6 +167,64 @@ Result<void> mirrorReadOnly(const Source& source)
 int namespaceFlags()
 {
     return CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP;
+}
+
+int cloneFlags()
+{
+    return namespaceFlags() & ~CLONE_NEWNET;
+}
+
+Result<NetworkHelper> startNetworkNamespace()
+{
+    int pair[2];
+    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0)
+        return fail(err("network namespace: socketpair"));
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        const int e = errno;
+        ::close(pair[0]);
+        ::close(pair[1]);
+        errno = e;
+        return fail(err("network namespace: fork"));
+    }
+    if (pid == 0) {
+        ::close(pair[0]);
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+        const int fd = ::unshare(CLONE_NEWNET) == 0 ? ::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC) : -1;
+        if (fd >= 0) {
+            sendFd(pair[1], fd);
+        } else {
+            const int e = errno;
+            [[maybe_unused]] const ssize_t n = ::write(pair[1], &e, sizeof e);
+        }
+        ::_exit(0);
+    }
+    ::close(pair[1]);
+    return NetworkHelper{pid, pair[0]};
+}
+
+Result<void> enterNetworkNamespace(NetworkHelper& helper)
+{
+    std::string message;
+    int fd = -1;
+    const int got = receiveFds(helper.channel, message, std::span<int>(&fd, 1));
+    ::close(helper.channel);
+    ::waitpid(helper.pid, nullptr, 0);
+    helper = {};
+    if (got != 1) {
+        int e = EIO;
+        if (message.size() == sizeof e)
+            std::memcpy(&e, message.data(), sizeof e);
+        errno = e;
+        return fail(err("network namespace: unshare"));
+    }
+    const bool joined = ::setns(fd, CLONE_NEWNET) == 0;
+    const int e = errno;
+    ::close(fd);
+    errno = e;
+    if (!joined)
+        return fail(err("network namespace: setns"));
+    return {};
 }
 
 Result<void> writeIdMaps(pid_t child, uid_t outerUid, gid_t outerGid)

@@ -350,12 +350,24 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
     sb::starttrace::mark("init.start");
     ::setpgid(0, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    // The network namespace is made alongside (container.h, cloneFlags()) and joined before the run starts.
+    auto network = sb::container::startNetworkNamespace();
+    if (!network)
+        childFail(errFd, "container: " + network.error().message);
+    auto joinNetwork = [&] {
+        if (network->pid < 0)
+            return;
+        if (auto joined = sb::container::enterNetworkNamespace(*network); !joined)
+            childFail(errFd, "container: " + joined.error().message);
+        sb::starttrace::mark("init.net");
+    };
     char go = 0;
     if (::read(syncFd, &go, 1) != 1)
         childFail(errFd, "user namespace: the supervisor could not map the sandbox's ids");
     ::close(syncFd);
     sb::starttrace::mark("init.mapped");
     if (gateFd >= 0) {
+        joinNetwork(); // the gate listens on the sandbox's loopback
         if (auto gate = sb::netproxy::startGate(gateFd); !gate)
             childFail(errFd, gate.error().message);
         ::close(gateFd);
@@ -365,6 +377,7 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
         childFail(errFd, "container: " + entered.error().message);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); // cleared by the change of identity in enterRoot
     sb::starttrace::mark("init.root");
+    joinNetwork();
 
     const pid_t program = ::fork();
     if (program < 0)
@@ -592,7 +605,7 @@ int launch(int parent)
     auto start = Clock::now();
     sb::starttrace::mark("launcher.clone");
     const pid_t child = spec->container
-                            ? static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD | sb::container::namespaceFlags(), nullptr,
+                            ? static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD | sb::container::cloneFlags(), nullptr,
                                                            nullptr, nullptr, nullptr))
                             : ::fork();
     if (child < 0) {

@@ -680,6 +680,8 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     auto plan = launch::makePlan(request, m_options);
     if (!plan)
         return launch::refused(request, plan.error().message);
+    if (plan->spec.traceStart)
+        trace.emplace_back("runner.planned", starttrace::nowNs());
     // A sandbox prepared ahead for requests like this one, else one started now.
     std::unique_ptr<launch::Started> started;
     if (m_options.warmPool)
