@@ -257,6 +257,35 @@ bool WarmPool::serves(const RunRequest& request) const
     return plan && launch::sameShape(*plan, *m_impl->plan);
 }
 
+std::shared_ptr<WarmPool> makeBurstPool(const std::vector<RunRequest>& requests, const RunnerOptions& options,
+                                        std::size_t size)
+{
+    // Group the requests by the sandbox they would get; requests that would be refused count for none.
+    std::vector<std::pair<launch::Plan, std::size_t>> kinds; // a plan of each kind, and the index of its first request
+    std::vector<std::size_t> counts;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        auto plan = launch::makePlan(requests[i], options);
+        if (!plan)
+            continue;
+        const auto same = std::find_if(kinds.begin(), kinds.end(),
+                                       [&](const auto& kind) { return launch::sameShape(kind.first, *plan); });
+        if (same != kinds.end()) {
+            ++counts[static_cast<std::size_t>(same - kinds.begin())];
+        } else {
+            kinds.emplace_back(std::move(*plan), i);
+            counts.push_back(1);
+        }
+    }
+    const auto most = std::max_element(counts.begin(), counts.end());
+    if (most == counts.end() || *most < 2)
+        return nullptr;
+    WarmPoolOptions poolOptions;
+    poolOptions.prototype = requests[kinds[static_cast<std::size_t>(most - counts.begin())].second];
+    poolOptions.size = std::min(size, *most);
+    poolOptions.runner = options;
+    return std::make_shared<WarmPool>(std::move(poolOptions));
+}
+
 std::unique_ptr<launch::Started> WarmPool::take(const launch::Plan& plan)
 {
     if (!m_impl->plan || !launch::sameShape(plan, *m_impl->plan))

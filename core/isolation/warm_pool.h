@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace sb {
 
@@ -73,5 +74,10 @@ private:
     struct Impl;
     std::unique_ptr<Impl> m_impl;
 };
+
+// For a burst known in advance (the demo, a batch): a pool of `size` for the kind of request that comes
+// most often in `requests`, or null when no kind comes twice (nothing a pool would save).
+std::shared_ptr<WarmPool> makeBurstPool(const std::vector<RunRequest>& requests, const RunnerOptions& options,
+                                        std::size_t size = 2);
 
 } // namespace sb
