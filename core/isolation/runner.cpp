@@ -505,8 +505,11 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
         for (const char* name : {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"})
             spec.env.push_back(std::string(name) + "=" + proxy);
     }
-    // Tasks the caller's uid has now: an unprivileged caller's RLIMIT_NPROC counts them too.
-    spec.processBase = spec.dropPrivileges ? 0 : tasksOfUid(::getuid());
+    // Tasks the caller's uid has now: an unprivileged caller's RLIMIT_NPROC counts them too at the process
+    // level. In a container the limit counts the tasks of the run's own user namespace alone (the kernel
+    // keeps the count per namespace), as for a root caller's transient uid: none to add, and no /proc
+    // walk on every run.
+    spec.processBase = spec.dropPrivileges || spec.container ? 0 : tasksOfUid(::getuid());
     mark("runner.prepared");
 
     // A cold launcher gets both lines now; a pooled one has its sandbox and waits for the job alone. The
