@@ -44,9 +44,9 @@ void reapAll()
         || ::dup2(high[5], kLauncherEventFd) < 0)
         ::_exit(127);
     ::syscall(SYS_close_range, kLauncherEventFd + 1, ~0U, 0);
-    // As posix_spawn left the exec'd launcher: every signal at its default, none blocked.
-    for (int sig = 1; sig < NSIG; ++sig)
-        std::signal(sig, SIG_DFL);
+    // As posix_spawn left the exec'd launcher: every signal at its default (the zygote changed SIGPIPE's
+    // alone), none blocked.
+    std::signal(SIGPIPE, SIG_DFL);
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -72,6 +72,8 @@ int serve(int (*launch)(int parent))
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
     ::sigprocmask(SIG_BLOCK, &chld, nullptr);
+    // The only disposition the zygote changes (becomeLauncher() puts it back); it was started with every
+    // other at its default.
     std::signal(SIGPIPE, SIG_IGN);
     const int sigFd = ::signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
     const pid_t self = ::getpid();
