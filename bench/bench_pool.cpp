@@ -10,9 +10,11 @@
 //    as in a burst). The issue's figure: pooled start <= 1.5x the bare start. For scale, a second pass
 //    interleaves a cold run of the same request with the bare start (apart, so that a cold run's
 //    namespace teardown, which the kernel finishes in the background, does not land on a pooled run).
-// 2. Throughput: T = 1, 2, 4 threads each doing THROUGHPUT_RUNS / T runs of /bin/true back to back
-//    (cold, then through a pool of T sandboxes), and the same with bare spawns; runs per second and the
-//    speed-up over one thread. On 2 cores, 2 threads should give close to 2x, 4 threads no more.
+// 2. Throughput: T = 1, 2, 4 threads sharing THROUGHPUT_RUNS runs of /bin/true back to back at each
+//    level (cold, then through a pool of T sandboxes), and the same with bare spawns; runs per second and
+//    the speed-up over one thread, and how many cores the machine kept busy meanwhile (/proc/stat; other
+//    load on the machine counts too). On 2 cores, 2 threads should give close to 2x, 4 threads no more,
+//    unless one thread already keeps more than one core busy.
 // Ends with one JSON line starting with {"bench":"pool".
 
 #include "bench_common.h"
@@ -112,12 +114,34 @@ StartRow measureStart(const std::vector<std::string>& argv, const std::string& e
     return row;
 }
 
+// CPU time the whole machine spent busy so far (every core, the kernel's workers included), in seconds,
+// from /proc/stat: a run's namespaces are torn down partly in kernel workers, after the run.
+double machineBusySeconds()
+{
+    std::FILE* f = std::fopen("/proc/stat", "r");
+    if (!f)
+        return 0;
+    unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+    const int n = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system, &idle, &iowait,
+                              &irq, &softirq, &steal);
+    std::fclose(f);
+    if (n != 8)
+        return 0;
+    return static_cast<double>(user + nice + system + irq + softirq + steal) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+struct Rate {
+    double perSecond = 0;
+    double coresBusy = 0; // the machine's busy CPU time over the wall time: how many cores the runs kept busy
+};
+
 // Runs per second with `threads` threads sharing `total` runs of `job`.
 template <typename Job>
-double throughput(int threads, int total, Job job)
+Rate throughput(int threads, int total, Job job)
 {
     std::atomic<int> left{total};
     std::atomic<bool> ok{true};
+    const double busyBefore = machineBusySeconds();
     const auto start = bench::Clock::now();
     std::vector<std::thread> workers;
     for (int t = 0; t < threads; ++t) {
@@ -131,11 +155,12 @@ double throughput(int threads, int total, Job job)
     for (auto& w : workers)
         w.join();
     const double seconds = bench::msSince(start) / 1000.0;
+    const double busy = machineBusySeconds() - busyBefore;
     if (!ok) {
         std::cerr << "a run failed during the throughput measurement\n";
         std::exit(1);
     }
-    return total / seconds;
+    return {total / seconds, busy / seconds};
 }
 
 } // namespace
@@ -181,38 +206,53 @@ int main(int argc, char** argv)
     }
     std::printf("  => pooled / bare, ratio of medians (issue target <= 1.5x): %s\n\n", allMet ? "met" : "not met");
 
-    // Throughput: /bin/true at the deepest level, 1, 2 and 4 threads.
-    const auto request = commandRequest({"/bin/true"}, levels.back());
-    const sb::Runner cold;
-    std::printf("Throughput: %d runs of /bin/true (%s level) shared by T threads; runs per second (speed-up over "
-                "T = 1)\n\n",
-                runs, std::string(sb::toString(levels.back())).c_str());
-    std::printf("  %-8s %16s %16s %16s\n", "threads", "cold", "pooled", "bare spawn");
-    json += "],\"throughput_level\":\"" + std::string(sb::toString(levels.back())) + "\",\"throughput\":[";
-    double base[3] = {0, 0, 0};
-    for (const int threads : {1, 2, 4}) {
-        const double coldRate = throughput(threads, runs, [&] { return cold.run(request).outcome == sb::Outcome::Ok; });
-        sb::WarmPoolOptions poolOptions;
-        poolOptions.prototype = request;
-        poolOptions.size = static_cast<std::size_t>(threads);
-        auto pool = std::make_shared<sb::WarmPool>(poolOptions);
-        pool->waitUntilReady(10s);
-        sb::RunnerOptions pooledOptions;
-        pooledOptions.warmPool = pool;
-        const sb::Runner pooled(pooledOptions);
-        const double pooledRate =
-            throughput(threads, runs, [&] { return pooled.run(request).outcome == sb::Outcome::Ok; });
-        const double bareRate = throughput(threads, runs, [] { return bench::spawnAndWait({"/bin/true"}).ok; });
-        if (threads == 1) {
-            base[0] = coldRate;
-            base[1] = pooledRate;
-            base[2] = bareRate;
+    // Throughput: /bin/true at each level, 1, 2 and 4 threads.
+    std::printf("Throughput: %d runs of /bin/true shared by T threads; runs per second (speed-up over T = 1)\n\n",
+                runs);
+    std::printf("  %-10s %-8s %23s %23s %23s\n", "level", "threads", "cold (cores busy)", "pooled (cores busy)",
+                "bare spawn (cores busy)");
+    json += "],\"throughput\":[";
+    bool firstRow = true;
+    for (const auto level : levels) {
+        const auto request = commandRequest({"/bin/true"}, level);
+        const sb::Runner cold;
+        double base[3] = {0, 0, 0};
+        for (const int threads : {1, 2, 4}) {
+            const Rate coldRate =
+                throughput(threads, runs, [&] { return cold.run(request).outcome == sb::Outcome::Ok; });
+            sb::WarmPoolOptions poolOptions;
+            poolOptions.prototype = request;
+            poolOptions.size = static_cast<std::size_t>(threads);
+            auto pool = std::make_shared<sb::WarmPool>(poolOptions);
+            pool->waitUntilReady(10s);
+            sb::RunnerOptions pooledOptions;
+            pooledOptions.warmPool = pool;
+            const sb::Runner pooled(pooledOptions);
+            const Rate pooledRate =
+                throughput(threads, runs, [&] { return pooled.run(request).outcome == sb::Outcome::Ok; });
+            const Rate bareRate = throughput(threads, runs, [] { return bench::spawnAndWait({"/bin/true"}).ok; });
+            if (threads == 1) {
+                base[0] = coldRate.perSecond;
+                base[1] = pooledRate.perSecond;
+                base[2] = bareRate.perSecond;
+            }
+            auto cell = [](const Rate& r, double one) {
+                char text[64];
+                std::snprintf(text, sizeof text, "%5.0f/s %4.2fx (%3.1f)", r.perSecond, r.perSecond / one, r.coresBusy);
+                return std::string(text);
+            };
+            std::printf("  %-10s %-8d %23s %23s %23s\n", std::string(sb::toString(level)).c_str(), threads,
+                        cell(coldRate, base[0]).c_str(), cell(pooledRate, base[1]).c_str(), cell(bareRate, base[2]).c_str());
+            json += std::string(firstRow ? "" : ",") + "{\"level\":\"" + std::string(sb::toString(level))
+                    + "\",\"threads\":" + std::to_string(threads)
+                    + ",\"cold_per_s\":" + bench::jsonNumber(coldRate.perSecond)
+                    + ",\"cold_cores_busy\":" + bench::jsonNumber(coldRate.coresBusy)
+                    + ",\"pooled_per_s\":" + bench::jsonNumber(pooledRate.perSecond)
+                    + ",\"pooled_cores_busy\":" + bench::jsonNumber(pooledRate.coresBusy)
+                    + ",\"bare_per_s\":" + bench::jsonNumber(bareRate.perSecond)
+                    + ",\"bare_cores_busy\":" + bench::jsonNumber(bareRate.coresBusy) + "}";
+            firstRow = false;
         }
-        std::printf("  %-8d %9.0f (%4.2fx) %9.0f (%4.2fx) %9.0f (%4.2fx)\n", threads, coldRate, coldRate / base[0],
-                    pooledRate, pooledRate / base[1], bareRate, bareRate / base[2]);
-        json += std::string(threads > 1 ? "," : "") + "{\"threads\":" + std::to_string(threads)
-                + ",\"cold_per_s\":" + bench::jsonNumber(coldRate) + ",\"pooled_per_s\":" + bench::jsonNumber(pooledRate)
-                + ",\"bare_per_s\":" + bench::jsonNumber(bareRate) + "}";
     }
     json += "]}";
     std::printf("\n%s\n", json.c_str());
