@@ -5,10 +5,13 @@
 //   bench_container [N] [WARMUP]              the side-by-side figures
 //   bench_container [N] [WARMUP] --breakdown  where a container-level (and a process-level) start goes:
 //       N runs each with SANDBENCH_TRACE_START set (start_trace.h), the median of every phase
+//   bench_container [N] [WARMUP] --breakdown --pooled   the same for runs taken from a warm pool (the
+//       phases from the Runner's run() on; the sandbox was prepared before)
 
 #include "bench_common.h"
 
 #include "isolation/runner.h"
+#include "isolation/warm_pool.h"
 
 #include <nlohmann/json.hpp>
 
@@ -43,6 +46,7 @@ constexpr std::pair<const char*, const char*> kPhases[] = {
     {"child.identity", "program: fds, capabilities/uid, no_new_privs"},
     {"child.landlock", "program: Landlock"},
     {"child.seccomp", "program: seccomp filter, notification fd handed over"},
+    {"child.job", "program: reads and parses its job (pooled; the filter was loaded ahead)"},
     {"child.execve", "program: rlimits, argv"},
     {"launcher.done", "execve; the program runs and ends; pid 1 ends (namespaces torn down but the mounts); reaped"},
     {"launcher.result", "launcher: result assembled"},
@@ -52,19 +56,32 @@ constexpr std::pair<const char*, const char*> kPhases[] = {
     {"runner.return", "Runner: work dir removed"},
 };
 
-int breakdown(const sb::Runner& runner, int n, int warmup)
+int breakdown(int n, int warmup, bool pooled)
 {
+    using namespace std::chrono_literals;
     const auto file = std::filesystem::temp_directory_path() / ("sandbench-trace-" + std::to_string(::getpid()));
     ::setenv("SANDBENCH_TRACE_START", file.c_str(), 1);
     for (const auto level : {sb::IsolationLevel::Container, sb::IsolationLevel::Process}) {
+        sb::RunRequest request;
+        request.language = sb::Language::Command;
+        request.command = {"/bin/true"};
+        request.policy.level = level;
+        sb::RunnerOptions options;
+        if (pooled) {
+            sb::WarmPoolOptions poolOptions;
+            poolOptions.prototype = request;
+            poolOptions.size = 1;
+            options.warmPool = std::make_shared<sb::WarmPool>(poolOptions);
+        }
+        const sb::Runner runner(options);
         std::filesystem::remove(file);
         for (int i = -warmup; i < n; ++i) {
             if (i == 0)
                 std::filesystem::remove(file);
-            sb::RunRequest request;
-            request.language = sb::Language::Command;
-            request.command = {"/bin/true"};
-            request.policy.level = level;
+            if (pooled && !options.warmPool->waitUntilReady(10s)) {
+                std::cerr << "the pool did not get ready: " << options.warmPool->lastError() << '\n';
+                return 1;
+            }
             const auto r = runner.run(request);
             if (r.outcome != sb::Outcome::Ok) {
                 std::cerr << "sandboxed /bin/true: " << sb::toString(r.outcome) << ": " << r.message << '\n';
@@ -79,6 +96,8 @@ int breakdown(const sb::Runner& runner, int n, int warmup)
             std::map<std::string, std::int64_t> at;
             for (const auto& m : j.at("marks"))
                 at[m.at(0).get<std::string>()] = m.at(1).get<std::int64_t>();
+            // A pooled sandbox was prepared before the run: only what happened from run() on counts.
+            std::erase_if(at, [&](const auto& mark) { return mark.second < at.at("runner.enter"); });
             std::int64_t previous = -1;
             for (const auto& [label, what] : kPhases) {
                 const auto it = at.find(label);
@@ -90,8 +109,9 @@ int breakdown(const sb::Runner& runner, int n, int warmup)
             }
             total.add(static_cast<double>(at.at("runner.return") - at.at("runner.enter")) / 1000.0);
         }
-        std::printf("\n%s level, /bin/true, N=%d: median of each phase in microseconds\n\n",
-                    level == sb::IsolationLevel::Container ? "Container" : "Process", n);
+        std::printf("\n%s level, /bin/true, %s, N=%d: median of each phase in microseconds\n\n",
+                    level == sb::IsolationLevel::Container ? "Container" : "Process",
+                    pooled ? "from a warm pool" : "cold", n);
         double sum = 0;
         for (const auto& [label, what] : kPhases) {
             const auto it = phases.find(label);
@@ -113,7 +133,7 @@ int main(int argc, char** argv)
     const int n = argc > 1 ? bench::parseCount(argv[1], "N") : 40;
     const int warmup = argc > 2 ? bench::parseCount(argv[2], "WARMUP") : 5;
     if (argc > 3 && std::string_view(argv[3]) == "--breakdown")
-        return breakdown(sb::Runner(), n, warmup);
+        return breakdown(n, warmup, argc > 4 && std::string_view(argv[4]) == "--pooled");
     const std::vector<std::string> bwrap = {"/usr/bin/bwrap", "--unshare-all", "--die-with-parent", "--ro-bind", "/usr",
                                             "/usr", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/lib", "/lib",
                                             "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev",
