@@ -1,9 +1,10 @@
 // sandbench-launcher: sets up and supervises one sandboxed run.
 //
-// The Runner starts this small program fresh (posix_spawn) for every run, so that the set-up below runs
-// single-threaded, far from the caller's threads and memory: peak-memory figures are the run's own, not a
-// copy of a large caller's, and no descriptor of the caller survives (everything above fd 5 is closed at
-// once). The launcher forks the program, applies the layers in the child, then supervises: it answers
+// Every run gets a fresh launcher process, forked by the caller process's launcher zygote (zygote.h; or
+// exec'd, posix_spawn, when there is none), so that the set-up below runs single-threaded, far from the
+// caller's threads and memory: peak-memory figures are the run's own, not a copy of a large caller's, and
+// no descriptor of the caller survives (everything above fd 5 is closed at once). The launcher forks the
+// program, applies the layers in the child, then supervises: it answers
 // refused syscalls (seccomp user notification), enforces the wall-clock limit, reaps every descendant
 // (it is their subreaper) and kills the whole tree when the program ends, times out or is cancelled.
 // It writes one JSON result on fd 4 and nothing on stdout/stderr, which belong to the program.
@@ -112,12 +113,18 @@ private:
 
 // The result, newline-terminated: a complete line tells the Runner that the run is over without waiting
 // for this process to end. The run's output pipes are closed first, so their EOF comes with it; what is
-// left to this process (its exit, a mount namespace to tear down) is off the caller's path.
-[[noreturn]] void finish(const LaunchResult& result)
+// left to this process (a cgroup to remove, its exit, a mount namespace to tear down) is off the caller's
+// path.
+void report(const LaunchResult& result)
 {
     ::close(1);
     ::close(2);
     writeAll(sb::kLauncherResultFd, sb::encodeResult(result) + '\n');
+}
+
+[[noreturn]] void finish(const LaunchResult& result)
+{
+    report(result);
     ::_exit(0);
 }
 
@@ -210,20 +217,23 @@ constexpr char kStartedMarker = '\1'; // its job came
 
 // Whether a pooled sandbox's program process may load its seccomp filter before it waits for its job:
 // only if the filter lets every call of that wait through untouched (reading and parsing the job,
-// reporting on the error channel, ending when released). Then the filter costs nothing after the job.
+// reporting on the error channel, ending when released): no rule refuses one, and a default-deny filter
+// (strict) allows each unconditionally. Then the filter costs nothing after the job.
 bool filterFitsTheWait(const sb::SyscallPolicy& policy)
 {
-    if (policy.defaultAction != sb::SyscallAction::Allow)
-        return false;
     static constexpr std::string_view kWaitCalls[] = {"read", "write", "close", "brk", "mmap", "munmap", "mremap",
                                                       "madvise", "futex", "exit", "exit_group", "rt_sigreturn"};
-    for (const auto& rule : policy.rules) {
-        if (rule.action == sb::SyscallAction::Allow || rule.action == sb::SyscallAction::Log)
-            continue;
-        for (const auto& name : rule.names) {
-            if (std::find(std::begin(kWaitCalls), std::end(kWaitCalls), name) != std::end(kWaitCalls))
+    for (const std::string_view call : kWaitCalls) {
+        bool allowed = policy.defaultAction == sb::SyscallAction::Allow || sb::seccomp::isBootstrapSyscall(call);
+        for (const auto& rule : policy.rules) {
+            if (std::find(rule.names.begin(), rule.names.end(), call) == rule.names.end())
+                continue;
+            if (rule.action != sb::SyscallAction::Allow && rule.action != sb::SyscallAction::Log)
                 return false;
+            allowed = allowed || rule.args.empty();
         }
+        if (!allowed)
+            return false;
     }
     return true;
 }
@@ -862,7 +872,6 @@ done:
     if (group.active()) {
         result.memoryLimited = sb::cgroup::oomKilled(group);
         groupCpuUs = sb::cgroup::cpuUsageUs(group);
-        sb::cgroup::destroy(group);
     }
     if (::getppid() != caller)
         sb::removeWorkDir(spec->workDir); // the caller died: nobody else will clean up after the run
@@ -900,7 +909,12 @@ done:
     result.layers.emplace_back("cgroup_limits", group.active());
     sb::starttrace::mark("launcher.result");
     result.trace = sb::starttrace::collected();
-    finish(result);
+    report(result);
+    // Empty (every process of it is reaped), and no longer the caller's business: removing a memory cgroup
+    // can take a while.
+    if (group.active())
+        sb::cgroup::destroy(group);
+    ::_exit(0);
 }
 
 } // namespace
