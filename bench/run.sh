@@ -8,10 +8,11 @@
 #   N=100 TIMEOUT_N=20 bench/run.sh # bigger samples
 #   BUILD_DIR=build/other JOBS=1 bench/run.sh
 #
-# Environment: BUILD_DIR (default build/release-bench), JOBS (default 2), N (bench_start rounds, 40),
-# WARMUP (bench_start warm-up rounds, 5), TIMEOUT_N (bench_timeout runs per case, 10), RUNS (hyperfine
-# runs, 30), LEAK_N (bench_leaks runs per level, 10000), OUT_DIR (where the JSON results go; default a
-# fresh temp dir, printed at the end).
+# Environment: BUILD_DIR (default build/release-bench; build/release, the release preset's, works too),
+# JOBS (default 2), N (bench_start, bench_container and bench_pool rounds, 40), WARMUP (warm-up rounds,
+# 5), POOL_RUNS (bench_pool throughput runs, 200), TIMEOUT_N (bench_timeout runs per case, 10), RUNS
+# (hyperfine runs, 30), LEAK_N (bench_leaks runs per level, 10000), OUT_DIR (where the JSON results go;
+# default a fresh temp dir, printed at the end).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -60,6 +61,13 @@ echo
 echo "== bench_container $N $WARMUP"
 "$bin/bench_container" "$N" "$WARMUP" | tee "$OUT_DIR/bench_container.txt" || status=1
 grep '^{"bench":"container"' "$OUT_DIR/bench_container.txt" >"$OUT_DIR/bench_container.json" || true
+echo
+echo "== bench_container $N $WARMUP --breakdown"
+"$bin/bench_container" "$N" "$WARMUP" --breakdown | tee "$OUT_DIR/bench_container_breakdown.txt" || status=1
+echo
+echo "== bench_pool $N $WARMUP ${POOL_RUNS:-200}"
+"$bin/bench_pool" "$N" "$WARMUP" "${POOL_RUNS:-200}" | tee "$OUT_DIR/bench_pool.txt" || status=1
+grep '^{"bench":"pool"' "$OUT_DIR/bench_pool.txt" >"$OUT_DIR/bench_pool.json" || true
 
 echo "== bench_leaks ${LEAK_N:-10000}"
 "$bin/bench_leaks" "${LEAK_N:-10000}" | tee "$OUT_DIR/bench_leaks.txt" || status=1

@@ -1,5 +1,8 @@
 #include "isolation/container.h"
 
+#include "isolation/fd_passing.h"
+#include "isolation/start_trace.h"
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -9,14 +12,19 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace sb::container {
 
 namespace {
 
-constexpr const char* kNewRoot = "/tmp/.sandbench-root";
+// The new root is a tmpfs mounted over /tmp of this mount namespace: one mount both covers the host's
+// /tmp and holds the root while it is built (the work dir, under the host's /tmp, was opened before).
+constexpr const char* kNewRoot = "/tmp";
 
 std::string err(const std::string& what)
 {
@@ -35,15 +43,28 @@ Result<void> writeFile(const std::string& path, const std::string& text)
     return {};
 }
 
+// mkdir -p, from the deepest folder that exists: usually the parent does, and it is one mkdir.
 Result<void> makeDirs(const std::string& path)
 {
-    std::string partial;
-    for (std::size_t pos = 1; pos != std::string::npos;) {
-        pos = path.find('/', pos + 1);
-        partial = path.substr(0, pos);
-        if (::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST)
-            return fail(err("mkdir " + partial));
-    }
+    if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST)
+        return {};
+    if (errno != ENOENT)
+        return fail(err("mkdir " + path));
+    const auto slash = path.rfind('/');
+    if (slash == 0 || slash == std::string::npos)
+        return fail(err("mkdir " + path));
+    if (auto r = makeDirs(path.substr(0, slash)); !r)
+        return r;
+    if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST)
+        return fail(err("mkdir " + path));
+    return {};
+}
+
+// An empty file to bind a file onto, in one call.
+Result<void> makeFile(const std::string& path)
+{
+    if (::mknod(path.c_str(), S_IFREG | 0644, 0) != 0 && errno != EEXIST)
+        return fail(err("create " + path));
     return {};
 }
 
@@ -64,6 +85,20 @@ Result<void> remountReadOnly(const std::string& target)
     if (::mount(nullptr, target.c_str(), nullptr, flags, nullptr) != 0)
         return fail(err("remount read-only " + target));
     return {};
+}
+
+// Read-only, nosuid and nodev, for a bound file or a whole bound tree: mount_setattr changes only what it
+// is asked to (the flags a user namespace keeps locked stay), and AT_RECURSIVE reaches the mounts under
+// the top one, which a remount does not. Kernels before 5.12 get the remount.
+Result<void> makeReadOnly(const std::string& target, bool tree)
+{
+    mount_attr attr{};
+    attr.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+    if (::mount_setattr(AT_FDCWD, target.c_str(), tree ? AT_RECURSIVE : 0, &attr, sizeof attr) == 0)
+        return {};
+    if (errno != ENOSYS)
+        return fail(err("read-only " + target));
+    return remountReadOnly(target);
 }
 
 // A host path held open before /tmp is covered, so that it can still be bound afterwards.
@@ -119,12 +154,12 @@ Result<void> mirrorReadOnly(const Source& source)
     if (S_ISDIR(st.st_mode)) {
         if (::mkdir(target.c_str(), 0755) != 0 && errno != EEXIST)
             return fail(err("mkdir " + target));
-    } else if (auto r = writeFile(target, ""); !r) {
+    } else if (auto r = makeFile(target); !r) {
         return r;
     }
     if (::mount(fdPath(source.fd).c_str(), target.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0)
         return fail(err("bind " + hostPath));
-    return remountReadOnly(target);
+    return makeReadOnly(target, S_ISDIR(st.st_mode));
 }
 
 } // namespace
@@ -132,6 +167,64 @@ Result<void> mirrorReadOnly(const Source& source)
 int namespaceFlags()
 {
     return CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP;
+}
+
+int cloneFlags()
+{
+    return namespaceFlags() & ~CLONE_NEWNET;
+}
+
+Result<NetworkHelper> startNetworkNamespace()
+{
+    int pair[2];
+    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0)
+        return fail(err("network namespace: socketpair"));
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        const int e = errno;
+        ::close(pair[0]);
+        ::close(pair[1]);
+        errno = e;
+        return fail(err("network namespace: fork"));
+    }
+    if (pid == 0) {
+        ::close(pair[0]);
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+        const int fd = ::unshare(CLONE_NEWNET) == 0 ? ::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC) : -1;
+        if (fd >= 0) {
+            sendFd(pair[1], fd);
+        } else {
+            const int e = errno;
+            [[maybe_unused]] const ssize_t n = ::write(pair[1], &e, sizeof e);
+        }
+        ::_exit(0);
+    }
+    ::close(pair[1]);
+    return NetworkHelper{pid, pair[0]};
+}
+
+Result<void> enterNetworkNamespace(NetworkHelper& helper)
+{
+    std::string message;
+    int fd = -1;
+    const int got = receiveFds(helper.channel, message, std::span<int>(&fd, 1));
+    ::close(helper.channel);
+    ::waitpid(helper.pid, nullptr, 0);
+    helper = {};
+    if (got != 1) {
+        int e = EIO;
+        if (message.size() == sizeof e)
+            std::memcpy(&e, message.data(), sizeof e);
+        errno = e;
+        return fail(err("network namespace: unshare"));
+    }
+    const bool joined = ::setns(fd, CLONE_NEWNET) == 0;
+    const int e = errno;
+    ::close(fd);
+    errno = e;
+    if (!joined)
+        return fail(err("network namespace: setns"));
+    return {};
 }
 
 Result<void> writeIdMaps(pid_t child, uid_t outerUid, gid_t outerGid)
@@ -184,12 +277,8 @@ Result<void> enterRoot(const RootSpec& spec)
                 ::close(one->fd);
         }
     } closer{{&sources, &devices}, &*work};
+    sb::starttrace::mark("root.opened");
 
-    // A tmpfs over /tmp (in this namespace only) holds the new root while it is built.
-    if (::mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m") != 0)
-        return fail(err("mount tmpfs for the new root"));
-    if (::mkdir(kNewRoot, 0755) != 0)
-        return fail(err("mkdir new root"));
     if (::mount("tmpfs", kNewRoot, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=4m") != 0)
         return fail(err("mount the new root"));
 
@@ -219,7 +308,7 @@ Result<void> enterRoot(const RootSpec& spec)
         if (dev.fd < 0)
             continue;
         const std::string target = root + dev.path;
-        if (auto r = writeFile(target, ""); !r)
+        if (auto r = makeFile(target); !r)
             return r;
         if (::mount(fdPath(dev.fd).c_str(), target.c_str(), nullptr, MS_BIND, nullptr) != 0)
             return fail(err("bind " + dev.path));
@@ -252,9 +341,14 @@ Result<void> enterRoot(const RootSpec& spec)
         return r;
     if (::mount(fdPath(work->fd).c_str(), workTarget.c_str(), nullptr, MS_BIND, nullptr) != 0)
         return fail(err("bind the work dir"));
-    if (::mount(nullptr, workTarget.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV, nullptr) != 0)
+    mount_attr workAttr{};
+    workAttr.attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+    if (::mount_setattr(AT_FDCWD, workTarget.c_str(), 0, &workAttr, sizeof workAttr) != 0
+        && (errno != ENOSYS
+            || ::mount(nullptr, workTarget.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV, nullptr) != 0))
         return fail(err("remount the work dir nosuid,nodev"));
 
+    sb::starttrace::mark("root.mounted");
     // Into the new root; the old one is detached and gone from this namespace.
     if (::chdir(kNewRoot) != 0)
         return fail(err("chdir new root"));
@@ -262,6 +356,7 @@ Result<void> enterRoot(const RootSpec& spec)
         return fail(err("pivot_root"));
     if (::umount2(".", MNT_DETACH) != 0)
         return fail(err("detach the old root"));
+    sb::starttrace::mark("root.pivoted");
     if (::chdir("/") != 0)
         return fail(err("chdir /"));
     // The root itself read-only: the program writes only /work (and /tmp where there is one).

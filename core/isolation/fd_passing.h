@@ -1,7 +1,12 @@
 #pragma once
 
-// Handing a file descriptor to another process over a UNIX socket (SCM_RIGHTS): the seccomp notification
-// fd from the program to the launcher, and proxied connections from the network gate to the launcher.
+// Handing file descriptors to another process over a UNIX socket (SCM_RIGHTS): the seccomp notification
+// fd from the program to the launcher, proxied connections from the network gate to the launcher, and a
+// run's pipes from the Runner to the launcher zygote (zygote.h) with the launcher's pidfd back.
+
+#include <span>
+#include <string>
+#include <string_view>
 
 namespace sb {
 
@@ -9,5 +14,13 @@ namespace sb {
 bool sendFd(int socket, int fd);
 // Receives a descriptor sent by sendFd (close-on-exec); -1 when the peer is gone or sent none.
 int receiveFd(int socket);
+
+inline constexpr std::size_t kMaxPassedFds = 8;
+
+// Sends a message (not empty) with up to kMaxPassedFds descriptors; false when the peer is gone.
+bool sendFds(int socket, std::string_view message, std::span<const int> fds);
+// Receives one such message into `message` and its descriptors (close-on-exec) into `fds`; returns how many
+// descriptors came, or -1 when the peer is gone (EOF) or the message was not one of these.
+int receiveFds(int socket, std::string& message, std::span<int> fds);
 
 } // namespace sb

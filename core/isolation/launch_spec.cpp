@@ -2,7 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <csignal>
+#include <dirent.h>
+#include <tuple>
 #include <filesystem>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -70,6 +73,42 @@ SyscallPolicy syscallsFromJson(const json& j)
     return p;
 }
 
+// Binary (a BPF program) as hex: JSON strings are text.
+std::string toHex(const std::string& bytes)
+{
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(bytes.size() * 2);
+    for (const char c : bytes) {
+        const auto b = static_cast<unsigned char>(c);
+        out += kDigits[b >> 4];
+        out += kDigits[b & 0xf];
+    }
+    return out;
+}
+
+std::string fromHex(const std::string& text)
+{
+    auto digit = [](char c) -> int {
+        if (c >= '0' && c <= '9')
+            return c - '0';
+        if (c >= 'a' && c <= 'f')
+            return c - 'a' + 10;
+        return -1;
+    };
+    if (text.size() % 2 != 0)
+        throw json::other_error::create(501, "odd-length hex string", nullptr);
+    std::string out(text.size() / 2, '\0');
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const int hi = digit(text[2 * i]);
+        const int lo = digit(text[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            throw json::other_error::create(501, "not a hex string", nullptr);
+        out[i] = static_cast<char>((hi << 4) | lo);
+    }
+    return out;
+}
+
 } // namespace
 
 void killAllOfTransientUid(uid_t uid, gid_t gid)
@@ -86,6 +125,24 @@ void killAllOfTransientUid(uid_t uid, gid_t gid)
 
 void removeWorkDir(const std::string& dir)
 {
+    // The common case in a few calls: no folders in it (unlinkat never follows a link).
+    if (DIR* d = ::opendir(dir.c_str())) {
+        bool flat = true;
+        while (const dirent* e = ::readdir(d)) {
+            const std::string_view name = e->d_name;
+            if (name == "." || name == "..")
+                continue;
+            if (e->d_type == DT_DIR || e->d_type == DT_UNKNOWN || ::unlinkat(::dirfd(d), e->d_name, 0) != 0) {
+                flat = false;
+                break;
+            }
+        }
+        ::closedir(d);
+        if (flat && ::rmdir(dir.c_str()) == 0)
+            return;
+    } else if (errno == ENOENT) {
+        return;
+    }
     namespace fs = std::filesystem;
     std::error_code ec;
     for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
@@ -97,11 +154,9 @@ void removeWorkDir(const std::string& dir)
     fs::remove_all(dir, ec);
 }
 
-std::string encodeSpec(const LaunchSpec& s)
+std::string encodeSandbox(const LaunchSpec& s)
 {
-    json j = {{"argv", s.argv},
-              {"env", s.env},
-              {"work_dir", s.workDir},
+    json j = {{"work_dir", s.workDir},
               {"limits", limitsToJson(s.limits)},
               {"drop_privileges", s.dropPrivileges},
               {"uid", s.uid},
@@ -109,22 +164,43 @@ std::string encodeSpec(const LaunchSpec& s)
               {"read_paths", s.readPaths},
               {"dev_paths", s.devPaths},
               {"pass_event_fd", s.passEventFd},
-              {"process_base", s.processBase},
               {"syscalls", syscallsToJson(s.syscalls)},
+              {"seccomp_program", toHex(s.seccompProgram)},
               {"network_allow", s.networkAllow},
               {"cgroups", s.cgroups},
               {"container", s.container},
-              {"tmp_size_mb", s.tmpSizeMb}};
+              {"tmp_size_mb", s.tmpSizeMb},
+              {"trace_start", s.traceStart},
+              {"pooled", s.pooled}};
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-Result<LaunchSpec> decodeSpec(const std::string& text)
+bool sameSandbox(const LaunchSpec& a, const LaunchSpec& b)
+{
+    // The fields of encodeSandbox(), less work_dir, uid, gid, trace_start and pooled.
+    auto fields = [](const LaunchSpec& s) {
+        return std::tie(s.limits, s.dropPrivileges, s.readPaths, s.devPaths, s.passEventFd, s.syscalls,
+                        s.seccompProgram, s.networkAllow, s.cgroups, s.container, s.tmpSizeMb);
+    };
+    return fields(a) == fields(b);
+}
+
+std::string encodeJob(const LaunchSpec& s)
+{
+    const json j = {{"argv", s.argv}, {"env", s.env}, {"process_base", s.processBase}};
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string encodeSpec(const LaunchSpec& spec)
+{
+    return encodeSandbox(spec) + '\n' + encodeJob(spec) + '\n';
+}
+
+Result<LaunchSpec> decodeSandbox(std::string_view text)
 {
     try {
-        const json j = json::parse(text);
+        const json j = json::parse(text.begin(), text.end());
         LaunchSpec s;
-        s.argv = j.at("argv").get<std::vector<std::string>>();
-        s.env = j.at("env").get<std::vector<std::string>>();
         s.workDir = j.at("work_dir").get<std::string>();
         s.limits = limitsFromJson(j.at("limits"));
         s.dropPrivileges = j.at("drop_privileges").get<bool>();
@@ -133,18 +209,49 @@ Result<LaunchSpec> decodeSpec(const std::string& text)
         s.readPaths = j.at("read_paths").get<std::vector<std::string>>();
         s.devPaths = j.at("dev_paths").get<std::vector<std::string>>();
         s.passEventFd = j.at("pass_event_fd").get<bool>();
-        s.processBase = j.at("process_base").get<std::int64_t>();
         s.syscalls = syscallsFromJson(j.at("syscalls"));
+        s.seccompProgram = fromHex(j.at("seccomp_program").get<std::string>());
         s.networkAllow = j.at("network_allow").get<std::vector<std::string>>();
         s.cgroups = j.at("cgroups").get<bool>();
         s.container = j.at("container").get<bool>();
         s.tmpSizeMb = j.at("tmp_size_mb").get<std::int64_t>();
-        if (s.argv.empty() || s.argv.front().empty() || s.argv.front().front() != '/')
-            return fail("launch spec: argv[0] must be an absolute path");
+        s.traceStart = j.at("trace_start").get<bool>();
+        s.pooled = j.at("pooled").get<bool>();
         return s;
     } catch (const json::exception& e) {
         return fail(std::string("launch spec: ") + e.what());
     }
+}
+
+Result<void> applyJob(LaunchSpec& spec, std::string_view text)
+{
+    try {
+        const json j = json::parse(text.begin(), text.end());
+        auto argv = j.at("argv").get<std::vector<std::string>>();
+        auto env = j.at("env").get<std::vector<std::string>>();
+        const auto processBase = j.at("process_base").get<std::int64_t>();
+        if (argv.empty() || argv.front().empty() || argv.front().front() != '/')
+            return fail("launch spec: argv[0] must be an absolute path");
+        spec.argv = std::move(argv);
+        spec.env = std::move(env);
+        spec.processBase = processBase;
+        return {};
+    } catch (const json::exception& e) {
+        return fail(std::string("launch job: ") + e.what());
+    }
+}
+
+Result<LaunchSpec> decodeSpec(std::string_view text)
+{
+    const auto newline = text.find('\n');
+    if (newline == std::string_view::npos)
+        return fail("launch spec: the job is missing");
+    auto spec = decodeSandbox(text.substr(0, newline));
+    if (!spec)
+        return spec;
+    if (auto job = applyJob(*spec, text.substr(newline + 1)); !job)
+        return std::unexpected(job.error());
+    return spec;
 }
 
 std::string encodeResult(const LaunchResult& r)
@@ -171,6 +278,8 @@ std::string encodeResult(const LaunchResult& r)
               {"peak_rss_kb", r.peakRssKb},
               {"blocked", blocked},
               {"layers", layers}};
+    if (!r.trace.empty())
+        j["trace"] = r.trace;
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -186,6 +295,11 @@ LauncherReport splitLauncherReport(const std::string& text)
             rest.remove_prefix(newline + 1);
         }
     }
+    constexpr std::string_view kReady = "ready\n";
+    if (rest.starts_with(kReady)) {
+        report.ready = true;
+        rest.remove_prefix(kReady.size());
+    }
     report.json = std::string(rest);
     return report;
 }
@@ -193,7 +307,7 @@ LauncherReport splitLauncherReport(const std::string& text)
 Result<LaunchResult> decodeResult(const std::string& text)
 {
     try {
-        const json j = json::parse(text);
+        const json j = json::parse(text.begin(), text.end());
         LaunchResult r;
         r.setupFailed = j.at("setup_failed").get<bool>();
         r.setupError = j.at("setup_error").get<std::string>();
@@ -213,6 +327,8 @@ Result<LaunchResult> decodeResult(const std::string& text)
             r.blocked.push_back({b.at("kind").get<std::string>(), b.at("detail").get<std::string>()});
         for (const auto& l : j.at("layers"))
             r.layers.emplace_back(l.at(0).get<std::string>(), l.at(1).get<bool>());
+        if (j.contains("trace"))
+            r.trace = j.at("trace").get<starttrace::Marks>();
         return r;
     } catch (const json::exception& e) {
         return fail(std::string("launcher result: ") + e.what());

@@ -3,15 +3,22 @@
 // The contract between the Runner (in the caller's process) and sandbench-launcher (a small, freshly
 // exec'd process that sets up and supervises one run). Both sides are built from this one definition.
 //
-// Launcher file descriptors: 0 /dev/null, 1 and 2 the run's stdout/stderr pipes, 3 the spec (JSON, read
-// to EOF), 4 the result (JSON, written once at the end), 5 the guard's event pipe (becomes fd 3 of the
-// sandboxed program; absent when unused). Everything else is closed by the launcher before it starts.
+// Launcher file descriptors: 0 /dev/null, 1 and 2 the run's stdout/stderr pipes, 3 the spec, 4 the result
+// (JSON, written once at the end), 5 the guard's event pipe (becomes fd 3 of the sandboxed program; absent
+// when unused). Everything else is closed by the launcher before it starts.
+//
+// The spec is two JSON lines: the sandbox (encodeSandbox: everything the policy decides) and the job
+// (encodeJob: argv, environment). A cold start writes both at once. A pooled launcher (spec.pooled, see
+// warm_pool.h) gets the sandbox line alone, prepares every layer it can, reports "ready" and waits; the
+// job line comes when a run takes it, and the wall clock starts then.
 
 #include "isolation/run.h"
+#include "isolation/start_trace.h"
 #include "util/error.h"
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <sys/types.h>
 #include <utility>
 #include <vector>
@@ -36,10 +43,13 @@ struct LaunchSpec {
     bool passEventFd = false;
     std::int64_t processBase = 0;    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC)
     SyscallPolicy syscalls;          // the policy's syscall rules, on top of the built-in refusals
+    std::string seccompProgram;      // those rules compiled (seccomp::compileFilter); empty: compiled by the launcher
     std::vector<std::string> networkAllow; // non-empty: the allowlist proxy (netproxy.h), container only
     bool cgroups = false;            // strict: limits for the run as a whole where cgroups allow (cgroup.h)
     bool container = false;          // the container level: namespaces and a minimal root (container.h)
     std::int64_t tmpSizeMb = 64;     // container: size of the private /tmp, 0 for none
+    bool traceStart = false;         // mark the start-up phases (start_trace.h) and return them
+    bool pooled = false;             // the job follows later on the spec fd (warm pool)
 };
 
 struct LaunchResult {
@@ -62,6 +72,7 @@ struct LaunchResult {
     std::int64_t peakRssKb = 0;
     std::vector<BlockedEvent> blocked;                 // refused syscalls, decoded by the launcher
     std::vector<std::pair<std::string, bool>> layers;  // what the launcher really applied
+    starttrace::Marks trace;                           // only when the spec asked for it
 };
 
 // The CPU time the run may use in all, in microseconds (the same default as below, to the millisecond).
@@ -85,13 +96,26 @@ void killAllOfTransientUid(uid_t uid, gid_t gid);
 // Removes a run's work dir even if the program left read-only folders behind (never follows symlinks).
 void removeWorkDir(const std::string& dir);
 
+// One JSON line each (no newline inside): the sandbox part of a spec (argv, env and processBase left out),
+// and the job part (those three).
+std::string encodeSandbox(const LaunchSpec& spec);
+std::string encodeJob(const LaunchSpec& spec);
+// Whether two specs make the same sandbox: every field of the sandbox line but those each sandbox has of
+// its own (work dir, identity) and the tracing and pooling switches.
+bool sameSandbox(const LaunchSpec& a, const LaunchSpec& b);
+// Both lines, newline-terminated: what a cold start writes.
 std::string encodeSpec(const LaunchSpec& spec);
-Result<LaunchSpec> decodeSpec(const std::string& json);
+Result<LaunchSpec> decodeSandbox(std::string_view line);
+// Fills argv, env and processBase from a job line; argv[0] must be an absolute path.
+Result<void> applyJob(LaunchSpec& spec, std::string_view line);
+Result<LaunchSpec> decodeSpec(std::string_view text);
 std::string encodeResult(const LaunchResult& result);
-// The launcher's result pipe carries "started PID\n" as soon as the program's first process exists, then
-// the JSON result. Splits the two; pid is 0 when the launcher never got that far.
+// The launcher's result pipe carries "started PID\n" as soon as the program's first process exists, a
+// pooled launcher's "ready\n" once every layer is in place, then the JSON result. Splits them; pid is 0
+// when the launcher never got that far.
 struct LauncherReport {
     pid_t started = 0;
+    bool ready = false;
     std::string json;
 };
 LauncherReport splitLauncherReport(const std::string& text);

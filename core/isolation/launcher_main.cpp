@@ -1,9 +1,10 @@
 // sandbench-launcher: sets up and supervises one sandboxed run.
 //
-// The Runner starts this small program fresh (posix_spawn) for every run, so that the set-up below runs
-// single-threaded, far from the caller's threads and memory: peak-memory figures are the run's own, not a
-// copy of a large caller's, and no descriptor of the caller survives (everything above fd 5 is closed at
-// once). The launcher forks the program, applies the layers in the child, then supervises: it answers
+// Every run gets a fresh launcher process, forked by the caller process's launcher zygote (zygote.h; or
+// exec'd, posix_spawn, when there is none), so that the set-up below runs single-threaded, far from the
+// caller's threads and memory: peak-memory figures are the run's own, not a copy of a large caller's, and
+// no descriptor of the caller survives (everything above fd 5 is closed at once). The launcher forks the
+// program, applies the layers in the child, then supervises: it answers
 // refused syscalls (seccomp user notification), enforces the wall-clock limit, reaps every descendant
 // (it is their subreaper) and kills the whole tree when the program ends, times out or is cancelled.
 // It writes one JSON result on fd 4 and nothing on stdout/stderr, which belong to the program.
@@ -16,10 +17,13 @@
 #include "isolation/netproxy.h"
 #include "isolation/run_usage.h"
 #include "isolation/seccomp_filter.h"
+#include "isolation/start_trace.h"
+#include "isolation/zygote.h"
 
 #include <fmt/format.h>
 #include <seccomp.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -30,7 +34,9 @@
 #include <linux/capability.h>
 #include <poll.h>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -72,9 +78,54 @@ std::string readAll(int fd)
     }
 }
 
+// The spec fd, a line at a time: the sandbox line at once, the job line then or (pooled) when a run comes.
+class LineReader {
+public:
+    explicit LineReader(int fd) : m_fd(fd) {}
+    int fd() const { return m_fd; }
+    // Goes on reading from `fd` (what it read ahead stays).
+    void adopt(int fd) { m_fd = fd; }
+    // The next line without its newline; nothing at EOF (a last line without newline counts).
+    std::optional<std::string> next()
+    {
+        for (;;) {
+            if (const auto newline = m_buffer.find('\n'); newline != std::string::npos) {
+                std::string line = m_buffer.substr(0, newline);
+                m_buffer.erase(0, newline + 1);
+                return line;
+            }
+            char buf[8192];
+            const ssize_t n = ::read(m_fd, buf, sizeof buf);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                if (m_buffer.empty())
+                    return std::nullopt;
+                return std::exchange(m_buffer, {});
+            }
+            m_buffer.append(buf, static_cast<std::size_t>(n));
+        }
+    }
+
+private:
+    int m_fd;
+    std::string m_buffer;
+};
+
+// The result, newline-terminated: a complete line tells the Runner that the run is over without waiting
+// for this process to end. The run's output pipes are closed first, so their EOF comes with it; what is
+// left to this process (a cgroup to remove, its exit, a mount namespace to tear down) is off the caller's
+// path.
+void report(const LaunchResult& result)
+{
+    ::close(1);
+    ::close(2);
+    writeAll(sb::kLauncherResultFd, sb::encodeResult(result) + '\n');
+}
+
 [[noreturn]] void finish(const LaunchResult& result)
 {
-    writeAll(sb::kLauncherResultFd, sb::encodeResult(result));
+    report(result);
     ::_exit(0);
 }
 
@@ -140,10 +191,88 @@ void dropAllCapabilities(int errFd)
         childFail(errFd, fmt::format("capabilities: capset: {}", std::strerror(errno)));
 }
 
+// Closes every descriptor from `from` up, except those in `keep`.
+void closeAllBut(int from, std::initializer_list<int> keep)
+{
+    int kept[4];
+    std::size_t n = 0;
+    for (int fd : keep) { // in ascending order, by insertion
+        if (fd < from || n == std::size(kept))
+            continue;
+        std::size_t i = n++;
+        for (; i > 0 && kept[i - 1] > fd; --i)
+            kept[i] = kept[i - 1];
+        kept[i] = fd;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (kept[i] > from)
+            ::syscall(SYS_close_range, from, kept[i] - 1, 0);
+        from = kept[i] + 1;
+    }
+    ::syscall(SYS_close_range, from, ~0U, 0);
+}
+
+// Markers on the error channel, which never carries these bytes otherwise.
+constexpr char kReadyMarker = '\0';   // a pooled sandbox is prepared and waits for its job
+constexpr char kStartedMarker = '\1'; // its job came
+
+// Whether a pooled sandbox's program process may load its seccomp filter before it waits for its job:
+// only if the filter lets every call of that wait through untouched (reading and parsing the job,
+// reporting on the error channel, ending when released): no rule refuses one, and a default-deny filter
+// (strict) allows each unconditionally. Then the filter costs nothing after the job.
+bool filterFitsTheWait(const sb::SyscallPolicy& policy)
+{
+    static constexpr std::string_view kWaitCalls[] = {"read", "write", "close", "brk", "mmap", "munmap", "mremap",
+                                                      "madvise", "futex", "exit", "exit_group", "rt_sigreturn"};
+    for (const std::string_view call : kWaitCalls) {
+        bool allowed = policy.defaultAction == sb::SyscallAction::Allow || sb::seccomp::isBootstrapSyscall(call);
+        for (const auto& rule : policy.rules) {
+            if (std::find(rule.names.begin(), rule.names.end(), call) == rule.names.end())
+                continue;
+            if (rule.action != sb::SyscallAction::Allow && rule.action != sb::SyscallAction::Log)
+                return false;
+            allowed = allowed || rule.args.empty();
+        }
+        if (!allowed)
+            return false;
+    }
+    return true;
+}
+
+// A pooled sandbox's program process, every layer but the limits (and, unless it fits the wait, the
+// seccomp filter) in place: says so and waits for the job, which the Runner writes straight here.
+void awaitJobInChild(LaunchSpec& spec, int errFd, LineReader& job)
+{
+    writeAll(errFd, std::string(1, kReadyMarker));
+    const auto line = job.next();
+    if (!line)
+        ::_exit(0); // released without a job (the pool went, or its owner)
+    writeAll(errFd, std::string(1, kStartedMarker));
+    ::close(job.fd());
+    if (auto applied = sb::applyJob(spec, *line); !applied)
+        childFail(errFd, applied.error().message);
+    sb::starttrace::mark("child.job");
+}
+
+void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
+{
+    auto notifyFd = spec.seccompProgram.empty() ? sb::seccomp::loadFilter(spec.syscalls, !spec.networkAllow.empty())
+                                                : sb::seccomp::loadCompiled(spec.seccompProgram);
+    if (!notifyFd)
+        childFail(errFd, "seccomp: " + notifyFd.error().message);
+    if (!sb::sendFd(fdSocket, *notifyFd))
+        childFail(errFd, fmt::format("seccomp: handing over the notification fd: {}", std::strerror(errno)));
+    ::close(*notifyFd);
+    ::close(fdSocket);
+    sb::starttrace::mark("child.seccomp");
+}
+
 // The program: applies the layers and becomes the snippet or command. In a container it runs as the
 // sandbox user inside the new root; otherwise on the host, as a dropped or the caller's identity.
-[[noreturn]] void runChild(const LaunchSpec& spec, int errFd, int fdSocket)
+// job: where a pooled sandbox's job comes from; null when the spec has its job already.
+[[noreturn]] void runChild(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job)
 {
+    sb::starttrace::mark("child.start");
     ::setpgid(0, 0); // the run's own process group: one kill(-pgid) reaches all of it
     ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     sigset_t none;
@@ -152,19 +281,12 @@ void dropAllCapabilities(int errFd)
     for (int sig : {SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD})
         std::signal(sig, SIG_DFL);
 
-    // Keep 0-2, the event fd (as 3) and our two private channels; close everything else.
+    // Keep 0-2, the event fd (as 3) and our private channels; close everything else.
     if (spec.passEventFd) {
         if (::dup2(sb::kLauncherEventFd, sb::kChildEventFd) < 0)
             childFail(errFd, "launcher: event fd");
     }
-    const int keepFrom = spec.passEventFd ? sb::kChildEventFd + 1 : sb::kChildEventFd;
-    const int lowPrivate = std::min(errFd, fdSocket);
-    const int highPrivate = std::max(errFd, fdSocket);
-    if (lowPrivate > keepFrom)
-        ::syscall(SYS_close_range, keepFrom, lowPrivate - 1, 0);
-    if (highPrivate - lowPrivate > 1)
-        ::syscall(SYS_close_range, lowPrivate + 1, highPrivate - 1, 0);
-    ::syscall(SYS_close_range, highPrivate + 1, ~0U, 0);
+    closeAllBut(spec.passEventFd ? sb::kChildEventFd + 1 : sb::kChildEventFd, {errFd, fdSocket, job ? job->fd() : -1});
 
     const std::string workDir = spec.container ? sb::container::kWorkDir : spec.workDir;
     if (::chdir(workDir.c_str()) != 0)
@@ -183,6 +305,7 @@ void dropAllCapabilities(int errFd)
         childFail(errFd, fmt::format("no_new_privs: {}", std::strerror(errno)));
     if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
         childFail(errFd, fmt::format("dumpable: {}", std::strerror(errno)));
+    sb::starttrace::mark("child.identity");
 
     std::vector<std::string> writable{workDir};
     if (spec.container && spec.tmpSizeMb > 0)
@@ -194,14 +317,14 @@ void dropAllCapabilities(int errFd)
         rules.connectPorts.push_back(sb::netproxy::kPort);
     if (auto applied = sb::landlock::restrictSelf(rules); !applied)
         childFail(errFd, "landlock: " + applied.error().message);
-
-    auto notifyFd = sb::seccomp::loadFilter(spec.syscalls, !spec.networkAllow.empty());
-    if (!notifyFd)
-        childFail(errFd, "seccomp: " + notifyFd.error().message);
-    if (!sb::sendFd(fdSocket, *notifyFd))
-        childFail(errFd, fmt::format("seccomp: handing over the notification fd: {}", std::strerror(errno)));
-    ::close(*notifyFd);
-    ::close(fdSocket);
+    sb::starttrace::mark("child.landlock");
+    const bool filterFirst = !job || filterFitsTheWait(spec.syscalls);
+    if (filterFirst)
+        loadSeccomp(spec, errFd, fdSocket);
+    if (job)
+        awaitJobInChild(spec, errFd, *job);
+    if (!filterFirst)
+        loadSeccomp(spec, errFd, fdSocket);
 
     const auto& l = spec.limits;
     const rlim_t mb = 1024 * 1024;
@@ -225,22 +348,37 @@ void dropAllCapabilities(int errFd)
     for (const auto& e : spec.env)
         envp.push_back(const_cast<char*>(e.c_str()));
     envp.push_back(nullptr);
+    sb::starttrace::mark("child.execve");
     ::execve(argv[0], argv.data(), envp.data());
     childFail(errFd, fmt::format("exec {}: {}", spec.argv.front(), std::strerror(errno)));
 }
 
 // The container's pid 1: waits for its id maps, builds the root, starts the program and reaps until the
 // program ends; then it exits, and the kernel ends every other process of the pid namespace with it.
-[[noreturn]] void runContainerInit(const LaunchSpec& spec, int errFd, int fdSocket, int syncFd, int statusFd,
-                                   int gateFd)
+[[noreturn]] void runContainerInit(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job, int syncFd,
+                                   int statusFd, int gateFd)
 {
+    sb::starttrace::mark("init.start");
     ::setpgid(0, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    // The network namespace is made alongside (container.h, cloneFlags()) and joined before the run starts.
+    auto network = sb::container::startNetworkNamespace();
+    if (!network)
+        childFail(errFd, "container: " + network.error().message);
+    auto joinNetwork = [&] {
+        if (network->pid < 0)
+            return;
+        if (auto joined = sb::container::enterNetworkNamespace(*network); !joined)
+            childFail(errFd, "container: " + joined.error().message);
+        sb::starttrace::mark("init.net");
+    };
     char go = 0;
     if (::read(syncFd, &go, 1) != 1)
         childFail(errFd, "user namespace: the supervisor could not map the sandbox's ids");
     ::close(syncFd);
+    sb::starttrace::mark("init.mapped");
     if (gateFd >= 0) {
+        joinNetwork(); // the gate listens on the sandbox's loopback
         if (auto gate = sb::netproxy::startGate(gateFd); !gate)
             childFail(errFd, gate.error().message);
         ::close(gateFd);
@@ -249,17 +387,21 @@ void dropAllCapabilities(int errFd)
     if (auto entered = sb::container::enterRoot(root); !entered)
         childFail(errFd, "container: " + entered.error().message);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); // cleared by the change of identity in enterRoot
+    sb::starttrace::mark("init.root");
+    joinNetwork();
 
     const pid_t program = ::fork();
     if (program < 0)
         childFail(errFd, fmt::format("container: fork: {}", std::strerror(errno)));
     if (program == 0) {
         ::close(statusFd);
-        runChild(spec, errFd, fdSocket);
+        runChild(spec, errFd, fdSocket, job);
     }
     // Only the program and the supervisor hold the run's channels.
     ::close(errFd);
     ::close(fdSocket);
+    if (job)
+        ::close(job->fd());
     for (int fd : {0, 1, 2, sb::kLauncherEventFd})
         ::close(fd);
     for (;;) {
@@ -395,6 +537,78 @@ private:
     bool m_diskDue = false;
 };
 
+// ---- a pooled launcher, before its job -------------------------------------------------------------
+
+struct Waiting {
+    int sigFd;
+    int errFd;   // the program's process: its markers, else why it failed; EOF when it is gone
+    pid_t child; // the program's first process (pid 1 of a container)
+};
+
+// The sandbox is let go without a job (the pool shut down, its owner died) or cannot take one: every process
+// of it ends, and the launcher with it.
+[[noreturn]] void release(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& group,
+                          const std::string& why)
+{
+    killTree(w.child, spec);
+    for (;;) {
+        if (::waitpid(-1, nullptr, __WALL) < 0 && errno != EINTR)
+            break;
+    }
+    if (group.active())
+        sb::cgroup::destroy(group);
+    // The work dir of a sandbox no run took is nobody else's to remove when the caller died, and its EOF
+    // may come before the parent-death signal says so.
+    sb::removeWorkDir(spec.workDir);
+    finishWithError(why);
+}
+
+// Waits until the program's process is ready (every layer the job does not decide is in place: it says so
+// with "ready" on the result fd) and has its job (the Runner writes it to the process itself).
+void awaitJob(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& group)
+{
+    bool ready = false;
+    for (;;) {
+        pollfd fds[2] = {{w.sigFd, POLLIN, 0}, {w.errFd, POLLIN, 0}};
+        if (::poll(fds, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            release(spec, w, group, fmt::format("launcher: poll: {}", std::strerror(errno)));
+        }
+        if (fds[0].revents & POLLIN) {
+            signalfd_siginfo info{};
+            while (::read(w.sigFd, &info, sizeof info) == sizeof info) {
+                if (info.ssi_signo != SIGCHLD)
+                    release(spec, w, group, "cancelled before a job was handed over");
+            }
+        }
+        if (!fds[1].revents)
+            continue;
+        char buf[1024];
+        const ssize_t n = ::read(w.errFd, buf, sizeof buf);
+        if (n <= 0) // gone without a word: released (EOF instead of a job), or it failed silently
+            release(spec, w, group, ready ? "released without a job" : "the sandbox ended before its job");
+        std::string why;
+        bool started = false;
+        for (ssize_t i = 0; i < n; ++i) {
+            if (buf[i] == kReadyMarker && !ready) {
+                ready = true;
+                sb::starttrace::mark("launcher.ready");
+                writeAll(sb::kLauncherResultFd, "ready\n");
+            } else if (buf[i] == kStartedMarker && ready && !started) {
+                started = true;
+                sb::starttrace::mark("launcher.job");
+            } else {
+                why += buf[i];
+            }
+        }
+        if (!why.empty())
+            release(spec, w, group, why); // it could not take its job: the run's result says why
+        if (started)
+            return;
+    }
+}
+
 double msSince(Clock::time_point start)
 {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -402,19 +616,38 @@ double msSince(Clock::time_point start)
 
 } // namespace
 
-int main()
+namespace {
+
+// One run, from the spec on fd 3 to the result on fd 4. `parent`: the zygote that forked this launcher
+// (zygote.h), 0 when it was exec'd for the run.
+int launch(int parent)
 {
+    const std::int64_t enteredNs = sb::starttrace::nowNs();
     // Nothing of the caller beyond our six descriptors: the store, sockets and files stay outside.
     ::syscall(SYS_close_range, sb::kLauncherEventFd + 1, ~0U, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
     const pid_t caller = ::getppid();
-    if (caller == 1)
-        return 1;
+    if (caller == 1 || (parent > 0 && caller != parent))
+        return 1; // whoever started us is gone already
 
-    auto spec = sb::decodeSpec(readAll(sb::kLauncherSpecFd));
-    ::close(sb::kLauncherSpecFd);
+    LineReader specIn(sb::kLauncherSpecFd);
+    const auto sandboxLine = specIn.next();
+    auto spec = sandboxLine ? sb::decodeSandbox(*sandboxLine) : sb::fail("launch spec: empty");
     if (!spec)
         finishWithError(spec.error().message);
+    if (!spec->pooled) {
+        const auto jobLine = specIn.next();
+        if (!jobLine)
+            finishWithError("launch spec: the job is missing");
+        if (auto job = sb::applyJob(*spec, *jobLine); !job)
+            finishWithError(job.error().message);
+        ::close(sb::kLauncherSpecFd);
+    }
+    if (spec->traceStart) {
+        sb::starttrace::enable();
+        sb::starttrace::mark("launcher.main", enteredNs);
+        sb::starttrace::mark("launcher.spec");
+    }
 
     sigset_t handled;
     sigemptyset(&handled);
@@ -432,6 +665,16 @@ int main()
     int fdPair[2];
     if (::pipe2(errPipe, O_CLOEXEC) != 0 || ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fdPair) != 0)
         finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
+    // Pooled: the spec fd goes to the program's process, which reads its job there itself (one hop
+    // less); moved above the launcher's fixed descriptors, as 3 is the program's event fd.
+    if (spec->pooled) {
+        const int jobFd = ::fcntl(sb::kLauncherSpecFd, F_DUPFD_CLOEXEC, sb::kLauncherEventFd + 1);
+        if (jobFd < 0)
+            finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
+        ::close(sb::kLauncherSpecFd);
+        specIn.adopt(jobFd);
+    }
+    LineReader* const job = spec->pooled ? &specIn : nullptr;
 
     // The container level: one clone into every namespace, a pipe to hold the child until its ids are
     // mapped, and a pipe for the program's own wait status (the supervisor only sees pid 1's).
@@ -456,9 +699,10 @@ int main()
                                    spec->limits.processes, &why);
     }
 
-    const auto start = Clock::now();
+    auto start = Clock::now();
+    sb::starttrace::mark("launcher.clone");
     const pid_t child = spec->container
-                            ? static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD | sb::container::namespaceFlags(), nullptr,
+                            ? static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD | sb::container::cloneFlags(), nullptr,
                                                            nullptr, nullptr, nullptr))
                             : ::fork();
     if (child < 0) {
@@ -478,12 +722,15 @@ int main()
             ::close(statusPipe[0]);
             if (gatePair[0] >= 0)
                 ::close(gatePair[0]);
-            runContainerInit(*spec, errPipe[1], fdPair[1], syncPipe[0], statusPipe[1], gatePair[1]);
+            runContainerInit(*spec, errPipe[1], fdPair[1], job, syncPipe[0], statusPipe[1], gatePair[1]);
         }
-        runChild(*spec, errPipe[1], fdPair[1]);
+        runChild(*spec, errPipe[1], fdPair[1], job);
     }
+    sb::starttrace::mark("launcher.cloned");
     ::close(errPipe[1]);
     ::close(fdPair[1]);
+    if (job)
+        ::close(job->fd()); // the program's process alone reads the job
     int gateFd = -1;
     std::unique_ptr<sb::netproxy::Proxy> proxy;
     if (gatePair[0] >= 0) {
@@ -509,10 +756,21 @@ int main()
             ::waitpid(child, nullptr, 0);
             finishWithError("user namespace: " + mapped.error().message);
         }
+        // Held to the end, so that tearing down the sandbox's mounts (an RCU grace period) happens when
+        // this launcher exits, after the result, and not in pid 1's exit, which the run waits for.
+        [[maybe_unused]] const int mountNamespace =
+            ::open(fmt::format("/proc/{}/ns/mnt", child).c_str(), O_RDONLY | O_CLOEXEC);
         writeAll(syncPipe[1], "1");
         ::close(syncPipe[1]);
+        sb::starttrace::mark("launcher.mapped");
     }
     ::close(sb::kLauncherEventFd); // the child has its own copy; EOF reaches the Runner when it ends
+
+    if (spec->pooled) {
+        // Prepared ahead (warm pool): wait for the job; the run and its wall clock start when it comes.
+        awaitJob(*spec, {sigFd, errPipe[0], child}, group);
+        start = Clock::now();
+    }
 
     LaunchResult result;
     const auto deadline = start + std::chrono::milliseconds(spec->limits.wallMs);
@@ -668,6 +926,7 @@ int main()
         }
     }
 done:
+    sb::starttrace::mark("launcher.done");
     seccomp_notify_free(req, resp);
     if (gateFd >= 0)
         ::close(gateFd);
@@ -702,7 +961,6 @@ done:
     if (group.active()) {
         result.memoryLimited = sb::cgroup::oomKilled(group);
         groupCpuUs = sb::cgroup::cpuUsageUs(group);
-        sb::cgroup::destroy(group);
     }
     if (::getppid() != caller)
         sb::removeWorkDir(spec->workDir); // the caller died: nobody else will clean up after the run
@@ -738,5 +996,21 @@ done:
     result.layers.emplace_back("network_proxy", !spec->networkAllow.empty());
     result.layers.emplace_back("syscall_allowlist", spec->syscalls.defaultAction != sb::SyscallAction::Allow);
     result.layers.emplace_back("cgroup_limits", group.active());
-    finish(result);
+    sb::starttrace::mark("launcher.result");
+    result.trace = sb::starttrace::collected();
+    report(result);
+    // Empty (every process of it is reaped), and no longer the caller's business: removing a memory cgroup
+    // can take a while.
+    if (group.active())
+        sb::cgroup::destroy(group);
+    ::_exit(0);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc > 1 && std::string_view(argv[1]) == sb::zygote::kArgument)
+        return sb::zygote::serve(launch);
+    return launch(0);
 }

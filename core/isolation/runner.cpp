@@ -3,10 +3,14 @@
 #include "isolation/cgroup.h"
 #include "isolation/container.h"
 #include "isolation/doctor.h"
+#include "isolation/launch.h"
 #include "isolation/launch_spec.h"
 #include "isolation/netproxy.h"
 #include "isolation/python_guard.h"
+#include "isolation/seccomp_filter.h"
+#include "isolation/start_trace.h"
 #include "isolation/strict.h"
+#include "isolation/warm_pool.h"
 
 #include <fmt/format.h>
 
@@ -22,13 +26,11 @@
 #include <mutex>
 #include <sstream>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace sb {
 
@@ -48,41 +50,15 @@ constexpr std::array kSystemReadPaths = {"/usr", "/bin", "/sbin", "/lib", "/lib6
                                          "/etc/python3.11"};
 constexpr std::array kDevicePaths = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"};
 
-class Fd {
-public:
-    Fd() = default;
-    explicit Fd(int fd) : m_fd(fd) {}
-    ~Fd() { reset(); }
-    Fd(Fd&& o) noexcept : m_fd(std::exchange(o.m_fd, -1)) {}
-    Fd& operator=(Fd&& o) noexcept
-    {
-        if (this != &o) {
-            reset();
-            m_fd = std::exchange(o.m_fd, -1);
-        }
-        return *this;
-    }
-    int get() const { return m_fd; }
-    void reset()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-        m_fd = -1;
-    }
-
-private:
-    int m_fd = -1;
-};
-
 struct Pipe {
-    Fd read;
-    Fd write;
+    launch::Fd read;
+    launch::Fd write;
     static Result<Pipe> make()
     {
         int fds[2];
         if (::pipe2(fds, O_CLOEXEC) != 0)
             return fail(fmt::format("pipe: {}", std::strerror(errno)));
-        return Pipe{Fd(fds[0]), Fd(fds[1])};
+        return Pipe{launch::Fd(fds[0]), launch::Fd(fds[1])};
     }
 };
 
@@ -213,94 +189,159 @@ void killOrphanedRun(pid_t started, const LaunchSpec& spec)
         killAllOfTransientUid(spec.uid, spec.gid);
 }
 
-} // namespace
-
-Runner::Runner(RunnerOptions options) : m_options(std::move(options)) {}
-
-Result<fs::path> Runner::launcher() const
+// The compiled seccomp program of a policy. libseccomp takes ~0.3 ms to build one, and a caller runs the
+// same few policies again and again: each is compiled once per process (a few, most recent, are kept).
+Result<std::string> compiledFilter(const SyscallPolicy& syscalls, bool allowInetSockets)
 {
-    if (!m_options.launcherPath.empty()) {
-        if (::access(m_options.launcherPath.c_str(), X_OK) == 0)
-            return m_options.launcherPath;
-        return fail(fmt::format("launcher {} is missing or not executable", m_options.launcherPath.string()));
+    struct Entry {
+        SyscallPolicy syscalls;
+        bool allowInetSockets;
+        std::string program;
+    };
+    static std::mutex mutex;
+    static std::vector<Entry> cache;
+    constexpr std::size_t kKept = 16;
+    {
+        const std::lock_guard lock(mutex);
+        for (const auto& e : cache) {
+            if (e.allowInetSockets == allowInetSockets && e.syscalls == syscalls)
+                return e.program;
+        }
     }
+    auto program = seccomp::compileFilter(syscalls, allowInetSockets); // outside the lock: it takes a while
+    if (!program)
+        return program;
+    const std::lock_guard lock(mutex);
+    if (cache.size() >= kKept)
+        cache.erase(cache.begin());
+    cache.push_back({syscalls, allowInetSockets, *program});
+    return program;
+}
+
+// The launcher beside this program (or in ../libexec/sandbench). Once found it is remembered: this program
+// does not move while it runs, and reading /proc/self/exe every run is not free.
+Result<fs::path> defaultLauncher()
+{
+    static std::mutex mutex;
+    static fs::path found;
+    const std::lock_guard lock(mutex);
+    if (!found.empty() && ::access(found.c_str(), X_OK) == 0)
+        return found;
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (ec)
         return fail("cannot locate this program (/proc/self/exe): " + ec.message());
     for (const fs::path& candidate :
          {self.parent_path() / "sandbench-launcher", self.parent_path().parent_path() / "libexec/sandbench/sandbench-launcher"}) {
-        if (::access(candidate.c_str(), X_OK) == 0)
-            return candidate;
+        if (::access(candidate.c_str(), X_OK) == 0) {
+            found = candidate;
+            return found;
+        }
     }
     return fail(fmt::format("sandbench-launcher not found beside {} or in ../libexec/sandbench", self.string()));
 }
 
-RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel) const
+Result<fs::path> findLauncher(const RunnerOptions& options)
+{
+    if (!options.launcherPath.empty()) {
+        if (::access(options.launcherPath.c_str(), X_OK) == 0)
+            return options.launcherPath;
+        return fail(fmt::format("launcher {} is missing or not executable", options.launcherPath.string()));
+    }
+    return defaultLauncher();
+}
+
+bool sendAll(int socket, std::string_view text)
+{
+    while (!text.empty()) {
+        const ssize_t n = ::send(socket, text.data(), text.size(), MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        text.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
+}
+
+std::int64_t epochMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+} // namespace
+
+namespace launch {
+
+Fd& Fd::operator=(Fd&& o) noexcept
+{
+    if (this != &o) {
+        reset();
+        m_fd = std::exchange(o.m_fd, -1);
+    }
+    return *this;
+}
+
+void Fd::reset()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+    m_fd = -1;
+}
+
+RunResult refused(const RunRequest& request, std::string message)
 {
     RunResult result;
     result.runId = makeRunId();
-    result.startedAtMs = std::chrono::duration_cast<std::chrono::milliseconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
+    result.startedAtMs = epochMs();
     result.isolation.level = request.policy.level;
-    auto refuse = [&](std::string message) {
-        result.outcome = Outcome::InternalError;
-        result.message = std::move(message);
-        return result;
-    };
+    result.outcome = Outcome::InternalError;
+    result.message = std::move(message);
+    return result;
+}
 
-    Policy policy = request.policy;
+Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
+{
+    Plan plan;
+    plan.policy = request.policy;
+    plan.language = request.language;
+    Policy& policy = plan.policy;
     // A run never silently gets less than it asked for: below the asked level only when the policy says so.
-    const IsolationLevel available = m_options.availableLevel.value_or(highestAvailableLevel());
+    const IsolationLevel available = options.availableLevel.value_or(highestAvailableLevel());
     if (policy.level > available) {
         if (!policy.allowLowerLevel)
-            return refuse(fmt::format("isolation level '{}' is not available here (`sandbench doctor` says why); the "
-                                      "run was refused rather than run with less isolation",
-                                      toString(policy.level)));
-        result.message = fmt::format("ran at level '{}': '{}' is not available here and the policy allows a lower "
-                                     "level",
-                                     toString(available), toString(policy.level));
+            return fail(fmt::format("isolation level '{}' is not available here (`sandbench doctor` says why); the "
+                                    "run was refused rather than run with less isolation",
+                                    toString(policy.level)));
+        plan.note = fmt::format("ran at level '{}': '{}' is not available here and the policy allows a lower level",
+                                toString(available), toString(policy.level));
         policy.level = available;
     }
-    result.isolation.level = policy.level;
     const bool python = request.language == Language::Python;
-    const bool command = request.language == Language::Command;
-    std::string program; // what is exec'd: the interpreter, or the command's program
-    if (command) {
+    if (request.language == Language::Command) {
         if (request.command.empty() || request.command.front().empty())
-            return refuse("no command to run");
+            return fail("no command to run");
         auto found = findProgram(request.command.front());
         if (!found)
-            return refuse(found.error().message);
-        program = *found;
+            return std::unexpected(found.error());
+        plan.program = *found;
     } else {
-        program = python ? policy.python : policy.shell;
-        if (::access(program.c_str(), X_OK) != 0)
-            return refuse(fmt::format("interpreter {} is not available: {}", program, std::strerror(errno)));
+        plan.program = python ? policy.python : policy.shell;
+        if (::access(plan.program.c_str(), X_OK) != 0)
+            return fail(fmt::format("interpreter {} is not available: {}", plan.program, std::strerror(errno)));
     }
-    auto launcherPath = launcher();
+    auto launcherPath = findLauncher(options);
     if (!launcherPath)
-        return refuse(launcherPath.error().message);
+        return std::unexpected(launcherPath.error());
+    plan.launcher = *launcherPath;
+    const char* tmpdir = std::getenv("TMPDIR");
+    plan.workRoot = !options.workRoot.empty() ? options.workRoot : tmpdir && *tmpdir ? fs::path(tmpdir) : fs::path("/tmp");
 
-    // A private work dir, owned by the identity the run will have, removed afterwards.
-    std::error_code ec;
-    const fs::path root = !m_options.workRoot.empty() ? m_options.workRoot
-                          : std::getenv("TMPDIR") && *std::getenv("TMPDIR") ? fs::path(std::getenv("TMPDIR"))
-                                                                             : fs::path("/tmp");
-    const fs::path workDir = root / ("sandbench-run-" + result.runId);
-    if (::mkdir(workDir.c_str(), 0700) != 0)
-        return refuse(fmt::format("cannot create work dir {}: {}", workDir.string(), std::strerror(errno)));
-    struct WorkDirGuard {
-        fs::path dir;
-        ~WorkDirGuard() { removeWorkDir(dir); }
-    } guard{workDir};
-
-    LaunchSpec spec;
-    spec.workDir = workDir.string();
+    LaunchSpec& spec = plan.spec;
     if (policy.network == NetworkMode::Allowlist && policy.level == IsolationLevel::Process)
-        return refuse("the network allowlist needs the container or strict level (an empty network namespace "
-                      "with Sandbench's proxy); the run was refused rather than run with the network open");
+        return fail("the network allowlist needs the container or strict level (an empty network namespace "
+                    "with Sandbench's proxy); the run was refused rather than run with the network open");
     const bool strict = policy.level == IsolationLevel::Strict;
     spec.container = policy.level == IsolationLevel::Container || strict;
     spec.syscalls = strict ? strictSyscalls(policy.syscalls) : policy.syscalls;
@@ -310,48 +351,16 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
         static std::once_flag delegation;
         std::call_once(delegation, [] { cgroup::prepareDelegation(nullptr); });
     }
-    // Where the program sees its work dir: the same path on the host, /work in a container.
-    const fs::path seenWorkDir = spec.container ? fs::path(container::kWorkDir) : workDir;
     spec.limits = policy.limits;
-    const bool root_caller = ::geteuid() == 0;
-    if (root_caller) {
-        spec.dropPrivileges = true;
-        spec.uid = transientId();
-        spec.gid = spec.uid;
-    } else {
-        spec.processBase = tasksOfUid(::getuid());
-    }
-
-    const fs::path snippet = workDir / (python ? "snippet.py" : "snippet.sh");
-    if (!command) {
-        std::ofstream out(snippet, std::ios::binary);
-        out.write(request.source.data(), static_cast<std::streamsize>(request.source.size()));
-        if (!out)
-            return refuse(fmt::format("cannot write the snippet to {}", snippet.string()));
-    }
-    if (spec.dropPrivileges) {
-        if (::chown(workDir.c_str(), spec.uid, spec.gid) != 0
-            || (!command && ::chown(snippet.c_str(), spec.uid, spec.gid) != 0))
-            return refuse(fmt::format("cannot hand the work dir to the run's identity: {}", std::strerror(errno)));
-    }
-
-    const fs::path seenSnippet = seenWorkDir / snippet.filename();
-    if (python) {
-        spec.argv = {program, policy.sitePackages ? "-I" : "-IS", "-B", "-c",
-                     pythonPrelude(policy.blockedImports, policy.importGuard), seenSnippet.string()};
-    } else if (command) {
-        spec.argv = request.command;
-        spec.argv.front() = program;
-    } else {
-        spec.argv = {program, seenSnippet.string()};
-    }
-    spec.env = cleanEnvironment(policy, seenWorkDir);
-    if (policy.network == NetworkMode::Allowlist) {
+    // Runs started by root become an identity of their own (chosen per run by start()).
+    spec.dropPrivileges = ::geteuid() == 0;
+    if (policy.network == NetworkMode::Allowlist)
         spec.networkAllow = policy.networkAllow;
-        const std::string proxy = fmt::format("http://127.0.0.1:{}", netproxy::kPort);
-        for (const char* name : {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"})
-            spec.env.push_back(std::string(name) + "=" + proxy);
-    }
+    auto filter = compiledFilter(spec.syscalls, !spec.networkAllow.empty());
+    if (!filter)
+        return fail("a sandbox layer could not be applied, so the program was not run: seccomp: "
+                    + filter.error().message);
+    spec.seccompProgram = std::move(*filter);
     for (const char* p : kSystemReadPaths)
         spec.readPaths.emplace_back(p);
     // Extra paths as the kernel resolves them, and only where no listed folder already covers them
@@ -366,87 +375,174 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
         }
         spec.readPaths.push_back(resolved);
     };
-    addReadPath(program);
+    addReadPath(plan.program);
     for (const auto& p : policy.readPaths)
         addReadPath(p);
     spec.devPaths.assign(kDevicePaths.begin(), kDevicePaths.end());
     spec.passEventFd = python;
+    spec.traceStart = !starttrace::outputFile().empty();
+    return plan;
+}
+
+bool sameShape(const Plan& a, const Plan& b)
+{
+    return a.launcher == b.launcher && a.workRoot == b.workRoot && sameSandbox(a.spec, b.spec);
+}
+
+Started::~Started()
+{
+    if (process) {
+        specWrite.reset(); // no job: the launcher releases its sandbox and ends
+        out.reset();
+        err.reset();
+        events.reset();
+        result.reset();
+        process.reset(); // waits for it
+    }
+    if (!workDir.empty())
+        removeWorkDir(workDir.string());
+}
+
+Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled)
+{
+    auto started = std::make_unique<Started>();
+    started->runId = makeRunId();
+    started->pooled = pooled;
+    LaunchSpec& spec = started->spec;
+    spec = plan.spec;
+    spec.pooled = pooled;
+    if (spec.dropPrivileges) {
+        spec.uid = transientId();
+        spec.gid = spec.uid;
+    }
+
+    // A private work dir, owned by the identity the run will have, removed afterwards.
+    const fs::path workDir = plan.workRoot / ("sandbench-run-" + started->runId);
+    if (::mkdir(workDir.c_str(), 0700) != 0)
+        return fail(fmt::format("cannot create work dir {}: {}", workDir.string(), std::strerror(errno)));
+    started->workDir = workDir;
+    spec.workDir = workDir.string();
+    if (spec.dropPrivileges && ::chown(workDir.c_str(), spec.uid, spec.gid) != 0)
+        return fail(fmt::format("cannot hand the work dir to the run's identity: {}", std::strerror(errno)));
 
     auto out = Pipe::make();
     auto err = Pipe::make();
     auto events = Pipe::make();
-    auto specPipe = Pipe::make();
     auto resultPipe = Pipe::make();
-    if (!out || !err || !events || !specPipe || !resultPipe)
-        return refuse("cannot create the run's pipes");
-
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out->write.get(), 1);
-    posix_spawn_file_actions_adddup2(&actions, err->write.get(), 2);
-    posix_spawn_file_actions_adddup2(&actions, specPipe->read.get(), kLauncherSpecFd);
-    posix_spawn_file_actions_adddup2(&actions, resultPipe->write.get(), kLauncherResultFd);
-    posix_spawn_file_actions_adddup2(&actions, events->write.get(), kLauncherEventFd);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t allDefault;
-    sigfillset(&allDefault);
-    sigset_t noneBlocked;
-    sigemptyset(&noneBlocked);
-    posix_spawnattr_setsigdefault(&attr, &allDefault);
-    posix_spawnattr_setsigmask(&attr, &noneBlocked);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-    const std::string launcherStr = launcherPath->string();
-    // argv[0] without the host path: a container's pid 1 is the launcher's clone, and its /proc/1/cmdline
-    // must not tell the run where Sandbench is installed.
-    char launcherName[] = "sandbench-launcher";
-    char* launcherArgv[] = {launcherName, nullptr};
-    char* emptyEnv[] = {nullptr};
-    pid_t launcherPid = -1;
-    const int spawnRc = ::posix_spawn(&launcherPid, launcherStr.c_str(), &actions, &attr, launcherArgv, emptyEnv);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    if (spawnRc != 0)
-        return refuse(fmt::format("cannot start {}: {}", launcherStr, std::strerror(spawnRc)));
-
-    out->write.reset();
-    err->write.reset();
-    events->write.reset();
-    specPipe->read.reset();
-    resultPipe->write.reset();
-
-    // The spec is small (well under a pipe buffer) and the launcher reads it first.
-    {
-        const std::string text = encodeSpec(spec);
-        std::size_t done = 0;
-        while (done < text.size()) {
-            const ssize_t n = ::write(specPipe->write.get(), text.data() + done, text.size() - done);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                break;
-            done += static_cast<std::size_t>(n);
-        }
-        specPipe->write.reset();
+    // The spec goes over a socket, not a pipe: send(MSG_NOSIGNAL) to a launcher that is gone fails with
+    // EPIPE instead of raising SIGPIPE in the caller.
+    int specPair[2] = {-1, -1};
+    if (!out || !err || !events || !resultPipe
+        || ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, specPair) != 0)
+        return fail("cannot create the run's pipes");
+    const Fd specRead(specPair[0]);
+    started->specWrite = Fd(specPair[1]);
+    LauncherFds fds{out->write.get(), err->write.get(), specRead.get(), resultPipe->write.get(), events->write.get()};
+    auto process = LauncherProcess::start(plan.launcher, fds);
+    if (!process)
+        return std::unexpected(process.error());
+    started->process.emplace(std::move(*process));
+    started->out = std::move(out->read);
+    started->err = std::move(err->read);
+    started->events = std::move(events->read);
+    started->result = std::move(resultPipe->read);
+    // The write ends (the launcher's now) close as the pipes go out of scope.
+    if (pooled) {
+        // The pool listens to many launchers on one thread: their result pipes must never block it.
+        ::fcntl(started->result.get(), F_SETFL, O_NONBLOCK);
+        if (!sendAll(started->specWrite.get(), encodeSandbox(spec) + '\n'))
+            return fail(fmt::format("cannot send the launch spec: {}", std::strerror(errno)));
     }
+    return started;
+}
 
+RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRequest& request,
+                 const std::atomic<bool>* cancel, starttrace::Marks trace)
+{
+    const bool traced = plan.spec.traceStart;
+    auto mark = [&](const char* label) {
+        if (traced)
+            trace.emplace_back(label, starttrace::nowNs());
+    };
+    const Policy& policy = plan.policy;
+    RunResult result;
+    result.runId = started->runId;
+    result.startedAtMs = epochMs();
+    result.isolation.level = policy.level;
+    result.message = plan.note;
+    auto refuse = [&](std::string message) {
+        result.outcome = Outcome::InternalError;
+        result.message = std::move(message);
+        return result;
+    };
+    LaunchSpec& spec = started->spec;
+    const fs::path& workDir = started->workDir;
+    const bool python = request.language == Language::Python;
+    const bool command = request.language == Language::Command;
+
+    const fs::path snippet = workDir / (python ? "snippet.py" : "snippet.sh");
+    if (!command) {
+        std::ofstream out(snippet, std::ios::binary);
+        out.write(request.source.data(), static_cast<std::streamsize>(request.source.size()));
+        if (!out)
+            return refuse(fmt::format("cannot write the snippet to {}", snippet.string()));
+    }
+    if (spec.dropPrivileges && !command && ::chown(snippet.c_str(), spec.uid, spec.gid) != 0)
+        return refuse(fmt::format("cannot hand the work dir to the run's identity: {}", std::strerror(errno)));
+
+    // The job: what the program is, sees and gets, in the place the sandbox shows its work dir.
+    const fs::path seenWorkDir = spec.container ? fs::path(container::kWorkDir) : workDir;
+    const fs::path seenSnippet = seenWorkDir / snippet.filename();
+    if (python) {
+        spec.argv = {plan.program, policy.sitePackages ? "-I" : "-IS", "-B", "-c",
+                     pythonPrelude(policy.blockedImports, policy.importGuard), seenSnippet.string()};
+    } else if (command) {
+        spec.argv = request.command;
+        spec.argv.front() = plan.program;
+    } else {
+        spec.argv = {plan.program, seenSnippet.string()};
+    }
+    spec.env = cleanEnvironment(policy, seenWorkDir);
+    if (policy.network == NetworkMode::Allowlist) {
+        const std::string proxy = fmt::format("http://127.0.0.1:{}", netproxy::kPort);
+        for (const char* name : {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"})
+            spec.env.push_back(std::string(name) + "=" + proxy);
+    }
+    // Tasks the caller's uid has now: an unprivileged caller's RLIMIT_NPROC counts them too at the process
+    // level. In a container the limit counts the tasks of the run's own user namespace alone (the kernel
+    // keeps the count per namespace), as for a root caller's transient uid: none to add, and no /proc
+    // walk on every run.
+    spec.processBase = spec.dropPrivileges || spec.container ? 0 : tasksOfUid(::getuid());
+    mark("runner.prepared");
+
+    // A cold launcher gets both lines now; a pooled one has its sandbox and waits for the job alone. The
+    // wall clock starts when the launcher has it.
+    sendAll(started->specWrite.get(), started->pooled ? encodeJob(spec) + '\n' : encodeSpec(spec));
+    started->specWrite.reset();
+    mark("runner.spec_sent");
+
+    LauncherProcess& launcher = *started->process;
     const auto cap = static_cast<std::size_t>(policy.limits.outputBytes);
     Capture stdoutCap{{}, false, cap};
     Capture stderrCap{{}, false, cap};
     Capture eventCap{{}, false, 64 * 1024};
-    Capture resultCap{{}, false, 4 * 1024 * 1024};
+    Capture resultCap{started->reported, false, 4 * 1024 * 1024};
     struct Stream {
         Fd* fd;
         Capture* capture;
     };
-    std::array<Stream, 4> streams = {Stream{&out->read, &stdoutCap}, Stream{&err->read, &stderrCap},
-                                     Stream{&events->read, &eventCap}, Stream{&resultPipe->read, &resultCap}};
+    std::array<Stream, 4> streams = {Stream{&started->out, &stdoutCap}, Stream{&started->err, &stderrCap},
+                                     Stream{&started->events, &eventCap}, Stream{&started->result, &resultCap}};
     // The launcher enforces the wall limit; this later deadline only guards against a launcher gone wrong.
     const auto safetyDeadline = Clock::now() + std::chrono::milliseconds(policy.limits.wallMs + 10000);
     bool cancelSent = false;
     bool launcherHung = false;
     std::array<char, 65536> buf{};
+    // The launcher's result is one line: complete, with the run's output pipes at EOF, the run is over.
+    auto resultComplete = [&] {
+        const std::string& text = resultCap.text;
+        return !text.empty() && text.back() == '\n' && text.find('{') != std::string::npos;
+    };
     for (;;) {
         std::array<pollfd, 4> fds{};
         std::array<Stream*, 4> which{};
@@ -457,7 +553,7 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
                 which[count++] = &s;
             }
         }
-        if (count == 0)
+        if (count == 0 || (count == 1 && which[0]->capture == &resultCap && resultComplete()))
             break;
         const int ready = ::poll(fds.data(), count, 50);
         if (ready < 0 && errno != EINTR)
@@ -472,18 +568,22 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
                 which[i]->fd->reset();
         }
         if (cancel && cancel->load() && !cancelSent) {
-            ::kill(launcherPid, SIGTERM);
+            launcher.signal(SIGTERM);
             cancelSent = true;
         }
         if (Clock::now() > safetyDeadline) {
-            ::kill(launcherPid, SIGKILL);
+            launcher.signal(SIGKILL);
             launcherHung = true;
             break;
         }
     }
+    mark("runner.drained");
     int status = 0;
-    while (::waitpid(launcherPid, &status, 0) < 0 && errno == EINTR) {
-    }
+    if (resultComplete())
+        launcher.detach(); // its exit is no part of the run
+    else
+        status = launcher.wait();
+    mark("runner.reaped");
 
     const LauncherReport report = splitLauncherReport(resultCap.text);
     auto launched = decodeResult(report.json);
@@ -510,6 +610,8 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     result.isolation.layers.emplace_back("clean_env", true);
     result.isolation.layers.emplace_back("private_workdir", true);
     result.isolation.layers.emplace_back("import_guard", python && policy.importGuard);
+    if (traced)
+        trace.insert(trace.end(), launched->trace.begin(), launched->trace.end());
     if (launched->setupFailed)
         return refuse("a sandbox layer could not be applied, so the program was not run: " + launched->setupError);
 
@@ -568,7 +670,50 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     } else {
         result.outcome = Outcome::Ok;
     }
+    mark("runner.judged");
+    started.reset(); // the work dir goes
+    if (traced) {
+        mark("runner.return");
+        starttrace::append(starttrace::outputFile(), result.runId, trace);
+    }
     return result;
+}
+
+} // namespace launch
+
+Runner::Runner(RunnerOptions options) : m_options(std::move(options)) {}
+
+Result<fs::path> Runner::launcher() const
+{
+    return findLauncher(m_options);
+}
+
+RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel) const
+{
+    starttrace::Marks trace;
+    if (!starttrace::outputFile().empty())
+        trace.emplace_back("runner.enter", starttrace::nowNs());
+    auto plan = launch::makePlan(request, m_options);
+    if (!plan)
+        return launch::refused(request, plan.error().message);
+    if (plan->spec.traceStart)
+        trace.emplace_back("runner.planned", starttrace::nowNs());
+    // A sandbox prepared ahead for requests like this one, else one started now.
+    std::unique_ptr<launch::Started> started;
+    if (m_options.warmPool)
+        started = m_options.warmPool->take(*plan);
+    if (!started) {
+        auto cold = launch::start(*plan, false);
+        if (!cold) {
+            auto r = launch::refused(request, cold.error().message);
+            r.isolation.level = plan->policy.level;
+            return r;
+        }
+        started = std::move(*cold);
+        if (plan->spec.traceStart)
+            trace.emplace_back("runner.spawned", starttrace::nowNs());
+    }
+    return launch::runJob(std::move(started), *plan, request, cancel, std::move(trace));
 }
 
 } // namespace sb

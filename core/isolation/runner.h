@@ -5,9 +5,12 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace sb {
+
+class WarmPool;
 
 struct RunnerOptions {
     // The sandbench-launcher executable; empty means "look beside this program, then in libexec".
@@ -16,9 +19,13 @@ struct RunnerOptions {
     std::filesystem::path workRoot;
     // The deepest level this machine offers; empty means "probe it" (highestAvailableLevel()).
     std::optional<IsolationLevel> availableLevel{};
+    // Sandboxes prepared ahead (warm_pool.h): a run whose sandbox would be the same as the pool's takes one,
+    // any other starts cold. Shared: several Runners (and threads) may draw from one pool.
+    std::shared_ptr<WarmPool> warmPool{};
 };
 
-// Runs snippets under a policy. Thread-safe: one Runner may serve concurrent runs.
+// Runs snippets under a policy. Thread-safe: one Runner may serve concurrent runs. Every run gets a fresh
+// sandbox: started for it (cold), or prepared ahead by the warm pool and never used before (pooled).
 class Runner {
 public:
     explicit Runner(RunnerOptions options = {});

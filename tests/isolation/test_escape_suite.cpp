@@ -1006,17 +1006,28 @@ TEST(EscapeSuite, RunEndsWhenTheLauncherIsKilled)
         result = runShell("(exec -a " + marker + " sleep 20 >/dev/null 2>&1) &\nexec -a " + marker + " sleep 20\n", p);
     });
     const bool started = waitUntilPresent(marker, 2, std::chrono::seconds(10));
-    // The launcher: our child whose program is sandbench-launcher.
-    pid_t launcher = -1;
-    for (pid_t pid : allPids()) {
+    // The launcher: a sandbench-launcher whose parent is this process or this process's launcher zygote
+    // (zygote.h), which forks the launchers.
+    auto parentOf = [](pid_t pid, std::string* comm) {
         const auto stat = slurp("/proc/" + std::to_string(pid) + "/stat");
+        const auto open = stat.find('(');
         const auto close = stat.rfind(')');
-        if (close == std::string::npos)
-            continue;
         char state = 0;
         int ppid = 0;
-        if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == ::getpid()
-            && stat.find("(sandbench-launc") != std::string::npos)
+        if (open == std::string::npos || close == std::string::npos
+            || std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) != 2)
+            return -1;
+        *comm = stat.substr(open + 1, close - open - 1);
+        return ppid;
+    };
+    pid_t launcher = -1;
+    for (pid_t pid : allPids()) {
+        std::string comm;
+        std::string parentComm;
+        const int ppid = parentOf(pid, &comm);
+        if (comm != "sandbench-launc" || ppid <= 0)
+            continue;
+        if (ppid == ::getpid() || (parentOf(ppid, &parentComm) == ::getpid() && parentComm == "sandbench-zygot"))
             launcher = pid;
     }
     if (launcher > 0)

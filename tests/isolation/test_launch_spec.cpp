@@ -18,6 +18,7 @@ TEST(LaunchSpec, RoundTrips)
     spec.devPaths = {"/dev/null"};
     spec.passEventFd = true;
     spec.processBase = 7;
+    spec.seccompProgram = std::string("\x00\x01\x7f\x80\xff bpf", 9);
     auto back = decodeSpec(encodeSpec(spec));
     ASSERT_TRUE(back) << back.error().message;
     EXPECT_EQ(back->argv, spec.argv);
@@ -26,6 +27,7 @@ TEST(LaunchSpec, RoundTrips)
     EXPECT_EQ(back->uid, spec.uid);
     EXPECT_TRUE(back->passEventFd);
     EXPECT_EQ(back->processBase, 7);
+    EXPECT_EQ(back->seccompProgram, spec.seccompProgram);
 }
 
 TEST(LaunchSpec, RejectsGarbageAndRelativePrograms)
@@ -36,6 +38,12 @@ TEST(LaunchSpec, RejectsGarbageAndRelativePrograms)
     LaunchSpec spec;
     spec.argv = {"python3"};
     EXPECT_FALSE(decodeSpec(encodeSpec(spec)));
+    spec.argv = {"/bin/true"};
+    std::string text = encodeSpec(spec);
+    const auto at = text.find("\"seccomp_program\":\"\"");
+    ASSERT_NE(at, std::string::npos);
+    text.insert(at + 19, "zz");
+    EXPECT_FALSE(decodeSpec(text)) << "a program that is not hex";
 }
 
 TEST(LaunchResult, RoundTripsAndRejectsGarbage)
@@ -54,4 +62,26 @@ TEST(LaunchResult, RoundTripsAndRejectsGarbage)
     EXPECT_EQ(back->blocked, r.blocked);
     EXPECT_EQ(back->layers, r.layers);
     EXPECT_FALSE(decodeResult("partial {"));
+}
+
+TEST(LaunchSpec, SameSandboxIgnoresWhatEachSandboxHasOfItsOwn)
+{
+    LaunchSpec a;
+    a.readPaths = {"/usr"};
+    a.container = true;
+    LaunchSpec b = a;
+    b.workDir = "/tmp/other";
+    b.uid = b.gid = 1600000042;
+    b.pooled = true;
+    b.traceStart = true;
+    b.argv = {"/bin/true"};
+    EXPECT_TRUE(sameSandbox(a, b));
+    b.readPaths.push_back("/opt");
+    EXPECT_FALSE(sameSandbox(a, b));
+    b = a;
+    b.limits.wallMs += 1;
+    EXPECT_FALSE(sameSandbox(a, b));
+    b = a;
+    b.seccompProgram = "x";
+    EXPECT_FALSE(sameSandbox(a, b));
 }

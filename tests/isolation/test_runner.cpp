@@ -10,9 +10,13 @@
 #include <sstream>
 #include <atomic>
 #include <thread>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
 
 using namespace sb;
 using namespace sb::test;
+namespace fs = std::filesystem;
 
 
 TEST(Outcome, NamesAndExitStatusesAreDistinct)
@@ -385,6 +389,44 @@ TEST(Container, RootIsReadOnlyAndWorkDirWritable)
                                   "touch /usr/x 2>/dev/null && echo WROTE-USR\ntouch /etx 2>/dev/null && echo WROTE-ROOT\n"
                                   "echo data > /work/f && cat /work/f\necho t > /tmp/t && cat /tmp/t\n");
     EXPECT_EQ(r.stdoutText, "data\nt\n") << r.stderrText;
+}
+
+// A read path with a mount under it (a separate /usr/local, a data disk) cannot be written to, down to the
+// mounts under it (read-only binds all the way down, and Landlock). Needs root for the mount, in a mount
+// namespace of its own so the host sees none of it.
+TEST(Container, ReadPathsAreReadOnlyWithTheMountsUnderThem)
+{
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "mounting a tmpfs needs root";
+    // Not under /tmp: the sandbox has a /tmp of its own over it.
+    std::string pattern = "/var/tmp/sandbench-test-XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    struct Removed {
+        fs::path path;
+        ~Removed() { fs::remove_all(path); }
+    } dir{pattern};
+    fs::permissions(dir.path, fs::perms::all);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        const fs::path sub = dir.path / "sub";
+        fs::create_directory(sub);
+        if (::unshare(CLONE_NEWNS) != 0 || ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0
+            || ::mount("tmpfs", sub.c_str(), "tmpfs", 0, "mode=1777,size=1m") != 0)
+            ::_exit(3);
+        Policy p;
+        p.readPaths = {dir.path.string()};
+        const auto r = runInContainer(Language::Shell,
+                                      "ls " + sub.string() + " >/dev/null && echo SEEN\ntouch " + sub.string()
+                                          + "/x 2>/dev/null && echo WROTE\n",
+                                      p);
+        ::_exit(r.stdoutText == "SEEN\n" ? 0 : r.stdoutText.find("WROTE") != std::string::npos ? 1 : 2);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_NE(WEXITSTATUS(status), 1) << "a mount under a read path was writable in the sandbox";
+    EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 TEST(Container, PythonSnippetsAndTheGuardWorkInside)

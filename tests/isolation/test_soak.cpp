@@ -119,7 +119,8 @@ TEST(Soak, ThousandsOfRunsLeaveNothingBehind)
     const ProcessScan after = scanProcesses(marker);
     EXPECT_EQ(after.withMarker, 0u) << "a background process of a run survived it";
     EXPECT_EQ(after.ourChildren, before.ourChildren) << "a launcher or zombie was left";
+    // No zombie: no child ended without being reaped (the launcher zygote, zygote.h, is a live child).
     errno = 0;
-    EXPECT_EQ(::waitpid(-1, nullptr, WNOHANG), -1) << "an unreaped child of the caller";
-    EXPECT_EQ(errno, ECHILD);
+    const pid_t unreaped = ::waitpid(-1, nullptr, WNOHANG);
+    EXPECT_TRUE(unreaped == 0 || (unreaped == -1 && errno == ECHILD)) << "an unreaped child of the caller";
 }

@@ -2,6 +2,7 @@
 
 #include "demo/demo.h"
 #include "isolation/runner.h"
+#include "isolation/warm_pool.h"
 #include "models/Conversions.h"
 
 #include <QPromise>
@@ -42,7 +43,11 @@ void runRequests(QPromise<RunEvent>& promise, quint64 jobId, std::vector<sb::Run
             storeError = toQString(opened.error().message);
     }
 
-    const sb::Runner runner;
+    // A burst (the demo) gets a warm pool for its most frequent kind of request, prepared while the others
+    // run; a single run starts cold.
+    sb::RunnerOptions options;
+    options.warmPool = sb::makeBurstPool(requests, options);
+    const sb::Runner runner(options);
     const int total = static_cast<int>(requests.size());
     for (int i = 0; i < total && !cancel->load(); ++i) {
         RunEvent event;

@@ -1,0 +1,260 @@
+// The warm pool (warm_pool.h), side by side with its peers in one run.
+//
+//   bench_pool [N=40] [WARMUP=5] [THROUGHPUT_RUNS=200]
+//
+// 1. Start: a pooled run of a program through sb::Runner vs a bare posix_spawn + wait of the same argv
+//    (stdout/stderr drained from pipes, as the Runner does), interleaved A, B, A, B, ... N times after
+//    WARMUP untimed rounds, for /bin/true and `python3 -c 'print(1)'`, at each level the machine offers.
+//    Before each pooled run the pool is given the time to be full again (untimed): this measures a start
+//    from a ready pool, the case a pool is for (the pool starts its next sandbox while the run goes on,
+//    as in a burst). The issue's figure: pooled start <= 1.5x the bare start. For scale, a second pass
+//    interleaves a cold run of the same request with the bare start (apart, so that a cold run's
+//    namespace teardown, which the kernel finishes in the background, does not land on a pooled run).
+// 2. Throughput: T = 1, 2, 4 threads sharing THROUGHPUT_RUNS runs of /bin/true back to back at each
+//    level (cold, then through a pool of T sandboxes), and the same with bare spawns; runs per second and
+//    the speed-up over one thread, and how many cores the machine kept busy meanwhile (/proc/stat; other
+//    load on the machine counts too). On 2 cores, 2 threads should give close to 2x, 4 threads no more,
+//    unless one thread already keeps more than one core busy.
+// Ends with one JSON line starting with {"bench":"pool".
+
+#include "bench_common.h"
+
+#include "isolation/doctor.h"
+#include "isolation/runner.h"
+#include "isolation/warm_pool.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using namespace std::chrono_literals;
+
+sb::RunRequest commandRequest(const std::vector<std::string>& argv, sb::IsolationLevel level)
+{
+    sb::RunRequest request;
+    request.language = sb::Language::Command;
+    request.command = argv;
+    request.policy.level = level;
+    request.label = "bench_pool";
+    return request;
+}
+
+[[noreturn]] void failed(const std::string& what, const sb::RunResult& r)
+{
+    std::cerr << what << ": " << sb::toString(r.outcome) << ": " << r.message << " " << r.stderrText << '\n';
+    std::exit(1);
+}
+
+struct StartRow {
+    std::string program;
+    std::string level;
+    bench::Stats pooled;
+    bench::Stats bare;
+    bench::Stats cold;
+    bench::Stats coldBare; // the bare starts of the cold pass
+};
+
+StartRow measureStart(const std::vector<std::string>& argv, const std::string& expect, sb::IsolationLevel level,
+                      int n, int warmup)
+{
+    const auto request = commandRequest(argv, level);
+    sb::WarmPoolOptions poolOptions;
+    poolOptions.prototype = request;
+    poolOptions.size = 1;
+    auto pool = std::make_shared<sb::WarmPool>(poolOptions);
+    sb::RunnerOptions pooledOptions;
+    pooledOptions.warmPool = pool;
+    const sb::Runner pooled(pooledOptions);
+    const sb::Runner cold;
+    StartRow row{argv.front() == "/bin/true" ? "/bin/true" : "python3 -c 'print(1)'", std::string(sb::toString(level)),
+                 {}, {}, {}, {}};
+    bench::Stats scratch;
+    auto bare = [&](bench::Stats& into) {
+        const auto b = bench::spawnAndWait(argv);
+        if (!b.ok || b.stdoutText != expect) {
+            std::cerr << "bare " << argv.front() << ": " << b.error << '\n';
+            std::exit(1);
+        }
+        into.add(b.wallMs);
+    };
+    for (int i = -warmup; i < n; ++i) {
+        if (!pool->waitUntilReady(10s)) {
+            std::cerr << "the pool did not get ready: " << pool->lastError() << '\n';
+            std::exit(1);
+        }
+        const auto handedOut = pool->stats().handedOut;
+        const auto start = bench::Clock::now();
+        const auto p = pooled.run(request);
+        const double pooledMs = bench::msSince(start);
+        if (p.outcome != sb::Outcome::Ok || p.stdoutText != expect)
+            failed("pooled " + argv.front(), p);
+        if (pool->stats().handedOut != handedOut + 1) {
+            std::cerr << "a pooled run did not come from the pool\n";
+            std::exit(1);
+        }
+        (i < 0 ? scratch : row.pooled).add(pooledMs);
+        bare(i < 0 ? scratch : row.bare);
+    }
+    for (int i = -warmup; i < n; ++i) {
+        const auto start = bench::Clock::now();
+        const auto c = cold.run(request);
+        const double coldMs = bench::msSince(start);
+        if (c.outcome != sb::Outcome::Ok || c.stdoutText != expect)
+            failed("cold " + argv.front(), c);
+        (i < 0 ? scratch : row.cold).add(coldMs);
+        bare(i < 0 ? scratch : row.coldBare);
+    }
+    return row;
+}
+
+// CPU time the whole machine spent busy so far (every core, the kernel's workers included), in seconds,
+// from /proc/stat: a run's namespaces are torn down partly in kernel workers, after the run.
+double machineBusySeconds()
+{
+    std::FILE* f = std::fopen("/proc/stat", "r");
+    if (!f)
+        return 0;
+    unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+    const int n = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system, &idle, &iowait,
+                              &irq, &softirq, &steal);
+    std::fclose(f);
+    if (n != 8)
+        return 0;
+    return static_cast<double>(user + nice + system + irq + softirq + steal) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+struct Rate {
+    double perSecond = 0;
+    double coresBusy = 0; // the machine's busy CPU time over the wall time: how many cores the runs kept busy
+};
+
+// Runs per second with `threads` threads sharing `total` runs of `job`.
+template <typename Job>
+Rate throughput(int threads, int total, Job job)
+{
+    std::atomic<int> left{total};
+    std::atomic<bool> ok{true};
+    const double busyBefore = machineBusySeconds();
+    const auto start = bench::Clock::now();
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t) {
+        workers.emplace_back([&] {
+            while (left.fetch_sub(1) > 0) {
+                if (!job())
+                    ok = false;
+            }
+        });
+    }
+    for (auto& w : workers)
+        w.join();
+    const double seconds = bench::msSince(start) / 1000.0;
+    const double busy = machineBusySeconds() - busyBefore;
+    if (!ok) {
+        std::cerr << "a run failed during the throughput measurement\n";
+        std::exit(1);
+    }
+    return {total / seconds, busy / seconds};
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const int n = argc > 1 ? bench::parseCount(argv[1], "N") : 40;
+    const int warmup = argc > 2 ? bench::parseCount(argv[2], "WARMUP") : 5;
+    const int runs = argc > 3 ? bench::parseCount(argv[3], "THROUGHPUT_RUNS") : 200;
+    const sb::IsolationLevel deepest = sb::highestAvailableLevel();
+    std::vector<sb::IsolationLevel> levels = {sb::IsolationLevel::Process};
+    if (deepest >= sb::IsolationLevel::Container)
+        levels.push_back(sb::IsolationLevel::Container);
+    if (deepest >= sb::IsolationLevel::Strict)
+        levels.push_back(sb::IsolationLevel::Strict);
+
+    std::vector<StartRow> rows;
+    const std::vector<std::pair<std::vector<std::string>, std::string>> programs = {
+        {{"/bin/true"}, ""}, {{"/usr/bin/python3", "-c", "print(1)"}, "1\n"}};
+    for (const auto& [program, expect] : programs) {
+        for (const auto level : levels)
+            rows.push_back(measureStart(program, expect, level, n, warmup));
+    }
+    std::printf("Pooled start: N=%d interleaved rounds after %d warm-up rounds; wall ms seen by the caller\n\n", n,
+                warmup);
+    std::printf("  %-24s %-10s %8s %8s %8s %8s %8s | %8s %8s %8s\n", "program", "level", "pooled", "p10", "p90",
+                "bare", "ratio", "cold", "bare", "ratio");
+    std::string json = "{\"bench\":\"pool\",\"n\":" + std::to_string(n) + ",\"start\":[";
+    bool allMet = true;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& r = rows[i];
+        const double ratio = r.pooled.median() / r.bare.median();
+        allMet = allMet && ratio <= 1.5;
+        std::printf("  %-24s %-10s %8.2f %8.2f %8.2f %8.2f %7.2fx | %8.2f %8.2f %7.2fx\n", r.program.c_str(),
+                    r.level.c_str(), r.pooled.median(), r.pooled.percentile(10), r.pooled.percentile(90),
+                    r.bare.median(), ratio, r.cold.median(), r.coldBare.median(), r.cold.median() / r.coldBare.median());
+        json += std::string(i ? "," : "") + "{\"program\":" + bench::jsonString(r.program) + ",\"level\":\"" + r.level
+                + "\",\"pooled_median_ms\":" + bench::jsonNumber(r.pooled.median())
+                + ",\"bare_median_ms\":" + bench::jsonNumber(r.bare.median())
+                + ",\"cold_median_ms\":" + bench::jsonNumber(r.cold.median())
+                + ",\"cold_pass_bare_median_ms\":" + bench::jsonNumber(r.coldBare.median())
+                + ",\"ratio_pooled_bare\":" + bench::jsonNumber(ratio) + "}";
+    }
+    std::printf("  => pooled / bare, ratio of medians (issue target <= 1.5x): %s\n\n", allMet ? "met" : "not met");
+
+    // Throughput: /bin/true at each level, 1, 2 and 4 threads.
+    std::printf("Throughput: %d runs of /bin/true shared by T threads; runs per second (speed-up over T = 1)\n\n",
+                runs);
+    std::printf("  %-10s %-8s %23s %23s %23s\n", "level", "threads", "cold (cores busy)", "pooled (cores busy)",
+                "bare spawn (cores busy)");
+    json += "],\"throughput\":[";
+    bool firstRow = true;
+    for (const auto level : levels) {
+        const auto request = commandRequest({"/bin/true"}, level);
+        const sb::Runner cold;
+        double base[3] = {0, 0, 0};
+        for (const int threads : {1, 2, 4}) {
+            const Rate coldRate =
+                throughput(threads, runs, [&] { return cold.run(request).outcome == sb::Outcome::Ok; });
+            sb::WarmPoolOptions poolOptions;
+            poolOptions.prototype = request;
+            poolOptions.size = static_cast<std::size_t>(threads);
+            auto pool = std::make_shared<sb::WarmPool>(poolOptions);
+            pool->waitUntilReady(10s);
+            sb::RunnerOptions pooledOptions;
+            pooledOptions.warmPool = pool;
+            const sb::Runner pooled(pooledOptions);
+            const Rate pooledRate =
+                throughput(threads, runs, [&] { return pooled.run(request).outcome == sb::Outcome::Ok; });
+            const Rate bareRate = throughput(threads, runs, [] { return bench::spawnAndWait({"/bin/true"}).ok; });
+            if (threads == 1) {
+                base[0] = coldRate.perSecond;
+                base[1] = pooledRate.perSecond;
+                base[2] = bareRate.perSecond;
+            }
+            auto cell = [](const Rate& r, double one) {
+                char text[64];
+                std::snprintf(text, sizeof text, "%5.0f/s %4.2fx (%3.1f)", r.perSecond, r.perSecond / one, r.coresBusy);
+                return std::string(text);
+            };
+            std::printf("  %-10s %-8d %23s %23s %23s\n", std::string(sb::toString(level)).c_str(), threads,
+                        cell(coldRate, base[0]).c_str(), cell(pooledRate, base[1]).c_str(), cell(bareRate, base[2]).c_str());
+            json += std::string(firstRow ? "" : ",") + "{\"level\":\"" + std::string(sb::toString(level))
+                    + "\",\"threads\":" + std::to_string(threads)
+                    + ",\"cold_per_s\":" + bench::jsonNumber(coldRate.perSecond)
+                    + ",\"cold_cores_busy\":" + bench::jsonNumber(coldRate.coresBusy)
+                    + ",\"pooled_per_s\":" + bench::jsonNumber(pooledRate.perSecond)
+                    + ",\"pooled_cores_busy\":" + bench::jsonNumber(pooledRate.coresBusy)
+                    + ",\"bare_per_s\":" + bench::jsonNumber(bareRate.perSecond)
+                    + ",\"bare_cores_busy\":" + bench::jsonNumber(bareRate.coresBusy) + "}";
+            firstRow = false;
+        }
+    }
+    json += "]}";
+    std::printf("\n%s\n", json.c_str());
+    return 0;
+}

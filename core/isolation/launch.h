@@ -1,0 +1,90 @@
+#pragma once
+
+// How a request becomes a run, in the three steps a warm pool (warm_pool.h) takes apart:
+//   makePlan  what the request decides (level, program, the sandbox part of the launch spec): no file, no
+//             process yet;
+//   start     a work dir, the run's pipes and a launcher (pooled: sent the sandbox line, it prepares every
+//             layer it can and waits; cold: nothing sent yet);
+//   runJob    the snippet written, the job handed over, the output drained, the result read and judged.
+// Internal to core/isolation (runner.cpp, warm_pool.cpp): callers use Runner and WarmPool.
+
+#include "isolation/launch_spec.h"
+#include "isolation/launcher_process.h"
+#include "isolation/runner.h"
+#include "isolation/start_trace.h"
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace sb::launch {
+
+class Fd {
+public:
+    Fd() = default;
+    explicit Fd(int fd) : m_fd(fd) {}
+    ~Fd() { reset(); }
+    Fd(Fd&& o) noexcept : m_fd(std::exchange(o.m_fd, -1)) {}
+    Fd& operator=(Fd&& o) noexcept;
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    int get() const { return m_fd; }
+    void reset();
+
+private:
+    int m_fd = -1;
+};
+
+struct Plan {
+    Policy policy;                  // as it runs: the level lowered where the policy allows it
+    std::string note;               // RunResult::message when the level was lowered
+    Language language = Language::Python;
+    std::string program;            // what is exec'd: the interpreter, or the command's program
+    std::filesystem::path launcher;
+    std::filesystem::path workRoot; // where work dirs are made
+    LaunchSpec spec;                // the sandbox part; the work dir and the run's identity come with start()
+};
+
+// Whether a sandbox started for one plan can run the other's job.
+bool sameShape(const Plan& a, const Plan& b);
+
+// Refusals (the level is not available here, no program, no launcher, a policy whose syscall filter
+// cannot be built) are errors, worded for RunResult::message.
+Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options);
+
+// A launcher started for a plan: its work dir (removed when this goes), the caller's ends of its pipes,
+// its process. Without a job it is released when this goes: the spec pipe's EOF ends the launcher and its
+// sandbox, and the destructor waits for that before it removes the work dir.
+struct Started {
+    std::string runId;              // a UUID; names the work dir
+    std::filesystem::path workDir;
+    LaunchSpec spec;                // the plan's, with the work dir and the identity
+    bool pooled = false;
+    std::string reported;           // what the launcher said on the result pipe so far ("started", "ready")
+    Fd out;
+    Fd err;
+    Fd events;
+    Fd specWrite;
+    Fd result;
+    std::optional<LauncherProcess> process;
+
+    Started() = default;
+    Started(const Started&) = delete;
+    Started& operator=(const Started&) = delete;
+    ~Started();
+};
+
+// `pooled`: the launcher gets the sandbox line now and the job later (runJob); else both come in runJob.
+Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled);
+
+// Gives `request` (whose plan is `plan`, of the same shape as the one `started` was made for) to the
+// launcher and runs it to its end. `trace` holds the caller's start-trace marks so far.
+RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRequest& request,
+                 const std::atomic<bool>* cancel, starttrace::Marks trace);
+
+// What a run refused before it started looks like.
+RunResult refused(const RunRequest& request, std::string message);
+
+} // namespace sb::launch
