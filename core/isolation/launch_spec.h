@@ -1,11 +1,13 @@
 #pragma once
 
-// The contract between the Runner (in the caller's process) and sandbench-launcher (a small, freshly
-// exec'd process that sets up and supervises one run). Both sides are built from this one definition.
+// The contract between the Runner (in the caller's process) and sandbench-launcher (a small, fresh process,
+// forked by the launcher zygote, that sets up and supervises one run). Both sides are built from this one
+// definition.
 //
-// Launcher file descriptors: 0 /dev/null, 1 and 2 the run's stdout/stderr pipes, 3 the spec, 4 the result
-// (JSON, written once at the end), 5 the guard's event pipe (becomes fd 3 of the sandboxed program; absent
-// when unused). Everything else is closed by the launcher before it starts.
+// Launcher file descriptors: 0 /dev/null, 1 and 2 the run's stdout/stderr pipes, 3 the spec (a socket), 4
+// the result (one JSON line, written once at the end), 5 the guard's event pipe (becomes fd 3 of the
+// sandboxed program when it is a Python snippet). Everything else is closed by the launcher before it
+// starts.
 //
 // The spec is two JSON lines: the sandbox (encodeSandbox: everything the policy decides) and the job
 // (encodeJob: argv, environment). A cold start writes both at once. A pooled launcher (spec.pooled, see
