@@ -1,5 +1,7 @@
 #include "isolation/seccomp_filter.h"
 
+#include "util/unique_fd.h"
+
 #include <fmt/format.h>
 #include <seccomp.h>
 
@@ -8,10 +10,14 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <linux/sched.h>
+#include <linux/seccomp.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace sb::seccomp {
@@ -146,12 +152,31 @@ std::string readString(pid_t pid, std::uint64_t address)
 
 } // namespace
 
+namespace {
+
+// The supervisor answers notifications while the caller waits; a signal must not cut that wait short (the
+// call would fail with EINTR or be restarted, and some programs, like dash forking, give up). With this
+// flag the wait becomes killable-only once the supervisor has received the notification (Linux 5.19).
+constexpr unsigned kListenerFlags = SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+
+const char* const kWaitKillableMissing =
+    "the kernel does not offer SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (Linux 5.19 or later is needed, so that "
+    "a signal cannot interrupt a call the supervisor is inspecting)";
+
+} // namespace
+
 bool notifyAvailable(std::string* whyNot)
 {
     const unsigned api = seccomp_api_get();
     if (api < 5) {
         if (whyNot)
             *whyNot = fmt::format("libseccomp API level {} (user notification needs 5)", api);
+        return false;
+    }
+    // Known flags with no program get EFAULT; unknown flags EINVAL. Nothing is installed either way.
+    if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, kListenerFlags, nullptr) == 0 || errno != EFAULT) {
+        if (whyNot)
+            *whyNot = kWaitKillableMissing;
         return false;
     }
     return true;
@@ -222,6 +247,34 @@ bool isBootstrapSyscall(std::string_view name)
 {
     return std::find(kBootstrapSyscalls.begin(), kBootstrapSyscalls.end(), name) != kBootstrapSyscalls.end();
 }
+
+namespace {
+
+// libseccomp 2.5 cannot ask for SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV: the filter it built is exported as
+// BPF and loaded here, with the listener flags. Returns the notification fd.
+Result<int> loadWithListener(scmp_filter_ctx ctx)
+{
+    const UniqueFd memory(::memfd_create("sandbench-seccomp", MFD_CLOEXEC));
+    if (!memory.valid())
+        return fail(fmt::format("memfd_create for the filter: {}", std::strerror(errno)));
+    if (int rc = seccomp_export_bpf(ctx, memory.get()); rc != 0)
+        return fail(fmt::format("seccomp_export_bpf: {}", std::strerror(-rc)));
+    const off_t size = ::lseek(memory.get(), 0, SEEK_END);
+    constexpr auto kInstruction = static_cast<off_t>(sizeof(sock_filter));
+    if (size <= 0 || size % kInstruction != 0 || size / kInstruction > BPF_MAXINSNS)
+        return fail(fmt::format("the exported filter has an unexpected size ({} bytes)", size));
+    std::vector<sock_filter> program(static_cast<std::size_t>(size / kInstruction));
+    if (::pread(memory.get(), program.data(), static_cast<std::size_t>(size), 0) != size)
+        return fail(fmt::format("reading the exported filter: {}", std::strerror(errno)));
+    const sock_fprog fprog{static_cast<unsigned short>(program.size()), program.data()};
+    const long fd = ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, kListenerFlags, &fprog);
+    if (fd < 0)
+        return fail(errno == EINVAL ? std::string(kWaitKillableMissing)
+                                    : fmt::format("seccomp(SECCOMP_SET_MODE_FILTER): {}", std::strerror(errno)));
+    return static_cast<int>(fd);
+}
+
+} // namespace
 
 Result<int> loadFilter(const SyscallPolicy& policy, bool allowInetSockets)
 {
@@ -362,12 +415,7 @@ Result<int> loadFilter(const SyscallPolicy& policy, bool allowInetSockets)
                 return fail(fmt::format("seccomp rule for {}: {}", name, std::strerror(-rc)));
         }
     }
-    if (int rc = seccomp_load(ctx.get()); rc != 0)
-        return fail(fmt::format("seccomp_load: {}", std::strerror(-rc)));
-    const int fd = seccomp_notify_fd(ctx.get());
-    if (fd < 0)
-        return fail("seccomp: no notification fd after loading the filter");
-    return fd;
+    return loadWithListener(ctx.get());
 }
 
 Decision decide(const SyscallPolicy& policy, const seccomp_notif& req, bool allowInetSockets)
