@@ -1,5 +1,6 @@
 #include "isolation/seccomp_filter.h"
 
+#include "isolation/path_report.h"
 #include "util/unique_fd.h"
 
 #include <fmt/format.h>
@@ -307,6 +308,12 @@ Result<int> loadFilter(const SyscallPolicy& policy, bool allowInetSockets)
                 supervised.push_back(name);
         }
     }
+    // Path-taking calls go through the supervisor too, which lets them go on and reports what Landlock or
+    // the mount layout refused (path_report.h).
+    for (const char* name : paths::reportedSyscalls()) {
+        if (std::find(supervised.begin(), supervised.end(), name) == supervised.end())
+            supervised.emplace_back(name);
+    }
     for (const auto& name : supervised) {
         if (!defaultAllows)
             break; // the default already sends everything unlisted to the supervisor
@@ -407,6 +414,8 @@ Result<int> loadFilter(const SyscallPolicy& policy, bool allowInetSockets)
     }
     if (!defaultAllows) {
         for (const char* name : kBootstrapSyscalls) {
+            if (paths::isReported(name))
+                continue; // execve: supervised for its path; decide() lets it through
             const int nr = seccomp_syscall_resolve_name(name);
             const scmp_arg_cmp self = SCMP_CMP64(0, SCMP_CMP_EQ, 0);
             const bool targetsPid = std::string_view(name) == "prlimit64";
@@ -454,6 +463,8 @@ Decision decide(const SyscallPolicy& policy, const seccomp_notif& req, bool allo
     }
     if (name == "socket")
         return {false, EACCES, false, false}; // a local socket: refused quietly, as without a policy
+    if (isBootstrapSyscall(name))
+        return {true, 0, false, false}; // execve, supervised for its path: the program must start
     switch (policy.defaultAction) {
     case SyscallAction::Allow:
     case SyscallAction::Log: return {true, 0, false, false};

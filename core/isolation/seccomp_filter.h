@@ -17,7 +17,8 @@ bool notifyAvailable(std::string* whyNot = nullptr);
 // built-in refusals (network sockets, ptrace, the mount family, keyrings, modules, namespaces, bpf,
 // io_uring, ...) and every syscall a policy rule refuses or kills on are sent to whoever reads that fd
 // (the launcher), which decides with decide() below; the policy's allow and log rules go into the filter.
-// The waits are killable-only once the launcher has received a notification
+// The path-taking calls Landlock governs (paths::reportedSyscalls) go there as well, to be let through and
+// reported when refused. The waits are killable-only once the launcher has received a notification
 // (SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV; fails closed on kernels without it).
 // Must be called after no_new_privs; allocates, so call it before address-space limits. The few calls
 // the launcher still makes before execve (see kBootstrapSyscalls) are allowed whatever the default.
