@@ -221,6 +221,19 @@ TEST(PathReport, SymlinksInTheWorkDirPointingOutAreReportedByWhatTheyReach)
         EXPECT_TRUE(hasBlocked(r, "path", "open " + secret.file().string() + " (read, as \"link\")")) << events(r);
         EXPECT_TRUE(hasBlocked(r, "path", "open " + secret.file().string() + " (read, as \"chain\")")) << events(r);
         EXPECT_TRUE(hasBlocked(r, "path", "open " + created.string() + " (write, as \"dangling\")")) << events(r);
+
+        // A folder link in the work dir, first to a folder of its own, then swapped to the secret's: the
+        // same absolute spelling must be judged by where it leads now.
+        const auto swapped = runPython("import os\nos.mkdir('mine')\nopen('mine/secret.txt', 'w').write('own')\n"
+                                       "os.symlink('mine', 'd')\nspelled = os.path.abspath('d') + '/secret.txt'\n"
+                                       "print(open(spelled).read())\nos.symlink('" + secret.dir().string() + "', 'e')\n"
+                                       "os.replace('e', 'd')\ntry:\n    print(open(spelled).read())\n"
+                                       "except OSError as e:\n    print('refused', e.errno)\n",
+                                       at(level, false));
+        EXPECT_EQ(swapped.stdoutText.find(kSecretText), std::string::npos) << swapped.stdoutText;
+        EXPECT_TRUE(swapped.stdoutText.starts_with("own\nrefused")) << swapped.stdoutText << swapped.stderrText;
+        EXPECT_TRUE(hasBlocked(swapped, "path", "open " + secret.file().string() + " (read, as ")) << events(swapped);
+        EXPECT_EQ(pathEvents(swapped).size(), 1U) << events(swapped);
     }
 }
 
