@@ -538,6 +538,7 @@ int main()
         }
         if (sockIndex < count && fds[sockIndex].revents) {
             notifyFd = sb::receiveFd(sockFd);
+            sb::seccomp::preferSyncWakeups(notifyFd);
             ::close(sockFd);
             sockFd = -1;
         }

@@ -51,7 +51,7 @@ struct Call {
     pid_t pid = 0;
     std::string path[2];         // as the program wrote them (rename and link have two)
     UniqueFd base[2];            // where a relative path starts: the caller's cwd or dirfd (O_PATH)
-    UniqueFd root;               // openat2's RESOLVE_IN_ROOT/BENEATH: the dirfd, else the run's root
+    UniqueFd root;               // openat2 with RESOLVE_IN_ROOT/BENEATH: the dirfd (else the run's root)
     std::uint64_t flags = 0;     // open flags, or the call's AT_* / RENAME_* flags
     std::uint64_t mode = 0;      // mknod: the type of node
     bool beneath = false;        // openat2 RESOLVE_BENEATH: leaving the dirfd fails the call

@@ -15,6 +15,7 @@
 #include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -243,6 +244,13 @@ std::string syscallName(const seccomp_notif& req)
 }
 
 } // namespace
+
+void preferSyncWakeups(int notifyFd)
+{
+    constexpr unsigned long kSetFlags = SECCOMP_IOW(4, __u64); // SECCOMP_IOCTL_NOTIF_SET_FLAGS (Linux 6.6)
+    constexpr __u64 kSyncWakeUp = 1;                          // SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+    ::ioctl(notifyFd, kSetFlags, kSyncWakeUp);                // a speed-up only: failure changes nothing
+}
 
 bool isBootstrapSyscall(std::string_view name)
 {

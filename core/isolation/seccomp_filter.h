@@ -26,6 +26,12 @@ bool notifyAvailable(std::string* whyNot = nullptr);
 // confine them to Sandbench's proxy on loopback).
 Result<int> loadFilter(const SyscallPolicy& policy, bool allowInetSockets = false);
 
+// Asks the kernel to wake the supervisor on the caller's CPU when a notification arrives, and the caller
+// on the supervisor's when it is answered (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, Linux 6.6; older kernels
+// ignore it): a round trip then costs two context switches instead of two wake-ups of an idle CPU,
+// which on a virtual machine whose idle CPUs halt is most of its cost.
+void preferSyncWakeups(int notifyFd);
+
 // The syscalls the launcher's child needs between loading the filter and execve.
 bool isBootstrapSyscall(std::string_view name);
 
