@@ -1,5 +1,7 @@
 #include "isolation/landlock.h"
 
+#include "util/unique_fd.h"
+
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -8,14 +10,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-// Debian 12's kernel headers stop at ABI 2; the running kernel may offer more. These values are ABI.
-#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
-#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
-#endif
-#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
-#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
-#endif
 
 namespace sb::landlock {
 
@@ -44,37 +38,6 @@ struct PathBeneathAttr {
     std::int32_t parentFd;
 } __attribute__((packed));
 
-constexpr std::uint64_t kReadAccess =
-    LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
-
-std::uint64_t fsAccessFor(int abi)
-{
-    std::uint64_t all = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1; // ABI 1: bits 0..12
-    if (abi >= 2)
-        all |= LANDLOCK_ACCESS_FS_REFER;
-    if (abi >= 3)
-        all |= LANDLOCK_ACCESS_FS_TRUNCATE;
-    if (abi >= 5)
-        all |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
-    return all;
-}
-
-class Fd {
-public:
-    explicit Fd(int fd) : m_fd(fd) {}
-    ~Fd()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return m_fd; }
-
-private:
-    int m_fd;
-};
-
 std::string portRuleName(int port)
 {
     return "landlock_add_rule (TCP port " + std::to_string(port) + ")";
@@ -86,6 +49,18 @@ std::string errnoText(const char* what)
 }
 
 } // namespace
+
+std::uint64_t handledFsAccess(int abi)
+{
+    std::uint64_t all = (access::kMakeSym << 1) - 1; // ABI 1: bits 0..12
+    if (abi >= 2)
+        all |= access::kRefer;
+    if (abi >= 3)
+        all |= access::kTruncate;
+    if (abi >= 5)
+        all |= access::kIoctlDev;
+    return all;
+}
 
 int abiVersion(std::string* whyNot)
 {
@@ -114,7 +89,7 @@ Result<Applied> restrictSelf(const Rules& rules)
 
     Applied applied;
     applied.abi = abi;
-    const std::uint64_t fsAll = fsAccessFor(abi);
+    const std::uint64_t fsAll = handledFsAccess(abi);
     RulesetAttr attr{fsAll, 0, 0};
     std::size_t attrSize = sizeof(std::uint64_t);
     if (abi >= 4) {
@@ -127,12 +102,12 @@ Result<Applied> restrictSelf(const Rules& rules)
         attrSize = sizeof(RulesetAttr);
         applied.scoped = true;
     }
-    const Fd ruleset(static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, attrSize, 0)));
+    const UniqueFd ruleset(static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, attrSize, 0)));
     if (ruleset.get() < 0)
         return fail(errnoText("landlock_create_ruleset"));
 
-    auto addRule = [&](const std::string& path, std::uint64_t access) -> Result<void> {
-        const Fd fd(::open(path.c_str(), O_PATH | O_CLOEXEC));
+    auto addRule = [&](const std::string& path, std::uint64_t rights) -> Result<void> {
+        const UniqueFd fd(::open(path.c_str(), O_PATH | O_CLOEXEC));
         if (fd.get() < 0) {
             if (errno == ENOENT || errno == ENOTDIR)
                 return {}; // nothing there to allow
@@ -141,24 +116,20 @@ Result<Applied> restrictSelf(const Rules& rules)
         struct stat st {};
         if (::fstat(fd.get(), &st) != 0)
             return fail(errnoText(("stat " + path).c_str()));
-        if (!S_ISDIR(st.st_mode)) {
-            // Directory-only rights are refused by the kernel on files.
-            access &= LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE
-                      | LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV;
-        }
-        PathBeneathAttr beneath{access & fsAll, fd.get()};
+        if (!S_ISDIR(st.st_mode))
+            rights &= access::kFileRights; // directory-only rights are refused by the kernel on files
+        PathBeneathAttr beneath{rights & fsAll, fd.get()};
         if (::syscall(SYS_landlock_add_rule, ruleset.get(), LANDLOCK_RULE_PATH_BENEATH, &beneath, 0) != 0)
             return fail(errnoText(("landlock_add_rule " + path).c_str()));
         return {};
     };
 
     for (const auto& p : rules.readPaths) {
-        if (auto r = addRule(p, kReadAccess); !r)
+        if (auto r = addRule(p, kReadRights); !r)
             return std::unexpected(r.error());
     }
     for (const auto& p : rules.devPaths) {
-        if (auto r = addRule(p, LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE
-                                    | LANDLOCK_ACCESS_FS_TRUNCATE); !r)
+        if (auto r = addRule(p, kDeviceRights); !r)
             return std::unexpected(r.error());
     }
     for (const auto& p : rules.writePaths) {

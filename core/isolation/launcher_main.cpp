@@ -15,6 +15,7 @@
 #include "isolation/landlock.h"
 #include "isolation/launch_spec.h"
 #include "isolation/netproxy.h"
+#include "isolation/path_report.h"
 #include "isolation/run_usage.h"
 #include "isolation/seccomp_filter.h"
 #include "isolation/start_trace.h"
@@ -307,12 +308,7 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
         childFail(errFd, fmt::format("dumpable: {}", std::strerror(errno)));
     sb::starttrace::mark("child.identity");
 
-    std::vector<std::string> writable{workDir};
-    if (spec.container && spec.tmpSizeMb > 0)
-        writable.emplace_back("/tmp");
-    // In a container the whole root is minimal and read-only already: all of it may be read.
-    const std::vector<std::string> readable = spec.container ? std::vector<std::string>{"/"} : spec.readPaths;
-    sb::landlock::Rules rules{readable, spec.devPaths, writable, {}};
+    sb::landlock::Rules rules = sb::paths::landlockRules(spec); // the supervisor's path reports model these
     if (!spec.networkAllow.empty())
         rules.connectPorts.push_back(sb::netproxy::kPort);
     if (auto applied = sb::landlock::restrictSelf(rules); !applied)
@@ -785,6 +781,7 @@ int launch(int parent)
     seccomp_notif_resp* resp = nullptr;
     if (seccomp_notify_alloc(&req, &resp) != 0)
         finishWithError("launcher: seccomp_notify_alloc failed");
+    sb::paths::Reporter pathReporter(*spec);
 
     auto endRun = [&] {
         if (!killed) {
@@ -886,6 +883,7 @@ int launch(int parent)
         }
         if (sockIndex < count && fds[sockIndex].revents) {
             notifyFd = sb::receiveFd(sockFd);
+            sb::seccomp::preferSyncWakeups(notifyFd);
             ::close(sockFd);
             sockFd = -1;
         }
@@ -910,6 +908,8 @@ int launch(int parent)
                     const auto decision = sb::seccomp::decide(spec->syscalls, *req, !spec->networkAllow.empty());
                     if (decision.report && result.blocked.size() < 1000)
                         result.blocked.push_back(sb::seccomp::describe(*req));
+                    // A path call: copied while the caller waits, judged once it has gone on (path_report.h).
+                    auto pathCall = decision.allow ? pathReporter.capture(notifyFd, *req) : std::nullopt;
                     std::memset(resp, 0, sizeof *resp);
                     resp->id = req->id;
                     if (decision.allow)
@@ -917,6 +917,8 @@ int launch(int parent)
                     else
                         resp->error = -decision.error;
                     seccomp_notify_respond(notifyFd, resp);
+                    if (pathCall)
+                        pathReporter.judge(*pathCall, result.blocked);
                     if (decision.endRun) {
                         result.killedByPolicy = true;
                         endRun();

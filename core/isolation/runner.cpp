@@ -45,9 +45,15 @@ using Clock = std::chrono::steady_clock;
 constexpr std::uint32_t kTransientIdBase = 1'600'000'000;
 constexpr std::uint32_t kTransientIdRange = 1'000'000;
 
+// Public system configuration that runtimes read on their own (refusing it only made a path report of
+// every such run): /etc/locale.alias whenever a program sets its locale (Python at every start, through
+// /usr/share/locale/locale.alias); OpenSSL's configuration and the CA certificates whenever a program
+// loads OpenSSL (Python's ssl, imported by urllib), which TLS through the network allowlist needs anyway.
+// /etc/ssl/private stays out.
 constexpr std::array kSystemReadPaths = {"/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32",
-                                         "/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives", "/etc/python3",
-                                         "/etc/python3.11"};
+                                         "/etc/ld.so.cache", "/etc/localtime", "/etc/locale.alias",
+                                         "/etc/ssl/openssl.cnf", "/etc/ssl/certs", "/etc/alternatives",
+                                         "/etc/python3", "/etc/python3.11"};
 constexpr std::array kDevicePaths = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"};
 
 struct Pipe {

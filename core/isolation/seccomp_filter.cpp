@@ -1,5 +1,7 @@
 #include "isolation/seccomp_filter.h"
 
+#include "isolation/path_report.h"
+
 #include <fmt/format.h>
 #include <seccomp.h>
 
@@ -12,8 +14,9 @@
 #include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <sched.h>
-#include <sys/ptrace.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -150,12 +153,31 @@ std::string readString(pid_t pid, std::uint64_t address)
 
 } // namespace
 
+namespace {
+
+// The supervisor answers notifications while the caller waits; a signal must not cut that wait short (the
+// call would fail with EINTR or be restarted, and some programs, like dash forking, give up). With this
+// flag the wait becomes killable-only once the supervisor has received the notification (Linux 5.19).
+constexpr unsigned kListenerFlags = SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+
+const char* const kWaitKillableMissing =
+    "the kernel does not offer SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (Linux 5.19 or later is needed, so that "
+    "a signal cannot interrupt a call the supervisor is inspecting)";
+
+} // namespace
+
 bool notifyAvailable(std::string* whyNot)
 {
     const unsigned api = seccomp_api_get();
     if (api < 5) {
         if (whyNot)
             *whyNot = fmt::format("libseccomp API level {} (user notification needs 5)", api);
+        return false;
+    }
+    // Known flags with no program get EFAULT; unknown flags EINVAL. Nothing is installed either way.
+    if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, kListenerFlags, nullptr) == 0 || errno != EFAULT) {
+        if (whyNot)
+            *whyNot = kWaitKillableMissing;
         return false;
     }
     return true;
@@ -222,6 +244,13 @@ std::string syscallName(const seccomp_notif& req)
 
 } // namespace
 
+void preferSyncWakeups(int notifyFd)
+{
+    constexpr unsigned long kSetFlags = SECCOMP_IOW(4, __u64); // SECCOMP_IOCTL_NOTIF_SET_FLAGS (Linux 6.6)
+    constexpr __u64 kSyncWakeUp = 1;                          // SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+    ::ioctl(notifyFd, kSetFlags, kSyncWakeUp);                // a speed-up only: failure changes nothing
+}
+
 bool isBootstrapSyscall(std::string_view name)
 {
     return std::find(kBootstrapSyscalls.begin(), kBootstrapSyscalls.end(), name) != kBootstrapSyscalls.end();
@@ -283,10 +312,12 @@ Result<int> loadCompiled(std::string_view program)
     prog.len = static_cast<unsigned short>(program.size() / sizeof(sock_filter));
     // The kernel copies the program; it only reads through this pointer.
     prog.filter = reinterpret_cast<sock_filter*>(const_cast<char*>(program.data()));
-    // What seccomp_load does for a filter with notify rules: no other flag (no TSYNC, no SPEC_ALLOW, no LOG).
-    const long fd = ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+    // What seccomp_load does for a filter with notify rules, plus WAIT_KILLABLE_RECV (libseccomp 2.5 cannot
+    // ask for it): no TSYNC, no SPEC_ALLOW, no LOG.
+    const long fd = ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, kListenerFlags, &prog);
     if (fd < 0)
-        return fail(fmt::format("seccomp(SECCOMP_SET_MODE_FILTER): {}", std::strerror(errno)));
+        return fail(errno == EINVAL ? std::string(kWaitKillableMissing)
+                                    : fmt::format("seccomp(SECCOMP_SET_MODE_FILTER): {}", std::strerror(errno)));
     return static_cast<int>(fd);
 }
 
@@ -317,6 +348,12 @@ Result<void> buildFilter(Ctx& ctx, const SyscallPolicy& policy, bool allowInetSo
                 && std::find(supervised.begin(), supervised.end(), name) == supervised.end())
                 supervised.push_back(name);
         }
+    }
+    // Path-taking calls go through the supervisor too, which lets them go on and reports what Landlock or
+    // the mount layout refused (path_report.h).
+    for (const char* name : paths::reportedSyscalls()) {
+        if (std::find(supervised.begin(), supervised.end(), name) == supervised.end())
+            supervised.emplace_back(name);
     }
     for (const auto& name : supervised) {
         if (!defaultAllows)
@@ -418,6 +455,8 @@ Result<void> buildFilter(Ctx& ctx, const SyscallPolicy& policy, bool allowInetSo
     }
     if (!defaultAllows) {
         for (const char* name : kBootstrapSyscalls) {
+            if (paths::isReported(name))
+                continue; // execve: supervised for its path; decide() lets it through
             const int nr = seccomp_syscall_resolve_name(name);
             const scmp_arg_cmp self = SCMP_CMP64(0, SCMP_CMP_EQ, 0);
             const bool targetsPid = std::string_view(name) == "prlimit64";
@@ -467,6 +506,8 @@ Decision decide(const SyscallPolicy& policy, const seccomp_notif& req, bool allo
     }
     if (name == "socket")
         return {false, EACCES, false, false}; // a local socket: refused quietly, as without a policy
+    if (isBootstrapSyscall(name))
+        return {true, 0, false, false}; // execve, supervised for its path: the program must start
     switch (policy.defaultAction) {
     case SyscallAction::Allow:
     case SyscallAction::Log: return {true, 0, false, false};

@@ -18,6 +18,9 @@ bool notifyAvailable(std::string* whyNot = nullptr);
 // built-in refusals (network sockets, ptrace, the mount family, keyrings, modules, namespaces, bpf,
 // io_uring, ...) and every syscall a policy rule refuses or kills on are sent to whoever reads that fd
 // (the launcher), which decides with decide() below; the policy's allow and log rules go into the filter.
+// The path-taking calls Landlock governs (paths::reportedSyscalls) go there as well, to be let through and
+// reported when refused. The waits are killable-only once the launcher has received a notification
+// (SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV; fails closed on kernels without it).
 // Must be called after no_new_privs; allocates, so call it before address-space limits. The few calls
 // the launcher still makes before execve (see kBootstrapSyscalls) are allowed whatever the default.
 // allowInetSockets: TCP/UDP sockets are let through (the network allowlist's empty namespace and Landlock
@@ -32,6 +35,12 @@ Result<std::string> compileFilter(const SyscallPolicy& policy, bool allowInetSoc
 // Loads a program from compileFilter() into the calling process, as loadFilter() does (no_new_privs must
 // be set), and returns the notification fd. Needs no libseccomp call, and does not allocate.
 Result<int> loadCompiled(std::string_view program);
+
+// Asks the kernel to wake the supervisor on the caller's CPU when a notification arrives, and the caller
+// on the supervisor's when it is answered (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, Linux 6.6; older kernels
+// ignore it): a round trip then costs two context switches instead of two wake-ups of an idle CPU,
+// which on a virtual machine whose idle CPUs halt is most of its cost.
+void preferSyncWakeups(int notifyFd);
 
 // The syscalls the launcher's child needs between loading the filter and execve.
 bool isBootstrapSyscall(std::string_view name);

@@ -86,7 +86,8 @@ TEST(Escape, FilesOutsideTheWorkDirAreNotReadable)
     EXPECT_NE(r.stderrText.find("Permission denied"), std::string::npos) << r.stderrText;
 
     const auto py = runPython("print(open('" + secret.string() + "').read())\n");
-    EXPECT_EQ(py.outcome, Outcome::Error);
+    EXPECT_EQ(py.outcome, Outcome::Blocked) << py.message;
+    EXPECT_TRUE(hasBlocked(py, "path", secret.string())) << py.message;
     EXPECT_EQ(py.stdoutText.find("top-secret-contents"), std::string::npos);
 }
 

@@ -322,7 +322,8 @@ TEST(Command, RunsAnyProgramUnderTheSameLayers)
     request.command = {"sh", "-c", "echo \"$0 $1\"; cat /etc/hostname", "first", "second"};
     const Runner runner;
     const auto r = runner.run(request);
-    EXPECT_EQ(r.outcome, Outcome::Error) << "reading /etc/hostname is refused to commands too";
+    EXPECT_EQ(r.outcome, Outcome::Blocked) << "reading /etc/hostname is refused to commands too, and reported";
+    EXPECT_TRUE(hasBlocked(r, "path", "/etc/hostname")) << r.message;
     EXPECT_EQ(r.stdoutText, "first second\n");
     EXPECT_NE(r.stderrText.find("Permission denied"), std::string::npos) << r.stderrText;
 }
