@@ -323,7 +323,9 @@ void TestGui::auditViewFiltersVerifiesAndNamesTheBrokenEntry()
     const QStringList operations = auditColumn(AuditLogModel::OperationColumn);
     QVERIFY2(operations.contains(QStringLiteral("run")), qPrintable(operations.join(u',')));
     QVERIFY2(operations.contains(QStringLiteral("policy.version")), qPrintable(operations.join(u',')));
-    QCOMPARE(operations.count(QStringLiteral("run")), child<QTableView>("historyView")->model()->rowCount());
+    // The audit view reloads after each recorded run, off the GUI thread: wait for it to catch up.
+    QTRY_COMPARE(auditColumn(AuditLogModel::OperationColumn).count(QStringLiteral("run")),
+                 child<QTableView>("historyView")->model()->rowCount());
 
     // Operation filter: only runs.
     auto* operation = child<QComboBox>("auditOperationFilter");
