@@ -1,5 +1,7 @@
 #include "store/sqlite_db.h"
 
+#include "util/utf8.h"
+
 #include "store/store.h"
 
 #include <fmt/format.h>
@@ -92,54 +94,12 @@ Result<void> Transaction::commit()
     return ok;
 }
 
-bool isPlainUtf8(std::string_view text)
-{
-    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-    const auto* end = p + text.size();
-    while (p < end) {
-        const unsigned char c = *p;
-        if (c == 0)
-            return false;
-        if (c < 0x80) {
-            ++p;
-            continue;
-        }
-        int length = 0;
-        std::uint32_t codePoint = 0;
-        if ((c & 0xE0) == 0xC0) {
-            length = 2;
-            codePoint = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            length = 3;
-            codePoint = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            length = 4;
-            codePoint = c & 0x07;
-        } else {
-            return false;
-        }
-        if (end - p < length)
-            return false;
-        for (int i = 1; i < length; ++i) {
-            if ((p[i] & 0xC0) != 0x80)
-                return false;
-            codePoint = (codePoint << 6) | (p[i] & 0x3F);
-        }
-        const bool overlong = (length == 2 && codePoint < 0x80) || (length == 3 && codePoint < 0x800)
-                              || (length == 4 && codePoint < 0x10000);
-        if (overlong || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF))
-            return false;
-        p += length;
-    }
-    return true;
-}
-
 // nullptr is SQLITE_STATIC (the macro's C cast would trip -Wold-style-cast).
 int bindString(sqlite3_stmt* statement, int index, std::string_view value)
 {
     if (value.empty())
         return sqlite3_bind_text(statement, index, "", 0, nullptr);
-    if (isPlainUtf8(value))
+    if (utf8::isPlainText(value))
         return sqlite3_bind_text64(statement, index, value.data(), value.size(), nullptr, SQLITE_UTF8);
     return sqlite3_bind_blob64(statement, index, value.data(), value.size(), nullptr);
 }

@@ -78,9 +78,7 @@ private:
 
 // Text that may not be text. Outputs of untrusted programs can hold NUL bytes and invalid UTF-8; SQLite
 // stores such TEXT verbatim but its string functions (and other readers) may misbehave, so those values are
-// stored as BLOBs. Reading accepts either, byte for byte.
-bool isPlainUtf8(std::string_view text);
-
+// stored as BLOBs (utf8::isPlainText tells which). Reading accepts either, byte for byte.
 // The bound string must outlive the statement's next step (it is bound without a copy).
 int bindString(sqlite3_stmt* statement, int index, std::string_view value);
 
