@@ -7,6 +7,19 @@
 
 namespace sb {
 
+bool sendAll(int socket, std::string_view data)
+{
+    while (!data.empty()) {
+        const ssize_t n = ::send(socket, data.data(), data.size(), MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        data.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
+}
+
 bool sendFd(int socket, int fd)
 {
     return sendFds(socket, "f", std::span<const int>(&fd, 1));

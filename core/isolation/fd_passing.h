@@ -1,6 +1,6 @@
 #pragma once
 
-// Handing file descriptors to another process over a UNIX socket (SCM_RIGHTS): the seccomp notification
+// Sockets between Sandbench's own processes. Handing file descriptors to another process over a UNIX socket (SCM_RIGHTS): the seccomp notification
 // fd from the program to the launcher, proxied connections from the network gate to the launcher, and a
 // run's pipes from the Runner to the launcher zygote (zygote.h) with the launcher's pidfd back.
 
@@ -9,6 +9,9 @@
 #include <string_view>
 
 namespace sb {
+
+// Writes all of `data` to a socket without ever raising SIGPIPE (MSG_NOSIGNAL); false when the peer is gone.
+bool sendAll(int socket, std::string_view data);
 
 // Sends `fd` with a one-byte message; false when the peer is gone.
 bool sendFd(int socket, int fd);

@@ -12,6 +12,7 @@
 #include "isolation/launcher_process.h"
 #include "isolation/runner.h"
 #include "isolation/start_trace.h"
+#include "util/unique_fd.h"
 
 #include <atomic>
 #include <filesystem>
@@ -22,21 +23,8 @@
 
 namespace sb::launch {
 
-class Fd {
-public:
-    Fd() = default;
-    explicit Fd(int fd) : m_fd(fd) {}
-    ~Fd() { reset(); }
-    Fd(Fd&& o) noexcept : m_fd(std::exchange(o.m_fd, -1)) {}
-    Fd& operator=(Fd&& o) noexcept;
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return m_fd; }
-    void reset();
-
-private:
-    int m_fd = -1;
-};
+// The run's descriptors: closed at the end of their scope (util/unique_fd.h).
+using Fd = UniqueFd;
 
 struct Plan {
     Policy policy;                  // as it runs: the level lowered where the policy allows it

@@ -37,18 +37,6 @@ std::string lower(std::string_view text)
     return out;
 }
 
-bool writeAll(int fd, std::string_view data)
-{
-    while (!data.empty()) {
-        const ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return true;
-}
 
 // host[:port] with an optional [IPv6] form; port defaults to `defaultPort`.
 bool splitHostPort(std::string_view text, int defaultPort, std::string& host, int& port)
@@ -126,7 +114,7 @@ void relay(int a, int b)
                     return;
                 continue;
             }
-            if (!writeAll(to, std::string_view(buf, static_cast<std::size_t>(n))))
+            if (!sendAll(to, std::string_view(buf, static_cast<std::size_t>(n))))
                 return;
         }
     }
@@ -264,7 +252,7 @@ void Proxy::handle(int client)
     const auto sp1 = line.find(' ');
     const auto sp2 = line.find(' ', sp1 + 1);
     if (lineEnd == std::string::npos || sp1 == std::string::npos || sp2 == std::string::npos) {
-        writeAll(client, "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+        sendAll(client, "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
         return finish(-1);
     }
     const std::string method = line.substr(0, sp1);
@@ -280,7 +268,7 @@ void Proxy::handle(int client)
         parsed = splitHostPort(rest.substr(0, rest.find('/')), 80, host, port);
     }
     if (!parsed) {
-        writeAll(client, "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n"
+        sendAll(client, "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n"
                          "Sandbench's proxy takes CONNECT host:port or http:// URLs\n");
         return finish(-1);
     }
@@ -291,14 +279,14 @@ void Proxy::handle(int client)
                 m_refusals.push_back({"network", fmt::format("{}:{} (not on the policy's allowlist)", host, port)});
         }
         const std::string body = fmt::format("{}:{} is not on the Sandbench policy's network allowlist\n", host, port);
-        writeAll(client, fmt::format("HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n"
+        sendAll(client, fmt::format("HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n"
                                      "Connection: close\r\n\r\n{}",
                                      body.size(), body));
         return finish(-1);
     }
     const int upstream = connectTo(host, port);
     if (upstream < 0) {
-        writeAll(client, "HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n");
+        sendAll(client, "HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n");
         return finish(-1);
     }
     {
@@ -308,14 +296,14 @@ void Proxy::handle(int client)
     const std::string rest = head.substr(head.find("\r\n\r\n") + 4);
     bool started = false;
     if (tunnel) {
-        started = writeAll(client, "HTTP/1.1 200 Connection established\r\n\r\n")
-                  && (rest.empty() || writeAll(upstream, rest));
+        started = sendAll(client, "HTTP/1.1 200 Connection established\r\n\r\n")
+                  && (rest.empty() || sendAll(upstream, rest));
     } else {
         // The origin server gets the origin form of the request line ("GET /path HTTP/1.1").
         const std::string_view afterScheme = std::string_view(target).substr(7);
         const auto slash = afterScheme.find('/');
         const std::string path = slash == std::string_view::npos ? "/" : std::string(afterScheme.substr(slash));
-        started = writeAll(upstream, method + " " + path + line.substr(sp2) + head.substr(lineEnd));
+        started = sendAll(upstream, method + " " + path + line.substr(sp2) + head.substr(lineEnd));
     }
     if (started)
         relay(client, upstream);

@@ -3,6 +3,7 @@
 #include "isolation/cgroup.h"
 #include "isolation/container.h"
 #include "isolation/doctor.h"
+#include "isolation/fd_passing.h"
 #include "isolation/launch.h"
 #include "isolation/launch_spec.h"
 #include "isolation/netproxy.h"
@@ -257,18 +258,6 @@ Result<fs::path> findLauncher(const RunnerOptions& options)
     return defaultLauncher();
 }
 
-bool sendAll(int socket, std::string_view text)
-{
-    while (!text.empty()) {
-        const ssize_t n = ::send(socket, text.data(), text.size(), MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        text.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return true;
-}
 
 std::int64_t epochMs()
 {
@@ -279,22 +268,6 @@ std::int64_t epochMs()
 } // namespace
 
 namespace launch {
-
-Fd& Fd::operator=(Fd&& o) noexcept
-{
-    if (this != &o) {
-        reset();
-        m_fd = std::exchange(o.m_fd, -1);
-    }
-    return *this;
-}
-
-void Fd::reset()
-{
-    if (m_fd >= 0)
-        ::close(m_fd);
-    m_fd = -1;
-}
 
 RunResult refused(const RunRequest& request, std::string message)
 {
