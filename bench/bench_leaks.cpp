@@ -7,6 +7,7 @@
 
 #include "isolation/doctor.h"
 #include "isolation/runner.h"
+#include "proc_scan.h" // tests/isolation: reads /proc without throwing when a process ends mid-read
 
 #include <cstdio>
 #include <dirent.h>
@@ -42,15 +43,7 @@ int countLines(const char* file)
 // Processes whose command line mentions the marker.
 int processesWith(const std::string& marker)
 {
-    int n = 0;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator("/proc", ec)) {
-        std::ifstream in(e.path() / "cmdline", std::ios::binary);
-        const std::string cmdline((std::istreambuf_iterator<char>(in)), {});
-        if (cmdline.find(marker) != std::string::npos)
-            ++n;
-    }
-    return n;
+    return static_cast<int>(sb::test::processesWithMarker(marker).size());
 }
 
 int cgroupsOfSandbench()

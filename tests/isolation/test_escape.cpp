@@ -1,5 +1,6 @@
 // Hostile snippets: each test asserts that the effect did not happen, not merely the outcome label.
 
+#include "proc_scan.h"
 #include "run_helpers.h"
 
 #include <gtest/gtest.h>
@@ -21,16 +22,7 @@ namespace {
 
 bool anyProcessHasInCmdline(const std::string& marker)
 {
-    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-        const auto name = entry.path().filename().string();
-        if (name.empty() || !std::isdigit(static_cast<unsigned char>(name[0])))
-            continue;
-        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-        const std::string cmdline((std::istreambuf_iterator<char>(in)), {});
-        if (cmdline.find(marker) != std::string::npos)
-            return true;
-    }
-    return false;
+    return !processesWithMarker(marker).empty();
 }
 
 } // namespace

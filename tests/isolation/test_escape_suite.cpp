@@ -6,6 +6,7 @@
 // effect, cleans up, and then skips with "REAL HOLE ..." and the evidence (see docs/THREAT_MODEL.md).
 // Set SANDBENCH_CHECK_KNOWN_HOLES=1 to turn those skips into failures, e.g. to verify a fix.
 
+#include "proc_scan.h"
 #include "run_helpers.h"
 
 #include <fmt/format.h>
@@ -78,34 +79,12 @@ bool checkKnownHoles()
 
 std::string slurp(const fs::path& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), {});
+    return readWhole(path.string());
 }
 
-// Every pid in /proc. readdir, not std::filesystem: processes come and go while /proc is listed, and the
-// iterator's increment would throw where readdir just moves on.
-std::vector<pid_t> allPids()
-{
-    std::vector<pid_t> out;
-    if (DIR* proc = ::opendir("/proc")) {
-        while (const dirent* entry = ::readdir(proc)) {
-            if (entry->d_name[0] >= '1' && entry->d_name[0] <= '9')
-                out.push_back(static_cast<pid_t>(std::atol(entry->d_name)));
-        }
-        ::closedir(proc);
-    }
-    return out;
-}
-
-// pids of every process whose command line contains marker.
 std::vector<pid_t> processesWith(const std::string& marker)
 {
-    std::vector<pid_t> out;
-    for (pid_t pid : allPids()) {
-        if (slurp("/proc/" + std::to_string(pid) + "/cmdline").find(marker) != std::string::npos)
-            out.push_back(pid);
-    }
-    return out;
+    return processesWithMarker(marker);
 }
 
 // Polls until no process carries marker (true) or the time is up (false). Generous: "did it end".

@@ -1,6 +1,7 @@
 // Outcome classification, limits, output capture and the import guard of the process level.
 
 #include "isolation/cgroup.h"
+#include "proc_scan.h"
 #include "run_helpers.h"
 
 #include <gtest/gtest.h>
@@ -458,13 +459,7 @@ TEST(Container, NothingOutlivesPidOne)
     Policy p = bashPolicy();
     const auto r = runInContainer(Language::Shell, "(exec -a " + marker + " sleep 60) &\nsleep 0.1\necho started\n", p);
     EXPECT_EQ(r.outcome, Outcome::Ok) << r.message << r.stderrText;
-    bool survivor = false;
-    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-        const std::string cmdline((std::istreambuf_iterator<char>(in)), {});
-        survivor = survivor || cmdline.find(marker) != std::string::npos;
-    }
-    EXPECT_FALSE(survivor);
+    EXPECT_TRUE(processesWithMarker(marker).empty());
 }
 
 namespace {

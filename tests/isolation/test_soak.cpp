@@ -1,6 +1,7 @@
 // Soak: thousands of runs in a row leave nothing behind — no process, no descriptor, no thread, no mount,
 // no work dir, no zombie. (PRODUCT.md holds us to 10 000; 2 000 keeps this an ordinary test of seconds.)
 
+#include "proc_scan.h"
 #include "run_helpers.h"
 
 #include <gtest/gtest.h>
@@ -49,16 +50,9 @@ ProcessScan scanProcesses(const std::string& marker)
 {
     ProcessScan scan;
     const std::string self = std::to_string(::getpid());
-    DIR* proc = ::opendir("/proc"); // readdir, not std::filesystem: entries vanish while it lists them
-    if (!proc)
-        return scan;
-    while (const dirent* entry = ::readdir(proc)) {
-        if (entry->d_name[0] < '1' || entry->d_name[0] > '9')
-            continue;
-        const fs::path dir = fs::path("/proc") / entry->d_name;
-        std::ifstream statFile(dir / "stat");
-        std::string stat;
-        std::getline(statFile, stat);
+    for (const pid_t pid : allPids()) {
+        const std::string dir = "/proc/" + std::to_string(pid);
+        const std::string stat = readWhole(dir + "/stat");
         const auto close = stat.rfind(')');
         if (close != std::string::npos) {
             char state = 0;
@@ -66,12 +60,9 @@ ProcessScan scanProcesses(const std::string& marker)
             if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && std::to_string(ppid) == self)
                 ++scan.ourChildren;
         }
-        std::ifstream cmdlineFile(dir / "cmdline", std::ios::binary);
-        const std::string cmdline((std::istreambuf_iterator<char>(cmdlineFile)), {});
-        if (cmdline.find(marker) != std::string::npos)
+        if (readWhole(dir + "/cmdline").find(marker) != std::string::npos)
             ++scan.withMarker;
     }
-    ::closedir(proc);
     return scan;
 }
 
