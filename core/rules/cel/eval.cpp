@@ -1,0 +1,437 @@
+// The evaluator: a recursive walk over the flat instruction array. Recursion depth is bounded by the
+// parser's nesting limit. Scalars never allocate; errors are values that flow up until an operator that
+// absorbs them (&&, ||, the conditional, the all/exists macros) or the result.
+
+#include "rules/cel/program_impl.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+namespace sb::cel {
+
+class Evaluator {
+public:
+    Evaluator(const Program::Impl& p, std::span<const Value> slots, Arena& arena, EvalContext* ctx, Value* locals,
+              Trace* trace)
+        : m_p(p), m_code(p.code.data()), m_slots(slots), m_arena(arena), m_ctx(ctx), m_locals(locals), m_trace(trace)
+    {
+    }
+
+    template <bool Traced>
+    Value eval(std::uint32_t i)
+    {
+        const Instr& in = m_code[i];
+        const Value v = step<Traced>(in);
+        if constexpr (Traced) {
+            if (in.node >= 0) {
+                const Node& n = m_p.ast.node(in.node);
+                m_trace->steps.push_back(TraceStep{in.node, n.begin, n.end, v});
+            }
+        }
+        return v;
+    }
+
+private:
+    Value noOverload(std::int32_t node) { return makeStaticError(m_arena, "no such overload", node); }
+
+    template <bool Traced>
+    Value logical(const Instr& in, bool isAnd)
+    {
+        // Commutative error semantics: a deciding value on either side wins over an error on the other.
+        const Value l = eval<Traced>(in.a);
+        if (l.isBool() && l.asBool() != isAnd)
+            return l;
+        const Value r = eval<Traced>(in.b);
+        if (r.isBool() && r.asBool() != isAnd)
+            return r;
+        if (l.isBool() && r.isBool())
+            return l;
+        if (l.isError())
+            return l;
+        if (r.isError())
+            return r;
+        return noOverload(in.node);
+    }
+
+    template <bool Traced>
+    Value binary(const Instr& in)
+    {
+        const Value x = eval<Traced>(in.a);
+        if (x.isError())
+            return x;
+        const Value y = eval<Traced>(in.b);
+        if (y.isError())
+            return y;
+        // The common cases inline; the rest (and every error case) in callFunction.
+        if (x.kind() == y.kind()) {
+            switch (x.kind()) {
+            case Kind::Int: {
+                const std::int64_t a = x.asInt(), b = y.asInt();
+                std::int64_t r = 0;
+                switch (in.op) {
+                case Op::Add:
+                    if (!__builtin_add_overflow(a, b, &r))
+                        return Value::integer(r);
+                    break;
+                case Op::Sub:
+                    if (!__builtin_sub_overflow(a, b, &r))
+                        return Value::integer(r);
+                    break;
+                case Op::Mul:
+                    if (!__builtin_mul_overflow(a, b, &r))
+                        return Value::integer(r);
+                    break;
+                case Op::Eq: return Value::boolean(a == b);
+                case Op::Ne: return Value::boolean(a != b);
+                case Op::Lt: return Value::boolean(a < b);
+                case Op::Le: return Value::boolean(a <= b);
+                case Op::Gt: return Value::boolean(a > b);
+                case Op::Ge: return Value::boolean(a >= b);
+                default: break;
+                }
+                break;
+            }
+            case Kind::Double: {
+                const double a = x.asDouble(), b = y.asDouble();
+                switch (in.op) {
+                case Op::Add: return Value::real(a + b);
+                case Op::Sub: return Value::real(a - b);
+                case Op::Mul: return Value::real(a * b);
+                case Op::Div: return Value::real(a / b);
+                case Op::Eq: return Value::boolean(a == b);
+                case Op::Ne: return Value::boolean(a != b);
+                case Op::Lt: return Value::boolean(a < b);
+                case Op::Le: return Value::boolean(a <= b);
+                case Op::Gt: return Value::boolean(a > b);
+                case Op::Ge: return Value::boolean(a >= b);
+                default: break;
+                }
+                break;
+            }
+            case Kind::String:
+                if (in.op == Op::Eq)
+                    return Value::boolean(x.asString() == y.asString());
+                if (in.op == Op::Ne)
+                    return Value::boolean(x.asString() != y.asString());
+                break;
+            default: break;
+            }
+        }
+        const std::array<Value, 2> args{x, y};
+        return callFunction(in.fn, args, m_arena, in.node, m_ctx);
+    }
+
+    template <bool Traced>
+    Value step(const Instr& in)
+    {
+        switch (in.op) {
+        case Op::Const:
+        case Op::Unbound: return m_p.constants[in.a];
+        case Op::Slot: return in.a < m_slots.size() ? m_slots[in.a] : m_p.constants[in.c];
+        case Op::Local: return m_locals[in.a];
+        case Op::Select:
+        case Op::Has: {
+            const Value o = eval<Traced>(in.a);
+            if (o.isError())
+                return o;
+            if (o.kind() != Kind::Map) {
+                if (in.op == Op::Has)
+                    return noOverload(in.node);
+                return makeError(m_arena, "type '" + std::string(kindName(o.kind())) + "' does not support field selection",
+                                 in.node);
+            }
+            const Value* v = mapFind(o.asMap(), m_p.constants[in.b]);
+            if (in.op == Op::Has)
+                return Value::boolean(v != nullptr);
+            if (!v)
+                return makeError(m_arena, "no such key: '" + std::string(m_p.constants[in.b].asString()) + "'", in.node);
+            return *v;
+        }
+        case Op::And: return logical<Traced>(in, true);
+        case Op::Or: return logical<Traced>(in, false);
+        case Op::Not: {
+            const Value v = eval<Traced>(in.a);
+            if (v.isBool())
+                return Value::boolean(!v.asBool());
+            return v.isError() ? v : noOverload(in.node);
+        }
+        case Op::Cond: {
+            const Value c = eval<Traced>(in.a);
+            if (c.isBool())
+                return eval<Traced>(c.asBool() ? in.b : in.c);
+            return c.isError() ? c : noOverload(in.node);
+        }
+        case Op::Add:
+        case Op::Sub:
+        case Op::Mul:
+        case Op::Div:
+        case Op::Eq:
+        case Op::Ne:
+        case Op::Lt:
+        case Op::Le:
+        case Op::Gt:
+        case Op::Ge:
+        case Op::In:
+        case Op::Index: return binary<Traced>(in);
+        case Op::Call1: {
+            const Value x = eval<Traced>(in.a);
+            if (x.isError())
+                return x;
+            return callFunction(in.fn, {&x, 1}, m_arena, in.node, m_ctx);
+        }
+        case Op::Call2: {
+            const Value x = eval<Traced>(in.a);
+            if (x.isError())
+                return x;
+            const Value y = eval<Traced>(in.b);
+            if (y.isError())
+                return y;
+            const std::array<Value, 2> args{x, y};
+            return callFunction(in.fn, args, m_arena, in.node, m_ctx);
+        }
+        case Op::CallN: {
+            Value* args = m_arena.allocArray<Value>(in.n);
+            for (std::uint32_t k = 0; k < in.n; ++k) {
+                args[k] = eval<Traced>(m_p.operands[in.a + k]);
+                if (args[k].isError())
+                    return args[k];
+            }
+            if (in.n == 0)
+                return noOverload(in.node);
+            return callFunction(in.fn, {args, in.n}, m_arena, in.node, m_ctx);
+        }
+        case Op::MatchesConst: {
+            const Value s = eval<Traced>(in.a);
+            if (s.isError())
+                return s;
+            if (s.kind() != Kind::String)
+                return noOverload(in.node);
+            const std::string_view text = s.asString();
+            return Value::boolean(RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *m_p.regexes[in.b]));
+        }
+        case Op::List: {
+            Value* items = m_arena.allocArray<Value>(in.n);
+            for (std::uint32_t k = 0; k < in.n; ++k) {
+                items[k] = eval<Traced>(m_p.operands[in.a + k]);
+                if (items[k].isError())
+                    return items[k];
+            }
+            auto* data = m_arena.allocArray<ListData>(1);
+            new (data) ListData{items, in.n, {}};
+            return Value::list(data);
+        }
+        case Op::Map: {
+            Value* kv = m_arena.allocArray<Value>(2 * std::size_t{in.n});
+            for (std::uint32_t k = 0; k < in.n; ++k) {
+                kv[k] = eval<Traced>(m_p.operands[in.a + 2 * k]);
+                if (kv[k].isError())
+                    return kv[k];
+                kv[in.n + k] = eval<Traced>(m_p.operands[in.a + 2 * k + 1]);
+                if (kv[in.n + k].isError())
+                    return kv[in.n + k];
+            }
+            const Value m = makeMap(m_arena, {kv, in.n}, {kv + in.n, in.n});
+            if (m.isError())
+                return makeError(m_arena, m.asError().message, in.node);
+            return m;
+        }
+        case Op::Loop: return loop<Traced>(in);
+        }
+        return noOverload(in.node);
+    }
+
+    struct Growable {
+        Value* data = nullptr;
+        std::uint32_t size = 0;
+        std::uint32_t capacity = 0;
+
+        void push(Arena& arena, const Value& v)
+        {
+            if (size == capacity) {
+                const std::uint32_t next = capacity ? capacity * 2 : 8;
+                Value* grown = arena.allocArray<Value>(next);
+                std::copy(data, data + size, grown);
+                data = grown;
+                capacity = next;
+            }
+            data[size++] = v;
+        }
+    };
+
+    template <bool Traced>
+    Value loop(const Instr& in)
+    {
+        const LoopDesc& d = m_p.loops[in.a];
+        const Value range = eval<Traced>(d.range);
+        if (range.isError())
+            return range;
+        const bool isList = range.kind() == Kind::List;
+        if (!isList && range.kind() != Kind::Map)
+            return makeError(m_arena, "cannot iterate over a value of type " + std::string(kindName(range.kind())), in.node);
+        const std::uint32_t n = isList ? range.asList().size : range.asMap().size;
+        Value* vars = m_locals + d.local;
+        auto bind = [&](std::uint32_t k) {
+            if (isList) {
+                const Value& item = range.asList().items[k];
+                if (d.twoVars) {
+                    vars[0] = Value::integer(k);
+                    vars[1] = item;
+                } else {
+                    vars[0] = item;
+                }
+            } else {
+                vars[0] = range.asMap().keys[k];
+                if (d.twoVars)
+                    vars[1] = range.asMap().values[k];
+            }
+        };
+        switch (d.macro) {
+        case Macro::All:
+        case Macro::Exists: {
+            // all: false decides, exists: true decides; otherwise the first error (or non-bool) is the result.
+            const bool deciding = d.macro == Macro::Exists;
+            Value pending;
+            bool havePending = false;
+            for (std::uint32_t k = 0; k < n; ++k) {
+                bind(k);
+                const Value v = eval<Traced>(d.body);
+                if (v.isBool()) {
+                    if (v.asBool() == deciding)
+                        return v;
+                } else if (!havePending) {
+                    pending = v.isError() ? v : noOverload(in.node);
+                    havePending = true;
+                }
+            }
+            return havePending ? pending : Value::boolean(!deciding);
+        }
+        case Macro::ExistsOne: {
+            std::uint32_t count = 0;
+            for (std::uint32_t k = 0; k < n; ++k) {
+                bind(k);
+                const Value v = eval<Traced>(d.body);
+                if (!v.isBool())
+                    return v.isError() ? v : noOverload(in.node);
+                count += v.asBool() ? 1 : 0;
+            }
+            return Value::boolean(count == 1);
+        }
+        case Macro::Map:
+        case Macro::MapFilter:
+        case Macro::Filter:
+        case Macro::TransformList:
+        case Macro::TransformMap: {
+            Growable keys, values;
+            for (std::uint32_t k = 0; k < n; ++k) {
+                bind(k);
+                if (d.filter >= 0) {
+                    const Value f = eval<Traced>(static_cast<std::uint32_t>(d.filter));
+                    if (!f.isBool())
+                        return f.isError() ? f : noOverload(in.node);
+                    if (!f.asBool())
+                        continue;
+                }
+                const Value v = eval<Traced>(d.body);
+                if (v.isError())
+                    return v;
+                if (d.macro == Macro::Filter) {
+                    if (!v.isBool())
+                        return noOverload(in.node);
+                    if (v.asBool())
+                        values.push(m_arena, vars[0]);
+                    continue;
+                }
+                if (d.macro == Macro::TransformMap)
+                    keys.push(m_arena, isList ? Value::integer(k) : range.asMap().keys[k]);
+                values.push(m_arena, v);
+            }
+            if (d.macro == Macro::TransformMap) {
+                auto* data = m_arena.allocArray<MapData>(1);
+                new (data) MapData{keys.data, values.data, keys.size, {}};
+                if (keys.size > 8)
+                    return makeMap(m_arena, {keys.data, keys.size}, {values.data, values.size});
+                return Value::map(data);
+            }
+            auto* data = m_arena.allocArray<ListData>(1);
+            new (data) ListData{values.data, values.size, {}};
+            return Value::list(data);
+        }
+        case Macro::None: break;
+        }
+        return noOverload(in.node);
+    }
+
+    const Program::Impl& m_p;
+    const Instr* m_code;
+    std::span<const Value> m_slots;
+    Arena& m_arena;
+    EvalContext* m_ctx;
+    Value* m_locals;
+    Trace* m_trace;
+
+    friend class Program;
+    friend Value foldInstruction(const Program::Impl& p, std::uint32_t instr, Arena& arena);
+};
+
+Value foldInstruction(const Program::Impl& p, std::uint32_t instr, Arena& arena)
+{
+    Evaluator ev(p, {}, arena, nullptr, nullptr, nullptr);
+    return ev.eval<false>(instr);
+}
+
+// ---- Program ----------------------------------------------------------------------------------------------
+
+Value Program::eval(const Activation& activation, EvalContext& ctx) const
+{
+    ctx.m_arena.reset();
+    if (ctx.m_locals.size() < static_cast<std::size_t>(m_impl->localCount))
+        ctx.m_locals.resize(static_cast<std::size_t>(m_impl->localCount));
+    Evaluator ev(*m_impl, activation.values, ctx.m_arena, &ctx, ctx.m_locals.data(), nullptr);
+    return ev.eval<false>(m_impl->root);
+}
+
+Value Program::evalTraced(const Activation& activation, EvalContext& ctx, Trace& trace) const
+{
+    ctx.m_arena.reset();
+    trace.steps.clear();
+    if (ctx.m_locals.size() < static_cast<std::size_t>(m_impl->localCount))
+        ctx.m_locals.resize(static_cast<std::size_t>(m_impl->localCount));
+    Evaluator ev(*m_impl, activation.values, ctx.m_arena, &ctx, ctx.m_locals.data(), &trace);
+    return ev.eval<true>(m_impl->root);
+}
+
+const Type& Program::resultType() const
+{
+    return m_impl->resultType;
+}
+
+const Ast& Program::ast() const
+{
+    return m_impl->ast;
+}
+
+std::span<const int> Program::referencedSlots() const
+{
+    return m_impl->slots;
+}
+
+std::size_t Program::instructionCount() const
+{
+    return m_impl->code.size();
+}
+
+std::string Program::errorMessage(const Value& error) const
+{
+    if (!error.isError())
+        return {};
+    const ErrorData& e = error.asError();
+    std::string message(e.message);
+    if (e.node >= 0 && static_cast<std::size_t>(e.node) < m_impl->ast.nodes.size()) {
+        const SourcePosition p = positionOf(m_impl->ast.source, m_impl->ast.node(e.node).pos);
+        return std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + message;
+    }
+    return message;
+}
+
+} // namespace sb::cel

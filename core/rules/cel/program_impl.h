@@ -1,0 +1,72 @@
+#pragma once
+
+// Inside a Program: the instruction array the evaluator walks. Private to core/rules/cel.
+
+#include "rules/cel/checker.h"
+#include "rules/cel/functions.h"
+#include "rules/cel/program.h"
+
+#include <re2/re2.h>
+
+namespace sb::cel {
+
+enum class Op : std::uint8_t {
+    Const,   // a: constant
+    Slot,    // a: slot of a declared variable
+    Local,   // a: local slot of an iteration variable
+    Unbound, // a: constant (the error to return): a name nothing declares, in unchecked mode
+    Select,  // a: operand, b: constant (the field name, a string)
+    Has,     // a: operand, b: constant (the field name)
+    And,     // a, b (commutative error semantics)
+    Or,      // a, b
+    Not,     // a
+    Cond,    // a ? b : c
+    Call1,   // fn(a)
+    Call2,   // fn(a, b)
+    CallN,   // fn(operands[a .. a+n))
+    List,    // operands[a .. a+n)
+    Map,     // operands[a .. a+2n): key, value, ...
+    Loop,    // a: loop descriptor
+    MatchesConst, // a: string operand, b: regex index
+    // Binary operators with the common cases (int, double, string operands) inline; anything else goes
+    // through callFunction(fn, ...), so they are right whatever the operands turn out to be.
+    Add, Sub, Mul, Div, Eq, Ne, Lt, Le, Gt, Ge, In, Index,
+};
+
+struct Instr {
+    Op op = Op::Const;
+    Fn fn = Fn::Unknown;
+    std::uint16_t n = 0;
+    std::uint32_t a = 0, b = 0, c = 0;
+    std::int32_t node = -1; // AST node: positions of errors, trace entries
+};
+
+struct LoopDesc {
+    Macro macro = Macro::None;
+    bool twoVars = false;
+    std::uint32_t range = 0;
+    std::uint32_t local = 0;
+    std::int32_t filter = -1; // instruction, or -1
+    std::uint32_t body = 0;   // instruction: predicate or transform
+};
+
+struct Program::Impl {
+    Ast ast;
+    Type resultType;
+    std::vector<Instr> code;
+    std::uint32_t root = 0;
+    std::vector<std::uint32_t> operands;
+    std::vector<LoopDesc> loops;
+    std::vector<Value> constants;
+    std::vector<std::unique_ptr<RE2>> regexes;
+    std::vector<int> slots;
+    int localCount = 0;
+    Arena arena; // constants' storage
+};
+
+// Calls a standard function on evaluated arguments (none of them an error: the caller returns errors first).
+Value callFunction(Fn fn, std::span<const Value> args, Arena& arena, std::int32_t node, EvalContext* ctx);
+// The regular expression cache of a context (for patterns that are not constants).
+const RE2* contextRegex(EvalContext& ctx, std::string_view pattern);
+
+} // namespace sb::cel

@@ -1,0 +1,8 @@
+#include "rules/cel/program.h"
+
+#include <gtest/gtest.h>
+
+TEST(Cel, Placeholder)
+{
+    SUCCEED();
+}
