@@ -293,6 +293,15 @@ Value timestampPart(Fn fn, std::span<const Value> args, Arena& arena, std::int32
             return makeError(arena, "unknown time zone '" + std::string(args[1].asString()) + "'", node);
         local += *offset;
     }
+    // Time of day needs no calendar: the common accessors in rules skip the date arithmetic.
+    const std::int64_t ofDay = ((local % 86400) + 86400) % 86400;
+    switch (fn) {
+    case Fn::GetHours: return Value::integer(ofDay / 3600);
+    case Fn::GetMinutes: return Value::integer(ofDay / 60 % 60);
+    case Fn::GetSeconds: return Value::integer(ofDay % 60);
+    case Fn::GetMilliseconds: return Value::integer(ts.nanos() / 1'000'000);
+    default: break;
+    }
     const CivilTime c = civilFromSeconds(local);
     switch (fn) {
     case Fn::GetFullYear: return Value::integer(c.year);

@@ -286,6 +286,11 @@ private:
     bool m_strict;
 };
 
+Operand operandMode(Op op)
+{
+    return op == Op::Const ? Operand::Const : (op == Op::Slot ? Operand::Slot : Operand::Eval);
+}
+
 } // namespace
 
 std::expected<Program, CompileError> compile(std::string_view source, const Declarations& declarations,
@@ -306,6 +311,21 @@ std::expected<Program, CompileError> compile(std::string_view source, const Decl
     if (!compiler.errors.diagnostics.empty())
         return std::unexpected(std::move(compiler.errors));
     std::sort(impl->slots.begin(), impl->slots.end());
+    // Operands that are constants or fields are read in place (see Operand). Only instructions that read
+    // their operands through Evaluator::fetch have them; a traced evaluation still evaluates each one.
+    for (Instr& in : impl->code) {
+        switch (in.op) {
+        case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Eq: case Op::Ne: case Op::Lt:
+        case Op::Le: case Op::Gt: case Op::Ge: case Op::In: case Op::Index: case Op::Call2: case Op::And:
+        case Op::Or:
+            in.mb = operandMode(impl->code[in.b].op);
+            [[fallthrough]];
+        case Op::Call1: case Op::Not: case Op::Cond: case Op::Select: case Op::Has: case Op::MatchesConst:
+            in.ma = operandMode(impl->code[in.a].op);
+            break;
+        default: break;
+        }
+    }
     return Program(std::move(impl));
 }
 

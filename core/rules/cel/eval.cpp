@@ -33,16 +33,31 @@ public:
     }
 
 private:
+    // An operand: read in place when it is a constant or a field (not when tracing: every step is recorded).
+    template <bool Traced>
+    Value fetch(std::uint32_t i, Operand mode)
+    {
+        if constexpr (!Traced) {
+            if (mode == Operand::Const)
+                return m_p.constants[m_code[i].a];
+            if (mode == Operand::Slot) {
+                const Instr& s = m_code[i];
+                return s.a < m_slots.size() ? m_slots[s.a] : m_p.constants[s.c];
+            }
+        }
+        return eval<Traced>(i);
+    }
+
     Value noOverload(std::int32_t node) { return makeStaticError(m_arena, "no such overload", node); }
 
     template <bool Traced>
     Value logical(const Instr& in, bool isAnd)
     {
         // Commutative error semantics: a deciding value on either side wins over an error on the other.
-        const Value l = eval<Traced>(in.a);
+        const Value l = fetch<Traced>(in.a, in.ma);
         if (l.isBool() && l.asBool() != isAnd)
             return l;
-        const Value r = eval<Traced>(in.b);
+        const Value r = fetch<Traced>(in.b, in.mb);
         if (r.isBool() && r.asBool() != isAnd)
             return r;
         if (l.isBool() && r.isBool())
@@ -57,10 +72,10 @@ private:
     template <bool Traced>
     Value binary(const Instr& in)
     {
-        const Value x = eval<Traced>(in.a);
+        const Value x = fetch<Traced>(in.a, in.ma);
         if (x.isError())
             return x;
-        const Value y = eval<Traced>(in.b);
+        const Value y = fetch<Traced>(in.b, in.mb);
         if (y.isError())
             return y;
         // The common cases inline; the rest (and every error case) in callFunction.
@@ -111,9 +126,9 @@ private:
             }
             case Kind::String:
                 if (in.op == Op::Eq)
-                    return Value::boolean(x.asString() == y.asString());
+                    return Value::boolean(sameBytes(x.asString(), y.asString()));
                 if (in.op == Op::Ne)
-                    return Value::boolean(x.asString() != y.asString());
+                    return Value::boolean(!sameBytes(x.asString(), y.asString()));
                 break;
             default: break;
             }
@@ -132,7 +147,7 @@ private:
         case Op::Local: return m_locals[in.a];
         case Op::Select:
         case Op::Has: {
-            const Value o = eval<Traced>(in.a);
+            const Value o = fetch<Traced>(in.a, in.ma);
             if (o.isError())
                 return o;
             if (o.kind() != Kind::Map) {
@@ -151,13 +166,13 @@ private:
         case Op::And: return logical<Traced>(in, true);
         case Op::Or: return logical<Traced>(in, false);
         case Op::Not: {
-            const Value v = eval<Traced>(in.a);
+            const Value v = fetch<Traced>(in.a, in.ma);
             if (v.isBool())
                 return Value::boolean(!v.asBool());
             return v.isError() ? v : noOverload(in.node);
         }
         case Op::Cond: {
-            const Value c = eval<Traced>(in.a);
+            const Value c = fetch<Traced>(in.a, in.ma);
             if (c.isBool())
                 return eval<Traced>(c.asBool() ? in.b : in.c);
             return c.isError() ? c : noOverload(in.node);
@@ -175,16 +190,16 @@ private:
         case Op::In:
         case Op::Index: return binary<Traced>(in);
         case Op::Call1: {
-            const Value x = eval<Traced>(in.a);
+            const Value x = fetch<Traced>(in.a, in.ma);
             if (x.isError())
                 return x;
             return callFunction(in.fn, {&x, 1}, m_arena, in.node, m_ctx);
         }
         case Op::Call2: {
-            const Value x = eval<Traced>(in.a);
+            const Value x = fetch<Traced>(in.a, in.ma);
             if (x.isError())
                 return x;
-            const Value y = eval<Traced>(in.b);
+            const Value y = fetch<Traced>(in.b, in.mb);
             if (y.isError())
                 return y;
             const std::array<Value, 2> args{x, y};
@@ -202,7 +217,7 @@ private:
             return callFunction(in.fn, {args, in.n}, m_arena, in.node, m_ctx);
         }
         case Op::MatchesConst: {
-            const Value s = eval<Traced>(in.a);
+            const Value s = fetch<Traced>(in.a, in.ma);
             if (s.isError())
                 return s;
             if (s.kind() != Kind::String)

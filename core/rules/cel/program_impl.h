@@ -33,9 +33,16 @@ enum class Op : std::uint8_t {
     Add, Sub, Mul, Div, Eq, Ne, Lt, Le, Gt, Ge, In, Index,
 };
 
+// How an instruction reads an operand: by evaluating the operand's instruction, or, when that instruction
+// is a constant or a record field, by reading it directly (no dispatch: most rule conditions compare a field
+// with a constant, and this makes such a comparison one step instead of three).
+enum class Operand : std::uint8_t { Eval, Const, Slot };
+
 struct Instr {
     Op op = Op::Const;
     Fn fn = Fn::Unknown;
+    Operand ma = Operand::Eval; // how to read a
+    Operand mb = Operand::Eval; // how to read b
     std::uint16_t n = 0;
     std::uint32_t a = 0, b = 0, c = 0;
     std::int32_t node = -1; // AST node: positions of errors, trace entries

@@ -322,7 +322,7 @@ bool equals(const Value& a, const Value& b)
     case Kind::Uint: return a.asUint() == b.asUint();
     case Kind::Double: return a.asDouble() == b.asDouble();
     case Kind::String:
-    case Kind::Bytes: return a.asString() == b.asString();
+    case Kind::Bytes: return sameBytes(a.asString(), b.asString());
     case Kind::Timestamp: return a.seconds() == b.seconds() && a.nanos() == b.nanos();
     case Kind::Type: return a.asType() == b.asType();
     case Kind::List: {
@@ -395,6 +395,15 @@ bool listContains(const ListData& list, const Value& item)
     if (list.index.slots) {
         // Only hashable items were indexed; anything else (a list, a NaN, ...) cannot be among them.
         return indexFind(list.index, list.items, item) != nullptr;
+    }
+    if (item.kind() == Kind::String) {
+        // The common case in rules (country in ['US', 'CA', ...]), without the generic dispatch.
+        const std::string_view s = item.asString();
+        for (std::uint32_t i = 0; i < list.size; ++i) {
+            if (list.items[i].kind() == Kind::String && sameBytes(list.items[i].asString(), s))
+                return true;
+        }
+        return false;
     }
     for (std::uint32_t i = 0; i < list.size; ++i) {
         if (equals(list.items[i], item))

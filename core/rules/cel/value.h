@@ -184,6 +184,24 @@ Value makeIndexedList(Arena& arena, std::span<const Value> items);
 // Checked constructor: years 1..9999 and nanos in range, else an error value.
 Value makeTimestamp(Arena& arena, std::int64_t seconds, std::int64_t nanos);
 
+// Equality of two strings' bytes, inlined: rule data is mostly short strings (codes, categories), where a
+// call to memcmp costs more than the comparison.
+inline bool sameBytes(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size())
+        return false;
+    const char* x = a.data();
+    const char* y = b.data();
+    std::size_t n = a.size();
+    if (n > 16)
+        return std::char_traits<char>::compare(x, y, n) == 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (x[i] != y[i])
+            return false;
+    }
+    return true;
+}
+
 // Heterogeneous equality as the spec defines it: numbers compare by value across int, uint and double;
 // values of different kinds are unequal; lists and maps compare element-wise. Never an error.
 bool equals(const Value& a, const Value& b);
