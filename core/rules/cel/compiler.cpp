@@ -286,6 +286,27 @@ private:
     bool m_strict;
 };
 
+// The constant-comparison form of a comparison with exactly one constant operand, else the op unchanged.
+Op constComparison(const Instr& in, const std::vector<Instr>& code)
+{
+    const bool binaryCompare = in.op == Op::Eq || in.op == Op::Ne || in.op == Op::Lt || in.op == Op::Le
+                               || in.op == Op::Gt || in.op == Op::Ge;
+    if (!binaryCompare)
+        return in.op;
+    const bool left = code[in.a].op == Op::Const, right = code[in.b].op == Op::Const;
+    if (left == right)
+        return in.op;
+    switch (in.op) {
+    case Op::Eq: return Op::EqC;
+    case Op::Ne: return Op::NeC;
+    case Op::Lt: return left ? Op::GtC : Op::LtC;
+    case Op::Le: return left ? Op::GeC : Op::LeC;
+    case Op::Gt: return left ? Op::LtC : Op::GtC;
+    case Op::Ge: return left ? Op::LeC : Op::GeC;
+    default: return in.op;
+    }
+}
+
 Operand operandMode(Op op)
 {
     return op == Op::Const ? Operand::Const : (op == Op::Slot ? Operand::Slot : Operand::Eval);
@@ -314,7 +335,12 @@ std::expected<Program, CompileError> compile(std::string_view source, const Decl
     // Operands that are constants or fields are read in place (see Operand). Only instructions that read
     // their operands through Evaluator::fetch have them; a traced evaluation still evaluates each one.
     for (Instr& in : impl->code) {
+        if (const Op c = constComparison(in, impl->code); c != in.op) {
+            in.n = impl->code[in.a].op == Op::Const ? 1 : 0;
+            in.op = c;
+        }
         switch (in.op) {
+        case Op::EqC: case Op::NeC: case Op::LtC: case Op::LeC: case Op::GtC: case Op::GeC:
         case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Eq: case Op::Ne: case Op::Lt:
         case Op::Le: case Op::Gt: case Op::Ge: case Op::In: case Op::Index: case Op::Call2: case Op::And:
         case Op::Or:

@@ -35,7 +35,7 @@ public:
 private:
     // An operand: read in place when it is a constant or a field (not when tracing: every step is recorded).
     template <bool Traced>
-    Value fetch(std::uint32_t i, Operand mode)
+    [[gnu::always_inline]] Value fetch(std::uint32_t i, Operand mode)
     {
         if constexpr (!Traced) {
             if (mode == Operand::Const)
@@ -79,6 +79,8 @@ private:
         if (y.isError())
             return y;
         // The common cases inline; the rest (and every error case) in callFunction.
+        if (in.op == Op::In && y.kind() == Kind::List)
+            return Value::boolean(listContains(y.asList(), x));
         if (x.kind() == y.kind()) {
             switch (x.kind()) {
             case Kind::Int: {
@@ -137,6 +139,50 @@ private:
         return callFunction(in.fn, args, m_arena, in.node, m_ctx);
     }
 
+    template <Op O, typename T>
+    static bool relate(T x, T c)
+    {
+        switch (O) {
+        case Op::EqC: return x == c;
+        case Op::NeC: return x != c;
+        case Op::LtC: return x < c;
+        case Op::LeC: return x <= c;
+        case Op::GtC: return x > c;
+        default: return x >= c;
+        }
+    }
+
+    // `x OP constant`, with the same-kind cases inline and the rest through callFunction.
+    template <bool Traced, Op O>
+    Value compareWithConstant(const Instr& in)
+    {
+        if constexpr (Traced)
+            return binary<Traced>(in); // every operand recorded, as written
+        const bool constLeft = in.n != 0;
+        const Value x = constLeft ? fetch<Traced>(in.b, in.mb) : fetch<Traced>(in.a, in.ma);
+        const Value& c = m_p.constants[m_code[constLeft ? in.a : in.b].a];
+        if (x.kind() == c.kind()) {
+            switch (x.kind()) {
+            case Kind::Int:
+            case Kind::Bool: return Value::boolean(relate<O>(x.asInt(), c.asInt()));
+            case Kind::Double: return Value::boolean(relate<O>(x.asDouble(), c.asDouble()));
+            case Kind::String:
+                if constexpr (O == Op::EqC)
+                    return Value::boolean(sameBytes(x.asString(), c.asString()));
+                else if constexpr (O == Op::NeC)
+                    return Value::boolean(!sameBytes(x.asString(), c.asString()));
+                else
+                    return Value::boolean(relate<O>(x.asString(), c.asString()));
+            default: break;
+            }
+        }
+        if (x.isError())
+            return x;
+        const std::array<Value, 2> args = constLeft ? std::array<Value, 2>{c, x} : std::array<Value, 2>{x, c};
+        return callFunction(in.fn, args, m_arena, in.node, m_ctx);
+    }
+
+    // The instructions rule conditions are made of; the rest (cold) out of line, so this stays small.
     template <bool Traced>
     Value step(const Instr& in)
     {
@@ -145,24 +191,6 @@ private:
         case Op::Unbound: return m_p.constants[in.a];
         case Op::Slot: return in.a < m_slots.size() ? m_slots[in.a] : m_p.constants[in.c];
         case Op::Local: return m_locals[in.a];
-        case Op::Select:
-        case Op::Has: {
-            const Value o = fetch<Traced>(in.a, in.ma);
-            if (o.isError())
-                return o;
-            if (o.kind() != Kind::Map) {
-                if (in.op == Op::Has)
-                    return noOverload(in.node);
-                return makeError(m_arena, "type '" + std::string(kindName(o.kind())) + "' does not support field selection",
-                                 in.node);
-            }
-            const Value* v = mapFind(o.asMap(), m_p.constants[in.b]);
-            if (in.op == Op::Has)
-                return Value::boolean(v != nullptr);
-            if (!v)
-                return makeError(m_arena, "no such key: '" + std::string(m_p.constants[in.b].asString()) + "'", in.node);
-            return *v;
-        }
         case Op::And: return logical<Traced>(in, true);
         case Op::Or: return logical<Traced>(in, false);
         case Op::Not: {
@@ -177,6 +205,12 @@ private:
                 return eval<Traced>(c.asBool() ? in.b : in.c);
             return c.isError() ? c : noOverload(in.node);
         }
+        case Op::EqC: return compareWithConstant<Traced, Op::EqC>(in);
+        case Op::NeC: return compareWithConstant<Traced, Op::NeC>(in);
+        case Op::LtC: return compareWithConstant<Traced, Op::LtC>(in);
+        case Op::LeC: return compareWithConstant<Traced, Op::LeC>(in);
+        case Op::GtC: return compareWithConstant<Traced, Op::GtC>(in);
+        case Op::GeC: return compareWithConstant<Traced, Op::GeC>(in);
         case Op::Add:
         case Op::Sub:
         case Op::Mul:
@@ -205,6 +239,41 @@ private:
             const std::array<Value, 2> args{x, y};
             return callFunction(in.fn, args, m_arena, in.node, m_ctx);
         }
+        case Op::MatchesConst: {
+            const Value s = fetch<Traced>(in.a, in.ma);
+            if (s.isError())
+                return s;
+            if (s.kind() != Kind::String)
+                return noOverload(in.node);
+            const std::string_view text = s.asString();
+            return Value::boolean(RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *m_p.regexes[in.b]));
+        }
+        default: return stepCold<Traced>(in);
+        }
+    }
+
+    template <bool Traced>
+    [[gnu::noinline]] Value stepCold(const Instr& in)
+    {
+        switch (in.op) {
+        case Op::Select:
+        case Op::Has: {
+            const Value o = fetch<Traced>(in.a, in.ma);
+            if (o.isError())
+                return o;
+            if (o.kind() != Kind::Map) {
+                if (in.op == Op::Has)
+                    return noOverload(in.node);
+                return makeError(m_arena, "type '" + std::string(kindName(o.kind())) + "' does not support field selection",
+                                 in.node);
+            }
+            const Value* v = mapFind(o.asMap(), m_p.constants[in.b]);
+            if (in.op == Op::Has)
+                return Value::boolean(v != nullptr);
+            if (!v)
+                return makeError(m_arena, "no such key: '" + std::string(m_p.constants[in.b].asString()) + "'", in.node);
+            return *v;
+        }
         case Op::CallN: {
             Value* args = m_arena.allocArray<Value>(in.n);
             for (std::uint32_t k = 0; k < in.n; ++k) {
@@ -215,15 +284,6 @@ private:
             if (in.n == 0)
                 return noOverload(in.node);
             return callFunction(in.fn, {args, in.n}, m_arena, in.node, m_ctx);
-        }
-        case Op::MatchesConst: {
-            const Value s = fetch<Traced>(in.a, in.ma);
-            if (s.isError())
-                return s;
-            if (s.kind() != Kind::String)
-                return noOverload(in.node);
-            const std::string_view text = s.asString();
-            return Value::boolean(RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *m_p.regexes[in.b]));
         }
         case Op::List: {
             Value* items = m_arena.allocArray<Value>(in.n);
@@ -252,8 +312,8 @@ private:
             return m;
         }
         case Op::Loop: return loop<Traced>(in);
+        default: return noOverload(in.node);
         }
-        return noOverload(in.node);
     }
 
     struct Growable {

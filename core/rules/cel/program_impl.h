@@ -31,6 +31,10 @@ enum class Op : std::uint8_t {
     // Binary operators with the common cases (int, double, string operands) inline; anything else goes
     // through callFunction(fn, ...), so they are right whatever the operands turn out to be.
     Add, Sub, Mul, Div, Eq, Ne, Lt, Le, Gt, Ge, In, Index,
+    // A comparison of anything with a constant, `x OP constant` (a constant on the left is mirrored: 5 < x
+    // is x > 5). a and b stay the original operands (n: 1 when the constant is a, else 0) and fn the
+    // original function, so the generic path and traces see the expression as written.
+    EqC, NeC, LtC, LeC, GtC, GeC,
 };
 
 // How an instruction reads an operand: by evaluating the operand's instruction, or, when that instruction

@@ -67,12 +67,6 @@ std::string_view Arena::copy(std::string_view s)
     return {p, s.size()};
 }
 
-void Arena::reset()
-{
-    m_block = 0;
-    m_offset = 0;
-}
-
 std::size_t Arena::bytesReserved() const
 {
     std::size_t total = 0;

@@ -159,7 +159,11 @@ public:
         return static_cast<T*>(allocate(sizeof(T) * (n == 0 ? 1 : n), alignof(T)));
     }
     std::string_view copy(std::string_view s);
-    void reset();
+    void reset()
+    {
+        m_block = 0;
+        m_offset = 0;
+    }
     std::size_t bytesReserved() const;
 
 private:
