@@ -338,6 +338,7 @@ std::expected<Program, CompileError> compile(std::string_view source, const Decl
         if (const Op c = constComparison(in, impl->code); c != in.op) {
             in.n = impl->code[in.a].op == Op::Const ? 1 : 0;
             in.op = c;
+            in.k = impl->constants[impl->code[in.n ? in.a : in.b].a];
         }
         switch (in.op) {
         case Op::EqC: case Op::NeC: case Op::LtC: case Op::LeC: case Op::GtC: case Op::GeC:
@@ -352,6 +353,7 @@ std::expected<Program, CompileError> compile(std::string_view source, const Decl
         default: break;
         }
     }
+    assignHandlers(*impl);
     return Program(std::move(impl));
 }
 

@@ -22,6 +22,8 @@ public:
     Value eval(std::uint32_t i)
     {
         const Instr& in = m_code[i];
+        if constexpr (!Traced)
+            return in.handler(*this, in);
         const Value v = step<Traced>(in);
         if constexpr (Traced) {
             if (in.node >= 0) {
@@ -32,7 +34,105 @@ public:
         return v;
     }
 
+    // ---- handlers (see Handler in program_impl.h) ----
+    static Value hStep(Evaluator& ev, const Instr& in) { return ev.step<false>(in); }
+    static Value hConst(Evaluator& ev, const Instr& in) { return ev.m_p.constants[in.a]; }
+    static Value hSlot(Evaluator& ev, const Instr& in)
+    {
+        return in.a < ev.m_slots.size() ? ev.m_slots[in.a] : ev.m_p.constants[in.c];
+    }
+    static Value hLocal(Evaluator& ev, const Instr& in) { return ev.m_locals[in.a]; }
+    static Value hAnd(Evaluator& ev, const Instr& in) { return ev.logical<false>(in, true); }
+    static Value hOr(Evaluator& ev, const Instr& in) { return ev.logical<false>(in, false); }
+    static Value hBinary(Evaluator& ev, const Instr& in) { return ev.binary<false>(in); }
+
+    // A field (M = Slot) or any operand (Eval) compared with a constant of kind K.
+    template <Op O, Kind K, Operand M>
+    static Value hCompare(Evaluator& ev, const Instr& in)
+    {
+        const std::uint32_t operand = in.n ? in.b : in.a;
+        Value x;
+        if constexpr (M == Operand::Slot) {
+            const Instr& s = ev.m_code[operand];
+            x = s.a < ev.m_slots.size() ? ev.m_slots[s.a] : ev.m_p.constants[s.c];
+        } else {
+            x = ev.eval<false>(operand);
+        }
+        if (x.kind() == K) {
+            if constexpr (K == Kind::Double)
+                return Value::boolean(relate<O>(x.asDouble(), in.k.asDouble()));
+            else if constexpr (K == Kind::String) {
+                if constexpr (O == Op::EqC)
+                    return Value::boolean(sameBytes(x.asString(), in.k.asString()));
+                else if constexpr (O == Op::NeC)
+                    return Value::boolean(!sameBytes(x.asString(), in.k.asString()));
+                else
+                    return Value::boolean(relate<O>(x.asString(), in.k.asString()));
+            } else {
+                return Value::boolean(relate<O>(x.asInt(), in.k.asInt()));
+            }
+        }
+        return ev.compareSlow(in, x);
+    }
+
+    template <Op O, Kind K>
+    static Handler compareFor(Operand m)
+    {
+        return m == Operand::Slot ? &hCompare<O, K, Operand::Slot> : &hCompare<O, K, Operand::Eval>;
+    }
+
+    template <Op O>
+    static Handler compareFor(Kind k, Operand m)
+    {
+        switch (k) {
+        case Kind::Int: return compareFor<O, Kind::Int>(m);
+        case Kind::Double: return compareFor<O, Kind::Double>(m);
+        case Kind::String: return compareFor<O, Kind::String>(m);
+        case Kind::Bool: return compareFor<O, Kind::Bool>(m);
+        default: return &hStep;
+        }
+    }
+
+    static Handler handlerFor(const Instr& in)
+    {
+        switch (in.op) {
+        case Op::Const: return &hConst;
+        case Op::Slot: return &hSlot;
+        case Op::Local: return &hLocal;
+        case Op::And: return &hAnd;
+        case Op::Or: return &hOr;
+        case Op::Add:
+        case Op::Sub:
+        case Op::Mul:
+        case Op::Div:
+        case Op::Eq:
+        case Op::Ne:
+        case Op::Lt:
+        case Op::Le:
+        case Op::Gt:
+        case Op::Ge:
+        case Op::In:
+        case Op::Index: return &hBinary;
+        case Op::EqC: return compareFor<Op::EqC>(in.k.kind(), in.n ? in.mb : in.ma);
+        case Op::NeC: return compareFor<Op::NeC>(in.k.kind(), in.n ? in.mb : in.ma);
+        case Op::LtC: return compareFor<Op::LtC>(in.k.kind(), in.n ? in.mb : in.ma);
+        case Op::LeC: return compareFor<Op::LeC>(in.k.kind(), in.n ? in.mb : in.ma);
+        case Op::GtC: return compareFor<Op::GtC>(in.k.kind(), in.n ? in.mb : in.ma);
+        case Op::GeC: return compareFor<Op::GeC>(in.k.kind(), in.n ? in.mb : in.ma);
+        default: return &hStep;
+        }
+    }
+
 private:
+    // Operand and constant of different kinds, or an error: the generic comparison.
+    [[gnu::noinline]] Value compareSlow(const Instr& in, const Value& x)
+    {
+        if (x.isError())
+            return x;
+        const std::array<Value, 2> args = in.n ? std::array<Value, 2>{in.k, x} : std::array<Value, 2>{x, in.k};
+        return callFunction(in.fn, args, m_arena, in.node, m_ctx);
+    }
+
     // An operand: read in place when it is a constant or a field (not when tracing: every step is recorded).
     template <bool Traced>
     [[gnu::always_inline]] Value fetch(std::uint32_t i, Operand mode)
@@ -160,7 +260,7 @@ private:
             return binary<Traced>(in); // every operand recorded, as written
         const bool constLeft = in.n != 0;
         const Value x = constLeft ? fetch<Traced>(in.b, in.mb) : fetch<Traced>(in.a, in.ma);
-        const Value& c = m_p.constants[m_code[constLeft ? in.a : in.b].a];
+        const Value& c = in.k;
         if (x.kind() == c.kind()) {
             switch (x.kind()) {
             case Kind::Int:
@@ -448,6 +548,17 @@ private:
     friend class Program;
     friend Value foldInstruction(const Program::Impl& p, std::uint32_t instr, Arena& arena);
 };
+
+Value stepHandler(Evaluator& ev, const Instr& in)
+{
+    return Evaluator::hStep(ev, in);
+}
+
+void assignHandlers(Program::Impl& p)
+{
+    for (Instr& in : p.code)
+        in.handler = Evaluator::handlerFor(in);
+}
 
 Value foldInstruction(const Program::Impl& p, std::uint32_t instr, Arena& arena)
 {

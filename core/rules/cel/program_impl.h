@@ -42,7 +42,17 @@ enum class Op : std::uint8_t {
 // with a constant, and this makes such a comparison one step instead of three).
 enum class Operand : std::uint8_t { Eval, Const, Slot };
 
+class Evaluator;
+struct Instr;
+// What evaluates an instruction (not traced): chosen per instruction when the program is built, so that the
+// common shapes (a field compared with a constant of a known kind, && and ||) run a small function of their
+// own instead of the general switch.
+using Handler = Value (*)(Evaluator&, const Instr&);
+// The general one: the evaluator's switch over every instruction.
+Value stepHandler(Evaluator& ev, const Instr& in);
+
 struct Instr {
+    Handler handler = &stepHandler;
     Op op = Op::Const;
     Fn fn = Fn::Unknown;
     Operand ma = Operand::Eval; // how to read a
@@ -50,6 +60,7 @@ struct Instr {
     std::uint16_t n = 0;
     std::uint32_t a = 0, b = 0, c = 0;
     std::int32_t node = -1; // AST node: positions of errors, trace entries
+    Value k;                // the constant of the *C comparisons, in place
 };
 
 struct LoopDesc {
@@ -74,6 +85,9 @@ struct Program::Impl {
     int localCount = 0;
     Arena arena; // constants' storage
 };
+
+// Gives every instruction of a finished program its handler (see Handler).
+void assignHandlers(Program::Impl& p);
 
 // Calls a standard function on evaluated arguments (none of them an error: the caller returns errors first).
 Value callFunction(Fn fn, std::span<const Value> args, Arena& arena, std::int32_t node, EvalContext* ctx);
