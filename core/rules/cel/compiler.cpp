@@ -287,7 +287,7 @@ private:
 };
 
 // The constant-comparison form of a comparison with exactly one constant operand, else the op unchanged.
-Op constComparison(const Instr& in, const std::vector<Instr>& code)
+Op constComparison(const Instr& in, const std::vector<Instr>& code, const std::vector<Value>& constants)
 {
     const bool binaryCompare = in.op == Op::Eq || in.op == Op::Ne || in.op == Op::Lt || in.op == Op::Le
                                || in.op == Op::Gt || in.op == Op::Ge;
@@ -295,6 +295,10 @@ Op constComparison(const Instr& in, const std::vector<Instr>& code)
         return in.op;
     const bool left = code[in.a].op == Op::Const, right = code[in.b].op == Op::Const;
     if (left == right)
+        return in.op;
+    // A constant that is an error (a folded 1 / 0) must win as the left operand does in the general
+    // path, which evaluates left first: leave such comparisons to it.
+    if (constants[code[left ? in.a : in.b].a].isError())
         return in.op;
     switch (in.op) {
     case Op::Eq: return Op::EqC;
@@ -335,7 +339,7 @@ std::expected<Program, CompileError> compile(std::string_view source, const Decl
     // Operands that are constants or fields are read in place (see Operand). Only instructions that read
     // their operands through Evaluator::fetch have them; a traced evaluation still evaluates each one.
     for (Instr& in : impl->code) {
-        if (const Op c = constComparison(in, impl->code); c != in.op) {
+        if (const Op c = constComparison(in, impl->code, impl->constants); c != in.op) {
             in.n = impl->code[in.a].op == Op::Const ? 1 : 0;
             in.op = c;
             in.k = impl->constants[impl->code[in.n ? in.a : in.b].a];
