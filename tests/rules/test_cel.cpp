@@ -183,6 +183,34 @@ TEST(CelLimits, NestingJustUnderTheLimitWorks)
     EXPECT_EQ(evalText(source), "7");
 }
 
+TEST(CelLimits, NestedMacrosCannotRunAway)
+{
+    // Ten to the ninth iterations asked for: stopped by the budget, quickly, as an error.
+    const std::string ten = "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]";
+    std::string source = "true";
+    for (char v = 'a'; v < 'a' + 9; ++v)
+        source = ten + ".all(" + std::string(1, v) + ", " + source + ")";
+    EXPECT_NE(evalText(source).find("more than 10000000 macro iterations"), std::string::npos);
+    // A limit is the result even where exists() would have absorbed an error.
+    EXPECT_NE(evalText("[1, 2].exists(x, x == 2 || " + source + ")").find("macro iterations"), std::string::npos);
+
+    // Memory: each iteration builds a list; a small budget stops it.
+    std::string big = "[";
+    for (int i = 0; i < 1000; ++i)
+        big += (i ? ", x" : "x");
+    big += "]";
+    auto p = cel::compile(ten + ".map(x, " + ten + ".map(y, " + ten + ".map(z, " + big + ")))", {});
+    ASSERT_TRUE(p) << p.error().message();
+    cel::EvalContext small(cel::EvalLimits{.maxIterations = 1'000'000, .maxBytes = 1u << 20});
+    const cel::Value v = p->eval(cel::Activation{}, small);
+    ASSERT_TRUE(v.isError());
+    EXPECT_NE(p->errorMessage(v).find("MiB"), std::string::npos) << p->errorMessage(v);
+    // The same context evaluates the next record normally.
+    auto ok = cel::compile("[1, 2].map(x, x * 2)", {});
+    ASSERT_TRUE(ok);
+    EXPECT_EQ(cel::toDebugString(ok->eval(cel::Activation{}, small)), "[2, 4]");
+}
+
 // ---- the checker -------------------------------------------------------------------------------------------
 
 TEST(CelCheck, UndeclaredNamesAndWrongTypesPointAtTheirPlace)

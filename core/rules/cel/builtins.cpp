@@ -644,7 +644,8 @@ struct EvalContext::RegexCache {
     std::unordered_map<std::string, std::unique_ptr<RE2>> patterns;
 };
 
-EvalContext::EvalContext() : m_regexes(std::make_unique<RegexCache>()) {}
+EvalContext::EvalContext(const EvalLimits& limits) : m_limits(limits), m_regexes(std::make_unique<RegexCache>()) {}
+EvalContext::EvalContext() : EvalContext(EvalLimits{}) {}
 EvalContext::~EvalContext() = default;
 
 const RE2* contextRegex(EvalContext& ctx, std::string_view pattern)

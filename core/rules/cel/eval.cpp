@@ -14,7 +14,8 @@ class Evaluator {
 public:
     Evaluator(const Program::Impl& p, std::span<const Value> slots, Arena& arena, EvalContext* ctx, Value* locals,
               Trace* trace)
-        : m_p(p), m_code(p.code.data()), m_slots(slots), m_arena(arena), m_ctx(ctx), m_locals(locals), m_trace(trace)
+        : m_p(p), m_code(p.code.data()), m_slots(slots), m_arena(arena), m_ctx(ctx), m_locals(locals), m_trace(trace),
+          m_maxBytes(ctx ? ctx->m_limits.maxBytes : std::numeric_limits<std::size_t>::max())
     {
     }
 
@@ -27,8 +28,12 @@ public:
         const Value v = step<Traced>(in);
         if constexpr (Traced) {
             if (in.node >= 0) {
-                const Node& n = m_p.ast.node(in.node);
-                m_trace->steps.push_back(TraceStep{in.node, n.begin, n.end, v});
+                if (m_trace->steps.size() < Trace::kMaxSteps) {
+                    const Node& n = m_p.ast.node(in.node);
+                    m_trace->steps.push_back(TraceStep{in.node, n.begin, n.end, v});
+                } else {
+                    m_trace->truncated = true;
+                }
             }
         }
         return v;
@@ -446,7 +451,18 @@ private:
             return makeError(m_arena, "cannot iterate over a value of type " + std::string(kindName(range.kind())), in.node);
         const std::uint32_t n = isList ? range.asList().size : range.asMap().size;
         Value* vars = m_locals + d.local;
+        // The budget of the whole evaluation, spent by every iteration of every (nested) macro.
+        if (m_ctx) {
+            m_ctx->m_iterationsLeft -= n;
+            if (m_ctx->m_iterationsLeft < 0)
+                return stopped(makeError(m_arena, "evaluation stopped: more than "
+                                                      + std::to_string(m_ctx->m_limits.maxIterations)
+                                                      + " macro iterations",
+                                         in.node));
+        }
         auto bind = [&](std::uint32_t k) {
+            if (m_arena.bytesUsed() > m_maxBytes)
+                return false;
             if (isList) {
                 const Value& item = range.asList().items[k];
                 if (d.twoVars) {
@@ -460,6 +476,12 @@ private:
                 if (d.twoVars)
                     vars[1] = range.asMap().values[k];
             }
+            return true;
+        };
+        auto tooBig = [&] {
+            return stopped(makeError(m_arena, "evaluation stopped: its values take more than "
+                                                  + std::to_string(m_maxBytes >> 20) + " MiB",
+                                     in.node));
         };
         switch (d.macro) {
         case Macro::All:
@@ -469,7 +491,8 @@ private:
             Value pending;
             bool havePending = false;
             for (std::uint32_t k = 0; k < n; ++k) {
-                bind(k);
+                if (!bind(k))
+                    return tooBig();
                 const Value v = eval<Traced>(d.body);
                 if (v.isBool()) {
                     if (v.asBool() == deciding)
@@ -484,7 +507,8 @@ private:
         case Macro::ExistsOne: {
             std::uint32_t count = 0;
             for (std::uint32_t k = 0; k < n; ++k) {
-                bind(k);
+                if (!bind(k))
+                    return tooBig();
                 const Value v = eval<Traced>(d.body);
                 if (!v.isBool())
                     return v.isError() ? v : noOverload(in.node);
@@ -499,7 +523,8 @@ private:
         case Macro::TransformMap: {
             Growable keys, values;
             for (std::uint32_t k = 0; k < n; ++k) {
-                bind(k);
+                if (!bind(k))
+                    return tooBig();
                 if (d.filter >= 0) {
                     const Value f = eval<Traced>(static_cast<std::uint32_t>(d.filter));
                     if (!f.isBool())
@@ -537,6 +562,19 @@ private:
         return noOverload(in.node);
     }
 
+    // A limit reached is the result of the whole evaluation, whatever && or all() would make of it.
+    Value stopped(const Value& error)
+    {
+        if (!m_stopped.isError())
+            m_stopped = error;
+        return m_stopped;
+    }
+
+public:
+    Value result(const Value& v) const { return m_stopped.isError() ? m_stopped : v; }
+
+private:
+    Value m_stopped;
     const Program::Impl& m_p;
     const Instr* m_code;
     std::span<const Value> m_slots;
@@ -544,6 +582,7 @@ private:
     EvalContext* m_ctx;
     Value* m_locals;
     Trace* m_trace;
+    std::size_t m_maxBytes;
 
     friend class Program;
     friend Value foldInstruction(const Program::Impl& p, std::uint32_t instr, Arena& arena);
@@ -571,20 +610,25 @@ Value foldInstruction(const Program::Impl& p, std::uint32_t instr, Arena& arena)
 Value Program::eval(const Activation& activation, EvalContext& ctx) const
 {
     ctx.m_arena.reset();
+    ctx.m_iterationsLeft = ctx.m_limits.maxIterations;
     if (ctx.m_locals.size() < static_cast<std::size_t>(m_impl->localCount))
         ctx.m_locals.resize(static_cast<std::size_t>(m_impl->localCount));
     Evaluator ev(*m_impl, activation.values, ctx.m_arena, &ctx, ctx.m_locals.data(), nullptr);
-    return ev.eval<false>(m_impl->root);
+    const Value v = ev.eval<false>(m_impl->root);
+    return ev.result(v);
 }
 
 Value Program::evalTraced(const Activation& activation, EvalContext& ctx, Trace& trace) const
 {
     ctx.m_arena.reset();
+    ctx.m_iterationsLeft = ctx.m_limits.maxIterations;
     trace.steps.clear();
+    trace.truncated = false;
     if (ctx.m_locals.size() < static_cast<std::size_t>(m_impl->localCount))
         ctx.m_locals.resize(static_cast<std::size_t>(m_impl->localCount));
     Evaluator ev(*m_impl, activation.values, ctx.m_arena, &ctx, ctx.m_locals.data(), &trace);
-    return ev.eval<true>(m_impl->root);
+    const Value v = ev.eval<true>(m_impl->root);
+    return ev.result(v);
 }
 
 const Type& Program::resultType() const

@@ -37,22 +37,34 @@ struct Activation {
     std::span<const Value> values;
 };
 
+// What one evaluation may spend. Conditions cannot loop forever, but macros nest: [..].map(a, [..].map(b,
+// ...)) multiplies, so an expression can ask for more work or memory than any record is worth. Past
+// either limit the evaluation is an error, checked at every macro iteration.
+struct EvalLimits {
+    std::int64_t maxIterations = 10'000'000; // macro iterations (all, exists, map, filter, ...), nested ones too
+    std::size_t maxBytes = 64u << 20;        // values created by the evaluation (the context's arena)
+};
+
 // Per-thread scratch of evaluations: the arena that holds the values an evaluation creates, the
 // iteration variables, compiled regular expressions that were not constants. Reset by every eval().
 class EvalContext {
 public:
+    explicit EvalContext(const EvalLimits& limits);
     EvalContext();
     ~EvalContext();
     EvalContext(const EvalContext&) = delete;
     EvalContext& operator=(const EvalContext&) = delete;
 
     Arena& arena() { return m_arena; }
+    const EvalLimits& limits() const { return m_limits; }
 
 private:
     friend class Evaluator;
     friend class Program;
     friend const re2::RE2* contextRegex(EvalContext& ctx, std::string_view pattern);
     struct RegexCache;
+    EvalLimits m_limits;
+    std::int64_t m_iterationsLeft = 0;
     Arena m_arena;
     std::vector<Value> m_locals;
     std::unique_ptr<RegexCache> m_regexes;
@@ -67,6 +79,8 @@ struct TraceStep {
 };
 struct Trace {
     std::vector<TraceStep> steps; // in the order evaluated; a node inside a macro appears once per iteration
+    bool truncated = false;       // more than kMaxSteps were evaluated; the first ones are kept
+    static constexpr std::size_t kMaxSteps = 1'000'000;
 };
 
 struct CompileOptions {

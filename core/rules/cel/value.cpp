@@ -44,6 +44,7 @@ void* Arena::allocate(std::size_t bytes, std::size_t align)
             m_offset = start + bytes;
             return b.data.get() + start;
         }
+        m_usedBefore += b.size;
         ++m_block;
         m_offset = 0;
     }

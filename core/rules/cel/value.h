@@ -163,7 +163,10 @@ public:
     {
         m_block = 0;
         m_offset = 0;
+        m_usedBefore = 0;
     }
+    // Bytes handed out since the last reset (blocks skipped for lack of room count as used).
+    std::size_t bytesUsed() const { return m_usedBefore + m_offset; }
     std::size_t bytesReserved() const;
 
 private:
@@ -174,6 +177,7 @@ private:
     std::vector<Block> m_blocks;
     std::size_t m_block = 0;  // the block being filled
     std::size_t m_offset = 0; // within it
+    std::size_t m_usedBefore = 0; // sizes of the blocks before m_block
 };
 
 // Building composite values in an arena.
