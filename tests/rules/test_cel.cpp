@@ -409,6 +409,11 @@ TEST(CelEval, StringAndTimeFunctions)
     EXPECT_EQ(evalText("timestamp('2024-01-01T00:00:00Z') - timestamp('2023-12-31T23:00:00Z') == duration('1h')"),
               "true");
     EXPECT_EQ(evalText("string(duration('90m'))"), "\"5400s\"");
+    // Past the transitions a zoneinfo file lists (2037), its POSIX rule decides.
+    EXPECT_EQ(evalText("timestamp('2050-01-15T12:00:00Z').getHours('Australia/Sydney')"), "23");
+    EXPECT_EQ(evalText("timestamp('2050-07-15T12:00:00Z').getHours('Australia/Sydney')"), "22");
+    EXPECT_EQ(evalText("timestamp('2050-07-01T12:00:00Z').getHours('America/New_York')"), "8");
+    EXPECT_EQ(evalText("timestamp('2050-12-01T12:00:00Z').getHours('America/New_York')"), "7");
     EXPECT_EQ(evalText("timestamp('2024-01-01T00:00:00Z').getHours('Mars/Olympus')").rfind("error: ", 0), 0u);
     EXPECT_EQ(evalText("timestamp('2024-01-01T00:00:00Z').getHours('../../etc/passwd')").rfind("error: ", 0), 0u);
 }

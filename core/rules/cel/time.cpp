@@ -245,19 +245,160 @@ std::string formatDuration(std::int64_t nanos)
 
 namespace {
 
-// One zone from a TZif file (RFC 8536): transition instants and the UTC offset in force from each.
-// Instants past the last transition keep its offset (the POSIX rule in the file's footer is not read:
-// Debian's files list transitions up to 2037).
+// The POSIX TZ rule a TZif file ends with ("AEST-10AEDT,M10.1.0,M4.1.0/3"): what holds after its last
+// listed transition (Debian's files list them up to 2037).
+struct PosixRule {
+    struct Date {
+        char kind = 'M'; // 'M': month.week.day, 'J': day 1..365 without Feb 29, 'N': day 0..365
+        int month = 0, week = 0, day = 0;
+        std::int64_t time = 7200; // seconds after local midnight
+    };
+    std::int64_t stdOffset = 0; // seconds east of UTC
+    std::int64_t dstOffset = 0;
+    bool hasDst = false;
+    Date start, end;
+
+    // Seconds from the start of `year` (local) to the rule's date, at its time.
+    static std::int64_t secondsInYear(std::int64_t year, const Date& d)
+    {
+        std::int64_t day = 0;
+        if (d.kind == 'J') {
+            day = d.day - 1;
+            if (isLeap(year) && d.day >= 60)
+                ++day;
+        } else if (d.kind == 'N') {
+            day = d.day;
+        } else {
+            const std::int64_t first = daysFromCivil(year, d.month, 1);
+            const int firstDow = static_cast<int>(((first % 7) + 11) % 7);
+            int mday = 1 + (d.day - firstDow + 7) % 7 + (d.week - 1) * 7;
+            while (mday > daysInMonth(year, d.month))
+                mday -= 7;
+            day = daysFromCivil(year, d.month, mday) - daysFromCivil(year, 1, 1);
+        }
+        return day * 86400 + d.time;
+    }
+
+    std::int64_t offsetAt(std::int64_t t) const
+    {
+        if (!hasDst)
+            return stdOffset;
+        const std::int64_t year = civilFromSeconds(t + stdOffset).year;
+        const std::int64_t yearStart = daysFromCivil(year, 1, 1) * 86400;
+        // A transition happens at the local time in force before it.
+        const std::int64_t dstBegins = yearStart + secondsInYear(year, start) - stdOffset;
+        const std::int64_t dstEnds = yearStart + secondsInYear(year, end) - dstOffset;
+        const bool dst = dstBegins < dstEnds ? (t >= dstBegins && t < dstEnds) : !(t >= dstEnds && t < dstBegins);
+        return dst ? dstOffset : stdOffset;
+    }
+
+    static std::optional<PosixRule> parse(std::string_view s)
+    {
+        std::size_t at = 0;
+        auto name = [&]() {
+            if (at < s.size() && s[at] == '<') {
+                const std::size_t close = s.find('>', at);
+                if (close == std::string_view::npos)
+                    return false;
+                at = close + 1;
+                return true;
+            }
+            const std::size_t from = at;
+            while (at < s.size() && ((s[at] >= 'a' && s[at] <= 'z') || (s[at] >= 'A' && s[at] <= 'Z')))
+                ++at;
+            return at - from >= 3;
+        };
+        // [+-]hh[:mm[:ss]] as seconds.
+        auto clock = [&](std::int64_t& out) {
+            int sign = 1;
+            if (at < s.size() && (s[at] == '+' || s[at] == '-'))
+                sign = s[at++] == '-' ? -1 : 1;
+            std::int64_t parts[3] = {0, 0, 0};
+            for (int k = 0; k < 3; ++k) {
+                if (k > 0) {
+                    if (at >= s.size() || s[at] != ':')
+                        break;
+                    ++at;
+                }
+                const std::size_t from = at;
+                while (at < s.size() && s[at] >= '0' && s[at] <= '9' && at - from < 3)
+                    parts[k] = parts[k] * 10 + (s[at++] - '0');
+                if (at == from)
+                    return false;
+            }
+            out = sign * (parts[0] * 3600 + parts[1] * 60 + parts[2]);
+            return true;
+        };
+        auto number = [&](int& out) {
+            const std::size_t from = at;
+            out = 0;
+            while (at < s.size() && s[at] >= '0' && s[at] <= '9' && at - from < 4)
+                out = out * 10 + (s[at++] - '0');
+            return at > from;
+        };
+        auto date = [&](Date& d) {
+            if (at < s.size() && s[at] == 'M') {
+                ++at;
+                d.kind = 'M';
+                if (!number(d.month) || at >= s.size() || s[at++] != '.' || !number(d.week) || at >= s.size()
+                    || s[at++] != '.' || !number(d.day) || d.month < 1 || d.month > 12 || d.week < 1 || d.week > 5
+                    || d.day > 6)
+                    return false;
+            } else if (at < s.size() && s[at] == 'J') {
+                ++at;
+                d.kind = 'J';
+                if (!number(d.day) || d.day < 1 || d.day > 365)
+                    return false;
+            } else {
+                d.kind = 'N';
+                if (!number(d.day) || d.day > 365)
+                    return false;
+            }
+            if (at < s.size() && s[at] == '/') {
+                ++at;
+                return clock(d.time);
+            }
+            return true;
+        };
+        PosixRule r;
+        std::int64_t posixStd = 0;
+        if (!name() || !clock(posixStd))
+            return std::nullopt;
+        r.stdOffset = -posixStd; // POSIX counts west of UTC
+        if (at == s.size())
+            return r;
+        if (!name())
+            return std::nullopt;
+        r.hasDst = true;
+        r.dstOffset = r.stdOffset + 3600;
+        if (at < s.size() && s[at] != ',') {
+            std::int64_t posixDst = 0;
+            if (!clock(posixDst))
+                return std::nullopt;
+            r.dstOffset = -posixDst;
+        }
+        if (at >= s.size() || s[at++] != ',' || !date(r.start) || at >= s.size() || s[at++] != ',' || !date(r.end)
+            || at != s.size())
+            return std::nullopt;
+        return r;
+    }
+};
+
+// One zone from a TZif file (RFC 8536): transition instants and the UTC offset in force from each, then
+// the footer's rule.
 struct Zone {
     std::vector<std::int64_t> at;
     std::vector<std::int32_t> offsetFrom;
     std::int32_t initialOffset = 0;
+    std::optional<PosixRule> rule;
 
     std::int64_t offsetAt(std::int64_t t) const
     {
         const auto it = std::upper_bound(at.begin(), at.end(), t);
         if (it == at.begin())
-            return initialOffset;
+            return at.empty() && rule ? rule->offsetAt(t) : initialOffset;
+        if (it == at.end() && rule)
+            return rule->offsetAt(t);
         return offsetFrom[static_cast<std::size_t>(it - at.begin() - 1)];
     }
 };
@@ -321,6 +462,16 @@ std::optional<Zone> parseTzif(const std::string& data)
     }
     if (!std::is_sorted(zone.at.begin(), zone.at.end()))
         return std::nullopt;
+    if (timeSize == 8) {
+        // The footer: "\nRULE\n" after the 64-bit data block.
+        const std::size_t end = at + std::size_t{timecnt} * 9 + std::size_t{typecnt} * 6 + c[5]
+                                + std::size_t{c[2]} * 12 + c[1] + c[0];
+        if (end + 2 <= size && data[end] == '\n') {
+            const std::size_t close = data.find('\n', end + 1);
+            if (close != std::string::npos)
+                zone.rule = PosixRule::parse(std::string_view(data).substr(end + 1, close - end - 1));
+        }
+    }
     return zone;
 }
 
