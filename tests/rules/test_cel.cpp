@@ -416,6 +416,7 @@ TEST(CelEval, StringAndTimeFunctions)
     EXPECT_EQ(evalText("timestamp('2050-12-01T12:00:00Z').getHours('America/New_York')"), "7");
     EXPECT_EQ(evalText("timestamp('2024-01-01T00:00:00Z').getHours('Mars/Olympus')").rfind("error: ", 0), 0u);
     EXPECT_EQ(evalText("timestamp('2024-01-01T00:00:00Z').getHours('../../etc/passwd')").rfind("error: ", 0), 0u);
+    EXPECT_EQ(evalText("timestamp('2024-01-01T00:00:00Z').getHours('America')").rfind("error: ", 0), 0u); // a directory
 }
 
 TEST(CelEval, RegexFromDataIsCompiledPerContextAndChecked)

@@ -5,12 +5,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <vector>
+
+#include <sys/stat.h>
 
 namespace sb::cel {
 
@@ -487,28 +488,42 @@ bool validZoneName(std::string_view name)
 
 const Zone* loadZone(std::string_view name)
 {
-    static std::mutex mutex;
-    static std::map<std::string, std::unique_ptr<Zone>, std::less<>> cache; // null: not found
-    std::lock_guard lock(mutex);
-    if (auto it = cache.find(name); it != cache.end())
-        return it->second.get();
+    // Entries are never removed, so the pointers handed out stay valid for every thread. Zones that exist
+    // are bounded by the files in zoneinfo; names that do not are remembered up to a limit (a rule evaluated
+    // over a million records asks a million times), then looked up each time.
+    static std::shared_mutex mutex;
+    static std::map<std::string, std::unique_ptr<Zone>, std::less<>> cache; // null: no such zone
+    static std::size_t unknown = 0;
+    {
+        std::shared_lock lock(mutex);
+        if (auto it = cache.find(name); it != cache.end())
+            return it->second.get();
+    }
     std::unique_ptr<Zone> zone;
     if (validZoneName(name)) {
         const char* dir = std::getenv("TZDIR");
         const std::string path = std::string(dir && *dir ? dir : "/usr/share/zoneinfo") + "/" + std::string(name);
-        std::ifstream in(path, std::ios::binary);
-        if (in) {
-            std::string data;
-            data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-            if (data.size() <= 1 << 20) {
-                if (auto parsed = parseTzif(data))
-                    zone = std::make_unique<Zone>(std::move(*parsed));
+        // Only a regular file of sane size: a name can be a directory ("America") or anything else.
+        if (std::FILE* f = std::fopen(path.c_str(), "rbe")) {
+            struct stat st {};
+            if (::fstat(::fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size <= (1 << 20)) {
+                std::string data(static_cast<std::size_t>(st.st_size), '\0');
+                if (std::fread(data.data(), 1, data.size(), f) == data.size()) {
+                    if (auto parsed = parseTzif(data))
+                        zone = std::make_unique<Zone>(std::move(*parsed));
+                }
             }
+            std::fclose(f);
         }
     }
-    // Unknown names are remembered too: a rule evaluated over a million records asks a million times.
-    if (cache.size() > 1024)
-        cache.clear();
+    std::unique_lock lock(mutex);
+    if (auto it = cache.find(name); it != cache.end())
+        return it->second.get();
+    if (!zone) {
+        if (unknown >= 4096)
+            return nullptr;
+        ++unknown;
+    }
     return cache.emplace(std::string(name), std::move(zone)).first->second.get();
 }
 
