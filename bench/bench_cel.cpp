@@ -57,28 +57,50 @@ Dataset generate(std::size_t records, const cel::Declarations& decls)
     Dataset d;
     d.fields = decls.size();
     d.records = records;
-    d.strings = {"US", "FR", "DE", "GB", "NG", "RU", "BR", "IN", "CA", "VE",                          // 0..9
-                 "USD", "EUR", "GBP",                                                                 // 10..12
-                 "grocery", "electronics", "gambling", "crypto", "travel", "gift_cards", "fuel",       // 13..19
-                 "gmail.com", "yahoo.com", "mail.ru", "mailinator.com", "123.example.com", "corp.example.org",
-                 "a-very-long-subdomain.example-company.com"};                                        // 20..26
+    d.strings = {"US",
+                 "FR",
+                 "DE",
+                 "GB",
+                 "NG",
+                 "RU",
+                 "BR",
+                 "IN",
+                 "CA",
+                 "VE", // 0..9
+                 "USD",
+                 "EUR",
+                 "GBP", // 10..12
+                 "grocery",
+                 "electronics",
+                 "gambling",
+                 "crypto",
+                 "travel",
+                 "gift_cards",
+                 "fuel", // 13..19
+                 "gmail.com",
+                 "yahoo.com",
+                 "mail.ru",
+                 "mailinator.com",
+                 "123.example.com",
+                 "corp.example.org",
+                 "a-very-long-subdomain.example-company.com"}; // 20..26
     std::mt19937_64 rng(20241129);
     auto pick = [&](std::size_t from, std::size_t to) { return from + rng() % (to - from); };
     d.values.reserve(records * d.fields);
     for (std::size_t r = 0; r < records; ++r) {
         const double amount = std::exp(std::normal_distribution<double>(4.0, 1.5)(rng));
         const std::int64_t ts = 1700000000 + static_cast<std::int64_t>(rng() % 31536000);
-        d.values.push_back(cel::Value::real(amount));                                          // amount
-        d.values.push_back(cel::Value::string(d.strings[pick(10, 13)]));                       // currency
-        d.values.push_back(cel::Value::string(d.strings[rng() % 4 == 0 ? pick(0, 10) : 0]));   // country
-        d.values.push_back(cel::Value::string(d.strings[rng() % 8 == 0 ? pick(0, 10) : 0]));   // ip_country
-        d.values.push_back(cel::Value::string(d.strings[pick(13, 20)]));                       // merchant_category
-        d.values.push_back(cel::Value::boolean(rng() % 3 != 0));                               // card_present
-        d.values.push_back(cel::Value::integer(static_cast<std::int64_t>(pick(0, 24))));       // hour
-        d.values.push_back(cel::Value::integer(static_cast<std::int64_t>(pick(0, 3000))));     // customer_age_days
-        d.values.push_back(cel::Value::integer(static_cast<std::int64_t>(pick(0, 25))));       // txn_count_24h
-        d.values.push_back(cel::Value::string(d.strings[pick(20, 27)]));                       // email_domain
-        d.values.push_back(cel::Value::timestamp(ts, 0));                                      // ts
+        d.values.push_back(cel::Value::real(amount));                                        // amount
+        d.values.push_back(cel::Value::string(d.strings[pick(10, 13)]));                     // currency
+        d.values.push_back(cel::Value::string(d.strings[rng() % 4 == 0 ? pick(0, 10) : 0])); // country
+        d.values.push_back(cel::Value::string(d.strings[rng() % 8 == 0 ? pick(0, 10) : 0])); // ip_country
+        d.values.push_back(cel::Value::string(d.strings[pick(13, 20)]));                     // merchant_category
+        d.values.push_back(cel::Value::boolean(rng() % 3 != 0));                             // card_present
+        d.values.push_back(cel::Value::integer(static_cast<std::int64_t>(pick(0, 24))));     // hour
+        d.values.push_back(cel::Value::integer(static_cast<std::int64_t>(pick(0, 3000))));   // customer_age_days
+        d.values.push_back(cel::Value::integer(static_cast<std::int64_t>(pick(0, 25))));     // txn_count_24h
+        d.values.push_back(cel::Value::string(d.strings[pick(20, 27)]));                     // email_domain
+        d.values.push_back(cel::Value::timestamp(ts, 0));                                    // ts
     }
     return d;
 }
@@ -121,11 +143,16 @@ int main(int argc, char** argv)
     const int rounds = argc > 2 ? std::atoi(argv[2]) : 3;
 
     cel::Declarations decls;
-    for (auto [name, type] : {std::pair{"amount", cel::Type::real()}, {"currency", cel::Type::string()},
-                              {"country", cel::Type::string()}, {"ip_country", cel::Type::string()},
-                              {"merchant_category", cel::Type::string()}, {"card_present", cel::Type::boolean()},
-                              {"hour", cel::Type::integer()}, {"customer_age_days", cel::Type::integer()},
-                              {"txn_count_24h", cel::Type::integer()}, {"email_domain", cel::Type::string()},
+    for (auto [name, type] : {std::pair{"amount", cel::Type::real()},
+                              {"currency", cel::Type::string()},
+                              {"country", cel::Type::string()},
+                              {"ip_country", cel::Type::string()},
+                              {"merchant_category", cel::Type::string()},
+                              {"card_present", cel::Type::boolean()},
+                              {"hour", cel::Type::integer()},
+                              {"customer_age_days", cel::Type::integer()},
+                              {"txn_count_24h", cel::Type::integer()},
+                              {"email_domain", cel::Type::string()},
                               {"ts", cel::Type::timestamp()}}) {
         if (!decls.add(name, type))
             return 2;

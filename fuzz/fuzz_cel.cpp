@@ -91,8 +91,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             continue;
         }
         const cel::Value plain = program->eval(cel::Activation{slots}, ctx);
-        const std::string plainText =
-            plain.isError() ? program->errorMessage(plain) : cel::toDebugString(plain);
+        const std::string plainText = plain.isError() ? program->errorMessage(plain) : cel::toDebugString(plain);
         if (plain.isError() && plain.asError().node >= 0) {
             const auto node = static_cast<std::size_t>(plain.asError().node);
             if (node >= program->ast().nodes.size() || program->ast().nodes[node].pos > source.size())
@@ -100,8 +99,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         cel::Trace trace;
         const cel::Value traced = program->evalTraced(cel::Activation{slots}, ctx, trace);
-        const std::string tracedText =
-            traced.isError() ? program->errorMessage(traced) : cel::toDebugString(traced);
+        const std::string tracedText = traced.isError() ? program->errorMessage(traced) : cel::toDebugString(traced);
         if (plainText != tracedText)
             die("traced evaluation differs from plain evaluation", source, plainText + "\nvs\n" + tracedText);
     }

@@ -62,8 +62,8 @@ int compileFailure(const RulesExprOptions& options, const cel::CompileError& err
             diagnostics.push_back(diagnosticToJson(d));
         nlohmann::json err = diagnosticToJson(error.diagnostics.front());
         err["stage"] = stage;
-        std::cout << dumpJson({{"ok", false}, {"expression", options.expression}, {"error", err},
-                               {"diagnostics", diagnostics}})
+        std::cout << dumpJson(
+            {{"ok", false}, {"expression", options.expression}, {"error", err}, {"diagnostics", diagnostics}})
                   << '\n';
         return kExitFailure;
     }

@@ -464,8 +464,8 @@ TEST(CelTokens, KindsAndOffsetsForHighlighting)
     for (const auto& t : tokens)
         kinds.push_back(t.kind);
     using K = cel::TokenKind;
-    const std::vector<K> expected = {K::Identifier, K::Ge, K::Double, K::And, K::Identifier, K::Dot, K::Identifier,
-                                     K::LParen, K::String, K::RParen, K::Comment, K::End};
+    const std::vector<K> expected = {K::Identifier, K::Ge,     K::Double, K::And,    K::Identifier, K::Dot,
+                                     K::Identifier, K::LParen, K::String, K::RParen, K::Comment,    K::End};
     EXPECT_EQ(kinds, expected);
     EXPECT_EQ(source.substr(tokens[8].offset, tokens[8].length), "r'^a'");
     // Never fails: unreadable text becomes Error tokens.

@@ -97,24 +97,34 @@ std::optional<cel::Type> typeFromJson(const json& t)
 {
     if (t.contains("primitive")) {
         const std::string p = t["primitive"];
-        if (p == "INT64") return cel::Type::integer();
-        if (p == "UINT64") return cel::Type::uinteger();
-        if (p == "DOUBLE") return cel::Type::real();
-        if (p == "BOOL") return cel::Type::boolean();
-        if (p == "STRING") return cel::Type::string();
-        if (p == "BYTES") return cel::Type::bytes();
+        if (p == "INT64")
+            return cel::Type::integer();
+        if (p == "UINT64")
+            return cel::Type::uinteger();
+        if (p == "DOUBLE")
+            return cel::Type::real();
+        if (p == "BOOL")
+            return cel::Type::boolean();
+        if (p == "STRING")
+            return cel::Type::string();
+        if (p == "BYTES")
+            return cel::Type::bytes();
         return std::nullopt;
     }
     if (t.contains("wellKnown")) {
         const std::string w = t["wellKnown"];
-        if (w == "TIMESTAMP") return cel::Type::timestamp();
-        if (w == "DURATION") return cel::Type::duration();
+        if (w == "TIMESTAMP")
+            return cel::Type::timestamp();
+        if (w == "DURATION")
+            return cel::Type::duration();
         return std::nullopt;
     }
     if (t.contains("messageType")) {
         const std::string m = t["messageType"];
-        if (m == "google.protobuf.Duration") return cel::Type::duration();
-        if (m == "google.protobuf.Timestamp") return cel::Type::timestamp();
+        if (m == "google.protobuf.Duration")
+            return cel::Type::duration();
+        if (m == "google.protobuf.Timestamp")
+            return cel::Type::timestamp();
         return std::nullopt;
     }
     if (t.contains("listType")) {
@@ -126,29 +136,39 @@ std::optional<cel::Type> typeFromJson(const json& t)
         auto v = typeFromJson(member(t["mapType"], "valueType", false));
         return k && v ? std::optional(cel::Type::map(*k, *v)) : std::nullopt;
     }
-    if (t.contains("null")) return cel::Type::null();
-    if (t.contains("dyn") || t.empty()) return cel::Type::dyn();
+    if (t.contains("null"))
+        return cel::Type::null();
+    if (t.contains("dyn") || t.empty())
+        return cel::Type::dyn();
     return std::nullopt;
 }
 
 std::optional<cel::Value> valueFromJson(const json& v, cel::Arena& arena)
 {
-    if (v.contains("int64Value")) return cel::Value::integer(std::stoll(v["int64Value"].get<std::string>()));
-    if (v.contains("uint64Value")) return cel::Value::uinteger(std::stoull(v["uint64Value"].get<std::string>()));
+    if (v.contains("int64Value"))
+        return cel::Value::integer(std::stoll(v["int64Value"].get<std::string>()));
+    if (v.contains("uint64Value"))
+        return cel::Value::uinteger(std::stoull(v["uint64Value"].get<std::string>()));
     if (v.contains("doubleValue")) {
         const json& d = v["doubleValue"];
         if (d.is_string()) {
             const std::string s = d;
-            if (s == "Infinity") return cel::Value::real(HUGE_VAL);
-            if (s == "-Infinity") return cel::Value::real(-HUGE_VAL);
+            if (s == "Infinity")
+                return cel::Value::real(HUGE_VAL);
+            if (s == "-Infinity")
+                return cel::Value::real(-HUGE_VAL);
             return cel::Value::real(std::nan(""));
         }
         return cel::Value::real(d.get<double>());
     }
-    if (v.contains("stringValue")) return cel::Value::string(arena.copy(v["stringValue"].get<std::string>()));
-    if (v.contains("bytesValue")) return cel::Value::bytes(arena.copy(base64Decode(v["bytesValue"])));
-    if (v.contains("boolValue")) return cel::Value::boolean(v["boolValue"].get<bool>());
-    if (v.contains("nullValue")) return cel::Value::null();
+    if (v.contains("stringValue"))
+        return cel::Value::string(arena.copy(v["stringValue"].get<std::string>()));
+    if (v.contains("bytesValue"))
+        return cel::Value::bytes(arena.copy(base64Decode(v["bytesValue"])));
+    if (v.contains("boolValue"))
+        return cel::Value::boolean(v["boolValue"].get<bool>());
+    if (v.contains("nullValue"))
+        return cel::Value::null();
     if (v.contains("typeValue")) {
         const std::string name = v["typeValue"];
         for (auto k : {cel::Kind::Null, cel::Kind::Bool, cel::Kind::Int, cel::Kind::Uint, cel::Kind::Double,
@@ -246,9 +266,15 @@ bool mentionsProtobuf(const json& t)
 {
     if (!t.value("container", std::string()).empty())
         return true;
-    static const char* kMessageNames[] = {"TestAllTypes", "google.protobuf.Value", "google.protobuf.ListValue",
-                                          "google.protobuf.Struct", "google.protobuf.Any", "Value{", "NullValue",
-                                          "GlobalEnum", "cel.expr.conformance"};
+    static const char* kMessageNames[] = {"TestAllTypes",
+                                          "google.protobuf.Value",
+                                          "google.protobuf.ListValue",
+                                          "google.protobuf.Struct",
+                                          "google.protobuf.Any",
+                                          "Value{",
+                                          "NullValue",
+                                          "GlobalEnum",
+                                          "cel.expr.conformance"};
     const std::string expr = t.value("expr", "");
     for (const char* name : kMessageNames) {
         if (expr.find(name) != std::string::npos)

@@ -41,17 +41,17 @@ struct Node {
     NodeKind kind = NodeKind::Literal;
     std::uint32_t begin = 0; // source span [begin, end) in bytes
     std::uint32_t end = 0;
-    std::uint32_t pos = 0;   // where a message about this node points (an operator, a '.', a name)
+    std::uint32_t pos = 0; // where a message about this node points (an operator, a '.', a name)
     std::uint16_t height = 1;
-    bool testOnly = false;   // Select made by has()
+    bool testOnly = false; // Select made by has()
     Macro macro = Macro::None;
     Literal literal;
-    std::string name;        // Ident and Select: the name; Call: the function
-    std::int32_t target = -1; // Select: operand; Call: receiver (-1 for global calls); Comprehension: range
+    std::string name;               // Ident and Select: the name; Call: the function
+    std::int32_t target = -1;       // Select: operand; Call: receiver (-1 for global calls); Comprehension: range
     std::vector<std::int32_t> args; // Call: arguments; List: elements; Map: key, value, key, value, ...
                                     // Comprehension: [predicate or transform] or [filter, transform]
-    std::string var;  // Comprehension: the (first) iteration variable
-    std::string var2; // Comprehension: the second variable of the two-variable forms, else empty
+    std::string var;                // Comprehension: the (first) iteration variable
+    std::string var2;               // Comprehension: the second variable of the two-variable forms, else empty
 };
 
 struct Ast {

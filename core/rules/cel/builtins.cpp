@@ -3,9 +3,9 @@
 // overload", as the spec's dynamic dispatch has it. Arithmetic that overflows, division by zero and
 // conversions out of range are errors too, never undefined behaviour.
 
+#include "rules/cel/int128.h"
 #include "rules/cel/program_impl.h"
 #include "rules/cel/time.h"
-#include "rules/cel/int128.h"
 
 #include <charconv>
 #include <cmath>
@@ -193,7 +193,8 @@ Value toDouble(Arena& arena, const Value& v, std::int32_t node)
             rest.remove_prefix(1);
         auto iequals = [](std::string_view a, std::string_view b) {
             return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-                       return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+                       return std::tolower(static_cast<unsigned char>(x))
+                              == std::tolower(static_cast<unsigned char>(y));
                    });
         };
         if (iequals(rest, "inf") || iequals(rest, "infinity"))
@@ -274,7 +275,9 @@ Value toDuration(Arena& arena, const Value& v, std::int32_t node)
         DurationError e = DurationError::None;
         const auto d = parseDuration(v.asString(), &e);
         if (!d)
-            return err(arena, e == DurationError::Range ? "duration() range error" : "duration() cannot parse this text", node);
+            return err(arena,
+                       e == DurationError::Range ? "duration() range error" : "duration() cannot parse this text",
+                       node);
         return Value::duration(*d);
     }
     default: return noOverload(arena, node);

@@ -22,23 +22,38 @@ struct FunctionName {
 };
 
 constexpr std::array kFunctions = {
-    FunctionName{"_+_", Fn::Add, true, false},        FunctionName{"_-_", Fn::Sub, true, false},
-    FunctionName{"_*_", Fn::Mul, true, false},        FunctionName{"_/_", Fn::Div, true, false},
-    FunctionName{"_%_", Fn::Mod, true, false},        FunctionName{"-_", Fn::Neg, true, false},
-    FunctionName{"!_", Fn::Not, true, false},         FunctionName{"_&&_", Fn::And, true, false},
-    FunctionName{"_||_", Fn::Or, true, false},        FunctionName{"_?_:_", Fn::Cond, true, false},
-    FunctionName{"_==_", Fn::Eq, true, false},        FunctionName{"_!=_", Fn::Ne, true, false},
-    FunctionName{"_<_", Fn::Lt, true, false},         FunctionName{"_<=_", Fn::Le, true, false},
-    FunctionName{"_>_", Fn::Gt, true, false},         FunctionName{"_>=_", Fn::Ge, true, false},
-    FunctionName{"@in", Fn::In, true, false},         FunctionName{"_[_]", Fn::Index, true, false},
-    FunctionName{"size", Fn::Size, true, true},       FunctionName{"contains", Fn::Contains, false, true},
+    FunctionName{"_+_", Fn::Add, true, false},
+    FunctionName{"_-_", Fn::Sub, true, false},
+    FunctionName{"_*_", Fn::Mul, true, false},
+    FunctionName{"_/_", Fn::Div, true, false},
+    FunctionName{"_%_", Fn::Mod, true, false},
+    FunctionName{"-_", Fn::Neg, true, false},
+    FunctionName{"!_", Fn::Not, true, false},
+    FunctionName{"_&&_", Fn::And, true, false},
+    FunctionName{"_||_", Fn::Or, true, false},
+    FunctionName{"_?_:_", Fn::Cond, true, false},
+    FunctionName{"_==_", Fn::Eq, true, false},
+    FunctionName{"_!=_", Fn::Ne, true, false},
+    FunctionName{"_<_", Fn::Lt, true, false},
+    FunctionName{"_<=_", Fn::Le, true, false},
+    FunctionName{"_>_", Fn::Gt, true, false},
+    FunctionName{"_>=_", Fn::Ge, true, false},
+    FunctionName{"@in", Fn::In, true, false},
+    FunctionName{"_[_]", Fn::Index, true, false},
+    FunctionName{"size", Fn::Size, true, true},
+    FunctionName{"contains", Fn::Contains, false, true},
     FunctionName{"startsWith", Fn::StartsWith, false, true},
     FunctionName{"endsWith", Fn::EndsWith, false, true},
-    FunctionName{"matches", Fn::Matches, true, true}, FunctionName{"int", Fn::ToInt, true, false},
-    FunctionName{"uint", Fn::ToUint, true, false},    FunctionName{"double", Fn::ToDouble, true, false},
-    FunctionName{"string", Fn::ToString, true, false}, FunctionName{"bytes", Fn::ToBytes, true, false},
-    FunctionName{"bool", Fn::ToBool, true, false},    FunctionName{"timestamp", Fn::ToTimestamp, true, false},
-    FunctionName{"duration", Fn::ToDuration, true, false}, FunctionName{"dyn", Fn::ToDyn, true, false},
+    FunctionName{"matches", Fn::Matches, true, true},
+    FunctionName{"int", Fn::ToInt, true, false},
+    FunctionName{"uint", Fn::ToUint, true, false},
+    FunctionName{"double", Fn::ToDouble, true, false},
+    FunctionName{"string", Fn::ToString, true, false},
+    FunctionName{"bytes", Fn::ToBytes, true, false},
+    FunctionName{"bool", Fn::ToBool, true, false},
+    FunctionName{"timestamp", Fn::ToTimestamp, true, false},
+    FunctionName{"duration", Fn::ToDuration, true, false},
+    FunctionName{"dyn", Fn::ToDyn, true, false},
     FunctionName{"type", Fn::TypeOf, true, false},
     FunctionName{"getFullYear", Fn::GetFullYear, false, true},
     FunctionName{"getMonth", Fn::GetMonth, false, true},
@@ -115,8 +130,12 @@ const std::vector<Overload>& overloads()
 {
     static const std::vector<Overload> table = [] {
         std::vector<Overload> t;
-        auto g = [&](Fn fn, std::initializer_list<std::string_view> p, std::string_view r) { addOverload(t, fn, false, p, r); };
-        auto m = [&](Fn fn, std::initializer_list<std::string_view> p, std::string_view r) { addOverload(t, fn, true, p, r); };
+        auto g = [&](Fn fn, std::initializer_list<std::string_view> p, std::string_view r) {
+            addOverload(t, fn, false, p, r);
+        };
+        auto m = [&](Fn fn, std::initializer_list<std::string_view> p, std::string_view r) {
+            addOverload(t, fn, true, p, r);
+        };
         for (auto num : {"int", "uint", "double"}) {
             g(Fn::Add, {num, num}, num);
             g(Fn::Sub, {num, num}, num);
@@ -183,8 +202,8 @@ const std::vector<Overload>& overloads()
         g(Fn::ToDuration, {"duration"}, "duration");
         g(Fn::ToDyn, {"A"}, "dyn");
         g(Fn::TypeOf, {"A"}, "type(A)");
-        for (Fn fn : {Fn::GetFullYear, Fn::GetMonth, Fn::GetDate, Fn::GetDayOfMonth, Fn::GetDayOfWeek,
-                      Fn::GetDayOfYear, Fn::GetHours, Fn::GetMinutes, Fn::GetSeconds, Fn::GetMilliseconds}) {
+        for (Fn fn : {Fn::GetFullYear, Fn::GetMonth, Fn::GetDate, Fn::GetDayOfMonth, Fn::GetDayOfWeek, Fn::GetDayOfYear,
+                      Fn::GetHours, Fn::GetMinutes, Fn::GetSeconds, Fn::GetMilliseconds}) {
             m(fn, {"timestamp"}, "int");
             m(fn, {"timestamp", "string"}, "int");
         }
@@ -252,10 +271,17 @@ Type join(const Type& a, const Type& b)
 std::optional<Kind> typeName(std::string_view name)
 {
     static const std::map<std::string_view, Kind> kNames = {
-        {"int", Kind::Int},       {"uint", Kind::Uint},       {"double", Kind::Double},
-        {"bool", Kind::Bool},     {"string", Kind::String},   {"bytes", Kind::Bytes},
-        {"list", Kind::List},     {"map", Kind::Map},         {"null_type", Kind::Null},
-        {"type", Kind::Type},     {"google.protobuf.Timestamp", Kind::Timestamp},
+        {"int", Kind::Int},
+        {"uint", Kind::Uint},
+        {"double", Kind::Double},
+        {"bool", Kind::Bool},
+        {"string", Kind::String},
+        {"bytes", Kind::Bytes},
+        {"list", Kind::List},
+        {"map", Kind::Map},
+        {"null_type", Kind::Null},
+        {"type", Kind::Type},
+        {"google.protobuf.Timestamp", Kind::Timestamp},
         {"google.protobuf.Duration", Kind::Duration},
     };
     const auto it = kNames.find(name);
@@ -433,8 +459,9 @@ private:
                 key = key ? join(*key, kt) : kt;
                 value = value ? join(*value, vt) : vt;
                 using K = Type::Kind;
-                if (m_strict && !(kt.kind() == K::Int || kt.kind() == K::Uint || kt.kind() == K::Bool
-                                  || kt.kind() == K::String || kt.kind() == K::Dyn || kt.kind() == K::Error))
+                if (m_strict
+                    && !(kt.kind() == K::Int || kt.kind() == K::Uint || kt.kind() == K::Bool || kt.kind() == K::String
+                         || kt.kind() == K::Dyn || kt.kind() == K::Error))
                     error(n.args[k], "a map key must be int, uint, bool or string, not " + kt.toString());
             }
             return Type::map(key ? *key : Type::dyn(), value ? *value : Type::dyn());

@@ -19,16 +19,16 @@ namespace sb::cel {
 struct Reference {
     enum class Kind : std::uint8_t { None, Variable, IterVar, TypeName, Unbound };
     Kind kind = Kind::None;
-    int index = 0;           // Variable: slot; IterVar: local slot; TypeName: the sb::cel::Kind it denotes
-    std::string name;        // Variable, Unbound: the (dotted) name
+    int index = 0;    // Variable: slot; IterVar: local slot; TypeName: the sb::cel::Kind it denotes
+    std::string name; // Variable, Unbound: the (dotted) name
 };
 
 struct CheckedAst {
-    std::vector<Type> types;          // per node
-    std::vector<Reference> refs;      // per node: Ident, or a Select chain read as one dotted name
-    std::vector<Fn> functions;        // per node: Call
-    std::vector<int> iterSlots;       // per node: Comprehension: the local slot of its first variable
-    int localCount = 0;               // local slots the comprehensions need at most at once
+    std::vector<Type> types;     // per node
+    std::vector<Reference> refs; // per node: Ident, or a Select chain read as one dotted name
+    std::vector<Fn> functions;   // per node: Call
+    std::vector<int> iterSlots;  // per node: Comprehension: the local slot of its first variable
+    int localCount = 0;          // local slots the comprehensions need at most at once
     Type resultType;
 };
 

@@ -70,8 +70,8 @@ private:
     {
         const Node& n = ast().node(node);
         const SourcePosition p = positionOf(ast().source, n.pos);
-        errors.diagnostics.push_back(Diagnostic{n.pos, std::max<std::uint32_t>(1, n.end - n.pos), p.line, p.column,
-                                                std::move(message)});
+        errors.diagnostics.push_back(
+            Diagnostic{n.pos, std::max<std::uint32_t>(1, n.end - n.pos), p.line, p.column, std::move(message)});
     }
 
     std::uint32_t genReference(std::int32_t node, const Reference& ref)
@@ -222,9 +222,7 @@ private:
         }
         switch (fn) {
         case Fn::And:
-        case Fn::Or:
-            in.op = fn == Fn::And ? Op::And : Op::Or;
-            break;
+        case Fn::Or: in.op = fn == Fn::And ? Op::And : Op::Or; break;
         case Fn::Not: in.op = Op::Not; break;
         case Fn::Cond: in.op = Op::Cond; break;
         case Fn::Add: in.op = Op::Add; break;
@@ -241,8 +239,8 @@ private:
         case Fn::Index: in.op = Op::Index; break;
         default: in.op = args.size() == 1 ? Op::Call1 : (args.size() == 2 ? Op::Call2 : Op::CallN); break;
         }
-        const bool binaryOp = in.op != Op::Call1 && in.op != Op::Call2 && in.op != Op::CallN && in.op != Op::Not
-                              && in.op != Op::Cond;
+        const bool binaryOp =
+            in.op != Op::Call1 && in.op != Op::Call2 && in.op != Op::CallN && in.op != Op::Not && in.op != Op::Cond;
         if ((binaryOp || in.op == Op::Call2) && args.size() != 2)
             in.op = Op::CallN;
         if (in.op == Op::Cond && args.size() != 3)
@@ -289,8 +287,8 @@ private:
 // The constant-comparison form of a comparison with exactly one constant operand, else the op unchanged.
 Op constComparison(const Instr& in, const std::vector<Instr>& code, const std::vector<Value>& constants)
 {
-    const bool binaryCompare = in.op == Op::Eq || in.op == Op::Ne || in.op == Op::Lt || in.op == Op::Le
-                               || in.op == Op::Gt || in.op == Op::Ge;
+    const bool binaryCompare =
+        in.op == Op::Eq || in.op == Op::Ne || in.op == Op::Lt || in.op == Op::Le || in.op == Op::Gt || in.op == Op::Ge;
     if (!binaryCompare)
         return in.op;
     const bool left = code[in.a].op == Op::Const, right = code[in.b].op == Op::Const;
@@ -345,15 +343,33 @@ std::expected<Program, CompileError> compile(std::string_view source, const Decl
             in.k = impl->constants[impl->code[in.n ? in.a : in.b].a];
         }
         switch (in.op) {
-        case Op::EqC: case Op::NeC: case Op::LtC: case Op::LeC: case Op::GtC: case Op::GeC:
-        case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Eq: case Op::Ne: case Op::Lt:
-        case Op::Le: case Op::Gt: case Op::Ge: case Op::In: case Op::Index: case Op::Call2: case Op::And:
-        case Op::Or:
-            in.mb = operandMode(impl->code[in.b].op);
-            [[fallthrough]];
-        case Op::Call1: case Op::Not: case Op::Cond: case Op::Select: case Op::Has: case Op::MatchesConst:
-            in.ma = operandMode(impl->code[in.a].op);
-            break;
+        case Op::EqC:
+        case Op::NeC:
+        case Op::LtC:
+        case Op::LeC:
+        case Op::GtC:
+        case Op::GeC:
+        case Op::Add:
+        case Op::Sub:
+        case Op::Mul:
+        case Op::Div:
+        case Op::Eq:
+        case Op::Ne:
+        case Op::Lt:
+        case Op::Le:
+        case Op::Gt:
+        case Op::Ge:
+        case Op::In:
+        case Op::Index:
+        case Op::Call2:
+        case Op::And:
+        case Op::Or: in.mb = operandMode(impl->code[in.b].op); [[fallthrough]];
+        case Op::Call1:
+        case Op::Not:
+        case Op::Cond:
+        case Op::Select:
+        case Op::Has:
+        case Op::MatchesConst: in.ma = operandMode(impl->code[in.a].op); break;
         default: break;
         }
     }

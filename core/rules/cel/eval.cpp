@@ -19,8 +19,7 @@ public:
     {
     }
 
-    template <bool Traced>
-    Value eval(std::uint32_t i)
+    template <bool Traced> Value eval(std::uint32_t i)
     {
         const Instr& in = m_code[i];
         if constexpr (!Traced)
@@ -52,8 +51,7 @@ public:
     static Value hBinary(Evaluator& ev, const Instr& in) { return ev.binary<false>(in); }
 
     // A field (M = Slot) or any operand (Eval) compared with a constant of kind K.
-    template <Op O, Kind K, Operand M>
-    static Value hCompare(Evaluator& ev, const Instr& in)
+    template <Op O, Kind K, Operand M> static Value hCompare(Evaluator& ev, const Instr& in)
     {
         const std::uint32_t operand = in.n ? in.b : in.a;
         Value x;
@@ -80,14 +78,12 @@ public:
         return ev.compareSlow(in, x);
     }
 
-    template <Op O, Kind K>
-    static Handler compareFor(Operand m)
+    template <Op O, Kind K> static Handler compareFor(Operand m)
     {
         return m == Operand::Slot ? &hCompare<O, K, Operand::Slot> : &hCompare<O, K, Operand::Eval>;
     }
 
-    template <Op O>
-    static Handler compareFor(Kind k, Operand m)
+    template <Op O> static Handler compareFor(Kind k, Operand m)
     {
         switch (k) {
         case Kind::Int: return compareFor<O, Kind::Int>(m);
@@ -139,8 +135,7 @@ private:
     }
 
     // An operand: read in place when it is a constant or a field (not when tracing: every step is recorded).
-    template <bool Traced>
-    [[gnu::always_inline]] Value fetch(std::uint32_t i, Operand mode)
+    template <bool Traced> [[gnu::always_inline]] Value fetch(std::uint32_t i, Operand mode)
     {
         if constexpr (!Traced) {
             if (mode == Operand::Const)
@@ -155,8 +150,7 @@ private:
 
     Value noOverload(std::int32_t node) { return makeStaticError(m_arena, "no such overload", node); }
 
-    template <bool Traced>
-    Value logical(const Instr& in, bool isAnd)
+    template <bool Traced> Value logical(const Instr& in, bool isAnd)
     {
         // Commutative error semantics: a deciding value on either side wins over an error on the other.
         const Value l = fetch<Traced>(in.a, in.ma);
@@ -174,8 +168,7 @@ private:
         return noOverload(in.node);
     }
 
-    template <bool Traced>
-    Value binary(const Instr& in)
+    template <bool Traced> Value binary(const Instr& in)
     {
         const Value x = fetch<Traced>(in.a, in.ma);
         if (x.isError())
@@ -244,8 +237,7 @@ private:
         return callFunction(in.fn, args, m_arena, in.node, m_ctx);
     }
 
-    template <Op O, typename T>
-    static bool relate(T x, T c)
+    template <Op O, typename T> static bool relate(T x, T c)
     {
         switch (O) {
         case Op::EqC: return x == c;
@@ -258,8 +250,7 @@ private:
     }
 
     // `x OP constant`, with the same-kind cases inline and the rest through callFunction.
-    template <bool Traced, Op O>
-    Value compareWithConstant(const Instr& in)
+    template <bool Traced, Op O> Value compareWithConstant(const Instr& in)
     {
         if constexpr (Traced)
             return binary<Traced>(in); // every operand recorded, as written
@@ -288,8 +279,7 @@ private:
     }
 
     // The instructions rule conditions are made of; the rest (cold) out of line, so this stays small.
-    template <bool Traced>
-    Value step(const Instr& in)
+    template <bool Traced> Value step(const Instr& in)
     {
         switch (in.op) {
         case Op::Const:
@@ -357,8 +347,7 @@ private:
         }
     }
 
-    template <bool Traced>
-    [[gnu::noinline]] Value stepCold(const Instr& in)
+    template <bool Traced> [[gnu::noinline]] Value stepCold(const Instr& in)
     {
         switch (in.op) {
         case Op::Select:
@@ -369,14 +358,16 @@ private:
             if (o.kind() != Kind::Map) {
                 if (in.op == Op::Has)
                     return noOverload(in.node);
-                return makeError(m_arena, "type '" + std::string(kindName(o.kind())) + "' does not support field selection",
+                return makeError(m_arena,
+                                 "type '" + std::string(kindName(o.kind())) + "' does not support field selection",
                                  in.node);
             }
             const Value* v = mapFind(o.asMap(), m_p.constants[in.b]);
             if (in.op == Op::Has)
                 return Value::boolean(v != nullptr);
             if (!v)
-                return makeError(m_arena, "no such key: '" + std::string(m_p.constants[in.b].asString()) + "'", in.node);
+                return makeError(m_arena, "no such key: '" + std::string(m_p.constants[in.b].asString()) + "'",
+                                 in.node);
             return *v;
         }
         case Op::CallN: {
@@ -439,8 +430,7 @@ private:
         }
     };
 
-    template <bool Traced>
-    Value loop(const Instr& in)
+    template <bool Traced> Value loop(const Instr& in)
     {
         const LoopDesc& d = m_p.loops[in.a];
         const Value range = eval<Traced>(d.range);
@@ -448,16 +438,17 @@ private:
             return range;
         const bool isList = range.kind() == Kind::List;
         if (!isList && range.kind() != Kind::Map)
-            return makeError(m_arena, "cannot iterate over a value of type " + std::string(kindName(range.kind())), in.node);
+            return makeError(m_arena, "cannot iterate over a value of type " + std::string(kindName(range.kind())),
+                             in.node);
         const std::uint32_t n = isList ? range.asList().size : range.asMap().size;
         Value* vars = m_locals + d.local;
         // The budget of the whole evaluation, spent by every iteration of every (nested) macro.
         if (m_ctx) {
             m_ctx->m_iterationsLeft -= n;
             if (m_ctx->m_iterationsLeft < 0)
-                return stopped(makeError(m_arena, "evaluation stopped: more than "
-                                                      + std::to_string(m_ctx->m_limits.maxIterations)
-                                                      + " macro iterations",
+                return stopped(makeError(m_arena,
+                                         "evaluation stopped: more than "
+                                             + std::to_string(m_ctx->m_limits.maxIterations) + " macro iterations",
                                          in.node));
         }
         auto bind = [&](std::uint32_t k) {
@@ -479,9 +470,9 @@ private:
             return true;
         };
         auto tooBig = [&] {
-            return stopped(makeError(m_arena, "evaluation stopped: its values take more than "
-                                                  + std::to_string(m_maxBytes >> 20) + " MiB",
-                                     in.node));
+            return stopped(makeError(
+                m_arena, "evaluation stopped: its values take more than " + std::to_string(m_maxBytes >> 20) + " MiB",
+                in.node));
         };
         switch (d.macro) {
         case Macro::All:

@@ -271,8 +271,8 @@ std::vector<Token> tokenize(std::string_view source)
 bool isReservedWord(std::string_view word)
 {
     static constexpr std::array<std::string_view, 17> kReserved = {
-        "as",  "break",  "const",   "continue",  "else",   "for", "function", "if",   "import",
-        "let", "loop",   "package", "namespace", "return", "var", "void",     "while"};
+        "as",  "break", "const",   "continue",  "else",   "for", "function", "if",   "import",
+        "let", "loop",  "package", "namespace", "return", "var", "void",     "while"};
     return std::find(kReserved.begin(), kReserved.end(), word) != kReserved.end();
 }
 

@@ -11,9 +11,9 @@ namespace sb::cel {
 
 enum class TokenKind : std::uint8_t {
     End,
-    Error,      // a character or literal the lexer cannot read (unterminated string, stray '#', ...)
-    Comment,    // "// ..." to the end of the line
-    Identifier, // also the reserved words that cannot be identifiers (as, break, ... while)
+    Error,            // a character or literal the lexer cannot read (unterminated string, stray '#', ...)
+    Comment,          // "// ..." to the end of the line
+    Identifier,       // also the reserved words that cannot be identifiers (as, break, ... while)
     QuotedIdentifier, // `field-name` (only after '.' or as a field name)
     Int,
     Uint,
@@ -25,11 +25,30 @@ enum class TokenKind : std::uint8_t {
     Null,
     In,
     // punctuation and operators
-    LParen, RParen, LBracket, RBracket, LBrace, RBrace,
-    Dot, Comma, Colon, Question,
-    Plus, Minus, Star, Slash, Percent,
-    Not, And, Or,
-    Eq, Ne, Lt, Le, Gt, Ge,
+    LParen,
+    RParen,
+    LBracket,
+    RBracket,
+    LBrace,
+    RBrace,
+    Dot,
+    Comma,
+    Colon,
+    Question,
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    Percent,
+    Not,
+    And,
+    Or,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
     OptionalDot,     // .?  (CEL optionals: recognised, not supported)
     OptionalBracket, // [?
 };

@@ -158,8 +158,9 @@ private:
         switch (t.kind) {
         case TokenKind::End: fail(t.offset, 0, "unexpected end of expression");
         case TokenKind::Error:
-            if (!s.empty() && (s.find('\'') == 0 || s.find('"') == 0 || s.find('\'') == 1 || s.find('"') == 1
-                               || s.find('\'') == 2 || s.find('"') == 2))
+            if (!s.empty()
+                && (s.find('\'') == 0 || s.find('"') == 0 || s.find('\'') == 1 || s.find('"') == 1 || s.find('\'') == 2
+                    || s.find('"') == 2))
                 fail(t.offset, t.length, "unterminated string literal");
             if (!s.empty() && s[0] == '`')
                 fail(t.offset, t.length, "unterminated or invalid quoted identifier");
@@ -221,7 +222,8 @@ private:
         DepthGuard(Parser& parser, std::uint32_t at) : p(parser)
         {
             if (++p.m_depth > p.m_limits.maxDepth)
-                p.fail(at, 1, "expression nests too deeply (more than " + std::to_string(p.m_limits.maxDepth) + " levels)");
+                p.fail(at, 1,
+                       "expression nests too deeply (more than " + std::to_string(p.m_limits.maxDepth) + " levels)");
         }
         ~DepthGuard() { --p.m_depth; }
         DepthGuard(const DepthGuard&) = delete;
@@ -305,7 +307,8 @@ private:
         std::int32_t left = parseUnary();
         while (cur().kind == TokenKind::Star || cur().kind == TokenKind::Slash || cur().kind == TokenKind::Percent) {
             const Token op = advance();
-            const std::string_view fn = op.kind == TokenKind::Star ? "_*_" : (op.kind == TokenKind::Slash ? "_/_" : "_%_");
+            const std::string_view fn =
+                op.kind == TokenKind::Star ? "_*_" : (op.kind == TokenKind::Slash ? "_/_" : "_%_");
             left = binary(fn, left, parseUnary(), op);
         }
         return left;
@@ -521,7 +524,8 @@ private:
                 fail(t.offset, t.length, "integer literal out of range: " + std::string(s));
             const std::uint64_t limit = negative ? 9223372036854775808ULL : 9223372036854775807ULL;
             if (magnitude > limit)
-                fail(t.offset, t.length, "integer literal out of range: " + std::string(negative ? "-" : "") + std::string(s));
+                fail(t.offset, t.length,
+                     "integer literal out of range: " + std::string(negative ? "-" : "") + std::string(s));
             lit.kind = LiteralKind::Int;
             lit.intValue = negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
             break;
@@ -605,18 +609,42 @@ private:
                      "invalid escape sequence '" + std::string(body.substr(i, std::min(len, body.size() - i))) + "'");
             };
             switch (e) {
-            case 'a': out += '\a'; i += 2; continue;
-            case 'b': out += '\b'; i += 2; continue;
-            case 'f': out += '\f'; i += 2; continue;
-            case 'n': out += '\n'; i += 2; continue;
-            case 'r': out += '\r'; i += 2; continue;
-            case 't': out += '\t'; i += 2; continue;
-            case 'v': out += '\v'; i += 2; continue;
+            case 'a':
+                out += '\a';
+                i += 2;
+                continue;
+            case 'b':
+                out += '\b';
+                i += 2;
+                continue;
+            case 'f':
+                out += '\f';
+                i += 2;
+                continue;
+            case 'n':
+                out += '\n';
+                i += 2;
+                continue;
+            case 'r':
+                out += '\r';
+                i += 2;
+                continue;
+            case 't':
+                out += '\t';
+                i += 2;
+                continue;
+            case 'v':
+                out += '\v';
+                i += 2;
+                continue;
             case '\\':
             case '?':
             case '"':
             case '\'':
-            case '`': out += e; i += 2; continue;
+            case '`':
+                out += e;
+                i += 2;
+                continue;
             default: break;
             }
             std::uint32_t value = 0;

@@ -11,30 +11,46 @@
 namespace sb::cel {
 
 enum class Op : std::uint8_t {
-    Const,   // a: constant
-    Slot,    // a: slot of a declared variable
-    Local,   // a: local slot of an iteration variable
-    Unbound, // a: constant (the error to return): a name nothing declares, in unchecked mode
-    Select,  // a: operand, b: constant (the field name, a string)
-    Has,     // a: operand, b: constant (the field name)
-    And,     // a, b (commutative error semantics)
-    Or,      // a, b
-    Not,     // a
-    Cond,    // a ? b : c
-    Call1,   // fn(a)
-    Call2,   // fn(a, b)
-    CallN,   // fn(operands[a .. a+n))
-    List,    // operands[a .. a+n)
-    Map,     // operands[a .. a+2n): key, value, ...
-    Loop,    // a: loop descriptor
+    Const,        // a: constant
+    Slot,         // a: slot of a declared variable
+    Local,        // a: local slot of an iteration variable
+    Unbound,      // a: constant (the error to return): a name nothing declares, in unchecked mode
+    Select,       // a: operand, b: constant (the field name, a string)
+    Has,          // a: operand, b: constant (the field name)
+    And,          // a, b (commutative error semantics)
+    Or,           // a, b
+    Not,          // a
+    Cond,         // a ? b : c
+    Call1,        // fn(a)
+    Call2,        // fn(a, b)
+    CallN,        // fn(operands[a .. a+n))
+    List,         // operands[a .. a+n)
+    Map,          // operands[a .. a+2n): key, value, ...
+    Loop,         // a: loop descriptor
     MatchesConst, // a: string operand, b: regex index
     // Binary operators with the common cases (int, double, string operands) inline; anything else goes
     // through callFunction(fn, ...), so they are right whatever the operands turn out to be.
-    Add, Sub, Mul, Div, Eq, Ne, Lt, Le, Gt, Ge, In, Index,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    Index,
     // A comparison of anything with a constant, `x OP constant` (a constant on the left is mirrored: 5 < x
     // is x > 5). a and b stay the original operands (n: 1 when the constant is a, else 0) and fn the
     // original function, so the generic path and traces see the expression as written.
-    EqC, NeC, LtC, LeC, GtC, GeC,
+    EqC,
+    NeC,
+    LtC,
+    LeC,
+    GtC,
+    GeC,
 };
 
 // How an instruction reads an operand: by evaluating the operand's instruction, or, when that instruction

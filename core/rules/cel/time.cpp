@@ -88,8 +88,8 @@ std::optional<Timestamp> parseTimestamp(std::string_view s)
         || !digits(s, 8, 2, day) || (s[10] != 'T' && s[10] != 't') || !digits(s, 11, 2, hour) || s[13] != ':'
         || !digits(s, 14, 2, minute) || s[16] != ':' || !digits(s, 17, 2, second))
         return std::nullopt;
-    if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23
-        || minute > 59 || second > 59)
+    if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59
+        || second > 59)
         return std::nullopt;
     std::size_t at = 19;
     std::int64_t nanos = 0;
@@ -113,8 +113,8 @@ std::optional<Timestamp> parseTimestamp(std::string_view s)
         ++at;
     } else if (at < s.size() && (s[at] == '+' || s[at] == '-')) {
         int oh = 0, om = 0;
-        if (!digits(s, at + 1, 2, oh) || at + 3 >= s.size() || s[at + 3] != ':' || !digits(s, at + 4, 2, om)
-            || oh > 23 || om > 59)
+        if (!digits(s, at + 1, 2, oh) || at + 3 >= s.size() || s[at + 3] != ':' || !digits(s, at + 4, 2, om) || oh > 23
+            || om > 59)
             return std::nullopt;
         offset = (oh * 3600 + om * 60) * (s[at] == '-' ? -1 : 1);
         at += 6;
@@ -133,8 +133,8 @@ std::string formatTimestamp(std::int64_t seconds, std::int32_t nanos)
 {
     const CivilTime c = civilFromSeconds(seconds);
     char buf[64];
-    int n = std::snprintf(buf, sizeof buf, "%04lld-%02d-%02dT%02d:%02d:%02d", static_cast<long long>(c.year),
-                          c.month, c.day, c.hour, c.minute, c.second);
+    int n = std::snprintf(buf, sizeof buf, "%04lld-%02d-%02dT%02d:%02d:%02d", static_cast<long long>(c.year), c.month,
+                          c.day, c.hour, c.minute, c.second);
     std::string out(buf, static_cast<std::size_t>(n));
     if (nanos > 0) {
         n = std::snprintf(buf, sizeof buf, ".%09d", nanos);
@@ -223,8 +223,7 @@ std::optional<std::int64_t> parseDuration(std::string_view s, DurationError* err
 std::string formatDuration(std::int64_t nanos)
 {
     const bool negative = nanos < 0;
-    const UInt128 abs = negative ? static_cast<UInt128>(-static_cast<Int128>(nanos))
-                                           : static_cast<UInt128>(nanos);
+    const UInt128 abs = negative ? static_cast<UInt128>(-static_cast<Int128>(nanos)) : static_cast<UInt128>(nanos);
     const auto whole = static_cast<unsigned long long>(abs / 1'000'000'000);
     const auto frac = static_cast<unsigned long long>(abs % 1'000'000'000);
     std::string out = negative ? "-" : "";
@@ -465,8 +464,8 @@ std::optional<Zone> parseTzif(const std::string& data)
         return std::nullopt;
     if (timeSize == 8) {
         // The footer: "\nRULE\n" after the 64-bit data block.
-        const std::size_t end = at + std::size_t{timecnt} * 9 + std::size_t{typecnt} * 6 + c[5]
-                                + std::size_t{c[2]} * 12 + c[1] + c[0];
+        const std::size_t end =
+            at + std::size_t{timecnt} * 9 + std::size_t{typecnt} * 6 + c[5] + std::size_t{c[2]} * 12 + c[1] + c[0];
         if (end + 2 <= size && data[end] == '\n') {
             const std::size_t close = data.find('\n', end + 1);
             if (close != std::string::npos)
@@ -482,7 +481,7 @@ bool validZoneName(std::string_view name)
         return false;
     return std::all_of(name.begin(), name.end(), [](char ch) {
         return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '/'
-            || ch == '_' || ch == '-' || ch == '+';
+               || ch == '_' || ch == '-' || ch == '+';
     });
 }
 

@@ -153,8 +153,9 @@ private:
         }
         if (w.empty())
             return sb::fail("expected a type name in '" + std::string(m_s) + "'");
-        return sb::fail("unknown type '" + std::string(w)
-                        + "' (known: int, uint, double, bool, string, bytes, timestamp, duration, dyn, list(T), map(K, V))");
+        return sb::fail(
+            "unknown type '" + std::string(w)
+            + "' (known: int, uint, double, bool, string, bytes, timestamp, duration, dyn, list(T), map(K, V))");
     }
 
     std::string_view m_s;
@@ -169,7 +170,8 @@ bool validName(std::string_view name)
     std::size_t start = 0;
     while (start <= name.size()) {
         const std::size_t dot = name.find('.', start);
-        const std::string_view part = name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+        const std::string_view part =
+            name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
         if (part.empty() || (part[0] >= '0' && part[0] <= '9') || isReservedWord(part) || part == "true"
             || part == "false" || part == "null" || part == "in")
             return false;
@@ -194,8 +196,9 @@ sb::Result<Type> Type::parse(std::string_view text)
 sb::Result<int> Declarations::add(std::string name, Type type)
 {
     if (!validName(name))
-        return sb::fail("'" + name + "' is not a valid CEL variable name (letters, digits and '_', not starting "
-                        "with a digit, not a reserved word; dots separate parts)");
+        return sb::fail("'" + name
+                        + "' is not a valid CEL variable name (letters, digits and '_', not starting "
+                          "with a digit, not a reserved word; dots separate parts)");
     if (m_index.contains(name))
         return sb::fail("'" + name + "' is declared twice");
     const int slot = static_cast<int>(m_vars.size());

@@ -17,7 +17,21 @@ namespace sb::cel {
 class Type {
 public:
     enum class Kind : std::uint8_t {
-        Dyn, Null, Bool, Int, Uint, Double, String, Bytes, Timestamp, Duration, List, Map, Type, Param, Error
+        Dyn,
+        Null,
+        Bool,
+        Int,
+        Uint,
+        Double,
+        String,
+        Bytes,
+        Timestamp,
+        Duration,
+        List,
+        Map,
+        Type,
+        Param,
+        Error
     };
 
     Type() = default;
@@ -61,7 +75,7 @@ private:
 struct Variable {
     std::string name; // may be dotted ("merchant.country"): CEL resolves the longest declared prefix
     Type type;
-    int slot = 0;     // index of its value in an Activation
+    int slot = 0; // index of its value in an Activation
 };
 
 class Declarations {

@@ -257,8 +257,7 @@ bool isNumber(Kind k)
     return k == Kind::Int || k == Kind::Uint || k == Kind::Double;
 }
 
-template <typename T>
-Order orderOf(T a, T b)
+template <typename T> Order orderOf(T a, T b)
 {
     return a < b ? Order::Less : (b < a ? Order::Greater : Order::Equal);
 }

@@ -17,7 +17,21 @@
 
 namespace sb::cel {
 
-enum class Kind : std::uint8_t { Null, Bool, Int, Uint, Double, String, Bytes, Timestamp, Duration, List, Map, Type, Error };
+enum class Kind : std::uint8_t {
+    Null,
+    Bool,
+    Int,
+    Uint,
+    Double,
+    String,
+    Bytes,
+    Timestamp,
+    Duration,
+    List,
+    Map,
+    Type,
+    Error
+};
 
 // The CEL name of the type a kind denotes: "int", "google.protobuf.Timestamp", "null_type", ...
 std::string_view kindName(Kind kind);
@@ -86,7 +100,7 @@ public:
     std::uint64_t asUint() const { return m_uint; }
     double asDouble() const { return m_double; }
     std::string_view asString() const { return {m_chars, m_aux}; } // String and Bytes
-    constexpr std::int64_t seconds() const { return m_int; }         // Timestamp
+    constexpr std::int64_t seconds() const { return m_int; }       // Timestamp
     constexpr std::int32_t nanos() const { return static_cast<std::int32_t>(m_aux); }
     constexpr std::int64_t durationNanos() const { return m_int; }
     const ListData& asList() const { return *m_list; }
@@ -153,8 +167,7 @@ public:
     Arena& operator=(Arena&&) noexcept = default;
 
     void* allocate(std::size_t bytes, std::size_t align);
-    template <typename T>
-    T* allocArray(std::size_t n)
+    template <typename T> T* allocArray(std::size_t n)
     {
         return static_cast<T*>(allocate(sizeof(T) * (n == 0 ? 1 : n), alignof(T)));
     }
@@ -175,8 +188,8 @@ private:
         std::size_t size = 0;
     };
     std::vector<Block> m_blocks;
-    std::size_t m_block = 0;  // the block being filled
-    std::size_t m_offset = 0; // within it
+    std::size_t m_block = 0;      // the block being filled
+    std::size_t m_offset = 0;     // within it
     std::size_t m_usedBefore = 0; // sizes of the blocks before m_block
 };
 
