@@ -2,6 +2,7 @@
 // checker refuses, error semantics at run time, hostile input (deep nesting, huge expressions), traces,
 // evaluation from several threads, and the API the rules layer builds on.
 
+#include "rules/cel/json.h"
 #include "rules/cel/program.h"
 #include "rules/cel/time.h"
 
@@ -426,6 +427,45 @@ TEST(CelEval, RegexFromDataIsCompiledPerContextAndChecked)
     EXPECT_EQ(evalText("'fraud'.matches(pattern)", f), "true");
     f.values[0] = cel::Value::string("(");
     EXPECT_NE(evalText("'fraud'.matches(pattern)", f).find("invalid regular expression"), std::string::npos);
+}
+
+TEST(CelJson, RecordsAndValues)
+{
+    cel::Arena arena;
+    auto record = cel::recordFromJson(
+        R"({"amount": 12.5, "n": 3, "big": 18446744073709551615, "ok": true, "name": "x", "none": null,
+            "ts": "2024-05-01T10:00:00Z", "tags": ["a", "b"], "meta": {"k": 1}})",
+        arena);
+    ASSERT_TRUE(record) << record.error().message;
+    std::vector<std::string> types;
+    for (const auto& v : record->declarations.variables())
+        types.push_back(v.name + ":" + v.type.toString());
+    const std::vector<std::string> expected = {"amount:double",
+                                               "n:int",
+                                               "big:uint",
+                                               "ok:bool",
+                                               "name:string",
+                                               "none:dyn",
+                                               "ts:google.protobuf.Timestamp",
+                                               "tags:list(dyn)",
+                                               "meta:map(string, dyn)"};
+    EXPECT_EQ(types, expected);
+    auto p = cel::compile("amount * 2.0 + double(n) + double(meta.k) > 28.0 && 'b' in tags && none == null && "
+                          "ts.getHours() == 10 && ok && big > 1u",
+                          record->declarations);
+    ASSERT_TRUE(p) << p.error().message();
+    cel::EvalContext ctx;
+    EXPECT_TRUE(p->eval(cel::Activation{record->values}, ctx).isTrue());
+
+    EXPECT_FALSE(cel::recordFromJson("[1]", arena));
+    EXPECT_FALSE(cel::recordFromJson("{\"a\": ", arena));
+    EXPECT_FALSE(cel::recordFromJson(std::string(1000, '[') + std::string(1000, ']'), arena));
+    EXPECT_FALSE(cel::recordFromJson(R"({"not a name": 1})", arena));
+
+    auto v = cel::compile(R"([1, 2u, 2.5, "s", b"\xff", null, duration("1.5s"), int, {"k": [true]}, 0.0 / 0.0])", {});
+    ASSERT_TRUE(v);
+    EXPECT_EQ(cel::toJson(v->eval(cel::Activation{}, ctx)).dump(),
+              R"([1,2,2.5,"s","/w==",null,"1.5s","int",{"k":[true]},"NaN"])");
 }
 
 // ---- traces, tokens, threads -------------------------------------------------------------------------------

@@ -9,21 +9,21 @@ namespace sb::cel {
 
 namespace {
 
-TypedValue convert(const nlohmann::json& j, Arena& arena, int depth)
+template <typename Json> TypedValue convert(const Json& j, Arena& arena, int depth)
 {
     using T = nlohmann::json::value_t;
     switch (j.type()) {
     case T::null: return {Type::null(), Value::null()};
-    case T::boolean: return {Type::boolean(), Value::boolean(j.get<bool>())};
-    case T::number_integer: return {Type::integer(), Value::integer(j.get<std::int64_t>())};
+    case T::boolean: return {Type::boolean(), Value::boolean(j.template get<bool>())};
+    case T::number_integer: return {Type::integer(), Value::integer(j.template get<std::int64_t>())};
     case T::number_unsigned: {
-        const auto u = j.get<std::uint64_t>();
+        const auto u = j.template get<std::uint64_t>();
         if (u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
             return {Type::integer(), Value::integer(static_cast<std::int64_t>(u))};
         return {Type::uinteger(), Value::uinteger(u)};
     }
-    case T::number_float: return {Type::real(), Value::real(j.get<double>())};
-    case T::string: return {Type::string(), Value::string(arena.copy(j.get_ref<const std::string&>()))};
+    case T::number_float: return {Type::real(), Value::real(j.template get<double>())};
+    case T::string: return {Type::string(), Value::string(arena.copy(j.template get_ref<const std::string&>()))};
     case T::array: {
         std::vector<Value> items;
         items.reserve(j.size());
@@ -80,14 +80,20 @@ TypedValue fromJson(const nlohmann::json& json, Arena& arena)
     return convert(json, arena, 0);
 }
 
+TypedValue fromJson(const nlohmann::ordered_json& json, Arena& arena)
+{
+    return convert(json, arena, 0);
+}
+
 sb::Result<JsonRecord> recordFromJson(std::string_view text, Arena& arena)
 {
     // Depth bounded by the parser's callback: a record nested thousands deep is not a record.
     int depth = 0;
     bool tooDeep = false;
-    const auto json = nlohmann::json::parse(
+    // Ordered: the fields get their slots in the order the record lists them.
+    const auto json = nlohmann::ordered_json::parse(
         text,
-        [&](int d, nlohmann::json::parse_event_t, nlohmann::json&) {
+        [&](int d, nlohmann::ordered_json::parse_event_t, nlohmann::ordered_json&) {
             depth = d;
             tooDeep = tooDeep || d > 64;
             return !tooDeep;

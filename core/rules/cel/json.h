@@ -31,6 +31,7 @@ struct TypedValue {
 // A JSON value as a CEL value (nested arrays and objects as list(dyn) and map(string, dyn)); strings and
 // containers are stored in `arena`.
 TypedValue fromJson(const nlohmann::json& json, Arena& arena);
+TypedValue fromJson(const nlohmann::ordered_json& json, Arena& arena); // objects keep their order
 
 // A record: the fields of a JSON object, declared with the types their values have, in the object's order.
 struct JsonRecord {
