@@ -547,6 +547,13 @@ TEST(CelProgram, ConstantsAreFolded)
     ASSERT_TRUE(folded);
     EXPECT_EQ(folded->instructionCount(), 3u); // x, the constant, >
     EXPECT_EQ(folded->referencedSlots().size(), 1u);
+    EXPECT_FALSE(folded->constant());
+
+    // A condition that can never fire, whatever the record: the rules layer warns about it.
+    auto never = cel::compile("x > 1 && 1 > 2", decls);
+    ASSERT_TRUE(never);
+    ASSERT_TRUE(never->constant());
+    EXPECT_TRUE(never->constant()->isFalse());
 }
 
 } // namespace

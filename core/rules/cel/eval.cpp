@@ -637,6 +637,14 @@ std::span<const int> Program::referencedSlots() const
     return m_impl->slots;
 }
 
+std::optional<Value> Program::constant() const
+{
+    const Instr& root = m_impl->code[m_impl->root];
+    if (root.op != Op::Const)
+        return std::nullopt;
+    return m_impl->constants[root.a];
+}
+
 std::size_t Program::instructionCount() const
 {
     return m_impl->code.size();

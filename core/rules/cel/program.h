@@ -21,6 +21,7 @@
 
 #include <expected>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -107,6 +108,9 @@ public:
     std::string errorMessage(const Value& error) const;
     // Instructions after folding: how much work one evaluation is (for benchmarks and tests).
     std::size_t instructionCount() const;
+    // The value when it does not depend on the record at all (folded at compile time): a rule whose
+    // condition is constantly false can never fire. Lives as long as the program.
+    std::optional<Value> constant() const;
 
     struct Impl;
 
