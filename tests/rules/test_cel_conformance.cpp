@@ -402,6 +402,10 @@ TEST_P(CelConformance, File)
         else
             failures.push_back(id + ": " + t.value("expr", "") + "\n      " + o.detail);
     }
+    // Also in the test's XML/JSON report (--gtest_output), for tools that collect the figures.
+    RecordProperty("passed", passed);
+    RecordProperty("total", total);
+    RecordProperty("skipped", skipped);
     std::cout << "[conformance] " << GetParam() << ": " << passed << "/" << total << " passed";
     if (skipped)
         std::cout << ", " << skipped << " skipped";
