@@ -158,9 +158,10 @@ private:
         switch (t.kind) {
         case TokenKind::End: fail(t.offset, 0, "unexpected end of expression");
         case TokenKind::Error:
-            if (!s.empty()
-                && (s.find('\'') == 0 || s.find('"') == 0 || s.find('\'') == 1 || s.find('"') == 1 || s.find('\'') == 2
-                    || s.find('"') == 2))
+            // A string the lexer could not close: its quote comes first or after an r/b prefix.
+            if (const std::size_t quote = s.find_first_of("'\"");
+                quote != std::string_view::npos && quote <= 2
+                && s.substr(0, quote).find_first_not_of("rRbB") == std::string_view::npos)
                 fail(t.offset, t.length, "unterminated string literal");
             if (!s.empty() && s[0] == '`')
                 fail(t.offset, t.length, "unterminated or invalid quoted identifier");
