@@ -645,6 +645,7 @@ Value callFunction(Fn fn, std::span<const Value> args, Arena& arena, std::int32_
 
 struct EvalContext::RegexCache {
     std::unordered_map<std::string, std::unique_ptr<RE2>> patterns;
+    std::unordered_map<std::uint64_t, std::unique_ptr<RE2>> copies; // (program id << 20) | regex index
 };
 
 EvalContext::EvalContext(const EvalLimits& limits) : m_limits(limits), m_regexes(std::make_unique<RegexCache>()) {}
@@ -664,6 +665,21 @@ const RE2* contextRegex(EvalContext& ctx, std::string_view pattern)
     auto re = std::make_unique<RE2>(re2::StringPiece(pattern.data(), pattern.size()), o);
     const RE2* out = re.get();
     cache.emplace(std::string(pattern), std::move(re));
+    return out;
+}
+
+const RE2* contextRegexCopy(EvalContext& ctx, std::uint64_t programId, std::uint32_t index, const RE2& shared)
+{
+    auto& copies = ctx.m_regexes->copies;
+    const std::uint64_t key = (programId << 20) | (index & 0xfffff);
+    if (auto it = copies.find(key); it != copies.end())
+        return it->second.get();
+    // A context may see many programs over its life (an editor recompiles as people type): bounded.
+    if (copies.size() >= 1024)
+        copies.clear();
+    auto copy = std::make_unique<RE2>(shared.pattern(), shared.options());
+    const RE2* out = copy.get();
+    copies.emplace(key, std::move(copy));
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include "rules/cel/program_impl.h"
 
 #include <algorithm>
+#include <atomic>
 #include <set>
 
 namespace sb::cel {
@@ -326,6 +327,8 @@ std::expected<Program, CompileError> compile(std::string_view source, const Decl
     if (!checked)
         return std::unexpected(std::move(checked.error()));
     auto impl = std::make_shared<Program::Impl>();
+    static std::atomic<std::uint64_t> nextId{1};
+    impl->id = nextId.fetch_add(1, std::memory_order_relaxed);
     impl->ast = std::move(*ast);
     impl->resultType = checked->resultType;
     impl->localCount = checked->localCount;

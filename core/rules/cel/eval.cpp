@@ -341,7 +341,9 @@ private:
             if (s.kind() != Kind::String)
                 return noOverload(in.node);
             const std::string_view text = s.asString();
-            return Value::boolean(RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *m_p.regexes[in.b]));
+            const RE2& shared = *m_p.regexes[in.b];
+            const RE2& re = m_ctx ? *contextRegexCopy(*m_ctx, m_p.id, in.b, shared) : shared;
+            return Value::boolean(RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), re));
         }
         default: return stepCold<Traced>(in);
         }

@@ -63,6 +63,8 @@ private:
     friend class Evaluator;
     friend class Program;
     friend const re2::RE2* contextRegex(EvalContext& ctx, std::string_view pattern);
+    friend const re2::RE2* contextRegexCopy(EvalContext& ctx, std::uint64_t programId, std::uint32_t index,
+                                            const re2::RE2& shared);
     struct RegexCache;
     EvalLimits m_limits;
     std::int64_t m_iterationsLeft = 0;

@@ -89,6 +89,7 @@ struct LoopDesc {
 };
 
 struct Program::Impl {
+    std::uint64_t id = 0; // unique per compiled program in this process (keys per-context regex copies)
     Ast ast;
     Type resultType;
     std::vector<Instr> code;
@@ -109,5 +110,8 @@ void assignHandlers(Program::Impl& p);
 Value callFunction(Fn fn, std::span<const Value> args, Arena& arena, std::int32_t node, EvalContext* ctx);
 // The regular expression cache of a context (for patterns that are not constants).
 const RE2* contextRegex(EvalContext& ctx, std::string_view pattern);
+// The context's own copy of a program's constant pattern. RE2 objects are thread-safe, but every match
+// takes a lock inside the shared object: threads evaluating one program would contend on it.
+const RE2* contextRegexCopy(EvalContext& ctx, std::uint64_t programId, std::uint32_t index, const RE2& shared);
 
 } // namespace sb::cel
