@@ -330,6 +330,9 @@ TEST(CelErrors, OverflowAndDivisionByZeroAreErrors)
     EXPECT_EQ(evalText("uzero - 1u", f), "error: 1:7: unsigned integer overflow");
     EXPECT_EQ(evalText("1.0 / double(zero)", f), "+Inf");
     EXPECT_EQ(evalText("int(1e19)", f).rfind("error: ", 0), 0u);
+    EXPECT_EQ(evalText("double('1e999')", f).rfind("error: ", 0), 0u);
+    EXPECT_EQ(evalText("double('1e-999')", f), "0.0");
+    EXPECT_EQ(evalText("double('-Infinity')", f), "-Inf");
     EXPECT_EQ(evalText("duration('200000000000s')", f).rfind("error: ", 0), 0u);
     EXPECT_EQ(evalText("timestamp('9999-12-31T23:59:59Z') + duration('1s')", f).rfind("error: ", 0), 0u);
 }

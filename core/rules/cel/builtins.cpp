@@ -206,6 +206,14 @@ Value toDouble(Arena& arena, const Value& v, std::int32_t node)
         if (s.empty() || (res.ec != std::errc() && res.ec != std::errc::result_out_of_range)
             || res.ptr != s.data() + s.size())
             return err(arena, "double() cannot convert this string", node);
+        if (res.ec == std::errc::result_out_of_range) {
+            // from_chars leaves `out` alone then. Too small rounds to zero; too large is an error, as in the
+            // reference implementation (not infinity: '1e999' is more likely a mistake than a wish).
+            const std::size_t e = s.find_first_of("eE");
+            if (e == std::string_view::npos || s.substr(e + 1).starts_with('-'))
+                return Value::real(neg ? -0.0 : 0.0);
+            return err(arena, "double() range error: the number is too large", node);
+        }
         return Value::real(out);
     }
     default: return noOverload(arena, node);
