@@ -6,6 +6,7 @@
 #include "rules/cel/int128.h"
 #include "rules/cel/program_impl.h"
 #include "rules/cel/time.h"
+#include "rules/cel/utf8.h"
 
 #include <charconv>
 #include <cmath>
@@ -69,53 +70,6 @@ Value addToTimestamp(Arena& arena, const Value& ts, std::int64_t nanos, std::int
     if (secs < kMinTimestampSeconds || secs > kMaxTimestampSeconds)
         return err(arena, "timestamp out of range", node);
     return Value::timestamp(static_cast<std::int64_t>(secs), static_cast<std::int32_t>(ns));
-}
-
-std::size_t codePoints(std::string_view s)
-{
-    std::size_t n = 0;
-    for (const char c : s)
-        n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    return n;
-}
-
-bool validUtf8(std::string_view s)
-{
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) {
-            ++i;
-            continue;
-        }
-        std::size_t n = 0;
-        std::uint32_t cp = 0;
-        if ((c & 0xE0) == 0xC0) {
-            n = 1;
-            cp = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            n = 2;
-            cp = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            n = 3;
-            cp = c & 0x07;
-        } else {
-            return false;
-        }
-        if (i + n >= s.size() + (n == 0 ? 1 : 0) && i + n > s.size() - 1)
-            return false;
-        for (std::size_t k = 1; k <= n; ++k) {
-            const auto cc = static_cast<unsigned char>(s[i + k]);
-            if ((cc & 0xC0) != 0x80)
-                return false;
-            cp = (cp << 6) | (cc & 0x3F);
-        }
-        const std::uint32_t minimum = n == 1 ? 0x80 : (n == 2 ? 0x800 : 0x10000);
-        if (cp < minimum || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
-        i += n + 1;
-    }
-    return true;
 }
 
 Value toInt(Arena& arena, const Value& v, std::int32_t node)
@@ -234,7 +188,7 @@ Value toString(Arena& arena, const Value& v, std::int32_t node)
     case Kind::Double: return ownedString(arena, formatDouble(v.asDouble()));
     case Kind::Bool: return Value::string(v.asBool() ? "true" : "false");
     case Kind::Bytes:
-        if (!validUtf8(v.asString()))
+        if (!isValidUtf8(v.asString()))
             return err(arena, "string() of bytes that are not valid UTF-8", node);
         return Value::string(v.asString());
     case Kind::Timestamp: return ownedString(arena, formatTimestamp(v.seconds(), v.nanos()));
