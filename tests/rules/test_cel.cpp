@@ -250,6 +250,17 @@ TEST(CelCheck, ReportsEveryProblemAtOnce)
         << program.error().message();
 }
 
+TEST(CelCheck, ThousandsOfMistakesAreCappedNotSlow)
+{
+    std::string many = "x";
+    for (int i = 0; i < 20000; ++i)
+        many += "||x";
+    auto program = cel::compile(many, {});
+    ASSERT_FALSE(program);
+    ASSERT_EQ(program.error().diagnostics.size(), 51u);
+    EXPECT_EQ(program.error().diagnostics.back().message, "19951 more errors not shown");
+}
+
 TEST(CelCheck, ResultTypes)
 {
     cel::Declarations decls;

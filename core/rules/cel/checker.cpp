@@ -320,6 +320,11 @@ public:
     std::expected<CheckedAst, CompileError> run()
     {
         m_out.resultType = visit(m_ast.root);
+        if (m_unreported > 0) {
+            const Diagnostic& last = m_errors.diagnostics.back();
+            m_errors.diagnostics.push_back(Diagnostic{last.offset, last.length, last.line, last.column,
+                                                      std::to_string(m_unreported) + " more errors not shown"});
+        }
         if (!m_errors.diagnostics.empty())
             return std::unexpected(std::move(m_errors));
         m_out.localCount = m_maxLocal;
@@ -327,8 +332,16 @@ public:
     }
 
 private:
+    // Enough to fix the expression in front of you; an expression of thousands of mistakes (generated,
+    // pasted) must not cost seconds and pages of output.
+    static constexpr std::size_t kMaxDiagnostics = 50;
+
     void error(std::int32_t node, std::string message)
     {
+        if (m_errors.diagnostics.size() >= kMaxDiagnostics) {
+            ++m_unreported;
+            return;
+        }
         const Node& n = m_ast.node(node);
         const SourcePosition p = positionOf(m_ast.source, n.pos);
         const std::uint32_t len = n.kind == NodeKind::Call && n.name.size() > 2 && n.name.front() == '_'
@@ -600,6 +613,7 @@ private:
     std::vector<Type> m_iterTypes;                     // by local slot
     int m_nextLocal = 0;
     int m_maxLocal = 0;
+    std::size_t m_unreported = 0;
 };
 
 } // namespace

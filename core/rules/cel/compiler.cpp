@@ -69,6 +69,8 @@ private:
 
     void diagnose(std::int32_t node, std::string message)
     {
+        if (errors.diagnostics.size() >= 50) // as the checker: enough to act on, never pages
+            return;
         const Node& n = ast().node(node);
         const SourcePosition p = positionOf(ast().source, n.pos);
         errors.diagnostics.push_back(
