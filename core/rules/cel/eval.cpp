@@ -1,6 +1,8 @@
-// The evaluator: a recursive walk over the flat instruction array. Recursion depth is bounded by the
-// parser's nesting limit. Scalars never allocate; errors are values that flow up until an operator that
-// absorbs them (&&, ||, the conditional, the all/exists macros) or the result.
+// The evaluator: a recursive walk over the flat instruction array, each instruction through the handler the
+// compiler chose for it (small functions for the common shapes, the general switch otherwise); a traced
+// evaluation goes through the switch and records every step. Recursion depth is bounded by the parser's
+// nesting limit. Scalars never allocate; errors are values that flow up until an operator that absorbs them
+// (&&, ||, the conditional, the all/exists macros) or the result.
 
 #include "rules/cel/program_impl.h"
 
