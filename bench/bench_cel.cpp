@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <random>
 #include <string>
 #include <thread>
@@ -118,8 +119,24 @@ std::size_t evaluate(const std::vector<cel::Program>& rules, const Dataset& d, s
     return hits;
 }
 
-double run(const std::vector<cel::Program>& rules, const Dataset& d, unsigned threads, std::size_t& hits)
+// CPU time of the calling thread: on a shared machine wall time also counts the other processes' turns.
+double threadCpuSeconds()
 {
+    timespec ts{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+double run(const std::vector<cel::Program>& rules, const Dataset& d, unsigned threads, std::size_t& hits,
+           double* cpuSeconds = nullptr)
+{
+    if (threads == 1 && cpuSeconds) {
+        const double cpuStart = threadCpuSeconds();
+        const auto start = std::chrono::steady_clock::now();
+        hits = evaluate(rules, d, 0, d.records);
+        *cpuSeconds = threadCpuSeconds() - cpuStart;
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::size_t> counts(threads, 0);
     std::vector<std::thread> pool;
@@ -173,15 +190,18 @@ int main(int argc, char** argv)
     std::printf("bench_cel: %zu records x %zu rules (%zu instructions in all), %d rounds, best of each\n", records,
                 rules.size(), instructions, rounds);
 
-    double best1 = 1e30, bestN = 1e30;
+    double best1 = 1e30, bestN = 1e30, bestCpu = 1e30;
     std::size_t hits1 = 0, hitsN = 0;
     for (int i = 0; i < rounds; ++i) {
-        best1 = std::min(best1, run(rules, data, 1, hits1));
+        double cpu = 0;
+        best1 = std::min(best1, run(rules, data, 1, hits1, &cpu));
+        bestCpu = std::min(bestCpu, cpu);
         bestN = std::min(bestN, run(rules, data, cores, hitsN));
     }
     const double pairs = static_cast<double>(records) * static_cast<double>(rules.size());
-    std::printf("  1 thread : %8.3f s  %12.0f records x rules / s  (%.1f ns per rule)\n", best1, pairs / best1,
-                best1 / pairs * 1e9);
+    std::printf("  1 thread : %8.3f s  %12.0f records x rules / s  (%.1f ns per rule; CPU time %.1f ns per rule, "
+                "%.0f per s)\n",
+                best1, pairs / best1, best1 / pairs * 1e9, bestCpu / pairs * 1e9, pairs / bestCpu);
     std::printf("  %u threads: %8.3f s  %12.0f records x rules / s  (matches: %zu, %.2f%%)\n", cores, bestN,
                 pairs / bestN, hitsN, 100.0 * static_cast<double>(hitsN) / pairs);
     if (std::getenv("BENCH_CEL_PER_RULE")) {
@@ -198,7 +218,7 @@ int main(int argc, char** argv)
         return 1;
     }
     std::printf("{\"bench\":\"cel\",\"records\":%zu,\"rules\":%zu,\"threads\":%u,\"pairs_per_s_1\":%.0f,"
-                "\"pairs_per_s_n\":%.0f,\"ns_per_rule_1\":%.2f}\n",
-                records, rules.size(), cores, pairs / best1, pairs / bestN, best1 / pairs * 1e9);
+                "\"pairs_per_s_n\":%.0f,\"ns_per_rule_1\":%.2f,\"cpu_ns_per_rule_1\":%.2f}\n",
+                records, rules.size(), cores, pairs / best1, pairs / bestN, best1 / pairs * 1e9, bestCpu / pairs * 1e9);
     return 0;
 }
