@@ -434,6 +434,18 @@ TEST(CelEval, StringAndTimeFunctions)
     EXPECT_EQ(evalText("timestamp('2024-01-01T00:00:00Z').getHours('America')").rfind("error: ", 0), 0u); // a directory
 }
 
+TEST(CelEval, StringTestsOnFieldsAndExpressions)
+{
+    Fields f;
+    f.add("s", cel::Type::string(), cel::Value::string("mail.example.ru"));
+    f.add("d", cel::Type::dyn(), cel::Value::integer(1));
+    EXPECT_EQ(evalText("s.endsWith('.ru') && s.startsWith('mail') && s.contains('example')", f), "true");
+    EXPECT_EQ(evalText("s.endsWith('mail') || s.startsWith('.ru') || s.contains('x.r')", f), "false");
+    EXPECT_EQ(evalText("(s + '!').endsWith('ru!') && s.endsWith('') && ''.startsWith('')", f), "true");
+    EXPECT_EQ(evalText("s.endsWith('a-much-longer-suffix-than-s.example.ru')", f), "false");
+    EXPECT_EQ(evalText("dyn(d).endsWith('x')", f), "error: 1:8: no such overload");
+}
+
 TEST(CelEval, RegexFromDataIsCompiledPerContextAndChecked)
 {
     Fields f;

@@ -96,8 +96,38 @@ public:
         }
     }
 
-    static Handler handlerFor(const Instr& in)
+    // s.contains('x'), s.startsWith('x'), s.endsWith('x') with a constant argument: the string tests of rules.
+    template <Fn F, Operand M> static Value hStringTest(Evaluator& ev, const Instr& in)
     {
+        const Value x = ev.fetch<false>(in.a, M);
+        const Value& arg = ev.m_p.constants[ev.m_code[in.b].a];
+        if (x.kind() == Kind::String) {
+            const std::string_view s = x.asString(), t = arg.asString();
+            if constexpr (F == Fn::Contains)
+                return Value::boolean(s.find(t) != std::string_view::npos);
+            else if constexpr (F == Fn::StartsWith)
+                return Value::boolean(s.size() >= t.size() && sameBytes(s.substr(0, t.size()), t));
+            else
+                return Value::boolean(s.size() >= t.size() && sameBytes(s.substr(s.size() - t.size()), t));
+        }
+        return ev.step<false>(in); // errors and other kinds: the general path
+    }
+
+    template <Fn F> static Handler stringTestFor(Operand m)
+    {
+        return m == Operand::Slot ? &hStringTest<F, Operand::Slot> : &hStringTest<F, Operand::Eval>;
+    }
+
+    static Handler handlerFor(const Instr& in, const Program::Impl& p)
+    {
+        if (in.op == Op::Call2 && in.mb == Operand::Const && p.constants[p.code[in.b].a].kind() == Kind::String) {
+            switch (in.fn) {
+            case Fn::Contains: return stringTestFor<Fn::Contains>(in.ma);
+            case Fn::StartsWith: return stringTestFor<Fn::StartsWith>(in.ma);
+            case Fn::EndsWith: return stringTestFor<Fn::EndsWith>(in.ma);
+            default: break;
+            }
+        }
         switch (in.op) {
         case Op::Const: return &hConst;
         case Op::Slot: return &hSlot;
@@ -591,7 +621,7 @@ Value stepHandler(Evaluator& ev, const Instr& in)
 void assignHandlers(Program::Impl& p)
 {
     for (Instr& in : p.code)
-        in.handler = Evaluator::handlerFor(in);
+        in.handler = Evaluator::handlerFor(in, p);
 }
 
 Value foldInstruction(const Program::Impl& p, std::uint32_t instr, Arena& arena)
