@@ -1,8 +1,9 @@
 // A libFuzzer-free driver for compilers without -fsanitize=fuzzer (g++): feeds every file of the corpus
 // folders to LLVMFuzzerTestOneInput, then a fixed number of deterministic mutations of them (byte flips,
-// insertions, deletions, splices and YAML-ish tokens), so the target runs as an ordinary ctest test.
+// insertions, deletions, splices and YAML-ish tokens, plus the tokens of a libFuzzer dictionary when one is
+// given), so the target runs as an ordinary ctest test.
 //
-//   fuzz_policy_replay [--mutations N] [--seed S] CORPUS_DIR_OR_FILE...
+//   fuzz_policy_replay [--mutations N] [--seed S] [--dict FILE] CORPUS_DIR_OR_FILE...
 
 #include <algorithm>
 #include <cstddef>
@@ -47,6 +48,37 @@ void run(const std::string& input)
     LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(input.data()), input.size());
 }
 
+// The quoted strings of a libFuzzer dictionary ("token" or name="token" per line; \\, \" and \xNN escapes).
+std::vector<std::string> readDictionary(const std::filesystem::path& path)
+{
+    std::vector<std::string> out;
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line)) {
+        const std::size_t open = line.find('"');
+        const std::size_t close = line.rfind('"');
+        if (line.empty() || line[0] == '#' || open == std::string::npos || close <= open)
+            continue;
+        std::string token;
+        for (std::size_t i = open + 1; i < close; ++i) {
+            if (line[i] == '\\' && i + 1 < close) {
+                if (line[i + 1] == 'x' && i + 3 < close) {
+                    token += static_cast<char>(std::strtol(line.substr(i + 2, 2).c_str(), nullptr, 16));
+                    i += 3;
+                } else {
+                    token += line[++i];
+                }
+            } else {
+                token += line[i];
+            }
+        }
+        out.push_back(token);
+    }
+    return out;
+}
+
+std::vector<std::string> g_dictionary;
+
 std::string mutate(std::string s, const std::vector<std::string>& corpus, std::mt19937_64& rng)
 {
     static const std::vector<std::string> kTokens = {
@@ -63,9 +95,11 @@ std::string mutate(std::string s, const std::vector<std::string>& corpus, std::m
             if (!s.empty())
                 s[pick(s.size())] = static_cast<char>(rng() & 0xff);
             break;
-        case 1: // insert a token
-            s.insert(pick(s.size() + 1), kTokens[pick(kTokens.size())]);
+        case 1: { // insert a token, from the dictionary half of the time when there is one
+            const auto& tokens = !g_dictionary.empty() && (rng() & 1) ? g_dictionary : kTokens;
+            s.insert(pick(s.size() + 1), tokens[pick(tokens.size())]);
             break;
+        }
         case 2: { // delete a span
             if (s.empty())
                 break;
@@ -111,11 +145,13 @@ int main(int argc, char** argv)
             mutations = std::atol(argv[++i]);
         else if (arg == "--seed" && i + 1 < argc)
             seed = std::strtoull(argv[++i], nullptr, 10);
+        else if (arg == "--dict" && i + 1 < argc)
+            g_dictionary = readDictionary(argv[++i]);
         else
             roots.emplace_back(arg);
     }
     if (roots.empty()) {
-        std::fprintf(stderr, "usage: %s [--mutations N] [--seed S] CORPUS_DIR_OR_FILE...\n", argv[0]);
+        std::fprintf(stderr, "usage: %s [--mutations N] [--seed S] [--dict FILE] CORPUS_DIR_OR_FILE...\n", argv[0]);
         return 2;
     }
     const auto corpus = readCorpus(roots);
@@ -128,7 +164,8 @@ int main(int argc, char** argv)
     std::mt19937_64 rng(seed);
     for (long i = 0; i < mutations; ++i)
         run(mutate(corpus[static_cast<std::size_t>(rng() % corpus.size())], corpus, rng));
-    std::printf("fuzz_policy_replay: %zu corpus inputs and %ld mutations (seed %llu) passed\n", corpus.size(),
+    const std::string name = std::filesystem::path(argv[0]).filename().string();
+    std::printf("%s: %zu corpus inputs and %ld mutations (seed %llu) passed\n", name.c_str(), corpus.size(),
                 mutations, static_cast<unsigned long long>(seed));
     return 0;
 }

@@ -8,10 +8,14 @@ SANDBENCH_PACKAGES=(
   qt6-base-dev qt6-charts-dev libqscintilla2-qt6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   qt6-qpa-plugins libgl-dev
   libseccomp-dev libsqlite3-dev nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev libssl-dev
+  libre2-dev
   python3 bash util-linux
 )
 # Only for the tests: GoogleTest, desktop-file and AppStream validators, a user to test as.
 SANDBENCH_TEST_PACKAGES=(libgtest-dev libgmock-dev libbenchmark-dev desktop-file-utils appstream passwd xauth xvfb)
+# Only for the CEL conformance suite, an npm package (tests/rules/conformance): Node.js and npm. Installed only
+# where no npm is on PATH: a Node.js from elsewhere ships its own npm, which Debian's npm package conflicts with.
+SANDBENCH_NODE_PACKAGES=(nodejs npm)
 # Only for the fuzz step of the tests (scripts/fuzz): clang-19, its libFuzzer and sanitizer runtimes, and
 # llvm-19 for its llvm-symbolizer (without it a crash's stack is bare addresses; older ones are not used).
 # Not clang-16: it cannot compile std::expected with Debian 12's libstdc++ (see fuzz/CMakeLists.txt).
@@ -31,6 +35,17 @@ install_missing() {
     echo "==> installing ${missing[*]}"
     as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+# install_conformance_suite: node and npm if missing, then the pinned CEL conformance suite (npm ci) when its
+# node_modules is not there yet. The suite's data is never committed; the tests read it from node_modules.
+install_conformance_suite() {
+  command -v npm >/dev/null || install_missing "${SANDBENCH_NODE_PACKAGES[@]}"
+  local dir=$SANDBENCH_ROOT/tests/rules/conformance
+  if [[ ! -f $dir/node_modules/@bufbuild/cel-spec/package.json ]]; then
+    echo "==> installing the CEL conformance suite (npm ci in tests/rules/conformance)"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
   fi
 }
 

@@ -49,6 +49,12 @@ struct AuditOptions {
     std::string anchor;
 };
 
+struct RulesExprOptions {
+    std::string expression;
+    std::string record; // a JSON object, or @FILE; empty: no fields
+    bool json = false;
+};
+
 // Shared by the command files: the store named by --store (else the default), an error on stderr (returns
 // kExitFailure), and a local time as text.
 Result<Store> openStore(const std::string& path);
@@ -63,5 +69,6 @@ int historyCommand(const std::string& store, int limit, bool json);
 int doctorCommand(bool json);
 int policyCommand(const PolicyOptions& options);
 int auditCommand(const AuditOptions& options);
+int rulesExprCommand(const RulesExprOptions& options);
 
 } // namespace sb::cli

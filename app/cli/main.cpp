@@ -16,7 +16,8 @@ int main(int argc, char** argv)
     app.set_version_flag("--version", std::string("sandbench ") + SANDBENCH_VERSION);
     app.require_subcommand(1);
     app.footer("Exit status: 0 ok; 10 error, 11 blocked, 12 timeout, 13 memory_limit, 14 crashed, 15 internal_error;\n"
-               "1 Sandbench could not do it (store, input), or audit verify found the log broken; 2 usage error.\n"
+               "1 Sandbench could not do it (store, input), audit verify found the log broken, or a rules expression\n"
+               "does not compile or evaluates to an error; 2 usage error.\n"
                "The store is $SANDBENCH_STORE, else $XDG_DATA_HOME/sandbench/workbench.db.");
 
     RunOptions run;
@@ -126,6 +127,18 @@ int main(int argc, char** argv)
         sub->add_option("--store", audit.store, "Store file");
     }
 
+    RulesExprOptions rulesExpr;
+    auto* rulesCmd = app.add_subcommand("rules", "CEL rules: try an expression");
+    rulesCmd->require_subcommand(1);
+    auto* rulesExprCmd = rulesCmd->add_subcommand(
+        "expr", "Evaluate one CEL expression, optionally against a record's fields, and print its value or its "
+                "error with line:column");
+    rulesExprCmd->add_option("expression", rulesExpr.expression, "The CEL expression")->required();
+    rulesExprCmd->add_option("--record", rulesExpr.record,
+                             "The record's fields as a JSON object (or @FILE): each field a variable, its type "
+                             "inferred (RFC 3339 strings are timestamps)");
+    rulesExprCmd->add_flag("--json", rulesExpr.json, "Print one JSON object: ok, value, type, text or error");
+
     bool doctorJson = false;
     auto* doctorCmd = app.add_subcommand("doctor", "Which isolation layers this machine and user can have, and why not");
     doctorCmd->add_flag("--json", doctorJson, "Print JSON");
@@ -160,6 +173,8 @@ int main(int argc, char** argv)
         audit.action = auditVerifyCmd->parsed() ? "verify" : "list";
         return auditCommand(audit);
     }
+    if (rulesExprCmd->parsed())
+        return rulesExprCommand(rulesExpr);
     if (doctorCmd->parsed())
         return doctorCommand(doctorJson);
     return kExitUsage;

@@ -592,3 +592,73 @@ TEST_F(Cli, AuditUsageErrorsExitTwo)
         EXPECT_NE(h.out.find("--store"), std::string::npos) << sub << h.out;
     }
 }
+
+namespace {
+
+TEST_F(Cli, RulesExprPrintsTheValue)
+{
+    auto o = cli("rules expr '1 + 2 * 3'");
+    EXPECT_EQ(o.status, 0);
+    EXPECT_EQ(o.out, "7\n");
+    o = cli("rules expr 'amount > 100.0 && country in [\"US\", \"CA\"] && ts.getHours() == 10' "
+            "--record '{\"amount\": 150.5, \"country\": \"US\", \"ts\": \"2024-01-01T10:00:00Z\"}'");
+    EXPECT_EQ(o.status, 0);
+    EXPECT_EQ(o.out, "true\n");
+}
+
+TEST_F(Cli, RulesExprJsonHasTheContractFields)
+{
+    auto o = cli("rules expr '[1, 2u, 2.5, \"a\"].size()' --json");
+    EXPECT_EQ(o.status, 0);
+    auto j = nlohmann::json::parse(o.out);
+    EXPECT_TRUE(j["ok"].get<bool>());
+    EXPECT_EQ(j["value"], 4);
+    EXPECT_EQ(j["type"], "int");
+    EXPECT_EQ(j["text"], "4");
+
+    o = cli("rules expr 'x.filter(i, i > 1)' --record '{\"x\": [1, 2, 3]}' --json");
+    j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["value"], nlohmann::json::parse("[2, 3]"));
+    EXPECT_EQ(j["type"], "list");
+}
+
+TEST_F(Cli, RulesExprErrorsNameLineAndColumn)
+{
+    // A parse error, a type error and an evaluation error: exit 1, the place in the message and in JSON.
+    auto o = cli("rules expr '1 +'", true);
+    EXPECT_EQ(o.status, 1);
+    EXPECT_NE(o.out.find("1:4: "), std::string::npos) << o.out;
+    o = cli("rules expr 'amount > 1.0 && amout < 5.0' --record '{\"amount\": 2.0}'", true);
+    EXPECT_EQ(o.status, 1);
+    EXPECT_NE(o.out.find("1:17: undeclared reference to 'amout'"), std::string::npos) << o.out;
+    o = cli("rules expr 'x / 0 > 1' --record '{\"x\": 3}' --json");
+    EXPECT_EQ(o.status, 1);
+    auto j = nlohmann::json::parse(o.out);
+    EXPECT_FALSE(j["ok"].get<bool>());
+    EXPECT_EQ(j["error"]["stage"], "evaluation");
+    EXPECT_EQ(j["error"]["line"], 1);
+    EXPECT_EQ(j["error"]["column"], 3);
+    EXPECT_EQ(j["error"]["message"], "division by zero");
+    o = cli("rules expr 'a +\n  b' --record '{\"a\": 1, \"b\": \"x\"}' --json");
+    EXPECT_EQ(o.status, 1);
+    j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["error"]["stage"], "check");
+    EXPECT_EQ(j["error"]["line"], 1);
+    EXPECT_EQ(j["error"]["column"], 3);
+    EXPECT_EQ(j["diagnostics"].size(), 1u);
+}
+
+TEST_F(Cli, RulesExprRefusesBadRecordsAndUsage)
+{
+    EXPECT_EQ(cli("rules expr 'x' --record '[1]'").status, 1);
+    EXPECT_EQ(cli("rules expr 'x' --record '{bad json'").status, 1);
+    EXPECT_EQ(cli("rules expr 'x' --record '{\"for\": 1}'").status, 1);
+    EXPECT_EQ(cli("rules expr").status, 2);
+    EXPECT_EQ(cli("rules").status, 2);
+    const std::string file = write("record.json", "{\"n\": 41}");
+    auto o = cli("rules expr 'n + 1' --record @" + file);
+    EXPECT_EQ(o.status, 0);
+    EXPECT_EQ(o.out, "42\n");
+}
+
+} // namespace
