@@ -31,11 +31,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using sql::Binder;
+using sql::bindString;
+using sql::columnString;
+using sql::Db;
+using sql::Statement;
+using sql::Transaction;
+
 // ---------------------------------------------------------------------------------------------------------
 // Schema. Each step is applied once, in order, in its own transaction, and sets user_version to its number.
 // A step is never edited after release: a change to the schema is a new step appended here.
-
-class Db;
 
 struct Migration {
     int version;
@@ -106,9 +111,89 @@ constexpr std::array<std::string_view, 2> kObjectsV2 = {"policies", "runs_policy
 
 Result<void> moveRunPoliciesToTable(const Db& db);
 
+// Sandboxes and their checkpoints (core/workspace, which documents the design in workspace/README.md).
+// blobs: every stored piece of content -- a whole file, a chunk of a large one, a large file's chunk list, a
+// directory listing -- once, under the SHA-256 of its uncompressed bytes, zstd-compressed when that is
+// smaller. checkpoints: immutable snapshots (a root tree hash plus who, when, why), linked to their parents
+// in checkpoint_parents (first parent seq 0; a merge has more). workspace_stat: per sandbox, what each file
+// looked like when last hashed, so a checkpoint after a small change reads only the changed files.
+// workspace_journal: a restore between swapping the workspace folder and recording it, for the next open to
+// finish or undo.
+constexpr std::string_view kSchemaV3 = R"sql(
+CREATE TABLE blobs (
+    id INTEGER PRIMARY KEY,
+    hash BLOB NOT NULL UNIQUE CHECK (length(hash) = 32),
+    kind INTEGER NOT NULL CHECK (kind IN (0, 1, 2)),
+    size INTEGER NOT NULL CHECK (size >= 0),
+    codec INTEGER NOT NULL CHECK (codec IN (0, 1)),
+    data BLOB NOT NULL
+);
+CREATE TABLE sandboxes (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    owner TEXT NOT NULL DEFAULT '',
+    created_at_ms INTEGER NOT NULL,
+    expires_at_ms INTEGER,
+    origin TEXT NOT NULL DEFAULT '',
+    includes TEXT NOT NULL DEFAULT '[]',
+    excludes TEXT NOT NULL DEFAULT '[]',
+    head_id INTEGER REFERENCES checkpoints(id) ON DELETE SET NULL
+);
+CREATE TABLE checkpoints (
+    id INTEGER PRIMARY KEY,
+    checkpoint_id TEXT NOT NULL UNIQUE CHECK (length(checkpoint_id) = 64),
+    sandbox_id INTEGER REFERENCES sandboxes(id) ON DELETE SET NULL,
+    sandbox_name TEXT NOT NULL,
+    tree BLOB NOT NULL CHECK (length(tree) = 32),
+    kind TEXT NOT NULL CHECK (kind IN ('checkpoint', 'auto', 'restore', 'fork', 'create', 'import', 'promote')),
+    label TEXT NOT NULL DEFAULT '',
+    message TEXT NOT NULL DEFAULT '',
+    author TEXT NOT NULL DEFAULT '',
+    created_at_ms INTEGER NOT NULL,
+    source_id INTEGER REFERENCES checkpoints(id) ON DELETE SET NULL,
+    files INTEGER NOT NULL DEFAULT 0,
+    bytes INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE checkpoint_parents (
+    child_id INTEGER NOT NULL REFERENCES checkpoints(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    parent_id INTEGER NOT NULL REFERENCES checkpoints(id) ON DELETE CASCADE,
+    PRIMARY KEY (child_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE workspace_stat (
+    sandbox_id INTEGER NOT NULL REFERENCES sandboxes(id) ON DELETE CASCADE,
+    path BLOB NOT NULL,
+    inode INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    ctime_ns INTEGER NOT NULL,
+    mode INTEGER NOT NULL,
+    content BLOB NOT NULL,
+    PRIMARY KEY (sandbox_id, path)
+) WITHOUT ROWID;
+CREATE TABLE workspace_journal (
+    id INTEGER PRIMARY KEY,
+    sandbox_id INTEGER NOT NULL REFERENCES sandboxes(id) ON DELETE CASCADE,
+    staging TEXT NOT NULL,
+    target_path BLOB NOT NULL,
+    staging_inode INTEGER NOT NULL,
+    plan TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL
+);
+CREATE INDEX checkpoints_sandbox ON checkpoints(sandbox_id, created_at_ms);
+CREATE INDEX checkpoints_source ON checkpoints(source_id);
+CREATE INDEX checkpoint_parents_parent ON checkpoint_parents(parent_id);
+CREATE INDEX sandboxes_head ON sandboxes(head_id);
+)sql";
+
+constexpr std::array<std::string_view, 10> kObjectsV3 = {
+    "blobs",          "sandboxes",         "checkpoints",         "checkpoint_parents",        "workspace_stat",
+    "workspace_journal", "checkpoints_sandbox", "checkpoints_source", "checkpoint_parents_parent", "sandboxes_head"};
+
 constexpr std::array kMigrations = {
     Migration{1, kSchemaV1, kObjectsV1},
     Migration{2, kSchemaV2, kObjectsV2, moveRunPoliciesToTable},
+    Migration{3, kSchemaV3, kObjectsV3},
 };
 static_assert(kMigrations.back().version == Store::kSchemaVersion, "kSchemaVersion is the last migration's");
 
@@ -122,199 +207,12 @@ constexpr std::span<const Migration> migrations()
 constexpr std::int64_t kQuickCheckMaxBytes = 64 * 1024 * 1024;
 
 // ---------------------------------------------------------------------------------------------------------
-// RAII for SQLite handles.
-
-struct StatementDeleter {
-    void operator()(sqlite3_stmt* statement) const noexcept { sqlite3_finalize(statement); }
-};
-using Statement = std::unique_ptr<sqlite3_stmt, StatementDeleter>;
+// The connection's own handle (statements, transactions and binding are in store/sql.h).
 
 struct ConnectionCloser {
     void operator()(sqlite3* db) const noexcept { sqlite3_close_v2(db); }
 };
 using Connection = std::unique_ptr<sqlite3, ConnectionCloser>;
-
-// One connection plus the path it belongs to, so every error names the file and carries SQLite's message.
-class Db {
-public:
-    Db(sqlite3* db, const fs::path& path) : m_db(db), m_path(path) {}
-
-    sqlite3* handle() const { return m_db; }
-    const fs::path& path() const { return m_path; }
-
-    std::unexpected<Error> error(std::string_view what) const
-    {
-        return fail(fmt::format("store {}: {}: {}", m_path.string(), what, sqlite3_errmsg(m_db)));
-    }
-
-    Result<Statement> prepare(std::string_view sql) const
-    {
-        sqlite3_stmt* raw = nullptr;
-        const int rc = sqlite3_prepare_v2(m_db, sql.data(), static_cast<int>(sql.size()), &raw, nullptr);
-        Statement statement(raw);
-        if (rc != SQLITE_OK || !statement)
-            return error("cannot prepare a query");
-        return statement;
-    }
-
-    Result<void> exec(std::string_view sql, std::string_view what) const
-    {
-        // sqlite3_exec needs a NUL-terminated string; our SQL lives in string literals or std::strings.
-        const std::string text(sql);
-        if (sqlite3_exec(m_db, text.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK)
-            return error(what);
-        return {};
-    }
-
-    Result<std::int64_t> pragmaInt(std::string_view name) const
-    {
-        auto statement = prepare(fmt::format("PRAGMA {}", name));
-        if (!statement)
-            return std::unexpected(statement.error());
-        const int rc = sqlite3_step(statement->get());
-        if (rc == SQLITE_ROW)
-            return sqlite3_column_int64(statement->get(), 0);
-        if (rc == SQLITE_DONE)
-            return 0;
-        return error(fmt::format("cannot read PRAGMA {}", name));
-    }
-
-private:
-    sqlite3* m_db;
-    const fs::path& m_path;
-};
-
-// Rolls back unless committed, so an early return or an exception never leaves half a run behind.
-class Transaction {
-public:
-    explicit Transaction(const Db& db) : m_db(db) {}
-    Transaction(const Transaction&) = delete;
-    Transaction& operator=(const Transaction&) = delete;
-    ~Transaction()
-    {
-        if (m_active)
-            sqlite3_exec(m_db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
-    }
-
-    // IMMEDIATE takes the write lock up front, so a busy writer elsewhere is waited for (busy_timeout)
-    // instead of failing halfway through with SQLITE_BUSY on lock upgrade.
-    Result<void> begin()
-    {
-        auto ok = m_db.exec("BEGIN IMMEDIATE", "cannot start a transaction");
-        m_active = ok.has_value();
-        return ok;
-    }
-
-    Result<void> commit()
-    {
-        auto ok = m_db.exec("COMMIT", "cannot commit");
-        if (ok)
-            m_active = false;
-        return ok;
-    }
-
-private:
-    const Db& m_db;
-    bool m_active = false;
-};
-
-// ---------------------------------------------------------------------------------------------------------
-// Text that may not be text. Outputs of untrusted programs can hold NUL bytes and invalid UTF-8; SQLite
-// stores such TEXT verbatim but its string functions (and other readers) may misbehave, so those values are
-// stored as BLOBs. Reading accepts either, byte for byte.
-
-bool isPlainUtf8(std::string_view text)
-{
-    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-    const auto* end = p + text.size();
-    while (p < end) {
-        const unsigned char c = *p;
-        if (c == 0)
-            return false;
-        if (c < 0x80) {
-            ++p;
-            continue;
-        }
-        int length = 0;
-        std::uint32_t codePoint = 0;
-        if ((c & 0xE0) == 0xC0) {
-            length = 2;
-            codePoint = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            length = 3;
-            codePoint = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            length = 4;
-            codePoint = c & 0x07;
-        } else {
-            return false;
-        }
-        if (end - p < length)
-            return false;
-        for (int i = 1; i < length; ++i) {
-            if ((p[i] & 0xC0) != 0x80)
-                return false;
-            codePoint = (codePoint << 6) | (p[i] & 0x3F);
-        }
-        const bool overlong = (length == 2 && codePoint < 0x80) || (length == 3 && codePoint < 0x800)
-                              || (length == 4 && codePoint < 0x10000);
-        if (overlong || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF))
-            return false;
-        p += length;
-    }
-    return true;
-}
-
-// The bound string must outlive the statement's next step: nullptr is SQLITE_STATIC (the macro's C cast
-// would trip -Wold-style-cast), and every caller binds values that live until the statement is done.
-int bindString(sqlite3_stmt* statement, int index, std::string_view value)
-{
-    if (value.empty())
-        return sqlite3_bind_text(statement, index, "", 0, nullptr);
-    if (isPlainUtf8(value))
-        return sqlite3_bind_text64(statement, index, value.data(), value.size(), nullptr, SQLITE_UTF8);
-    return sqlite3_bind_blob64(statement, index, value.data(), value.size(), nullptr);
-}
-
-// Binds parameters and remembers the first failure (SQLITE_TOOBIG, SQLITE_NOMEM), which would otherwise
-// leave the parameter NULL and store a silently different row.
-class Binder {
-public:
-    explicit Binder(sqlite3_stmt* statement) : m_statement(statement) {}
-    Binder& text(int index, std::string_view value) { return keep(bindString(m_statement, index, value)); }
-    Binder& integer(int index, std::int64_t value) { return keep(sqlite3_bind_int64(m_statement, index, value)); }
-    Binder& real(int index, double value) { return keep(sqlite3_bind_double(m_statement, index, value)); }
-    bool ok() const { return m_rc == SQLITE_OK; }
-
-private:
-    Binder& keep(int rc)
-    {
-        if (m_rc == SQLITE_OK)
-            m_rc = rc;
-        return *this;
-    }
-    sqlite3_stmt* m_statement;
-    int m_rc = SQLITE_OK;
-};
-
-std::string columnString(sqlite3_stmt* statement, int column)
-{
-    switch (sqlite3_column_type(statement, column)) {
-    case SQLITE_NULL:
-        return {};
-    case SQLITE_BLOB: {
-        const void* data = sqlite3_column_blob(statement, column);
-        const int size = sqlite3_column_bytes(statement, column);
-        return data ? std::string(static_cast<const char*>(data), static_cast<std::size_t>(size)) : std::string();
-    }
-    default: {
-        const unsigned char* data = sqlite3_column_text(statement, column);
-        const int size = sqlite3_column_bytes(statement, column);
-        return data ? std::string(reinterpret_cast<const char*>(data), static_cast<std::size_t>(size))
-                    : std::string();
-    }
-    }
-}
 
 std::string layersToJson(const std::vector<std::pair<std::string, bool>>& layers)
 {
@@ -994,6 +892,11 @@ Store::~Store()
     // close_v2 defers the close until every statement is finalized, so a leak elsewhere cannot make it fail.
     if (m_db)
         sqlite3_close_v2(m_db);
+}
+
+sql::Db Store::database() const
+{
+    return sql::Db(m_db, m_path);
 }
 
 int Store::schemaVersion() const

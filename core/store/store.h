@@ -2,6 +2,7 @@
 
 #include "isolation/run.h"
 #include "store/metrics.h"
+#include "store/sql.h"
 #include "util/error.h"
 
 #include <cstdint>
@@ -53,7 +54,7 @@ struct StoredRun {
 // A corrupt or foreign file is refused with a clear error and never written to.
 class Store {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
     static constexpr std::int32_t kApplicationId = 0x53424e43; // "SBNC"
 
     // $SANDBENCH_STORE, else $XDG_DATA_HOME/sandbench/workbench.db, else ~/.local/share/sandbench/workbench.db.
@@ -67,6 +68,11 @@ public:
 
     const std::filesystem::path& path() const { return m_path; }
     int schemaVersion() const;
+
+    // The connection, for the parts of core that keep their own tables in this file (core/workspace), to use
+    // with the helpers of store/sql.h. Borrowed: valid while this Store lives and is not moved from; used from
+    // the thread that uses this Store.
+    sql::Db database() const;
 
     // Records the run and, in the same transaction, its policy's version. `policy` (optional) receives that
     // version. Returns the run's row id.

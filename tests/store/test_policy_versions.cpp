@@ -315,7 +315,7 @@ TEST_F(MigrationTest, AVersionOneStoreMovesItsPoliciesInPlace)
 
     {
         Store store = openStore();
-        EXPECT_EQ(store.schemaVersion(), 2);
+        EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
 
         auto runs = store.recentRuns(100);
         ASSERT_TRUE(runs) << runs.error().message;
@@ -367,7 +367,7 @@ TEST_F(MigrationTest, AVersionOneStoreMovesItsPoliciesInPlace)
 
     // The texts moved byte for byte and are found by their hash; the old column is gone.
     RawDb raw(dbPath());
-    EXPECT_EQ(raw.integer("PRAGMA user_version"), 2);
+    EXPECT_EQ(raw.integer("PRAGMA user_version"), Store::kSchemaVersion);
     EXPECT_EQ(raw.integer("SELECT count(*) FROM policies"), 6);
     for (const std::string* text : {&alphaShort, &alphaLong, &beta, &unparsable, &badLevel})
         EXPECT_EQ(raw.integer("SELECT count(*) FROM policies WHERE sha256 = '" + shaOf(*text) + "' AND yaml = "
@@ -385,7 +385,7 @@ TEST_F(MigrationTest, AnEmptyVersionOneStoreMigrates)
 {
     writeV1Store({});
     Store store = openStore();
-    EXPECT_EQ(store.schemaVersion(), 2);
+    EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
     auto versions = store.policyVersions();
     ASSERT_TRUE(versions);
     EXPECT_TRUE(versions->empty());

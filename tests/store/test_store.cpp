@@ -569,9 +569,11 @@ TEST_F(StoreTest, RefusesANewerSchema)
     }
     {
         RawDb raw(dbPath());
-        raw.exec("PRAGMA user_version = 3");
+        raw.exec("PRAGMA user_version = " + std::to_string(Store::kSchemaVersion + 1));
     }
-    expectRefused(dbPath(), "has schema version 3, newer than this Sandbench (2); upgrade Sandbench");
+    expectRefused(dbPath(), "has schema version " + std::to_string(Store::kSchemaVersion + 1)
+                                + ", newer than this Sandbench (" + std::to_string(Store::kSchemaVersion)
+                                + "); upgrade Sandbench");
 
     // Also a file that is nothing but a newer version number.
     const fs::path bare = m_dir.path() / "bare.db";
@@ -579,7 +581,7 @@ TEST_F(StoreTest, RefusesANewerSchema)
         RawDb raw(bare);
         raw.exec("PRAGMA user_version = 7");
     }
-    expectRefused(bare, "has schema version 7, newer than this Sandbench (2)");
+    expectRefused(bare, "has schema version 7, newer than this Sandbench (" + std::to_string(Store::kSchemaVersion) + ")");
 }
 
 TEST_F(StoreTest, RefusesTablesWithoutAVersion)
