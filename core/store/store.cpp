@@ -168,6 +168,7 @@ CREATE TABLE workspace_stat (
     mtime_ns INTEGER NOT NULL,
     ctime_ns INTEGER NOT NULL,
     mode INTEGER NOT NULL,
+    storage INTEGER NOT NULL CHECK (storage IN (0, 1, 2)),
     content BLOB NOT NULL,
     PRIMARY KEY (sandbox_id, path)
 ) WITHOUT ROWID;

@@ -1,0 +1,90 @@
+#pragma once
+
+#include "util/error.h"
+#include "workspace/blob_store.h"
+#include "workspace/path_filter.h"
+#include "workspace/tree.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace sb {
+
+// What a file looked like when its content was last read: if it still looks exactly so (same inode, size,
+// modification and change times to the nanosecond, mode), its content is taken as unchanged and not read.
+// The change time cannot be set by a program, so a content change hidden behind a restored mtime is seen.
+struct FileStat {
+    std::uint64_t inode = 0;
+    std::uint64_t size = 0;
+    std::int64_t mtimeNs = 0;
+    std::int64_t ctimeNs = 0;
+    std::uint32_t mode = 0; // st_mode, type bits included
+    bool operator==(const FileStat&) const = default;
+};
+
+// One row of the stat cache: a path's stat and the content it had then.
+struct StatRow {
+    FileStat stat;
+    Storage storage = Storage::Inline;
+    std::string content; // Inline: the bytes; otherwise the 32 hash bytes
+};
+using StatCache = std::unordered_map<std::string, StatRow>;
+
+// Something the walk did not take, and why (special files, unreadable ones, too large, another file system).
+struct Skipped {
+    std::string path;
+    std::string reason;
+};
+
+struct ScanProgress {
+    std::uint64_t files = 0;       // files seen so far
+    std::uint64_t bytesRead = 0;   // bytes read so far (files the stat cache could not vouch for)
+    std::string_view path;
+};
+
+struct ScanOptions {
+    BlobStore* store = nullptr;            // null: compute references only, store nothing
+    const StatCache* cache = nullptr;      // trusted stats from the last scan of this folder
+    const PathFilter* filter = nullptr;    // null: everything
+    std::uint64_t maxFileSize = 1ULL << 30;
+    // Never taken, by (device, inode): the store's own files when a folder that holds them is imported.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ignore;
+    // Called for every file; returning false cancels the walk.
+    std::function<bool(const ScanProgress&)> progress;
+};
+
+struct ScanResult {
+    ContentHash root{};
+    std::uint64_t files = 0;   // files and symlinks taken
+    std::uint64_t bytes = 0;   // their bytes
+    // Every directory listing of the walked tree, serialized, by hash: written to the store with the
+    // checkpoint, or read by a diff against the live folder.
+    std::unordered_map<ContentHash, std::string, ContentHashHasher> trees;
+    std::vector<Skipped> skipped;
+    // The stat of every file taken, by path; `trusted` rows may go into the stat cache (a file changed within
+    // the last moments before the walk may change again unseen within the same clock tick, so is not).
+    struct Seen {
+        StatRow row;
+        bool trusted = false;
+    };
+    std::unordered_map<std::string, Seen> seen;
+    std::uint64_t filesRead = 0; // files whose bytes were read (the rest came from the cache)
+    std::uint64_t bytesRead = 0;
+    std::uint64_t newBlobs = 0;
+    std::uint64_t newBytes = 0;
+};
+
+// Walks the folder `root` without following any symlink inside it and builds its tree: files (through the
+// stat cache, reading only what changed), symlinks as links, directories. FIFOs, sockets, devices, files it
+// cannot read, files above maxFileSize and other mounted file systems are skipped and listed in `skipped`.
+Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptions& options);
+
+// How far back a file's times must lie for its stat to be trusted (a few clock ticks).
+inline constexpr std::int64_t kRacyMarginNs = 50'000'000;
+
+} // namespace sb
