@@ -307,8 +307,12 @@ std::string unifiedDiff(std::string_view from, std::string_view to, std::string_
         const std::size_t end = std::min(steps.size(), last + 1 + ctx);
         const std::size_t countA = lineA[end] - lineA[begin];
         const std::size_t countB = lineB[end] - lineB[begin];
-        out += fmt::format("@@ -{},{} +{},{} @@\n", countA ? lineA[begin] + 1 : lineA[begin], countA,
-                           countB ? lineB[begin] + 1 : lineB[begin], countB);
+        // As GNU diff writes them: "start,count", or just "start" for one line.
+        auto range = [](std::size_t before, std::size_t count) {
+            return count == 1 ? fmt::format("{}", before + 1)
+                              : fmt::format("{},{}", count ? before + 1 : before, count);
+        };
+        out += fmt::format("@@ -{} +{} @@\n", range(lineA[begin], countA), range(lineB[begin], countB));
         for (std::size_t s = begin; s < end; ++s) {
             const Step& step = steps[s];
             appendLine(out, static_cast<char>(step.op), step.op == Op::Insert ? b[step.line] : a[step.line]);

@@ -170,7 +170,7 @@ TEST_F(WorkspaceTest, DiffShowsTextAndBinaryChanges)
     EXPECT_EQ(byPath.at("edit.txt")->unified, "--- a/edit.txt\n+++ b/edit.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n");
     EXPECT_TRUE(byPath.at("image.bin")->binary);
     EXPECT_EQ(byPath.at("new/born.txt")->change.kind, ChangeKind::Added);
-    EXPECT_EQ(byPath.at("new/born.txt")->unified, "--- /dev/null\n+++ b/new/born.txt\n@@ -0,0 +1,1 @@\n+hello\n");
+    EXPECT_EQ(byPath.at("new/born.txt")->unified, "--- /dev/null\n+++ b/new/born.txt\n@@ -0,0 +1 @@\n+hello\n");
     EXPECT_EQ(byPath.at("gone.txt")->change.kind, ChangeKind::Removed);
 
     // Between two checkpoints: the same.

@@ -229,8 +229,8 @@ TEST(TextDiff, UnifiedLikeDiffU)
                                                 "@@ -1,5 +1,5 @@\n l1\n-l2\n+L2\n l3\n l4\n l5\n"
                                                 "@@ -10,3 +10,4 @@\n l10\n l11\n l12\n+l13\n");
     EXPECT_EQ(unifiedDiff(a, a, "a", "b"), "");
-    EXPECT_EQ(unifiedDiff("", "new\n", "/dev/null", "b/n"), "--- /dev/null\n+++ b/n\n@@ -0,0 +1,1 @@\n+new\n");
-    EXPECT_EQ(unifiedDiff("x", "x\n", "a", "b"), "--- a\n+++ b\n@@ -1,1 +1,1 @@\n-x\n\\ No newline at end of file\n+x\n");
+    EXPECT_EQ(unifiedDiff("", "new\n", "/dev/null", "b/n"), "--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+new\n");
+    EXPECT_EQ(unifiedDiff("x", "x\n", "a", "b"), "--- a\n+++ b\n@@ -1 +1 @@\n-x\n\\ No newline at end of file\n+x\n");
     EXPECT_TRUE(looksBinary("abc\0def"s));
     EXPECT_FALSE(looksBinary("plain text\n"));
 }
