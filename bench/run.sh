@@ -10,7 +10,8 @@
 #
 # Environment: BUILD_DIR (default build/release-bench), JOBS (default 2), N (bench_start rounds, 40),
 # WARMUP (bench_start warm-up rounds, 5), TIMEOUT_N (bench_timeout runs per case, 10), RUNS (hyperfine
-# runs, 30), LEAK_N (bench_leaks runs per level, 10000), OUT_DIR (where the JSON results go; default a
+# runs, 30), LEAK_N (bench_leaks runs per level, 10000), CKPT_ROUNDS / CKPT_FIRST_ROUNDS (bench_checkpoint
+# rounds per case, 10 and 3), OUT_DIR (where the JSON results go; default a
 # fresh temp dir, printed at the end).
 set -euo pipefail
 
@@ -64,6 +65,10 @@ grep '^{"bench":"container"' "$OUT_DIR/bench_container.txt" >"$OUT_DIR/bench_con
 echo "== bench_leaks ${LEAK_N:-10000}"
 "$bin/bench_leaks" "${LEAK_N:-10000}" | tee "$OUT_DIR/bench_leaks.txt" || status=1
 grep '^{"bench":"leaks"' "$OUT_DIR/bench_leaks.txt" >"$OUT_DIR/bench_leaks.json" || true
+
+echo "== bench_checkpoint ${CKPT_ROUNDS:-10} ${CKPT_FIRST_ROUNDS:-3}"
+"$bin/bench_checkpoint" "${CKPT_ROUNDS:-10}" "${CKPT_FIRST_ROUNDS:-3}" | tee "$OUT_DIR/bench_checkpoint.txt" || status=1
+grep '^{"bench":"checkpoint"' "$OUT_DIR/bench_checkpoint.txt" >"$OUT_DIR/bench_checkpoint.json" || true
 
 echo "== bench_timeout $TIMEOUT_N"
 "$bin/bench_timeout" "$TIMEOUT_N" | tee "$OUT_DIR/bench_timeout.txt" || status=1

@@ -414,8 +414,14 @@ Result<StoredFile> storeBytes(std::string_view bytes, BlobStore* store)
 Result<StoredFile> storeFile(int fd, BlobStore* store, const ReadProgress& progress)
 {
     constexpr std::size_t kRead = 1024 * 1024;
-    // Holds the chunk being cut plus the next read: a cut needs kMax bytes ahead unless the file ends.
-    std::vector<std::uint8_t> buffer(ChunkSizes::kMax + kRead);
+    // Holds the chunk being cut plus the next read: a cut needs kMax bytes ahead unless the file ends. One per
+    // thread, kept and never cleared: a walk reads thousands of files, and zeroing a fresh buffer for each
+    // cost more than reading them.
+    constexpr std::size_t kCapacity = ChunkSizes::kMax + kRead;
+    thread_local std::unique_ptr<std::uint8_t[]> storage;
+    if (!storage)
+        storage.reset(new std::uint8_t[kCapacity]);
+    const std::span<std::uint8_t> buffer(storage.get(), kCapacity);
     std::size_t filled = 0;
     std::uint64_t total = 0;
     bool ended = false;

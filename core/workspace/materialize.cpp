@@ -111,18 +111,17 @@ private:
     bool linked(const TreeEntry& entry, int target, const std::string& path, int live, const TreeEntry* liveEntry,
                 const LinkSource* link)
     {
-        if (live < 0 || !liveEntry || !link || !link->seen || !liveEntry->sameAs(entry))
+        if (live < 0 || !liveEntry || !link || !link->scan || !liveEntry->sameAs(entry))
             return false;
-        const std::string key = link->prefix.empty() ? path : link->prefix + "/" + path;
-        auto seen = link->seen->find(key);
-        if (seen == link->seen->end() || !seen->second.trusted)
+        const StatEntry* seen = link->scan->find(link->prefix.empty() ? path : link->prefix + "/" + path);
+        if (!seen || seen->kind != StatEntry::Kind::File || !seen->trusted)
             return false;
         struct stat st {};
         if (::fstatat(live, entry.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
             return false;
         const FileStat now{static_cast<std::uint64_t>(st.st_ino), static_cast<std::uint64_t>(st.st_size),
                            nanoseconds(st.st_mtim), nanoseconds(st.st_ctim), static_cast<std::uint32_t>(st.st_mode)};
-        if (!(now == seen->second.row.stat))
+        if (!(now == seen->stat))
             return false;
         return ::linkat(live, entry.name.c_str(), target, entry.name.c_str(), 0) == 0;
     }

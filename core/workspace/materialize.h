@@ -17,8 +17,8 @@ namespace sb {
 struct LinkSource {
     int folder = -1;                  // the live folder matching the tree's root
     ContentHash tree{};               // its tree, as walked
-    std::string prefix;               // its path relative to the workspace, the key of `seen`
-    const std::unordered_map<std::string, ScanResult::Seen>* seen = nullptr;
+    std::string prefix;               // its path relative to the workspace, as `scan` knows it
+    const ScanResult* scan = nullptr;
 };
 
 struct WriteStats {

@@ -599,82 +599,54 @@ struct SandboxEngine::Impl {
 
     Result<StatCache> loadStatCache(std::int64_t sandboxId)
     {
-        auto statement = db.prepare("SELECT path, inode, size, mtime_ns, ctime_ns, mode, storage, content "
-                                    "FROM workspace_stat WHERE sandbox_id = ?1");
+        auto statement = db.prepare("SELECT path, data FROM workspace_stat WHERE sandbox_id = ?1");
         if (!statement)
             return errorOf(statement);
         sqlite3_stmt* s = statement->get();
         sqlite3_bind_int64(s, 1, sandboxId);
         StatCache cache;
         int rc = 0;
-        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-            StatRow row;
-            row.stat.inode = static_cast<std::uint64_t>(sqlite3_column_int64(s, 1));
-            row.stat.size = static_cast<std::uint64_t>(sqlite3_column_int64(s, 2));
-            row.stat.mtimeNs = sqlite3_column_int64(s, 3);
-            row.stat.ctimeNs = sqlite3_column_int64(s, 4);
-            row.stat.mode = static_cast<std::uint32_t>(sqlite3_column_int64(s, 5));
-            const int storage = sqlite3_column_int(s, 6);
-            if (storage < 0 || storage > 2)
-                continue;
-            row.storage = static_cast<Storage>(storage);
-            row.content = sql::columnString(s, 7);
-            cache.emplace(sql::columnString(s, 0), std::move(row));
-        }
+        while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+            cache.emplace(sql::columnString(s, 0), sql::columnString(s, 1));
         if (rc != SQLITE_DONE)
             return db.error("cannot read the stat cache");
         return cache;
     }
 
-    // Brings the cache in line with a walk: trusted rows in, changed ones updated, the rest out.
-    Result<void> updateStatCache(std::int64_t sandboxId, const StatCache& old, const ScanResult& scan)
+    Result<void> writeStatRow(std::int64_t sandboxId, const std::string& path, const std::string& data)
     {
-        auto upsert = db.prepare("INSERT OR REPLACE INTO workspace_stat (sandbox_id, path, inode, size, mtime_ns, "
-                                 "ctime_ns, mode, storage, content) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-        auto remove = db.prepare("DELETE FROM workspace_stat WHERE sandbox_id = ?1 AND path = ?2");
+        auto upsert = db.prepare("INSERT INTO workspace_stat (sandbox_id, path, data) VALUES (?1, ?2, ?3) "
+                                 "ON CONFLICT (sandbox_id, path) DO UPDATE SET data = excluded.data");
         if (!upsert)
             return errorOf(upsert);
+        sql::Binder bind(upsert->get());
+        bind.integer(1, sandboxId).blob(2, path).blob(3, data);
+        if (!bind.ok() || sqlite3_step(upsert->get()) != SQLITE_DONE)
+            return db.error("cannot update the stat cache");
+        return {};
+    }
+
+    // Brings the cache in line with a walk: one row per directory, written only where it changed.
+    Result<void> updateStatCache(std::int64_t sandboxId, const StatCache& old, const ScanResult& scan)
+    {
+        for (const auto& [path, directory] : scan.directories) {
+            const std::string packed = packDirectoryStat(directory);
+            if (auto before = old.find(path); before != old.end() && before->second == packed)
+                continue;
+            if (auto ok = writeStatRow(sandboxId, path, packed); !ok)
+                return ok;
+        }
+        auto remove = db.prepare("DELETE FROM workspace_stat WHERE sandbox_id = ?1 AND path = ?2");
         if (!remove)
             return errorOf(remove);
-        auto erase = [&](const std::string& path) -> Result<void> {
+        for (const auto& [path, packed] : old) {
+            if (scan.directories.contains(path))
+                continue;
             sqlite3_reset(remove->get());
             sql::Binder bind(remove->get());
             bind.integer(1, sandboxId).blob(2, path);
             if (!bind.ok() || sqlite3_step(remove->get()) != SQLITE_DONE)
                 return db.error("cannot update the stat cache");
-            return {};
-        };
-        for (const auto& [path, seen] : scan.seen) {
-            auto before = old.find(path);
-            if (!seen.trusted) {
-                if (before != old.end()) {
-                    if (auto ok = erase(path); !ok)
-                        return ok;
-                }
-                continue;
-            }
-            if (before != old.end() && before->second.stat == seen.row.stat && before->second.storage == seen.row.storage
-                && before->second.content == seen.row.content)
-                continue;
-            sqlite3_reset(upsert->get());
-            sql::Binder bind(upsert->get());
-            bind.integer(1, sandboxId)
-                .blob(2, path)
-                .integer(3, static_cast<std::int64_t>(seen.row.stat.inode))
-                .integer(4, static_cast<std::int64_t>(seen.row.stat.size))
-                .integer(5, seen.row.stat.mtimeNs)
-                .integer(6, seen.row.stat.ctimeNs)
-                .integer(7, seen.row.stat.mode)
-                .integer(8, static_cast<int>(seen.row.storage))
-                .blob(9, seen.row.content);
-            if (!bind.ok() || sqlite3_step(upsert->get()) != SQLITE_DONE)
-                return db.error("cannot update the stat cache");
-        }
-        for (const auto& [path, row] : old) {
-            if (!scan.seen.contains(path)) {
-                if (auto ok = erase(path); !ok)
-                    return ok;
-            }
         }
         return {};
     }
@@ -1453,11 +1425,10 @@ struct SandboxEngine::Impl {
                 return db.error("cannot remove a blob");
         }
         stats.blobsRemoved = dead.size();
-        // A stat cache row vouching for content that is gone would let a checkpoint name a missing blob.
+        // A stat cache entry vouching for content that is gone would let a checkpoint name a missing blob:
+        // such entries lose their trust (the file is read again next time).
         if (!dead.empty()) {
-            if (auto ok = db.exec("DELETE FROM workspace_stat WHERE storage != 0 AND content NOT IN (SELECT hash FROM blobs)",
-                                  "cannot update the stat cache");
-                !ok)
+            if (auto ok = distrustMissing(live); !ok)
                 return errorOf(ok);
         }
         if (auto ok = transaction.commit(); !ok)
@@ -1465,12 +1436,72 @@ struct SandboxEngine::Impl {
         return stats;
     }
 
+    Result<void> distrustMissing(const std::unordered_set<ContentHash, ContentHashHasher>& live)
+    {
+        struct Row {
+            std::int64_t id = 0;
+            std::string data;
+        };
+        std::vector<Row> rows;
+        {
+            auto statement = db.prepare("SELECT id, data FROM workspace_stat");
+            if (!statement)
+                return errorOf(statement);
+            while (sqlite3_step(statement->get()) == SQLITE_ROW)
+                rows.push_back(Row{sqlite3_column_int64(statement->get(), 0), sql::columnString(statement->get(), 1)});
+        }
+        auto update = db.prepare("UPDATE workspace_stat SET data = ?1 WHERE id = ?2");
+        if (!update)
+            return errorOf(update);
+        for (auto& row : rows) {
+            auto directory = unpackDirectoryStat(row.data);
+            bool changed = !directory;
+            DirectoryStat fixed = directory ? std::move(*directory) : DirectoryStat{};
+            for (auto& entry : fixed.entries) {
+                if (entry.kind != StatEntry::Kind::File || !entry.trusted || entry.storage == Storage::Inline)
+                    continue;
+                ContentHash hash{};
+                std::copy(entry.content.begin(), entry.content.end(), hash.begin());
+                if (!live.contains(hash)) {
+                    entry.trusted = false;
+                    changed = true;
+                }
+            }
+            if (!changed)
+                continue;
+            // A row that cannot be read is replaced by an empty, untrusted one: the next walk lists and reads.
+            const std::string packed = packDirectoryStat(fixed);
+            sqlite3_reset(update->get());
+            sql::Binder bind(update->get());
+            bind.blob(1, packed).integer(2, row.id);
+            if (!bind.ok() || sqlite3_step(update->get()) != SQLITE_DONE)
+                return db.error("cannot update the stat cache");
+        }
+        return {};
+    }
+
     // --- restore --------------------------------------------------------------------------------------------
 
-    // The deepest directory that holds every difference between two trees and is a directory (with the same
-    // mode) in both: swapping it alone makes the workspace equal to the target.
-    Result<std::string> swapRoot(TreeReader& reader, ContentHash live, ContentHash target)
+    // What one rename will swap to make the workspace equal to the target: the deepest directory holding
+    // every difference; within it, the one entry that differs when there is only one (a file rewritten, a
+    // name added or removed), else the directory itself.
+    struct SwapPlan {
+        enum class Kind { Exchange, Add, Remove };
+        Kind kind = Kind::Exchange;
+        std::string path;                   // relative to the workspace; "" = the workspace folder
+        std::optional<TreeEntry> live;      // what is there now (Exchange, Remove)
+        std::optional<TreeEntry> target;    // what goes there (Exchange, Add)
+    };
+
+    static std::string_view toString(SwapPlan::Kind kind)
     {
+        return kind == SwapPlan::Kind::Add ? "add" : kind == SwapPlan::Kind::Remove ? "remove" : "exchange";
+    }
+
+    Result<SwapPlan> planSwap(TreeReader& reader, const ContentHash& liveRoot, const ContentHash& targetRoot)
+    {
+        ContentHash live = liveRoot;
+        ContentHash target = targetRoot;
         std::string path;
         for (;;) {
             auto a = reader.read(live);
@@ -1481,34 +1512,61 @@ struct SandboxEngine::Impl {
                 return errorOf(b);
             const auto& left = (*a)->entries;
             const auto& right = (*b)->entries;
-            std::vector<std::string> differing;
-            const TreeEntry* lastLeft = nullptr;
-            const TreeEntry* lastRight = nullptr;
+            std::vector<std::pair<const TreeEntry*, const TreeEntry*>> differing;
             std::size_t i = 0;
             std::size_t j = 0;
             while ((i < left.size() || j < right.size()) && differing.size() < 2) {
                 if (j == right.size() || (i < left.size() && left[i].name < right[j].name)) {
-                    differing.push_back(left[i++].name);
-                    lastLeft = lastRight = nullptr;
+                    differing.emplace_back(&left[i++], nullptr);
                 } else if (i == left.size() || right[j].name < left[i].name) {
-                    differing.push_back(right[j++].name);
-                    lastLeft = lastRight = nullptr;
+                    differing.emplace_back(nullptr, &right[j++]);
                 } else {
-                    if (!left[i].sameAs(right[j])) {
-                        differing.push_back(left[i].name);
-                        lastLeft = &left[i];
-                        lastRight = &right[j];
-                    }
+                    if (!left[i].sameAs(right[j]))
+                        differing.emplace_back(&left[i], &right[j]);
                     ++i;
                     ++j;
                 }
             }
-            if (differing.size() != 1 || !lastLeft || lastLeft->type != EntryType::Directory
-                || lastRight->type != EntryType::Directory || lastLeft->mode != lastRight->mode)
-                return path;
-            path = path.empty() ? lastLeft->name : path + "/" + lastLeft->name;
-            live = lastLeft->hash;
-            target = lastRight->hash;
+            if (differing.size() == 1) {
+                const auto [before, after] = differing.front();
+                const std::string& name = before ? before->name : after->name;
+                const std::string childPath = path.empty() ? name : path + "/" + name;
+                if (before && after && before->type == EntryType::Directory && after->type == EntryType::Directory
+                    && before->mode == after->mode) {
+                    path = childPath; // every difference is further down
+                    live = before->hash;
+                    target = after->hash;
+                    continue;
+                }
+                SwapPlan plan;
+                plan.kind = !before ? SwapPlan::Kind::Add : !after ? SwapPlan::Kind::Remove : SwapPlan::Kind::Exchange;
+                plan.path = childPath;
+                if (before)
+                    plan.live = *before;
+                if (after)
+                    plan.target = *after;
+                return plan;
+            }
+            // Several differences here: this directory is swapped whole.
+            SwapPlan plan;
+            plan.path = path;
+            TreeEntry liveFolder;
+            liveFolder.type = EntryType::Directory;
+            liveFolder.hash = live;
+            TreeEntry targetFolder = liveFolder;
+            targetFolder.hash = target;
+            if (!path.empty()) {
+                auto found = reader.find(targetRoot, path);
+                if (!found)
+                    return errorOf(found);
+                if (*found)
+                    targetFolder.mode = (*found)->mode;
+            } else {
+                targetFolder.mode = 0700;
+            }
+            plan.live = liveFolder;
+            plan.target = targetFolder;
+            return plan;
         }
     }
 
@@ -1616,11 +1674,11 @@ struct SandboxEngine::Impl {
         std::optional<std::int64_t> journalRow;
         fs::path staging;
         if (!changes->empty()) {
-            auto swapped = swapRoot(reader, live, target->info.tree);
-            if (!swapped)
-                return errorOf(swapped);
-            result.swapped = *swapped;
-            auto prepared = prepareSwap(*sandbox, reader, live, target->info.tree, *swapped, saved->scan, progress);
+            auto swapPlan = planSwap(reader, live, target->info.tree);
+            if (!swapPlan)
+                return errorOf(swapPlan);
+            result.swapped = swapPlan->path;
+            auto prepared = prepareSwap(*sandbox, reader, *swapPlan, saved->scan, progress);
             if (!prepared)
                 return errorOf(prepared);
             staging = prepared->staging;
@@ -1636,7 +1694,7 @@ struct SandboxEngine::Impl {
                                      "plan, created_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
             if (!insert)
                 return errorOf(insert);
-            const std::string planText = jsonText(toJson(plan, *id));
+            const std::string planText = journalPlan(plan, *id, swapPlan->kind);
             const std::string stagingName = staging.filename().string();
             sql::Binder bind(insert->get());
             bind.integer(1, sandbox->id)
@@ -1653,85 +1711,113 @@ struct SandboxEngine::Impl {
             step("restore.journaled");
 
             // 3. One rename swaps the whole change in.
-            if (auto ok = swap(*sandbox, result.swapped, staging); !ok)
+            if (auto ok = swap(*sandbox, *swapPlan, staging); !ok)
                 return errorOf(ok);
             step("restore.swapped");
         }
 
-        // 4. Recorded; the old tree (now in the staging folder) goes.
+        // 4. Recorded; what was replaced (now the staging entry) goes.
         auto made = finishRestore(plan, *id, result.swapped, journalRow, false);
         if (!made)
             return errorOf(made);
         result.recorded = made->info;
         step("restore.recorded");
-        if (!staging.empty())
+        if (!staging.empty()) {
             (void)removeTree(staging);
+            (void)removeTree(staging.string() + ".old");
+        }
         return result;
     }
 
     struct PreparedSwap {
-        fs::path staging;           // the sandbox's .restore-XXXX folder; the new tree is its "tree"
-        std::uint64_t inode = 0;    // of that new tree
+        fs::path staging;           // <sandbox folder>/.restore-XXXX: the new entry, later the old one
+        std::uint64_t inode = 0;    // of the new entry (0 when the swap removes)
         WriteStats stats;
     };
 
-    Result<PreparedSwap> prepareSwap(const SandboxRow& sandbox, TreeReader& reader, const ContentHash& live,
-                                     const ContentHash& target, const std::string& swapped, const ScanResult& scan,
-                                     const ProgressCallback& progress)
+    // Builds the new entry beside the workspace, in the sandbox's folder (the same file system), linking
+    // unchanged files from the live workspace.
+    Result<PreparedSwap> prepareSwap(const SandboxRow& sandbox, TreeReader& reader, const SwapPlan& plan,
+                                     const ScanResult& scan, const ProgressCallback& progress)
     {
         PreparedSwap prepared;
-        prepared.staging = sandboxFolder(sandbox.info.name) / (std::string(kStagingPrefix) + randomHex(8));
-        if (::mkdir(prepared.staging.c_str(), 0700) != 0)
-            return fail(fmt::format("cannot create {}: {}", prepared.staging.string(), errnoText(errno)));
+        const std::string name = std::string(kStagingPrefix) + randomHex(8);
+        prepared.staging = sandboxFolder(sandbox.info.name) / name;
+        if (plan.kind == SwapPlan::Kind::Remove)
+            return prepared;
+        auto folder = openDirectory(sandboxFolder(sandbox.info.name));
+        if (!folder)
+            return errorOf(folder);
         auto cleanup = [&](const Error& error) -> std::unexpected<Error> {
             (void)removeTree(prepared.staging);
             return std::unexpected(error);
         };
-        auto stagingFd = openDirectory(prepared.staging);
-        if (!stagingFd)
-            return cleanup(stagingFd.error());
-        if (::mkdirat(stagingFd->get(), "tree", 0700) != 0)
-            return cleanup(Error{fmt::format("cannot create the new tree: {}", errnoText(errno))});
-        auto treeFd = openDirectoryAt(stagingFd->get(), "tree");
-        if (!treeFd)
-            return cleanup(treeFd.error());
-
-        auto liveEntry = reader.find(live, swapped);
-        auto targetEntry = reader.find(target, swapped);
-        if (!liveEntry || !targetEntry)
-            return cleanup(!liveEntry ? liveEntry.error() : targetEntry.error());
-        if (!*liveEntry || !*targetEntry)
-            return cleanup(Error{"the folder to swap is missing from a tree"});
-
-        auto workspaceFd = openDirectory(sandbox.info.workspace);
-        if (!workspaceFd)
-            return cleanup(workspaceFd.error());
-        auto liveFd = openRelativeDirectory(workspaceFd->get(), swapped);
-        if (!liveFd)
-            return cleanup(liveFd.error());
-        LinkSource link;
-        link.folder = liveFd->get();
-        link.tree = (*liveEntry)->hash;
-        link.prefix = swapped;
-        link.seen = &scan.seen;
-        std::function<bool(std::uint64_t)> onFile;
-        if (progress)
-            onFile = [&](std::uint64_t files) { return progress(Progress{"writing", files, 0, swapped}); };
-        auto stats = writeTree(reader, (*targetEntry)->hash, treeFd->get(), &link, onFile);
-        if (!stats)
-            return cleanup(stats.error());
-        prepared.stats = *stats;
-        const mode_t mode = swapped.empty() ? 0700 : static_cast<mode_t>((*targetEntry)->mode);
-        if (::fchmod(treeFd->get(), mode) != 0)
-            return cleanup(Error{fmt::format("cannot set the new tree's mode: {}", errnoText(errno))});
+        const TreeEntry& entry = *plan.target;
+        if (entry.type == EntryType::Symlink) {
+            if (::symlinkat(entry.data.c_str(), folder->get(), name.c_str()) != 0)
+                return cleanup(Error{fmt::format("cannot create the restored link: {}", errnoText(errno))});
+        } else if (entry.type == EntryType::File) {
+            const int fd = ::openat(folder->get(), name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+            if (fd < 0)
+                return cleanup(Error{fmt::format("cannot create the restored file: {}", errnoText(errno))});
+            Fd guard(fd);
+            auto ok = sb::readFile(blobs, entry, [&](std::string_view bytes) -> Result<void> {
+                while (!bytes.empty()) {
+                    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+                    if (n < 0 && errno == EINTR)
+                        continue;
+                    if (n < 0)
+                        return fail(errnoText(errno));
+                    bytes.remove_prefix(static_cast<std::size_t>(n));
+                }
+                return {};
+            });
+            if (!ok)
+                return cleanup(Error{fmt::format("{}: {}", plan.path, ok.error().message)});
+            if (::fchmod(fd, entry.mode) != 0)
+                return cleanup(Error{fmt::format("cannot set the restored file's mode: {}", errnoText(errno))});
+            prepared.stats.filesWritten = 1;
+            prepared.stats.bytesWritten = entry.size;
+        } else {
+            if (::mkdirat(folder->get(), name.c_str(), 0700) != 0)
+                return cleanup(Error{fmt::format("cannot create the restored folder: {}", errnoText(errno))});
+            auto treeFd = openDirectoryAt(folder->get(), name);
+            if (!treeFd)
+                return cleanup(treeFd.error());
+            // Unchanged files come from the live folder at the same place, when there is one.
+            Fd liveFd;
+            LinkSource link;
+            if (plan.live && plan.live->type == EntryType::Directory) {
+                auto workspaceFd = openDirectory(sandbox.info.workspace);
+                if (!workspaceFd)
+                    return cleanup(workspaceFd.error());
+                auto opened = openRelativeDirectory(workspaceFd->get(), plan.path);
+                if (!opened)
+                    return cleanup(opened.error());
+                liveFd = std::move(*opened);
+                link.folder = liveFd.get();
+                link.tree = plan.live->hash;
+                link.prefix = plan.path;
+                link.scan = &scan;
+            }
+            std::function<bool(std::uint64_t)> onFile;
+            if (progress)
+                onFile = [&](std::uint64_t files) { return progress(Progress{"writing", files, 0, plan.path}); };
+            auto stats = writeTree(reader, entry.hash, treeFd->get(), liveFd.valid() ? &link : nullptr, onFile);
+            if (!stats)
+                return cleanup(stats.error());
+            prepared.stats = *stats;
+            if (::fchmod(treeFd->get(), entry.mode) != 0)
+                return cleanup(Error{fmt::format("cannot set the restored folder's mode: {}", errnoText(errno))});
+        }
         struct stat st {};
-        if (::fstat(treeFd->get(), &st) != 0)
+        if (::fstatat(folder->get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
             return cleanup(Error{errnoText(errno)});
         prepared.inode = static_cast<std::uint64_t>(st.st_ino);
         return prepared;
     }
 
-    // The parent folder of the swapped folder, opened without following symlinks, and its name there.
+    // The folder holding the swapped entry, opened without following symlinks, and the entry's name there.
     Result<std::pair<Fd, std::string>> swapPlace(const SandboxRow& sandbox, const std::string& swapped)
     {
         if (swapped.empty()) {
@@ -1749,25 +1835,50 @@ struct SandboxEngine::Impl {
         return std::pair{std::move(*parent), baseName(swapped)};
     }
 
-    Result<void> swap(const SandboxRow& sandbox, const std::string& swapped, const fs::path& staging)
+    // The one step that changes the workspace: a single rename (renameat2), so the workspace is wholly before
+    // or wholly after at every moment.
+    Result<void> swap(const SandboxRow& sandbox, const SwapPlan& plan, const fs::path& staging)
     {
-        auto place = swapPlace(sandbox, swapped);
+        auto place = swapPlace(sandbox, plan.path);
         if (!place)
             return errorOf(place);
-        auto stagingFd = openDirectory(staging);
-        if (!stagingFd)
-            return errorOf(stagingFd);
+        auto folder = openDirectory(staging.parent_path());
+        if (!folder)
+            return errorOf(folder);
+        const std::string name = staging.filename().string();
+        switch (plan.kind) {
+        case SwapPlan::Kind::Add:
+            if (::renameat2(folder->get(), name.c_str(), place->first.get(), place->second.c_str(), RENAME_NOREPLACE) != 0)
+                return fail(fmt::format("cannot move the restored {} in: {}", plan.path, errnoText(errno)));
+            return {};
+        case SwapPlan::Kind::Remove:
+            if (::renameat2(place->first.get(), place->second.c_str(), folder->get(), name.c_str(), RENAME_NOREPLACE) != 0)
+                return fail(fmt::format("cannot move {} out: {}", plan.path, errnoText(errno)));
+            return {};
+        case SwapPlan::Kind::Exchange:
+            break;
+        }
         int error = 0;
-        if (exchangeAt(place->first.get(), place->second, stagingFd->get(), "tree", error))
+        if (exchangeAt(place->first.get(), place->second, folder->get(), name, error))
             return {};
         if (error != EINVAL && error != ENOSYS && error != ENOTSUP)
-            return fail(fmt::format("cannot swap the restored tree in: {}", errnoText(error)));
+            return fail(fmt::format("cannot swap the restored {} in: {}", plan.path.empty() ? "workspace" : plan.path,
+                                    errnoText(error)));
         // No RENAME_EXCHANGE on this file system: two renames; the journal lets the next open finish them.
-        if (::renameat(place->first.get(), place->second.c_str(), stagingFd->get(), "old") != 0)
-            return fail(fmt::format("cannot move the old tree aside: {}", errnoText(errno)));
-        if (::renameat(stagingFd->get(), "tree", place->first.get(), place->second.c_str()) != 0)
-            return fail(fmt::format("cannot move the restored tree in: {}", errnoText(errno)));
+        const std::string old = name + ".old";
+        if (::renameat(place->first.get(), place->second.c_str(), folder->get(), old.c_str()) != 0)
+            return fail(fmt::format("cannot move the old {} aside: {}", plan.path, errnoText(errno)));
+        if (::renameat(folder->get(), name.c_str(), place->first.get(), place->second.c_str()) != 0)
+            return fail(fmt::format("cannot move the restored {} in: {}", plan.path, errnoText(errno)));
         return {};
+    }
+
+    // What the journal keeps of the swap, beside the checkpoint to record.
+    static std::string journalPlan(const NewCheckpoint& plan, const std::string& id, SwapPlan::Kind kind)
+    {
+        nlohmann::json j = toJson(plan, id);
+        j["swap"] = toString(kind);
+        return jsonText(j);
     }
 
     // --- recovery -----------------------------------------------------------------------------------------------
@@ -1827,7 +1938,14 @@ struct SandboxEngine::Impl {
                 (void)db.exec(fmt::format("DELETE FROM workspace_journal WHERE id = {}", entry.id), "settle the journal");
                 continue;
             }
-            const bool swappedIn = settleSwap(**sandbox, entry.swapped, entry.inode, staging);
+            const auto planJson = nlohmann::json::parse(entry.plan, nullptr, false);
+            const std::string kindText = planJson.is_object() && planJson.contains("swap") && planJson["swap"].is_string()
+                                             ? planJson["swap"].get<std::string>()
+                                             : std::string("exchange");
+            const SwapPlan::Kind kind = kindText == "add"      ? SwapPlan::Kind::Add
+                                        : kindText == "remove" ? SwapPlan::Kind::Remove
+                                                               : SwapPlan::Kind::Exchange;
+            const bool swappedIn = settleSwap(**sandbox, entry.swapped, kind, entry.inode, staging);
             if (swappedIn) {
                 auto made = finishRestore(plan->first, plan->second, entry.swapped, entry.id, true);
                 if (!made)
@@ -1838,29 +1956,35 @@ struct SandboxEngine::Impl {
                 return ok;
             }
             (void)removeTree(staging);
+            (void)removeTree(staging.string() + ".old");
         }
         return cleanLeftovers();
     }
 
-    // Whether the new tree is (now) in place; puts the old one back when a two-rename swap stopped halfway
-    // before the new tree went in.
-    bool settleSwap(const SandboxRow& sandbox, const std::string& swapped, std::uint64_t inode, const fs::path& staging)
+    // Whether the restored entry is (now) in place. A two-rename exchange (file systems without
+    // RENAME_EXCHANGE) cut between its renames is finished here, the journal being written.
+    bool settleSwap(const SandboxRow& sandbox, const std::string& swapped, SwapPlan::Kind kind, std::uint64_t inode,
+                    const fs::path& staging)
     {
         auto place = swapPlace(sandbox, swapped);
         if (!place)
             return false;
         struct stat st {};
         if (::fstatat(place->first.get(), place->second.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
-            return static_cast<std::uint64_t>(st.st_ino) == inode;
+            return kind != SwapPlan::Kind::Remove && static_cast<std::uint64_t>(st.st_ino) == inode;
         if (errno != ENOENT)
             return false;
-        // The place is empty: the two-rename fallback was cut between its renames.
-        auto stagingFd = openDirectory(staging);
-        if (!stagingFd)
-            return false;
-        if (::renameat(stagingFd->get(), "tree", place->first.get(), place->second.c_str()) == 0)
+        if (kind == SwapPlan::Kind::Remove)
             return true;
-        (void)::renameat(stagingFd->get(), "old", place->first.get(), place->second.c_str());
+        if (kind == SwapPlan::Kind::Add)
+            return false;
+        auto folder = openDirectory(staging.parent_path());
+        if (!folder)
+            return false;
+        const std::string name = staging.filename().string();
+        if (::renameat(folder->get(), name.c_str(), place->first.get(), place->second.c_str()) == 0)
+            return true;
+        (void)::renameat(folder->get(), (name + ".old").c_str(), place->first.get(), place->second.c_str());
         return false;
     }
 
@@ -1898,7 +2022,8 @@ struct SandboxEngine::Impl {
                 continue;
             for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
                 const std::string entryName = it->path().filename().string();
-                if ((entryName.starts_with(kStagingPrefix) && !journaled.contains({row.id, entryName}))
+                const std::string owner = entryName.ends_with(".old") ? entryName.substr(0, entryName.size() - 4) : entryName;
+                if ((entryName.starts_with(kStagingPrefix) && !journaled.contains({row.id, owner}))
                     || entryName == kNewWorkspaceFolder)
                     (void)removeTree(it->path());
             }

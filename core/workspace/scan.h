@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <string_view>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -27,13 +28,35 @@ struct FileStat {
     bool operator==(const FileStat&) const = default;
 };
 
-// One row of the stat cache: a path's stat and the content it had then.
-struct StatRow {
+// One name of a directory as a walk saw it.
+struct StatEntry {
+    enum class Kind : std::uint8_t { File = 1, Symlink = 2, Directory = 3, Other = 4 };
+    std::string name;
+    Kind kind = Kind::File;
+    // Files: their stat before reading, and the content then read. `trusted` when the stat can vouch for the
+    // content next time (a file changed within the last moments before the walk could change again unseen
+    // within the same clock tick).
     FileStat stat;
+    bool trusted = false;
     Storage storage = Storage::Inline;
     std::string content; // Inline: the bytes; otherwise the 32 hash bytes
 };
-using StatCache = std::unordered_map<std::string, StatRow>;
+
+// A directory as a walk saw it: its own stat and every name in it, sorted. While its stat stays the same
+// (and was trusted) its names are the same, so the next walk need not list it again.
+struct DirectoryStat {
+    FileStat self;
+    bool trusted = false;
+    std::vector<StatEntry> entries;
+
+    const StatEntry* find(std::string_view name) const;
+};
+
+// The stat cache kept between walks of one folder: per directory path ("" for the root) its packed
+// DirectoryStat, unpacked only when the walk gets there.
+using StatCache = std::unordered_map<std::string, std::string>;
+std::string packDirectoryStat(const DirectoryStat& directory);
+Result<DirectoryStat> unpackDirectoryStat(std::string_view bytes);
 
 // Something the walk did not take, and why (special files, unreadable ones, too large, another file system).
 struct Skipped {
@@ -66,17 +89,16 @@ struct ScanResult {
     // checkpoint, or read by a diff against the live folder.
     std::unordered_map<ContentHash, std::string, ContentHashHasher> trees;
     std::vector<Skipped> skipped;
-    // The stat of every file taken, by path; `trusted` rows may go into the stat cache (a file changed within
-    // the last moments before the walk may change again unseen within the same clock tick, so is not).
-    struct Seen {
-        StatRow row;
-        bool trusted = false;
-    };
-    std::unordered_map<std::string, Seen> seen;
-    std::uint64_t filesRead = 0; // files whose bytes were read (the rest came from the cache)
+    // What the walk saw, per directory path: the next stat cache.
+    std::unordered_map<std::string, DirectoryStat> directories;
+    std::uint64_t filesRead = 0;     // files whose bytes were read (the rest came from the cache)
     std::uint64_t bytesRead = 0;
+    std::uint64_t directoriesListed = 0; // the rest: names from the cache
     std::uint64_t newBlobs = 0;
     std::uint64_t newBytes = 0;
+
+    // The entry a walk saw at a '/'-separated path; nullptr when none.
+    const StatEntry* find(std::string_view path) const;
 };
 
 // Walks the folder `root` without following any symlink inside it and builds its tree: files (through the

@@ -1,6 +1,5 @@
 // Crash safety: a child process loops restores and checkpoints and is killed with SIGKILL at random moments.
-// After each kill, before anything repairs it, the workspace is wholly one of the two states the loop
-// restores; after the next open (which finishes or undoes an interrupted restore) the store passes
+// After each kill, before anything repairs it, the workspace is wholly one of the states the loop restores; after the next open (which finishes or undoes an interrupted restore) the store passes
 // PRAGMA integrity_check, every checkpoint the child reported committed is there and whole, the workspace is
 // what its sandbox's head says, and no staging folder is left.
 //
@@ -12,6 +11,7 @@
 
 #include <csignal>
 #include <functional>
+#include <map>
 #include <fcntl.h>
 #include <poll.h>
 #include <random>
@@ -50,7 +50,7 @@ protected:
     }
 
     // The child: loops forever, reporting each committed checkpoint id on `out`, errors as "ERR ...".
-    [[noreturn]] void child(int out, const std::string& a, const std::string& b)
+    [[noreturn]] void child(int out, const std::string& a, const std::string& b, const std::string& c)
     {
         auto report = [&](const std::string& line) {
             const std::string text = line + "\n";
@@ -69,7 +69,7 @@ protected:
         const fs::path scratch = (*engine)->sandbox("scratch")->workspace;
         std::mt19937_64 random(static_cast<std::uint64_t>(::getpid()));
         for (std::uint64_t round = 0;; ++round) {
-            for (const std::string* target : {&a, &b}) {
+            for (const std::string* target : {&a, &b, &c, &b}) {
                 if (auto restored = (*engine)->restore(*target); !restored) {
                     report("ERR restore: " + restored.error().message);
                     ::_exit(1);
@@ -138,6 +138,9 @@ TEST_F(CrashTest, KilledAtRandomMomentsLeavesEverythingWhole)
     const std::string b = checkpoint("main", "B");
     const auto stateB = snapshot(main);
     ASSERT_NE(stateA, stateB);
+    writeFile(main / "dir2/sub1/f3", "one file apart from B\n"); // C: restored to and from by one file's swap
+    const std::string c = checkpoint("main", "C");
+    const auto stateC = snapshot(main);
     create("scratch");
 
     const int rounds = envInt("SANDBENCH_CRASH_ROUNDS", 25);
@@ -157,7 +160,7 @@ TEST_F(CrashTest, KilledAtRandomMomentsLeavesEverythingWhole)
         ASSERT_GE(pid, 0);
         if (pid == 0) {
             ::close(pipe[0]);
-            child(pipe[1], a, b);
+            child(pipe[1], a, b, c);
         }
         ::close(pipe[1]);
         ::usleep(static_cast<useconds_t>(std::uniform_int_distribution<int>(5'000, 400'000)(random)));
@@ -175,9 +178,9 @@ TEST_F(CrashTest, KilledAtRandomMomentsLeavesEverythingWhole)
             start = end + 1;
         }
 
-        // Before anything repairs it: wholly A or wholly B.
+        // Before anything repairs it: wholly one of the states.
         const auto now = snapshot(main);
-        ASSERT_TRUE(now == stateA || now == stateB) << "round " << round << ": the workspace is neither state";
+        ASSERT_TRUE(now == stateA || now == stateB || now == stateC) << "round " << round << ": the workspace is no state";
 
         // The next open settles what the kill interrupted.
         bool journaled = false;
@@ -193,7 +196,7 @@ TEST_F(CrashTest, KilledAtRandomMomentsLeavesEverythingWhole)
         SetUp();
         EXPECT_EQ(count("SELECT count(*) FROM workspace_journal"), 0);
         const auto settled = snapshot(main);
-        ASSERT_TRUE(settled == stateA || settled == stateB) << "round " << round;
+        ASSERT_TRUE(settled == stateA || settled == stateB || settled == stateC) << "round " << round;
         auto head = engine().sandbox("main")->head;
         auto drift = engine().diff(head, "");
         ASSERT_TRUE(drift) << drift.error().message;
@@ -232,35 +235,59 @@ TEST_F(CrashTest, KilledAtEveryStepSettlesToBeforeOrAfter)
     const auto stateB = snapshot(main);
     const ContentHash treeA = engine().findCheckpoint(a)->tree;
 
-    struct Case {
-        std::string step;
-        bool after; // settles to the restored state
+    // Each kind of swap: the whole workspace (A and B differ in several places at the top), one file
+    // rewritten, one file added, one removed.
+    struct Scenario {
+        std::string name;
+        std::string from; // restored from this state ...
+        std::string to;   // ... to this one
+        std::map<std::string, std::string> fromState;
+        std::map<std::string, std::string> toState;
     };
-    for (const Case& c : {Case{"restore.staged", false}, Case{"restore.journaled", false}, Case{"restore.swapped", true},
-                          Case{"restore.recorded", true}}) {
-        SCOPED_TRACE(c.step);
-        ASSERT_TRUE(engine().restore(b));
-        const std::string headBefore = engine().sandbox("main")->head;
-        const auto checkpointsBefore = count("SELECT count(*) FROM checkpoints");
-        ASSERT_TRUE(killedAt(c.step, [&](SandboxEngine& e) { (void)e.restore(a); }));
-        const auto raw = snapshot(main);
-        EXPECT_TRUE(raw == (c.after ? stateA : stateB)) << "before the next open";
-        SetUp(); // the next open settles it
-        EXPECT_TRUE(snapshot(main) == (c.after ? stateA : stateB));
-        EXPECT_EQ(count("SELECT count(*) FROM workspace_journal"), 0);
-        const auto head = engine().findCheckpoint(engine().sandbox("main")->head).value();
-        if (c.after) {
-            EXPECT_EQ(head.tree, treeA);
-            EXPECT_EQ(head.kind, "restore");
-            EXPECT_EQ(head.source, a);
-            EXPECT_EQ(count("SELECT count(*) FROM checkpoints"), checkpointsBefore + 1);
-        } else {
-            EXPECT_EQ(head.id, headBefore);
-            EXPECT_EQ(count("SELECT count(*) FROM checkpoints"), checkpointsBefore);
+    std::vector<Scenario> scenarios = {{"whole workspace", b, a, stateB, stateA}};
+    ASSERT_TRUE(engine().restore(b));
+    writeFile(main / "dir1/sub0/f0", "rewritten\n");
+    const std::string rewritten = checkpoint("main");
+    scenarios.push_back({"one file rewritten", rewritten, b, snapshot(main), stateB});
+    ASSERT_TRUE(engine().restore(b));
+    writeFile(main / "dir1/sub0/added.txt", "added\n");
+    const std::string added = checkpoint("main");
+    scenarios.push_back({"one file added", b, added, stateB, snapshot(main)});
+    scenarios.push_back({"one file removed", added, b, snapshot(main), stateB});
+    const ContentHash treeB = engine().findCheckpoint(b)->tree;
+    (void)treeA;
+    (void)treeB;
+
+    for (const auto& scenario : scenarios) {
+        for (const auto& [step, after] : {std::pair{"restore.staged", false}, std::pair{"restore.journaled", false},
+                                          std::pair{"restore.swapped", true}, std::pair{"restore.recorded", true}}) {
+            SCOPED_TRACE(scenario.name + " killed at " + step);
+            ASSERT_TRUE(engine().restore(scenario.from));
+            ASSERT_TRUE(snapshot(main) == scenario.fromState);
+            const std::string headBefore = engine().sandbox("main")->head;
+            const auto checkpointsBefore = count("SELECT count(*) FROM checkpoints");
+            const std::string target = scenario.to;
+            ASSERT_TRUE(killedAt(step, [&](SandboxEngine& e) { (void)e.restore(target); }));
+            const auto& expected = after ? scenario.toState : scenario.fromState;
+            EXPECT_TRUE(snapshot(main) == expected) << "before the next open";
+            SetUp(); // the next open settles it
+            EXPECT_TRUE(snapshot(main) == expected);
+            EXPECT_EQ(count("SELECT count(*) FROM workspace_journal"), 0);
+            const auto head = engine().findCheckpoint(engine().sandbox("main")->head).value();
+            if (after) {
+                EXPECT_EQ(head.tree, engine().findCheckpoint(target)->tree);
+                EXPECT_EQ(head.kind, "restore");
+                EXPECT_EQ(head.source, engine().findCheckpoint(target)->id);
+                EXPECT_EQ(count("SELECT count(*) FROM checkpoints"), checkpointsBefore + 1);
+            } else {
+                EXPECT_EQ(head.id, headBefore);
+                EXPECT_EQ(count("SELECT count(*) FROM checkpoints"), checkpointsBefore);
+            }
+            for (const auto& entry : fs::directory_iterator(SandboxEngine::dataFolder(storePath()) / "sandboxes" / "main"))
+                EXPECT_EQ(entry.path().filename(), "workspace") << "left behind: " << entry.path();
         }
-        for (const auto& entry : fs::directory_iterator(SandboxEngine::dataFolder(storePath()) / "sandboxes" / "main"))
-            EXPECT_EQ(entry.path().filename(), "workspace") << "left behind: " << entry.path();
     }
+    ASSERT_TRUE(engine().restore(b));
 
     // A checkpoint killed after storing its content and before recording it: no checkpoint, and the content is
     // garbage for the next collection.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 
 namespace sb::workspacetest {
 namespace {
@@ -201,11 +202,11 @@ TEST_F(WorkspaceTest, RestoreIsRecordedAndKeepsUnsavedWork)
     const std::string v2 = checkpoint("main", "v2");
     const auto state2 = snapshot(main);
 
-    // A change deep down swaps only its folder.
+    // One file changed deep down: only that file is swapped.
     auto restored = engine().restore(v1);
     ASSERT_TRUE(restored) << restored.error().message;
     EXPECT_EQ(snapshot(main), state1);
-    EXPECT_EQ(restored->swapped, "a/b");
+    EXPECT_EQ(restored->swapped, "a/b/c.txt");
     EXPECT_EQ(restored->changes.modified, 1u);
     EXPECT_FALSE(restored->saved);
     EXPECT_EQ(restored->recorded.kind, "restore");
@@ -251,6 +252,52 @@ TEST_F(WorkspaceTest, RestoreIsRecordedAndKeepsUnsavedWork)
     ASSERT_TRUE(same);
     EXPECT_EQ(same->changes.added + same->changes.removed + same->changes.modified, 0u);
     EXPECT_EQ(engine().sandbox("main")->head, same->recorded.id);
+}
+
+TEST_F(WorkspaceTest, ARestoreSwapsTheSmallestPartThatHoldsEveryDifference)
+{
+    const fs::path main = workspace("main");
+    writeFile(main / "x/y/one.txt", "1\n");
+    writeFile(main / "x/y/two.txt", "2\n");
+    writeFile(main / "x/z/keep.txt", "k\n");
+    const std::string base = checkpoint("main");
+    const auto baseState = snapshot(main);
+    struct Case {
+        std::string name;
+        std::function<void()> change;
+        std::string swapped; // what the restore back to `base` swaps
+    };
+    const std::vector<Case> cases = {
+        {"a file added", [&] { writeFile(main / "x/y/three.txt", "3\n"); }, "x/y/three.txt"},
+        {"a file removed", [&] { fs::remove(main / "x/y/one.txt"); }, "x/y/one.txt"},
+        {"a folder added", [&] { writeFile(main / "x/new/deep/f", "f"); }, "x/new"},
+        {"a folder removed", [&] { fs::remove_all(main / "x/z"); }, "x/z"},
+        {"a file became a folder", [&] { fs::remove(main / "x/y/two.txt"); writeFile(main / "x/y/two.txt/in", "i"); },
+         "x/y/two.txt"},
+        {"a symlink", [&] { fs::remove(main / "x/y/one.txt"); fs::create_symlink("two.txt", main / "x/y/one.txt"); },
+         "x/y/one.txt"},
+        {"two files in one folder", [&] { writeFile(main / "x/y/one.txt", "A"); writeFile(main / "x/y/two.txt", "B"); },
+         "x/y"},
+        {"two folders", [&] { writeFile(main / "x/y/one.txt", "A"); writeFile(main / "x/z/keep.txt", "B"); }, "x"},
+        {"a mode", [&] { fs::permissions(main / "x/z/keep.txt", fs::perms::owner_read); }, "x/z/keep.txt"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.name);
+        c.change();
+        const std::string changed = checkpoint("main");
+        const auto changedState = snapshot(main);
+        auto back = engine().restore(base);
+        ASSERT_TRUE(back) << back.error().message;
+        EXPECT_EQ(back->swapped, c.swapped);
+        EXPECT_EQ(snapshot(main), baseState);
+        auto again = engine().restore(changed);
+        ASSERT_TRUE(again) << again.error().message;
+        EXPECT_EQ(snapshot(main), changedState);
+        ASSERT_TRUE(engine().restore(base));
+        EXPECT_EQ(snapshot(main), baseState);
+    }
+    for (const auto& entry : fs::directory_iterator(main.parent_path()))
+        EXPECT_EQ(entry.path().filename(), "workspace") << "left behind: " << entry.path();
 }
 
 TEST_F(WorkspaceTest, SandboxesComeFromMainCheckpointsOrFoldersWithFilters)
