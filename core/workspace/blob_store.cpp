@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <optional>
 #include <system_error>
 #include <unistd.h>
@@ -117,19 +118,27 @@ std::string errnoText(int error)
 
 } // namespace
 
+struct CContextFree {
+    void operator()(ZSTD_CCtx* c) const noexcept { ZSTD_freeCCtx(c); }
+};
+struct DContextFree {
+    void operator()(ZSTD_DCtx* d) const noexcept { ZSTD_freeDCtx(d); }
+};
+
+// One compression context per thread: a walk compresses on several threads, outside the store's lock.
+ZSTD_CCtx* threadCompressor()
+{
+    thread_local std::unique_ptr<ZSTD_CCtx, CContextFree> context{ZSTD_createCCtx()};
+    return context.get();
+}
+
 struct BlobStore::Impl {
-    struct CContextFree {
-        void operator()(ZSTD_CCtx* c) const noexcept { ZSTD_freeCCtx(c); }
-    };
-    struct DContextFree {
-        void operator()(ZSTD_DCtx* d) const noexcept { ZSTD_freeDCtx(d); }
-    };
-    std::unique_ptr<ZSTD_CCtx, CContextFree> compressor{ZSTD_createCCtx()};
     std::unique_ptr<ZSTD_DCtx, DContextFree> decompressor{ZSTD_createDCtx()};
+    // The statements, the batch and the connection are used by one thread at a time.
+    std::mutex mutex;
     sql::Statement find;
     sql::Statement insert;
     sql::Statement read;
-    std::string compressed;
     bool batching = false;
     std::optional<sql::Transaction> batch;
     std::uint64_t batchBytes = 0;
@@ -140,6 +149,12 @@ BlobStore::BlobStore(sql::Db db) : m_db(db), m_impl(std::make_unique<Impl>()) {}
 BlobStore::~BlobStore() = default;
 
 Result<bool> BlobStore::contains(const ContentHash& hash)
+{
+    const std::lock_guard lock(m_impl->mutex);
+    return containsLocked(hash);
+}
+
+Result<bool> BlobStore::containsLocked(const ContentHash& hash)
 {
     if (!m_impl->find) {
         auto statement = m_db.prepare("SELECT 1 FROM blobs WHERE hash = ?1");
@@ -161,11 +176,28 @@ Result<bool> BlobStore::contains(const ContentHash& hash)
 
 Result<BlobStore::Added> BlobStore::put(const ContentHash& hash, BlobKind kind, std::string_view bytes)
 {
-    auto present = contains(hash);
-    if (!present)
-        return std::unexpected(present.error());
-    if (*present)
-        return Added{};
+    {
+        const std::lock_guard lock(m_impl->mutex);
+        auto present = containsLocked(hash);
+        if (!present)
+            return std::unexpected(present.error());
+        if (*present)
+            return Added{};
+    }
+    // Compressed outside the lock, so that the threads of a walk compress side by side.
+    ZSTD_CCtx* compressor = threadCompressor();
+    if (!compressor)
+        return fail("zstd: cannot create a compression context (out of memory)");
+    thread_local std::string compressed;
+    compressed.resize(ZSTD_compressBound(bytes.size()));
+    const std::size_t length =
+        ZSTD_compressCCtx(compressor, compressed.data(), compressed.size(), bytes.data(), bytes.size(), kZstdLevel);
+    if (ZSTD_isError(length))
+        return fail(fmt::format("zstd: {}", ZSTD_getErrorName(length)));
+    const bool useCompressed = length < bytes.size();
+    const std::string_view data = useCompressed ? std::string_view(compressed.data(), length) : bytes;
+
+    const std::lock_guard lock(m_impl->mutex);
     if (m_impl->batching && !m_impl->batch) {
         m_impl->batch.emplace(m_db);
         if (auto ok = m_impl->batch->begin(); !ok) {
@@ -173,19 +205,10 @@ Result<BlobStore::Added> BlobStore::put(const ContentHash& hash, BlobKind kind, 
             return std::unexpected(ok.error());
         }
     }
-    if (!m_impl->compressor)
-        return fail("zstd: cannot create a compression context (out of memory)");
-    std::string& compressed = m_impl->compressed;
-    compressed.resize(ZSTD_compressBound(bytes.size()));
-    const std::size_t length = ZSTD_compressCCtx(m_impl->compressor.get(), compressed.data(), compressed.size(),
-                                                 bytes.data(), bytes.size(), kZstdLevel);
-    if (ZSTD_isError(length))
-        return fail(fmt::format("zstd: {}", ZSTD_getErrorName(length)));
-    const bool useCompressed = length < bytes.size();
-    const std::string_view data = useCompressed ? std::string_view(compressed.data(), length) : bytes;
-
     if (!m_impl->insert) {
-        auto statement = m_db.prepare("INSERT INTO blobs (hash, kind, size, codec, data) VALUES (?1, ?2, ?3, ?4, ?5)");
+        // OR IGNORE: another thread of the same walk may have stored the same bytes meanwhile.
+        auto statement =
+            m_db.prepare("INSERT OR IGNORE INTO blobs (hash, kind, size, codec, data) VALUES (?1, ?2, ?3, ?4, ?5)");
         if (!statement)
             return std::unexpected(statement.error());
         m_impl->insert = std::move(*statement);
@@ -202,6 +225,8 @@ Result<BlobStore::Added> BlobStore::put(const ContentHash& hash, BlobKind kind, 
     sqlite3_reset(s);
     if (rc != SQLITE_DONE)
         return m_db.error("cannot store a blob");
+    if (m_db.changes() == 0)
+        return Added{};
     if (auto ok = afterWrite(data.size()); !ok)
         return std::unexpected(ok.error());
     return Added{true, data.size()};
@@ -219,6 +244,7 @@ Result<BlobStore::Added> BlobStore::put(BlobKind kind, std::string_view bytes, C
 
 Result<std::string> BlobStore::get(const ContentHash& hash)
 {
+    const std::lock_guard lock(m_impl->mutex);
     if (!m_impl->read) {
         auto statement = m_db.prepare("SELECT size, codec, data FROM blobs WHERE hash = ?1");
         if (!statement)
@@ -273,6 +299,7 @@ Result<std::string> BlobStore::get(const ContentHash& hash)
 
 Result<void> BlobStore::beginBatch()
 {
+    const std::lock_guard lock(m_impl->mutex);
     m_impl->batching = true;
     m_impl->batchBytes = 0;
     return {};
@@ -280,6 +307,7 @@ Result<void> BlobStore::beginBatch()
 
 Result<void> BlobStore::endBatch()
 {
+    const std::lock_guard lock(m_impl->mutex);
     m_impl->batching = false;
     if (m_impl->batch) {
         auto ok = m_impl->batch->commit();

@@ -21,6 +21,9 @@ enum class BlobKind : int { Bytes = 0, ChunkList = 1, Tree = 2 };
 // uncompressed bytes, zstd-compressed when that makes it smaller. Reads check the hash of what they return,
 // so a damaged or edited row is reported, never restored.
 //
+// Safe to call from several threads (the walk of a checkpoint hashes and compresses on all cores); the SQL
+// work is serialized by a lock, compression is not.
+//
 // Writes happen in the caller's transaction, or, between beginBatch() and endBatch(), in transactions of
 // their own committed every few tens of MB: a large import then neither holds the write lock for long nor
 // grows the WAL to the size of the import. Blobs committed that way and never referenced (the process was
@@ -49,6 +52,7 @@ public:
     const sql::Db& db() const { return m_db; }
 
 private:
+    Result<bool> containsLocked(const ContentHash& hash);
     Result<void> afterWrite(std::uint64_t bytes);
 
     sql::Db m_db;

@@ -113,7 +113,7 @@ private:
     {
         if (live < 0 || !liveEntry || !link || !link->scan || !liveEntry->sameAs(entry))
             return false;
-        const StatEntry* seen = link->scan->find(link->prefix.empty() ? path : link->prefix + "/" + path);
+        const std::optional<StatEntry> seen = link->scan->find(link->prefix.empty() ? path : link->prefix + "/" + path);
         if (!seen || seen->kind != StatEntry::Kind::File || !seen->trusted)
             return false;
         struct stat st {};

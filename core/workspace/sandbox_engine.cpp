@@ -11,6 +11,8 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cerrno>
 #include <cstdlib>
 #include <deque>
@@ -34,6 +36,29 @@ constexpr int kGarbageLockWaitMs = 60'000;
 constexpr std::string_view kWorkspaceFolder = "workspace";
 constexpr std::string_view kStagingPrefix = ".restore-";
 constexpr std::string_view kNewWorkspaceFolder = "workspace.new";
+
+// SANDBENCH_TRACE_WORKSPACE=1: each step of a checkpoint or restore prints its time (milliseconds since the
+// operation began) to stderr, to see where a slow one spends it.
+class StepTrace {
+public:
+    explicit StepTrace(std::string_view operation)
+        : m_enabled(std::getenv("SANDBENCH_TRACE_WORKSPACE") != nullptr), m_operation(operation),
+          m_start(std::chrono::steady_clock::now())
+    {
+    }
+    void operator()(std::string_view step) const
+    {
+        if (!m_enabled)
+            return;
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m_start).count();
+        std::fprintf(stderr, "[trace] %s %-12s %8.2f ms\n", m_operation.c_str(), std::string(step).c_str(), ms);
+    }
+
+private:
+    bool m_enabled;
+    std::string m_operation;
+    std::chrono::steady_clock::time_point m_start;
+};
 
 template <typename T>
 std::unexpected<Error> errorOf(const Result<T>& result)
@@ -629,8 +654,7 @@ struct SandboxEngine::Impl {
     // Brings the cache in line with a walk: one row per directory, written only where it changed.
     Result<void> updateStatCache(std::int64_t sandboxId, const StatCache& old, const ScanResult& scan)
     {
-        for (const auto& [path, directory] : scan.directories) {
-            const std::string packed = packDirectoryStat(directory);
+        for (const auto& [path, packed] : scan.directories) {
             if (auto before = old.find(path); before != old.end() && before->second == packed)
                 continue;
             if (auto ok = writeStatRow(sandboxId, path, packed); !ok)
@@ -687,6 +711,28 @@ struct SandboxEngine::Impl {
         return options;
     }
 
+    // Walks a workspace through its stat cache. Listings taken from the cache must be in the store; should
+    // one be missing (a collection removed what only a pruned checkpoint held) the walk is done again building
+    // every listing.
+    Result<ScanResult> walkWorkspace(const fs::path& workspace, const StatCache& cache, BlobStore* into,
+                                     const ProgressCallback& progress)
+    {
+        ScanOptions options = scanOptions(&cache, into, progress);
+        auto scan = scanFolder(workspace, options);
+        if (!scan)
+            return scan;
+        for (const auto& listing : scan->reusedListings) {
+            auto present = blobs.contains(listing);
+            if (!present)
+                return errorOf(present);
+            if (!*present) {
+                options.reuseListings = false;
+                return scanFolder(workspace, options);
+            }
+        }
+        return scan;
+    }
+
     struct Saved {
         ScanResult scan;
         CheckpointRow head;                  // the sandbox's head afterwards
@@ -708,6 +754,7 @@ struct SandboxEngine::Impl {
     {
         if (!sandbox.headRow)
             return fail(fmt::format("sandbox '{}' has no head checkpoint (the store was edited?)", sandbox.info.name));
+        const StepTrace trace("save");
         auto head = checkpointByRow(*sandbox.headRow);
         if (!head)
             return errorOf(head);
@@ -715,13 +762,15 @@ struct SandboxEngine::Impl {
         if (!cache)
             return errorOf(cache);
 
+        trace("cache loaded");
         if (auto ok = blobs.beginBatch(); !ok)
             return errorOf(ok);
-        auto scan = scanFolder(sandbox.info.workspace, scanOptions(&*cache, &blobs, progress));
+        auto scan = walkWorkspace(sandbox.info.workspace, *cache, &blobs, progress);
         if (!scan) {
             (void)blobs.endBatch(); // what was stored is kept: unreferenced, the next collection takes it
             return errorOf(scan);
         }
+        trace("walked");
         if (auto ok = blobs.endBatch(); !ok)
             return errorOf(ok);
 
@@ -734,6 +783,7 @@ struct SandboxEngine::Impl {
             return errorOf(ok);
         if (auto ok = updateStatCache(sandbox.id, *cache, *scan); !ok)
             return errorOf(ok);
+        trace("cache saved");
         if (unchanged && !request.always) {
             if (auto ok = transaction.commit(); !ok)
                 return errorOf(ok);
@@ -780,6 +830,7 @@ struct SandboxEngine::Impl {
                                                     c.createdAtMs, jsonText(details)});
             !ok)
             return errorOf(ok);
+        trace("committed");
         saved.head = *made;
         saved.made = std::move(*made);
         saved.scan = std::move(*scan);
@@ -1457,6 +1508,10 @@ struct SandboxEngine::Impl {
             auto directory = unpackDirectoryStat(row.data);
             bool changed = !directory;
             DirectoryStat fixed = directory ? std::move(*directory) : DirectoryStat{};
+            if (fixed.listing && !live.contains(fixed.listing->hash)) {
+                fixed.listing.reset();
+                changed = true;
+            }
             for (auto& entry : fixed.entries) {
                 if (entry.kind != StatEntry::Kind::File || !entry.trusted || entry.storage == Storage::Inline)
                     continue;
@@ -1583,9 +1638,11 @@ struct SandboxEngine::Impl {
             return errorOf(made);
         if (auto ok = setHead(plan.sandboxId, made->id); !ok)
             return errorOf(ok);
-        if (auto ok = dropStatCacheUnder(plan.sandboxId, swapped); !ok)
-            return errorOf(ok);
+        // Cache rows of folders at or below the swapped entry describe the replaced tree (a restore that
+        // changed nothing swapped nothing and keeps them all).
         if (journalRow) {
+            if (auto ok = dropStatCacheUnder(plan.sandboxId, swapped); !ok)
+                return errorOf(ok);
             if (auto ok = db.exec(fmt::format("DELETE FROM workspace_journal WHERE id = {}", *journalRow),
                                   "cannot settle the restore journal");
                 !ok)
@@ -1606,6 +1663,7 @@ struct SandboxEngine::Impl {
     Result<RestoreResult> restore(std::string_view checkpointText, const ProgressCallback& progress,
                                   std::string_view intoSandbox)
     {
+        const StepTrace trace("restore");
         auto target = resolveCheckpoint(checkpointText);
         if (!target)
             return errorOf(target);
@@ -1640,6 +1698,7 @@ struct SandboxEngine::Impl {
         if (!saved)
             return errorOf(saved);
 
+        trace("saved");
         RestoreResult result;
         result.sandbox = name;
         result.restored = target->info;
@@ -1683,6 +1742,7 @@ struct SandboxEngine::Impl {
                 return errorOf(prepared);
             staging = prepared->staging;
             step("restore.staged");
+            trace("staged");
             result.filesWritten = prepared->stats.filesWritten;
             result.filesLinked = prepared->stats.filesLinked;
 
@@ -1709,11 +1769,13 @@ struct SandboxEngine::Impl {
             if (auto ok = transaction.commit(); !ok)
                 return errorOf(ok);
             step("restore.journaled");
+            trace("journaled");
 
             // 3. One rename swaps the whole change in.
             if (auto ok = swap(*sandbox, *swapPlan, staging); !ok)
                 return errorOf(ok);
             step("restore.swapped");
+            trace("swapped");
         }
 
         // 4. Recorded; what was replaced (now the staging entry) goes.
@@ -1722,10 +1784,12 @@ struct SandboxEngine::Impl {
             return errorOf(made);
         result.recorded = made->info;
         step("restore.recorded");
+        trace("recorded");
         if (!staging.empty()) {
             (void)removeTree(staging);
             (void)removeTree(staging.string() + ".old");
         }
+        trace("cleaned");
         return result;
     }
 
@@ -2331,7 +2395,7 @@ Result<DiffResult> SandboxEngine::diff(std::string_view from, std::string_view t
         if (!cache)
             return errorOf(cache);
         // Read only: nothing is stored, the references are computed the way a checkpoint would.
-        auto walked = scanFolder(sandbox->info.workspace, m_impl->scanOptions(&*cache, nullptr, progress));
+        auto walked = m_impl->walkWorkspace(sandbox->info.workspace, *cache, nullptr, progress);
         if (!walked)
             return errorOf(walked);
         scan = std::move(*walked);

@@ -5,7 +5,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
+#include <iterator>
+#include <list>
+#include <mutex>
 #include <optional>
+#include <system_error>
+#include <thread>
 #include <cerrno>
 #include <dirent.h>
 #include <fcntl.h>
@@ -102,6 +109,15 @@ public:
         value = static_cast<std::uint8_t>(m_bytes[m_pos++]);
         return true;
     }
+    bool view(std::string_view& out)
+    {
+        std::uint64_t length = 0;
+        if (!varint(length) || length > m_bytes.size() - m_pos)
+            return false;
+        out = m_bytes.substr(m_pos, static_cast<std::size_t>(length));
+        m_pos += static_cast<std::size_t>(length);
+        return true;
+    }
     bool bytes(std::string& out)
     {
         std::uint64_t length = 0;
@@ -127,46 +143,221 @@ private:
     std::size_t m_pos = 0;
 };
 
-constexpr std::string_view kStatMagic = "SBS1";
+constexpr std::string_view kStatMagic = "SBS2";
+
+// One entry of a packed directory, pointing into the packed bytes.
+struct StatView {
+    std::string_view name;
+    StatEntry::Kind kind = StatEntry::Kind::File;
+    FileStat stat;
+    bool trusted = false;
+    Storage storage = Storage::Inline;
+    std::string_view content;
+};
+
+// Reads a packed DirectoryStat front to back without copying: a walk merges it with the sorted names it
+// stats, so it never needs more than the next entry.
+class PackedReader {
+public:
+    explicit PackedReader(std::string_view bytes) : m_in(bytes.substr(std::min(bytes.size(), kStatMagic.size())))
+    {
+        std::uint8_t flag = 0;
+        std::uint8_t hasListing = 0;
+        m_valid = bytes.starts_with(kStatMagic) && m_in.stat(self) && m_in.byte(flag) && m_in.byte(hasListing);
+        if (m_valid && hasListing) {
+            DirectoryStat::Listing read;
+            std::string_view hash;
+            m_valid = m_in.view(hash) && hash.size() == read.hash.size() && m_in.varint(read.files)
+                      && m_in.varint(read.bytes) && m_in.varint(read.entries);
+            if (m_valid) {
+                std::copy(hash.begin(), hash.end(), read.hash.begin());
+                listing = read;
+            }
+        }
+        m_valid = m_valid && m_in.varint(count) && count <= bytes.size();
+        trusted = flag != 0;
+    }
+
+    bool valid() const { return m_valid; }
+    // Every entry was read and nothing is left over.
+    bool complete() const { return m_valid && m_read == count && m_in.done(); }
+
+    bool next(StatView& out)
+    {
+        if (!m_valid || m_read == count)
+            return false;
+        std::uint8_t kind = 0;
+        if (!m_in.view(out.name) || !m_in.byte(kind) || kind < 1 || kind > 4 || !isValidName(out.name)
+            || (m_read > 0 && !(m_last < out.name)))
+            return invalid();
+        out.kind = static_cast<StatEntry::Kind>(kind);
+        out.trusted = false;
+        out.content = {};
+        if (out.kind == StatEntry::Kind::File) {
+            std::uint8_t flag = 0;
+            std::uint8_t storage = 0;
+            if (!m_in.stat(out.stat) || !m_in.byte(flag) || !m_in.byte(storage) || storage > 2 || !m_in.view(out.content))
+                return invalid();
+            out.trusted = flag != 0;
+            out.storage = static_cast<Storage>(storage);
+            if (out.trusted && out.storage != Storage::Inline && out.content.size() != sizeof(ContentHash))
+                return invalid();
+        }
+        m_last = out.name;
+        ++m_read;
+        return true;
+    }
+
+    FileStat self;
+    bool trusted = false;
+    std::optional<DirectoryStat::Listing> listing;
+    std::uint64_t count = 0;
+
+private:
+    bool invalid()
+    {
+        m_valid = false;
+        return false;
+    }
+
+    Unpacker m_in;
+    bool m_valid = false;
+    std::uint64_t m_read = 0;
+    std::string_view m_last;
+};
+
+// Packs a DirectoryStat entry by entry, in name order.
+class PackedWriter {
+public:
+    void name(std::string_view entryName, StatEntry::Kind kind)
+    {
+        putVarint(m_body, entryName.size());
+        m_body += entryName;
+        m_body.push_back(static_cast<char>(kind));
+        ++m_count;
+    }
+    void file(std::string_view entryName, const FileStat& stat, bool trusted, Storage storage, std::string_view content)
+    {
+        name(entryName, StatEntry::Kind::File);
+        putStat(m_body, stat);
+        m_body.push_back(trusted ? 1 : 0);
+        m_body.push_back(static_cast<char>(storage));
+        putVarint(m_body, content.size());
+        m_body += content;
+    }
+    std::string finish(const FileStat& self, bool trusted, const std::optional<DirectoryStat::Listing>& listing) const
+    {
+        std::string out(kStatMagic);
+        out.reserve(m_body.size() + 128);
+        putStat(out, self);
+        out.push_back(trusted ? 1 : 0);
+        out.push_back(listing ? 1 : 0);
+        if (listing) {
+            putVarint(out, listing->hash.size());
+            out.append(reinterpret_cast<const char*>(listing->hash.data()), listing->hash.size());
+            putVarint(out, listing->files);
+            putVarint(out, listing->bytes);
+            putVarint(out, listing->entries);
+        }
+        putVarint(out, m_count);
+        out += m_body;
+        return out;
+    }
+
+private:
+    std::string m_body;
+    std::uint64_t m_count = 0;
+};
 
 struct DirSummary {
     ContentHash hash{};
     std::uint64_t files = 0;
     std::uint64_t bytes = 0;
     std::size_t entries = 0;
+    bool reused = false; // taken from the stat cache: nothing in the subtree changed
 };
+
+// What the threads of one walk share.
+struct WalkShared {
+    WalkShared(const ScanOptions& o, dev_t d, int threads) : options(o), device(d), startNs(wallClockNs()), spare(threads - 1) {}
+    const ScanOptions& options;
+    const dev_t device;
+    const std::int64_t startNs;
+    std::mutex progressLock;            // the caller's callback is called by one thread at a time
+    std::atomic<bool> cancelled{false};
+    std::atomic<std::uint64_t> files{0};
+    std::atomic<std::uint64_t> bytesRead{0};
+    std::atomic<int> spare;             // more threads that may start now
+
+    bool takeThread()
+    {
+        int now = spare.load();
+        while (now > 0) {
+            if (spare.compare_exchange_weak(now, now - 1))
+                return true;
+        }
+        return false;
+    }
+};
+
+void merge(ScanResult& into, ScanResult& from)
+{
+    into.trees.merge(from.trees);
+    into.directories.merge(from.directories);
+    into.skipped.insert(into.skipped.end(), std::make_move_iterator(from.skipped.begin()),
+                        std::make_move_iterator(from.skipped.end()));
+    into.filesRead += from.filesRead;
+    into.bytesRead += from.bytesRead;
+    into.directoriesListed += from.directoriesListed;
+    into.newBlobs += from.newBlobs;
+    into.newBytes += from.newBytes;
+    into.reusedListings.insert(into.reusedListings.end(), from.reusedListings.begin(), from.reusedListings.end());
+}
 
 class Walker {
 public:
-    Walker(const ScanOptions& options, ScanResult& out, dev_t device)
-        : m_options(options), m_out(out), m_device(device), m_startNs(wallClockNs())
-    {
-    }
+    Walker(WalkShared& shared, ScanResult& out) : m_shared(shared), m_options(shared.options), m_out(out) {}
 
-    bool trustedAt(const FileStat& stat) const { return std::max(stat.mtimeNs, stat.ctimeNs) + kRacyMarginNs < m_startNs; }
+    bool trustedAt(const FileStat& stat) const
+    {
+        return std::max(stat.mtimeNs, stat.ctimeNs) + kRacyMarginNs < m_shared.startNs;
+    }
 
     Result<DirSummary> walk(int dirfd, const std::string& prefix, const FileStat& self, int depth)
     {
-        // What the last walk saw here, if anything.
-        std::optional<DirectoryStat> cached;
+        if (m_shared.cancelled)
+            return fail(std::string(kCancelled));
+        // What the last walk saw here, if anything: read in step with the sorted names below, never copied.
+        std::optional<PackedReader> cached;
         if (m_options.cache) {
             if (auto it = m_options.cache->find(prefix); it != m_options.cache->end()) {
-                if (auto unpacked = unpackDirectoryStat(it->second))
-                    cached = std::move(*unpacked);
+                cached.emplace(it->second);
+                if (!cached->valid())
+                    cached.reset();
             }
         }
-        DirectoryStat seen;
-        seen.self = self;
-        seen.trusted = trustedAt(self);
+        PackedWriter seen;
+        const bool selfTrusted = trustedAt(self);
 
         // The names: from the cache while the directory itself is unchanged (adding, removing or renaming a
         // name changes its mtime and ctime), else listed.
-        std::vector<std::string> names;
+        std::vector<std::string> listed;
+        std::vector<std::string_view> names;
+        bool fromCache = false;
         if (cached && cached->trusted && cached->self == self && !m_options.filter) {
-            names.reserve(cached->entries.size());
-            for (const auto& entry : cached->entries)
-                names.push_back(entry.name);
-        } else {
+            PackedReader again = *cached;
+            StatView view;
+            names.reserve(static_cast<std::size_t>(again.count));
+            while (again.next(view))
+                names.push_back(view.name);
+            if (!again.complete()) {
+                names.clear();
+                cached.reset();
+            }
+            fromCache = cached && names.size() == cached->count && cached->count > 0;
+        }
+        if (!fromCache) {
+            names.clear();
             DIR* dir = ::fdopendir(::fcntl(dirfd, F_DUPFD_CLOEXEC, 0));
             if (!dir)
                 return fail(fmt::format("{}: {}", prefix.empty() ? "." : prefix, errnoText(errno)));
@@ -174,78 +365,189 @@ public:
             while (const dirent* entry = ::readdir(dir)) {
                 const std::string_view name = entry->d_name;
                 if (name != "." && name != "..")
-                    names.emplace_back(name);
+                    listed.emplace_back(name);
             }
             const int error = errno;
             ::closedir(dir);
             if (error != 0)
                 return fail(fmt::format("{}: cannot list: {}", prefix.empty() ? "." : prefix, errnoText(error)));
-            std::sort(names.begin(), names.end());
+            std::sort(listed.begin(), listed.end());
+            names.assign(listed.begin(), listed.end());
             ++m_out.directoriesListed;
         }
 
-        Tree tree;
-        DirSummary summary;
-        seen.entries.reserve(names.size());
-        std::size_t next = 0; // merge position in the cached entries (both sorted)
-        for (const auto& name : names) {
-            const StatEntry* before = nullptr;
-            if (cached) {
-                while (next < cached->entries.size() && cached->entries[next].name < name)
-                    ++next;
-                if (next < cached->entries.size() && cached->entries[next].name == name)
-                    before = &cached->entries[next];
+        // Subdirectories may be walked by other threads; their entries are filled in once those end.
+        struct Pending {
+            std::size_t slot = 0;
+            std::string name;
+            std::string path;
+            std::uint32_t mode = 0;
+            ScanResult out;
+            Result<DirSummary> result = fail("not walked");
+            std::thread thread;
+        };
+        std::list<Pending> pending;
+        auto joinAll = [&] {
+            for (auto& p : pending) {
+                if (p.thread.joinable())
+                    p.thread.join();
             }
+        };
+        // Leaving early (an error here) stops the threads started here before waiting for them.
+        struct Joiner {
+            std::function<void()> join;
+            std::atomic<bool>& cancelled;
+            bool done = false;
+            ~Joiner()
+            {
+                if (!done)
+                    cancelled = true;
+                join();
+            }
+        } joiner{joinAll, m_shared.cancelled};
+
+        std::vector<std::optional<TreeEntry>> slots;
+        std::vector<ContentHash> reusedChildren; // listings of unchanged subdirectories
+        slots.reserve(names.size());
+        DirSummary summary;
+        // This directory's listing can be taken from the cache if every entry turns out unchanged.
+        bool reusable = fromCache && selfTrusted && cached->listing && m_options.reuseListings;
+        const std::size_t skippedBefore = m_out.skipped.size();
+        StatView cachedView;
+        bool haveCachedView = cached && cached->next(cachedView);
+        std::string name; // NUL-terminated for the system calls
+        for (const std::string_view nameView : names) {
+            name.assign(nameView);
+            const StatView* before = nullptr;
+            while (haveCachedView && cachedView.name < nameView)
+                haveCachedView = cached->next(cachedView);
+            if (haveCachedView && cachedView.name == nameView)
+                before = &cachedView;
             const std::string path = joinPath(prefix, name);
             struct stat st {};
             if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
                 if (errno != ENOENT) // gone since it was listed: not there, nothing to say
                     skip(path, fmt::format("cannot read its status: {}", errnoText(errno)));
+                reusable = false;
                 continue;
             }
-            StatEntry entry;
-            entry.name = name;
-            entry.kind = S_ISREG(st.st_mode)   ? StatEntry::Kind::File
-                         : S_ISDIR(st.st_mode) ? StatEntry::Kind::Directory
-                         : S_ISLNK(st.st_mode) ? StatEntry::Kind::Symlink
-                                               : StatEntry::Kind::Other;
+            const StatEntry::Kind kind = S_ISREG(st.st_mode)   ? StatEntry::Kind::File
+                                         : S_ISDIR(st.st_mode) ? StatEntry::Kind::Directory
+                                         : S_ISLNK(st.st_mode) ? StatEntry::Kind::Symlink
+                                                               : StatEntry::Kind::Other;
+            if (!before || before->kind != kind)
+                reusable = false;
+            bool recorded = false; // a file records its own stat entry
             if (isIgnored(st)) {
                 skip(path, "the Sandbench store's own file");
-                entry.kind = StatEntry::Kind::Other;
+                seen.name(name, StatEntry::Kind::Other);
+                recorded = true;
             } else if (S_ISDIR(st.st_mode)) {
-                auto child = directory(dirfd, name, path, st, depth);
+                auto child = openSubdirectory(dirfd, name, path, st, depth);
                 if (!child)
                     return std::unexpected(child.error());
                 if (child->has_value()) {
-                    summary.files += (*child)->files;
-                    summary.bytes += (*child)->size;
-                    tree.entries.push_back(std::move(**child));
+                    auto& [fd, childStat] = **child;
+                    const auto mode = static_cast<std::uint32_t>(st.st_mode & 0777);
+                    bool started = false;
+                    if (m_shared.takeThread()) {
+                        Pending& p = pending.emplace_back();
+                        p.slot = slots.size();
+                        p.name = name;
+                        p.path = path;
+                        p.mode = mode;
+                        try {
+                            p.thread = std::thread([this, &p, fd = std::move(fd), childStat, depth]() {
+                                Walker walker(m_shared, p.out);
+                                p.result = walker.walk(fd.get(), p.path, childStat, depth + 1);
+                                if (!p.result)
+                                    m_shared.cancelled = true; // the walk fails as a whole; stop the others early
+                                m_shared.spare.fetch_add(1);
+                            });
+                            started = true;
+                            slots.emplace_back();
+                        } catch (const std::system_error&) {
+                            pending.pop_back();
+                            m_shared.spare.fetch_add(1);
+                        }
+                    }
+                    if (!started) {
+                        auto walked = walk(fd.get(), path, childStat, depth + 1);
+                        if (!walked)
+                            return std::unexpected(walked.error());
+                        slots.push_back(directoryEntry(name, path, mode, *walked));
+                        if (walked->reused)
+                            reusedChildren.push_back(walked->hash);
+                        else
+                            reusable = false;
+                    }
+                } else {
+                    reusable = false;
                 }
             } else if (S_ISREG(st.st_mode)) {
                 if (!m_options.filter || m_options.filter->takes(path)) {
-                    auto taken = file(dirfd, name, path, st, before, entry);
+                    bool fromCacheFile = false;
+                    auto taken = file(dirfd, name, path, st, before, seen, fromCacheFile);
                     if (!taken)
                         return std::unexpected(taken.error());
-                    if (taken->has_value()) {
-                        summary.files += 1;
-                        summary.bytes += (*taken)->size;
-                        tree.entries.push_back(std::move(**taken));
-                    }
+                    slots.push_back(std::move(*taken));
+                    recorded = true;
+                    reusable = reusable && fromCacheFile;
                 }
             } else if (S_ISLNK(st.st_mode)) {
-                if (!m_options.filter || m_options.filter->takes(path)) {
-                    if (auto link = symlink(dirfd, name, path)) {
-                        summary.files += 1;
-                        summary.bytes += link->size;
-                        tree.entries.push_back(std::move(*link));
-                    }
-                }
+                if (!m_options.filter || m_options.filter->takes(path))
+                    slots.push_back(symlink(dirfd, name, path));
             } else {
                 skip(path, fmt::format("{}; special files are not kept in checkpoints", specialKind(st.st_mode)));
             }
-            seen.entries.push_back(std::move(entry));
+            if (!recorded)
+                seen.name(name, kind);
         }
 
+        joinAll();
+        joiner.done = true;
+        // The first real failure rather than a "cancelled" it caused elsewhere.
+        const Error* failure = nullptr;
+        for (auto& p : pending) {
+            if (!p.result && (!failure || failure->message == kCancelled))
+                failure = &p.result.error();
+        }
+        if (failure)
+            return std::unexpected(*failure);
+        for (auto& p : pending) {
+            merge(m_out, p.out);
+            slots[p.slot] = directoryEntry(p.name, p.path, p.mode, *p.result);
+            if (p.result->reused)
+                reusedChildren.push_back(p.result->hash);
+            else
+                reusable = false;
+        }
+        if (m_out.skipped.size() != skippedBefore)
+            reusable = false;
+
+        if (reusable) {
+            // Nothing here changed: the listing is the one last built, whose blob the store holds. Its
+            // subdirectories' listings need no check of their own.
+            const DirectoryStat::Listing& listing = *cached->listing;
+            summary.hash = listing.hash;
+            summary.files = listing.files;
+            summary.bytes = listing.bytes;
+            summary.entries = static_cast<std::size_t>(listing.entries);
+            summary.reused = true;
+            m_out.directories.insert_or_assign(prefix, m_options.cache->find(prefix)->second);
+            return summary;
+        }
+        m_out.reusedListings.insert(m_out.reusedListings.end(), reusedChildren.begin(), reusedChildren.end());
+
+        Tree tree;
+        tree.entries.reserve(slots.size());
+        for (auto& slot : slots) {
+            if (!slot)
+                continue;
+            summary.files += slot->type == EntryType::Directory ? slot->files : 1;
+            summary.bytes += slot->size;
+            tree.entries.push_back(std::move(*slot));
+        }
         std::string bytes = serializeTree(tree);
         auto digest = sha256(bytes);
         if (!digest)
@@ -253,7 +555,9 @@ public:
         summary.hash = *digest;
         summary.entries = tree.entries.size();
         m_out.trees.try_emplace(*digest, std::move(bytes));
-        m_out.directories.insert_or_assign(prefix, std::move(seen));
+        m_out.directories.insert_or_assign(
+            prefix, seen.finish(self, selfTrusted,
+                                DirectoryStat::Listing{summary.hash, summary.files, summary.bytes, summary.entries}));
         return summary;
     }
 
@@ -271,65 +575,80 @@ private:
 
     bool progress(const std::string& path)
     {
+        if (m_shared.cancelled)
+            return false;
         if (!m_options.progress)
             return true;
-        return m_options.progress(ScanProgress{m_out.files, m_out.bytesRead, path});
+        const std::lock_guard lock(m_shared.progressLock);
+        if (!m_options.progress(ScanProgress{m_shared.files.load(), m_shared.bytesRead.load(), path}))
+            m_shared.cancelled = true;
+        return !m_shared.cancelled;
     }
 
-    Result<std::optional<TreeEntry>> directory(int dirfd, const std::string& name, const std::string& path,
-                                               const struct stat& st, int depth)
+    // Opens a subdirectory to walk, or says why not (nullopt: skipped, with a message when there is one).
+    Result<std::optional<std::pair<Fd, FileStat>>> openSubdirectory(int dirfd, const std::string& name,
+                                                                     const std::string& path, const struct stat& st,
+                                                                     int depth)
     {
-        if (st.st_dev != m_device) {
+        using Opened = std::optional<std::pair<Fd, FileStat>>;
+        if (st.st_dev != m_shared.device) {
             skip(path, "another file system is mounted here; it is not walked into");
-            return std::optional<TreeEntry>{};
+            return Opened{};
         }
         if (m_options.filter && m_options.filter->skipsDirectory(path))
-            return std::optional<TreeEntry>{};
+            return Opened{};
         if (depth >= kMaxDepth) {
             skip(path, fmt::format("deeper than {} levels; not walked into", kMaxDepth));
-            return std::optional<TreeEntry>{};
+            return Opened{};
         }
         auto child = openDirectoryAt(dirfd, name);
         if (!child) {
             skip(path, fmt::format("cannot open the directory: {}", child.error().message));
-            return std::optional<TreeEntry>{};
+            return Opened{};
         }
-        // The directory as opened: a swap between the stat and the open would show here.
+        // The directory as opened: a swap between the stat and the open shows here.
         struct stat opened {};
         if (::fstat(child->get(), &opened) != 0 || opened.st_ino != st.st_ino) {
             skip(path, "it was replaced while being read");
-            return std::optional<TreeEntry>{};
+            return Opened{};
         }
-        auto summary = walk(child->get(), path, statOf(opened), depth + 1);
-        if (!summary)
-            return std::unexpected(summary.error());
+        return Opened(std::pair{std::move(*child), statOf(opened)});
+    }
+
+    std::optional<TreeEntry> directoryEntry(const std::string& name, const std::string& path, std::uint32_t mode,
+                                            const DirSummary& summary) const
+    {
         // With a filter, a directory left empty by it is dropped unless the filter takes the directory itself.
-        if (summary->entries == 0 && m_options.filter && !m_options.filter->empty() && !m_options.filter->takes(path))
-            return std::optional<TreeEntry>{};
+        if (summary.entries == 0 && m_options.filter && !m_options.filter->empty() && !m_options.filter->takes(path))
+            return std::nullopt;
         TreeEntry entry;
         entry.name = name;
         entry.type = EntryType::Directory;
-        entry.mode = static_cast<std::uint32_t>(st.st_mode & 0777);
-        entry.hash = summary->hash;
-        entry.size = summary->bytes;
-        entry.files = summary->files;
-        return std::optional<TreeEntry>(std::move(entry));
+        entry.mode = mode;
+        entry.hash = summary.hash;
+        entry.size = summary.bytes;
+        entry.files = summary.files;
+        return entry;
     }
 
-    // Takes a file: from the stat cache when it vouches for it (`before`), else read. `seen` receives what
-    // the next walk may trust.
+    // Takes a file: from the stat cache when it vouches for it (`before`), else read. Its stat entry goes to
+    // `seen`, trusted when the next walk may rely on it.
     Result<std::optional<TreeEntry>> file(int dirfd, const std::string& name, const std::string& path,
-                                          const struct stat& st, const StatEntry* before, StatEntry& seen)
+                                          const struct stat& st, const StatView* before, PackedWriter& seen,
+                                          bool& fromCache)
     {
+        const FileStat stat = statOf(st);
+        auto untaken = [&] {
+            seen.file(name, stat, false, Storage::Inline, {});
+            return std::optional<TreeEntry>{};
+        };
         if (!progress(path))
             return fail(std::string(kCancelled));
         if (static_cast<std::uint64_t>(st.st_size) > m_options.maxFileSize) {
             skip(path, fmt::format("{} MiB, larger than the limit of {} MiB", st.st_size >> 20,
                                    m_options.maxFileSize >> 20));
-            return std::optional<TreeEntry>{};
+            return untaken();
         }
-        const FileStat stat = statOf(st);
-        seen.stat = stat;
         TreeEntry entry;
         entry.name = name;
         entry.type = EntryType::File;
@@ -339,41 +658,42 @@ private:
         if (before && before->kind == StatEntry::Kind::File && before->trusted && before->stat == stat) {
             entry.storage = before->storage;
             if (before->storage == Storage::Inline)
-                entry.data = before->content;
+                entry.data = std::string(before->content);
             else
                 std::copy(before->content.begin(), before->content.end(), entry.hash.begin());
-            seen.trusted = trustedAt(stat);
-            seen.storage = before->storage;
-            seen.content = before->content;
-            ++m_out.files;
+            seen.file(name, stat, trustedAt(stat), before->storage, before->content);
+            fromCache = true;
+            ++m_shared.files;
             return std::optional<TreeEntry>(std::move(entry));
         }
 
         const int fd = ::openat(dirfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
         if (fd < 0) {
             if (errno == ENOENT)
-                return std::optional<TreeEntry>{};
+                return untaken();
             skip(path, fmt::format("cannot read it: {}", errnoText(errno)));
-            return std::optional<TreeEntry>{};
+            return untaken();
         }
         Fd guard(fd);
         struct stat opened {};
         if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode) || opened.st_ino != st.st_ino) {
             skip(path, "it was replaced while being read");
-            return std::optional<TreeEntry>{};
+            return untaken();
         }
-        const std::uint64_t bytesBefore = m_out.bytesRead;
+        std::uint64_t counted = 0;
         auto stored = storeFile(fd, m_options.store, [&](std::uint64_t bytes) {
-            m_out.bytesRead = bytesBefore + bytes;
+            m_shared.bytesRead += bytes - counted;
+            counted = bytes;
             return progress(path);
         });
         if (!stored) {
             if (stored.error().message == kCancelled)
                 return std::unexpected(stored.error());
             skip(path, fmt::format("cannot read it: {}", stored.error().message));
-            return std::optional<TreeEntry>{};
+            return untaken();
         }
         ++m_out.filesRead;
+        m_out.bytesRead += stored->size;
         m_out.newBlobs += stored->newBlobs;
         m_out.newBytes += stored->newBytes;
         entry.size = stored->size; // what was read, should it have changed since the stat
@@ -381,12 +701,11 @@ private:
         entry.hash = stored->hash;
         entry.data = std::move(stored->inlineBytes);
         // The stat vouches for this content next time only if the file was still as stat'ed when read.
-        seen.trusted = trustedAt(stat) && stored->size == stat.size;
-        seen.storage = entry.storage;
-        seen.content = entry.storage == Storage::Inline
-                           ? entry.data
-                           : std::string(reinterpret_cast<const char*>(entry.hash.data()), entry.hash.size());
-        ++m_out.files;
+        seen.file(name, stat, trustedAt(stat) && stored->size == stat.size, entry.storage,
+                  entry.storage == Storage::Inline
+                      ? std::string_view(entry.data)
+                      : std::string_view(reinterpret_cast<const char*>(entry.hash.data()), entry.hash.size()));
+        ++m_shared.files;
         return std::optional<TreeEntry>(std::move(entry));
     }
 
@@ -399,7 +718,7 @@ private:
                                   : std::string("the link's target is empty or too long"));
             return std::nullopt;
         }
-        ++m_out.files;
+        ++m_shared.files;
         TreeEntry entry;
         entry.name = name;
         entry.type = EntryType::Symlink;
@@ -409,69 +728,48 @@ private:
         return entry;
     }
 
+    WalkShared& m_shared;
     const ScanOptions& m_options;
     ScanResult& m_out;
-    dev_t m_device;
-    std::int64_t m_startNs;
 };
 
 } // namespace
 
 std::string packDirectoryStat(const DirectoryStat& directory)
 {
-    std::string out(kStatMagic);
-    putStat(out, directory.self);
-    out.push_back(directory.trusted ? 1 : 0);
-    putVarint(out, directory.entries.size());
+    PackedWriter writer;
     for (const auto& entry : directory.entries) {
-        putVarint(out, entry.name.size());
-        out += entry.name;
-        out.push_back(static_cast<char>(entry.kind));
-        if (entry.kind != StatEntry::Kind::File)
-            continue;
-        putStat(out, entry.stat);
-        out.push_back(entry.trusted ? 1 : 0);
-        out.push_back(static_cast<char>(entry.storage));
-        putVarint(out, entry.content.size());
-        out += entry.content;
+        if (entry.kind == StatEntry::Kind::File)
+            writer.file(entry.name, entry.stat, entry.trusted, entry.storage, entry.content);
+        else
+            writer.name(entry.name, entry.kind);
     }
-    return out;
+    return writer.finish(directory.self, directory.trusted, directory.listing);
 }
 
 Result<DirectoryStat> unpackDirectoryStat(std::string_view bytes)
 {
-    auto damaged = [] { return fail("a stat cache row is damaged"); };
-    if (!bytes.starts_with(kStatMagic))
-        return damaged();
-    Unpacker in(bytes.substr(kStatMagic.size()));
+    PackedReader reader(bytes);
+    if (!reader.valid())
+        return fail("a stat cache row is damaged");
     DirectoryStat directory;
-    std::uint8_t flag = 0;
-    std::uint64_t count = 0;
-    if (!in.stat(directory.self) || !in.byte(flag) || !in.varint(count) || count > bytes.size())
-        return damaged();
-    directory.trusted = flag != 0;
-    directory.entries.reserve(static_cast<std::size_t>(count));
-    for (std::uint64_t i = 0; i < count; ++i) {
+    directory.self = reader.self;
+    directory.trusted = reader.trusted;
+    directory.listing = reader.listing;
+    directory.entries.reserve(static_cast<std::size_t>(reader.count));
+    StatView view;
+    while (reader.next(view)) {
         StatEntry entry;
-        std::uint8_t kind = 0;
-        if (!in.bytes(entry.name) || !in.byte(kind) || kind < 1 || kind > 4 || !isValidName(entry.name))
-            return damaged();
-        if (!directory.entries.empty() && !(directory.entries.back().name < entry.name))
-            return damaged();
-        entry.kind = static_cast<StatEntry::Kind>(kind);
-        if (entry.kind == StatEntry::Kind::File) {
-            std::uint8_t storage = 0;
-            if (!in.stat(entry.stat) || !in.byte(flag) || !in.byte(storage) || storage > 2 || !in.bytes(entry.content))
-                return damaged();
-            entry.trusted = flag != 0;
-            entry.storage = static_cast<Storage>(storage);
-            if (entry.trusted && entry.storage != Storage::Inline && entry.content.size() != sizeof(ContentHash))
-                return damaged();
-        }
+        entry.name = std::string(view.name);
+        entry.kind = view.kind;
+        entry.stat = view.stat;
+        entry.trusted = view.trusted;
+        entry.storage = view.storage;
+        entry.content = std::string(view.content);
         directory.entries.push_back(std::move(entry));
     }
-    if (!in.done())
-        return damaged();
+    if (!reader.complete())
+        return fail("a stat cache row is damaged");
     return directory;
 }
 
@@ -482,14 +780,25 @@ const StatEntry* DirectoryStat::find(std::string_view name) const
     return it != entries.end() && it->name == name ? &*it : nullptr;
 }
 
-const StatEntry* ScanResult::find(std::string_view path) const
+std::optional<StatEntry> ScanResult::find(std::string_view path) const
 {
     const auto slash = path.rfind('/');
     const std::string folder(slash == std::string_view::npos ? std::string_view() : path.substr(0, slash));
+    const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
     auto it = directories.find(folder);
     if (it == directories.end())
-        return nullptr;
-    return it->second.find(slash == std::string_view::npos ? path : path.substr(slash + 1));
+        return std::nullopt;
+    PackedReader reader(it->second);
+    StatView view;
+    while (reader.next(view)) {
+        if (view.name == name) {
+            return StatEntry{std::string(view.name), view.kind, view.stat, view.trusted, view.storage,
+                             std::string(view.content)};
+        }
+        if (view.name > name)
+            break;
+    }
+    return std::nullopt;
 }
 
 Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptions& options)
@@ -502,13 +811,22 @@ Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptio
     if (::fstat(fd, &st) != 0)
         return fail(fmt::format("{}: {}", root.string(), errnoText(errno)));
     ScanResult result;
-    Walker walker(options, result, st.st_dev);
+    const int threads = options.threads > 0
+                            ? options.threads
+                            : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+    WalkShared shared(options, st.st_dev, threads);
+    Walker walker(shared, result);
     auto summary = walker.walk(fd, "", statOf(st), 0);
     if (!summary) {
         if (summary.error().message == kCancelled)
             return std::unexpected(summary.error());
         return fail(fmt::format("{}: {}", root.string(), summary.error().message));
     }
+    // Threads finish in any order: messages come in path order.
+    std::sort(result.skipped.begin(), result.skipped.end(),
+              [](const Skipped& a, const Skipped& b) { return a.path < b.path; });
+    if (summary->reused)
+        result.reusedListings.push_back(summary->hash);
     result.root = summary->hash;
     result.files = summary->files;
     result.bytes = summary->bytes;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string_view>
 #include <string>
 #include <unordered_map>
@@ -47,6 +48,16 @@ struct StatEntry {
 struct DirectoryStat {
     FileStat self;
     bool trusted = false;
+    // The directory's listing as last built, while nothing in it has changed since: reused without building it
+    // again (its blob is in the store, as part of a checkpoint).
+    struct Listing {
+        ContentHash hash{};
+        std::uint64_t files = 0;
+        std::uint64_t bytes = 0;
+        std::uint64_t entries = 0;
+        bool operator==(const Listing&) const = default;
+    };
+    std::optional<Listing> listing;
     std::vector<StatEntry> entries;
 
     const StatEntry* find(std::string_view name) const;
@@ -77,8 +88,13 @@ struct ScanOptions {
     std::uint64_t maxFileSize = 1ULL << 30;
     // Never taken, by (device, inode): the store's own files when a folder that holds them is imported.
     std::vector<std::pair<std::uint64_t, std::uint64_t>> ignore;
-    // Called for every file; returning false cancels the walk.
+    // Called for every file (by one thread at a time); returning false cancels the walk.
     std::function<bool(const ScanProgress&)> progress;
+    // Threads that walk subdirectories side by side (and hash and compress what they read); 0: the
+    // machine's cores, at most 4. Most of a walk is waiting for stat(2) and read(2).
+    int threads = 0;
+    // Take the listing of a directory whose every entry is unchanged from the cache (see DirectoryStat).
+    bool reuseListings = true;
 };
 
 struct ScanResult {
@@ -89,16 +105,19 @@ struct ScanResult {
     // checkpoint, or read by a diff against the live folder.
     std::unordered_map<ContentHash, std::string, ContentHashHasher> trees;
     std::vector<Skipped> skipped;
-    // What the walk saw, per directory path: the next stat cache.
-    std::unordered_map<std::string, DirectoryStat> directories;
+    // What the walk saw, per directory path, packed (packDirectoryStat): the next stat cache.
+    StatCache directories;
     std::uint64_t filesRead = 0;     // files whose bytes were read (the rest came from the cache)
     std::uint64_t bytesRead = 0;
     std::uint64_t directoriesListed = 0; // the rest: names from the cache
+    // Listings taken from the stat cache instead of being built (the topmost of each unchanged subtree):
+    // their blobs must be in the store for the walk's tree to be whole.
+    std::vector<ContentHash> reusedListings;
     std::uint64_t newBlobs = 0;
     std::uint64_t newBytes = 0;
 
-    // The entry a walk saw at a '/'-separated path; nullptr when none.
-    const StatEntry* find(std::string_view path) const;
+    // The entry a walk saw at a '/'-separated path; nullopt when none.
+    std::optional<StatEntry> find(std::string_view path) const;
 };
 
 // Walks the folder `root` without following any symlink inside it and builds its tree: files (through the

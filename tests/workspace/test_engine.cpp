@@ -122,6 +122,11 @@ TEST_F(WorkspaceTest, TheStatCacheReadsOnlyWhatChanged)
     auto second = engine().checkpoint(CheckpointRequest{"main", "", "", ""});
     ASSERT_TRUE(second);
     EXPECT_EQ(second->filesRead, 0u);
+    // A restore that changes nothing keeps the cache.
+    ASSERT_TRUE(engine().restore(second->checkpoint.id));
+    auto afterRestore = engine().checkpoint(CheckpointRequest{"main", "", "", ""});
+    ASSERT_TRUE(afterRestore);
+    EXPECT_EQ(afterRestore->filesRead, 0u);
 
     // Same size, mtime put back: the change time still tells.
     const fs::path victim = main / "d3" / "f13";
@@ -140,6 +145,30 @@ TEST_F(WorkspaceTest, TheStatCacheReadsOnlyWhatChanged)
     auto racy = engine().checkpoint(CheckpointRequest{"main", "", "", ""});
     ASSERT_TRUE(racy);
     EXPECT_EQ(racy->changes.modified, 1u);
+}
+
+TEST_F(WorkspaceTest, UnchangedFoldersKeepTheirListingAndAMissingOneIsBuiltAgain)
+{
+    const fs::path main = workspace("main");
+    for (int i = 0; i < 30; ++i)
+        writeFile(main / ("d" + std::to_string(i % 3)) / ("f" + std::to_string(i)), "file " + std::to_string(i));
+    ::usleep(60'000);
+    checkpoint("main");
+    ::usleep(60'000);
+    const std::string second = checkpoint("main"); // the walk takes every listing from the cache
+    // A listing vanishes below the engine (as if collected), while its folder is unchanged and another one
+    // changes: the next checkpoint notices and builds it again.
+    auto listing = engine().entryAt(second, "d1");
+    ASSERT_TRUE(listing && *listing);
+    m_store->database()
+        .exec("DELETE FROM blobs WHERE hex(hash) = upper('" + hashHex((*listing)->hash) + "')", "delete a listing")
+        .value();
+    writeFile(main / "d0" / "f0", "changed");
+    auto third = engine().checkpoint(CheckpointRequest{"main", "", "", ""});
+    ASSERT_TRUE(third) << third.error().message;
+    EXPECT_EQ(third->changes.modified, 1u);
+    EXPECT_TRUE(engine().verifyCheckpoint(third->checkpoint.id));
+    EXPECT_TRUE(engine().verifyCheckpoint(second)); // whole again: the listing is back
 }
 
 TEST_F(WorkspaceTest, DiffShowsTextAndBinaryChanges)
