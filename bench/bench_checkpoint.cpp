@@ -4,7 +4,8 @@
 //   restore that change      `sandbench checkpoint restore` vs  `git checkout`
 // Both sides are whole processes started the same way (posix_spawn, output drained), on copies of one
 // generated tree: FILES files, MB megabytes in all, in 25 x 20 folders, 90 % source-like text and 10 %
-// incompressible bytes. The rounds of each case alternate A, B, A, B. git runs with its defaults except
+// incompressible bytes. Each round runs both sides after a pause of 1.1 s (so that neither re-reads a file
+// only because it was just written), and which side goes first alternates from round to round. git runs with its defaults except
 // gc.auto=0 (its automatic repack after the first commit of 10 000 loose objects would otherwise land in a
 // timed commit, which is not the figure we compare with).
 //
@@ -157,6 +158,19 @@ std::uint64_t folderBytes(const fs::path& root)
     return total;
 }
 
+// Runs both sides of a round, the one going first taking turns.
+template <typename A, typename B>
+void alternate(int round, A&& ours, B&& theirs)
+{
+    if (round % 2 == 0) {
+        ours();
+        theirs();
+    } else {
+        theirs();
+        ours();
+    }
+}
+
 void settle()
 {
     // Past Sandbench's racy margin and git's racy-clean second, so neither re-reads a file for its age alone.
@@ -204,8 +218,10 @@ int main(int argc, char** argv)
         copyTree(tree, repo);
         run(git(repo, {"init", "-q"}));
         settle();
-        firstSb.add(run({sb, "checkpoint", "create", "--sandbox", "main", "--store", store.string()}));
-        firstGit.add(run(git(repo, {"add", "-A"})) + run(git(repo, {"commit", "-q", "-m", "first"})));
+        // Which side goes first alternates: the first command after the pause meets colder caches.
+        auto ours = [&] { firstSb.add(run({sb, "checkpoint", "create", "--sandbox", "main", "--store", store.string()})); };
+        auto theirs = [&] { firstGit.add(run(git(repo, {"add", "-A"})) + run(git(repo, {"commit", "-q", "-m", "first"}))); };
+        alternate(i, ours, theirs);
         if (i + 1 < firstRounds) {
             fs::remove_all(store.parent_path());
             fs::remove_all(repo);
@@ -228,8 +244,9 @@ int main(int argc, char** argv)
         appendLine(victim(workspace, i), i);
         appendLine(victim(repo, i), i);
         settle();
-        changeSb.add(run({sb, "checkpoint", "create", "--sandbox", "main", "--store", store.string()}));
-        changeGit.add(run(git(repo, {"add", "-A"})) + run(git(repo, {"commit", "-q", "-m", "change"})));
+        alternate(
+            i, [&] { changeSb.add(run({sb, "checkpoint", "create", "--sandbox", "main", "--store", store.string()})); },
+            [&] { changeGit.add(run(git(repo, {"add", "-A"})) + run(git(repo, {"commit", "-q", "-m", "change"}))); });
         std::string out;
         run({sb, "checkpoint", "list", "--sandbox", "main", "--store", store.string()}, &out);
         sbIds.push_back(out.substr(0, 64)); // newest first
@@ -241,8 +258,9 @@ int main(int argc, char** argv)
     for (int i = 0; i < rounds; ++i) {
         const std::size_t target = sbIds.size() - 2 + static_cast<std::size_t>(i % 2);
         settle();
-        restoreSb.add(run({sb, "checkpoint", "restore", sbIds[target], "--store", store.string()}));
-        restoreGit.add(run(git(repo, {"checkout", "-q", gitIds[target]})));
+        alternate(
+            i, [&] { restoreSb.add(run({sb, "checkpoint", "restore", sbIds[target], "--store", store.string()})); },
+            [&] { restoreGit.add(run(git(repo, {"checkout", "-q", gitIds[target]}))); });
     }
 
     auto row = [](const char* name, const bench::Stats& s) {

@@ -1229,6 +1229,7 @@ struct SandboxEngine::Impl {
             return fail(fmt::format("cannot import {}: not a folder", folder.string()));
         ScanOptions options = scanOptions(nullptr, &blobs, progress);
         options.filter = &filter;
+        options.followRoot = true;
         // The store's own files are never imported (importing a folder that holds the store).
         for (const fs::path& own : {store.path(), fs::path(store.path().string() + "-wal"),
                                     fs::path(store.path().string() + "-shm"), root}) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <atomic>
 #include <functional>
 #include <iterator>
@@ -25,6 +26,8 @@ namespace {
 
 // Deeper trees are refused: each level holds a descriptor open, and no real workspace comes near this.
 constexpr int kMaxDepth = 256;
+// Below this many directories, starting helper threads costs more than it saves.
+constexpr std::size_t kPrefetchMinDirectories = 16;
 
 std::int64_t nanoseconds(const timespec& ts)
 {
@@ -55,85 +58,50 @@ std::string joinPath(const std::string& prefix, const std::string& name)
     return prefix.empty() ? name : prefix + "/" + name;
 }
 
-void putVarint(std::string& out, std::uint64_t value)
+// Packed stat rows use fixed-width fields in the machine's byte order: read and written with memcpy, they
+// cost a walk next to nothing per file. (A store moved to a machine of the other byte order reads its files
+// once: the stats no longer match.)
+constexpr std::string_view kStatMagic = "SBS3";
+
+template <typename T>
+void putFixed(std::string& out, T value)
 {
-    while (value >= 0x80) {
-        out.push_back(static_cast<char>((value & 0x7F) | 0x80));
-        value >>= 7;
-    }
-    out.push_back(static_cast<char>(value));
+    char bytes[sizeof(T)];
+    std::memcpy(bytes, &value, sizeof(T));
+    out.append(bytes, sizeof(T));
 }
 
-void putSigned(std::string& out, std::int64_t value)
+void putStatFixed(std::string& out, const FileStat& stat)
 {
-    putVarint(out, (static_cast<std::uint64_t>(value) << 1) ^ static_cast<std::uint64_t>(value >> 63));
+    putFixed(out, stat.inode);
+    putFixed(out, stat.size);
+    putFixed(out, stat.mtimeNs);
+    putFixed(out, stat.ctimeNs);
+    putFixed(out, stat.mode);
 }
 
-void putStat(std::string& out, const FileStat& stat)
-{
-    putVarint(out, stat.inode);
-    putVarint(out, stat.size);
-    putSigned(out, stat.mtimeNs);
-    putSigned(out, stat.ctimeNs);
-    putVarint(out, stat.mode);
-}
-
-class Unpacker {
+class FixedReader {
 public:
-    explicit Unpacker(std::string_view bytes) : m_bytes(bytes) {}
-    bool varint(std::uint64_t& value)
+    explicit FixedReader(std::string_view bytes) : m_bytes(bytes) {}
+    template <typename T>
+    bool get(T& value)
     {
-        value = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            if (m_pos >= m_bytes.size())
-                return false;
-            const auto byte = static_cast<std::uint8_t>(m_bytes[m_pos++]);
-            value |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
-            if ((byte & 0x80) == 0)
-                return true;
-        }
-        return false;
-    }
-    bool signedVarint(std::int64_t& value)
-    {
-        std::uint64_t raw = 0;
-        if (!varint(raw))
+        if (m_bytes.size() - m_pos < sizeof(T))
             return false;
-        value = static_cast<std::int64_t>(raw >> 1) ^ -static_cast<std::int64_t>(raw & 1);
-        return true;
-    }
-    bool byte(std::uint8_t& value)
-    {
-        if (m_pos >= m_bytes.size())
-            return false;
-        value = static_cast<std::uint8_t>(m_bytes[m_pos++]);
-        return true;
-    }
-    bool view(std::string_view& out)
-    {
-        std::uint64_t length = 0;
-        if (!varint(length) || length > m_bytes.size() - m_pos)
-            return false;
-        out = m_bytes.substr(m_pos, static_cast<std::size_t>(length));
-        m_pos += static_cast<std::size_t>(length);
-        return true;
-    }
-    bool bytes(std::string& out)
-    {
-        std::uint64_t length = 0;
-        if (!varint(length) || length > m_bytes.size() - m_pos)
-            return false;
-        out.assign(m_bytes.substr(m_pos, static_cast<std::size_t>(length)));
-        m_pos += static_cast<std::size_t>(length);
+        std::memcpy(&value, m_bytes.data() + m_pos, sizeof(T));
+        m_pos += sizeof(T);
         return true;
     }
     bool stat(FileStat& out)
     {
-        std::uint64_t mode = 0;
-        if (!varint(out.inode) || !varint(out.size) || !signedVarint(out.mtimeNs) || !signedVarint(out.ctimeNs)
-            || !varint(mode))
+        return get(out.inode) && get(out.size) && get(out.mtimeNs) && get(out.ctimeNs) && get(out.mode);
+    }
+    bool view(std::size_t length, std::string_view& out)
+    {
+        if (m_bytes.size() - m_pos < length)
             return false;
-        out.mode = static_cast<std::uint32_t>(mode);
+        out = m_bytes.substr(m_pos, length);
+        m_pos += length;
         return true;
     }
     bool done() const { return m_pos == m_bytes.size(); }
@@ -142,8 +110,6 @@ private:
     std::string_view m_bytes;
     std::size_t m_pos = 0;
 };
-
-constexpr std::string_view kStatMagic = "SBS2";
 
 // One entry of a packed directory, pointing into the packed bytes.
 struct StatView {
@@ -163,18 +129,20 @@ public:
     {
         std::uint8_t flag = 0;
         std::uint8_t hasListing = 0;
-        m_valid = bytes.starts_with(kStatMagic) && m_in.stat(self) && m_in.byte(flag) && m_in.byte(hasListing);
+        m_valid = bytes.starts_with(kStatMagic) && m_in.stat(self) && m_in.get(flag) && m_in.get(hasListing);
         if (m_valid && hasListing) {
             DirectoryStat::Listing read;
             std::string_view hash;
-            m_valid = m_in.view(hash) && hash.size() == read.hash.size() && m_in.varint(read.files)
-                      && m_in.varint(read.bytes) && m_in.varint(read.entries);
+            m_valid = m_in.view(read.hash.size(), hash) && m_in.get(read.files) && m_in.get(read.bytes)
+                      && m_in.get(read.entries);
             if (m_valid) {
                 std::copy(hash.begin(), hash.end(), read.hash.begin());
                 listing = read;
             }
         }
-        m_valid = m_valid && m_in.varint(count) && count <= bytes.size();
+        std::uint32_t entries = 0;
+        m_valid = m_valid && m_in.get(entries) && entries <= bytes.size();
+        count = entries;
         trusted = flag != 0;
     }
 
@@ -186,9 +154,10 @@ public:
     {
         if (!m_valid || m_read == count)
             return false;
+        std::uint16_t length = 0;
         std::uint8_t kind = 0;
-        if (!m_in.view(out.name) || !m_in.byte(kind) || kind < 1 || kind > 4 || !isValidName(out.name)
-            || (m_read > 0 && !(m_last < out.name)))
+        if (!m_in.get(length) || !m_in.view(length, out.name) || !m_in.get(kind) || kind < 1 || kind > 4
+            || !isValidName(out.name) || (m_read > 0 && !(m_last < out.name)))
             return invalid();
         out.kind = static_cast<StatEntry::Kind>(kind);
         out.trusted = false;
@@ -196,7 +165,9 @@ public:
         if (out.kind == StatEntry::Kind::File) {
             std::uint8_t flag = 0;
             std::uint8_t storage = 0;
-            if (!m_in.stat(out.stat) || !m_in.byte(flag) || !m_in.byte(storage) || storage > 2 || !m_in.view(out.content))
+            std::uint8_t contentLength = 0;
+            if (!m_in.stat(out.stat) || !m_in.get(flag) || !m_in.get(storage) || storage > 2 || !m_in.get(contentLength)
+                || !m_in.view(contentLength, out.content))
                 return invalid();
             out.trusted = flag != 0;
             out.storage = static_cast<Storage>(storage);
@@ -220,7 +191,7 @@ private:
         return false;
     }
 
-    Unpacker m_in;
+    FixedReader m_in;
     bool m_valid = false;
     std::uint64_t m_read = 0;
     std::string_view m_last;
@@ -229,9 +200,10 @@ private:
 // Packs a DirectoryStat entry by entry, in name order.
 class PackedWriter {
 public:
+    PackedWriter() { m_body.reserve(2048); }
     void name(std::string_view entryName, StatEntry::Kind kind)
     {
-        putVarint(m_body, entryName.size());
+        putFixed(m_body, static_cast<std::uint16_t>(entryName.size()));
         m_body += entryName;
         m_body.push_back(static_cast<char>(kind));
         ++m_count;
@@ -239,27 +211,26 @@ public:
     void file(std::string_view entryName, const FileStat& stat, bool trusted, Storage storage, std::string_view content)
     {
         name(entryName, StatEntry::Kind::File);
-        putStat(m_body, stat);
+        putStatFixed(m_body, stat);
         m_body.push_back(trusted ? 1 : 0);
         m_body.push_back(static_cast<char>(storage));
-        putVarint(m_body, content.size());
+        m_body.push_back(static_cast<char>(static_cast<std::uint8_t>(content.size())));
         m_body += content;
     }
     std::string finish(const FileStat& self, bool trusted, const std::optional<DirectoryStat::Listing>& listing) const
     {
         std::string out(kStatMagic);
         out.reserve(m_body.size() + 128);
-        putStat(out, self);
+        putStatFixed(out, self);
         out.push_back(trusted ? 1 : 0);
         out.push_back(listing ? 1 : 0);
         if (listing) {
-            putVarint(out, listing->hash.size());
             out.append(reinterpret_cast<const char*>(listing->hash.data()), listing->hash.size());
-            putVarint(out, listing->files);
-            putVarint(out, listing->bytes);
-            putVarint(out, listing->entries);
+            putFixed(out, listing->files);
+            putFixed(out, listing->bytes);
+            putFixed(out, listing->entries);
         }
-        putVarint(out, m_count);
+        putFixed(out, static_cast<std::uint32_t>(m_count));
         out += m_body;
         return out;
     }
@@ -277,10 +248,123 @@ struct DirSummary {
     bool reused = false; // taken from the stat cache: nothing in the subtree changed
 };
 
+// Stats taken ahead of the walk. Walking a large, mostly unchanged workspace is mostly fstatat(2), one call
+// per name, and the stat cache already says which directories and names there are: helper threads stat
+// them in advance, directory by directory, while the walk proper (on the calling thread) builds the tree.
+// A directory the walk reaches before any helper is claimed by the walk and stat'ed there. What a helper
+// saw is used only for the same directory (same inode) and the same names; anything else is stat'ed again.
+class StatPrefetch {
+public:
+    struct Directory {
+        enum : int { kPending = 0, kRunning = 1, kDone = 2, kClaimed = 3 };
+        std::atomic<int> state{kPending};
+        std::string_view path;
+        std::string_view packed;           // its cache row, for the names
+        std::uint64_t inode = 0;           // of the directory the helper opened (0: it could not)
+        std::vector<std::string_view> names;
+        std::vector<struct stat> stats;
+        std::vector<int> errors;           // 0, or the errno of that name's fstatat
+    };
+
+    StatPrefetch(int root, const StatCache& cache, int helpers) : m_root(::fcntl(root, F_DUPFD_CLOEXEC, 0))
+    {
+        m_order.reserve(cache.size());
+        for (const auto& [path, packed] : cache) {
+            auto directory = std::make_unique<Directory>();
+            directory->path = path;
+            directory->packed = packed;
+            m_byPath.emplace(std::string_view(path), directory.get());
+            m_order.push_back(std::move(directory));
+        }
+        // Roughly the order the walk goes in (depth first, names sorted), so that helpers stay ahead of it.
+        std::sort(m_order.begin(), m_order.end(), [](const auto& a, const auto& b) { return a->path < b->path; });
+        if (!m_root.valid())
+            return;
+        for (int i = 0; i < helpers; ++i) {
+            try {
+                m_helpers.emplace_back([this] { help(); });
+            } catch (const std::system_error&) {
+                break; // fewer helpers; the walk stats the rest itself
+            }
+        }
+    }
+
+    ~StatPrefetch()
+    {
+        m_stop = true;
+        for (auto& helper : m_helpers)
+            helper.join();
+    }
+
+    StatPrefetch(const StatPrefetch&) = delete;
+    StatPrefetch& operator=(const StatPrefetch&) = delete;
+
+    // The stats of `path` when a helper took them (waiting for one that is at it); nullptr otherwise, and then
+    // no helper will start on it.
+    const Directory* take(const std::string& path)
+    {
+        auto it = m_byPath.find(std::string_view(path));
+        if (it == m_byPath.end())
+            return nullptr;
+        Directory* directory = it->second;
+        int expected = Directory::kPending;
+        if (directory->state.compare_exchange_strong(expected, Directory::kClaimed))
+            return nullptr;
+        while (directory->state.load(std::memory_order_acquire) == Directory::kRunning)
+            std::this_thread::yield();
+        return directory->state.load(std::memory_order_acquire) == Directory::kDone ? directory : nullptr;
+    }
+
+private:
+    void help()
+    {
+        while (!m_stop) {
+            const std::size_t index = m_next.fetch_add(1);
+            if (index >= m_order.size())
+                return;
+            Directory& directory = *m_order[index];
+            int expected = Directory::kPending;
+            if (!directory.state.compare_exchange_strong(expected, Directory::kRunning))
+                continue;
+            fill(directory);
+            directory.state.store(Directory::kDone, std::memory_order_release);
+        }
+    }
+
+    void fill(Directory& directory)
+    {
+        auto folder = openRelativeDirectory(m_root.get(), directory.path);
+        if (!folder)
+            return;
+        struct stat self {};
+        if (::fstat(folder->get(), &self) != 0)
+            return;
+        PackedReader reader(directory.packed);
+        StatView view;
+        while (reader.next(view)) {
+            directory.names.push_back(view.name);
+            std::string name(view.name);
+            struct stat st {};
+            directory.errors.push_back(::fstatat(folder->get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 ? 0 : errno);
+            directory.stats.push_back(st);
+        }
+        if (reader.complete())
+            directory.inode = static_cast<std::uint64_t>(self.st_ino);
+    }
+
+    Fd m_root;
+    std::vector<std::unique_ptr<Directory>> m_order;
+    std::unordered_map<std::string_view, Directory*> m_byPath;
+    std::atomic<std::size_t> m_next{0};
+    std::atomic<bool> m_stop{false};
+    std::vector<std::thread> m_helpers;
+};
+
 // What the threads of one walk share.
 struct WalkShared {
     WalkShared(const ScanOptions& o, dev_t d, int threads) : options(o), device(d), startNs(wallClockNs()), spare(threads - 1) {}
     const ScanOptions& options;
+    StatPrefetch* prefetch = nullptr;
     const dev_t device;
     const std::int64_t startNs;
     std::mutex progressLock;            // the caller's callback is called by one thread at a time
@@ -415,6 +499,11 @@ public:
         const std::size_t skippedBefore = m_out.skipped.size();
         StatView cachedView;
         bool haveCachedView = cached && cached->next(cachedView);
+        // Stats a helper took ahead, if it took them of this very directory.
+        const StatPrefetch::Directory* ahead = m_shared.prefetch ? m_shared.prefetch->take(prefix) : nullptr;
+        if (ahead && ahead->inode != self.inode)
+            ahead = nullptr;
+        std::size_t aheadAt = 0;
         std::string name; // NUL-terminated for the system calls
         for (const std::string_view nameView : names) {
             name.assign(nameView);
@@ -425,9 +514,20 @@ public:
                 before = &cachedView;
             const std::string path = joinPath(prefix, name);
             struct stat st {};
-            if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-                if (errno != ENOENT) // gone since it was listed: not there, nothing to say
-                    skip(path, fmt::format("cannot read its status: {}", errnoText(errno)));
+            int statError = 0;
+            if (ahead) {
+                while (aheadAt < ahead->names.size() && ahead->names[aheadAt] < nameView)
+                    ++aheadAt;
+            }
+            if (ahead && aheadAt < ahead->names.size() && ahead->names[aheadAt] == nameView) {
+                st = ahead->stats[aheadAt];
+                statError = ahead->errors[aheadAt];
+            } else if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                statError = errno;
+            }
+            if (statError != 0) {
+                if (statError != ENOENT) // gone since it was listed: not there, nothing to say
+                    skip(path, fmt::format("cannot read its status: {}", errnoText(statError)));
                 reusable = false;
                 continue;
             }
@@ -803,9 +903,14 @@ std::optional<StatEntry> ScanResult::find(std::string_view path) const
 
 Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptions& options)
 {
-    const int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return fail(fmt::format("{}: cannot open the folder: {}", root.string(), errnoText(errno)));
+    const int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | (options.followRoot ? 0 : O_NOFOLLOW));
+    if (fd < 0) {
+        const int error = errno;
+        struct stat link {};
+        const bool symlink = ::lstat(root.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
+        return fail(fmt::format("{}: cannot open the folder: {}", root.string(),
+                                symlink ? std::string("it is a symlink, not a folder") : errnoText(error)));
+    }
     Fd guard(fd);
     struct stat st {};
     if (::fstat(fd, &st) != 0)
@@ -814,7 +919,15 @@ Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptio
     const int threads = options.threads > 0
                             ? options.threads
                             : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
-    WalkShared shared(options, st.st_dev, threads);
+    // With a stat cache, helpers stat ahead (most of an incremental walk) and the walk stays on this thread;
+    // without one (a first checkpoint, an import) subtrees are walked side by side, hashing and compressing.
+    std::optional<StatPrefetch> prefetch;
+    const bool ahead = options.cache && options.cache->size() >= kPrefetchMinDirectories;
+    WalkShared shared(options, st.st_dev, ahead ? 1 : threads);
+    if (ahead) {
+        prefetch.emplace(fd, *options.cache, std::max(threads, 2));
+        shared.prefetch = &*prefetch;
+    }
     Walker walker(shared, result);
     auto summary = walker.walk(fd, "", statOf(st), 0);
     if (!summary) {

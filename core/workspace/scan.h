@@ -95,6 +95,9 @@ struct ScanOptions {
     int threads = 0;
     // Take the listing of a directory whose every entry is unchanged from the cache (see DirectoryStat).
     bool reuseListings = true;
+    // Whether `root` itself may be a symlink to the folder (a folder to import, named by the user); a
+    // workspace never is: one replaced by a symlink is refused rather than followed.
+    bool followRoot = false;
 };
 
 struct ScanResult {

@@ -84,6 +84,20 @@ TEST_F(WorkspaceTest, ARestoreNeverWritesThroughAPlantedSymlink)
     EXPECT_EQ((*entry)->type, EntryType::Symlink);
 }
 
+TEST_F(WorkspaceTest, AWorkspaceReplacedByASymlinkIsRefusedNotFollowed)
+{
+    const fs::path outside = m_dir.path() / "elsewhere";
+    writeFile(outside / "secret.txt", "secret\n");
+    create("box");
+    const fs::path box = workspace("box");
+    fs::remove_all(box);
+    fs::create_directory_symlink(outside, box);
+    auto made = engine().checkpoint(CheckpointRequest{"box", "", "", ""});
+    ASSERT_FALSE(made);
+    EXPECT_NE(made.error().message.find("is a symlink, not a folder"), std::string::npos) << made.error().message;
+    EXPECT_EQ(count("SELECT count(*) FROM blobs WHERE size = 7"), 0); // "secret\n" was never read
+}
+
 TEST_F(WorkspaceTest, SpecialFilesAreSkippedWithAMessage)
 {
     const fs::path main = workspace("main");
