@@ -202,8 +202,11 @@ constexpr std::span<const Migration> migrations()
 // quick_check reads every page; above this size it would make opening the store feel slow, so larger files
 // only get the schema checks (SQLite still reports SQLITE_CORRUPT on any damaged page it later reads).
 constexpr std::int64_t kQuickCheckMaxBytes = 64 * 1024 * 1024;
-// The table whose rows carry their own check (core/workspace's blobs, addressed by the SHA-256 of their bytes).
-constexpr std::string_view kSelfCheckingTable = "blobs";
+// Tables the open-time check leaves out (core/workspace): the blobs, each checked against the SHA-256 of its
+// bytes whenever it is read, and the workspaces' stat cache, which a walk ignores when it cannot read it.
+// Together they are most of a store with checkpoints; reading them at every open would cost every command
+// milliseconds per 10 MB. A damaged page of theirs still surfaces as SQLITE_CORRUPT when read.
+constexpr std::array<std::string_view, 2> kSelfCheckingTables = {"blobs", "workspace_stat"};
 
 // ---------------------------------------------------------------------------------------------------------
 // The connection's own handle (statements, transactions and binding are in store/sql.h).
@@ -414,15 +417,16 @@ Result<void> validateExisting(const fs::path& path)
         return fail(fmt::format("store {} is corrupt ({}); refusing to use it", where,
                                 sqlite3_errmsg(connection->get())));
     if (*pageCount * *pageSize <= kQuickCheckMaxBytes) {
-        // The checkpoints' blobs (usually most of the file) are left out: each blob is checked against its
-        // SHA-256 whenever it is read, and a damaged page of theirs surfaces as SQLITE_CORRUPT then. Reading
-        // them all here would cost every command tens of milliseconds per 50 MB of checkpoints.
+        // Every table but kSelfCheckingTables, when the store has them.
+        auto selfChecking = [](std::string_view name) {
+            return std::find(kSelfCheckingTables.begin(), kSelfCheckingTables.end(), name) != kSelfCheckingTables.end();
+        };
         std::vector<std::string> checks;
-        if (std::find(objects.begin(), objects.end(), kSelfCheckingTable) == objects.end()) {
+        if (std::none_of(tables.begin(), tables.end(), selfChecking)) {
             checks.emplace_back("PRAGMA quick_check");
         } else {
             for (const auto& table : tables) {
-                if (table != kSelfCheckingTable)
+                if (!selfChecking(table))
                     checks.push_back(fmt::format("PRAGMA quick_check(\"{}\")", table));
             }
         }

@@ -758,14 +758,12 @@ struct SandboxEngine::Impl {
         auto head = checkpointByRow(*sandbox.headRow);
         if (!head)
             return errorOf(head);
-        auto cache = loadStatCache(sandbox.id);
-        if (!cache)
-            return errorOf(cache);
-
+        // The stat cache only saves reading files: one that cannot be read is walked without.
+        const StatCache cache = loadStatCache(sandbox.id).value_or(StatCache{});
         trace("cache loaded");
         if (auto ok = blobs.beginBatch(); !ok)
             return errorOf(ok);
-        auto scan = walkWorkspace(sandbox.info.workspace, *cache, &blobs, progress);
+        auto scan = walkWorkspace(sandbox.info.workspace, cache, &blobs, progress);
         if (!scan) {
             (void)blobs.endBatch(); // what was stored is kept: unreferenced, the next collection takes it
             return errorOf(scan);
@@ -781,7 +779,7 @@ struct SandboxEngine::Impl {
         sql::Transaction transaction(db);
         if (auto ok = transaction.begin(); !ok)
             return errorOf(ok);
-        if (auto ok = updateStatCache(sandbox.id, *cache, *scan); !ok)
+        if (auto ok = updateStatCache(sandbox.id, cache, *scan); !ok)
             return errorOf(ok);
         trace("cache saved");
         if (unchanged && !request.always) {
@@ -2392,11 +2390,9 @@ Result<DiffResult> SandboxEngine::diff(std::string_view from, std::string_view t
         auto sandbox = m_impl->requireSandbox(name);
         if (!sandbox)
             return errorOf(sandbox);
-        auto cache = m_impl->loadStatCache(sandbox->id);
-        if (!cache)
-            return errorOf(cache);
+        const StatCache cache = m_impl->loadStatCache(sandbox->id).value_or(StatCache{});
         // Read only: nothing is stored, the references are computed the way a checkpoint would.
-        auto walked = m_impl->walkWorkspace(sandbox->info.workspace, *cache, nullptr, progress);
+        auto walked = m_impl->walkWorkspace(sandbox->info.workspace, cache, nullptr, progress);
         if (!walked)
             return errorOf(walked);
         scan = std::move(*walked);

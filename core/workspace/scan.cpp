@@ -282,7 +282,13 @@ public:
             return;
         for (int i = 0; i < helpers; ++i) {
             try {
-                m_helpers.emplace_back([this] { help(); });
+                m_helpers.emplace_back([this, i] {
+                    // libcrypto loads its configuration on first use, about a millisecond: here, beside the
+                    // walk, rather than when the walk first hashes a listing.
+                    if (i == 0)
+                        (void)sha256(std::string_view());
+                    help();
+                });
             } catch (const std::system_error&) {
                 break; // fewer helpers; the walk stats the rest itself
             }
