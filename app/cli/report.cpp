@@ -113,6 +113,8 @@ json sandboxToJson(const SandboxInfo& sandbox, std::int64_t nowMs)
             {"excludes", sandbox.excludes},
             {"head", sandbox.head},
             {"checkpoints", sandbox.checkpoints},
+            {"files", sandbox.files},
+            {"bytes", sandbox.bytes},
             // The same folder under two names: "path" as `sandbox path` prints it, "workspace" as it is.
             {"path", sandbox.workspace.string()},
             {"workspace", sandbox.workspace.string()}};

@@ -272,7 +272,7 @@ struct CheckpointRow {
 
 inline constexpr std::string_view kSandboxSelect =
     "SELECT s.id, s.name, s.owner, s.created_at_ms, s.expires_at_ms, s.origin, s.includes, s.excludes, s.head_id, "
-    "h.checkpoint_id, (SELECT count(*) FROM checkpoints WHERE sandbox_id = s.id) "
+    "h.checkpoint_id, (SELECT count(*) FROM checkpoints WHERE sandbox_id = s.id), h.files, h.bytes "
     "FROM sandboxes AS s LEFT JOIN checkpoints AS h ON h.id = s.head_id";
 
 inline constexpr std::string_view kCheckpointSelect =

@@ -71,6 +71,8 @@ SandboxRow SandboxEngine::Impl::readSandbox(sqlite3_stmt* s) const
         row.headRow = sqlite3_column_int64(s, 8);
     row.info.head = sql::columnString(s, 9);
     row.info.checkpoints = sqlite3_column_int64(s, 10);
+    row.info.files = static_cast<std::uint64_t>(sqlite3_column_int64(s, 11));
+    row.info.bytes = static_cast<std::uint64_t>(sqlite3_column_int64(s, 12));
     row.info.workspace = workspaceOf(row.info.name);
     return row;
 }

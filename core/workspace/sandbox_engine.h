@@ -40,6 +40,8 @@ struct SandboxInfo {
     std::string head;                          // the checkpoint the workspace was last saved as or restored to
     std::filesystem::path workspace;
     std::int64_t checkpoints = 0;              // checkpoints made in this sandbox (still kept)
+    std::uint64_t files = 0;                   // files and symlinks of its head checkpoint
+    std::uint64_t bytes = 0;                   // and their bytes
 
     bool expired(std::int64_t nowMs) const { return expiresAtMs && *expiresAtMs <= nowMs; }
 };

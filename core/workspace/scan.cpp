@@ -931,7 +931,11 @@ Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptio
     const bool ahead = options.cache && options.cache->size() >= kPrefetchMinDirectories;
     WalkShared shared(options, st.st_dev, ahead ? 1 : threads);
     if (ahead) {
-        prefetch.emplace(fd, *options.cache, std::max(threads, 2));
+        // One helper per 64 directories, 2 to 8: stat(2) calls mostly wait on kernel locks and caches, so a few
+        // more threads than cores still help, most of all on a machine busy with other work (git's preload
+        // of the index does the same with up to 20).
+        const int helpers = static_cast<int>(std::clamp<std::size_t>(options.cache->size() / 64, 2, 8));
+        prefetch.emplace(fd, *options.cache, options.threads > 0 ? options.threads : helpers);
         shared.prefetch = &*prefetch;
     }
     Walker walker(shared, result);

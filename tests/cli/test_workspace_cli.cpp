@@ -70,7 +70,7 @@ TEST_F(WorkspaceCli, SandboxesListCreatePathDestroy)
     ASSERT_TRUE(first.is_array());
     ASSERT_EQ(first.size(), 1u);
     for (const char* field : {"name", "owner", "created_at_ms", "expires_at_ms", "expired", "origin", "includes",
-                              "excludes", "head", "checkpoints", "path", "workspace"})
+                              "excludes", "head", "checkpoints", "files", "bytes", "path", "workspace"})
         EXPECT_TRUE(first[0].contains(field)) << field;
     EXPECT_EQ(first[0]["name"], "main");
     EXPECT_TRUE(first[0]["expires_at_ms"].is_null());
