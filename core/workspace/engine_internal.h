@@ -383,6 +383,8 @@ struct SandboxEngine::Impl {
 
     struct Saved {
         ScanResult scan;
+        StatCache cache;                           // the stat cache the walk started from
+        bool cacheSaved = false;                   // false: the caller is to save it (deferred)
         engine::CheckpointRow head;                // the sandbox's head afterwards
         std::optional<engine::CheckpointRow> made; // the checkpoint made, if any
         ChangeCounts changes;
@@ -390,6 +392,9 @@ struct SandboxEngine::Impl {
 
     struct SaveRequest {
         bool always = true; // false: only when the workspace differs from the head
+        // With no checkpoint to make, leave the stat cache to the caller's next transaction (a restore saves
+        // it with its record: one commit less).
+        bool deferCache = false;
         std::string kind = "checkpoint";
         std::string label;
         std::string message;
@@ -483,6 +488,7 @@ struct SandboxEngine::Impl {
     // The swap of a restore is done: record the restore checkpoint, move the head, forget the stat cache
     // below the swapped folder, settle the journal row (if any), all in one transaction.
     Result<engine::CheckpointRow> finishRestore(const engine::NewCheckpoint& plan, const std::string& id,
+                                                const Saved* deferred,
                                                 const std::string& swapped, std::optional<std::int64_t> journalRow,
                                                 bool recovered);
 

@@ -85,12 +85,17 @@ Result<SandboxEngine::Impl::SwapPlan> SandboxEngine::Impl::planSwap(TreeReader& 
 // The swap of a restore is done: record the restore checkpoint, move the head, forget the stat cache
 // below the swapped folder, settle the journal row (if any), all in one transaction.
 Result<CheckpointRow> SandboxEngine::Impl::finishRestore(const NewCheckpoint& plan, const std::string& id,
-                                                         const std::string& swapped,
+                                                         const Saved* deferred, const std::string& swapped,
                                                          std::optional<std::int64_t> journalRow, bool recovered)
 {
     sql::Transaction transaction(db);
     if (auto ok = transaction.begin(); !ok)
         return errorOf(ok);
+    // The stat cache of the walk before the swap, when saving it was left to this transaction.
+    if (deferred && !deferred->cacheSaved) {
+        if (auto ok = updateStatCache(plan.sandboxId, deferred->cache, deferred->scan); !ok)
+            return errorOf(ok);
+    }
     auto made = insertCheckpoint(plan, id);
     if (!made)
         return errorOf(made);
@@ -152,6 +157,7 @@ Result<RestoreResult> SandboxEngine::Impl::restore(std::string_view checkpointTe
     save.always = false;
     save.kind = "auto";
     save.message = fmt::format("unsaved changes, saved before restoring {}", target->info.id);
+    save.deferCache = true;
     auto saved = saveWorkspace(*sandbox, save, progress);
     if (!saved)
         return errorOf(saved);
@@ -237,7 +243,7 @@ Result<RestoreResult> SandboxEngine::Impl::restore(std::string_view checkpointTe
     }
 
     // 4. Recorded; what was replaced (now the staging entry) goes.
-    auto made = finishRestore(plan, *id, result.swapped, journalRow, false);
+    auto made = finishRestore(plan, *id, &*saved, result.swapped, journalRow, false);
     if (!made)
         return errorOf(made);
     result.recorded = made->info;
@@ -457,7 +463,7 @@ Result<void> SandboxEngine::Impl::recover()
                                                            : SwapPlan::Kind::Exchange;
         const bool swappedIn = settleSwap(**sandbox, entry.swapped, kind, entry.inode, staging);
         if (swappedIn) {
-            auto made = finishRestore(plan->first, plan->second, entry.swapped, entry.id, true);
+            auto made = finishRestore(plan->first, plan->second, nullptr, entry.swapped, entry.id, true);
             if (!made)
                 return errorOf(made);
         } else if (auto ok = db.exec(fmt::format("DELETE FROM workspace_journal WHERE id = {}", entry.id),

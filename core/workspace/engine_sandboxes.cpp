@@ -44,7 +44,7 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
     if (!head)
         return errorOf(head);
     // The stat cache only saves reading files: one that cannot be read is walked without.
-    const StatCache cache = loadStatCache(sandbox.id).value_or(StatCache{});
+    StatCache cache = loadStatCache(sandbox.id).value_or(StatCache{});
     trace("cache loaded");
     if (auto ok = blobs.beginBatch(); !ok)
         return errorOf(ok);
@@ -61,11 +61,17 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
     Saved saved;
     saved.head = std::move(*head);
     const bool unchanged = scan->root == saved.head.info.tree;
+    if (unchanged && !request.always && request.deferCache) {
+        saved.scan = std::move(*scan);
+        saved.cache = std::move(cache);
+        return saved;
+    }
     sql::Transaction transaction(db);
     if (auto ok = transaction.begin(); !ok)
         return errorOf(ok);
     if (auto ok = updateStatCache(sandbox.id, cache, *scan); !ok)
         return errorOf(ok);
+    saved.cacheSaved = true;
     trace("cache saved");
     if (unchanged && !request.always) {
         if (auto ok = transaction.commit(); !ok)

@@ -261,6 +261,8 @@ public:
         std::string_view path;
         std::string_view packed;           // its cache row, for the names
         std::uint64_t inode = 0;           // of the directory the helper opened (0: it could not)
+        struct stat self {};               // its stat, as opened
+        Fd folder;                         // kept open for the walk (while not too many are)
         std::vector<std::string_view> names;
         std::vector<struct stat> stats;
         std::vector<int> errors;           // 0, or the errno of that name's fstatat
@@ -305,9 +307,18 @@ public:
     StatPrefetch(const StatPrefetch&) = delete;
     StatPrefetch& operator=(const StatPrefetch&) = delete;
 
+    // The descriptor a helper kept open for the directory, handed over once (invalid when none).
+    Fd takeFolder(Directory& directory)
+    {
+        if (!directory.folder.valid())
+            return Fd();
+        --m_kept;
+        return std::move(directory.folder);
+    }
+
     // The stats of `path` when a helper took them (waiting for one that is at it); nullptr otherwise, and then
     // no helper will start on it.
-    const Directory* take(const std::string& path)
+    Directory* take(const std::string& path)
     {
         auto it = m_byPath.find(std::string_view(path));
         if (it == m_byPath.end())
@@ -342,8 +353,7 @@ private:
         auto folder = openRelativeDirectory(m_root.get(), directory.path);
         if (!folder)
             return;
-        struct stat self {};
-        if (::fstat(folder->get(), &self) != 0)
+        if (::fstat(folder->get(), &directory.self) != 0)
             return;
         PackedReader reader(directory.packed);
         StatView view;
@@ -354,14 +364,23 @@ private:
             directory.errors.push_back(::fstatat(folder->get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 ? 0 : errno);
             directory.stats.push_back(st);
         }
-        if (reader.complete())
-            directory.inode = static_cast<std::uint64_t>(self.st_ino);
+        if (!reader.complete())
+            return;
+        directory.inode = static_cast<std::uint64_t>(directory.self.st_ino);
+        // Handed to the walk, which then needs no open of its own; bounded, as the helpers run ahead.
+        if (m_kept.fetch_add(1) < kMaxKept)
+            directory.folder = std::move(*folder);
+        else
+            --m_kept;
     }
+
+    static constexpr int kMaxKept = 256;
 
     Fd m_root;
     std::vector<std::unique_ptr<Directory>> m_order;
     std::unordered_map<std::string_view, Directory*> m_byPath;
     std::atomic<std::size_t> m_next{0};
+    std::atomic<int> m_kept{0};
     std::atomic<bool> m_stop{false};
     std::vector<std::thread> m_helpers;
 };
@@ -706,6 +725,14 @@ private:
         if (depth >= kMaxDepth) {
             skip(path, fmt::format("deeper than {} levels; not walked into", kMaxDepth));
             return Opened{};
+        }
+        // Opened already by a helper, as the very directory stat'ed here?
+        if (m_shared.prefetch) {
+            if (StatPrefetch::Directory* ahead = m_shared.prefetch->take(path);
+                ahead && ahead->inode == static_cast<std::uint64_t>(st.st_ino)) {
+                if (Fd folder = m_shared.prefetch->takeFolder(*ahead); folder.valid())
+                    return Opened(std::pair{std::move(folder), statOf(ahead->self)});
+            }
         }
         auto child = openDirectoryAt(dirfd, name);
         if (!child) {
