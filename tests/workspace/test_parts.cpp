@@ -5,11 +5,13 @@
 #include "workspace/diff.h"
 #include "workspace/duration.h"
 #include "workspace/path_filter.h"
+#include "workspace/scan.h"
 #include "workspace/tree.h"
 #include "workspace_fixture.h"
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <set>
 
 namespace sb::workspacetest {
@@ -246,6 +248,79 @@ TEST(TextDiff, ManyChangesStillGiveACorrectDiff)
     const std::string diff = unifiedDiff(a, b, "a", "b", 0);
     EXPECT_NE(diff.find("-1\n"), std::string::npos);
     EXPECT_NE(diff.find("+-1\n"), std::string::npos);
+}
+
+} // namespace
+} // namespace sb::workspacetest
+
+namespace sb::workspacetest {
+namespace {
+
+// The stat cache, the names and listings it lends and the helpers that stat ahead must never change what a
+// walk sees: after any change to a workspace, a walk through the cache gives the tree a walk without one
+// gives.
+TEST(Walk, ThroughTheCacheItSeesWhatAFullWalkSees)
+{
+    TempDir dir;
+    const fs::path root = dir.path() / "ws";
+    for (int d = 0; d < 40; ++d)
+        for (int f = 0; f < 5; ++f)
+            writeFile(root / ("d" + std::to_string(d)) / ("f" + std::to_string(f)), noise(100 + f * 50, d * 10 + f));
+    ::usleep(60'000);
+    auto first = scanFolder(root, ScanOptions{});
+    ASSERT_TRUE(first) << first.error().message;
+    StatCache cache = first->directories;
+
+    std::mt19937 random(4);
+    auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
+    for (int round = 0; round < 40; ++round) {
+        const fs::path folder = root / ("d" + std::to_string(pick(40)));
+        const fs::path file = folder / ("f" + std::to_string(pick(5)));
+        std::error_code ec;
+        switch (pick(9)) {
+        case 0: // same size, new bytes
+            if (fs::is_regular_file(file))
+                writeFile(file, noise(fs::file_size(file), static_cast<std::uint64_t>(round) + 1000));
+            break;
+        case 1:
+            writeFile(file, "appended " + std::to_string(round));
+            break;
+        case 2:
+            fs::remove_all(file, ec);
+            break;
+        case 3:
+            writeFile(folder / ("new" + std::to_string(round)), "new");
+            break;
+        case 4:
+            writeFile(root / ("extra" + std::to_string(round)) / "x", "x");
+            break;
+        case 5:
+            fs::remove_all(folder, ec);
+            break;
+        case 6:
+            if (fs::is_regular_file(file))
+                fs::permissions(file, fs::perms::owner_exec, fs::perm_options::add, ec);
+            break;
+        case 7:
+            fs::remove_all(file, ec);
+            writeFile(file / "inside", "now a folder");
+            break;
+        case 8:
+            fs::remove_all(file, ec);
+            fs::create_symlink("../elsewhere", file, ec);
+            break;
+        }
+        if (round % 3 == 0)
+            ::usleep(60'000); // sometimes past the racy margin, so that cached stats are trusted
+        ScanOptions cached;
+        cached.cache = &cache;
+        auto through = scanFolder(root, cached);
+        auto full = scanFolder(root, ScanOptions{});
+        ASSERT_TRUE(through && full);
+        EXPECT_EQ(hashHex(through->root), hashHex(full->root)) << "round " << round;
+        EXPECT_EQ(through->files, full->files) << "round " << round;
+        cache = through->directories;
+    }
 }
 
 } // namespace
