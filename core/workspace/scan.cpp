@@ -5,19 +5,20 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
 #include <functional>
 #include <iterator>
 #include <list>
 #include <mutex>
 #include <optional>
+#include <span>
+#include <sys/stat.h>
 #include <system_error>
 #include <thread>
-#include <cerrno>
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace sb {
@@ -63,8 +64,7 @@ std::string joinPath(const std::string& prefix, const std::string& name)
 // once: the stats no longer match.)
 constexpr std::string_view kStatMagic = "SBS3";
 
-template <typename T>
-void putFixed(std::string& out, T value)
+template <typename T> void putFixed(std::string& out, T value)
 {
     char bytes[sizeof(T)];
     std::memcpy(bytes, &value, sizeof(T));
@@ -83,8 +83,7 @@ void putStatFixed(std::string& out, const FileStat& stat)
 class FixedReader {
 public:
     explicit FixedReader(std::string_view bytes) : m_bytes(bytes) {}
-    template <typename T>
-    bool get(T& value)
+    template <typename T> bool get(T& value)
     {
         if (m_bytes.size() - m_pos < sizeof(T))
             return false;
@@ -259,24 +258,40 @@ public:
         enum : int { kPending = 0, kRunning = 1, kDone = 2, kClaimed = 3 };
         std::atomic<int> state{kPending};
         std::string_view path;
-        std::string_view packed;           // its cache row, for the names
-        std::uint64_t inode = 0;           // of the directory the helper opened (0: it could not)
-        struct stat self {};               // its stat, as opened
-        Fd folder;                         // kept open for the walk (while not too many are)
-        std::vector<std::string_view> names;
-        std::vector<struct stat> stats;
-        std::vector<int> errors;           // 0, or the errno of that name's fstatat
+        std::string_view packed; // its cache row, for the names
+        std::uint64_t inode = 0; // of the directory the helper opened (0: it could not)
+        struct stat self {};     // its stat, as opened
+        Fd folder;               // kept open for the walk (while not too many are)
+        // Its names and what fstatat said of each (errors: 0 or the errno), in slices of arrays shared by all
+        // directories and allocated once: helpers allocate nothing.
+        std::span<std::string_view> names;
+        std::span<struct stat> stats;
+        std::span<int> errors;
+        std::size_t filled = 0;
     };
 
     StatPrefetch(int root, const StatCache& cache, int helpers) : m_root(::fcntl(root, F_DUPFD_CLOEXEC, 0))
     {
         m_order.reserve(cache.size());
+        std::size_t total = 0;
         for (const auto& [path, packed] : cache) {
             auto directory = std::make_unique<Directory>();
             directory->path = path;
             directory->packed = packed;
+            total += static_cast<std::size_t>(PackedReader(packed).count);
             m_byPath.emplace(std::string_view(path), directory.get());
             m_order.push_back(std::move(directory));
+        }
+        m_names.resize(total);
+        m_stats.resize(total);
+        m_errors.resize(total);
+        std::size_t offset = 0;
+        for (auto& directory : m_order) {
+            const auto count = static_cast<std::size_t>(PackedReader(directory->packed).count);
+            directory->names = std::span(m_names).subspan(offset, count);
+            directory->stats = std::span(m_stats).subspan(offset, count);
+            directory->errors = std::span(m_errors).subspan(offset, count);
+            offset += count;
         }
         // Roughly the order the walk goes in (depth first, names sorted), so that helpers stay ahead of it.
         std::sort(m_order.begin(), m_order.end(), [](const auto& a, const auto& b) { return a->path < b->path; });
@@ -327,9 +342,12 @@ public:
         int expected = Directory::kPending;
         if (directory->state.compare_exchange_strong(expected, Directory::kClaimed))
             return nullptr;
-        while (directory->state.load(std::memory_order_acquire) == Directory::kRunning)
-            std::this_thread::yield();
-        return directory->state.load(std::memory_order_acquire) == Directory::kDone ? directory : nullptr;
+        // A helper is at it: sleep until it is done (a futex, not a spin: the helper needs the core).
+        while (expected == Directory::kRunning) {
+            directory->state.wait(Directory::kRunning, std::memory_order_acquire);
+            expected = directory->state.load(std::memory_order_acquire);
+        }
+        return expected == Directory::kDone ? directory : nullptr;
     }
 
 private:
@@ -345,24 +363,26 @@ private:
                 continue;
             fill(directory);
             directory.state.store(Directory::kDone, std::memory_order_release);
+            directory.state.notify_all();
         }
     }
 
     void fill(Directory& directory)
     {
-        auto folder = openRelativeDirectory(m_root.get(), directory.path);
+        auto folder = openDirectoryBeneath(m_root.get(), std::string(directory.path));
         if (!folder)
             return;
         if (::fstat(folder->get(), &directory.self) != 0)
             return;
         PackedReader reader(directory.packed);
+        std::string name; // NUL-terminated, reused
         StatView view;
-        while (reader.next(view)) {
-            directory.names.push_back(view.name);
-            std::string name(view.name);
-            struct stat st {};
-            directory.errors.push_back(::fstatat(folder->get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 ? 0 : errno);
-            directory.stats.push_back(st);
+        while (directory.filled < directory.names.size() && reader.next(view)) {
+            const std::size_t i = directory.filled++;
+            directory.names[i] = view.name;
+            name.assign(view.name);
+            directory.errors[i] =
+                ::fstatat(folder->get(), name.c_str(), &directory.stats[i], AT_SYMLINK_NOFOLLOW) == 0 ? 0 : errno;
         }
         if (!reader.complete())
             return;
@@ -379,6 +399,9 @@ private:
     Fd m_root;
     std::vector<std::unique_ptr<Directory>> m_order;
     std::unordered_map<std::string_view, Directory*> m_byPath;
+    std::vector<std::string_view> m_names;
+    std::vector<struct stat> m_stats;
+    std::vector<int> m_errors;
     std::atomic<std::size_t> m_next{0};
     std::atomic<int> m_kept{0};
     std::atomic<bool> m_stop{false};
@@ -387,16 +410,19 @@ private:
 
 // What the threads of one walk share.
 struct WalkShared {
-    WalkShared(const ScanOptions& o, dev_t d, int threads) : options(o), device(d), startNs(wallClockNs()), spare(threads - 1) {}
+    WalkShared(const ScanOptions& o, dev_t d, int threads)
+        : options(o), device(d), startNs(wallClockNs()), spare(threads - 1)
+    {
+    }
     const ScanOptions& options;
     StatPrefetch* prefetch = nullptr;
     const dev_t device;
     const std::int64_t startNs;
-    std::mutex progressLock;            // the caller's callback is called by one thread at a time
+    std::mutex progressLock; // the caller's callback is called by one thread at a time
     std::atomic<bool> cancelled{false};
     std::atomic<std::uint64_t> files{0};
     std::atomic<std::uint64_t> bytesRead{0};
-    std::atomic<int> spare;             // more threads that may start now
+    std::atomic<int> spare; // more threads that may start now
 
     bool takeThread()
     {
@@ -541,10 +567,10 @@ public:
             struct stat st {};
             int statError = 0;
             if (ahead) {
-                while (aheadAt < ahead->names.size() && ahead->names[aheadAt] < nameView)
+                while (aheadAt < ahead->filled && ahead->names[aheadAt] < nameView)
                     ++aheadAt;
             }
-            if (ahead && aheadAt < ahead->names.size() && ahead->names[aheadAt] == nameView) {
+            if (ahead && aheadAt < ahead->filled && ahead->names[aheadAt] == nameView) {
                 st = ahead->stats[aheadAt];
                 statError = ahead->errors[aheadAt];
             } else if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -696,7 +722,10 @@ private:
         return false;
     }
 
-    void skip(const std::string& path, std::string reason) { m_out.skipped.push_back(Skipped{path, std::move(reason)}); }
+    void skip(const std::string& path, std::string reason)
+    {
+        m_out.skipped.push_back(Skipped{path, std::move(reason)});
+    }
 
     bool progress(const std::string& path)
     {
@@ -711,9 +740,8 @@ private:
     }
 
     // Opens a subdirectory to walk, or says why not (nullopt: skipped, with a message when there is one).
-    Result<std::optional<std::pair<Fd, FileStat>>> openSubdirectory(int dirfd, const std::string& name,
-                                                                     const std::string& path, const struct stat& st,
-                                                                     int depth)
+    Result<std::optional<std::pair<Fd, FileStat>>>
+    openSubdirectory(int dirfd, const std::string& name, const std::string& path, const struct stat& st, int depth)
     {
         using Opened = std::optional<std::pair<Fd, FileStat>>;
         if (st.st_dev != m_shared.device) {
@@ -778,8 +806,8 @@ private:
         if (!progress(path))
             return fail(std::string(kCancelled));
         if (static_cast<std::uint64_t>(st.st_size) > m_options.maxFileSize) {
-            skip(path, fmt::format("{} MiB, larger than the limit of {} MiB", st.st_size >> 20,
-                                   m_options.maxFileSize >> 20));
+            skip(path,
+                 fmt::format("{} MiB, larger than the limit of {} MiB", st.st_size >> 20, m_options.maxFileSize >> 20));
             return untaken();
         }
         TreeEntry entry;
@@ -925,8 +953,8 @@ std::optional<StatEntry> ScanResult::find(std::string_view path) const
     StatView view;
     while (reader.next(view)) {
         if (view.name == name) {
-            return StatEntry{std::string(view.name), view.kind, view.stat, view.trusted, view.storage,
-                             std::string(view.content)};
+            return StatEntry{std::string(view.name), view.kind,    view.stat,
+                             view.trusted,           view.storage, std::string(view.content)};
         }
         if (view.name > name)
             break;
@@ -949,9 +977,8 @@ Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptio
     if (::fstat(fd, &st) != 0)
         return fail(fmt::format("{}: {}", root.string(), errnoText(errno)));
     ScanResult result;
-    const int threads = options.threads > 0
-                            ? options.threads
-                            : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+    const int threads = options.threads > 0 ? options.threads
+                                            : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
     // With a stat cache, helpers stat ahead (most of an incremental walk) and the walk stays on this thread;
     // without one (a first checkpoint, an import) subtrees are walked side by side, hashing and compressing.
     std::optional<StatPrefetch> prefetch;
