@@ -3,13 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <dirent.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
-#include <sys/syscall.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <system_error>
@@ -82,26 +79,6 @@ Result<Fd> openRelativeDirectory(int root, std::string_view relative)
         current = std::move(*next);
     }
     return current;
-}
-
-Result<Fd> openDirectoryBeneath(int root, const std::string& relative)
-{
-    if (relative.empty())
-        return openRelativeDirectory(root, relative);
-    // Remembered per process: a kernel or a seccomp filter without openat2 says so on every call otherwise.
-    static std::atomic<bool> unavailable{false};
-    if (!unavailable.load(std::memory_order_relaxed)) {
-        open_how how{};
-        how.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
-        const long fd = ::syscall(SYS_openat2, root, relative.c_str(), &how, sizeof how);
-        if (fd >= 0)
-            return Fd(static_cast<int>(fd));
-        if (errno != ENOSYS && errno != EPERM && errno != E2BIG)
-            return fail(fmt::format("{}: {}", relative, errnoText(errno)));
-        unavailable = true;
-    }
-    return openRelativeDirectory(root, relative);
 }
 
 namespace {

@@ -44,9 +44,7 @@ Result<Fd> openDirectoryAt(int dirfd, const std::string& name);
 Result<Fd> openDirectory(const std::filesystem::path& path);
 // Walks a relative '/'-separated path from `root` component by component, never through a symlink.
 Result<Fd> openRelativeDirectory(int root, std::string_view relative);
-// The same in one system call where the kernel offers openat2(2) (RESOLVE_BENEATH, no symlinks at all),
-// else as openRelativeDirectory.
-Result<Fd> openDirectoryBeneath(int root, const std::string& relative);
+
 
 // Removes the entry `name` below `dirfd` and everything under it, never following a symlink; read-only
 // directories inside are made writable first. Missing is fine.

@@ -15,7 +15,6 @@
 #include <list>
 #include <mutex>
 #include <optional>
-#include <span>
 #include <sys/stat.h>
 #include <system_error>
 #include <thread>
@@ -27,8 +26,6 @@ namespace {
 
 // Deeper trees are refused: each level holds a descriptor open, and no real workspace comes near this.
 constexpr int kMaxDepth = 256;
-// Below this many directories, starting helper threads costs more than it saves.
-constexpr std::size_t kPrefetchMinDirectories = 16;
 
 std::int64_t nanoseconds(const timespec& ts)
 {
@@ -247,167 +244,6 @@ struct DirSummary {
     bool reused = false; // taken from the stat cache: nothing in the subtree changed
 };
 
-// Stats taken ahead of the walk. Walking a large, mostly unchanged workspace is mostly fstatat(2), one call
-// per name, and the stat cache already says which directories and names there are: helper threads stat
-// them in advance, directory by directory, while the walk proper (on the calling thread) builds the tree.
-// A directory the walk reaches before any helper is claimed by the walk and stat'ed there. What a helper
-// saw is used only for the same directory (same inode) and the same names; anything else is stat'ed again.
-class StatPrefetch {
-public:
-    struct Directory {
-        enum : int { kPending = 0, kRunning = 1, kDone = 2, kClaimed = 3 };
-        std::atomic<int> state{kPending};
-        std::string_view path;
-        std::string_view packed; // its cache row, for the names
-        std::uint64_t inode = 0; // of the directory the helper opened (0: it could not)
-        struct stat self {};     // its stat, as opened
-        Fd folder;               // kept open for the walk (while not too many are)
-        // Its names and what fstatat said of each (errors: 0 or the errno), in slices of arrays shared by all
-        // directories and allocated once: helpers allocate nothing.
-        std::span<std::string_view> names;
-        std::span<struct stat> stats;
-        std::span<int> errors;
-        std::size_t filled = 0;
-    };
-
-    StatPrefetch(int root, const StatCache& cache, int helpers) : m_root(::fcntl(root, F_DUPFD_CLOEXEC, 0))
-    {
-        m_order.reserve(cache.size());
-        std::size_t total = 0;
-        for (const auto& [path, packed] : cache) {
-            auto directory = std::make_unique<Directory>();
-            directory->path = path;
-            directory->packed = packed;
-            total += static_cast<std::size_t>(PackedReader(packed).count);
-            m_byPath.emplace(std::string_view(path), directory.get());
-            m_order.push_back(std::move(directory));
-        }
-        m_names.resize(total);
-        m_stats.resize(total);
-        m_errors.resize(total);
-        std::size_t offset = 0;
-        for (auto& directory : m_order) {
-            const auto count = static_cast<std::size_t>(PackedReader(directory->packed).count);
-            directory->names = std::span(m_names).subspan(offset, count);
-            directory->stats = std::span(m_stats).subspan(offset, count);
-            directory->errors = std::span(m_errors).subspan(offset, count);
-            offset += count;
-        }
-        // Roughly the order the walk goes in (depth first, names sorted), so that helpers stay ahead of it.
-        std::sort(m_order.begin(), m_order.end(), [](const auto& a, const auto& b) { return a->path < b->path; });
-        if (!m_root.valid())
-            return;
-        for (int i = 0; i < helpers; ++i) {
-            try {
-                m_helpers.emplace_back([this, i] {
-                    // libcrypto loads its configuration on first use, about a millisecond: here, beside the
-                    // walk, rather than when the walk first hashes a listing.
-                    if (i == 0)
-                        (void)sha256(std::string_view());
-                    help();
-                });
-            } catch (const std::system_error&) {
-                break; // fewer helpers; the walk stats the rest itself
-            }
-        }
-    }
-
-    ~StatPrefetch()
-    {
-        m_stop = true;
-        for (auto& helper : m_helpers)
-            helper.join();
-    }
-
-    StatPrefetch(const StatPrefetch&) = delete;
-    StatPrefetch& operator=(const StatPrefetch&) = delete;
-
-    // The descriptor a helper kept open for the directory, handed over once (invalid when none).
-    Fd takeFolder(Directory& directory)
-    {
-        if (!directory.folder.valid())
-            return Fd();
-        --m_kept;
-        return std::move(directory.folder);
-    }
-
-    // The stats of `path` when a helper took them (waiting for one that is at it); nullptr otherwise, and then
-    // no helper will start on it.
-    Directory* take(const std::string& path)
-    {
-        auto it = m_byPath.find(std::string_view(path));
-        if (it == m_byPath.end())
-            return nullptr;
-        Directory* directory = it->second;
-        int expected = Directory::kPending;
-        if (directory->state.compare_exchange_strong(expected, Directory::kClaimed))
-            return nullptr;
-        // A helper is at it: sleep until it is done (a futex, not a spin: the helper needs the core).
-        while (expected == Directory::kRunning) {
-            directory->state.wait(Directory::kRunning, std::memory_order_acquire);
-            expected = directory->state.load(std::memory_order_acquire);
-        }
-        return expected == Directory::kDone ? directory : nullptr;
-    }
-
-private:
-    void help()
-    {
-        while (!m_stop) {
-            const std::size_t index = m_next.fetch_add(1);
-            if (index >= m_order.size())
-                return;
-            Directory& directory = *m_order[index];
-            int expected = Directory::kPending;
-            if (!directory.state.compare_exchange_strong(expected, Directory::kRunning))
-                continue;
-            fill(directory);
-            directory.state.store(Directory::kDone, std::memory_order_release);
-            directory.state.notify_all();
-        }
-    }
-
-    void fill(Directory& directory)
-    {
-        auto folder = openDirectoryBeneath(m_root.get(), std::string(directory.path));
-        if (!folder)
-            return;
-        if (::fstat(folder->get(), &directory.self) != 0)
-            return;
-        PackedReader reader(directory.packed);
-        std::string name; // NUL-terminated, reused
-        StatView view;
-        while (directory.filled < directory.names.size() && reader.next(view)) {
-            const std::size_t i = directory.filled++;
-            directory.names[i] = view.name;
-            name.assign(view.name);
-            directory.errors[i] =
-                ::fstatat(folder->get(), name.c_str(), &directory.stats[i], AT_SYMLINK_NOFOLLOW) == 0 ? 0 : errno;
-        }
-        if (!reader.complete())
-            return;
-        directory.inode = static_cast<std::uint64_t>(directory.self.st_ino);
-        // Handed to the walk, which then needs no open of its own; bounded, as the helpers run ahead.
-        if (m_kept.fetch_add(1) < kMaxKept)
-            directory.folder = std::move(*folder);
-        else
-            --m_kept;
-    }
-
-    static constexpr int kMaxKept = 256;
-
-    Fd m_root;
-    std::vector<std::unique_ptr<Directory>> m_order;
-    std::unordered_map<std::string_view, Directory*> m_byPath;
-    std::vector<std::string_view> m_names;
-    std::vector<struct stat> m_stats;
-    std::vector<int> m_errors;
-    std::atomic<std::size_t> m_next{0};
-    std::atomic<int> m_kept{0};
-    std::atomic<bool> m_stop{false};
-    std::vector<std::thread> m_helpers;
-};
-
 // What the threads of one walk share.
 struct WalkShared {
     WalkShared(const ScanOptions& o, dev_t d, int threads)
@@ -415,7 +251,6 @@ struct WalkShared {
     {
     }
     const ScanOptions& options;
-    StatPrefetch* prefetch = nullptr;
     const dev_t device;
     const std::int64_t startNs;
     std::mutex progressLock; // the caller's callback is called by one thread at a time
@@ -550,11 +385,6 @@ public:
         const std::size_t skippedBefore = m_out.skipped.size();
         StatView cachedView;
         bool haveCachedView = cached && cached->next(cachedView);
-        // Stats a helper took ahead, if it took them of this very directory.
-        const StatPrefetch::Directory* ahead = m_shared.prefetch ? m_shared.prefetch->take(prefix) : nullptr;
-        if (ahead && ahead->inode != self.inode)
-            ahead = nullptr;
-        std::size_t aheadAt = 0;
         std::string name; // NUL-terminated for the system calls
         for (const std::string_view nameView : names) {
             name.assign(nameView);
@@ -566,16 +396,8 @@ public:
             const std::string path = joinPath(prefix, name);
             struct stat st {};
             int statError = 0;
-            if (ahead) {
-                while (aheadAt < ahead->filled && ahead->names[aheadAt] < nameView)
-                    ++aheadAt;
-            }
-            if (ahead && aheadAt < ahead->filled && ahead->names[aheadAt] == nameView) {
-                st = ahead->stats[aheadAt];
-                statError = ahead->errors[aheadAt];
-            } else if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
                 statError = errno;
-            }
             if (statError != 0) {
                 if (statError != ENOENT) // gone since it was listed: not there, nothing to say
                     skip(path, fmt::format("cannot read its status: {}", errnoText(statError)));
@@ -753,14 +575,6 @@ private:
         if (depth >= kMaxDepth) {
             skip(path, fmt::format("deeper than {} levels; not walked into", kMaxDepth));
             return Opened{};
-        }
-        // Opened already by a helper, as the very directory stat'ed here?
-        if (m_shared.prefetch) {
-            if (StatPrefetch::Directory* ahead = m_shared.prefetch->take(path);
-                ahead && ahead->inode == static_cast<std::uint64_t>(st.st_ino)) {
-                if (Fd folder = m_shared.prefetch->takeFolder(*ahead); folder.valid())
-                    return Opened(std::pair{std::move(folder), statOf(ahead->self)});
-            }
         }
         auto child = openDirectoryAt(dirfd, name);
         if (!child) {
@@ -979,19 +793,11 @@ Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptio
     ScanResult result;
     const int threads = options.threads > 0 ? options.threads
                                             : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
-    // With a stat cache, helpers stat ahead (most of an incremental walk) and the walk stays on this thread;
-    // without one (a first checkpoint, an import) subtrees are walked side by side, hashing and compressing.
-    std::optional<StatPrefetch> prefetch;
-    const bool ahead = options.cache && options.cache->size() >= kPrefetchMinDirectories;
-    WalkShared shared(options, st.st_dev, ahead ? 1 : threads);
-    if (ahead) {
-        // One helper per 64 directories, 2 to 8: stat(2) calls mostly wait on kernel locks and caches, so a few
-        // more threads than cores still help, most of all on a machine busy with other work (git's preload
-        // of the index does the same with up to 20).
-        const int helpers = static_cast<int>(std::clamp<std::size_t>(options.cache->size() / 64, 2, 8));
-        prefetch.emplace(fd, *options.cache, options.threads > 0 ? options.threads : helpers);
-        shared.prefetch = &*prefetch;
-    }
+    // Threads pay off where the walk reads and hashes (a first checkpoint, an import). A walk through a stat
+    // cache is mostly fstatat(2) of unchanged files, and measured faster on one thread: starting threads,
+    // right after a pause, costs more than they save.
+    const bool incremental = options.cache && !options.cache->empty();
+    WalkShared shared(options, st.st_dev, incremental && options.threads <= 0 ? 1 : threads);
     Walker walker(shared, result);
     auto summary = walker.walk(fd, "", statOf(st), 0);
     if (!summary) {

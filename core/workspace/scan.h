@@ -91,7 +91,7 @@ struct ScanOptions {
     // Called for every file (by one thread at a time); returning false cancels the walk.
     std::function<bool(const ScanProgress&)> progress;
     // Threads that walk subdirectories side by side (and hash and compress what they read); 0: the
-    // machine's cores, at most 4. Most of a walk is waiting for stat(2) and read(2).
+    // machine's cores, at most 4, when there is no stat cache, else one.
     int threads = 0;
     // Take the listing of a directory whose every entry is unchanged from the cache (see DirectoryStat).
     bool reuseListings = true;
