@@ -12,7 +12,7 @@
 # JOBS (default 2), N (bench_start, bench_container and bench_pool rounds, 40), WARMUP (warm-up rounds,
 # 5), POOL_RUNS (bench_pool throughput runs, 200), TIMEOUT_N (bench_timeout runs per case, 10), CEL_RECORDS
 # (bench_cel records, 1000000), RUNS (hyperfine runs, 30), LEAK_N (bench_leaks runs per level, 10000),
-# OUT_DIR (where the JSON results go; default a fresh temp dir, printed at the end).
+# CKPT_ROUNDS / CKPT_FIRST_ROUNDS (bench_checkpoint rounds per case, 10 and 3), OUT_DIR (where the JSON results go; default a fresh temp dir, printed at the end).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -72,6 +72,10 @@ grep '^{"bench":"pool"' "$OUT_DIR/bench_pool.txt" >"$OUT_DIR/bench_pool.json" ||
 echo "== bench_leaks ${LEAK_N:-10000}"
 "$bin/bench_leaks" "${LEAK_N:-10000}" | tee "$OUT_DIR/bench_leaks.txt" || status=1
 grep '^{"bench":"leaks"' "$OUT_DIR/bench_leaks.txt" >"$OUT_DIR/bench_leaks.json" || true
+
+echo "== bench_checkpoint ${CKPT_ROUNDS:-10} ${CKPT_FIRST_ROUNDS:-3}"
+"$bin/bench_checkpoint" "${CKPT_ROUNDS:-10}" "${CKPT_FIRST_ROUNDS:-3}" | tee "$OUT_DIR/bench_checkpoint.txt" || status=1
+grep '^{"bench":"checkpoint"' "$OUT_DIR/bench_checkpoint.txt" >"$OUT_DIR/bench_checkpoint.json" || true
 
 echo "== bench_timeout $TIMEOUT_N"
 "$bin/bench_timeout" "$TIMEOUT_N" | tee "$OUT_DIR/bench_timeout.txt" || status=1

@@ -60,6 +60,38 @@ struct RulesExprOptions {
 Result<Store> openStore(const std::string& path);
 int reportError(const std::string& message);
 std::string formatTime(std::int64_t epochMs);
+// sandbench sandbox create|list|path|destroy|sweep
+struct SandboxOptions {
+    std::string action;
+    std::string name;
+    std::string from;                  // create: "" (main), a sandbox or a checkpoint id
+    std::string importDir;             // create --import
+    std::vector<std::string> includes;
+    std::vector<std::string> excludes;
+    std::string expires;               // create --expires, a duration (checked by the parser)
+    std::string store;
+    bool json = false;
+};
+
+// sandbench checkpoint create|list|diff|restore|fork|prune
+struct CheckpointOptions {
+    std::string action;
+    std::string sandbox;               // create, list, prune: --sandbox; restore: optional target
+    std::string label;
+    std::string message;
+    std::string first;                 // diff A, restore ID, fork ID
+    std::string second;                // diff B ("" = the live workspace)
+    std::string name;                  // fork --name
+    bool nameOnly = false;             // diff --name-only
+    std::int64_t keepLast = -1;        // prune: -1 = not given
+    bool keepLabelled = false;
+    std::string youngerThan;           // prune: a duration
+    std::string store;
+    bool json = false;
+};
+
+int sandboxCommand(const SandboxOptions& options);
+int checkpointCommand(const CheckpointOptions& options);
 
 int runCommand(const RunOptions& options);
 int execCommand(const RunOptions& options);

@@ -4,6 +4,7 @@
 
 #include "isolation/policy.h"
 #include "util/time_text.h"
+#include "workspace/sandbox_engine.h"
 
 #include <CLI/CLI.hpp>
 
@@ -16,9 +17,10 @@ int main(int argc, char** argv)
     app.set_version_flag("--version", std::string("sandbench ") + SANDBENCH_VERSION);
     app.require_subcommand(1);
     app.footer("Exit status: 0 ok; 10 error, 11 blocked, 12 timeout, 13 memory_limit, 14 crashed, 15 internal_error;\n"
-               "1 Sandbench could not do it (store, input), audit verify found the log broken, or a rules expression\n"
-               "does not compile or evaluates to an error; 2 usage error.\n"
-               "The store is $SANDBENCH_STORE, else $XDG_DATA_HOME/sandbench/workbench.db.");
+               "1 Sandbench could not do it (store, input, unknown sandbox or checkpoint), audit verify found the log\n"
+               "broken, or a rules expression does not compile or evaluates to an error; 2 usage error.\n"
+               "The store is $SANDBENCH_STORE, else $XDG_DATA_HOME/sandbench/workbench.db;\n"
+               "sandbox workspaces live beside it, in STORE.d/sandboxes/NAME/workspace.");
 
     RunOptions run;
     auto* runCmd = app.add_subcommand("run", "Run a Python or shell snippet in the sandbox and record it");
@@ -138,6 +140,83 @@ int main(int argc, char** argv)
                              "The record's fields as a JSON object (or @FILE): each field a variable, its type "
                              "inferred (RFC 3339 strings are timestamps)");
     rulesExprCmd->add_flag("--json", rulesExpr.json, "Print one JSON object: ok, value, type, text or error");
+    // Checked by the parser, so a bad name or duration is a usage error (exit 2) before the store is opened.
+    const CLI::Validator sandboxName(
+        [](std::string& value) {
+            auto ok = sb::SandboxEngine::validateName(value);
+            return ok ? std::string() : ok.error().message;
+        },
+        "NAME");
+    const CLI::Validator duration(
+        [](std::string& value) {
+            auto parsed = sb::parseLifetimeMs(value);
+            return parsed ? std::string() : parsed.error().message;
+        },
+        "DURATION");
+
+    SandboxOptions sandbox;
+    auto* sandboxCmd = app.add_subcommand(
+        "sandbox", "Sandboxes: named worlds with a workspace folder of their own; main is production");
+    sandboxCmd->require_subcommand(1);
+    auto* sandboxCreate = sandboxCmd->add_subcommand(
+        "create", "Make a sandbox from main, another sandbox, a checkpoint, or an imported folder (copied)");
+    sandboxCreate->add_option("name", sandbox.name, "The new sandbox's name")->required()->check(sandboxName);
+    auto* fromOption = sandboxCreate->add_option("--from", sandbox.from, "main (the default), a sandbox, or a checkpoint id");
+    sandboxCreate->add_option("--import", sandbox.importDir, "Copy this folder in as the workspace (never mounted)")
+        ->excludes(fromOption);
+    sandboxCreate->add_option("--include", sandbox.includes, "Take only paths matching these globs (** spans folders)");
+    sandboxCreate->add_option("--exclude", sandbox.excludes, "Leave out paths matching these globs");
+    sandboxCreate->add_option("--expires", sandbox.expires, "Destroyed by the next sweep after this long: 30m, 2h, 7d, 1h30m")
+        ->check(duration);
+    auto* sandboxList = sandboxCmd->add_subcommand("list", "Every sandbox: name, checkpoints, created, expiry, origin");
+    auto* sandboxPath = sandboxCmd->add_subcommand("path", "Print a sandbox's workspace folder");
+    sandboxPath->add_option("name", sandbox.name, "Sandbox")->required()->check(sandboxName);
+    auto* sandboxDestroy = sandboxCmd->add_subcommand(
+        "destroy", "Delete a sandbox, its workspace and checkpoints, and free what nothing else uses");
+    sandboxDestroy->add_option("name", sandbox.name, "Sandbox")->required()->check(sandboxName);
+    auto* sandboxSweep = sandboxCmd->add_subcommand("sweep", "Destroy every expired sandbox and free unreferenced blobs");
+    for (auto* sub : {sandboxCreate, sandboxList, sandboxPath, sandboxDestroy, sandboxSweep}) {
+        sub->add_flag("--json", sandbox.json, "Print JSON");
+        sub->add_option("--store", sandbox.store, "Store file (default: see below)");
+    }
+
+    CheckpointOptions checkpoint;
+    auto* checkpointCmd = app.add_subcommand(
+        "checkpoint", "Checkpoints: immutable snapshots of a sandbox's workspace, diffed, restored, forked, pruned");
+    checkpointCmd->require_subcommand(1);
+    auto* checkpointCreate = checkpointCmd->add_subcommand("create", "Checkpoint a sandbox's workspace; prints its id");
+    checkpointCreate->add_option("--sandbox", checkpoint.sandbox, "Sandbox")->required()->check(sandboxName);
+    checkpointCreate->add_option("--label", checkpoint.label, "A label, e.g. \"before step 12: write_file\"");
+    checkpointCreate->add_option("--message", checkpoint.message, "Why, at more length");
+    auto* checkpointList = checkpointCmd->add_subcommand("list", "A sandbox's checkpoints, newest first");
+    checkpointList->add_option("--sandbox", checkpoint.sandbox, "Sandbox")->required()->check(sandboxName);
+    auto* checkpointDiff = checkpointCmd->add_subcommand(
+        "diff", "Added, removed and modified files from checkpoint A to B (default: A's live workspace)");
+    checkpointDiff->add_option("a", checkpoint.first, "Checkpoint id (or a unique prefix)")->required();
+    checkpointDiff->add_option("b", checkpoint.second, "Checkpoint id (default: the live workspace)");
+    checkpointDiff->add_flag("--name-only", checkpoint.nameOnly, "Only the changed paths, no text diffs");
+    auto* checkpointRestore = checkpointCmd->add_subcommand(
+        "restore", "Make the workspace equal to a checkpoint, atomically; unsaved changes are checkpointed first");
+    checkpointRestore->add_option("id", checkpoint.first, "Checkpoint id (or a unique prefix)")->required();
+    checkpointRestore->add_option("--sandbox", checkpoint.sandbox, "Restore into this sandbox (default: the checkpoint's)")
+        ->check(sandboxName);
+    auto* checkpointFork = checkpointCmd->add_subcommand("fork", "Make a new sandbox from a checkpoint");
+    checkpointFork->add_option("id", checkpoint.first, "Checkpoint id (or a unique prefix)")->required();
+    checkpointFork->add_option("--name", checkpoint.name, "The new sandbox's name")->required()->check(sandboxName);
+    auto* checkpointPrune = checkpointCmd->add_subcommand(
+        "prune", "Delete a sandbox's checkpoints no rule keeps (its head and fork points always stay); free space");
+    checkpointPrune->add_option("--sandbox", checkpoint.sandbox, "Sandbox")->required()->check(sandboxName);
+    auto* keepLast = checkpointPrune->add_option("--keep-last", checkpoint.keepLast, "Keep the N newest")
+                         ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000'000}));
+    auto* keepLabelled = checkpointPrune->add_flag("--keep-labelled,--keep-labeled", checkpoint.keepLabelled,
+                                                   "Keep every labelled checkpoint");
+    auto* youngerThan = checkpointPrune->add_option("--younger-than", checkpoint.youngerThan,
+                                                    "Keep those younger than this: 30m, 2h, 7d")
+                            ->check(duration);
+    for (auto* sub : {checkpointCreate, checkpointList, checkpointDiff, checkpointRestore, checkpointFork, checkpointPrune}) {
+        sub->add_flag("--json", checkpoint.json, "Print JSON");
+        sub->add_option("--store", checkpoint.store, "Store file (default: see below)");
+    }
 
     bool doctorJson = false;
     auto* doctorCmd = app.add_subcommand("doctor", "Which isolation layers this machine and user can have, and why not");
@@ -177,5 +256,28 @@ int main(int argc, char** argv)
         return rulesExprCommand(rulesExpr);
     if (doctorCmd->parsed())
         return doctorCommand(doctorJson);
+    if (sandboxCmd->parsed()) {
+        sandbox.action = sandboxCreate->parsed()    ? "create"
+                         : sandboxList->parsed()    ? "list"
+                         : sandboxPath->parsed()    ? "path"
+                         : sandboxDestroy->parsed() ? "destroy"
+                                                    : "sweep";
+        return sandboxCommand(sandbox);
+    }
+    if (checkpointCmd->parsed()) {
+        if (checkpointPrune->parsed() && keepLast->count() == 0 && keepLabelled->count() == 0
+            && youngerThan->count() == 0) {
+            std::cerr << "sandbench: checkpoint prune: say what to keep: --keep-last N, --keep-labelled and/or "
+                         "--younger-than D (the head is always kept)\n";
+            return kExitUsage;
+        }
+        checkpoint.action = checkpointCreate->parsed()    ? "create"
+                            : checkpointList->parsed()    ? "list"
+                            : checkpointDiff->parsed()    ? "diff"
+                            : checkpointRestore->parsed() ? "restore"
+                            : checkpointFork->parsed()    ? "fork"
+                                                          : "prune";
+        return checkpointCommand(checkpoint);
+    }
     return kExitUsage;
 }

@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include "util/time_text.h"
+#include "util/utf8.h"
 
 #include <fmt/format.h>
 
@@ -132,6 +133,101 @@ std::string humanBytes(std::int64_t kib)
     if (kib >= 1024)
         return fmt::format("{:.1f} MiB", static_cast<double>(kib) / 1024.0);
     return fmt::format("{} KiB", kib);
+}
+
+json sandboxToJson(const SandboxInfo& sandbox, std::int64_t nowMs)
+{
+    return {{"name", sandbox.name},
+            {"owner", sandbox.owner},
+            {"created_at_ms", sandbox.createdAtMs},
+            {"expires_at_ms", sandbox.expiresAtMs ? json(*sandbox.expiresAtMs) : json(nullptr)},
+            {"expired", sandbox.expired(nowMs)},
+            {"origin", sandbox.origin},
+            {"includes", sandbox.includes},
+            {"excludes", sandbox.excludes},
+            {"head", sandbox.head},
+            {"checkpoints", sandbox.checkpoints},
+            {"files", sandbox.files},
+            {"bytes", sandbox.bytes},
+            // The same folder under two names: "path" as `sandbox path` prints it, "workspace" as it is.
+            {"path", sandbox.workspace.string()},
+            {"workspace", sandbox.workspace.string()}};
+}
+
+json checkpointToJson(const CheckpointInfo& c)
+{
+    return {{"id", c.id},
+            {"sandbox", c.sandbox},
+            {"parents", c.parents},
+            {"kind", c.kind},
+            {"label", c.label},
+            {"message", c.message},
+            {"author", c.author},
+            {"created_at_ms", c.createdAtMs},
+            {"source", c.source.empty() ? json(nullptr) : json(c.source)},
+            {"tree", hashHex(c.tree)},
+            {"files", c.files},
+            {"bytes", c.bytes}};
+}
+
+void putPath(json& object, const std::string& path)
+{
+    object["path"] = path;
+    if (!utf8::isPlainText(path)) {
+        std::string hex;
+        for (unsigned char c : path)
+            hex += fmt::format("{:02x}", c);
+        object["path_hex"] = hex;
+    }
+}
+
+json skippedToJson(const std::vector<Skipped>& skipped)
+{
+    json list = json::array();
+    for (const auto& s : skipped) {
+        json entry = {{"reason", s.reason}};
+        putPath(entry, s.path);
+        list.push_back(std::move(entry));
+    }
+    return list;
+}
+
+json diffToJson(const DiffResult& diff)
+{
+    json files = json::array();
+    json added = json::array();
+    json removed = json::array();
+    json modified = json::array();
+    for (const auto& file : diff.files) {
+        const TreeChange& change = file.change;
+        const TreeEntry& entry = change.after ? *change.after : *change.before;
+        json item = {{"status", toString(change.kind)},
+                     {"type", toString(entry.type)},
+                     {"binary", file.binary},
+                     {"diff", file.unified.empty() ? json(nullptr) : json(file.unified)},
+                     {"note", file.binary ? json("binary differs")
+                                          : file.tooLarge ? json("too large for a line diff") : json(nullptr)},
+                     {"old_size", change.before ? json(change.before->size) : json(nullptr)},
+                     {"new_size", change.after ? json(change.after->size) : json(nullptr)},
+                     {"old_mode", change.before ? json(fmt::format("{:o}", change.before->mode)) : json(nullptr)},
+                     {"new_mode", change.after ? json(fmt::format("{:o}", change.after->mode)) : json(nullptr)}};
+        putPath(item, change.path);
+        files.push_back(std::move(item));
+        (change.kind == ChangeKind::Added ? added : change.kind == ChangeKind::Removed ? removed : modified)
+            .push_back(change.path);
+    }
+    json out = {{"from", diff.from},
+                {"to", diff.to},
+                {"added", added},
+                {"removed", removed},
+                {"modified", modified},
+                {"summary", {{"added", diff.counts.added}, {"removed", diff.counts.removed}, {"modified", diff.counts.modified}}},
+                {"files", files}};
+    if (!diff.sandbox.empty())
+        out["sandbox"] = diff.sandbox;
+    if (!diff.skipped.empty())
+        out["skipped"] = skippedToJson(diff.skipped);
+    return out;
 }
 
 } // namespace sb::cli

@@ -7,6 +7,7 @@
 #include "store/audit.h"
 #include "store/metrics.h"
 #include "store/store.h"
+#include "workspace/sandbox_engine.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +22,14 @@ nlohmann::json doctorToJson(const DoctorReport& report);
 nlohmann::json auditRecordToJson(const AuditRecord& record);
 // {intact, entries, head: {seq, hash}, first_broken: null | {seq, kind, message}}
 nlohmann::json auditVerificationToJson(const AuditVerification& verification);
+
+// Sandboxes and checkpoints (see README.md, "Sandboxes and checkpoints", for every field).
+nlohmann::json sandboxToJson(const SandboxInfo& sandbox, std::int64_t nowMs);
+nlohmann::json checkpointToJson(const CheckpointInfo& checkpoint);
+nlohmann::json skippedToJson(const std::vector<Skipped>& skipped);
+nlohmann::json diffToJson(const DiffResult& diff);
+// A path as JSON: "path" (invalid UTF-8 replaced) plus "path_hex" when the name is not UTF-8.
+void putPath(nlohmann::json& object, const std::string& path);
 
 // Invalid UTF-8 in program output is replaced, never an error.
 std::string dumpJson(const nlohmann::json& j);

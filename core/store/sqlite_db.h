@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -43,6 +44,10 @@ public:
     Result<Statement> prepare(std::string_view sql) const;
     Result<void> exec(std::string_view sql, std::string_view what) const;
     Result<std::int64_t> pragmaInt(std::string_view name) const;
+    // The row id of the last INSERT on this connection.
+    std::int64_t lastInsertId() const { return sqlite3_last_insert_rowid(m_db); }
+    // Rows changed by the last INSERT, UPDATE or DELETE on this connection.
+    std::int64_t changes() const { return sqlite3_changes64(m_db); }
 
 private:
     sqlite3* m_db;
@@ -90,9 +95,18 @@ public:
     Binder& text(int index, std::string_view value) { return keep(bindString(m_statement, index, value)); }
     Binder& integer(int index, std::int64_t value) { return keep(sqlite3_bind_int64(m_statement, index, value)); }
     Binder& real(int index, double value) { return keep(sqlite3_bind_double(m_statement, index, value)); }
+    // Always a BLOB, even when empty (a zero-length blob, not NULL). Bound without a copy.
+    Binder& blob(int index, std::span<const std::uint8_t> bytes) { return keep(bindBlob(index, bytes.data(), bytes.size())); }
+    Binder& blob(int index, std::string_view bytes) { return keep(bindBlob(index, bytes.data(), bytes.size())); }
+    Binder& null(int index) { return keep(sqlite3_bind_null(m_statement, index)); }
     bool ok() const { return m_rc == SQLITE_OK; }
 
 private:
+    int bindBlob(int index, const void* data, std::size_t size)
+    {
+        return size == 0 ? sqlite3_bind_zeroblob(m_statement, index, 0)
+                         : sqlite3_bind_blob64(m_statement, index, data, size, SQLITE_STATIC);
+    }
     Binder& keep(int rc)
     {
         if (m_rc == SQLITE_OK)

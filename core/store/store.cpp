@@ -40,6 +40,7 @@ using sqlite::Db;
 using sqlite::Statement;
 using sqlite::Transaction;
 
+
 // ---------------------------------------------------------------------------------------------------------
 // Schema. Each step is applied once, in order, in its own transaction, and sets user_version to its number.
 // A step is never edited after release: a change to the schema is a new step appended here.
@@ -144,10 +145,87 @@ constexpr std::array<std::string_view, 6> kObjectsV3 = {"audit_log",         "au
 
 Result<void> moveRunPoliciesToTable(const Db& db);
 
+// Sandboxes and their checkpoints (core/workspace, which documents the design in workspace/README.md).
+// blobs: every stored piece of content -- a whole file, a chunk of a large one, a large file's chunk list, a
+// directory listing -- once, under the SHA-256 of its uncompressed bytes, zstd-compressed when that is
+// smaller. checkpoints: immutable snapshots (a root tree hash plus who, when, why), linked to their parents
+// in checkpoint_parents (first parent seq 0; a merge has more). workspace_stat: per sandbox, what each file
+// looked like when last hashed, one row per directory, so a checkpoint after a small change reads only the
+// changed files.
+// workspace_journal: a restore between swapping the workspace folder and recording it, for the next open to
+// finish or undo.
+constexpr std::string_view kSchemaV4 = R"sql(
+CREATE TABLE blobs (
+    id INTEGER PRIMARY KEY,
+    hash BLOB NOT NULL UNIQUE CHECK (length(hash) = 32),
+    kind INTEGER NOT NULL CHECK (kind IN (0, 1, 2)),
+    size INTEGER NOT NULL CHECK (size >= 0),
+    codec INTEGER NOT NULL CHECK (codec IN (0, 1)),
+    data BLOB NOT NULL
+);
+CREATE TABLE sandboxes (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    owner TEXT NOT NULL DEFAULT '',
+    created_at_ms INTEGER NOT NULL,
+    expires_at_ms INTEGER,
+    origin TEXT NOT NULL DEFAULT '',
+    includes TEXT NOT NULL DEFAULT '[]',
+    excludes TEXT NOT NULL DEFAULT '[]',
+    head_id INTEGER REFERENCES checkpoints(id) ON DELETE SET NULL
+);
+CREATE TABLE checkpoints (
+    id INTEGER PRIMARY KEY,
+    checkpoint_id TEXT NOT NULL UNIQUE CHECK (length(checkpoint_id) = 64),
+    sandbox_id INTEGER REFERENCES sandboxes(id) ON DELETE SET NULL,
+    sandbox_name TEXT NOT NULL,
+    tree BLOB NOT NULL CHECK (length(tree) = 32),
+    kind TEXT NOT NULL CHECK (kind IN ('checkpoint', 'auto', 'restore', 'fork', 'create', 'import', 'promote')),
+    label TEXT NOT NULL DEFAULT '',
+    message TEXT NOT NULL DEFAULT '',
+    author TEXT NOT NULL DEFAULT '',
+    created_at_ms INTEGER NOT NULL,
+    source_id INTEGER REFERENCES checkpoints(id) ON DELETE SET NULL,
+    files INTEGER NOT NULL DEFAULT 0,
+    bytes INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE checkpoint_parents (
+    child_id INTEGER NOT NULL REFERENCES checkpoints(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    parent_id INTEGER NOT NULL REFERENCES checkpoints(id) ON DELETE CASCADE,
+    PRIMARY KEY (child_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE workspace_stat (
+    id INTEGER PRIMARY KEY,
+    sandbox_id INTEGER NOT NULL REFERENCES sandboxes(id) ON DELETE CASCADE,
+    path BLOB NOT NULL,
+    data BLOB NOT NULL,
+    UNIQUE (sandbox_id, path)
+);
+CREATE TABLE workspace_journal (
+    id INTEGER PRIMARY KEY,
+    sandbox_id INTEGER NOT NULL REFERENCES sandboxes(id) ON DELETE CASCADE,
+    staging TEXT NOT NULL,
+    target_path BLOB NOT NULL,
+    staging_inode INTEGER NOT NULL,
+    plan TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL
+);
+CREATE INDEX checkpoints_sandbox ON checkpoints(sandbox_id, created_at_ms);
+CREATE INDEX checkpoints_source ON checkpoints(source_id);
+CREATE INDEX checkpoint_parents_parent ON checkpoint_parents(parent_id);
+CREATE INDEX sandboxes_head ON sandboxes(head_id);
+)sql";
+
+constexpr std::array<std::string_view, 10> kObjectsV4 = {
+    "blobs",          "sandboxes",         "checkpoints",         "checkpoint_parents",        "workspace_stat",
+    "workspace_journal", "checkpoints_sandbox", "checkpoints_source", "checkpoint_parents_parent", "sandboxes_head"};
+
 constexpr std::array kMigrations = {
     Migration{1, kSchemaV1, kObjectsV1},
     Migration{2, kSchemaV2, kObjectsV2, moveRunPoliciesToTable},
     Migration{3, kSchemaV3, kObjectsV3},
+    Migration{4, kSchemaV4, kObjectsV4},
 };
 static_assert(kMigrations.back().version == Store::kSchemaVersion, "kSchemaVersion is the last migration's");
 
@@ -159,6 +237,11 @@ constexpr std::span<const Migration> migrations()
 // quick_check reads every page; above this size it would make opening the store feel slow, so larger files
 // only get the schema checks (SQLite still reports SQLITE_CORRUPT on any damaged page it later reads).
 constexpr std::int64_t kQuickCheckMaxBytes = 64 * 1024 * 1024;
+// Tables the open-time check leaves out (core/workspace): the blobs, each checked against the SHA-256 of its
+// bytes whenever it is read, and the workspaces' stat cache, which a walk ignores when it cannot read it.
+// Together they are most of a store with checkpoints; reading them at every open would cost every command
+// milliseconds per 10 MB. A damaged page of theirs still surfaces as SQLITE_CORRUPT when read.
+constexpr std::array<std::string_view, 2> kSelfCheckingTables = {"blobs", "workspace_stat"};
 
 std::string layersToJson(const std::vector<std::pair<std::string, bool>>& layers)
 {
@@ -279,12 +362,16 @@ Result<void> validateExisting(const fs::path& path)
     // The first read of the schema is where SQLite notices a file that is not a database at all.
     std::vector<std::string> objects;
     bool readable = false;
+    std::vector<std::string> tables;
     if (auto schema = db.prepare("SELECT type, name FROM sqlite_master")) {
         int rc = 0;
         while ((rc = sqlite3_step(schema->get())) == SQLITE_ROW) {
             std::string name = columnString(schema->get(), 1);
-            if (!name.starts_with("sqlite_"))
-                objects.push_back(std::move(name));
+            if (name.starts_with("sqlite_"))
+                continue;
+            if (columnString(schema->get(), 0) == "table" && name.find('"') == std::string::npos)
+                tables.push_back(name);
+            objects.push_back(std::move(name));
         }
         readable = rc == SQLITE_DONE;
     }
@@ -357,16 +444,31 @@ Result<void> validateExisting(const fs::path& path)
         return fail(fmt::format("store {} is corrupt ({}); refusing to use it", where,
                                 sqlite3_errmsg(connection->get())));
     if (*pageCount * *pageSize <= kQuickCheckMaxBytes) {
-        auto check = db.prepare("PRAGMA quick_check");
-        if (!check)
-            return std::unexpected(check.error());
-        const int rc = sqlite3_step(check->get());
-        if (rc != SQLITE_ROW)
-            return fail(fmt::format("store {} is corrupt ({}); refusing to use it", where,
-                                    sqlite3_errmsg(connection->get())));
-        const std::string verdict = columnString(check->get(), 0);
-        if (verdict != "ok")
-            return fail(fmt::format("store {} is corrupt ({}); refusing to use it", where, verdict));
+        // Every table but kSelfCheckingTables, when the store has them.
+        auto selfChecking = [](std::string_view name) {
+            return std::find(kSelfCheckingTables.begin(), kSelfCheckingTables.end(), name) != kSelfCheckingTables.end();
+        };
+        std::vector<std::string> checks;
+        if (std::none_of(tables.begin(), tables.end(), selfChecking)) {
+            checks.emplace_back("PRAGMA quick_check");
+        } else {
+            for (const auto& table : tables) {
+                if (!selfChecking(table))
+                    checks.push_back(fmt::format("PRAGMA quick_check(\"{}\")", table));
+            }
+        }
+        for (const auto& sql : checks) {
+            auto check = db.prepare(sql);
+            if (!check)
+                return std::unexpected(check.error());
+            const int rc = sqlite3_step(check->get());
+            if (rc != SQLITE_ROW)
+                return fail(fmt::format("store {} is corrupt ({}); refusing to use it", where,
+                                        sqlite3_errmsg(connection->get())));
+            const std::string verdict = columnString(check->get(), 0);
+            if (verdict != "ok")
+                return fail(fmt::format("store {} is corrupt ({}); refusing to use it", where, verdict));
+        }
     }
     return {};
 }

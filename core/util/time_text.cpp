@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <utility>
+
 #include <chrono>
 #include <ctime>
 #include <limits>
@@ -154,6 +157,7 @@ Result<std::int64_t> parseDurationMs(std::string_view text)
     if (text.empty())
         return bad("it is empty");
     std::int64_t total = 0;
+    std::int64_t previousScale = kMaxInt; // units fall, each at most once: "1h30m", never "30m1h" or "1h1h"
     std::size_t pos = 0;
     while (pos < text.size()) {
         if (!isDigit(text[pos]))
@@ -186,6 +190,9 @@ Result<std::int64_t> parseDurationMs(std::string_view text)
             return bad("a number needs a unit");
         else
             return bad(fmt::format("'{}' is not a unit", unit));
+        if (scale >= previousScale)
+            return bad("units must go from larger to smaller, each once");
+        previousScale = scale;
         if (number > kMaxInt / scale || total > kMaxInt - number * scale)
             return bad("it is too long");
         total += number * scale;
@@ -208,6 +215,41 @@ Result<std::int64_t> parseTimePointMs(std::string_view text, std::int64_t nowMs)
         return nowMs - *duration;
     }
     return badTime(text);
+}
+
+Result<std::int64_t> parseLifetimeMs(std::string_view text)
+{
+    constexpr std::int64_t kCentury = 100LL * 366 * 86'400'000;
+    auto ms = parseDurationMs(text);
+    if (!ms)
+        return ms;
+    if (*ms <= 0)
+        return fail(fmt::format("'{}' is not a duration for this: it must be longer than zero", text));
+    if (*ms > kCentury)
+        return fail(fmt::format("'{}' is not a duration for this: at most 100 years", text));
+    return ms;
+}
+
+std::string formatDurationShort(std::int64_t ms)
+{
+    if (ms < 1000)
+        return ms <= 0 ? "0s" : "1s";
+    constexpr std::array<std::pair<char, std::int64_t>, 4> kUnits = {
+        {{'d', 86'400'000}, {'h', 3'600'000}, {'m', 60'000}, {'s', 1000}}}; // days read better than weeks
+    std::string out;
+    std::int64_t rest = ms;
+    int parts = 0;
+    for (const auto& [letter, scale] : kUnits) {
+        const std::int64_t n = rest / scale;
+        if (n > 0 && parts < 2) {
+            out += fmt::format("{}{}", n, letter);
+            rest -= n * scale;
+            ++parts;
+        } else if (parts > 0) {
+            ++parts; // only two adjacent units: "1d3h", never "1d0h5m"
+        }
+    }
+    return out;
 }
 
 std::string formatIsoUtc(std::int64_t epochMs)

@@ -1,5 +1,6 @@
 // The command-line contract: names, JSON fields and exit statuses that scripts rely on.
 
+#include "cli_fixture.h"
 #include "isolation/outcome.h"
 
 #include <gtest/gtest.h>
@@ -14,32 +15,10 @@
 
 namespace fs = std::filesystem;
 
+using sb::clitest::Cli;
+using sb::clitest::cli;
+
 namespace {
-
-struct Output {
-    int status = -1;
-    std::string out;
-};
-
-// Runs the CLI through /bin/sh with stdout captured (stderr folded in when asked).
-Output cli(const std::string& args, bool withStderr = false, const std::string& input = "")
-{
-    std::string command = std::string(SANDBENCH_CLI) + " " + args;
-    if (!input.empty())
-        command = "printf '%s' '" + input + "' | " + command;
-    command += withStderr ? " 2>&1" : " 2>/dev/null";
-    Output o;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (!pipe)
-        return o;
-    std::array<char, 4096> buf{};
-    size_t n = 0;
-    while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0)
-        o.out.append(buf.data(), n);
-    const int rc = ::pclose(pipe);
-    o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    return o;
-}
 
 // The level a run gets when nothing names one: the deepest the machine offers (as doctor reports it).
 std::string defaultLevel()
@@ -52,31 +31,6 @@ std::string defaultLevel()
     return "process";
 }
 
-class Cli : public ::testing::Test {
-protected:
-    void SetUp() override
-    {
-        std::string pattern = (fs::temp_directory_path() / "sandbench-cli-XXXXXX").string();
-        m_dir = ::mkdtemp(pattern.data());
-        m_store = (m_dir / "store.db").string();
-        // Never the user's store, even for a command that forgets --store.
-        ::setenv("XDG_DATA_HOME", (m_dir / "xdg").c_str(), 1);
-        ::unsetenv("SANDBENCH_STORE");
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
-
-    std::string write(const std::string& name, const std::string& text)
-    {
-        const auto path = m_dir / name;
-        std::ofstream(path, std::ios::binary) << text;
-        return path.string();
-    }
-    std::string store() const { return " --store " + m_store; }
-
-    fs::path m_dir;
-    std::string m_store;
-};
-
 } // namespace
 
 TEST_F(Cli, VersionAndHelp)
@@ -85,7 +39,10 @@ TEST_F(Cli, VersionAndHelp)
     EXPECT_EQ(v.status, 0);
     EXPECT_NE(v.out.find("sandbench "), std::string::npos);
     for (const char* sub : {"", "run ", "exec ", "demo ", "metrics ", "doctor ", "history ", "policy versions ",
-                            "policy show "}) {
+                            "policy show ", "sandbox ", "sandbox create ", "sandbox list ", "sandbox path ",
+                            "sandbox destroy ", "sandbox sweep ", "checkpoint ", "checkpoint create ",
+                            "checkpoint list ", "checkpoint diff ", "checkpoint restore ", "checkpoint fork ",
+                            "checkpoint prune "}) {
         const auto h = cli(std::string(sub) + "--help");
         EXPECT_EQ(h.status, 0) << sub;
         EXPECT_NE(h.out.find("--"), std::string::npos) << sub;

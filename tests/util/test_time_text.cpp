@@ -90,4 +90,35 @@ TEST(TimePoint, FormatsUtcWithMilliseconds)
 }
 
 } // namespace
+TEST(Lifetime, ParsesWhatPeopleWrite)
+{
+    EXPECT_EQ(parseLifetimeMs("90s").value(), 90'000);
+    EXPECT_EQ(parseLifetimeMs("30m").value(), 30 * 60'000);
+    EXPECT_EQ(parseLifetimeMs("2h").value(), 2 * 3'600'000);
+    EXPECT_EQ(parseLifetimeMs("7d").value(), 7LL * 86'400'000);
+    EXPECT_EQ(parseLifetimeMs("2w").value(), 14LL * 86'400'000);
+    EXPECT_EQ(parseLifetimeMs("1h30m").value(), 90 * 60'000);
+    EXPECT_EQ(parseLifetimeMs("1d2h3m4s").value(), 86'400'000 + 2 * 3'600'000 + 3 * 60'000 + 4'000);
+}
+
+TEST(Lifetime, RefusesWhatIsNotOne)
+{
+    for (const char* bad : {"", "0s", "0m0s", "30", "m", "-5m", "+5m", "5 m", " 5m", "5m ", "1.5h", "5x", "5M", "30m1h",
+                            "1h1h", "99999999999999999999d", "36700d", "5mm", "h5", "1e3s"}) {
+        auto parsed = parseLifetimeMs(bad);
+        EXPECT_FALSE(parsed) << "'" << bad << "' parsed as " << parsed.value_or(-1);
+        if (!parsed) {
+            EXPECT_NE(parsed.error().message.find("is not a duration"), std::string::npos) << parsed.error().message;
+        }
+    }
+}
+
+TEST(Lifetime, FormatsShortly)
+{
+    EXPECT_EQ(formatDurationShort(2 * 3'600'000), "2h");
+    EXPECT_EQ(formatDurationShort(27 * 3'600'000), "1d3h");
+    EXPECT_EQ(formatDurationShort(45'000), "45s");
+    EXPECT_EQ(formatDurationShort(86'400'000 + 5 * 60'000), "1d");
+}
+
 } // namespace sb

@@ -1,0 +1,378 @@
+// sandbench sandbox ... and sandbench checkpoint ...: the workspace engine (core/workspace) from the command
+// line. Exit status 0 ok, 1 when it cannot be done (unknown sandbox or checkpoint, store trouble), 2 for
+// usage errors (found by the parser: bad names, durations, counts).
+
+#include "commands.h"
+
+#include "report.h"
+
+#include "store/store.h"
+#include "util/printable.h"
+#include "util/time_text.h"
+#include "workspace/files.h"
+#include "workspace/sandbox_engine.h"
+
+#include <fmt/format.h>
+
+#include <ctime>
+#include <iostream>
+
+namespace sb::cli {
+
+namespace {
+
+using nlohmann::json;
+
+int failWith(const std::string& message)
+{
+    std::cerr << "sandbench: " << message << '\n';
+    return kExitFailure;
+}
+
+// Opens the store and the engine on it; the engine settles what a killed Sandbench left first.
+struct Opened {
+    std::unique_ptr<Store> store;
+    std::unique_ptr<SandboxEngine> engine;
+};
+
+Result<Opened> openEngine(const std::string& path)
+{
+    auto store = Store::open(path.empty() ? Store::defaultPath() : std::filesystem::path(path));
+    if (!store)
+        return std::unexpected(store.error());
+    Opened opened;
+    opened.store = std::make_unique<Store>(std::move(*store));
+    auto engine = SandboxEngine::open(*opened.store);
+    if (!engine)
+        return std::unexpected(engine.error());
+    opened.engine = std::move(*engine);
+    return opened;
+}
+
+std::string when(std::int64_t epochMs)
+{
+    const std::time_t t = static_cast<std::time_t>(epochMs / 1000);
+    std::tm tm{};
+    ::localtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+    return buf;
+}
+
+std::string bytesText(std::uint64_t bytes)
+{
+    if (bytes < 10 * 1024)
+        return fmt::format("{} B", bytes);
+    if (bytes < 10 * 1024 * 1024)
+        return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / 1024);
+    return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024 * 1024));
+}
+
+void warnSkipped(const std::vector<Skipped>& skipped)
+{
+    for (const auto& s : skipped)
+        std::cerr << "sandbench: skipped " << printable(s.path) << ": " << s.reason << '\n';
+}
+
+json createdToJson(const CreateSandboxResult& made, std::int64_t now)
+{
+    json out = sandboxToJson(made.sandbox, now);
+    out["checkpoint"] = checkpointToJson(made.checkpoint);
+    out["saved_source"] = made.savedSource ? json(made.savedSource->id) : json(nullptr);
+    out["skipped"] = skippedToJson(made.skipped);
+    return out;
+}
+
+void printCreated(const CreateSandboxResult& made, std::string_view verb)
+{
+    warnSkipped(made.skipped);
+    if (made.savedSource)
+        std::cerr << fmt::format("sandbench: unsaved changes of the source were checkpointed first: {}\n",
+                                 made.savedSource->id);
+    std::cout << fmt::format("sandbox {} {} from {}\n", made.sandbox.name, verb,
+                             made.sandbox.origin.empty() ? "nothing" : printable(made.sandbox.origin));
+    std::cout << fmt::format("workspace  {}\ncheckpoint {}\n", made.sandbox.workspace.string(), made.checkpoint.id);
+    if (made.sandbox.expiresAtMs)
+        std::cout << fmt::format("expires    {}\n", when(*made.sandbox.expiresAtMs));
+}
+
+int create(SandboxEngine& engine, const SandboxOptions& options)
+{
+    CreateSandboxRequest request;
+    request.name = options.name;
+    request.from = options.from;
+    if (!options.importDir.empty())
+        request.importFrom = std::filesystem::path(options.importDir);
+    request.includes = options.includes;
+    request.excludes = options.excludes;
+    if (!options.expires.empty())
+        request.expiresInMs = *parseLifetimeMs(options.expires); // checked by the parser
+    auto made = engine.createSandbox(request);
+    if (!made)
+        return failWith(made.error().message);
+    if (options.json) {
+        std::cout << dumpJson(createdToJson(*made, nowMs())) << '\n';
+        return 0;
+    }
+    printCreated(*made, "created");
+    return 0;
+}
+
+int list(SandboxEngine& engine, const SandboxOptions& options)
+{
+    auto sandboxes = engine.sandboxes();
+    if (!sandboxes)
+        return failWith(sandboxes.error().message);
+    const std::int64_t now = nowMs();
+    if (options.json) {
+        json out = json::array();
+        for (const auto& s : *sandboxes)
+            out.push_back(sandboxToJson(s, now));
+        std::cout << dumpJson(out) << '\n';
+        return 0;
+    }
+    std::cout << fmt::format("{:<24} {:>11}  {:<19}  {:<12}  {}\n", "name", "checkpoints", "created", "expires", "origin");
+    for (const auto& s : *sandboxes) {
+        std::string expires = "never";
+        if (s.expiresAtMs)
+            expires = s.expired(now) ? "expired" : "in " + formatDurationShort(*s.expiresAtMs - now);
+        std::cout << fmt::format("{:<24} {:>11}  {:<19}  {:<12}  {}\n", s.name, s.checkpoints, when(s.createdAtMs),
+                                 expires, printable(s.origin));
+    }
+    return 0;
+}
+
+int path(SandboxEngine& engine, const SandboxOptions& options)
+{
+    auto sandbox = engine.sandbox(options.name);
+    if (!sandbox)
+        return failWith(sandbox.error().message);
+    if (options.json)
+        std::cout << dumpJson({{"name", sandbox->name}, {"path", sandbox->workspace.string()}}) << '\n';
+    else
+        std::cout << sandbox->workspace.string() << '\n';
+    return 0;
+}
+
+int destroy(SandboxEngine& engine, const SandboxOptions& options)
+{
+    auto destroyed = engine.destroySandbox(options.name);
+    if (!destroyed)
+        return failWith(destroyed.error().message);
+    if (options.json) {
+        std::cout << dumpJson({{"name", destroyed->sandbox},
+                               {"destroyed", destroyed->sandbox},
+                               {"checkpoints_removed", destroyed->checkpointsRemoved},
+                               {"blobs_freed", destroyed->garbage.blobsRemoved},
+                               {"bytes_freed", destroyed->garbage.bytesRemoved}})
+                  << '\n';
+        return 0;
+    }
+    std::cout << fmt::format("sandbox {} destroyed: {} checkpoints removed, {} blobs ({}) freed\n", destroyed->sandbox,
+                             destroyed->checkpointsRemoved, destroyed->garbage.blobsRemoved,
+                             bytesText(destroyed->garbage.bytesRemoved));
+    return 0;
+}
+
+int sweep(SandboxEngine& engine, const SandboxOptions& options)
+{
+    auto swept = engine.sweep();
+    if (!swept)
+        return failWith(swept.error().message);
+    if (options.json) {
+        std::cout << dumpJson({{"destroyed", swept->destroyed},
+                               {"checkpoints_removed", swept->checkpointsRemoved},
+                               {"blobs_freed", swept->garbage.blobsRemoved},
+                               {"bytes_freed", swept->garbage.bytesRemoved}})
+                  << '\n';
+        return 0;
+    }
+    if (swept->destroyed.empty())
+        std::cout << "no expired sandboxes\n";
+    for (const auto& name : swept->destroyed)
+        std::cout << "destroyed expired sandbox " << name << '\n';
+    std::cout << fmt::format("{} blobs ({}) freed\n", swept->garbage.blobsRemoved, bytesText(swept->garbage.bytesRemoved));
+    return 0;
+}
+
+// --- checkpoints ------------------------------------------------------------------------------------------
+
+int checkpointCreate(SandboxEngine& engine, const CheckpointOptions& options)
+{
+    auto made = engine.checkpoint(CheckpointRequest{options.sandbox, options.label, options.message, {}});
+    if (!made)
+        return failWith(made.error().message);
+    if (options.json) {
+        json out = checkpointToJson(made->checkpoint);
+        out["changes"] = {{"added", made->changes.added}, {"removed", made->changes.removed}, {"modified", made->changes.modified}};
+        out["skipped"] = skippedToJson(made->skipped);
+        out["files_read"] = made->filesRead;
+        out["bytes_read"] = made->bytesRead;
+        out["new_blobs"] = made->newBlobs;
+        out["new_bytes_stored"] = made->newBytes;
+        std::cout << dumpJson(out) << '\n';
+        return 0;
+    }
+    warnSkipped(made->skipped);
+    std::cout << made->checkpoint.id << '\n';
+    return 0;
+}
+
+int checkpointList(SandboxEngine& engine, const CheckpointOptions& options)
+{
+    auto list = engine.checkpoints(options.sandbox);
+    if (!list)
+        return failWith(list.error().message);
+    if (options.json) {
+        json out = json::array();
+        for (const auto& c : *list)
+            out.push_back(checkpointToJson(c));
+        std::cout << dumpJson(out) << '\n';
+        return 0;
+    }
+    for (const auto& c : *list) {
+        std::string what = c.label.empty() ? c.message : c.label;
+        std::cout << fmt::format("{}  {}  {:<10} {:>6} files  {}\n", c.id, when(c.createdAtMs), c.kind, c.files,
+                                 printable(what));
+    }
+    return 0;
+}
+
+int checkpointDiff(SandboxEngine& engine, const CheckpointOptions& options)
+{
+    DiffOptions diffOptions;
+    diffOptions.text = !options.nameOnly;
+    auto diff = engine.diff(options.first, options.second, diffOptions);
+    if (!diff)
+        return failWith(diff.error().message);
+    if (options.json) {
+        std::cout << dumpJson(diffToJson(*diff)) << '\n';
+        return 0;
+    }
+    warnSkipped(diff->skipped);
+    for (const auto& file : diff->files) {
+        const char mark = file.change.kind == ChangeKind::Added ? 'A' : file.change.kind == ChangeKind::Removed ? 'D' : 'M';
+        std::cout << mark << ' ' << printable(file.change.path) << '\n';
+    }
+    if (options.nameOnly)
+        return 0;
+    for (const auto& file : diff->files) {
+        if (file.binary)
+            std::cout << '\n' << printable(file.change.path) << ": binary differs\n";
+        else if (file.tooLarge)
+            std::cout << '\n' << printable(file.change.path) << ": too large for a line diff\n";
+        else if (!file.unified.empty())
+            std::cout << '\n' << file.unified;
+    }
+    return 0;
+}
+
+int checkpointRestore(SandboxEngine& engine, const CheckpointOptions& options)
+{
+    auto restored = engine.restore(options.first, {}, options.sandbox);
+    if (!restored)
+        return failWith(restored.error().message);
+    auto sandbox = engine.sandbox(restored->sandbox);
+    const std::string workspace = sandbox ? sandbox->workspace.string() : std::string();
+    if (options.json) {
+        std::cout << dumpJson({{"sandbox", restored->sandbox},
+                               {"restored", restored->restored.id},
+                               {"checkpoint", restored->recorded.id},
+                               {"saved", restored->saved ? json(restored->saved->id) : json(nullptr)},
+                               {"added", restored->changes.added},
+                               {"removed", restored->changes.removed},
+                               {"modified", restored->changes.modified},
+                               {"swapped", restored->swapped},
+                               {"files_written", restored->filesWritten},
+                               {"files_linked", restored->filesLinked},
+                               {"skipped", skippedToJson(restored->skipped)},
+                               {"path", workspace}})
+                  << '\n';
+        return 0;
+    }
+    warnSkipped(restored->skipped);
+    if (restored->saved)
+        std::cerr << "sandbench: unsaved changes were checkpointed first: " << restored->saved->id << '\n';
+    std::cout << fmt::format("restored {} into sandbox {} ({} added, {} removed, {} modified)\nrecorded as {}\n",
+                             restored->restored.id, restored->sandbox, restored->changes.added, restored->changes.removed,
+                             restored->changes.modified, restored->recorded.id);
+    return 0;
+}
+
+int checkpointFork(SandboxEngine& engine, const CheckpointOptions& options)
+{
+    auto made = engine.fork(options.first, options.name);
+    if (!made)
+        return failWith(made.error().message);
+    if (options.json) {
+        std::cout << dumpJson(createdToJson(*made, nowMs())) << '\n';
+        return 0;
+    }
+    printCreated(*made, "forked");
+    return 0;
+}
+
+int checkpointPrune(SandboxEngine& engine, const CheckpointOptions& options)
+{
+    PrunePolicy policy;
+    if (options.keepLast >= 0)
+        policy.keepLast = options.keepLast;
+    policy.keepLabelled = options.keepLabelled;
+    if (!options.youngerThan.empty())
+        policy.youngerThanMs = *parseLifetimeMs(options.youngerThan); // checked by the parser
+    auto pruned = engine.prune(options.sandbox, policy);
+    if (!pruned)
+        return failWith(pruned.error().message);
+    if (options.json) {
+        std::cout << dumpJson({{"sandbox", pruned->sandbox},
+                               {"removed", pruned->removed},
+                               {"kept", pruned->kept},
+                               {"blobs_freed", pruned->garbage.blobsRemoved},
+                               {"bytes_freed", pruned->garbage.bytesRemoved}})
+                  << '\n';
+        return 0;
+    }
+    std::cout << fmt::format("{} checkpoints removed, {} kept; {} blobs ({}) freed\n", pruned->removed.size(),
+                             pruned->kept, pruned->garbage.blobsRemoved, bytesText(pruned->garbage.bytesRemoved));
+    return 0;
+}
+
+} // namespace
+
+int sandboxCommand(const SandboxOptions& options)
+{
+    auto opened = openEngine(options.store);
+    if (!opened)
+        return failWith(opened.error().message);
+    SandboxEngine& engine = *opened->engine;
+    if (options.action == "create")
+        return create(engine, options);
+    if (options.action == "list")
+        return list(engine, options);
+    if (options.action == "path")
+        return path(engine, options);
+    if (options.action == "destroy")
+        return destroy(engine, options);
+    return sweep(engine, options);
+}
+
+int checkpointCommand(const CheckpointOptions& options)
+{
+    auto opened = openEngine(options.store);
+    if (!opened)
+        return failWith(opened.error().message);
+    SandboxEngine& engine = *opened->engine;
+    if (options.action == "create")
+        return checkpointCreate(engine, options);
+    if (options.action == "list")
+        return checkpointList(engine, options);
+    if (options.action == "diff")
+        return checkpointDiff(engine, options);
+    if (options.action == "restore")
+        return checkpointRestore(engine, options);
+    if (options.action == "fork")
+        return checkpointFork(engine, options);
+    return checkpointPrune(engine, options);
+}
+
+} // namespace sb::cli

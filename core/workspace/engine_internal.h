@@ -1,0 +1,539 @@
+#pragma once
+
+// Private to core/workspace: what the engine's source files share (sandbox_engine.cpp for the public calls,
+// engine_rows.cpp for rows and the stat cache, engine_sandboxes.cpp for walking, saving and making
+// sandboxes, engine_restore.cpp for restores and their recovery, engine_garbage.cpp for removing checkpoints
+// and collecting blobs). Not part of the engine's interface.
+
+#include "workspace/blob_store.h"
+#include "workspace/files.h"
+#include "workspace/materialize.h"
+#include "workspace/path_filter.h"
+#include "workspace/sandbox_engine.h"
+#include "workspace/tree_reader.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <pwd.h>
+#include <set>
+#include <sys/random.h>
+#include <unistd.h>
+#include <unordered_set>
+
+namespace sb {
+
+namespace engine {
+
+namespace fs = std::filesystem;
+
+inline constexpr int kSandboxLockWaitMs = 30'000;
+inline constexpr int kGarbageLockWaitMs = 60'000;
+inline constexpr std::string_view kWorkspaceFolder = "workspace";
+inline constexpr std::string_view kStagingPrefix = ".restore-";
+inline constexpr std::string_view kNewWorkspaceFolder = "workspace.new";
+
+// SANDBENCH_TRACE_WORKSPACE=1: each step of a checkpoint or restore prints its time (milliseconds since the
+// operation began) to stderr, to see where a slow one spends it.
+class StepTrace {
+public:
+    explicit StepTrace(std::string_view operation)
+        : m_enabled(std::getenv("SANDBENCH_TRACE_WORKSPACE") != nullptr), m_operation(operation),
+          m_start(std::chrono::steady_clock::now())
+    {
+    }
+    void operator()(std::string_view step) const
+    {
+        if (!m_enabled)
+            return;
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m_start).count();
+        std::fprintf(stderr, "[trace] %s %-12s %8.2f ms\n", m_operation.c_str(), std::string(step).c_str(), ms);
+    }
+
+private:
+    bool m_enabled;
+    std::string m_operation;
+    std::chrono::steady_clock::time_point m_start;
+};
+
+template <typename T> inline std::unexpected<Error> errorOf(const Result<T>& result)
+{
+    return std::unexpected(result.error());
+}
+
+inline std::string currentUser()
+{
+    long size = ::sysconf(_SC_GETPW_R_SIZE_MAX);
+    std::vector<char> buffer(static_cast<std::size_t>(size > 0 ? size : 16384));
+    passwd entry{};
+    passwd* found = nullptr;
+    if (::getpwuid_r(::geteuid(), &entry, buffer.data(), buffer.size(), &found) == 0 && found && found->pw_name
+        && *found->pw_name)
+        return found->pw_name;
+    if (const char* user = std::getenv("USER"); user && *user)
+        return user;
+    return fmt::format("uid {}", ::geteuid());
+}
+
+inline std::string randomHex(std::size_t bytes)
+{
+    std::vector<std::uint8_t> random(bytes);
+    std::size_t got = 0;
+    while (got < bytes) {
+        const ssize_t n = ::getrandom(random.data() + got, bytes - got, 0);
+        if (n <= 0) {
+            // getrandom cannot fail here short of a broken kernel; fall back on the time and pid.
+            const auto seed =
+                static_cast<std::uint64_t>(wallClockNs()) ^ (static_cast<std::uint64_t>(::getpid()) << 32);
+            for (std::size_t i = got; i < bytes; ++i)
+                random[i] = static_cast<std::uint8_t>(seed >> ((i % 8) * 8));
+            break;
+        }
+        got += static_cast<std::size_t>(n);
+    }
+    return toHex(random);
+}
+
+inline std::string_view asChars(const ContentHash& hash)
+{
+    return {reinterpret_cast<const char*>(hash.data()), hash.size()};
+}
+
+inline ContentHash hashFromColumn(sqlite3_stmt* statement, int column)
+{
+    ContentHash hash{};
+    const std::string bytes = sqlite::columnString(statement, column);
+    if (bytes.size() == hash.size())
+        std::copy(bytes.begin(), bytes.end(), hash.begin());
+    return hash;
+}
+
+inline std::string parentPath(std::string_view path)
+{
+    const auto slash = path.rfind('/');
+    return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
+}
+
+inline std::string baseName(std::string_view path)
+{
+    const auto slash = path.rfind('/');
+    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+inline bool isHexPrefix(std::string_view text)
+{
+    return !text.empty() && text.size() <= 64 && std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isxdigit(static_cast<unsigned char>(c));
+    });
+}
+
+inline std::string lower(std::string_view text)
+{
+    std::string out(text);
+    for (char& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+inline std::string jsonText(const nlohmann::json& value)
+{
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+inline Result<std::vector<std::string>> patternsFromJson(const std::string& text)
+{
+    std::vector<std::string> patterns;
+    const auto parsed = nlohmann::json::parse(text, nullptr, false);
+    if (!parsed.is_array())
+        return patterns;
+    for (const auto& item : parsed) {
+        if (item.is_string())
+            patterns.push_back(item.get<std::string>());
+    }
+    return patterns;
+}
+
+inline ChangeCounts countChanges(const std::vector<TreeChange>& changes)
+{
+    ChangeCounts counts;
+    for (const auto& change : changes) {
+        switch (change.kind) {
+        case ChangeKind::Added: ++counts.added; break;
+        case ChangeKind::Removed: ++counts.removed; break;
+        case ChangeKind::Modified: ++counts.modified; break;
+        }
+    }
+    return counts;
+}
+
+// What a new checkpoint row holds; parents and source by checkpoint id.
+struct NewCheckpoint {
+    std::int64_t sandboxId = 0;
+    std::string sandboxName;
+    ContentHash tree{};
+    std::vector<std::string> parents;
+    std::string kind;
+    std::string label;
+    std::string message;
+    std::string author;
+    std::int64_t createdAtMs = 0;
+    std::string source;
+    std::uint64_t files = 0;
+    std::uint64_t bytes = 0;
+};
+
+// The id: SHA-256 of everything the checkpoint says, each text field length-prefixed so that no label can
+// pass for another field.
+inline std::string checkpointIdOf(const NewCheckpoint& c)
+{
+    std::string text = "sandbench checkpoint 1\n";
+    auto field = [&](std::string_view name, std::string_view value) {
+        text += fmt::format("{} {}:", name, value.size());
+        text += value;
+        text += '\n';
+    };
+    field("tree", hashHex(c.tree));
+    for (const auto& parent : c.parents)
+        field("parent", parent);
+    field("sandbox", c.sandboxName);
+    field("kind", c.kind);
+    field("author", c.author);
+    field("created", std::to_string(c.createdAtMs));
+    field("label", c.label);
+    field("message", c.message);
+    field("source", c.source);
+    auto hex = sha256Hex(text);
+    return hex ? *hex : std::string();
+}
+
+inline nlohmann::json toJson(const NewCheckpoint& c, const std::string& id)
+{
+    return {{"id", id},
+            {"sandbox_id", c.sandboxId},
+            {"sandbox", c.sandboxName},
+            {"tree", hashHex(c.tree)},
+            {"parents", c.parents},
+            {"kind", c.kind},
+            {"label", c.label},
+            {"message", c.message},
+            {"author", c.author},
+            {"created_at_ms", c.createdAtMs},
+            {"source", c.source},
+            {"files", c.files},
+            {"bytes", c.bytes}};
+}
+
+inline Result<std::pair<NewCheckpoint, std::string>> newCheckpointFromJson(const std::string& text)
+{
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object())
+        return fail("the journal's plan is not JSON");
+    try {
+        NewCheckpoint c;
+        c.sandboxId = j.at("sandbox_id").get<std::int64_t>();
+        c.sandboxName = j.at("sandbox").get<std::string>();
+        auto tree = hashFromHex(j.at("tree").get<std::string>());
+        if (!tree)
+            return errorOf(tree);
+        c.tree = *tree;
+        c.parents = j.at("parents").get<std::vector<std::string>>();
+        c.kind = j.at("kind").get<std::string>();
+        c.label = j.at("label").get<std::string>();
+        c.message = j.at("message").get<std::string>();
+        c.author = j.at("author").get<std::string>();
+        c.createdAtMs = j.at("created_at_ms").get<std::int64_t>();
+        c.source = j.at("source").get<std::string>();
+        c.files = j.at("files").get<std::uint64_t>();
+        c.bytes = j.at("bytes").get<std::uint64_t>();
+        return std::pair{std::move(c), j.at("id").get<std::string>()};
+    } catch (const std::exception& e) {
+        return fail(fmt::format("the journal's plan is damaged: {}", e.what()));
+    }
+}
+
+struct SandboxRow {
+    std::int64_t id = 0;
+    std::optional<std::int64_t> headRow;
+    SandboxInfo info;
+};
+
+struct CheckpointRow {
+    std::int64_t id = 0;
+    std::optional<std::int64_t> sandboxId;
+    CheckpointInfo info;
+};
+
+inline constexpr std::string_view kSandboxSelect =
+    "SELECT s.id, s.name, s.owner, s.created_at_ms, s.expires_at_ms, s.origin, s.includes, s.excludes, s.head_id, "
+    "h.checkpoint_id, (SELECT count(*) FROM checkpoints WHERE sandbox_id = s.id), h.files, h.bytes "
+    "FROM sandboxes AS s LEFT JOIN checkpoints AS h ON h.id = s.head_id";
+
+inline constexpr std::string_view kCheckpointSelect =
+    "SELECT c.id, c.sandbox_id, c.checkpoint_id, c.sandbox_name, c.tree, c.kind, c.label, c.message, c.author, "
+    "c.created_at_ms, src.checkpoint_id, c.files, c.bytes "
+    "FROM checkpoints AS c LEFT JOIN checkpoints AS src ON src.id = c.source_id";
+
+} // namespace engine
+
+struct SandboxEngine::Impl {
+    Impl(Store& s, std::filesystem::path folder) : store(s), db(sqlite::connectionOf(s).value()), root(std::move(folder)), blobs(db) {}
+
+    Store& store;
+    sqlite::Db db;
+    std::filesystem::path root; // <store>.d, absolute
+    BlobStore blobs;
+    OperationObserver* observer = nullptr;
+    std::uint64_t maxFileSize = 1ULL << 30;
+    std::function<std::int64_t()> clock = [] { return sb::nowMs(); };
+    std::function<void(std::string_view)> faultHook;
+
+    void step(std::string_view name) const
+    {
+        if (faultHook)
+            faultHook(name);
+    }
+
+    // --- places ------------------------------------------------------------------------------------------
+
+    std::filesystem::path sandboxFolder(std::string_view name) const { return root / "sandboxes" / std::string(name); }
+    std::filesystem::path workspaceOf(std::string_view name) const
+    {
+        return sandboxFolder(name) / engine::kWorkspaceFolder;
+    }
+    std::filesystem::path lockOf(std::string_view name) const { return root / "locks" / std::string(name); }
+
+    Result<FileLock> lockSandbox(std::string_view name);
+    Result<FileLock> lockGarbage(FileLock::Mode mode);
+
+    Result<void> prepareFolders();
+
+    // Moves a folder out of the way (into trash/) and removes it: the rename is atomic, so a crash during the
+    // removal leaves it in trash/ for the next sweep, never half in place.
+    Result<void> discardFolder(const std::filesystem::path& folder);
+
+    // --- operations --------------------------------------------------------------------------------------
+
+    std::string actorOr(const std::string& given) const { return given.empty() ? engine::currentUser() : given; }
+
+    Result<void> commit(sqlite::Transaction& transaction, const Operation& operation);
+
+    // --- rows --------------------------------------------------------------------------------------------
+
+    engine::SandboxRow readSandbox(sqlite3_stmt* s) const;
+
+    Result<std::vector<engine::SandboxRow>> sandboxRows(std::optional<std::string_view> name);
+
+    Result<std::optional<engine::SandboxRow>> findSandbox(std::string_view name);
+
+    Result<engine::SandboxRow> requireSandbox(std::string_view name);
+
+    Result<std::vector<std::string>> parentIds(std::int64_t row);
+
+    Result<std::vector<engine::CheckpointRow>> checkpointRows(std::string_view where,
+                                                              const std::function<void(sqlite3_stmt*)>& bind);
+
+    Result<engine::CheckpointRow> checkpointByRow(std::int64_t id);
+
+    Result<engine::CheckpointRow> resolveCheckpoint(std::string_view text);
+
+    Result<std::optional<std::int64_t>> checkpointRowOf(const std::string& id);
+
+    // Inserts the checkpoint (in the caller's transaction) under `id`; parents must exist, a source that is gone
+    // is left out.
+    Result<engine::CheckpointRow> insertCheckpoint(const engine::NewCheckpoint& c, const std::string& id);
+
+    // A fresh id for `c`: its time moves on by a millisecond should the id exist already.
+    Result<std::string> freshId(engine::NewCheckpoint& c);
+
+    Result<engine::CheckpointRow> addCheckpoint(engine::NewCheckpoint c);
+
+    Result<void> setHead(std::int64_t sandboxId, std::int64_t checkpointRow);
+
+    // Writes listings the store does not hold yet (in the caller's transaction).
+    Result<void> storeListings(const TreeReader::Listings& listings);
+
+    // --- the stat cache ----------------------------------------------------------------------------------
+
+    Result<StatCache> loadStatCache(std::int64_t sandboxId);
+
+    Result<void> writeStatRow(std::int64_t sandboxId, const std::string& path, const std::string& data);
+
+    // Brings the cache in line with a walk: one row per directory, written only where it changed.
+    Result<void> updateStatCache(std::int64_t sandboxId, const StatCache& old, const ScanResult& scan);
+
+    // Forgets every path at or below `prefix` ("" = all): a restore rewrote them.
+    Result<void> dropStatCacheUnder(std::int64_t sandboxId, const std::string& prefix);
+
+    // --- walking and saving a workspace ------------------------------------------------------------------
+
+    ScanOptions scanOptions(const StatCache* cache, BlobStore* into, const ProgressCallback& progress) const;
+
+    // Walks a workspace through its stat cache. Listings taken from the cache must be in the store; should
+    // one be missing (a collection removed what only a pruned checkpoint held) the walk is done again building
+    // every listing.
+    Result<ScanResult> walkWorkspace(const std::filesystem::path& workspace, const StatCache& cache, BlobStore* into,
+                                     const ProgressCallback& progress);
+
+    struct Saved {
+        ScanResult scan;
+        StatCache cache;                           // the stat cache the walk started from
+        bool cacheSaved = false;                   // false: the caller is to save it (deferred)
+        engine::CheckpointRow head;                // the sandbox's head afterwards
+        std::optional<engine::CheckpointRow> made; // the checkpoint made, if any
+        ChangeCounts changes;
+    };
+
+    struct SaveRequest {
+        bool always = true; // false: only when the workspace differs from the head
+        // With no checkpoint to make, leave the stat cache to the caller's next transaction (a restore saves
+        // it with its record: one commit less).
+        bool deferCache = false;
+        std::string kind = "checkpoint";
+        std::string label;
+        std::string message;
+        std::string author;
+    };
+
+    // Walks the sandbox's workspace, storing new content, and records a checkpoint of it (always, or only when
+    // it differs from the head). Call with the sandbox and the shared garbage lock held.
+    Result<Saved> saveWorkspace(const engine::SandboxRow& sandbox, const SaveRequest& request,
+                                const ProgressCallback& progress);
+
+    // --- main ----------------------------------------------------------------------------------------------
+
+    Result<engine::SandboxRow> ensureMain();
+
+    Result<std::int64_t> insertSandbox(const std::string& name, const std::string& owner, std::int64_t createdAtMs,
+                                       std::optional<std::int64_t> expiresAtMs, const std::string& origin,
+                                       const std::vector<std::string>& includes,
+                                       const std::vector<std::string>& excludes);
+
+    // --- trees ----------------------------------------------------------------------------------------------
+
+    struct Totals {
+        std::uint64_t files = 0;
+        std::uint64_t bytes = 0;
+    };
+
+    Result<Totals> totalsOf(TreeReader& reader, const ContentHash& tree);
+
+    // The part of `tree` a filter takes, as new listings added to `out`; nullopt for a subdirectory of which
+    // it takes nothing (the root is kept, empty at worst).
+    Result<std::optional<TreeEntry>> filterTree(TreeReader& reader, const ContentHash& tree, const PathFilter& filter,
+                                                const std::string& prefix, TreeReader::Listings& out);
+
+    // Writes `tree` as a new workspace of `folder`'s sandbox: into workspace.new, then renamed into place.
+    Result<WriteStats> writeWorkspace(TreeReader& reader, const ContentHash& tree, const std::filesystem::path& folder,
+                                      const ProgressCallback& progress);
+
+    // --- sandboxes -------------------------------------------------------------------------------------------
+
+    struct Source {
+        std::optional<engine::CheckpointRow> checkpoint; // the checkpoint the new sandbox starts from
+        std::optional<CheckpointInfo> saved;             // unsaved changes of a source sandbox, saved first
+        std::string origin;
+        ContentHash tree{};
+        std::vector<Skipped> skipped;
+        TreeReader::Listings listings; // listings to store with the new sandbox
+    };
+
+    Result<CreateSandboxResult> create(const CreateSandboxRequest& request, std::string_view kind,
+                                       const ProgressCallback& progress);
+
+    Result<Source> importFolder(const std::filesystem::path& folder, const PathFilter& filter,
+                                const ProgressCallback& progress);
+
+    // Removes checkpoints (in the caller's transaction), keeping the graph connected: a child of a removed
+    // checkpoint gets the removed one's parents instead.
+    Result<void> removeCheckpoints(const std::set<std::int64_t>& doomed);
+
+    Result<std::set<std::int64_t>> checkpointRowsOfSandbox(std::int64_t sandboxId);
+
+    // Removes the sandbox's rows and its folder; the blobs stay for the caller's garbage collection.
+    Result<std::uint64_t> destroyLocked(const engine::SandboxRow& sandbox, const std::string& action, std::int64_t now);
+
+    // --- garbage ----------------------------------------------------------------------------------------------
+
+    Result<GarbageStats> collect();
+
+    Result<void> distrustMissing(const std::unordered_set<ContentHash, ContentHashHasher>& live);
+
+    // --- restore --------------------------------------------------------------------------------------------
+
+    // What one rename will swap to make the workspace equal to the target: the deepest directory holding
+    // every difference; within it, the one entry that differs when there is only one (a file rewritten, a
+    // name added or removed), else the directory itself.
+    struct SwapPlan {
+        enum class Kind { Exchange, Add, Remove };
+        Kind kind = Kind::Exchange;
+        std::string path;                // relative to the workspace; "" = the workspace folder
+        std::optional<TreeEntry> live;   // what is there now (Exchange, Remove)
+        std::optional<TreeEntry> target; // what goes there (Exchange, Add)
+    };
+
+    static std::string_view toString(SwapPlan::Kind kind)
+    {
+        return kind == SwapPlan::Kind::Add ? "add" : kind == SwapPlan::Kind::Remove ? "remove" : "exchange";
+    }
+
+    Result<SwapPlan> planSwap(TreeReader& reader, const ContentHash& liveRoot, const ContentHash& targetRoot);
+
+    // The swap of a restore is done: record the restore checkpoint, move the head, forget the stat cache
+    // below the swapped folder, settle the journal row (if any), all in one transaction.
+    Result<engine::CheckpointRow> finishRestore(const engine::NewCheckpoint& plan, const std::string& id,
+                                                const Saved* deferred,
+                                                const std::string& swapped, std::optional<std::int64_t> journalRow,
+                                                bool recovered);
+
+    Result<RestoreResult> restore(std::string_view checkpointText, const ProgressCallback& progress,
+                                  std::string_view intoSandbox);
+
+    struct PreparedSwap {
+        std::filesystem::path staging; // <sandbox folder>/.restore-XXXX: the new entry, later the old one
+        std::uint64_t inode = 0;       // of the new entry (0 when the swap removes)
+        WriteStats stats;
+    };
+
+    // Builds the new entry beside the workspace, in the sandbox's folder (the same file system), linking
+    // unchanged files from the live workspace.
+    Result<PreparedSwap> prepareSwap(const engine::SandboxRow& sandbox, TreeReader& reader, const SwapPlan& plan,
+                                     const ScanResult& scan, const ProgressCallback& progress);
+
+    // The folder holding the swapped entry, opened without following symlinks, and the entry's name there.
+    Result<std::pair<Fd, std::string>> swapPlace(const engine::SandboxRow& sandbox, const std::string& swapped);
+
+    // The one step that changes the workspace: a single rename (renameat2), so the workspace is wholly before
+    // or wholly after at every moment.
+    Result<void> swap(const engine::SandboxRow& sandbox, const SwapPlan& plan, const std::filesystem::path& staging);
+
+    // What the journal keeps of the swap, beside the checkpoint to record.
+    static std::string journalPlan(const engine::NewCheckpoint& plan, const std::string& id, SwapPlan::Kind kind)
+    {
+        nlohmann::json j = engine::toJson(plan, id);
+        j["swap"] = toString(kind);
+        return engine::jsonText(j);
+    }
+
+    // --- recovery -----------------------------------------------------------------------------------------------
+
+    // Settles restores a killed process left in the journal: finished when the swap happened, undone when not.
+    Result<void> recover();
+
+    // Whether the restored entry is (now) in place. A two-rename exchange (file systems without
+    // RENAME_EXCHANGE) cut between its renames is finished here, the journal being written.
+    bool settleSwap(const engine::SandboxRow& sandbox, const std::string& swapped, SwapPlan::Kind kind,
+                    std::uint64_t inode, const std::filesystem::path& staging);
+
+    // Staging folders of restores that never reached the journal, and half-written new workspaces, of
+    // sandboxes no one is working on; a workspace folder that is missing is written again from its head.
+    Result<void> cleanLeftovers();
+};
+
+} // namespace sb

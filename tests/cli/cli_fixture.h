@@ -1,0 +1,80 @@
+#pragma once
+
+// What the CLI tests share: running the real `sandbench` through /bin/sh and a fixture with a private folder
+// and store (never the user's).
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace sb::clitest {
+
+namespace fs = std::filesystem;
+
+struct Output {
+    int status = -1;
+    std::string out;
+};
+
+// Runs the CLI through /bin/sh with stdout captured (stderr folded in when asked).
+inline Output cli(const std::string& args, bool withStderr = false, const std::string& input = "")
+{
+    std::string command = std::string(SANDBENCH_CLI) + " " + args;
+    if (!input.empty())
+        command = "printf '%s' '" + input + "' | " + command;
+    command += withStderr ? " 2>&1" : " 2>/dev/null";
+    Output o;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe)
+        return o;
+    std::array<char, 4096> buf{};
+    size_t n = 0;
+    while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0)
+        o.out.append(buf.data(), n);
+    const int rc = ::pclose(pipe);
+    o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    return o;
+}
+
+// One word for /bin/sh, whatever bytes it holds.
+inline std::string quoted(const std::string& word)
+{
+    std::string out = "'";
+    for (char c : word)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        std::string pattern = (fs::temp_directory_path() / "sandbench-cli-XXXXXX").string();
+        m_dir = ::mkdtemp(pattern.data());
+        m_store = (m_dir / "store.db").string();
+        // Never the user's store, even for a command that forgets --store.
+        ::setenv("XDG_DATA_HOME", (m_dir / "xdg").c_str(), 1);
+        ::unsetenv("SANDBENCH_STORE");
+    }
+    void TearDown() override { fs::remove_all(m_dir); }
+
+    std::string write(const std::string& name, const std::string& text)
+    {
+        const auto path = m_dir / name;
+        std::ofstream(path, std::ios::binary) << text;
+        return path.string();
+    }
+    std::string store() const { return " --store " + m_store; }
+
+    fs::path m_dir;
+    std::string m_store;
+};
+
+} // namespace sb::clitest

@@ -1,0 +1,325 @@
+// Crash safety: a child process loops restores and checkpoints and is killed with SIGKILL at random moments.
+// After each kill, before anything repairs it, the workspace is wholly one of the states the loop restores; after the next open (which finishes or undoes an interrupted restore) the store passes
+// PRAGMA integrity_check, every checkpoint the child reported committed is there and whole, the workspace is
+// what its sandbox's head says, and no staging folder is left.
+//
+// SANDBENCH_CRASH_ROUNDS sets the number of kills (default 25); SANDBENCH_CRASH_SEED replays a run.
+
+#include "workspace_fixture.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <functional>
+#include <map>
+#include <fcntl.h>
+#include <poll.h>
+#include <random>
+#include <set>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace sb::workspacetest {
+namespace {
+
+int envInt(const char* name, int fallback)
+{
+    const char* value = std::getenv(name);
+    return value && *value ? std::atoi(value) : fallback;
+}
+
+class CrashTest : public WorkspaceTest {
+protected:
+    // State A and state B differ deep in one folder, at the top and in a large file, so restores swap the
+    // whole workspace.
+    void writeState(const fs::path& root, int version)
+    {
+        for (int d = 0; d < 6; ++d)
+            for (int f = 0; f < 8; ++f)
+                writeFile(root / ("dir" + std::to_string(d)) / ("sub" + std::to_string(f % 2)) / ("f" + std::to_string(f)),
+                          noise(3000 + static_cast<std::size_t>(f) * 100, static_cast<std::uint64_t>(d * 10 + f)));
+        writeFile(root / "dir3/sub1/f5", "version " + std::to_string(version) + "\n");
+        writeFile(root / "top.txt", version == 1 ? "first\n" : "second, longer\n");
+        std::string large = noise(1 << 20, 77);
+        large[500'000] = static_cast<char>(version);
+        writeFile(root / "large.bin", large);
+        if (version == 2)
+            writeFile(root / "only-in-b/new.txt", "b\n");
+        else
+            fs::remove_all(root / "only-in-b");
+    }
+
+    // The child: loops forever, reporting each committed checkpoint id on `out`, errors as "ERR ...".
+    [[noreturn]] void child(int out, const std::string& a, const std::string& b, const std::string& c)
+    {
+        auto report = [&](const std::string& line) {
+            const std::string text = line + "\n";
+            (void)!::write(out, text.data(), text.size());
+        };
+        auto store = Store::open(storePath());
+        if (!store) {
+            report("ERR " + store.error().message);
+            ::_exit(1);
+        }
+        auto engine = SandboxEngine::open(*store);
+        if (!engine) {
+            report("ERR " + engine.error().message);
+            ::_exit(1);
+        }
+        const fs::path scratch = (*engine)->sandbox("scratch")->workspace;
+        std::mt19937_64 random(static_cast<std::uint64_t>(::getpid()));
+        for (std::uint64_t round = 0;; ++round) {
+            for (const std::string* target : {&a, &b, &c, &b}) {
+                if (auto restored = (*engine)->restore(*target); !restored) {
+                    report("ERR restore: " + restored.error().message);
+                    ::_exit(1);
+                }
+                writeFile(scratch / ("s" + std::to_string(round % 7)), noise(20'000 + random() % 300'000, random()));
+                for (const char* sandbox : {"scratch", "main"}) {
+                    auto made = (*engine)->checkpoint(CheckpointRequest{sandbox, "crash", "", ""});
+                    if (!made) {
+                        report("ERR checkpoint: " + made.error().message);
+                        ::_exit(1);
+                    }
+                    report(made->checkpoint.id);
+                }
+            }
+        }
+    }
+
+    // Runs `operation` in a child whose engine kills it (SIGKILL) at `step`; true when it died there.
+    bool killedAt(const std::string& step, const std::function<void(SandboxEngine&)>& operation)
+    {
+        m_engine.reset();
+        m_store.reset();
+        const pid_t pid = ::fork();
+        if (pid < 0)
+            return false;
+        if (pid == 0) {
+            auto store = Store::open(storePath());
+            if (!store)
+                ::_exit(2);
+            auto engine = SandboxEngine::open(*store);
+            if (!engine)
+                ::_exit(2);
+            (*engine)->setFaultHook([&](std::string_view at) {
+                if (at == step)
+                    ::raise(SIGKILL);
+            });
+            operation(**engine);
+            ::_exit(3); // the step was never reached
+        }
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+    }
+
+    static std::string drain(int fd)
+    {
+        std::string text;
+        char buffer[4096];
+        for (;;) {
+            const ssize_t n = ::read(fd, buffer, sizeof buffer);
+            if (n <= 0)
+                break;
+            text.append(buffer, static_cast<std::size_t>(n));
+        }
+        return text;
+    }
+};
+
+TEST_F(CrashTest, KilledAtRandomMomentsLeavesEverythingWhole)
+{
+    const fs::path main = workspace("main");
+    writeState(main, 1);
+    const std::string a = checkpoint("main", "A");
+    const auto stateA = snapshot(main);
+    writeState(main, 2);
+    const std::string b = checkpoint("main", "B");
+    const auto stateB = snapshot(main);
+    ASSERT_NE(stateA, stateB);
+    writeFile(main / "dir2/sub1/f3", "one file apart from B\n"); // C: restored to and from by one file's swap
+    const std::string c = checkpoint("main", "C");
+    const auto stateC = snapshot(main);
+    create("scratch");
+
+    const int rounds = envInt("SANDBENCH_CRASH_ROUNDS", 25);
+    const unsigned seed = static_cast<unsigned>(envInt("SANDBENCH_CRASH_SEED", static_cast<int>(std::random_device{}())));
+    std::mt19937 random(seed);
+    SCOPED_TRACE("SANDBENCH_CRASH_SEED=" + std::to_string(seed));
+    std::set<std::string> committed;
+    int killedMidRestore = 0;
+
+    for (int round = 0; round < rounds; ++round) {
+        // The child opens its own store: close ours, as another process would not share it.
+        m_engine.reset();
+        m_store.reset();
+        int pipe[2];
+        ASSERT_EQ(::pipe2(pipe, O_CLOEXEC), 0);
+        const pid_t pid = ::fork();
+        ASSERT_GE(pid, 0);
+        if (pid == 0) {
+            ::close(pipe[0]);
+            child(pipe[1], a, b, c);
+        }
+        ::close(pipe[1]);
+        ::usleep(static_cast<useconds_t>(std::uniform_int_distribution<int>(5'000, 400'000)(random)));
+        ::kill(pid, SIGKILL);
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        const std::string reported = drain(pipe[0]);
+        ::close(pipe[0]);
+        ASSERT_EQ(reported.find("ERR"), std::string::npos) << reported;
+        for (std::size_t start = 0; start < reported.size();) {
+            const std::size_t end = reported.find('\n', start);
+            if (end == std::string::npos)
+                break; // a line cut by the kill was not reported
+            committed.insert(reported.substr(start, end - start));
+            start = end + 1;
+        }
+
+        // Before anything repairs it: wholly one of the states.
+        const auto now = snapshot(main);
+        ASSERT_TRUE(now == stateA || now == stateB || now == stateC) << "round " << round << ": the workspace is no state";
+
+        // The next open settles what the kill interrupted.
+        bool journaled = false;
+        {
+            auto raw = Store::open(storePath());
+            ASSERT_TRUE(raw) << raw.error().message;
+            sqlite3_stmt* statement = nullptr;
+            sqlite3_prepare_v2(sqlite::connectionOf(*raw).value().handle(), "SELECT count(*) FROM workspace_journal", -1, &statement, nullptr);
+            journaled = sqlite3_step(statement) == SQLITE_ROW && sqlite3_column_int64(statement, 0) > 0;
+            sqlite3_finalize(statement);
+        }
+        killedMidRestore += journaled ? 1 : 0;
+        SetUp();
+        EXPECT_EQ(count("SELECT count(*) FROM workspace_journal"), 0);
+        const auto settled = snapshot(main);
+        ASSERT_TRUE(settled == stateA || settled == stateB || settled == stateC) << "round " << round;
+        auto head = engine().sandbox("main")->head;
+        auto drift = engine().diff(head, "");
+        ASSERT_TRUE(drift) << drift.error().message;
+        EXPECT_TRUE(drift->files.empty()) << "round " << round << ": the head does not match the workspace";
+        for (const auto& entry : fs::directory_iterator(SandboxEngine::dataFolder(storePath()) / "sandboxes" / "main"))
+            EXPECT_EQ(entry.path().filename(), "workspace") << "left behind: " << entry.path();
+    }
+
+    sqlite3_stmt* statement = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(sqlite::connectionOf(*m_store).value().handle(), "PRAGMA integrity_check", -1, &statement, nullptr), SQLITE_OK);
+    ASSERT_EQ(sqlite3_step(statement), SQLITE_ROW);
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(sqlite3_column_text(statement, 0))), "ok");
+    sqlite3_finalize(statement);
+    EXPECT_EQ(count("SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    EXPECT_GT(committed.size(), 0u);
+    for (const auto& id : committed) {
+        auto ok = engine().verifyCheckpoint(id);
+        EXPECT_TRUE(ok) << id << ": " << (ok ? "" : ok.error().message);
+    }
+    // Whatever the kills left unreferenced is reclaimed, and what is referenced stays whole.
+    ASSERT_TRUE(engine().collectGarbage());
+    for (const auto& id : committed)
+        EXPECT_TRUE(engine().verifyCheckpoint(id)) << id;
+    std::cout << "[crash] " << rounds << " kills, " << committed.size() << " checkpoints reported committed, "
+              << killedMidRestore << " kills between a restore's journal and its record\n";
+}
+
+TEST_F(CrashTest, KilledAtEveryStepSettlesToBeforeOrAfter)
+{
+    const fs::path main = workspace("main");
+    writeState(main, 1);
+    const std::string a = checkpoint("main", "A");
+    const auto stateA = snapshot(main);
+    writeState(main, 2);
+    const std::string b = checkpoint("main", "B");
+    const auto stateB = snapshot(main);
+    const ContentHash treeA = engine().findCheckpoint(a)->tree;
+
+    // Each kind of swap: the whole workspace (A and B differ in several places at the top), one file
+    // rewritten, one file added, one removed.
+    struct Scenario {
+        std::string name;
+        std::string from; // restored from this state ...
+        std::string to;   // ... to this one
+        std::map<std::string, std::string> fromState;
+        std::map<std::string, std::string> toState;
+    };
+    std::vector<Scenario> scenarios = {{"whole workspace", b, a, stateB, stateA}};
+    ASSERT_TRUE(engine().restore(b));
+    writeFile(main / "dir1/sub0/f0", "rewritten\n");
+    const std::string rewritten = checkpoint("main");
+    scenarios.push_back({"one file rewritten", rewritten, b, snapshot(main), stateB});
+    ASSERT_TRUE(engine().restore(b));
+    writeFile(main / "dir1/sub0/added.txt", "added\n");
+    const std::string added = checkpoint("main");
+    scenarios.push_back({"one file added", b, added, stateB, snapshot(main)});
+    scenarios.push_back({"one file removed", added, b, snapshot(main), stateB});
+    const ContentHash treeB = engine().findCheckpoint(b)->tree;
+    (void)treeA;
+    (void)treeB;
+
+    for (const auto& scenario : scenarios) {
+        for (const auto& [step, after] : {std::pair{"restore.staged", false}, std::pair{"restore.journaled", false},
+                                          std::pair{"restore.swapped", true}, std::pair{"restore.recorded", true}}) {
+            SCOPED_TRACE(scenario.name + " killed at " + step);
+            ASSERT_TRUE(engine().restore(scenario.from));
+            ASSERT_TRUE(snapshot(main) == scenario.fromState);
+            const std::string headBefore = engine().sandbox("main")->head;
+            const auto checkpointsBefore = count("SELECT count(*) FROM checkpoints");
+            const std::string target = scenario.to;
+            ASSERT_TRUE(killedAt(step, [&](SandboxEngine& e) { (void)e.restore(target); }));
+            const auto& expected = after ? scenario.toState : scenario.fromState;
+            EXPECT_TRUE(snapshot(main) == expected) << "before the next open";
+            SetUp(); // the next open settles it
+            EXPECT_TRUE(snapshot(main) == expected);
+            EXPECT_EQ(count("SELECT count(*) FROM workspace_journal"), 0);
+            const auto head = engine().findCheckpoint(engine().sandbox("main")->head).value();
+            if (after) {
+                EXPECT_EQ(head.tree, engine().findCheckpoint(target)->tree);
+                EXPECT_EQ(head.kind, "restore");
+                EXPECT_EQ(head.source, engine().findCheckpoint(target)->id);
+                EXPECT_EQ(count("SELECT count(*) FROM checkpoints"), checkpointsBefore + 1);
+            } else {
+                EXPECT_EQ(head.id, headBefore);
+                EXPECT_EQ(count("SELECT count(*) FROM checkpoints"), checkpointsBefore);
+            }
+            for (const auto& entry : fs::directory_iterator(SandboxEngine::dataFolder(storePath()) / "sandboxes" / "main"))
+                EXPECT_EQ(entry.path().filename(), "workspace") << "left behind: " << entry.path();
+        }
+    }
+    ASSERT_TRUE(engine().restore(b));
+
+    // A checkpoint killed after storing its content and before recording it: no checkpoint, and the content is
+    // garbage for the next collection.
+    writeFile(main / "fresh.bin", noise(400'000, 42));
+    const auto checkpointsBefore = count("SELECT count(*) FROM checkpoints");
+    const auto blobsBefore = count("SELECT count(*) FROM blobs");
+    ASSERT_TRUE(killedAt("checkpoint.stored", [](SandboxEngine& e) { (void)e.checkpoint(CheckpointRequest{"main", "", "", ""}); }));
+    SetUp();
+    EXPECT_EQ(count("SELECT count(*) FROM checkpoints"), checkpointsBefore);
+    EXPECT_GT(count("SELECT count(*) FROM blobs"), blobsBefore);
+    ASSERT_TRUE(engine().collectGarbage());
+    EXPECT_EQ(count("SELECT count(*) FROM blobs"), blobsBefore);
+    EXPECT_TRUE(engine().checkpoint(CheckpointRequest{"main", "", "", ""}));
+
+    // A sandbox killed while being made does not exist, and its name can be used.
+    ASSERT_TRUE(killedAt("create.written", [](SandboxEngine& e) {
+        (void)e.createSandbox(CreateSandboxRequest{"half", "", {}, {}, {}, {}, {}});
+    }));
+    SetUp();
+    EXPECT_FALSE(engine().sandbox("half"));
+    auto made = engine().createSandbox(CreateSandboxRequest{"half", "", {}, {}, {}, {}, {}});
+    ASSERT_TRUE(made) << made.error().message;
+    EXPECT_EQ(snapshot(made->sandbox.workspace), snapshot(main));
+
+    // A sandbox killed while being destroyed is gone, and its folder goes with the next sweep.
+    ASSERT_TRUE(killedAt("destroy.recorded", [](SandboxEngine& e) { (void)e.destroySandbox("half"); }));
+    SetUp();
+    EXPECT_FALSE(engine().sandbox("half"));
+    ASSERT_TRUE(engine().sweep());
+    EXPECT_FALSE(fs::exists(SandboxEngine::dataFolder(storePath()) / "sandboxes" / "half"));
+    EXPECT_TRUE(fs::is_empty(SandboxEngine::dataFolder(storePath()) / "trash"));
+}
+
+} // namespace
+} // namespace sb::workspacetest
