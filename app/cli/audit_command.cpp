@@ -59,10 +59,10 @@ int auditListCommand(const AuditOptions& options)
                                  printable(store->path().string()));
         return 0;
     }
-    std::cout << fmt::format("{:>6}  {:<19}  {:<12}  {:<16}  {:<36}  {}\n", "seq", "time", "actor", "operation",
+    std::cout << fmt::format("{:>6}  {:<19}  {:<12}  {:<18}  {:<36}  {}\n", "seq", "time", "actor", "operation",
                              "subject", "details");
     for (const auto& record : *records)
-        std::cout << fmt::format("{:>6}  {:<19}  {:<12}  {:<16}  {:<36}  {}\n", record.seq, formatTime(record.atMs),
+        std::cout << fmt::format("{:>6}  {:<19}  {:<12}  {:<18}  {:<36}  {}\n", record.seq, formatTime(record.atMs),
                                  printable(record.actor, 12), printable(record.operation, 32),
                                  printable(record.subject, 40), auditDetailsLine(record.details));
     return 0;

@@ -2,6 +2,10 @@
 
 #include "workspace/engine_internal.h"
 
+#include "store/audit.h"
+
+#include <nlohmann/json.hpp>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -44,6 +48,17 @@ Result<void> SandboxEngine::Impl::discardFolder(const fs::path& folder)
 
 Result<void> SandboxEngine::Impl::commit(sqlite::Transaction& transaction, const Operation& operation)
 {
+    // Every operation lands in the audit log, in its own transaction: both commit, or neither.
+    nlohmann::json details = nlohmann::json::parse(operation.details.empty() ? "{}" : operation.details, nullptr, false);
+    if (!details.is_object())
+        details = nlohmann::json{{"details", operation.details}};
+    if (!operation.checkpoint.empty())
+        details["checkpoint"] = operation.checkpoint;
+    AuditEntry entry(operation.action, operation.sandbox, std::move(details));
+    entry.actor = operation.actor;
+    entry.atMs = operation.atMs;
+    if (auto audited = appendAudit(db, entry); !audited)
+        return std::unexpected(audited.error());
     if (observer) {
         if (auto ok = observer->committing(db, operation); !ok)
             return ok;

@@ -3,6 +3,8 @@
 
 #include "workspace_fixture.h"
 
+#include "store/audit.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -606,6 +608,31 @@ TEST_F(WorkspaceTest, AMissingWorkspaceIsWrittenAgainFromItsHead)
     fs::remove_all(workspace("main"));
     reopen();
     EXPECT_EQ(snapshot(workspace("main")), state);
+}
+
+TEST_F(WorkspaceTest, EveryOperationIsInTheAuditLogAndTheChainHolds)
+{
+    writeFile(workspace("main") / "a.txt", "one\n");
+    const std::string first = checkpoint("main", "first");
+    writeFile(workspace("main") / "a.txt", "two\n");
+    ASSERT_TRUE(engine().restore(first));
+    create("exp");
+    ASSERT_TRUE(engine().destroySandbox("exp"));
+
+    auto entries = listAudit(*m_store, AuditFilter{});
+    ASSERT_TRUE(entries) << entries.error().message;
+    std::vector<std::string> operations;
+    for (const auto& e : *entries)
+        operations.push_back(e.operation + " " + e.subject);
+    const std::vector<std::string> expected = {"sandbox.create main",    "checkpoint.create main",
+                                               "checkpoint.create main", "checkpoint.restore main",
+                                               "sandbox.create exp",     "sandbox.destroy exp"};
+    EXPECT_EQ(operations, expected);
+    // The restore names the checkpoint it restored.
+    EXPECT_NE(entries->at(3).details.find(first), std::string::npos) << entries->at(3).details;
+    auto verified = verifyAudit(*m_store);
+    ASSERT_TRUE(verified) << verified.error().message;
+    EXPECT_TRUE(verified->intact());
 }
 
 } // namespace
