@@ -8,6 +8,7 @@
 #include "isolation/warm_pool.h"
 #include "store/store.h"
 #include "util/hash.h"
+#include "workspace/sandbox_engine.h"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -135,11 +136,20 @@ Result<Policy> policyFor(const RunOptions& options)
 }
 
 // Runs the request, records it (a run that cannot be recorded is not started) and prints the result.
-int runAndReport(const RunRequest& request, const RunOptions& options)
+int runAndReport(RunRequest request, const RunOptions& options)
 {
     auto store = openStore(options.store);
     if (!store)
         return reportError(store.error().message);
+    if (!options.sandbox.empty()) {
+        auto engine = SandboxEngine::open(*store);
+        if (!engine)
+            return reportError(engine.error().message);
+        auto sandbox = (*engine)->sandbox(options.sandbox);
+        if (!sandbox)
+            return reportError(sandbox.error().message);
+        request.workspace = sandbox->workspace;
+    }
 
     const Runner runner;
     const RunResult result = runner.run(request);
@@ -149,7 +159,10 @@ int runAndReport(const RunRequest& request, const RunOptions& options)
         std::cerr << "sandbench: the run could not be recorded: " << recorded.error().message << '\n';
 
     if (options.json) {
-        std::cout << dumpJson(runToJson(request, result, recorded ? &policy : nullptr)) << '\n';
+        auto out = runToJson(request, result, recorded ? &policy : nullptr);
+        if (!options.sandbox.empty())
+            out["sandbox"] = options.sandbox;
+        std::cout << dumpJson(out) << '\n';
     } else {
         std::cout << result.stdoutText << std::flush;
         std::cerr << result.stderrText;
@@ -190,7 +203,7 @@ int runCommand(const RunOptions& options)
         return reportError(source.error().message);
     request.source = std::move(*source);
     request.label = options.file == "-" ? "stdin" : std::filesystem::path(options.file).filename().string();
-    return runAndReport(request, options);
+    return runAndReport(std::move(request), options);
 }
 
 int execCommand(const RunOptions& options)
@@ -205,7 +218,7 @@ int execCommand(const RunOptions& options)
     for (const auto& word : options.command)
         request.source += (request.source.empty() ? "" : " ") + shellQuote(word);
     request.label = request.source.substr(0, 80);
-    return runAndReport(request, options);
+    return runAndReport(std::move(request), options);
 }
 
 int demoCommand(const std::string& storePath, bool json)

@@ -21,6 +21,7 @@ struct RunOptions {
     std::string policyFile;
     std::string level;       // "", process, container, strict
     std::string store;
+    std::string sandbox;     // run in this sandbox's workspace instead of a fresh work dir
     bool json = false;
     std::vector<std::string> command; // exec: the argv
 };

@@ -36,6 +36,8 @@ int main(int argc, char** argv)
         ->check(CLI::IsMember({"process", "container", "strict"}));
     runCmd->add_flag("--json", run.json, "Print one JSON object describing the run");
     runCmd->add_option("--store", run.store, "Store file (default: see below)");
+    runCmd->add_option("--sandbox", run.sandbox,
+                       "Work in this sandbox's workspace (kept afterwards) instead of a fresh, private work dir");
 
     RunOptions exec;
     auto* execCmd = app.add_subcommand("exec", "Run any command in the sandbox: sandbench exec [options] -- CMD ARGS...");
@@ -50,6 +52,8 @@ int main(int argc, char** argv)
         ->excludes(execPolicy);
     execCmd->add_flag("--json", exec.json, "Print one JSON object describing the run");
     execCmd->add_option("--store", exec.store, "Store file (default: see below)");
+    execCmd->add_option("--sandbox", exec.sandbox,
+                        "Work in this sandbox's workspace (kept afterwards) instead of a fresh, private work dir");
 
     bool demoJson = false;
     std::string demoStore;

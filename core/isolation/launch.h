@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <sys/types.h>
 #include <string>
 #include <utility>
 
@@ -33,6 +34,7 @@ struct Plan {
     std::string program;            // what is exec'd: the interpreter, or the command's program
     std::filesystem::path launcher;
     std::filesystem::path workRoot; // where work dirs are made
+    std::filesystem::path workspace; // the request's (RunRequest::workspace): the work dir itself when set
     LaunchSpec spec;                // the sandbox part; the work dir and the run's identity come with start()
 };
 
@@ -49,6 +51,14 @@ Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options);
 struct Started {
     std::string runId;              // a UUID; names the work dir
     std::filesystem::path workDir;
+    // A workspace run: the work dir is kept, only the folder of the job's own files in it goes; for a root
+    // caller, what the run's transient identity owns in it is given back to the workspace's owner.
+    bool keepWorkDir = false;
+    std::filesystem::path jobDir;
+    std::filesystem::path stageDir; // the spec's (launch_spec.h), removed when this goes
+    uid_t lentTo = 0;               // the transient uid the workspace was lent to (0: not lent)
+    uid_t ownerUid = 0;
+    gid_t ownerGid = 0;
     LaunchSpec spec;                // the plan's, with the work dir and the identity
     bool pooled = false;
     std::string reported;           // what the launcher said on the result pipe so far ("started", "ready")

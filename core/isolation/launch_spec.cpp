@@ -157,6 +157,8 @@ void removeWorkDir(const std::string& dir)
 std::string encodeSandbox(const LaunchSpec& s)
 {
     json j = {{"work_dir", s.workDir},
+              {"keep_work_dir", s.keepWorkDir},
+              {"stage_dir", s.stageDir},
               {"limits", limitsToJson(s.limits)},
               {"drop_privileges", s.dropPrivileges},
               {"uid", s.uid},
@@ -179,7 +181,7 @@ bool sameSandbox(const LaunchSpec& a, const LaunchSpec& b)
 {
     // The fields of encodeSandbox(), less work_dir, uid, gid, trace_start and pooled.
     auto fields = [](const LaunchSpec& s) {
-        return std::tie(s.limits, s.dropPrivileges, s.readPaths, s.devPaths, s.passEventFd, s.syscalls,
+        return std::tie(s.keepWorkDir, s.stageDir, s.limits, s.dropPrivileges, s.readPaths, s.devPaths, s.passEventFd, s.syscalls,
                         s.seccompProgram, s.networkAllow, s.cgroups, s.container, s.tmpSizeMb);
     };
     return fields(a) == fields(b);
@@ -202,6 +204,8 @@ Result<LaunchSpec> decodeSandbox(std::string_view text)
         const json j = json::parse(text.begin(), text.end());
         LaunchSpec s;
         s.workDir = j.at("work_dir").get<std::string>();
+        s.keepWorkDir = j.at("keep_work_dir").get<bool>();
+        s.stageDir = j.at("stage_dir").get<std::string>();
         s.limits = limitsFromJson(j.at("limits"));
         s.dropPrivileges = j.at("drop_privileges").get<bool>();
         s.uid = j.at("uid").get<uid_t>();

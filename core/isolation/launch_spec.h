@@ -36,6 +36,10 @@ struct LaunchSpec {
     std::vector<std::string> argv;   // argv[0] is an absolute path
     std::vector<std::string> env;    // NAME=value, the whole environment of the program
     std::string workDir;
+    bool keepWorkDir = false;        // the work dir is a sandbox's workspace: kept, never removed by the launcher
+    // A root caller's workspace run in a container: an empty folder the run's identity can reach, on which the
+    // launcher mounts the workspace (in a mount namespace of its own) for the sandbox to take from there.
+    std::string stageDir;
     Limits limits;
     bool dropPrivileges = false;     // started by root: become uid/gid below, with no capabilities
     uid_t uid = 0;

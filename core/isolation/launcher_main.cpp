@@ -43,6 +43,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -309,6 +310,10 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
     sb::starttrace::mark("child.identity");
 
     sb::landlock::Rules rules = sb::paths::landlockRules(spec); // the supervisor's path reports model these
+    // The work dir is the working directory already: named "." it is found even where the run's identity may
+    // not search the folders above it (a sandbox's workspace beside a root caller's store).
+    if (!spec.container && !rules.writePaths.empty() && rules.writePaths.front() == spec.workDir)
+        rules.writePaths.front().assign(1, '.');
     if (!spec.networkAllow.empty())
         rules.connectPorts.push_back(sb::netproxy::kPort);
     if (auto applied = sb::landlock::restrictSelf(rules); !applied)
@@ -379,7 +384,8 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
             childFail(errFd, gate.error().message);
         ::close(gateFd);
     }
-    const sb::container::RootSpec root{spec.workDir, spec.readPaths, spec.devPaths, spec.tmpSizeMb};
+    const sb::container::RootSpec root{spec.stageDir.empty() ? spec.workDir : spec.stageDir, spec.readPaths,
+                                       spec.devPaths, spec.tmpSizeMb};
     if (auto entered = sb::container::enterRoot(root); !entered)
         childFail(errFd, "container: " + entered.error().message);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); // cleared by the change of identity in enterRoot
@@ -555,7 +561,8 @@ struct Waiting {
         sb::cgroup::destroy(group);
     // The work dir of a sandbox no run took is nobody else's to remove when the caller died, and its EOF
     // may come before the parent-death signal says so.
-    sb::removeWorkDir(spec.workDir);
+    if (!spec.keepWorkDir)
+        sb::removeWorkDir(spec.workDir);
     finishWithError(why);
 }
 
@@ -693,6 +700,15 @@ int launch(int parent)
         std::string why;
         group = sb::cgroup::create(fmt::format("sandbench-{}", ::getpid()), spec->limits.memoryMb * 1024 * 1024,
                                    spec->limits.processes, &why);
+    }
+
+    // A root caller's workspace run in a container: the workspace may lie below folders the run's identity
+    // cannot search (a store beside root's home). Mounted on an empty folder the run can reach, in a mount
+    // namespace of the launcher's own, it is taken from there and nothing above it is searched.
+    if (!spec->stageDir.empty()) {
+        if (::unshare(CLONE_NEWNS) != 0 || ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0
+            || ::mount(spec->workDir.c_str(), spec->stageDir.c_str(), nullptr, MS_BIND, nullptr) != 0)
+            finishWithError(fmt::format("container: cannot show the workspace to the run: {}", std::strerror(errno)));
     }
 
     auto start = Clock::now();
@@ -964,7 +980,7 @@ done:
         result.memoryLimited = sb::cgroup::oomKilled(group);
         groupCpuUs = sb::cgroup::cpuUsageUs(group);
     }
-    if (::getppid() != caller)
+    if (::getppid() != caller && !spec->keepWorkDir)
         sb::removeWorkDir(spec->workDir); // the caller died: nobody else will clean up after the run
     rusage usage{};
     ::getrusage(RUSAGE_CHILDREN, &usage);

@@ -4,6 +4,7 @@
 #include "isolation/policy.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,11 @@ struct RunRequest {
     Policy policy;
     std::string label; // optional: a demo case name or file name, shown in history
     std::vector<std::string> command{}; // Language::Command: the argv; argv[0] is looked up on PATH
+    // Non-empty: the run works in this folder (a sandbox's workspace, core/workspace) instead of a fresh
+    // private work dir. It is the run's working directory and only writable place (/work in a container),
+    // and stays afterwards with what the run left in it. limits.disk_mb bounds what the run adds to it.
+    // Such a run never comes from a warm pool.
+    std::filesystem::path workspace{};
 };
 
 struct RunResult {

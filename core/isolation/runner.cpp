@@ -8,6 +8,7 @@
 #include "isolation/launch_spec.h"
 #include "isolation/netproxy.h"
 #include "isolation/python_guard.h"
+#include "isolation/run_usage.h"
 #include "isolation/seccomp_filter.h"
 #include "isolation/start_trace.h"
 #include "isolation/strict.h"
@@ -23,6 +24,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -280,6 +282,64 @@ RunResult refused(const RunRequest& request, std::string message)
     return result;
 }
 
+namespace {
+
+// Hands the entries of a workspace owned by `from` to `to` (and back after the run): for a root caller, whose
+// runs become a transient identity, the workspace is lent to that identity for the run. Never follows a
+// symlink nor leaves the workspace's file system; a file with more than one hard link is left alone, since
+// its other names may be anywhere (the run cannot write it). Folders nest at most kMaxDepth deep.
+void chownTreeAt(int dirFd, dev_t device, uid_t from, uid_t to, gid_t toGid, int depth)
+{
+    constexpr int kMaxDepth = 256;
+    if (depth > kMaxDepth)
+        return;
+    const int listFd = ::dup(dirFd);
+    DIR* dir = listFd >= 0 ? ::fdopendir(listFd) : nullptr;
+    if (!dir) {
+        if (listFd >= 0)
+            ::close(listFd);
+        return;
+    }
+    while (const dirent* entry = ::readdir(dir)) {
+        const std::string_view name(entry->d_name);
+        if (name == "." || name == "..")
+            continue;
+        struct stat st {};
+        if (::fstatat(dirFd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_dev != device)
+            continue;
+        const bool isDir = S_ISDIR(st.st_mode);
+        if (st.st_uid == from && (isDir || st.st_nlink == 1))
+            ::fchownat(dirFd, entry->d_name, to, toGid, AT_SYMLINK_NOFOLLOW);
+        if (isDir) {
+            const int sub = ::openat(dirFd, entry->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0) {
+                chownTreeAt(sub, device, from, to, toGid, depth + 1);
+                ::close(sub);
+            }
+        }
+    }
+    ::closedir(dir);
+}
+
+void chownTree(const fs::path& root, uid_t from, uid_t to, gid_t toGid)
+{
+    const int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0) {
+        if (st.st_uid == from)
+            ::fchown(fd, to, toGid);
+        chownTreeAt(fd, st.st_dev, from, to, toGid, 0);
+    }
+    ::close(fd);
+}
+
+// The rest of start(): the run's pipes and its launcher.
+Result<std::unique_ptr<Started>> finishStart(std::unique_ptr<Started> started, const Plan& plan, bool pooled);
+
+} // namespace
+
 Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
 {
     Plan plan;
@@ -316,6 +376,13 @@ Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
     plan.launcher = *launcherPath;
     const char* tmpdir = std::getenv("TMPDIR");
     plan.workRoot = !options.workRoot.empty() ? options.workRoot : tmpdir && *tmpdir ? fs::path(tmpdir) : fs::path("/tmp");
+    if (!request.workspace.empty()) {
+        struct stat st {};
+        if (!request.workspace.is_absolute() || ::lstat(request.workspace.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+            return fail(fmt::format("the workspace {} is not a folder (a symlink is not taken either)",
+                                    request.workspace.string()));
+        plan.workspace = request.workspace.lexically_normal();
+    }
 
     LaunchSpec& spec = plan.spec;
     if (policy.network == NetworkMode::Allowlist && policy.level == IsolationLevel::Process)
@@ -365,7 +432,8 @@ Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
 
 bool sameShape(const Plan& a, const Plan& b)
 {
-    return a.launcher == b.launcher && a.workRoot == b.workRoot && sameSandbox(a.spec, b.spec);
+    return a.launcher == b.launcher && a.workRoot == b.workRoot && a.workspace == b.workspace
+           && sameSandbox(a.spec, b.spec);
 }
 
 Started::~Started()
@@ -378,8 +446,16 @@ Started::~Started()
         result.reset();
         process.reset(); // waits for it
     }
-    if (!workDir.empty())
+    if (keepWorkDir) {
+        if (!jobDir.empty())
+            removeWorkDir(jobDir.string());
+        if (lentTo != 0)
+            chownTree(workDir, lentTo, ownerUid, ownerGid); // every process of the run is gone by now
+        if (!stageDir.empty())
+            ::rmdir(stageDir.c_str()); // the mount on it went with the launcher's mount namespace
+    } else if (!workDir.empty()) {
         removeWorkDir(workDir.string());
+    }
 }
 
 Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled)
@@ -395,6 +471,38 @@ Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled)
         spec.gid = spec.uid;
     }
 
+    if (!plan.workspace.empty()) {
+        // A sandbox's workspace: the work dir itself, kept; the job's own files go in a folder of their own.
+        const fs::path& workspace = plan.workspace;
+        struct stat st {};
+        if (::lstat(workspace.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+            return fail(fmt::format("the workspace {} is not a folder", workspace.string()));
+        started->workDir = workspace;
+        started->keepWorkDir = true;
+        spec.workDir = workspace.string();
+        spec.keepWorkDir = true;
+        // disk_mb bounds what the run adds: the workspace's present size comes on top.
+        const auto present = usage::diskUsage(workspace.string(), std::numeric_limits<std::int64_t>::max() / 4);
+        spec.limits.diskMb += (present.kb + 1023) / 1024;
+        const fs::path jobDir = workspace / (".sandbench-run-" + started->runId);
+        if (::mkdir(jobDir.c_str(), 0700) != 0)
+            return fail(fmt::format("cannot create {}: {}", jobDir.string(), std::strerror(errno)));
+        started->jobDir = jobDir;
+        if (spec.dropPrivileges) {
+            started->ownerUid = st.st_uid;
+            started->ownerGid = st.st_gid;
+            started->lentTo = spec.uid;
+            chownTree(workspace, st.st_uid, spec.uid, spec.gid);
+            if (spec.container) {
+                const fs::path stage = plan.workRoot / ("sandbench-run-" + started->runId);
+                if (::mkdir(stage.c_str(), 0700) != 0 || ::chown(stage.c_str(), spec.uid, spec.gid) != 0)
+                    return fail(fmt::format("cannot create {}: {}", stage.string(), std::strerror(errno)));
+                started->stageDir = stage;
+                spec.stageDir = stage.string();
+            }
+        }
+        return finishStart(std::move(started), plan, pooled);
+    }
     // A private work dir, owned by the identity the run will have, removed afterwards.
     const fs::path workDir = plan.workRoot / ("sandbench-run-" + started->runId);
     if (::mkdir(workDir.c_str(), 0700) != 0)
@@ -403,6 +511,14 @@ Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled)
     spec.workDir = workDir.string();
     if (spec.dropPrivileges && ::chown(workDir.c_str(), spec.uid, spec.gid) != 0)
         return fail(fmt::format("cannot hand the work dir to the run's identity: {}", std::strerror(errno)));
+    return finishStart(std::move(started), plan, pooled);
+}
+
+namespace {
+
+Result<std::unique_ptr<Started>> finishStart(std::unique_ptr<Started> started, const Plan& plan, bool pooled)
+{
+    LaunchSpec& spec = started->spec;
 
     auto out = Pipe::make();
     auto err = Pipe::make();
@@ -435,6 +551,8 @@ Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled)
     return started;
 }
 
+} // namespace
+
 RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRequest& request,
                  const std::atomic<bool>* cancel, starttrace::Marks trace)
 {
@@ -459,7 +577,7 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
     const bool python = request.language == Language::Python;
     const bool command = request.language == Language::Command;
 
-    const fs::path snippet = workDir / (python ? "snippet.py" : "snippet.sh");
+    const fs::path snippet = (started->keepWorkDir ? started->jobDir : workDir) / (python ? "snippet.py" : "snippet.sh");
     if (!command) {
         std::ofstream out(snippet, std::ios::binary);
         out.write(request.source.data(), static_cast<std::streamsize>(request.source.size()));
@@ -471,7 +589,11 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
 
     // The job: what the program is, sees and gets, in the place the sandbox shows its work dir.
     const fs::path seenWorkDir = spec.container ? fs::path(container::kWorkDir) : workDir;
-    const fs::path seenSnippet = seenWorkDir / snippet.filename();
+    // In a workspace, the job's folder; named from the working directory outside a container, where a root
+    // caller's run may not search the folders above the workspace.
+    const fs::path seenSnippet = !started->keepWorkDir ? seenWorkDir / snippet.filename()
+                                 : spec.container     ? seenWorkDir / started->jobDir.filename() / snippet.filename()
+                                                      : started->jobDir.filename() / snippet.filename();
     if (python) {
         spec.argv = {plan.program, policy.sitePackages ? "-I" : "-IS", "-B", "-c",
                      pythonPrelude(policy.blockedImports, policy.importGuard), seenSnippet.string()};
@@ -679,7 +801,7 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
         trace.emplace_back("runner.planned", starttrace::nowNs());
     // A sandbox prepared ahead for requests like this one, else one started now.
     std::unique_ptr<launch::Started> started;
-    if (m_options.warmPool)
+    if (m_options.warmPool && plan->workspace.empty())
         started = m_options.warmPool->take(*plan);
     if (!started) {
         auto cold = launch::start(*plan, false);

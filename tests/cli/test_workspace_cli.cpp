@@ -328,6 +328,28 @@ TEST_F(WorkspaceCli, HostileImportIsHandledWithClearMessages)
     EXPECT_EQ(readFile(workspace / "not-utf8-\xff\xfe.txt"), "odd\n");
 }
 
+TEST_F(WorkspaceCli, RunsWorkInASandboxsWorkspace)
+{
+    writeFile(path("main") / "in.txt", "seven\n");
+    const std::string before = checkpoint("main");
+    const fs::path snippet = fs::path(m_store).parent_path() / "job.py";
+    writeFile(snippet, "import pathlib\npathlib.Path('out.txt').write_text(pathlib.Path('in.txt').read_text() * 2)\n");
+    const json r = run("run --sandbox main " + quoted(snippet.string()));
+    EXPECT_EQ(r["outcome"], "ok") << r.dump();
+    EXPECT_EQ(r["sandbox"], "main");
+    EXPECT_EQ(readFile(path("main") / "out.txt"), "seven\nseven\n");
+    const json diff = run("checkpoint diff " + before);
+    EXPECT_EQ(diff["added"], json::array({"out.txt"})) << diff.dump();
+
+    const auto cmd = cli("exec --sandbox main --json" + store() + " -- /bin/sh -c 'ls > listing.txt'");
+    EXPECT_EQ(cmd.status, 0) << cmd.out;
+    EXPECT_NE(readFile(path("main") / "listing.txt").find("out.txt"), std::string::npos);
+
+    const auto unknown = cli("run --sandbox nosuch " + quoted(snippet.string()) + store(), true);
+    EXPECT_EQ(unknown.status, 1);
+    EXPECT_NE(unknown.out.find("nosuch"), std::string::npos) << unknown.out;
+}
+
 TEST_F(WorkspaceCli, TheStoreComesFromTheEnvironmentToo)
 {
     ::setenv("SANDBENCH_STORE", m_store.c_str(), 1);
