@@ -69,11 +69,6 @@ QString taskText(CheckpointTask task)
     return {};
 }
 
-QString sizeText(std::uint64_t bytes)
-{
-    return QLocale().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeTraditionalFormat);
-}
-
 } // namespace
 
 CheckpointBrowser::CheckpointBrowser(QWidget* parent)
@@ -110,6 +105,11 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     m_toolBar->addSeparator();
     m_toolBar->addAction(m_sweep);
     m_toolBar->addAction(m_refresh);
+    // The toolbar must fit a narrow dock: the self-explaining icons go without their text.
+    for (QAction* action : {m_openFolder, m_refresh}) {
+        if (auto* button = qobject_cast<QToolButton*>(m_toolBar->widgetForAction(action)))
+            button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    }
 
     m_progress->setObjectName(QStringLiteral("checkpointProgress"));
     m_progress->setFixedWidth(140);
@@ -150,12 +150,16 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
                                     "one to compare the two"));
     auto* checkpointHeader = m_checkpointView->horizontalHeader();
     checkpointHeader->resizeSection(CheckpointListModel::GraphColumn, delegate->geometry().width(2));
-    checkpointHeader->resizeSection(CheckpointListModel::IdColumn, 90);
-    checkpointHeader->resizeSection(CheckpointListModel::LabelColumn, 200);
-    checkpointHeader->resizeSection(CheckpointListModel::KindColumn, 70);
-    checkpointHeader->resizeSection(CheckpointListModel::AuthorColumn, 70);
-    checkpointHeader->resizeSection(CheckpointListModel::TimeColumn, 135);
+    checkpointHeader->resizeSection(CheckpointListModel::IdColumn, 88);
+    checkpointHeader->resizeSection(CheckpointListModel::LabelColumn, 190);
+    checkpointHeader->resizeSection(CheckpointListModel::KindColumn, 78);
+    checkpointHeader->resizeSection(CheckpointListModel::AuthorColumn, 60);
+    checkpointHeader->resizeSection(CheckpointListModel::TimeColumn, 150);
     checkpointHeader->resizeSection(CheckpointListModel::FilesColumn, 45);
+    checkpointHeader->resizeSection(CheckpointListModel::SizeColumn, 72);
+    // The label takes what is left; the other columns keep their widths.
+    checkpointHeader->setStretchLastSection(false);
+    checkpointHeader->setSectionResizeMode(CheckpointListModel::LabelColumn, QHeaderView::Stretch);
 
     m_diffSummary->setObjectName(QStringLiteral("diffSummary"));
     m_diffSummary->setWordWrap(true);
@@ -183,13 +187,13 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     m_diffStack->addWidget(m_diffMessage);
 
     // Left: what there is (sandboxes over checkpoints); right: what changed (paths over the text).
-    auto* left = new QSplitter(Qt::Vertical, this);
-    left->setObjectName(QStringLiteral("checkpointLeftSplitter"));
-    left->addWidget(m_sandboxView);
-    left->addWidget(m_checkpointView);
-    left->setStretchFactor(0, 2);
-    left->setStretchFactor(1, 3);
-    left->setChildrenCollapsible(false);
+    m_left = new QSplitter(Qt::Vertical, this);
+    m_left->setObjectName(QStringLiteral("checkpointLeftSplitter"));
+    m_left->addWidget(m_sandboxView);
+    m_left->addWidget(m_checkpointView);
+    m_left->setStretchFactor(0, 1);
+    m_left->setStretchFactor(1, 2);
+    m_left->setChildrenCollapsible(false);
 
     auto* filesPane = new QWidget(this);
     auto* filesLayout = new QVBoxLayout(filesPane);
@@ -197,27 +201,27 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     filesLayout->setSpacing(2);
     filesLayout->addWidget(m_diffSummary);
     filesLayout->addWidget(m_fileView, 1);
-    auto* right = new QSplitter(Qt::Vertical, this);
-    right->setObjectName(QStringLiteral("checkpointRightSplitter"));
-    right->addWidget(filesPane);
-    right->addWidget(m_diffStack);
-    right->setStretchFactor(0, 1);
-    right->setStretchFactor(1, 2);
-    right->setChildrenCollapsible(false);
+    m_right = new QSplitter(Qt::Vertical, this);
+    m_right->setObjectName(QStringLiteral("checkpointRightSplitter"));
+    m_right->addWidget(filesPane);
+    m_right->addWidget(m_diffStack);
+    m_right->setStretchFactor(0, 1);
+    m_right->setStretchFactor(1, 3);
+    m_right->setChildrenCollapsible(false);
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->setObjectName(QStringLiteral("checkpointSplitter"));
-    split->addWidget(left);
-    split->addWidget(right);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
-    split->setChildrenCollapsible(false);
+    m_split = new QSplitter(Qt::Vertical, this);
+    m_split->setObjectName(QStringLiteral("checkpointSplitter"));
+    m_split->addWidget(m_left);
+    m_split->addWidget(m_right);
+    m_split->setStretchFactor(0, 1);
+    m_split->setStretchFactor(1, 1);
+    m_split->setChildrenCollapsible(false);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 4);
     layout->setSpacing(2);
     layout->addLayout(top);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_split, 1);
 
     connect(m_sandboxView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &CheckpointBrowser::onSandboxSelected);
@@ -237,6 +241,26 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     m_cancel->hide();
     clearDiff(tr("The store is not open."));
     updateActions();
+}
+
+void CheckpointBrowser::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Side by side where the browser is wide (a floating or bottom dock), stacked where it is tall (the right
+    // column): what there is above what changed.
+    const Qt::Orientation wanted = width() >= height() * 3 / 2 ? Qt::Horizontal : Qt::Vertical;
+    if (m_split->orientation() == wanted && m_laidOut)
+        return;
+    m_laidOut = true;
+    m_split->setOrientation(wanted);
+    const int total = wanted == Qt::Horizontal ? m_split->width() : m_split->height();
+    // Stacked, the diff text gets the most: the lists show a handful of rows each and scroll.
+    const int top = wanted == Qt::Horizontal ? total / 2 : total * 2 / 5;
+    m_split->setSizes({top, total - top});
+    const int leftHeight = wanted == Qt::Horizontal ? m_split->height() : top;
+    const int rightHeight = wanted == Qt::Horizontal ? m_split->height() : total - top;
+    m_left->setSizes({leftHeight * 7 / 20, leftHeight - leftHeight * 7 / 20});
+    m_right->setSizes({rightHeight * 7 / 20, rightHeight - rightHeight * 7 / 20});
 }
 
 void CheckpointBrowser::createActions()
@@ -539,7 +563,7 @@ void CheckpointBrowser::onFileSelected()
         return;
     }
     const auto& change = file->change;
-    auto sizeOf = [](const std::optional<sb::TreeEntry>& entry) { return entry ? sizeText(entry->size) : QString(); };
+    auto sizeOf = [](const std::optional<sb::TreeEntry>& entry) { return entry ? byteSizeText(entry->size) : QString(); };
     if (file->binary) {
         QString text = tr("Binary file differs");
         if (change.kind == sb::ChangeKind::Modified)

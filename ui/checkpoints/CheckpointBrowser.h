@@ -53,6 +53,9 @@ public:
     QAction* newSandboxAction() const { return m_newSandbox; }
     QAction* sweepAction() const { return m_sweep; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 signals:
     // For the window's status bar.
     void statusMessage(const QString& text, int timeoutMs);
@@ -95,6 +98,9 @@ private:
     DiffFileModel* m_fileModel = nullptr;
 
     QToolBar* m_toolBar = nullptr;
+    QSplitter* m_split = nullptr;
+    QSplitter* m_left = nullptr;
+    QSplitter* m_right = nullptr;
     QTableView* m_sandboxView = nullptr;
     QTableView* m_checkpointView = nullptr;
     QLabel* m_diffSummary = nullptr;
@@ -122,6 +128,7 @@ private:
     QString m_diffTo;
     QString m_fileToSelect;            // the changed path to show again after a reload
     bool m_storeUsable = false;
+    bool m_laidOut = false;            // the splitters got their first sizes
 };
 
 } // namespace sb::ui

@@ -20,11 +20,6 @@ namespace {
 
 constexpr int kProgressPollMs = 100;
 
-QString sizeText(std::uint64_t bytes)
-{
-    return QLocale().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeTraditionalFormat);
-}
-
 QString shortId(const std::string& id)
 {
     return toQString(id).left(10);
@@ -329,7 +324,7 @@ bool CheckpointJobRunner::createSandbox(sb::CreateSandboxRequest request)
                                                .arg(outcome.sandbox,
                                                     toQString(sb::printable(made->sandbox.origin, 120)).left(80),
                                                     QString::number(made->checkpoint.files),
-                                                    sizeText(made->checkpoint.bytes));
+                                                    byteSizeText(made->checkpoint.bytes));
                          return outcome;
                      });
 }
@@ -348,7 +343,7 @@ bool CheckpointJobRunner::destroySandbox(const QString& name)
                          outcome.summary = tr("Sandbox %1 destroyed: %2 checkpoints removed, %3 freed")
                                                .arg(name)
                                                .arg(destroyed->checkpointsRemoved)
-                                               .arg(sizeText(destroyed->garbage.bytesRemoved));
+                                               .arg(byteSizeText(destroyed->garbage.bytesRemoved));
                          return outcome;
                      });
 }
@@ -437,7 +432,7 @@ bool CheckpointJobRunner::sweep(bool automatic)
             outcome.summary = tr("Sweep destroyed the expired sandboxes %1 (%2 checkpoints, %3 freed)")
                                   .arg(names.join(QStringLiteral(", ")))
                                   .arg(swept->checkpointsRemoved)
-                                  .arg(sizeText(swept->garbage.bytesRemoved));
+                                  .arg(byteSizeText(swept->garbage.bytesRemoved));
         }
         return outcome;
     });

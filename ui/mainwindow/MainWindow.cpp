@@ -292,13 +292,16 @@ void MainWindow::createDocks()
     auditDock->setWidget(m_auditView);
     addDockWidget(Qt::BottomDockWidgetArea, auditDock);
     tabifyDockWidget(historyDock, auditDock);
+    historyDock->raise();
 
+    // The checkpoint browser shares the full-height right column with the metrics, one tab each: it needs
+    // height for the graph and the diff, and gets width when shown (showCheckpoints). Metrics is in front.
     auto* checkpointDock = new QDockWidget(tr("Checkpoints"), this);
     checkpointDock->setObjectName(QStringLiteral("checkpointDock"));
     checkpointDock->setWidget(m_checkpointBrowser);
-    addDockWidget(Qt::BottomDockWidgetArea, checkpointDock);
-    tabifyDockWidget(auditDock, checkpointDock);
-    historyDock->raise();
+    addDockWidget(Qt::RightDockWidgetArea, checkpointDock);
+    tabifyDockWidget(metricsDock, checkpointDock);
+    metricsDock->raise();
 
     // The metrics column runs the full height; history sits under the editor only.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
@@ -486,9 +489,10 @@ void MainWindow::showCheckpoints()
         return;
     dock->show();
     dock->raise();
-    // The browser needs height for its graph and diff: at least about half the window.
-    if (dock->height() < height() / 2)
-        resizeDocks({dock}, {height() / 2}, Qt::Vertical);
+    // Room for the graph's columns beside a readable diff: about three fifths of the window's width.
+    const int wanted = width() * 3 / 5;
+    if (dock->width() < wanted)
+        resizeDocks({dock}, {wanted}, Qt::Horizontal);
 }
 
 void MainWindow::cancelJob()

@@ -93,7 +93,7 @@ QVariant CheckpointListModel::data(const QModelIndex& index, int role) const
             return QDateTime::fromMSecsSinceEpoch(checkpoint.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
         case FilesColumn: return QVariant::fromValue<qulonglong>(checkpoint.files);
         case SizeColumn:
-            return QLocale().formattedDataSize(static_cast<qint64>(checkpoint.bytes), 1, QLocale::DataSizeTraditionalFormat);
+            return byteSizeText(checkpoint.bytes);
         }
         return {};
     case Qt::ToolTipRole: {
