@@ -109,7 +109,9 @@ NewSandboxDialog::NewSandboxDialog(const std::vector<sb::SandboxInfo>& sandboxes
     auto* form = new QFormLayout;
     form->addRow(tr("&Name:"), m_name);
     form->addRow(tr("&From:"), m_from);
-    form->addRow(tr("&Import:"), folderRow);
+    auto* folderLabel = new QLabel(tr("&Import:"), this);
+    folderLabel->setBuddy(m_folder); // a row that is a layout gets no buddy of its own
+    form->addRow(folderLabel, folderRow);
     form->addRow(tr("&Include:"), m_includes);
     form->addRow(tr("E&xclude:"), m_excludes);
     form->addRow(tr("&Expires in:"), m_expiry);
