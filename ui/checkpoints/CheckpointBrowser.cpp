@@ -255,11 +255,11 @@ void CheckpointBrowser::resizeEvent(QResizeEvent* event)
     m_split->setOrientation(wanted);
     const int total = wanted == Qt::Horizontal ? m_split->width() : m_split->height();
     // Stacked, the diff text gets the most: the lists show a handful of rows each and scroll.
-    const int top = wanted == Qt::Horizontal ? total / 2 : total * 2 / 5;
+    const int top = wanted == Qt::Horizontal ? total / 2 : total * 21 / 50;
     m_split->setSizes({top, total - top});
     const int leftHeight = wanted == Qt::Horizontal ? m_split->height() : top;
     const int rightHeight = wanted == Qt::Horizontal ? m_split->height() : total - top;
-    m_left->setSizes({leftHeight * 7 / 20, leftHeight - leftHeight * 7 / 20});
+    m_left->setSizes({leftHeight * 21 / 50, leftHeight - leftHeight * 21 / 50});
     m_right->setSizes({rightHeight * 7 / 20, rightHeight - rightHeight * 7 / 20});
 }
 
