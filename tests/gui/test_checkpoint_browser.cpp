@@ -12,6 +12,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QDialog>
 #include <QDir>
 #include <QDockWidget>
@@ -33,6 +34,15 @@
 
 using namespace sb::ui;
 
+// Stands in for the desktop's file manager: QDesktopServices hands it file: URLs.
+class UrlCatcher : public QObject {
+    Q_OBJECT
+public:
+    QList<QUrl> urls;
+public slots:
+    void open(const QUrl& url) { urls << url; }
+};
+
 class TestCheckpointBrowser : public QObject {
     Q_OBJECT
 private slots:
@@ -45,6 +55,7 @@ private slots:
     void forkMakesANewSandbox();
     void destroyAsksThenRemoves();
     void existingNameIsAClearError();
+    void tooLargeFileAndOpenFolder();
     void checkpointCanBeCancelledAndGuiStaysResponsive();
     void sweepDestroysExpiredSandboxes();
     void demoSandboxesFillTheBrowser();
@@ -371,6 +382,33 @@ void TestCheckpointBrowser::existingNameIsAClearError()
     QVERIFY2(box->informativeText().contains(QStringLiteral("exists already")), qPrintable(box->informativeText()));
     QTest::mouseClick(box->button(QMessageBox::Ok), Qt::LeftButton);
     QTRY_VERIFY(!QApplication::activeModalWidget());
+    waitIdle();
+}
+
+void TestCheckpointBrowser::tooLargeFileAndOpenFolder()
+{
+    QVERIFY(browser()->selectSandbox(QStringLiteral("trial")));
+    QTRY_COMPARE(browser()->currentSandbox(), QStringLiteral("trial"));
+    waitIdle();
+    const QString workspace = workspaceOf(QStringLiteral("trial"));
+
+    // Open folder hands the workspace to the desktop (here: a stand-in registered for file: URLs).
+    UrlCatcher catcher;
+    QDesktopServices::setUrlHandler(QStringLiteral("file"), &catcher, "open");
+    trigger("actionOpenWorkspace");
+    QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
+    QCOMPARE(catcher.urls, QList<QUrl>{QUrl::fromLocalFile(workspace)});
+
+    // A text file above the diff's limit (8 MiB) is listed, but not line-diffed.
+    writeFile(workspace + QStringLiteral("/big.csv"), QByteArray("id,amount,decision\n").repeated(500'000));
+    clickRow(checkpoints(), 0);
+    const auto* fileModel = qobject_cast<const DiffFileModel*>(files()->model());
+    QTRY_VERIFY_WITH_TIMEOUT(fileModel->rowOf(QStringLiteral("big.csv")) >= 0, 20000);
+    const int row = fileModel->rowOf(QStringLiteral("big.csv"));
+    QCOMPARE(fileModel->index(row, DiffFileModel::LinesColumn).data().toString(), QStringLiteral("too large"));
+    clickRow(files(), row);
+    QTRY_VERIFY(browser()->shownDiffText().contains(QStringLiteral("Too large")));
+    QVERIFY(QFile::remove(workspace + QStringLiteral("/big.csv")));
     waitIdle();
 }
 
