@@ -173,14 +173,17 @@ void CheckpointJobRunner::loadCheckpoints(const QString& sandbox)
             }
             const std::string name = toStdString(sandbox);
             auto info = opened->engine->sandbox(name);
-            auto list = info ? opened->engine->checkpoints(name) : decltype(opened->engine->checkpoints(name)){};
-            if (!info)
+            if (!info) {
                 snapshot.error = toQString(info.error().message);
-            else if (!list)
-                snapshot.error = toQString(list.error().message);
-            else {
+                promise.addResult(std::move(snapshot));
+                return;
+            }
+            auto list = opened->engine->checkpoints(name);
+            if (list) {
                 snapshot.head = info->head;
                 snapshot.checkpoints = std::move(*list);
+            } else {
+                snapshot.error = toQString(list.error().message);
             }
             promise.addResult(std::move(snapshot));
         }));
