@@ -477,6 +477,14 @@ vorheriger %2</translation>
         <source>Restore</source>
         <translation>Wiederherstellen</translation>
     </message>
+    <message>
+        <source>Another checkpoint operation is running: try again when it ends.</source>
+        <translation>Eine andere Checkpoint-Operation läuft: Bitte erneut versuchen, wenn sie beendet ist.</translation>
+    </message>
+    <message>
+        <source>The store is unavailable.</source>
+        <translation>Die Ablage ist nicht verfügbar.</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::CheckpointDialog</name>

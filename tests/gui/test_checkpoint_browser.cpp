@@ -8,6 +8,8 @@
 #include "models/CheckpointListModel.h"
 #include "models/DiffFileModel.h"
 #include "models/SandboxListModel.h"
+#include "store/store.h"
+#include "workspace/sandbox_engine.h"
 
 #include <QAction>
 #include <QApplication>
@@ -59,6 +61,7 @@ private slots:
     void checkpointCanBeCancelledAndGuiStaysResponsive();
     void sweepDestroysExpiredSandboxes();
     void demoSandboxesFillTheBrowser();
+    void sweepAtStartReportsWhatWent();
     void cleanupTestCase();
 
 private:
@@ -509,6 +512,32 @@ void TestCheckpointBrowser::demoSandboxesFillTheBrowser()
     QTRY_VERIFY_WITH_TIMEOUT(!browser()->jobs()->isBusy(), 30000);
     waitIdle();
     QVERIFY(sandboxNames().contains(QStringLiteral("demo-rules-strict")));
+}
+
+void TestCheckpointBrowser::sweepAtStartReportsWhatWent()
+{
+    // A store with a sandbox that expired while no window was open.
+    const std::string path = QString(m_dir.path() + QStringLiteral("/expired.db")).toStdString();
+    {
+        auto store = sb::Store::open(path);
+        QVERIFY(store);
+        auto engine = sb::SandboxEngine::open(*store);
+        QVERIFY(engine);
+        sb::CreateSandboxRequest request;
+        request.name = "yesterdays-experiment";
+        request.expiresInMs = 1;
+        QVERIFY((*engine)->createSandbox(request));
+    }
+    QTest::qWait(20);
+    MainWindow window(path);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(!window.openStore());
+    QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().contains(QStringLiteral("yesterdays-experiment")), 20000);
+    QVERIFY(window.statusBar()->currentMessage().startsWith(QStringLiteral("At start:")));
+    auto* table = window.findChild<QTableView*>(QStringLiteral("sandboxTable"));
+    QTRY_COMPARE(table->model()->rowCount(), 1); // main alone
+    QTRY_VERIFY(!window.checkpointBrowser()->jobs()->isBusy() && !window.checkpointBrowser()->jobs()->isLoading());
 }
 
 void TestCheckpointBrowser::cleanupTestCase()

@@ -322,12 +322,12 @@ void CheckpointBrowser::reload()
 
 void CheckpointBrowser::sweep(bool automatic)
 {
-    m_jobs->sweep(automatic);
+    started(m_jobs->sweep(automatic));
 }
 
 void CheckpointBrowser::seedDemo()
 {
-    m_jobs->seedDemo();
+    started(m_jobs->seedDemo());
 }
 
 const sb::SandboxInfo* CheckpointBrowser::currentSandboxInfo() const
@@ -717,6 +717,16 @@ void CheckpointBrowser::updateActions()
     m_refresh->setEnabled(usable);
 }
 
+bool CheckpointBrowser::started(bool started)
+{
+    // A dialog accepted while another task ran, or no store: say so rather than do nothing silently.
+    if (!started)
+        emit statusMessage(m_storeUsable ? tr("Another checkpoint operation is running: try again when it ends.")
+                                         : tr("The store is unavailable."),
+                           6000);
+    return started;
+}
+
 void CheckpointBrowser::cancel()
 {
     if (m_jobs->isBusy())
@@ -735,7 +745,7 @@ void CheckpointBrowser::newSandbox()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const auto request = dialog->request();
-        if (m_jobs->createSandbox(request))
+        if (started(m_jobs->createSandbox(request)))
             m_selectAfterLoad = toQString(request.name);
     });
     dialog->open();
@@ -758,7 +768,7 @@ void CheckpointBrowser::destroySandbox()
     box->setAttribute(Qt::WA_DeleteOnClose);
     connect(box, &QDialog::finished, this, [this, box, name] {
         if (box->clickedButton() == box->button(QMessageBox::Yes))
-            m_jobs->destroySandbox(name);
+            started(m_jobs->destroySandbox(name));
     });
     box->open();
 }
@@ -784,7 +794,7 @@ void CheckpointBrowser::createCheckpoint()
         request.sandbox = toStdString(sandbox);
         request.label = toStdString(dialog->label());
         request.message = toStdString(dialog->message());
-        m_jobs->checkpoint(std::move(request));
+        started(m_jobs->checkpoint(std::move(request)));
     });
     dialog->open();
 }
@@ -807,7 +817,7 @@ void CheckpointBrowser::restoreCheckpoint()
     box->setAttribute(Qt::WA_DeleteOnClose);
     connect(box, &QDialog::finished, this, [this, box, id, sandbox = m_sandbox] {
         if (box->clickedButton() == box->button(QMessageBox::Yes))
-            m_jobs->restore(id, sandbox);
+            started(m_jobs->restore(id, sandbox));
     });
     box->open();
 }
@@ -825,7 +835,7 @@ void CheckpointBrowser::forkCheckpoint()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog, id] {
         const QString name = dialog->name();
-        if (m_jobs->fork(id, name))
+        if (started(m_jobs->fork(id, name)))
             m_selectAfterLoad = name;
     });
     dialog->open();

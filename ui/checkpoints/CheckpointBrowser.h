@@ -82,6 +82,7 @@ private:
     void restoreCheckpoint();
     void forkCheckpoint();
     void cancel();
+    bool started(bool started);
 
     QStringList selectedCheckpoints() const; // newest first
     const sb::SandboxInfo* currentSandboxInfo() const;
