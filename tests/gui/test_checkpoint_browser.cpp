@@ -57,6 +57,7 @@ private slots:
     void forkMakesANewSandbox();
     void destroyAsksThenRemoves();
     void existingNameIsAClearError();
+    void importAFolderWithAnExcludeGlob();
     void tooLargeFileAndOpenFolder();
     void checkpointCanBeCancelledAndGuiStaysResponsive();
     void sweepDestroysExpiredSandboxes();
@@ -308,6 +309,7 @@ void TestCheckpointBrowser::restoreRewritesTheWorkspace()
     auto* box = modal<QMessageBox>("confirmRestoreBox");
     QVERIFY(box);
     QVERIFY2(box->informativeText().contains(QStringLiteral("checkpointed first")), qPrintable(box->informativeText()));
+    screenshot(QStringLiteral("15-restore-confirmation.png"), box);
     QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
 
     QTRY_COMPARE_WITH_TIMEOUT(readFile(workspace + QStringLiteral("/rules/limits.yaml")),
@@ -385,6 +387,37 @@ void TestCheckpointBrowser::existingNameIsAClearError()
     QVERIFY2(box->informativeText().contains(QStringLiteral("exists already")), qPrintable(box->informativeText()));
     QTest::mouseClick(box->button(QMessageBox::Ok), Qt::LeftButton);
     QTRY_VERIFY(!QApplication::activeModalWidget());
+    waitIdle();
+}
+
+void TestCheckpointBrowser::importAFolderWithAnExcludeGlob()
+{
+    const QString source = m_dir.path() + QStringLiteral("/to-import");
+    writeFile(source + QStringLiteral("/rules/a.yaml"), "rule: a\n");
+    writeFile(source + QStringLiteral("/debug.log"), "noise\n");
+
+    trigger("actionNewSandbox");
+    auto* dialog = modal<QDialog>("newSandboxDialog");
+    QVERIFY(dialog);
+    QTest::keyClicks(dialog->findChild<QLineEdit*>(QStringLiteral("newSandboxName")), QStringLiteral("imported"));
+    auto* from = dialog->findChild<QComboBox*>(QStringLiteral("newSandboxFrom"));
+    from->setCurrentIndex(from->findData(QStringLiteral("import")));
+    auto* create = dialog->findChild<QPushButton*>(QStringLiteral("newSandboxCreate"));
+    QVERIFY(!create->isEnabled()); // no folder yet
+    auto* folder = dialog->findChild<QLineEdit*>(QStringLiteral("newSandboxImport"));
+    QVERIFY(folder->isEnabled());
+    QTest::keyClicks(folder, source);
+    QTest::keyClicks(dialog->findChild<QLineEdit*>(QStringLiteral("newSandboxExcludes")), QStringLiteral("*.log"));
+    QVERIFY(create->isEnabled());
+    QTest::mouseClick(create, Qt::LeftButton);
+
+    QTRY_VERIFY_WITH_TIMEOUT(sandboxNames().contains(QStringLiteral("imported")), 20000);
+    QTRY_COMPARE(browser()->currentSandbox(), QStringLiteral("imported"));
+    const QString workspace = workspaceOf(QStringLiteral("imported"));
+    QCOMPARE(readFile(workspace + QStringLiteral("/rules/a.yaml")), QByteArray("rule: a\n"));
+    QVERIFY(!QFile::exists(workspace + QStringLiteral("/debug.log")));
+    QTRY_COMPARE(checkpoints()->model()->rowCount(), 1);
+    QCOMPARE(checkpoints()->model()->index(0, CheckpointListModel::KindColumn).data().toString(), QStringLiteral("import"));
     waitIdle();
 }
 
