@@ -26,7 +26,8 @@ class MetricsDashboard;
 class OutputPane;
 class RunHistoryModel;
 
-// The workbench window: editor in the centre, run console below it, history and metrics in docks.
+// The workbench window: editor in the centre, run console below it, history, audit log, metrics and the
+// checkpoint browser in docks.
 // It assembles widgets and routes values between them; the work happens in JobRunner and core.
 class MainWindow : public QMainWindow {
     Q_OBJECT
