@@ -183,6 +183,493 @@ vorheriger %2</translation>
     </message>
 </context>
 <context>
+    <name>sb::ui::CheckpointBrowser</name>
+    <message>
+        <source>Creating the sandbox…</source>
+        <translation>Sandbox wird angelegt…</translation>
+    </message>
+    <message>
+        <source>Destroying the sandbox…</source>
+        <translation>Sandbox wird gelöscht…</translation>
+    </message>
+    <message>
+        <source>Creating a checkpoint…</source>
+        <translation>Checkpoint wird angelegt…</translation>
+    </message>
+    <message>
+        <source>Restoring…</source>
+        <translation>Wird wiederhergestellt…</translation>
+    </message>
+    <message>
+        <source>Forking…</source>
+        <translation>Wird abgezweigt…</translation>
+    </message>
+    <message>
+        <source>Sweeping expired sandboxes…</source>
+        <translation>Abgelaufene Sandboxes werden aufgeräumt…</translation>
+    </message>
+    <message>
+        <source>Making the demo sandboxes…</source>
+        <translation>Demo-Sandboxes werden angelegt…</translation>
+    </message>
+    <message>
+        <source>Cancel the running checkpoint operation or diff</source>
+        <translation>Laufende Checkpoint-Operation oder den Vergleich abbrechen</translation>
+    </message>
+    <message>
+        <source>Select a checkpoint to compare it with the live workspace; Ctrl-click a second one to compare the two</source>
+        <translation>Einen Checkpoint wählen, um ihn mit dem aktuellen Arbeitsbereich zu vergleichen; mit Strg-Klick einen zweiten wählen, um die beiden zu vergleichen</translation>
+    </message>
+    <message>
+        <source>The store is not open.</source>
+        <translation>Die Ablage ist nicht geöffnet.</translation>
+    </message>
+    <message>
+        <source>New sandbox…</source>
+        <translation>Neue Sandbox…</translation>
+    </message>
+    <message>
+        <source>Make a sandbox from main, a sandbox, the selected checkpoint or an imported folder</source>
+        <translation>Eine Sandbox aus main, einer Sandbox, dem gewählten Checkpoint oder einem importierten Ordner anlegen</translation>
+    </message>
+    <message>
+        <source>Destroy</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Delete the selected sandbox, its workspace and its checkpoints</source>
+        <translation>Die gewählte Sandbox, ihren Arbeitsbereich und ihre Checkpoints löschen</translation>
+    </message>
+    <message>
+        <source>Open folder</source>
+        <translation>Ordner öffnen</translation>
+    </message>
+    <message>
+        <source>Open the sandbox&apos;s workspace folder in the file manager</source>
+        <translation>Den Arbeitsbereich der Sandbox im Dateimanager öffnen</translation>
+    </message>
+    <message>
+        <source>Checkpoint…</source>
+        <translation>Checkpoint…</translation>
+    </message>
+    <message>
+        <source>Snapshot the sandbox&apos;s workspace as it is now</source>
+        <translation>Den Arbeitsbereich der Sandbox so festhalten, wie er jetzt ist</translation>
+    </message>
+    <message>
+        <source>Restore…</source>
+        <translation>Wiederherstellen…</translation>
+    </message>
+    <message>
+        <source>Make the workspace equal to the selected checkpoint (unsaved changes are checkpointed first)</source>
+        <translation>Den Arbeitsbereich auf den gewählten Checkpoint zurücksetzen (ungesicherte Änderungen werden vorher als Checkpoint gesichert)</translation>
+    </message>
+    <message>
+        <source>Fork…</source>
+        <translation>Abzweigen…</translation>
+    </message>
+    <message>
+        <source>A new sandbox whose workspace is the selected checkpoint</source>
+        <translation>Eine neue Sandbox, deren Arbeitsbereich der gewählte Checkpoint ist</translation>
+    </message>
+    <message>
+        <source>Sweep now</source>
+        <translation>Jetzt aufräumen</translation>
+    </message>
+    <message>
+        <source>Destroy every expired sandbox and free what nothing uses</source>
+        <translation>Jede abgelaufene Sandbox löschen und freigeben, was nichts mehr benutzt</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Read the sandboxes and checkpoints again and redo the diff</source>
+        <translation>Sandboxes und Checkpoints neu lesen und den Vergleich wiederholen</translation>
+    </message>
+    <message>
+        <source>The store is unavailable: there are no sandboxes to show.</source>
+        <translation>Die Ablage ist nicht verfügbar: Es gibt keine Sandboxes anzuzeigen.</translation>
+    </message>
+    <message>
+        <source>Cannot read the sandboxes: %1</source>
+        <translation>Die Sandboxes können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the checkpoints of %1: %2</source>
+        <translation>Die Checkpoints von %1 können nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>Only main so far. New sandbox… makes a world to experiment in; the Demo (Ctrl+Shift+D) also adds two demo sandboxes with a few checkpoints to explore.</source>
+        <translation>Bisher nur main. „Neue Sandbox…“ legt eine Welt zum Experimentieren an; die Demo (Strg+Umschalt+D) fügt außerdem zwei Demo-Sandboxes mit einigen Checkpoints zum Erkunden hinzu.</translation>
+    </message>
+    <message>
+        <source>Select a checkpoint to see how the live workspace differs from it; Ctrl-click a second checkpoint to compare the two.</source>
+        <translation>Einen Checkpoint wählen, um zu sehen, wie der aktuelle Arbeitsbereich von ihm abweicht; mit Strg-Klick einen zweiten Checkpoint wählen, um die beiden zu vergleichen.</translation>
+    </message>
+    <message>
+        <source>Select one checkpoint (compared with the live workspace) or two (compared with each other).</source>
+        <translation>Einen Checkpoint wählen (Vergleich mit dem aktuellen Arbeitsbereich) oder zwei (Vergleich miteinander).</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>Wird verglichen…</translation>
+    </message>
+    <message>
+        <source>comparing</source>
+        <translation>Vergleich</translation>
+    </message>
+    <message>
+        <source>Diff cancelled.</source>
+        <translation>Vergleich abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Cannot compare: %1</source>
+        <translation>Vergleich nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>live workspace</source>
+        <translation>aktueller Arbeitsbereich</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt; → &lt;b&gt;%2&lt;/b&gt;: %n changed path(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt; → &lt;b&gt;%2&lt;/b&gt;: %n geänderter Pfad</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt; → &lt;b&gt;%2&lt;/b&gt;: %n geänderte Pfade</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 added</source>
+        <translation>%1 hinzugefügt</translation>
+    </message>
+    <message>
+        <source>%1 modified</source>
+        <translation>%1 geändert</translation>
+    </message>
+    <message>
+        <source>%1 removed</source>
+        <translation>%1 entfernt</translation>
+    </message>
+    <message>
+        <source>Not compared (skipped by the walk): %1</source>
+        <translation>Nicht verglichen (beim Durchlauf übersprungen): %1</translation>
+    </message>
+    <message>
+        <source>No differences: the live workspace is exactly this checkpoint.</source>
+        <translation>Keine Unterschiede: Der aktuelle Arbeitsbereich entspricht genau diesem Checkpoint.</translation>
+    </message>
+    <message>
+        <source>No differences: both checkpoints hold the same files.</source>
+        <translation>Keine Unterschiede: Beide Checkpoints enthalten dieselben Dateien.</translation>
+    </message>
+    <message>
+        <source>Select a changed path to see its diff.</source>
+        <translation>Einen geänderten Pfad wählen, um seinen Unterschied zu sehen.</translation>
+    </message>
+    <message>
+        <source>Binary file differs</source>
+        <translation>Binärdatei unterscheidet sich</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>Binary file added (%1)</source>
+        <translation>Binärdatei hinzugefügt (%1)</translation>
+    </message>
+    <message>
+        <source>Binary file removed (%1)</source>
+        <translation>Binärdatei entfernt (%1)</translation>
+    </message>
+    <message>
+        <source>Too large for a line diff (%1)</source>
+        <translation>Zu groß für einen zeilenweisen Vergleich (%1)</translation>
+    </message>
+    <message>
+        <source>Folder permissions changed</source>
+        <translation>Ordnerrechte geändert</translation>
+    </message>
+    <message>
+        <source>Empty folder</source>
+        <translation>Leerer Ordner</translation>
+    </message>
+    <message>
+        <source>Symbolic link → %1</source>
+        <translation>Symbolischer Link → %1</translation>
+    </message>
+    <message>
+        <source>Permissions changed: %1 → %2</source>
+        <translation>Rechte geändert: %1 → %2</translation>
+    </message>
+    <message>
+        <source>No text differences (an empty file).</source>
+        <translation>Keine Textunterschiede (eine leere Datei).</translation>
+    </message>
+    <message>
+        <source>Comparing: %1</source>
+        <translation>Vergleich: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled: nothing was changed.</source>
+        <translation>Abgebrochen: Nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>Checkpoints</translation>
+    </message>
+    <message>
+        <source>This could not be done:</source>
+        <translation>Das konnte nicht ausgeführt werden:</translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n path(s) skipped; first: %1)</source>
+        <translation>
+            <numerusform>(%n Pfad übersprungen; erster: %1)</numerusform>
+            <numerusform>(%n Pfade übersprungen; erster: %1)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>At start: %1</source>
+        <translation>Beim Start: %1</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>Wird abgebrochen…</translation>
+    </message>
+    <message>
+        <source>Destroy sandbox</source>
+        <translation>Sandbox löschen</translation>
+    </message>
+    <message>
+        <source>Destroy the sandbox &lt;b&gt;%1&lt;/b&gt;?</source>
+        <translation>Die Sandbox &lt;b&gt;%1&lt;/b&gt; löschen?</translation>
+    </message>
+    <message numerus="yes">
+        <source>Its workspace folder and its %n checkpoint(s) are deleted. This cannot be undone.</source>
+        <translation>
+            <numerusform>Ihr Arbeitsbereich und ihr %n Checkpoint werden gelöscht. Das kann nicht rückgängig gemacht werden.</numerusform>
+            <numerusform>Ihr Arbeitsbereich und ihre %n Checkpoints werden gelöscht. Das kann nicht rückgängig gemacht werden.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot open %1 in a file manager</source>
+        <translation>%1 kann nicht in einem Dateimanager geöffnet werden</translation>
+    </message>
+    <message>
+        <source>Restore checkpoint</source>
+        <translation>Checkpoint wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Restore the workspace of &lt;b&gt;%1&lt;/b&gt; to checkpoint %2?</source>
+        <translation>Den Arbeitsbereich von &lt;b&gt;%1&lt;/b&gt; auf Checkpoint %2 zurücksetzen?</translation>
+    </message>
+    <message>
+        <source>Unsaved changes in the workspace are checkpointed first, and the restore is recorded as a new checkpoint: nothing is lost.</source>
+        <translation>Ungesicherte Änderungen im Arbeitsbereich werden vorher als Checkpoint gesichert, und die Wiederherstellung wird als neuer Checkpoint festgehalten: Nichts geht verloren.</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Another checkpoint operation is running: try again when it ends.</source>
+        <translation>Eine andere Checkpoint-Operation läuft: Bitte erneut versuchen, wenn sie beendet ist.</translation>
+    </message>
+    <message>
+        <source>The store is unavailable.</source>
+        <translation>Die Ablage ist nicht verfügbar.</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::CheckpointDialog</name>
+    <message>
+        <source>Create checkpoint</source>
+        <translation>Checkpoint anlegen</translation>
+    </message>
+    <message>
+        <source>e.g. before the velocity rule</source>
+        <translation>z. B. vor der Velocity-Regel</translation>
+    </message>
+    <message>
+        <source>why (optional)</source>
+        <translation>warum (optional)</translation>
+    </message>
+    <message>
+        <source>Snapshot the workspace of &lt;b&gt;%1&lt;/b&gt; as it is now.</source>
+        <translation>Den Arbeitsbereich von &lt;b&gt;%1&lt;/b&gt; so festhalten, wie er jetzt ist.</translation>
+    </message>
+    <message>
+        <source>&amp;Label:</source>
+        <translation>&amp;Bezeichnung:</translation>
+    </message>
+    <message>
+        <source>&amp;Message:</source>
+        <translation>&amp;Nachricht:</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::CheckpointJobRunner</name>
+    <message>
+        <source>Sandbox %1 created from %2: %3 files, %4</source>
+        <translation>Sandbox %1 aus %2 angelegt: %3 Dateien, %4</translation>
+    </message>
+    <message>
+        <source>Sandbox %1 destroyed: %2 checkpoints removed, %3 freed</source>
+        <translation>Sandbox %1 gelöscht: %2 Checkpoints entfernt, %3 freigegeben</translation>
+    </message>
+    <message>
+        <source>Checkpoint %1 of %2: %3 added, %4 modified, %5 removed</source>
+        <translation>Checkpoint %1 von %2: %3 hinzugefügt, %4 geändert, %5 entfernt</translation>
+    </message>
+    <message>
+        <source> (unsaved changes saved first as %1)</source>
+        <translation> (ungesicherte Änderungen vorher als %1 gesichert)</translation>
+    </message>
+    <message>
+        <source>%1 restored to %2: %3 added, %4 modified, %5 removed%6</source>
+        <translation>%1 auf %2 zurückgesetzt: %3 hinzugefügt, %4 geändert, %5 entfernt%6</translation>
+    </message>
+    <message>
+        <source>Sandbox %1 forked from checkpoint %2</source>
+        <translation>Sandbox %1 von Checkpoint %2 abgezweigt</translation>
+    </message>
+    <message>
+        <source>Sweep: no expired sandboxes</source>
+        <translation>Aufräumen: keine abgelaufenen Sandboxes</translation>
+    </message>
+    <message>
+        <source>Sweep destroyed the expired sandboxes %1 (%2 checkpoints, %3 freed)</source>
+        <translation>Aufräumen hat die abgelaufenen Sandboxes %1 gelöscht (%2 Checkpoints, %3 freigegeben)</translation>
+    </message>
+    <message>
+        <source>Demo sandboxes %1 ready with %2 checkpoints</source>
+        <translation>Demo-Sandboxes %1 bereit mit %2 Checkpoints</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::CheckpointListModel</name>
+    <message>
+        <source>from %1</source>
+        <translation>aus %1</translation>
+    </message>
+    <message>
+        <source>Checkpoint %1</source>
+        <translation>Checkpoint %1</translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s workspace stands on this checkpoint (its head).</source>
+        <translation>Der Arbeitsbereich der Sandbox steht auf diesem Checkpoint (ihr Head).</translation>
+    </message>
+    <message>
+        <source>Label: %1</source>
+        <translation>Bezeichnung: %1</translation>
+    </message>
+    <message>
+        <source>Message: %1</source>
+        <translation>Nachricht: %1</translation>
+    </message>
+    <message>
+        <source>Parent: %1%2</source>
+        <translation>Eltern-Checkpoint: %1%2</translation>
+    </message>
+    <message>
+        <source> (in another sandbox)</source>
+        <translation> (in einer anderen Sandbox)</translation>
+    </message>
+    <message>
+        <source>Made from: %1</source>
+        <translation>Angelegt aus: %1</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>Graph</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>Id</translation>
+    </message>
+    <message>
+        <source>Label / message</source>
+        <translation>Bezeichnung / Nachricht</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Author</source>
+        <translation>Autor</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>Dateien</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::DiffFileModel</name>
+    <message>
+        <source>binary</source>
+        <translation>binär</translation>
+    </message>
+    <message>
+        <source>too large</source>
+        <translation>zu groß</translation>
+    </message>
+    <message>
+        <source>Added: %1</source>
+        <translation>Hinzugefügt: %1</translation>
+    </message>
+    <message>
+        <source>Removed: %1</source>
+        <translation>Entfernt: %1</translation>
+    </message>
+    <message>
+        <source>Modified: %1</source>
+        <translation>Geändert: %1</translation>
+    </message>
+    <message>
+        <source>Changed path</source>
+        <translation>Geänderter Pfad</translation>
+    </message>
+    <message>
+        <source>Lines</source>
+        <translation>Zeilen</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::ForkDialog</name>
+    <message>
+        <source>Fork checkpoint</source>
+        <translation>Checkpoint abzweigen</translation>
+    </message>
+    <message>
+        <source>A new sandbox whose workspace is checkpoint %1.</source>
+        <translation>Eine neue Sandbox, deren Arbeitsbereich Checkpoint %1 ist.</translation>
+    </message>
+    <message>
+        <source>New sandbox &amp;name:</source>
+        <translation>&amp;Name der neuen Sandbox:</translation>
+    </message>
+    <message>
+        <source>Fork</source>
+        <translation>Abzweigen</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::MainWindow</name>
     <message>
         <source>Ready</source>
@@ -440,6 +927,22 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <source>Audit log</source>
         <translation>Prüfprotokoll</translation>
     </message>
+    <message>
+        <source>Check&amp;points</source>
+        <translation>Check&amp;points</translation>
+    </message>
+    <message>
+        <source>Show the checkpoint browser: sandboxes, their checkpoints and diffs (Ctrl+Shift+K)</source>
+        <translation>Checkpoint-Browser zeigen: Sandboxes, ihre Checkpoints und Unterschiede (Strg+Umschalt+K)</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>Checkpoints</translation>
+    </message>
+    <message>
+        <source>&amp;Sandboxes</source>
+        <translation>&amp;Sandboxes</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::MetricsDashboard</name>
@@ -486,6 +989,113 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>runs</source>
         <translation>Ausführungen</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::NewSandboxDialog</name>
+    <message>
+        <source>Give the sandbox a name.</source>
+        <translation>Der Sandbox einen Namen geben.</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>New sandbox</source>
+        <translation>Neue Sandbox</translation>
+    </message>
+    <message>
+        <source>e.g. try-new-rules</source>
+        <translation>z. B. neue-regeln-testen</translation>
+    </message>
+    <message>
+        <source>main (production)</source>
+        <translation>main (Produktion)</translation>
+    </message>
+    <message>
+        <source>sandbox %1</source>
+        <translation>Sandbox %1</translation>
+    </message>
+    <message>
+        <source>checkpoint %1</source>
+        <translation>Checkpoint %1</translation>
+    </message>
+    <message>
+        <source>a folder to import…</source>
+        <translation>ein zu importierender Ordner…</translation>
+    </message>
+    <message>
+        <source>A sandbox&apos;s current workspace (unsaved changes are checkpointed first), a checkpoint, or a folder copied in (never mounted)</source>
+        <translation>Der aktuelle Arbeitsbereich einer Sandbox (ungesicherte Änderungen werden vorher als Checkpoint gesichert), ein Checkpoint oder ein hineinkopierter Ordner (nie eingehängt)</translation>
+    </message>
+    <message>
+        <source>folder to copy into the new workspace</source>
+        <translation>Ordner, der in den neuen Arbeitsbereich kopiert wird</translation>
+    </message>
+    <message>
+        <source>all files (e.g. rules/** data/*.csv)</source>
+        <translation>alle Dateien (z. B. rules/** data/*.csv)</translation>
+    </message>
+    <message>
+        <source>Only paths matching one of these globs (separated by spaces or commas)</source>
+        <translation>Nur Pfade, die auf eines dieser Muster passen (durch Leerzeichen oder Kommas getrennt)</translation>
+    </message>
+    <message>
+        <source>none (e.g. *.log build/**)</source>
+        <translation>keine (z. B. *.log build/**)</translation>
+    </message>
+    <message>
+        <source>Leave out paths matching one of these globs</source>
+        <translation>Pfade auslassen, die auf eines dieser Muster passen</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>After this long the sandbox is destroyed by the next sweep (e.g. 2h, 1d12h, 7d)</source>
+        <translation>Nach dieser Zeit löscht das nächste Aufräumen die Sandbox (z. B. 2h, 1d12h, 7d)</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;From:</source>
+        <translation>&amp;Aus:</translation>
+    </message>
+    <message>
+        <source>&amp;Import:</source>
+        <translation>&amp;Importieren:</translation>
+    </message>
+    <message>
+        <source>&amp;Include:</source>
+        <translation>&amp;Einschließen:</translation>
+    </message>
+    <message>
+        <source>E&amp;xclude:</source>
+        <translation>A&amp;usschließen:</translation>
+    </message>
+    <message>
+        <source>&amp;Expires in:</source>
+        <translation>&amp;Läuft ab in:</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>Anlegen</translation>
+    </message>
+    <message>
+        <source>Folder to import</source>
+        <translation>Zu importierender Ordner</translation>
+    </message>
+    <message>
+        <source>Choose the folder to import.</source>
+        <translation>Den zu importierenden Ordner wählen.</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder.</source>
+        <translation>%1 ist kein Ordner.</translation>
     </message>
 </context>
 <context>
@@ -588,6 +1198,55 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>Detail</source>
         <translation>Detail</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::SandboxListModel</name>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>abgelaufen</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <source>(production)</source>
+        <translation>(Produktion)</translation>
+    </message>
+    <message>
+        <source>%1
+workspace: %2
+head: %3
+owner: %4</source>
+        <translation>%1
+Arbeitsbereich: %2
+Head: %3
+Besitzer: %4</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Sandbox</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>Checkpoints</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Angelegt</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>Herkunft</translation>
     </message>
 </context>
 <context>

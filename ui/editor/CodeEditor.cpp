@@ -148,6 +148,11 @@ void CodeEditor::setLanguage(sb::Language language)
     m_language = language;
     setLexer(language == sb::Language::Python ? static_cast<QsciLexer*>(m_pythonLexer)
                                               : static_cast<QsciLexer*>(m_bashLexer));
+    restoreChrome();
+}
+
+void CodeEditor::restoreChrome()
+{
     // setLexer() resets the margin and brace colours to the lexer's; restore ours.
     setMarginsBackgroundColor(QColor(0xf5, 0xf6, 0xf7));
     setMarginsForegroundColor(QColor(0x9a, 0xa0, 0xa6));
@@ -157,8 +162,19 @@ void CodeEditor::setLanguage(sb::Language language)
     updateLineNumberWidth();
 }
 
+void CodeEditor::setLineNumbersShown(bool shown)
+{
+    m_lineNumbers = shown;
+    setMarginWidth(kMarkerMargin, shown ? 14 : 0);
+    updateLineNumberWidth();
+}
+
 void CodeEditor::updateLineNumberWidth()
 {
+    if (!m_lineNumbers) {
+        setMarginWidth(kLineNumberMargin, 0);
+        return;
+    }
     const int digits = std::max(3, static_cast<int>(QString::number(lines()).size()));
     const QFontMetrics metrics(editorFont());
     setMarginWidth(kLineNumberMargin, metrics.horizontalAdvance(QString(digits, QLatin1Char('9'))) + 16);

@@ -29,13 +29,20 @@ public:
     QList<int> errorLines() const;
     QString errorMessage(int line) const;
 
-private:
+protected:
+    // For specialised editors (DiffView): the shared font and colours on a lexer, and the margin and caret
+    // colours that setLexer() resets to the lexer's.
     void applyStyle(QsciLexer* lexer);
+    void restoreChrome();
+    void setLineNumbersShown(bool shown);
+
+private:
     void updateLineNumberWidth();
 
     sb::Language m_language = sb::Language::Python;
     QsciLexerPython* m_pythonLexer = nullptr;
     QsciLexerBash* m_bashLexer = nullptr;
+    bool m_lineNumbers = true;
     int m_errorMarker = 0;
     int m_errorIndicator = 0;
     QHash<int, QString> m_errorMessages;

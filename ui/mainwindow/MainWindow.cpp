@@ -2,6 +2,7 @@
 
 #include "audit/AuditView.h"
 #include "charts/MetricsDashboard.h"
+#include "checkpoints/CheckpointBrowser.h"
 #include "demo/demo.h"
 #include "editor/CodeEditor.h"
 #include "isolation/doctor.h"
@@ -31,6 +32,7 @@
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTableView>
 #include <QToolBar>
 #include <QToolButton>
@@ -57,6 +59,7 @@ MainWindow::MainWindow(std::filesystem::path storePath, QWidget* parent)
     , m_output(new OutputPane(this))
     , m_dashboard(new MetricsDashboard(this))
     , m_auditView(new AuditView(this))
+    , m_checkpointBrowser(new CheckpointBrowser(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(applicationIcon());
@@ -111,6 +114,8 @@ MainWindow::MainWindow(std::filesystem::path storePath, QWidget* parent)
     connect(m_jobs, &JobRunner::runFinished, this, &MainWindow::onRunFinished);
     connect(m_jobs, &JobRunner::jobFinished, this, &MainWindow::onJobFinished);
     connect(m_editor, &QsciScintilla::modificationChanged, this, &QWidget::setWindowModified);
+    connect(m_checkpointBrowser, &CheckpointBrowser::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(m_checkpointBrowser, &CheckpointBrowser::storeChanged, m_auditView, &AuditView::storeChanged);
 
     setBusy(false);
     resize(1440, 900);
@@ -170,6 +175,14 @@ void MainWindow::createActions()
     m_aboutAction->setObjectName(QStringLiteral("actionAbout"));
     m_aboutAction->setMenuRole(QAction::AboutRole);
     connect(m_aboutAction, &QAction::triggered, this, &MainWindow::about);
+
+    m_checkpointsAction = new QAction(QIcon::fromTheme(QStringLiteral("document-open-recent"),
+                                                       style()->standardIcon(QStyle::SP_FileDialogContentsView)),
+                                      tr("Check&points"), this);
+    m_checkpointsAction->setObjectName(QStringLiteral("actionCheckpoints"));
+    m_checkpointsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
+    m_checkpointsAction->setToolTip(tr("Show the checkpoint browser: sandboxes, their checkpoints and diffs (Ctrl+Shift+K)"));
+    connect(m_checkpointsAction, &QAction::triggered, this, &MainWindow::showCheckpoints);
 }
 
 void MainWindow::createToolBar()
@@ -181,6 +194,7 @@ void MainWindow::createToolBar()
     toolBar->addAction(m_runAction);
     toolBar->addAction(m_cancelAction);
     toolBar->addAction(m_demoAction);
+    toolBar->addAction(m_checkpointsAction);
     toolBar->addSeparator();
 
     auto labelled = [toolBar](const QString& text, QWidget* widget) {
@@ -280,6 +294,15 @@ void MainWindow::createDocks()
     tabifyDockWidget(historyDock, auditDock);
     historyDock->raise();
 
+    // The checkpoint browser shares the full-height right column with the metrics, one tab each: it needs
+    // height for the graph and the diff, and gets width when shown (showCheckpoints). Metrics is in front.
+    auto* checkpointDock = new QDockWidget(tr("Checkpoints"), this);
+    checkpointDock->setObjectName(QStringLiteral("checkpointDock"));
+    checkpointDock->setWidget(m_checkpointBrowser);
+    addDockWidget(Qt::RightDockWidgetArea, checkpointDock);
+    tabifyDockWidget(metricsDock, checkpointDock);
+    metricsDock->raise();
+
     // The metrics column runs the full height; history sits under the editor only.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     resizeDocks({metricsDock}, {520}, Qt::Horizontal);
@@ -309,6 +332,15 @@ void MainWindow::createMenus()
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (auto* dock : findChildren<QDockWidget*>())
         m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(m_checkpointsAction);
+
+    auto* sandboxMenu = menuBar()->addMenu(tr("&Sandboxes"));
+    sandboxMenu->setObjectName(QStringLiteral("sandboxMenu"));
+    sandboxMenu->addAction(m_checkpointBrowser->newSandboxAction());
+    sandboxMenu->addAction(m_checkpointBrowser->sweepAction());
+    sandboxMenu->addSeparator();
+    sandboxMenu->addAction(m_checkpointsAction);
 
     auto* helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->addAction(m_aboutAction);
@@ -354,6 +386,7 @@ std::optional<QString> MainWindow::openStore()
         m_storeUsable = false;
         m_jobs->setStorePath(std::nullopt);
         m_auditView->setStorePath(std::nullopt);
+        m_checkpointBrowser->setStorePath(std::nullopt);
         const QString message = toQString(snapshot.error().message);
         showStoreError(tr("The store %1 could not be opened: %2\nRuns still work but are not recorded; the file was "
                           "left untouched.")
@@ -367,6 +400,8 @@ std::optional<QString> MainWindow::openStore()
     m_storeBanner->hide();
     m_jobs->setStorePath(m_storePath);
     m_auditView->setStorePath(m_storePath);
+    m_checkpointBrowser->setStorePath(m_storePath);
+    m_checkpointBrowser->sweep(true); // expired sandboxes go at start, off the GUI thread
     applySnapshot(*snapshot);
     if (m_editor->text().isEmpty() && m_currentFile.isEmpty()) {
         if (snapshot->history.empty()) {
@@ -442,6 +477,22 @@ void MainWindow::runDemo()
     m_output->beginLog(tr("Demo: %n case(s)", nullptr, total));
     m_jobs->startDemo(currentPolicy());
     setBusy(true);
+    // The demo's sandboxes and checkpoints, beside its runs, for the checkpoint browser.
+    if (m_storeUsable)
+        m_checkpointBrowser->seedDemo();
+}
+
+void MainWindow::showCheckpoints()
+{
+    auto* dock = findChild<QDockWidget*>(QStringLiteral("checkpointDock"));
+    if (!dock)
+        return;
+    dock->show();
+    dock->raise();
+    // Room for the graph's columns beside a readable diff: about three fifths of the window's width.
+    const int wanted = width() * 3 / 5;
+    if (dock->width() < wanted)
+        resizeDocks({dock}, {wanted}, Qt::Horizontal);
 }
 
 void MainWindow::cancelJob()

@@ -20,12 +20,14 @@ class QTableView;
 namespace sb::ui {
 
 class AuditView;
+class CheckpointBrowser;
 class CodeEditor;
 class MetricsDashboard;
 class OutputPane;
 class RunHistoryModel;
 
-// The workbench window: editor in the centre, run console below it, history and metrics in docks.
+// The workbench window: editor in the centre, run console below it, history, audit log, metrics and the
+// checkpoint browser in docks.
 // It assembles widgets and routes values between them; the work happens in JobRunner and core.
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -44,6 +46,9 @@ public:
     CodeEditor* editor() const { return m_editor; }
     JobRunner* jobs() const { return m_jobs; }
     AuditView* auditView() const { return m_auditView; }
+    CheckpointBrowser* checkpointBrowser() const { return m_checkpointBrowser; }
+    // Shows the checkpoint browser's dock in front, with room for its diff.
+    void showCheckpoints();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -94,6 +99,7 @@ private:
     OutputPane* m_output = nullptr;
     MetricsDashboard* m_dashboard = nullptr;
     AuditView* m_auditView = nullptr;
+    CheckpointBrowser* m_checkpointBrowser = nullptr;
     QTableView* m_historyView = nullptr;
     QComboBox* m_languageCombo = nullptr;
     QSpinBox* m_timeoutSpin = nullptr;
@@ -113,6 +119,7 @@ private:
     QAction* m_cancelAction = nullptr;
     QAction* m_demoAction = nullptr;
     QAction* m_aboutAction = nullptr;
+    QAction* m_checkpointsAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 };

@@ -1,0 +1,596 @@
+// Drives the checkpoint browser in the real window: New sandbox, a checkpoint of a file written into the
+// workspace, the diff against the live workspace and between two checkpoints, Restore (and the file on
+// disk), Fork, Destroy, Sweep, Cancel, the demo's sandboxes, and a clear error. Dialogs are real and
+// window-modal; the test fills and clicks them as a person would. Screenshots go to the build tree.
+#include "checkpoints/CheckpointBrowser.h"
+#include "editor/DiffView.h"
+#include "mainwindow/MainWindow.h"
+#include "models/CheckpointListModel.h"
+#include "models/DiffFileModel.h"
+#include "models/SandboxListModel.h"
+#include "store/store.h"
+#include "workspace/sandbox_engine.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDesktopServices>
+#include <QDialog>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QToolButton>
+
+#include <memory>
+
+using namespace sb::ui;
+
+// Stands in for the desktop's file manager: QDesktopServices hands it file: URLs.
+class UrlCatcher : public QObject {
+    Q_OBJECT
+public:
+    QList<QUrl> urls;
+public slots:
+    void open(const QUrl& url) { urls << url; }
+};
+
+class TestCheckpointBrowser : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void startsWithMainAndAHint();
+    void newSandboxFromMain();
+    void checkpointThenDiffAgainstWorkspace();
+    void twoCheckpointsDiffAgainstEachOther();
+    void restoreRewritesTheWorkspace();
+    void forkMakesANewSandbox();
+    void destroyAsksThenRemoves();
+    void existingNameIsAClearError();
+    void importAFolderWithAnExcludeGlob();
+    void tooLargeFileAndOpenFolder();
+    void checkpointCanBeCancelledAndGuiStaysResponsive();
+    void sweepDestroysExpiredSandboxes();
+    void demoSandboxesFillTheBrowser();
+    void sweepAtStartReportsWhatWent();
+    void cleanupTestCase();
+
+private:
+    template <typename T>
+    T* child(const char* name) const
+    {
+        auto* widget = m_window->findChild<T*>(QString::fromLatin1(name));
+        if (!widget)
+            qFatal("no child named %s", name);
+        return widget;
+    }
+    template <typename T>
+    T* modal(const char* name) const
+    {
+        T* found = nullptr;
+        // Dialogs open window-modal, without a nested event loop: wait for one to show.
+        for (int i = 0; i < 100 && !found; ++i) {
+            if (auto* widget = qobject_cast<T*>(QApplication::activeModalWidget());
+                widget && widget->objectName() == QString::fromLatin1(name))
+                found = widget;
+            else
+                QTest::qWait(50);
+        }
+        if (!found)
+            qWarning("no modal %s", name);
+        return found;
+    }
+    CheckpointBrowser* browser() const { return m_window->checkpointBrowser(); }
+    QTableView* sandboxes() const { return child<QTableView>("sandboxTable"); }
+    QTableView* checkpoints() const { return child<QTableView>("checkpointTable"); }
+    QTableView* files() const { return child<QTableView>("diffFileTable"); }
+    QStringList sandboxNames() const;
+    QString workspaceOf(const QString& sandbox) const;
+    QString checkpointLabel(int row) const;
+    void waitIdle();
+    void clickRow(QTableView* view, int row, Qt::KeyboardModifiers modifiers = {});
+    void trigger(const char* action);
+    void writeFile(const QString& path, const QByteArray& bytes);
+    QByteArray readFile(const QString& path);
+    void screenshot(const QString& name, QWidget* widget = nullptr);
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+    QString m_firstCheckpoint; // "first rules" in the sandbox trial
+};
+
+QStringList TestCheckpointBrowser::sandboxNames() const
+{
+    QStringList names;
+    const auto* model = sandboxes()->model();
+    for (int row = 0; row < model->rowCount(); ++row)
+        names << model->index(row, SandboxListModel::NameColumn).data().toString();
+    return names;
+}
+
+QString TestCheckpointBrowser::workspaceOf(const QString& sandbox) const
+{
+    const auto* model = qobject_cast<const SandboxListModel*>(sandboxes()->model());
+    const auto* info = model->sandboxAt(model->rowOf(sandbox));
+    return info ? QString::fromStdString(info->workspace.string()) : QString();
+}
+
+QString TestCheckpointBrowser::checkpointLabel(int row) const
+{
+    return checkpoints()->model()->index(row, CheckpointListModel::LabelColumn).data().toString();
+}
+
+void TestCheckpointBrowser::waitIdle()
+{
+    QTRY_VERIFY_WITH_TIMEOUT(!browser()->jobs()->isBusy() && !browser()->jobs()->isLoading()
+                                 && !browser()->jobs()->isDiffing(),
+                             60000);
+}
+
+void TestCheckpointBrowser::clickRow(QTableView* view, int row, Qt::KeyboardModifiers modifiers)
+{
+    const QModelIndex index = view->model()->index(row, 2);
+    view->scrollTo(index);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, modifiers, view->visualRect(index).center());
+}
+
+void TestCheckpointBrowser::trigger(const char* action)
+{
+    auto* found = child<QAction>(action);
+    QVERIFY2(found->isEnabled(), action);
+    found->trigger();
+}
+
+void TestCheckpointBrowser::writeFile(const QString& path, const QByteArray& bytes)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(file.write(bytes), bytes.size());
+}
+
+QByteArray TestCheckpointBrowser::readFile(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll();
+}
+
+void TestCheckpointBrowser::screenshot(const QString& name, QWidget* widget)
+{
+    QDir().mkpath(QStringLiteral(SANDBENCH_SCREENSHOT_DIR));
+    const QString path = QStringLiteral(SANDBENCH_SCREENSHOT_DIR) + QLatin1Char('/') + name;
+    QVERIFY((widget ? widget : m_window.get())->grab().save(path));
+    qInfo("screenshot: %s", qPrintable(path));
+}
+
+void TestCheckpointBrowser::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_window = std::make_unique<MainWindow>(QString(m_dir.path() + QStringLiteral("/store.db")).toStdString());
+    m_window->resize(1440, 900);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    const auto error = m_window->openStore();
+    QVERIFY2(!error, error ? qPrintable(*error) : "");
+    QApplication::setActiveWindow(m_window.get());
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    trigger("actionCheckpoints");
+    QTRY_VERIFY(child<QDockWidget>("checkpointDock")->isVisible());
+    QTRY_VERIFY(browser()->isVisible());
+}
+
+void TestCheckpointBrowser::startsWithMainAndAHint()
+{
+    // The sweep at start ran (off the GUI thread) and found nothing; main exists from the first look.
+    QTRY_COMPARE_WITH_TIMEOUT(sandboxNames(), QStringList{QStringLiteral("main")}, 20000);
+    waitIdle();
+    QTRY_VERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("no expired sandboxes")));
+    QCOMPARE(browser()->currentSandbox(), QStringLiteral("main"));
+    QTRY_COMPARE(checkpoints()->model()->rowCount(), 1);
+    QVERIFY2(browser()->shownDiffText().contains(QStringLiteral("New sandbox")), qPrintable(browser()->shownDiffText()));
+    QVERIFY(!child<QAction>("actionDestroySandbox")->isEnabled()); // main cannot be destroyed
+    QVERIFY(!child<QAction>("actionRestoreCheckpoint")->isEnabled());
+}
+
+void TestCheckpointBrowser::newSandboxFromMain()
+{
+    trigger("actionNewSandbox");
+    auto* dialog = modal<QDialog>("newSandboxDialog");
+    QVERIFY(dialog);
+    auto* create = dialog->findChild<QPushButton*>(QStringLiteral("newSandboxCreate"));
+    QVERIFY(!create->isEnabled()); // no name yet
+    auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("newSandboxName"));
+    QTest::keyClicks(name, QStringLiteral("bad name"));
+    QVERIFY(!create->isEnabled());
+    name->clear();
+    QTest::keyClicks(name, QStringLiteral("trial"));
+    QVERIFY(create->isEnabled());
+    auto* expiry = dialog->findChild<QComboBox*>(QStringLiteral("newSandboxExpiry"));
+    expiry->setCurrentText(QStringLiteral("7d"));
+    QVERIFY(create->isEnabled());
+    screenshot(QStringLiteral("10-new-sandbox-dialog.png"), dialog);
+    QTest::mouseClick(create, Qt::LeftButton);
+
+    QTRY_VERIFY_WITH_TIMEOUT(sandboxNames().contains(QStringLiteral("trial")), 20000);
+    QTRY_COMPARE(browser()->currentSandbox(), QStringLiteral("trial"));
+    QTRY_COMPARE(checkpoints()->model()->rowCount(), 1);
+    waitIdle();
+    const int row = qobject_cast<const SandboxListModel*>(sandboxes()->model())->rowOf(QStringLiteral("trial"));
+    const QString expires = sandboxes()->model()->index(row, SandboxListModel::ExpiresColumn).data().toString();
+    QVERIFY2(expires.startsWith(QStringLiteral("in ")), qPrintable(expires));
+    QCOMPARE(sandboxes()->model()->index(row, SandboxListModel::OriginColumn).data().toString(), QStringLiteral("main"));
+    QVERIFY(QFileInfo(workspaceOf(QStringLiteral("trial"))).isDir());
+    QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("trial")));
+}
+
+void TestCheckpointBrowser::checkpointThenDiffAgainstWorkspace()
+{
+    const QString workspace = workspaceOf(QStringLiteral("trial"));
+    writeFile(workspace + QStringLiteral("/rules/limits.yaml"), "threshold: 10\nscore: 40\ndecision: review\n");
+
+    trigger("actionCreateCheckpoint");
+    auto* dialog = modal<QDialog>("checkpointDialog");
+    QVERIFY(dialog);
+    QTest::keyClicks(dialog->findChild<QLineEdit*>(QStringLiteral("checkpointLabel")), QStringLiteral("first rules"));
+    QTest::keyClicks(dialog->findChild<QLineEdit*>(QStringLiteral("checkpointMessage")), QStringLiteral("a starting point"));
+    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("checkpointCreate")), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(checkpoints()->model()->rowCount(), 2, 20000);
+    QCOMPARE(checkpointLabel(0), QStringLiteral("first rules"));
+    QCOMPARE(checkpoints()->model()->index(0, CheckpointListModel::KindColumn).data().toString(), QStringLiteral("checkpoint"));
+    QVERIFY(checkpoints()->model()->index(0, 0).data(CheckpointListModel::HeadRole).toBool());
+    m_firstCheckpoint = checkpoints()->model()->index(0, 0).data(CheckpointListModel::IdRole).toString();
+    waitIdle();
+
+    // Change the workspace behind the browser's back, as a run or an agent would.
+    writeFile(workspace + QStringLiteral("/rules/limits.yaml"), "threshold: 20\nscore: 40\ndecision: review\n");
+    QByteArray binary(600, 'x');
+    binary[5] = '\0';
+    writeFile(workspace + QStringLiteral("/model.bin"), binary);
+
+    clickRow(checkpoints(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(files()->model()->rowCount(), 2, 20000);
+    const auto* fileModel = qobject_cast<const DiffFileModel*>(files()->model());
+    const int rules = fileModel->rowOf(QStringLiteral("rules/limits.yaml"));
+    const int model = fileModel->rowOf(QStringLiteral("model.bin"));
+    QVERIFY(rules >= 0 && model >= 0);
+    QCOMPARE(fileModel->index(rules, DiffFileModel::StatusColumn).data().toString(), QStringLiteral("M"));
+    QCOMPARE(fileModel->index(model, DiffFileModel::StatusColumn).data().toString(), QStringLiteral("A"));
+    QCOMPARE(fileModel->index(rules, DiffFileModel::LinesColumn).data().toString(), QStringLiteral("+1 −1"));
+    QVERIFY(child<QLabel>("diffSummary")->text().contains(QStringLiteral("live workspace")));
+
+    clickRow(files(), rules);
+    QTRY_VERIFY(child<DiffView>("diffView")->isVisible());
+    const QString text = browser()->shownDiffText();
+    QVERIFY2(text.contains(QStringLiteral("-threshold: 10")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("+threshold: 20")), qPrintable(text));
+    QVERIFY(child<DiffView>("diffView")->isReadOnly());
+    screenshot(QStringLiteral("11-checkpoints-diff.png"));
+    screenshot(QStringLiteral("12-checkpoints-dock.png"), child<QDockWidget>("checkpointDock"));
+
+    clickRow(files(), model);
+    QTRY_VERIFY(child<QLabel>("diffMessage")->isVisible());
+    QVERIFY2(browser()->shownDiffText().contains(QStringLiteral("Binary file added")), qPrintable(browser()->shownDiffText()));
+    QCOMPARE(fileModel->index(model, DiffFileModel::LinesColumn).data().toString(), QStringLiteral("binary"));
+}
+
+void TestCheckpointBrowser::twoCheckpointsDiffAgainstEachOther()
+{
+    // Ctrl-click the sandbox's first checkpoint too: the diff is between the two, oldest first.
+    clickRow(checkpoints(), 1, Qt::ControlModifier);
+    QTRY_COMPARE(checkpoints()->selectionModel()->selectedRows().size(), 2);
+    QTRY_VERIFY_WITH_TIMEOUT(!child<QLabel>("diffSummary")->text().contains(QStringLiteral("live workspace"))
+                                 && files()->model()->rowCount() == 1,
+                             20000);
+    QCOMPARE(files()->model()->index(0, DiffFileModel::PathColumn).data().toString(), QStringLiteral("rules/limits.yaml"));
+    QCOMPARE(files()->model()->index(0, DiffFileModel::StatusColumn).data().toString(), QStringLiteral("A"));
+    QTRY_VERIFY(browser()->shownDiffText().contains(QStringLiteral("+threshold: 10")));
+    QVERIFY(!child<QAction>("actionRestoreCheckpoint")->isEnabled()); // restore one, not two
+}
+
+void TestCheckpointBrowser::restoreRewritesTheWorkspace()
+{
+    const QString workspace = workspaceOf(QStringLiteral("trial"));
+    clickRow(checkpoints(), 0);
+    QTRY_COMPARE(checkpoints()->selectionModel()->selectedRows().size(), 1);
+    waitIdle();
+    trigger("actionRestoreCheckpoint");
+    auto* box = modal<QMessageBox>("confirmRestoreBox");
+    QVERIFY(box);
+    QVERIFY2(box->informativeText().contains(QStringLiteral("checkpointed first")), qPrintable(box->informativeText()));
+    screenshot(QStringLiteral("15-restore-confirmation.png"), box);
+    QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+
+    QTRY_COMPARE_WITH_TIMEOUT(readFile(workspace + QStringLiteral("/rules/limits.yaml")),
+                              QByteArray("threshold: 10\nscore: 40\ndecision: review\n"), 20000);
+    QVERIFY(!QFile::exists(workspace + QStringLiteral("/model.bin")));
+    // Nothing lost: the unsaved change became an auto checkpoint, the restore one of its own.
+    QTRY_COMPARE_WITH_TIMEOUT(checkpoints()->model()->rowCount(), 4, 20000);
+    QCOMPARE(checkpoints()->model()->index(0, CheckpointListModel::KindColumn).data().toString(), QStringLiteral("restore"));
+    QCOMPARE(checkpoints()->model()->index(1, CheckpointListModel::KindColumn).data().toString(), QStringLiteral("auto"));
+    QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("restored")));
+    // The restored checkpoint stays selected and now equals the workspace.
+    waitIdle();
+    QTRY_VERIFY(browser()->shownDiffText().contains(QStringLiteral("No differences")));
+}
+
+void TestCheckpointBrowser::forkMakesANewSandbox()
+{
+    const int row = qobject_cast<const CheckpointListModel*>(checkpoints()->model())->rowOf(m_firstCheckpoint);
+    QVERIFY(row >= 0);
+    clickRow(checkpoints(), row);
+    waitIdle();
+    trigger("actionForkCheckpoint");
+    auto* dialog = modal<QDialog>("forkDialog");
+    QVERIFY(dialog);
+    auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("forkName"));
+    QCOMPARE(name->text(), QStringLiteral("trial-fork"));
+    name->clear();
+    QTest::keyClicks(name, QStringLiteral("trial-b"));
+    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("forkCreate")), Qt::LeftButton);
+
+    QTRY_VERIFY_WITH_TIMEOUT(sandboxNames().contains(QStringLiteral("trial-b")), 20000);
+    QTRY_COMPARE(browser()->currentSandbox(), QStringLiteral("trial-b"));
+    QTRY_COMPARE(checkpoints()->model()->rowCount(), 1);
+    QCOMPARE(checkpoints()->model()->index(0, CheckpointListModel::KindColumn).data().toString(), QStringLiteral("fork"));
+    QCOMPARE(readFile(workspaceOf(QStringLiteral("trial-b")) + QStringLiteral("/rules/limits.yaml")),
+             QByteArray("threshold: 10\nscore: 40\ndecision: review\n"));
+    waitIdle();
+}
+
+void TestCheckpointBrowser::destroyAsksThenRemoves()
+{
+    QCOMPARE(browser()->currentSandbox(), QStringLiteral("trial-b"));
+    const QString workspace = workspaceOf(QStringLiteral("trial-b"));
+
+    // Cancel first: nothing happens.
+    trigger("actionDestroySandbox");
+    auto* box = modal<QMessageBox>("confirmDestroyBox");
+    QVERIFY(box);
+    QTest::mouseClick(box->button(QMessageBox::Cancel), Qt::LeftButton);
+    QTest::qWait(300);
+    QVERIFY(!browser()->jobs()->isBusy());
+    QVERIFY(sandboxNames().contains(QStringLiteral("trial-b")));
+
+    trigger("actionDestroySandbox");
+    box = modal<QMessageBox>("confirmDestroyBox");
+    QVERIFY(box);
+    QVERIFY(box->informativeText().contains(QStringLiteral("cannot be undone")));
+    QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!sandboxNames().contains(QStringLiteral("trial-b")), 20000);
+    QTRY_COMPARE(browser()->currentSandbox(), QStringLiteral("main"));
+    QVERIFY(!QFileInfo::exists(workspace));
+    QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("destroyed")));
+    waitIdle();
+}
+
+void TestCheckpointBrowser::existingNameIsAClearError()
+{
+    trigger("actionNewSandbox");
+    auto* dialog = modal<QDialog>("newSandboxDialog");
+    QVERIFY(dialog);
+    QTest::keyClicks(dialog->findChild<QLineEdit*>(QStringLiteral("newSandboxName")), QStringLiteral("trial"));
+    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("newSandboxCreate")), Qt::LeftButton);
+    auto* box = modal<QMessageBox>("checkpointErrorBox");
+    QVERIFY(box);
+    QVERIFY2(box->informativeText().contains(QStringLiteral("exists already")), qPrintable(box->informativeText()));
+    QTest::mouseClick(box->button(QMessageBox::Ok), Qt::LeftButton);
+    QTRY_VERIFY(!QApplication::activeModalWidget());
+    waitIdle();
+}
+
+void TestCheckpointBrowser::importAFolderWithAnExcludeGlob()
+{
+    const QString source = m_dir.path() + QStringLiteral("/to-import");
+    writeFile(source + QStringLiteral("/rules/a.yaml"), "rule: a\n");
+    writeFile(source + QStringLiteral("/debug.log"), "noise\n");
+
+    trigger("actionNewSandbox");
+    auto* dialog = modal<QDialog>("newSandboxDialog");
+    QVERIFY(dialog);
+    QTest::keyClicks(dialog->findChild<QLineEdit*>(QStringLiteral("newSandboxName")), QStringLiteral("imported"));
+    auto* from = dialog->findChild<QComboBox*>(QStringLiteral("newSandboxFrom"));
+    from->setCurrentIndex(from->findData(QStringLiteral("import")));
+    auto* create = dialog->findChild<QPushButton*>(QStringLiteral("newSandboxCreate"));
+    QVERIFY(!create->isEnabled()); // no folder yet
+    auto* folder = dialog->findChild<QLineEdit*>(QStringLiteral("newSandboxImport"));
+    QVERIFY(folder->isEnabled());
+    QTest::keyClicks(folder, source);
+    QTest::keyClicks(dialog->findChild<QLineEdit*>(QStringLiteral("newSandboxExcludes")), QStringLiteral("*.log"));
+    QVERIFY(create->isEnabled());
+    QTest::mouseClick(create, Qt::LeftButton);
+
+    QTRY_VERIFY_WITH_TIMEOUT(sandboxNames().contains(QStringLiteral("imported")), 20000);
+    QTRY_COMPARE(browser()->currentSandbox(), QStringLiteral("imported"));
+    const QString workspace = workspaceOf(QStringLiteral("imported"));
+    QCOMPARE(readFile(workspace + QStringLiteral("/rules/a.yaml")), QByteArray("rule: a\n"));
+    QVERIFY(!QFile::exists(workspace + QStringLiteral("/debug.log")));
+    QTRY_COMPARE(checkpoints()->model()->rowCount(), 1);
+    QCOMPARE(checkpoints()->model()->index(0, CheckpointListModel::KindColumn).data().toString(), QStringLiteral("import"));
+    waitIdle();
+}
+
+void TestCheckpointBrowser::tooLargeFileAndOpenFolder()
+{
+    QVERIFY(browser()->selectSandbox(QStringLiteral("trial")));
+    QTRY_COMPARE(browser()->currentSandbox(), QStringLiteral("trial"));
+    waitIdle();
+    const QString workspace = workspaceOf(QStringLiteral("trial"));
+
+    // Open folder hands the workspace to the desktop (here: a stand-in registered for file: URLs).
+    UrlCatcher catcher;
+    QDesktopServices::setUrlHandler(QStringLiteral("file"), &catcher, "open");
+    trigger("actionOpenWorkspace");
+    QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
+    QCOMPARE(catcher.urls, QList<QUrl>{QUrl::fromLocalFile(workspace)});
+
+    // A text file above the diff's limit (8 MiB) is listed, but not line-diffed.
+    writeFile(workspace + QStringLiteral("/big.csv"), QByteArray("id,amount,decision\n").repeated(500'000));
+    clickRow(checkpoints(), 0);
+    const auto* fileModel = qobject_cast<const DiffFileModel*>(files()->model());
+    QTRY_VERIFY_WITH_TIMEOUT(fileModel->rowOf(QStringLiteral("big.csv")) >= 0, 20000);
+    const int row = fileModel->rowOf(QStringLiteral("big.csv"));
+    QCOMPARE(fileModel->index(row, DiffFileModel::LinesColumn).data().toString(), QStringLiteral("too large"));
+    clickRow(files(), row);
+    QTRY_VERIFY(browser()->shownDiffText().contains(QStringLiteral("Too large")));
+    QVERIFY(QFile::remove(workspace + QStringLiteral("/big.csv")));
+    waitIdle();
+}
+
+void TestCheckpointBrowser::checkpointCanBeCancelledAndGuiStaysResponsive()
+{
+    QVERIFY(browser()->selectSandbox(QStringLiteral("trial")));
+    QTRY_COMPARE(browser()->currentSandbox(), QStringLiteral("trial"));
+    waitIdle();
+    const int before = checkpoints()->model()->rowCount();
+    // Enough new files that the walk takes a while: each must be read, hashed and stored.
+    const QString workspace = workspaceOf(QStringLiteral("trial"));
+    const QByteArray block = QByteArray("some bytes of a generated file\n").repeated(200);
+    for (int i = 0; i < 4000; ++i)
+        writeFile(workspace + QStringLiteral("/bulk/%1/file%2.txt").arg(i % 40).arg(i), block + QByteArray::number(i));
+
+    int ticks = 0;
+    QTimer timer;
+    timer.setInterval(10);
+    connect(&timer, &QTimer::timeout, this, [&ticks] { ++ticks; });
+    timer.start();
+    QElapsedTimer clock;
+    clock.start();
+    trigger("actionCreateCheckpoint");
+    auto* dialog = modal<QDialog>("checkpointDialog");
+    QVERIFY(dialog);
+    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("checkpointCreate")), Qt::LeftButton);
+    QVERIFY(browser()->jobs()->isBusy());
+    QVERIFY(child<QProgressBar>("checkpointProgress")->isVisible());
+    QVERIFY(!child<QAction>("actionCreateCheckpoint")->isEnabled());
+    // Cancel at once: the worker sees it at its first progress report, however fast the machine.
+    auto* cancel = child<QToolButton>("checkpointCancel");
+    QVERIFY(cancel->isVisible() && cancel->isEnabled());
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!browser()->jobs()->isBusy(), 30000);
+    const auto elapsed = clock.elapsed();
+    timer.stop();
+    QVERIFY2(m_window->statusBar()->currentMessage().contains(QStringLiteral("Cancelled")),
+             qPrintable(m_window->statusBar()->currentMessage()));
+    QTest::qWait(300);
+    waitIdle();
+    QCOMPARE(checkpoints()->model()->rowCount(), before);
+    // A blocked GUI thread would deliver a handful of ticks; 10 ms ticks give about elapsed/10.
+    if (elapsed >= 300)
+        QVERIFY2(ticks >= static_cast<int>(elapsed / 10 / 4),
+                 qPrintable(QStringLiteral("%1 ticks in %2 ms").arg(ticks).arg(elapsed)));
+    QVERIFY(QDir(workspace + QStringLiteral("/bulk")).removeRecursively());
+}
+
+void TestCheckpointBrowser::sweepDestroysExpiredSandboxes()
+{
+    trigger("actionNewSandbox");
+    auto* dialog = modal<QDialog>("newSandboxDialog");
+    QVERIFY(dialog);
+    QTest::keyClicks(dialog->findChild<QLineEdit*>(QStringLiteral("newSandboxName")), QStringLiteral("short-lived"));
+    dialog->findChild<QComboBox*>(QStringLiteral("newSandboxExpiry"))->setCurrentText(QStringLiteral("1s"));
+    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("newSandboxCreate")), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(sandboxNames().contains(QStringLiteral("short-lived")), 20000);
+    waitIdle();
+    QTest::qWait(1200);
+    child<QAction>("actionRefreshCheckpoints")->trigger();
+    const auto* model = qobject_cast<const SandboxListModel*>(sandboxes()->model());
+    QTRY_VERIFY(model->index(model->rowOf(QStringLiteral("short-lived")), SandboxListModel::ExpiresColumn).data().toString()
+                == QStringLiteral("expired"));
+    trigger("actionSweepSandboxes");
+    QTRY_VERIFY_WITH_TIMEOUT(!sandboxNames().contains(QStringLiteral("short-lived")), 20000);
+    QVERIFY2(m_window->statusBar()->currentMessage().contains(QStringLiteral("short-lived")),
+             qPrintable(m_window->statusBar()->currentMessage()));
+    QVERIFY(sandboxNames().contains(QStringLiteral("trial"))); // not expired: kept
+    waitIdle();
+}
+
+void TestCheckpointBrowser::demoSandboxesFillTheBrowser()
+{
+    browser()->seedDemo();
+    QTRY_VERIFY_WITH_TIMEOUT(sandboxNames().contains(QStringLiteral("demo-rules"))
+                                 && sandboxNames().contains(QStringLiteral("demo-rules-strict")),
+                             30000);
+    waitIdle();
+    QVERIFY(browser()->selectSandbox(QStringLiteral("demo-rules")));
+    QTRY_COMPARE(checkpoints()->model()->rowCount(), 4);
+    QCOMPARE(checkpointLabel(0), QStringLiteral("more data"));
+    // The live workspace holds an unsaved change: the newest checkpoint shows it.
+    clickRow(checkpoints(), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(files()->model()->rowCount() == 1, 20000);
+    QTRY_VERIFY(browser()->shownDiffText().contains(QStringLiteral("+    score: 95")));
+    // Two checkpoints: baseline → more data, with every kind of change.
+    clickRow(checkpoints(), 2, Qt::ControlModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(files()->model()->rowCount() == 5, 20000);
+    const auto* fileModel = qobject_cast<const DiffFileModel*>(files()->model());
+    clickRow(files(), fileModel->rowOf(QStringLiteral("rules/card-risk.yaml")));
+    QTRY_VERIFY(browser()->shownDiffText().contains(QStringLiteral("+  - id: velocity")));
+    waitIdle();
+    screenshot(QStringLiteral("13-checkpoints-demo.png"));
+    screenshot(QStringLiteral("14-checkpoints-demo-dock.png"), child<QDockWidget>("checkpointDock"));
+
+    // Running the demo again starts the demo sandboxes afresh.
+    browser()->seedDemo();
+    QTRY_VERIFY_WITH_TIMEOUT(!browser()->jobs()->isBusy(), 30000);
+    waitIdle();
+    QVERIFY(sandboxNames().contains(QStringLiteral("demo-rules-strict")));
+}
+
+void TestCheckpointBrowser::sweepAtStartReportsWhatWent()
+{
+    // A store with a sandbox that expired while no window was open.
+    const std::string path = QString(m_dir.path() + QStringLiteral("/expired.db")).toStdString();
+    {
+        auto store = sb::Store::open(path);
+        QVERIFY(store);
+        auto engine = sb::SandboxEngine::open(*store);
+        QVERIFY(engine);
+        sb::CreateSandboxRequest request;
+        request.name = "yesterdays-experiment";
+        request.expiresInMs = 1;
+        QVERIFY((*engine)->createSandbox(request));
+    }
+    QTest::qWait(20);
+    MainWindow window(path);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(!window.openStore());
+    QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().contains(QStringLiteral("yesterdays-experiment")), 20000);
+    QVERIFY(window.statusBar()->currentMessage().startsWith(QStringLiteral("At start:")));
+    auto* table = window.findChild<QTableView*>(QStringLiteral("sandboxTable"));
+    QTRY_COMPARE(table->model()->rowCount(), 1); // main alone
+    QTRY_VERIFY(!window.checkpointBrowser()->jobs()->isBusy() && !window.checkpointBrowser()->jobs()->isLoading());
+}
+
+void TestCheckpointBrowser::cleanupTestCase()
+{
+    m_window.reset();
+}
+
+int main(int argc, char* argv[])
+{
+    // Offscreen unless the person running the test chose a platform.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Window state goes to a throwaway settings folder, never the user's.
+    QTemporaryDir configDir;
+    qputenv("XDG_CONFIG_HOME", configDir.path().toUtf8());
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Sandbench"));
+    QApplication::setApplicationName(QStringLiteral("sandbench-gui-test"));
+    TestCheckpointBrowser test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_checkpoint_browser.moc"

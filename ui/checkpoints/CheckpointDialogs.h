@@ -1,0 +1,77 @@
+#pragma once
+
+#include "workspace/sandbox_engine.h"
+
+#include <QDialog>
+#include <QString>
+
+#include <vector>
+
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
+namespace sb::ui {
+
+// New sandbox: a name, where it comes from (main, a sandbox, the selected checkpoint, or a folder to
+// import), include/exclude globs and an expiry. OK stays disabled until the request is valid; the reason is
+// shown under the fields.
+class NewSandboxDialog : public QDialog {
+    Q_OBJECT
+public:
+    // `checkpoint`/`checkpointText`: the checkpoint selected in the browser, offered as a source ("" none).
+    NewSandboxDialog(const std::vector<sb::SandboxInfo>& sandboxes, const QString& selectedSandbox,
+                     const QString& checkpoint, const QString& checkpointText, QWidget* parent);
+
+    sb::CreateSandboxRequest request() const;
+
+private:
+    void validate();
+    void browse();
+    bool importing() const;
+
+    QLineEdit* m_name = nullptr;
+    QComboBox* m_from = nullptr;
+    QLineEdit* m_folder = nullptr;
+    QPushButton* m_browse = nullptr;
+    QLineEdit* m_includes = nullptr;
+    QLineEdit* m_excludes = nullptr;
+    QComboBox* m_expiry = nullptr;
+    QLabel* m_problem = nullptr;
+    QDialogButtonBox* m_buttons = nullptr;
+};
+
+// Create checkpoint: a label and a message (why), both optional.
+class CheckpointDialog : public QDialog {
+    Q_OBJECT
+public:
+    CheckpointDialog(const QString& sandbox, QWidget* parent);
+    QString label() const;
+    QString message() const;
+
+private:
+    QLineEdit* m_label = nullptr;
+    QLineEdit* m_message = nullptr;
+};
+
+// Fork: the new sandbox's name, checked as the engine checks it.
+class ForkDialog : public QDialog {
+    Q_OBJECT
+public:
+    ForkDialog(const QString& checkpointText, const QString& suggestedName, QWidget* parent);
+    QString name() const;
+
+private:
+    void validate();
+
+    QLineEdit* m_name = nullptr;
+    QLabel* m_problem = nullptr;
+    QDialogButtonBox* m_buttons = nullptr;
+};
+
+// Globs as a person types them: separated by spaces or commas.
+std::vector<std::string> splitGlobs(const QString& text);
+
+} // namespace sb::ui

@@ -1,0 +1,464 @@
+#include "jobs/CheckpointJobs.h"
+
+#include "demo/demo_sandboxes.h"
+#include "models/Conversions.h"
+#include "store/store.h"
+#include "util/printable.h"
+#include "util/time_text.h"
+
+#include <QLocale>
+#include <QPromise>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
+#include <mutex>
+
+namespace sb::ui {
+
+namespace {
+
+constexpr int kProgressPollMs = 100;
+
+QString shortId(const std::string& id)
+{
+    return toQString(id).left(10);
+}
+
+// A store connection and an engine on it, for one job on one thread.
+struct OpenEngine {
+    std::unique_ptr<sb::Store> store;
+    std::unique_ptr<sb::SandboxEngine> engine;
+};
+
+sb::Result<OpenEngine> openEngine(const std::filesystem::path& storePath)
+{
+    auto store = sb::Store::open(storePath);
+    if (!store)
+        return std::unexpected(store.error());
+    OpenEngine opened;
+    opened.store = std::make_unique<sb::Store>(std::move(*store));
+    auto engine = sb::SandboxEngine::open(*opened.store);
+    if (!engine)
+        return std::unexpected(engine.error());
+    opened.engine = std::move(*engine);
+    return opened;
+}
+
+QStringList skippedTexts(const std::vector<sb::Skipped>& skipped)
+{
+    QStringList out;
+    for (const auto& s : skipped)
+        out << QStringLiteral("%1: %2").arg(toQString(sb::printable(s.path, 200)), toQString(s.reason));
+    return out;
+}
+
+} // namespace
+
+struct CheckpointJobRunner::Shared {
+    std::atomic<bool> cancel{false};
+    std::mutex lock;
+    JobProgress progress;
+    bool changed = false;
+
+    bool report(const sb::Progress& p)
+    {
+        {
+            const std::lock_guard guard(lock);
+            progress.phase = toQString(p.phase);
+            progress.done = p.done;
+            progress.total = p.total;
+            progress.path = toQString(sb::printable(p.path, 200));
+            changed = true;
+        }
+        return !cancel.load();
+    }
+    std::optional<JobProgress> take()
+    {
+        const std::lock_guard guard(lock);
+        if (!changed)
+            return std::nullopt;
+        changed = false;
+        return progress;
+    }
+};
+
+CheckpointJobRunner::CheckpointJobRunner(QObject* parent)
+    : QObject(parent)
+    , m_sandboxesWatcher(new QFutureWatcher<SandboxesSnapshot>(this))
+    , m_checkpointsWatcher(new QFutureWatcher<CheckpointsSnapshot>(this))
+    , m_diffWatcher(new QFutureWatcher<DiffSnapshot>(this))
+    , m_taskWatcher(new QFutureWatcher<TaskOutcome>(this))
+    , m_progressTimer(new QTimer(this))
+{
+    qRegisterMetaType<sb::ui::CheckpointTask>();
+    // Two reads, a diff and a task at once; superseded reads and diffs wind down beside them.
+    m_pool.setMaxThreadCount(4);
+    m_progressTimer->setInterval(kProgressPollMs);
+    connect(m_progressTimer, &QTimer::timeout, this, &CheckpointJobRunner::pollProgress);
+}
+
+CheckpointJobRunner::~CheckpointJobRunner()
+{
+    for (const auto& shared : {m_diffShared, m_taskShared}) {
+        if (shared)
+            shared->cancel = true;
+    }
+    m_sandboxesWatcher->disconnect(this);
+    m_checkpointsWatcher->disconnect(this);
+    m_diffWatcher->disconnect(this);
+    m_taskWatcher->disconnect(this);
+    m_pool.waitForDone();
+}
+
+void CheckpointJobRunner::setStorePath(std::optional<std::filesystem::path> path)
+{
+    m_storePath = std::move(path);
+}
+
+void CheckpointJobRunner::loadSandboxes()
+{
+    if (!m_storePath)
+        return;
+    const quint64 id = m_nextId++;
+    m_sandboxesId = id;
+    m_sandboxesWatcher->disconnect(this);
+    connect(m_sandboxesWatcher, &QFutureWatcher<SandboxesSnapshot>::finished, this, [this, id] {
+        if (id != m_sandboxesId)
+            return;
+        m_sandboxesId = 0;
+        const auto future = m_sandboxesWatcher->future();
+        if (future.resultCount() > 0)
+            emit sandboxesLoaded(future.result());
+    });
+    m_sandboxesWatcher->setFuture(QtConcurrent::run(&m_pool, [path = *m_storePath](QPromise<SandboxesSnapshot>& promise) {
+        SandboxesSnapshot snapshot;
+        auto opened = openEngine(path);
+        if (!opened) {
+            snapshot.error = toQString(opened.error().message);
+        } else if (auto list = opened->engine->sandboxes(); !list) {
+            snapshot.error = toQString(list.error().message);
+        } else {
+            snapshot.sandboxes = std::move(*list);
+        }
+        snapshot.nowMs = sb::nowEpochMs();
+        promise.addResult(std::move(snapshot));
+    }));
+}
+
+void CheckpointJobRunner::loadCheckpoints(const QString& sandbox)
+{
+    if (!m_storePath)
+        return;
+    const quint64 id = m_nextId++;
+    m_checkpointsId = id;
+    m_checkpointsWatcher->disconnect(this);
+    connect(m_checkpointsWatcher, &QFutureWatcher<CheckpointsSnapshot>::finished, this, [this, id] {
+        if (id != m_checkpointsId)
+            return;
+        m_checkpointsId = 0;
+        const auto future = m_checkpointsWatcher->future();
+        if (future.resultCount() > 0)
+            emit checkpointsLoaded(future.result());
+    });
+    m_checkpointsWatcher->setFuture(
+        QtConcurrent::run(&m_pool, [path = *m_storePath, sandbox](QPromise<CheckpointsSnapshot>& promise) {
+            CheckpointsSnapshot snapshot;
+            snapshot.sandbox = sandbox;
+            auto opened = openEngine(path);
+            if (!opened) {
+                snapshot.error = toQString(opened.error().message);
+                promise.addResult(std::move(snapshot));
+                return;
+            }
+            const std::string name = toStdString(sandbox);
+            auto info = opened->engine->sandbox(name);
+            if (!info) {
+                snapshot.error = toQString(info.error().message);
+                promise.addResult(std::move(snapshot));
+                return;
+            }
+            auto list = opened->engine->checkpoints(name);
+            if (list) {
+                snapshot.head = info->head;
+                snapshot.checkpoints = std::move(*list);
+            } else {
+                snapshot.error = toQString(list.error().message);
+            }
+            promise.addResult(std::move(snapshot));
+        }));
+}
+
+void CheckpointJobRunner::diff(const QString& sandbox, const QString& from, const QString& to)
+{
+    if (!m_storePath)
+        return;
+    if (m_diffShared)
+        m_diffShared->cancel = true; // the one before is no longer wanted
+    const quint64 id = m_nextId++;
+    m_diffId = id;
+    auto shared = std::make_shared<Shared>();
+    m_diffShared = shared;
+    m_diffWatcher->disconnect(this);
+    connect(m_diffWatcher, &QFutureWatcher<DiffSnapshot>::finished, this, [this, id] {
+        if (id != m_diffId)
+            return;
+        m_diffId = 0;
+        m_diffShared.reset();
+        const auto future = m_diffWatcher->future();
+        if (future.resultCount() > 0)
+            emit diffReady(future.result());
+    });
+    m_progressTimer->start();
+    m_diffWatcher->setFuture(QtConcurrent::run(
+        &m_pool, [path = *m_storePath, sandbox, from, to, shared](QPromise<DiffSnapshot>& promise) {
+            DiffSnapshot snapshot;
+            snapshot.sandbox = sandbox;
+            snapshot.from = from;
+            snapshot.to = to;
+            auto opened = openEngine(path);
+            if (!opened) {
+                snapshot.error = toQString(opened.error().message);
+                promise.addResult(std::move(snapshot));
+                return;
+            }
+            const sb::ProgressCallback progress = [shared](const sb::Progress& p) { return shared->report(p); };
+            auto diff = opened->engine->diff(toStdString(from), toStdString(to), sb::DiffOptions{}, progress,
+                                             to.isEmpty() ? toStdString(sandbox) : std::string());
+            if (diff)
+                snapshot.diff = std::move(*diff);
+            else if (shared->cancel)
+                snapshot.cancelled = true;
+            else
+                snapshot.error = toQString(diff.error().message);
+            promise.addResult(std::move(snapshot));
+        }));
+}
+
+void CheckpointJobRunner::cancelDiff()
+{
+    if (m_diffShared)
+        m_diffShared->cancel = true;
+}
+
+bool CheckpointJobRunner::cancellable(CheckpointTask task)
+{
+    // Destroy and sweep take no progress callback in the engine: they cannot be stopped midway.
+    return task != CheckpointTask::DestroySandbox && task != CheckpointTask::Sweep;
+}
+
+void CheckpointJobRunner::cancelTask()
+{
+    if (m_taskShared)
+        m_taskShared->cancel = true;
+}
+
+void CheckpointJobRunner::pollProgress()
+{
+    if (m_diffShared) {
+        if (auto progress = m_diffShared->take())
+            emit diffProgress(*progress);
+    }
+    if (m_taskShared) {
+        if (auto progress = m_taskShared->take())
+            emit taskProgress(*progress);
+    }
+    if (!m_diffShared && !m_taskShared)
+        m_progressTimer->stop();
+}
+
+bool CheckpointJobRunner::startTask(CheckpointTask task, bool automatic, TaskBody body)
+{
+    if (!m_storePath || isBusy())
+        return false;
+    const quint64 id = m_nextId++;
+    m_taskId = id;
+    m_task = task;
+    auto shared = std::make_shared<Shared>();
+    m_taskShared = shared;
+    m_taskWatcher->disconnect(this);
+    connect(m_taskWatcher, &QFutureWatcher<TaskOutcome>::finished, this, [this, id] {
+        if (id != m_taskId)
+            return;
+        m_taskId = 0;
+        m_task.reset();
+        m_taskShared.reset();
+        const auto future = m_taskWatcher->future();
+        if (future.resultCount() > 0)
+            emit taskFinished(future.result());
+    });
+    m_progressTimer->start();
+    m_taskWatcher->setFuture(QtConcurrent::run(
+        &m_pool, [path = *m_storePath, task, automatic, shared, body = std::move(body)](QPromise<TaskOutcome>& promise) {
+            TaskOutcome outcome;
+            auto opened = openEngine(path);
+            if (!opened) {
+                outcome.error = toQString(opened.error().message);
+            } else {
+                const sb::ProgressCallback progress = [shared](const sb::Progress& p) { return shared->report(p); };
+                outcome = body(*opened->engine, progress);
+                if (!outcome.error.isEmpty() && shared->cancel) {
+                    outcome.cancelled = true;
+                    outcome.error.clear();
+                }
+            }
+            outcome.task = task;
+            outcome.automatic = automatic;
+            promise.addResult(std::move(outcome));
+        }));
+    emit taskStarted(task);
+    return true;
+}
+
+bool CheckpointJobRunner::createSandbox(sb::CreateSandboxRequest request)
+{
+    return startTask(CheckpointTask::CreateSandbox, false,
+                     [request = std::move(request)](sb::SandboxEngine& engine, const sb::ProgressCallback& progress) {
+                         TaskOutcome outcome;
+                         auto made = engine.createSandbox(request, progress);
+                         if (!made) {
+                             outcome.error = toQString(made.error().message);
+                             return outcome;
+                         }
+                         outcome.sandbox = toQString(made->sandbox.name);
+                         outcome.checkpoint = toQString(made->checkpoint.id);
+                         outcome.skipped = skippedTexts(made->skipped);
+                         outcome.summary = tr("Sandbox %1 created from %2: %3 files, %4")
+                                               .arg(outcome.sandbox,
+                                                    toQString(sb::printable(made->sandbox.origin, 120)).left(80),
+                                                    QString::number(made->checkpoint.files),
+                                                    byteSizeText(made->checkpoint.bytes));
+                         return outcome;
+                     });
+}
+
+bool CheckpointJobRunner::destroySandbox(const QString& name)
+{
+    return startTask(CheckpointTask::DestroySandbox, false,
+                     [name](sb::SandboxEngine& engine, const sb::ProgressCallback&) {
+                         TaskOutcome outcome;
+                         auto destroyed = engine.destroySandbox(toStdString(name));
+                         if (!destroyed) {
+                             outcome.error = toQString(destroyed.error().message);
+                             return outcome;
+                         }
+                         outcome.sandbox = toQString(sb::SandboxEngine::kMain);
+                         outcome.summary = tr("Sandbox %1 destroyed: %2 checkpoints removed, %3 freed")
+                                               .arg(name)
+                                               .arg(destroyed->checkpointsRemoved)
+                                               .arg(byteSizeText(destroyed->garbage.bytesRemoved));
+                         return outcome;
+                     });
+}
+
+bool CheckpointJobRunner::checkpoint(sb::CheckpointRequest request)
+{
+    return startTask(CheckpointTask::Checkpoint, false,
+                     [request = std::move(request)](sb::SandboxEngine& engine, const sb::ProgressCallback& progress) {
+                         TaskOutcome outcome;
+                         auto made = engine.checkpoint(request, progress);
+                         if (!made) {
+                             outcome.error = toQString(made.error().message);
+                             return outcome;
+                         }
+                         outcome.sandbox = toQString(request.sandbox);
+                         outcome.checkpoint = toQString(made->checkpoint.id);
+                         outcome.skipped = skippedTexts(made->skipped);
+                         outcome.summary = tr("Checkpoint %1 of %2: %3 added, %4 modified, %5 removed")
+                                               .arg(shortId(made->checkpoint.id), outcome.sandbox)
+                                               .arg(made->changes.added)
+                                               .arg(made->changes.modified)
+                                               .arg(made->changes.removed);
+                         return outcome;
+                     });
+}
+
+bool CheckpointJobRunner::restore(const QString& checkpoint, const QString& sandbox)
+{
+    return startTask(CheckpointTask::Restore, false,
+                     [checkpoint, sandbox](sb::SandboxEngine& engine, const sb::ProgressCallback& progress) {
+                         TaskOutcome outcome;
+                         auto restored = engine.restore(toStdString(checkpoint), progress, toStdString(sandbox));
+                         if (!restored) {
+                             outcome.error = toQString(restored.error().message);
+                             return outcome;
+                         }
+                         outcome.sandbox = toQString(restored->sandbox);
+                         outcome.checkpoint = toQString(restored->recorded.id);
+                         outcome.skipped = skippedTexts(restored->skipped);
+                         QString saved;
+                         if (restored->saved)
+                             saved = tr(" (unsaved changes saved first as %1)").arg(shortId(restored->saved->id));
+                         outcome.summary = tr("%1 restored to %2: %3 added, %4 modified, %5 removed%6")
+                                               .arg(outcome.sandbox, shortId(restored->restored.id))
+                                               .arg(restored->changes.added)
+                                               .arg(restored->changes.modified)
+                                               .arg(restored->changes.removed)
+                                               .arg(saved);
+                         return outcome;
+                     });
+}
+
+bool CheckpointJobRunner::fork(const QString& checkpoint, const QString& newName)
+{
+    return startTask(CheckpointTask::Fork, false,
+                     [checkpoint, newName](sb::SandboxEngine& engine, const sb::ProgressCallback& progress) {
+                         TaskOutcome outcome;
+                         auto made = engine.fork(toStdString(checkpoint), toStdString(newName), progress);
+                         if (!made) {
+                             outcome.error = toQString(made.error().message);
+                             return outcome;
+                         }
+                         outcome.sandbox = toQString(made->sandbox.name);
+                         outcome.checkpoint = toQString(made->checkpoint.id);
+                         outcome.summary = tr("Sandbox %1 forked from checkpoint %2")
+                                               .arg(outcome.sandbox, checkpoint.left(10));
+                         return outcome;
+                     });
+}
+
+bool CheckpointJobRunner::sweep(bool automatic)
+{
+    return startTask(CheckpointTask::Sweep, automatic, [](sb::SandboxEngine& engine, const sb::ProgressCallback&) {
+        TaskOutcome outcome;
+        auto swept = engine.sweep();
+        if (!swept) {
+            outcome.error = toQString(swept.error().message);
+            return outcome;
+        }
+        if (swept->destroyed.empty()) {
+            outcome.summary = tr("Sweep: no expired sandboxes");
+        } else {
+            QStringList names;
+            for (const auto& name : swept->destroyed)
+                names << toQString(name);
+            outcome.summary = tr("Sweep destroyed the expired sandboxes %1 (%2 checkpoints, %3 freed)")
+                                  .arg(names.join(QStringLiteral(", ")))
+                                  .arg(swept->checkpointsRemoved)
+                                  .arg(byteSizeText(swept->garbage.bytesRemoved));
+        }
+        return outcome;
+    });
+}
+
+bool CheckpointJobRunner::seedDemo()
+{
+    return startTask(CheckpointTask::Demo, false, [](sb::SandboxEngine& engine, const sb::ProgressCallback& progress) {
+        TaskOutcome outcome;
+        auto seeded = sb::seedDemoSandboxes(engine, progress);
+        if (!seeded) {
+            outcome.error = toQString(seeded.error().message);
+            return outcome;
+        }
+        QStringList names;
+        for (const auto& name : seeded->sandboxes)
+            names << toQString(name);
+        outcome.sandbox = names.isEmpty() ? QString() : names.constFirst();
+        outcome.summary = tr("Demo sandboxes %1 ready with %2 checkpoints")
+                              .arg(names.join(QStringLiteral(", ")))
+                              .arg(seeded->checkpoints);
+        return outcome;
+    });
+}
+
+} // namespace sb::ui
