@@ -8,7 +8,7 @@ SANDBENCH_PACKAGES=(
   qt6-base-dev qt6-charts-dev libqscintilla2-qt6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   qt6-qpa-plugins libgl-dev
   libseccomp-dev libsqlite3-dev nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev libssl-dev
-  libre2-dev
+  libre2-dev libzstd-dev
   python3 bash util-linux
 )
 # Only for the tests: GoogleTest, desktop-file and AppStream validators, a user to test as.
