@@ -69,7 +69,7 @@ int importCommand(const DataOptions& o)
         out["sampled_out"] = report.sampledOut;
         out["stopped_at_max_rows"] = report.stoppedAtMaxRows;
         out["bad_rows"] = {{"skipped", report.badRows}, {"examples", examples}};
-        std::cout << dumpJson(out) << '\n';
+        std::cout << dumpOrderedJson(out) << '\n';
     } else {
         std::cout << fmt::format("imported {} as dataset {}: {} rows, {} columns, sha256 {}\n", printable(o.file),
                                  printable(info.name), info.rows, info.schema.size(), info.sha256);
@@ -112,7 +112,7 @@ int listCommand(const DataOptions& o)
                            {"created_at_ms", info.createdAtMs},
                            {"created_at", formatIsoUtc(info.createdAtMs)},
                            {"stored_size", info.storedSize}});
-        std::cout << dumpJson(out) << '\n';
+        std::cout << dumpOrderedJson(out) << '\n';
         return 0;
     }
     if (list->empty()) {
@@ -141,7 +141,7 @@ int showCommand(const DataOptions& o)
                                       printable(store->path().string())));
     const rules::DatasetInfo& info = **found;
     if (o.json) {
-        std::cout << dumpJson(datasetInfoToJson(info)) << '\n';
+        std::cout << dumpOrderedJson(datasetInfoToJson(info)) << '\n';
         return 0;
     }
     std::cout << fmt::format("dataset {}\n", printable(info.name));

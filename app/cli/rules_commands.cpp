@@ -173,7 +173,7 @@ int checkCommand(const RulesOptions& o)
                                     {"errors", evaluation->rules[k].errors}});
             out["coverage"] = coverage;
         }
-        std::cout << dumpJson(out) << '\n';
+        std::cout << dumpOrderedJson(out) << '\n';
         return counts.errors ? kExitFailure : 0;
     }
 
@@ -230,7 +230,7 @@ int evalCommand(const RulesOptions& o)
         OrderedJson out = {{"ruleset", ruleSetToJson(*loaded)}, {"data", dataToJson(*data)}};
         for (auto& [key, value] : report.items())
             out[key] = value;
-        std::cout << dumpJson(out) << '\n';
+        std::cout << dumpOrderedJson(out) << '\n';
         return 0;
     }
     const std::int64_t total = static_cast<std::int64_t>(data->data.rowCount());
@@ -542,7 +542,7 @@ int impactCommand(const RulesOptions& o)
         OrderedJson out = impactJson(o, *c, base, cand, *impact, o.limit > 0 ? static_cast<std::size_t>(o.limit) : 0);
         out["rulesets"] = {{"baseline", ruleSetToJson(*base.loaded)}, {"candidate", ruleSetToJson(*cand.loaded)}};
         out["data"] = dataToJson(*c->data);
-        std::cout << dumpJson(out) << '\n';
+        std::cout << dumpOrderedJson(out) << '\n';
         return 0;
     }
     printImpactText(o, *c, base, cand, *impact, o.limit >= 0 ? static_cast<std::size_t>(o.limit) : 20);
@@ -648,7 +648,7 @@ int abCommand(const RulesOptions& o)
                              {"best", ranking.empty() ? OrderedJson(nullptr) : OrderedJson(summaries[ranking[0]].name)},
                              {"ranking", ranked}}},
                            {"data", dataToJson(*c->data)}};
-        std::cout << dumpJson(out) << '\n';
+        std::cout << dumpOrderedJson(out) << '\n';
         return 0;
     }
 
@@ -780,7 +780,7 @@ int explainCommand(const RulesOptions& o)
                                  {"steps", steps}};
             ruleList.push_back(std::move(entry));
         }
-        std::cout << dumpJson({{"record_id", ex->recordId},
+        const OrderedJson out = {{"record_id", ex->recordId},
                                {"line", ex->line},
                                {"decision", decision},
                                {"score", scoreJson(ex->outcome.score)},
@@ -789,8 +789,8 @@ int explainCommand(const RulesOptions& o)
                                {"fields", fields},
                                {"rules", ruleList},
                                {"ruleset", ruleSetToJson(*loaded)},
-                               {"data", dataToJson(*data)}})
-                  << '\n';
+                               {"data", dataToJson(*data)}};
+        std::cout << dumpOrderedJson(out) << '\n';
         return 0;
     }
     std::cout << fmt::format("record {} ({} line {}): {}, score {}, {}\n", printable(ex->recordId),
