@@ -683,6 +683,10 @@ public:
                     return m_r.fatal(m_line, "a quoted field opened on this line is never closed");
                 if (std::memchr(w.data(), 0, used) != nullptr)
                     return m_r.fatal(m_line, "binary content (a NUL byte): not CSV text");
+                if (used > m_r.options().maxRecordBytes)
+                    return m_r.fatal(m_line, fmt::format("a record longer than {} bytes: not CSV text, or a "
+                                                         "quote opened here is never closed",
+                                                         m_r.options().maxRecordBytes));
                 record.line = m_line;
                 m_line += newlines;
                 m_pending = used;
