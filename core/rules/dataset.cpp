@@ -1385,6 +1385,17 @@ Result<Dataset> read(Input& input, std::string source, const ReadOptions& option
     ReadReport local;
     ReadReport& rep = report ? *report : local;
     rep = ReadReport{};
+    // Binary files are named as such up front, wherever their first NUL byte is in the first block (a PNG's
+    // header line would otherwise be reported as a header that is not UTF-8).
+    if (input.window().empty() && !input.eof()) {
+        if (auto more = input.more(); !more)
+            return std::unexpected(more.error());
+    }
+    const std::string_view head = input.window().substr(0, 1u << 16);
+    if (const auto nul = head.find('\0'); nul != std::string_view::npos)
+        return fail(fmt::format("{}:{}: binary content (a NUL byte): not {} text", source,
+                                1 + std::count(head.begin(), head.begin() + static_cast<std::ptrdiff_t>(nul), '\n'),
+                                options.format == DataFormat::Csv ? "CSV" : "JSON Lines"));
     Reading reading(options, std::move(source), input, rep);
     return options.format == DataFormat::Csv ? readCsv(reading) : readJsonLines(reading);
 }
