@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -135,6 +136,16 @@ struct DatasetBuilder::Interner {
     static constexpr std::size_t kMaxDistinct = 1u << 16;
     std::unordered_set<std::string_view> seen;
     bool active = true;
+    // The strings met lately, by a cheap hash: categories repeat, so most lookups end here without hashing the
+    // whole string or probing the set.
+    std::array<std::string_view, 256> recent{};
+
+    static std::size_t slot(std::string_view s)
+    {
+        const auto n = s.size();
+        const auto b = [&](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(s[i])); };
+        return (n * 31 + b(0) * 7 + b(n - 1) * 13 + b(n / 2)) & 255;
+    }
 };
 
 DatasetBuilder::DatasetBuilder(Schema schema, int idColumn, std::string source)
@@ -175,13 +186,20 @@ cel::Value DatasetBuilder::string(std::size_t column, std::string_view text)
     Interner& in = *m_interners[column];
     if (!in.active)
         return cel::Value::string(m_data.m_strings.copy(text));
-    if (const auto it = in.seen.find(text); it != in.seen.end())
+    std::string_view& recent = in.recent[Interner::slot(text)];
+    if (cel::sameBytes(recent, text))
+        return cel::Value::string(recent);
+    if (const auto it = in.seen.find(text); it != in.seen.end()) {
+        recent = *it;
         return cel::Value::string(*it);
+    }
     const std::string_view stored = m_data.m_strings.copy(text);
     in.seen.insert(stored);
+    recent = stored;
     if (in.seen.size() > Interner::kMaxDistinct) {
         in.active = false;
         in.seen = {};
+        in.recent = {};
     }
     return cel::Value::string(stored);
 }
@@ -409,6 +427,10 @@ std::optional<double> parseDouble(std::string_view s)
 
 std::optional<bool> parseBool(std::string_view s, bool strict)
 {
+    if (s == "true")
+        return true;
+    if (s == "false")
+        return false;
     s = trimSpaces(s);
     if (equalsIgnoreCase(s, "true"))
         return true;
@@ -643,7 +665,16 @@ struct CsvRecord {
     std::vector<std::string_view> cells; // views into the input's window or `scratch`
     std::string scratch;                 // cells with "" inside, unescaped
     std::int64_t line = 0;               // where it starts
+    std::string_view raw;                // the record's bytes as read (quotes and separators included)
 };
+
+// The bytes that end an unquoted field.
+constexpr std::array<bool, 256> kEndsField = [] {
+    std::array<bool, 256> t{};
+    t[static_cast<unsigned char>(',')] = true;
+    t[static_cast<unsigned char>('\n')] = true;
+    return t;
+}();
 
 class CsvReader {
 public:
@@ -688,6 +719,7 @@ public:
                                                          "quote opened here is never closed",
                                                          m_r.options().maxRecordBytes));
                 record.line = m_line;
+                record.raw = w.substr(0, used);
                 m_line += newlines;
                 m_pending = used;
                 if (p == Parse::Blank)
@@ -789,7 +821,7 @@ private:
             }
             // Unquoted: up to the next comma or line end.
             std::size_t e = pos;
-            while (e < n && d[e] != ',' && d[e] != '\n')
+            while (e < n && !kEndsField[static_cast<unsigned char>(d[e])])
                 ++e;
             if (e == n && !eof)
                 return Parse::NeedMore;
@@ -905,10 +937,12 @@ std::optional<std::string> checkCsvRecord(const CsvRecord& record, std::vector<C
 {
     if (record.cells.size() != columns.size())
         return fmt::format("expected {} fields, found {}", columns.size(), record.cells.size());
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-        const std::string_view text = record.cells[c];
-        if (!isValidUtf8Fast(text))
-            return fmt::format("field '{}' is not UTF-8 text", columns[c].name);
+    // The record as a whole first (unescaping "" changes no byte sequence), then which field, if it is not.
+    if (!isValidUtf8Fast(record.raw)) {
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            if (!isValidUtf8Fast(record.cells[c]))
+                return fmt::format("field '{}' is not UTF-8 text", columns[c].name);
+        }
     }
     if (infer) {
         for (std::size_t c = 0; c < columns.size(); ++c) {
@@ -995,8 +1029,19 @@ Result<Dataset> readCsv(Reading& r)
     for (const auto& c : columns)
         schema.fields.push_back(Field{c.name, c.type});
     DatasetBuilder builder(std::move(schema), idColumn, r.source());
-    if (twoPasses)
+    if (twoPasses) {
         builder.reserve(static_cast<std::size_t>(keptInPass1));
+    } else if (r.input().size() > 0 && r.options().sample >= 1.0) {
+        // One pass: guess the rows from the first block's lines, so the columns grow once or not at all.
+        const std::string_view w = r.input().window();
+        const auto lines = static_cast<std::uint64_t>(std::count(w.begin(), w.end(), '\n'));
+        if (lines > 0 && !w.empty()) {
+            std::uint64_t rows = r.input().size() * lines / w.size() + lines / 8 + 16;
+            if (r.options().maxRows > 0)
+                rows = std::min<std::uint64_t>(rows, r.options().maxRows);
+            builder.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(rows, 1u << 27)));
+        }
+    }
     r.setPass(2, twoPasses);
     for (;;) {
         if (auto ok = r.tick(); !ok)
