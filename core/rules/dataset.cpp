@@ -531,6 +531,8 @@ struct Converted {
 
 Converted convertText(std::string_view text, FieldType type, std::size_t column, DatasetBuilder* builder)
 {
+    if (type != FieldType::String)
+        text = trimSpaces(text);
     if (text.empty() && type != FieldType::String)
         return {builder ? builder->missing(column) : cel::Value::null()};
     switch (type) {
@@ -949,7 +951,8 @@ std::optional<std::string> checkCsvRecord(const CsvRecord& record, std::vector<C
             CsvColumn& col = columns[c];
             if (col.declared)
                 continue;
-            const std::string_view text = record.cells[c];
+            // "1, 2": spaces around a value do not make it text.
+            const std::string_view text = trimSpaces(record.cells[c]);
             if (text.empty())
                 continue;
             col.sawValue = true;

@@ -121,6 +121,17 @@ TEST(DatasetCsv, InfersTypes)
     EXPECT_EQ(missing.asError().message, "no value for 'n'");
 }
 
+TEST(DatasetCsv, SpacesAroundValuesAreNotText)
+{
+    const Dataset d = read("id, amount, ok, when, name\n1, 12.5, true, 2024-05-01T00:00:00Z,  Ann \n2, 3, false, , Bo\n");
+    EXPECT_EQ(d.schema().fields[1].name, "amount");
+    EXPECT_EQ(typeOf(d, "amount"), FieldType::Double);
+    EXPECT_EQ(typeOf(d, "ok"), FieldType::Bool);
+    EXPECT_EQ(typeOf(d, "when"), FieldType::Timestamp);
+    EXPECT_TRUE(d.isMissing(1, 3));
+    EXPECT_EQ(text(d, 0, "name"), "  Ann "); // text keeps its spaces
+}
+
 TEST(DatasetCsv, DeclaredTypesWinAndRefuseWhatDoesNotFit)
 {
     ReadOptions o = csv();
