@@ -753,7 +753,7 @@ private:
     {
         record.cells.clear();
         record.scratch.clear();
-        m_spans.clear();
+        m_escaped.clear();
         const std::size_t n = w.size();
         const char* d = w.data();
         std::size_t pos = 0;
@@ -784,9 +784,10 @@ private:
                     }
                     if (escaped) {
                         record.scratch.append(d + cellBegin, qi - cellBegin);
-                        m_spans.push_back({true, scratchStart, record.scratch.size() - scratchStart});
+                        m_escaped.push_back({record.cells.size(), scratchStart});
+                        record.cells.emplace_back(nullptr, record.scratch.size() - scratchStart);
                     } else {
-                        m_spans.push_back({false, pos + 1, qi - pos - 1});
+                        record.cells.push_back(w.substr(pos + 1, qi - pos - 1));
                     }
                     pos = qi + 1;
                     break;
@@ -818,7 +819,7 @@ private:
                 newlines += nl ? 1 : 0;
                 problem = fmt::format("field {}: text after its closing quote (a quote inside a quoted field "
                                       "is written \"\")",
-                                      m_spans.size());
+                                      record.cells.size());
                 return Parse::Bad;
             }
             // Unquoted: up to the next comma or line end.
@@ -831,39 +832,37 @@ private:
             if (e == n || d[e] == '\n') {
                 if (cellEnd > pos && d[cellEnd - 1] == '\r')
                     --cellEnd;
-                m_spans.push_back({false, pos, cellEnd - pos});
+                record.cells.push_back(w.substr(pos, cellEnd - pos));
                 if (e < n) {
                     ++newlines;
                     used = e + 1;
                 } else {
                     used = e;
                 }
-                if (m_spans.size() == 1 && m_spans[0].length == 0)
+                if (record.cells.size() == 1 && record.cells[0].empty())
                     return Parse::Blank;
                 return finishRecord(w, record);
             }
-            m_spans.push_back({false, pos, e - pos});
+            record.cells.push_back(w.substr(pos, e - pos));
             pos = e + 1;
         }
     }
 
-    Parse finishRecord(std::string_view w, CsvRecord& record)
+    // Cells with "" escapes view `scratch`, which may have grown (and moved) while the record was read.
+    Parse finishRecord(std::string_view, CsvRecord& record)
     {
-        record.cells.reserve(m_spans.size());
-        for (const Span& s : m_spans)
-            record.cells.push_back(s.scratch ? std::string_view(record.scratch).substr(s.offset, s.length)
-                                             : w.substr(s.offset, s.length));
+        for (const Escaped& e : m_escaped)
+            record.cells[e.cell] = std::string_view(record.scratch).substr(e.offset, record.cells[e.cell].size());
         return Parse::Record;
     }
 
-    struct Span {
-        bool scratch = false;
-        std::size_t offset = 0;
-        std::size_t length = 0;
+    struct Escaped {
+        std::size_t cell = 0;
+        std::size_t offset = 0; // in record.scratch
     };
 
     Reading& m_r;
-    std::vector<Span> m_spans;
+    std::vector<Escaped> m_escaped;
     std::size_t m_pending = 0; // bytes of the record returned last, consumed at the next call
     std::int64_t m_line = 1;
     bool m_first = true;
