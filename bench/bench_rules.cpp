@@ -7,6 +7,7 @@
 // PRODUCT.md are run separately (see bench/README.md).
 //
 //   bench_rules [ROWS=1000000] [ROUNDS=3] [CSV]     (without CSV, the demo data is generated to a temp file)
+//   BENCH_READ_THREADS=1 bench_rules ...           (read the CSV on one thread; default: one per core)
 
 #include "rules/dataset.h"
 #include "rules/demo_data.h"
@@ -81,6 +82,8 @@ rules::Dataset read(const fs::path& csv, const std::vector<rules::Field>& declar
 {
     rules::ReadOptions o;
     o.declared = declared;
+    if (const char* threads = std::getenv("BENCH_READ_THREADS"))
+        o.threads = static_cast<unsigned>(std::atoi(threads));
     auto d = rules::readDataset(csv, o);
     if (!d)
         die(d.error().message);
@@ -209,8 +212,8 @@ int main(int argc, char** argv)
 
     std::printf("data: %zu records, %.1f MiB CSV; %zu enabled rules in current.yaml; best of %d\n", records, fileMb,
                 ruleCount, rounds);
-    std::printf("read CSV (typed by the rule sets' fields):   %7.3f s wall  %7.3f s CPU  (%.0f MiB/s)\n",
-                readBest.wall, readBest.cpu, fileMb / readBest.wall);
+    std::printf("read CSV (typed by the rule sets' fields):   %7.3f s wall  %7.3f s CPU  (%.0f MiB/s)\n", readBest.wall,
+                readBest.cpu, fileMb / readBest.wall);
     std::printf("eval current, 1 thread:                       %7.3f s wall  %7.3f s CPU  %6.1f M records x rules/s "
                 "(per CPU second)\n",
                 eval1.wall, eval1.cpu, rate1 / 1e6);
@@ -220,12 +223,13 @@ int main(int argc, char** argv)
                 impactBest.wall, impactBest.cpu, static_cast<long long>(affected));
     std::printf("A/B current vs variant_a, variant_b, e2e:     %7.3f s wall  %7.3f s CPU\n", abBest.wall, abBest.cpu);
     std::printf("peak resident memory: %.0f MiB\n", peakMb);
-    std::printf("{\"bench\":\"rules\",\"records\":%zu,\"csv_mib\":%.1f,\"rules\":%zu,\"read_s\":%.4f,\"read_cpu_s\":%.4f,"
-                "\"eval1_records_x_rules_per_cpu_s\":%.0f,\"eval_all_records_x_rules_per_s\":%.0f,\"threads\":%u,"
-                "\"impact_e2e_s\":%.4f,\"impact_e2e_cpu_s\":%.4f,\"ab3_e2e_s\":%.4f,\"ab3_e2e_cpu_s\":%.4f,"
-                "\"peak_rss_mib\":%.0f}\n",
-                records, fileMb, ruleCount, readBest.wall, readBest.cpu, rate1, rateAll, cores, impactBest.wall,
-                impactBest.cpu, abBest.wall, abBest.cpu, peakMb);
+    std::printf(
+        "{\"bench\":\"rules\",\"records\":%zu,\"csv_mib\":%.1f,\"rules\":%zu,\"read_s\":%.4f,\"read_cpu_s\":%.4f,"
+        "\"eval1_records_x_rules_per_cpu_s\":%.0f,\"eval_all_records_x_rules_per_s\":%.0f,\"threads\":%u,"
+        "\"impact_e2e_s\":%.4f,\"impact_e2e_cpu_s\":%.4f,\"ab3_e2e_s\":%.4f,\"ab3_e2e_cpu_s\":%.4f,"
+        "\"peak_rss_mib\":%.0f}\n",
+        records, fileMb, ruleCount, readBest.wall, readBest.cpu, rate1, rateAll, cores, impactBest.wall, impactBest.cpu,
+        abBest.wall, abBest.cpu, peakMb);
     if (!generated.empty())
         fs::remove(generated);
     return 0;

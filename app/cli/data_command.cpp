@@ -74,11 +74,12 @@ int importCommand(const DataOptions& o)
         std::cout << fmt::format("imported {} as dataset {}: {} rows, {} columns, sha256 {}\n", printable(o.file),
                                  printable(info.name), info.rows, info.schema.size(), info.sha256);
         if (report.sampledOut > 0 || report.stoppedAtMaxRows)
-            std::cout << fmt::format("  read {} records{}{}\n", report.records,
-                                     report.sampledOut ? fmt::format(", {} left out by sampling ({} with seed {})",
-                                                                     report.sampledOut, o.sample, o.seed)
-                                                       : "",
-                                     report.stoppedAtMaxRows ? fmt::format(", stopped at --max-rows {}", o.maxRows) : "");
+            std::cout << fmt::format(
+                "  read {} records{}{}\n", report.records,
+                report.sampledOut
+                    ? fmt::format(", {} left out by sampling ({} with seed {})", report.sampledOut, o.sample, o.seed)
+                    : "",
+                report.stoppedAtMaxRows ? fmt::format(", stopped at --max-rows {}", o.maxRows) : "");
         std::cout << fmt::format("  stored {} ({} uncompressed)\n", humanSize(info.storedSize), humanSize(info.size));
     }
     if (report.badRows > 0) {
@@ -119,8 +120,8 @@ int listCommand(const DataOptions& o)
         std::cerr << fmt::format("no datasets in {} (see: sandbench data import)\n", printable(store->path().string()));
         return 0;
     }
-    std::cout << fmt::format("{:<24} {:>10} {:>8}  {:<12}  {:<19}  {}\n", "name", "rows", "columns", "sha256", "created",
-                             "source");
+    std::cout << fmt::format("{:<24} {:>10} {:>8}  {:<12}  {:<19}  {}\n", "name", "rows", "columns", "sha256",
+                             "created", "source");
     for (const auto& info : *list)
         std::cout << fmt::format("{:<24} {:>10} {:>8}  {:<12}  {:<19}  {}\n", printable(info.name, 24), info.rows,
                                  info.schema.size(), info.sha256.substr(0, 12), formatTime(info.createdAtMs),
@@ -156,7 +157,8 @@ int showCommand(const DataOptions& o)
     if (info.badRows > 0)
         std::cout << fmt::format("  bad rows  {} skipped at import\n", info.badRows);
     std::cout << fmt::format("  id        {}\n", info.idColumn.empty() ? "(record numbers)" : printable(info.idColumn));
-    std::cout << fmt::format("  size      {} stored, {} uncompressed\n", humanSize(info.storedSize), humanSize(info.size));
+    std::cout << fmt::format("  size      {} stored, {} uncompressed\n", humanSize(info.storedSize),
+                             humanSize(info.size));
     std::cout << "  schema\n";
     for (const auto& f : info.schema.fields)
         std::cout << fmt::format("    {:<28} {}\n", printable(f.name, 28), rules::toString(f.type));

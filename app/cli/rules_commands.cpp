@@ -90,8 +90,7 @@ OrderedJson evaluationJson(const rules::CompiledRuleSet& rs, const rules::Evalua
     return {{"total", data.rowCount()},
             {"distribution", distribution},
             {"rules", perRule},
-            {"errors",
-             {{"records", ev.recordsWithErrors}, {"conditions", conditionErrors}, {"by_rule", errorsByRule}}},
+            {"errors", {{"records", ev.recordsWithErrors}, {"conditions", conditionErrors}, {"by_rule", errorsByRule}}},
             {"timing",
              {{"seconds", ev.seconds},
               {"threads", ev.threads},
@@ -191,14 +190,15 @@ int checkCommand(const RulesOptions& o)
         std::cout << '\n';
     }
     if (counts.errors)
-        std::cout << fmt::format("{}: {}, {}\n", printable(o.file), plural(static_cast<std::int64_t>(counts.errors), "error", "errors"),
+        std::cout << fmt::format("{}: {}, {}\n", printable(o.file),
+                                 plural(static_cast<std::int64_t>(counts.errors), "error", "errors"),
                                  plural(static_cast<std::int64_t>(counts.warnings), "warning", "warnings"));
     else
-        std::cout << fmt::format("{}: ok{} ({}, {}{})\n", printable(o.file),
-                                 counts.warnings ? ", " + plural(static_cast<std::int64_t>(counts.warnings), "warning", "warnings") : "",
-                                 plural(static_cast<std::int64_t>(rs.rules.size()), "rule", "rules"),
-                                 rules::toString(rs.strategy),
-                                 compiled ? ", decisions " + fmt::format("{}", fmt::join(compiled->decisions, ", ")) : "");
+        std::cout << fmt::format(
+            "{}: ok{} ({}, {}{})\n", printable(o.file),
+            counts.warnings ? ", " + plural(static_cast<std::int64_t>(counts.warnings), "warning", "warnings") : "",
+            plural(static_cast<std::int64_t>(rs.rules.size()), "rule", "rules"), rules::toString(rs.strategy),
+            compiled ? ", decisions " + fmt::format("{}", fmt::join(compiled->decisions, ", ")) : "");
     return counts.errors ? kExitFailure : 0;
 }
 
@@ -339,8 +339,13 @@ rules::ImpactOptions impactOptions(const RulesOptions& o)
 OrderedJson figuresJson(const rules::LabelFigures& f, bool amounts)
 {
     auto opt = [](const std::optional<double>& v) { return v ? OrderedJson(*v) : OrderedJson(nullptr); };
-    OrderedJson j = {{"tp", f.tp},          {"fp", f.fp},         {"fn", f.fn},  {"tn", f.tn},
-                     {"precision", opt(f.precision)}, {"recall", opt(f.recall)}, {"fpr", opt(f.fpr)}};
+    OrderedJson j = {{"tp", f.tp},
+                     {"fp", f.fp},
+                     {"fn", f.fn},
+                     {"tn", f.tn},
+                     {"precision", opt(f.precision)},
+                     {"recall", opt(f.recall)},
+                     {"fpr", opt(f.fpr)}};
     if (amounts) {
         j["amount_caught"] = std::round(f.amountCaught * 100) / 100;
         j["amount_hurt"] = std::round(f.amountHurt * 100) / 100;
@@ -420,10 +425,12 @@ void printFiguresTable(const std::string& title, const rules::LabelFigures& b, c
     std::cout << fmt::format("  {:<22} {:>14} {:>14} {:>12}\n", "false-positive rate", optPercent(b.fpr),
                              optPercent(c.fpr), optDeltaPoints(b.fpr, c.fpr));
     if (amounts) {
-        std::cout << fmt::format("  {:<22} {:>14} {:>14} {:>12}\n", "amount caught", money(b.amountCaught),
-                                 money(c.amountCaught), (c.amountCaught >= b.amountCaught ? "+" : "") + money(c.amountCaught - b.amountCaught));
+        std::cout << fmt::format(
+            "  {:<22} {:>14} {:>14} {:>12}\n", "amount caught", money(b.amountCaught), money(c.amountCaught),
+            (c.amountCaught >= b.amountCaught ? "+" : "") + money(c.amountCaught - b.amountCaught));
         std::cout << fmt::format("  {:<22} {:>14} {:>14} {:>12}\n", "amount hurt", money(b.amountHurt),
-                                 money(c.amountHurt), (c.amountHurt >= b.amountHurt ? "+" : "") + money(c.amountHurt - b.amountHurt));
+                                 money(c.amountHurt),
+                                 (c.amountHurt >= b.amountHurt ? "+" : "") + money(c.amountHurt - b.amountHurt));
     }
 }
 
@@ -470,11 +477,10 @@ void printImpactText(const RulesOptions& o, const Comparison& c, const Side& bas
         std::cout << '\n';
     }
     if (impact.hasLabels) {
-        std::cout << fmt::format("\nCaught vs hurt (label {}: {} positive, {} negative{}{})\n",
-                                 printable(impact.labelColumn), impact.positives, impact.negatives,
-                                 impact.unlabeled ? fmt::format(", {} unlabeled", impact.unlabeled) : "",
-                                 impact.hasAmounts ? fmt::format("; amounts from {}", printable(impact.amountColumn))
-                                                   : "");
+        std::cout << fmt::format(
+            "\nCaught vs hurt (label {}: {} positive, {} negative{}{})\n", printable(impact.labelColumn),
+            impact.positives, impact.negatives, impact.unlabeled ? fmt::format(", {} unlabeled", impact.unlabeled) : "",
+            impact.hasAmounts ? fmt::format("; amounts from {}", printable(impact.amountColumn)) : "");
         const std::string& pass = base.compiled->decisions[base.compiled->defaultDecision];
         const auto opts = impactOptions(o);
         const auto fb = rules::flaggedFigures(*base.compiled, *base.evaluation, data, opts, pass);
@@ -501,12 +507,11 @@ void printImpactText(const RulesOptions& o, const Comparison& c, const Side& bas
             auto ruleName = [](const rules::CompiledRuleSet& rs, const rules::RecordOutcome& out) {
                 return out.rule < 0 ? std::string("(default)") : rs.rule(static_cast<std::size_t>(out.rule)).id;
             };
-            std::cout << fmt::format("  {:<16} {:<26} {:<16} {} → {}\n", printable(data.recordId(row), 16),
-                                     printable(base.compiled->decisions[b.decision] + " → "
-                                                   + cand.compiled->decisions[n.decision],
-                                               26),
-                                     formatScore(b.score) + " → " + formatScore(n.score),
-                                     printable(ruleName(*base.compiled, b)), printable(ruleName(*cand.compiled, n)));
+            std::cout << fmt::format(
+                "  {:<16} {:<26} {:<16} {} → {}\n", printable(data.recordId(row), 16),
+                printable(base.compiled->decisions[b.decision] + " → " + cand.compiled->decisions[n.decision], 26),
+                formatScore(b.score) + " → " + formatScore(n.score), printable(ruleName(*base.compiled, b)),
+                printable(ruleName(*cand.compiled, n)));
         }
     }
 }
@@ -519,10 +524,9 @@ OrderedJson impactJson(const RulesOptions& o, const Comparison& c, const Side& b
     if (impact.hasLabels) {
         const std::string& pass = base.compiled->decisions[base.compiled->defaultDecision];
         const auto opts = impactOptions(o);
-        j["labels"]["flagged"] =
-            flaggedJson(rules::flaggedFigures(*base.compiled, *base.evaluation, c.data->data, opts, pass),
-                        rules::flaggedFigures(*cand.compiled, *cand.evaluation, c.data->data, opts, pass),
-                        impact.hasAmounts, pass);
+        j["labels"]["flagged"] = flaggedJson(
+            rules::flaggedFigures(*base.compiled, *base.evaluation, c.data->data, opts, pass),
+            rules::flaggedFigures(*cand.compiled, *cand.evaluation, c.data->data, opts, pass), impact.hasAmounts, pass);
     }
     return j;
 }
@@ -572,8 +576,8 @@ int abCommand(const RulesOptions& o)
     std::vector<std::string> names;
     for (std::size_t v = 1; v < c->sides.size(); ++v) {
         const Side& cand = c->sides[v];
-        auto impact = rules::computeImpact(*base.compiled, *base.evaluation, *cand.compiled, *cand.evaluation, data,
-                                           opts);
+        auto impact =
+            rules::computeImpact(*base.compiled, *base.evaluation, *cand.compiled, *cand.evaluation, data, opts);
         if (!impact)
             return inputError(o, impact.error().message);
         std::string name = variantName(cand.loaded->path);
@@ -614,8 +618,8 @@ int abCommand(const RulesOptions& o)
         for (std::size_t v = 0; v < impacts.size(); ++v) {
             const Side& cand = c->sides[v + 1];
             OrderedJson entry = {{"name", summaries[v].name}, {"ruleset", ruleSetToJson(*cand.loaded)}};
-            OrderedJson figures = impactJson(o, *c, base, cand, impacts[v],
-                                             o.limit > 0 ? static_cast<std::size_t>(o.limit) : 0);
+            OrderedJson figures =
+                impactJson(o, *c, base, cand, impacts[v], o.limit > 0 ? static_cast<std::size_t>(o.limit) : 0);
             for (auto& [key, value] : figures.items())
                 entry[key] = value;
             if (summaries[v].f1)
@@ -625,7 +629,8 @@ int abCommand(const RulesOptions& o)
         OrderedJson ranked = OrderedJson::array();
         for (std::size_t r = 0; r < ranking.size(); ++r) {
             const auto& s = summaries[ranking[r]];
-            OrderedJson entry = {{"rank", r + 1}, {"name", s.name}, {"impact_rate", s.impactRate}, {"affected", s.affected}};
+            OrderedJson entry = {
+                {"rank", r + 1}, {"name", s.name}, {"impact_rate", s.impactRate}, {"affected", s.affected}};
             if (s.flagged) {
                 entry["f1"] = s.f1 ? OrderedJson(*s.f1) : OrderedJson(nullptr);
                 entry["precision"] = s.flagged->precision ? OrderedJson(*s.flagged->precision) : OrderedJson(nullptr);
@@ -654,7 +659,8 @@ int abCommand(const RulesOptions& o)
 
     std::cout << fmt::format("A/B on {} ({}): baseline {}, {}\n\n", printable(data.source()),
                              plural(static_cast<std::int64_t>(data.rowCount()), "record", "records"),
-                             printable(base.loaded->path), plural(static_cast<std::int64_t>(impacts.size()), "variant", "variants"));
+                             printable(base.loaded->path),
+                             plural(static_cast<std::int64_t>(impacts.size()), "variant", "variants"));
     std::vector<std::string> decisions = base.compiled->decisions;
     for (std::size_t v = 1; v < c->sides.size(); ++v) {
         for (const auto& d : c->sides[v].compiled->decisions) {
@@ -708,7 +714,8 @@ int abCommand(const RulesOptions& o)
             row("amount hurt", [](const rules::LabelFigures& f) { return money(f.amountHurt); });
         }
     }
-    std::cout << fmt::format("\nranking (by {}):\n", labels ? "F1 of flagged vs the label" : "impact rate, lowest first");
+    std::cout << fmt::format("\nranking (by {}):\n",
+                             labels ? "F1 of flagged vs the label" : "impact rate, lowest first");
     for (std::size_t r = 0; r < ranking.size(); ++r) {
         const auto& s = summaries[ranking[r]];
         std::cout << fmt::format("  {}. {:<24} impact {}{}\n", r + 1, printable(s.name, 24), percent(s.impactRate),
@@ -737,19 +744,23 @@ int explainCommand(const RulesOptions& o)
         return inputError(o, compiled.error().message);
     const auto row = data->data.findRecord(o.record);
     if (!row)
-        return inputError(o, fmt::format("{}: no record with id {}{}", data->data.source(), printable(o.record),
-                                         data->data.idColumn() < 0 ? " (records are numbered from 1: the data has no id column)" : ""));
+        return inputError(
+            o,
+            fmt::format("{}: no record with id {}{}", data->data.source(), printable(o.record),
+                        data->data.idColumn() < 0 ? " (records are numbered from 1: the data has no id column)" : ""));
     auto ex = rules::explainRecord(*compiled, data->data, *row);
     if (!ex)
         return inputError(o, ex.error().message);
     const std::string& decision = compiled->decisions[ex->outcome.decision];
-    const std::string decidedBy = ex->outcome.rule < 0 ? "" : compiled->rule(static_cast<std::size_t>(ex->outcome.rule)).id;
+    const std::string decidedBy =
+        ex->outcome.rule < 0 ? "" : compiled->rule(static_cast<std::size_t>(ex->outcome.rule)).id;
 
     if (o.json) {
         OrderedJson fields = OrderedJson::object();
         for (std::size_t c = 0; c < data->data.columnCount(); ++c) {
             const auto& v = data->data.value(*row, c);
-            fields[data->data.schema().fields[c].name] = v.isError() ? OrderedJson(nullptr) : OrderedJson(cel::toJson(v));
+            fields[data->data.schema().fields[c].name] =
+                v.isError() ? OrderedJson(nullptr) : OrderedJson(cel::toJson(v));
         }
         OrderedJson ruleList = OrderedJson::array();
         for (const auto& re : ex->rules) {
@@ -781,24 +792,23 @@ int explainCommand(const RulesOptions& o)
             ruleList.push_back(std::move(entry));
         }
         const OrderedJson out = {{"record_id", ex->recordId},
-                               {"line", ex->line},
-                               {"decision", decision},
-                               {"score", scoreJson(ex->outcome.score)},
-                               {"rule", decidedBy.empty() ? OrderedJson(nullptr) : OrderedJson(decidedBy)},
-                               {"strategy", rules::toString(compiled->strategy)},
-                               {"fields", fields},
-                               {"rules", ruleList},
-                               {"ruleset", ruleSetToJson(*loaded)},
-                               {"data", dataToJson(*data)}};
+                                 {"line", ex->line},
+                                 {"decision", decision},
+                                 {"score", scoreJson(ex->outcome.score)},
+                                 {"rule", decidedBy.empty() ? OrderedJson(nullptr) : OrderedJson(decidedBy)},
+                                 {"strategy", rules::toString(compiled->strategy)},
+                                 {"fields", fields},
+                                 {"rules", ruleList},
+                                 {"ruleset", ruleSetToJson(*loaded)},
+                                 {"data", dataToJson(*data)}};
         std::cout << dumpOrderedJson(out) << '\n';
         return 0;
     }
-    std::cout << fmt::format("record {} ({} line {}): {}, score {}, {}\n", printable(ex->recordId),
-                             printable(data->data.source()), ex->line, printable(decision),
-                             formatScore(ex->outcome.score),
-                             decidedBy.empty() ? std::string("no rule matched (the default)")
-                                               : fmt::format("by rule {} ({})", printable(decidedBy),
-                                                             rules::toString(compiled->strategy)));
+    std::cout << fmt::format(
+        "record {} ({} line {}): {}, score {}, {}\n", printable(ex->recordId), printable(data->data.source()), ex->line,
+        printable(decision), formatScore(ex->outcome.score),
+        decidedBy.empty() ? std::string("no rule matched (the default)")
+                          : fmt::format("by rule {} ({})", printable(decidedBy), rules::toString(compiled->strategy)));
     if (!ex->fields.empty()) {
         std::string line = "fields:";
         for (const auto& [name, value] : ex->fields)

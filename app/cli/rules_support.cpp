@@ -36,7 +36,8 @@ Result<std::vector<rules::Field>> parseFieldFlags(const std::vector<std::string>
     std::vector<rules::Field> out;
     for (const auto& flag : flags) {
         const auto colon = flag.rfind(':');
-        const auto type = colon == std::string::npos ? std::nullopt : rules::fieldTypeFromString(flag.substr(colon + 1));
+        const auto type =
+            colon == std::string::npos ? std::nullopt : rules::fieldTypeFromString(flag.substr(colon + 1));
         if (colon == std::string::npos || colon == 0 || !type)
             return fail(fmt::format("--field {}: expected NAME:TYPE, TYPE one of int, double, bool, string, timestamp",
                                     printable(flag)));
@@ -55,8 +56,8 @@ Result<std::vector<rules::Field>> declaredFields(const std::vector<const LoadedR
     std::vector<std::string> origin(out.size(), "--field");
     for (const LoadedRuleSet* rs : ruleSets) {
         for (const auto& decl : rs->ruleSet().fields) {
-            const auto it = std::find_if(out.begin(), out.end(),
-                                         [&](const rules::Field& f) { return f.name == decl.field.name; });
+            const auto it =
+                std::find_if(out.begin(), out.end(), [&](const rules::Field& f) { return f.name == decl.field.name; });
             if (it == out.end()) {
                 out.push_back(decl.field);
                 origin.push_back(rs->path);
@@ -169,12 +170,9 @@ void reportBadRows(const LoadedData& data)
 
 OrderedJson diagnosticToJson(const rules::Diagnostic& d, const std::string& file)
 {
-    return {{"file", file},
-            {"line", d.pos.line},
-            {"column", d.pos.column},
-            {"severity", rules::toString(d.severity)},
-            {"code", d.code},
-            {"rule", d.rule.empty() ? OrderedJson(nullptr) : OrderedJson(d.rule)},
+    return {{"file", file},           {"line", d.pos.line},
+            {"column", d.pos.column}, {"severity", rules::toString(d.severity)},
+            {"code", d.code},         {"rule", d.rule.empty() ? OrderedJson(nullptr) : OrderedJson(d.rule)},
             {"message", d.message}};
 }
 
@@ -214,9 +212,9 @@ OrderedJson dataToJson(const LoadedData& d)
     OrderedJson out = {{"source", d.stored ? d.stored->name : d.data.source()},
                        {"kind", d.stored ? "dataset" : "file"},
                        {"rows", d.data.rowCount()},
-                       {"id_column", d.data.idColumn() >= 0
-                                         ? OrderedJson(d.data.schema().fields[static_cast<std::size_t>(d.data.idColumn())].name)
-                                         : OrderedJson(nullptr)},
+                       {"id_column", d.data.idColumn() >= 0 ? OrderedJson(
+                                         d.data.schema().fields[static_cast<std::size_t>(d.data.idColumn())].name)
+                                                            : OrderedJson(nullptr)},
                        {"schema", schemaToJson(d.data.schema())}};
     if (d.stored)
         out["sha256"] = d.stored->sha256;

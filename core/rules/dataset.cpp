@@ -12,13 +12,18 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <fcntl.h>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
 #include <unordered_map>
 #include <unordered_set>
-#include <unistd.h>
 
 namespace sb::rules {
 
@@ -136,6 +141,7 @@ struct DatasetBuilder::Interner {
     static constexpr std::size_t kMaxDistinct = 1u << 16;
     std::unordered_set<std::string_view> seen;
     bool active = true;
+    std::size_t lookups = 0;
     // The strings met lately, by a cheap hash: categories repeat, so most lookups end here without hashing the
     // whole string or probing the set.
     std::array<std::string_view, 256> recent{};
@@ -186,6 +192,7 @@ cel::Value DatasetBuilder::string(std::size_t column, std::string_view text)
     Interner& in = *m_interners[column];
     if (!in.active)
         return cel::Value::string(m_data.m_strings.copy(text));
+    ++in.lookups;
     std::string_view& recent = in.recent[Interner::slot(text)];
     if (cel::sameBytes(recent, text))
         return cel::Value::string(recent);
@@ -196,12 +203,26 @@ cel::Value DatasetBuilder::string(std::size_t column, std::string_view text)
     const std::string_view stored = m_data.m_strings.copy(text);
     in.seen.insert(stored);
     recent = stored;
-    if (in.seen.size() > Interner::kMaxDistinct) {
+    // Mostly distinct values (ids, notes): the set would only cost.
+    if (in.seen.size() > Interner::kMaxDistinct || (in.lookups >= 1024 && in.seen.size() * 2 > in.lookups)) {
         in.active = false;
         in.seen = {};
         in.recent = {};
     }
     return cel::Value::string(stored);
+}
+
+void DatasetBuilder::append(DatasetBuilder&& part)
+{
+    for (std::size_t c = 0; c < m_data.m_columns.size(); ++c) {
+        auto& from = part.m_data.m_columns[c];
+        m_data.m_columns[c].insert(m_data.m_columns[c].end(), from.begin(), from.end());
+        from = {};
+    }
+    m_data.m_lines.insert(m_data.m_lines.end(), part.m_data.m_lines.begin(), part.m_data.m_lines.end());
+    m_data.m_moreStrings.push_back(std::move(part.m_data.m_strings));
+    for (auto& more : part.m_data.m_moreStrings)
+        m_data.m_moreStrings.push_back(std::move(more));
 }
 
 Dataset DatasetBuilder::finish()
@@ -222,7 +243,7 @@ public:
         in.m_fd = UniqueFd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
         if (!in.m_fd.valid())
             return fail(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
-        struct stat st{};
+        struct stat st {};
         if (::fstat(in.m_fd.get(), &st) == 0) {
             if (S_ISDIR(st.st_mode))
                 return fail(fmt::format("{}: is a folder, not a data file", path.string()));
@@ -597,8 +618,7 @@ public:
     Result<void> badRow(std::int64_t line, std::string message)
     {
         if (m_o.onBadRow == BadRowPolicy::Fail)
-            return fail(fmt::format("{}:{}: {} (bad row; --on-bad-row skip skips such rows)", m_source, line,
-                                    message));
+            return fail(fmt::format("{}:{}: {} (bad row; --on-bad-row skip skips such rows)", m_source, line, message));
         ++m_report.badRows;
         if (m_report.badRowExamples.size() < m_o.maxBadRowExamples)
             m_report.badRowExamples.push_back(BadRow{line, std::move(message)});
@@ -627,8 +647,7 @@ public:
             return fail(fmt::format("{}: reading cancelled", m_source));
         if (m_o.progress) {
             const std::uint64_t total = m_input.size();
-            m_o.progress(m_progressBase + m_input.consumed() / m_progressDivisor,
-                         total);
+            m_o.progress(m_progressBase + m_input.consumed() / m_progressDivisor, total);
         }
         return {};
     }
@@ -748,8 +767,7 @@ private:
 
     // One record at the start of `w`. Cells with "" escapes are unescaped into record.scratch; their views
     // are made once the record is complete (scratch may grow meanwhile).
-    Parse parse(std::string_view w, bool eof, CsvRecord& record, std::size_t& used, int& newlines,
-                std::string& problem)
+    Parse parse(std::string_view w, bool eof, CsvRecord& record, std::size_t& used, int& newlines, std::string& problem)
     {
         record.cells.clear();
         record.scratch.clear();
@@ -972,6 +990,255 @@ std::optional<std::string> checkCsvRecord(const CsvRecord& record, std::vector<C
     return std::nullopt;
 }
 
+// ---- CSV on every core -----------------------------------------------------------------------------------
+//
+// Quoting makes splitting a file into records sequential, so the calling thread splits and copies the
+// records' cells into batches; worker threads check and convert the batches (or, in the first pass, infer
+// types from them), each into a part with its own strings; the calling thread appends the parts in order and
+// reports their bad rows in order. The result, the report and the first error are those of one thread.
+
+struct CsvBatch {
+    std::uint64_t seq = 0;
+    std::string bytes;                    // the cells of every record, each followed by a ','
+    std::vector<std::uint32_t> cellEnd;   // where each cell ends in `bytes`
+    std::vector<std::uint32_t> firstCell; // per record, the index of its first cell; one more at the end
+    std::vector<std::int64_t> lines;      // per record
+    std::vector<std::pair<std::uint32_t, std::string>> broken; // records the splitter found broken: index, why
+
+    std::size_t records() const { return lines.size(); }
+    void add(const CsvRecord& record)
+    {
+        firstCell.push_back(static_cast<std::uint32_t>(cellEnd.size()));
+        for (const std::string_view cell : record.cells) {
+            bytes += cell;
+            cellEnd.push_back(static_cast<std::uint32_t>(bytes.size()));
+            bytes += ','; // keeps cells apart for the UTF-8 check, as in the file
+        }
+        lines.push_back(record.line);
+    }
+    void addBroken(std::int64_t line, std::string why)
+    {
+        broken.emplace_back(static_cast<std::uint32_t>(lines.size()), std::move(why));
+        firstCell.push_back(static_cast<std::uint32_t>(cellEnd.size()));
+        lines.push_back(line);
+    }
+};
+
+enum class CsvPass { Infer, Convert };
+
+struct CsvPart {
+    std::uint64_t seq = 0;
+    std::unique_ptr<DatasetBuilder> rows; // Convert
+    std::vector<CsvColumn> columns;       // Infer: what this batch allows
+    std::vector<BadRow> bad;              // Convert, in record order
+    std::int64_t kept = 0;
+};
+
+CsvPart processBatch(const CsvBatch& b, const std::vector<CsvColumn>& columns, const Schema* schema, CsvPass pass)
+{
+    CsvPart part;
+    part.seq = b.seq;
+    part.columns = columns;
+    if (pass == CsvPass::Convert) {
+        part.rows = std::make_unique<DatasetBuilder>(*schema, -1, std::string());
+        part.rows->reserve(b.records());
+    }
+    CsvRecord record;
+    std::vector<cel::Value> cells(columns.size());
+    std::size_t broken = 0;
+    const std::string_view bytes = b.bytes;
+    for (std::uint32_t i = 0; i < b.records(); ++i) {
+        if (broken < b.broken.size() && b.broken[broken].first == i) {
+            if (pass == CsvPass::Convert)
+                part.bad.push_back(BadRow{b.lines[i], b.broken[broken].second});
+            ++broken;
+            continue;
+        }
+        const std::uint32_t first = b.firstCell[i];
+        const std::uint32_t last =
+            i + 1 < b.firstCell.size() ? b.firstCell[i + 1] : static_cast<std::uint32_t>(b.cellEnd.size());
+        std::uint32_t begin = first == 0 ? 0 : b.cellEnd[first - 1] + 1;
+        const std::uint32_t start = begin;
+        record.cells.clear();
+        for (std::uint32_t c = first; c < last; ++c) {
+            record.cells.push_back(bytes.substr(begin, b.cellEnd[c] - begin));
+            begin = b.cellEnd[c] + 1;
+        }
+        record.raw = bytes.substr(start, begin > start ? begin - start : 0);
+        record.line = b.lines[i];
+        const auto bad = checkCsvRecord(record, part.columns, part.rows.get(), cells, pass == CsvPass::Infer);
+        if (bad) {
+            if (pass == CsvPass::Convert)
+                part.bad.push_back(BadRow{record.line, *bad});
+            continue;
+        }
+        ++part.kept;
+        if (part.rows)
+            part.rows->addRow(cells, record.line);
+    }
+    return part;
+}
+
+unsigned readThreads(Reading& r)
+{
+    const ReadOptions& o = r.options();
+    if (o.maxRows > 0 || o.threads == 1 || o.format != DataFormat::Csv)
+        return 1;
+    const std::uint64_t size = r.input().size();
+    if (size < o.parallelMinBytes)
+        return 1;
+    return o.threads ? std::min(o.threads, 64u) : std::clamp(std::thread::hardware_concurrency(), 1u, 64u);
+}
+
+// One pass over the records after the header, on `threads` threads (the calling one splits and merges).
+Result<void> csvPassInParallel(Reading& r, CsvReader& reader, std::vector<CsvColumn>& columns, CsvPass pass,
+                               DatasetBuilder* out, unsigned threads)
+{
+    const std::vector<CsvColumn> snapshot = columns;
+    const Schema* schema = out ? &out->schema() : nullptr;
+    std::mutex mutex;
+    std::condition_variable todoChanged, doneChanged;
+    std::deque<CsvBatch> todo;
+    std::map<std::uint64_t, CsvPart> done;
+    bool finished = false;
+    bool stop = false;
+    const std::size_t maxQueued = 2 * threads;
+
+    auto take = [&](CsvBatch& batch, bool wait) {
+        std::unique_lock lock(mutex);
+        if (wait)
+            todoChanged.wait(lock, [&] { return stop || finished || !todo.empty(); });
+        if (stop || todo.empty())
+            return false;
+        batch = std::move(todo.front());
+        todo.pop_front();
+        todoChanged.notify_all();
+        return true;
+    };
+    auto work = [&](CsvBatch& batch) {
+        CsvPart part = processBatch(batch, snapshot, schema, pass);
+        {
+            std::lock_guard lock(mutex);
+            done.emplace(part.seq, std::move(part));
+        }
+        doneChanged.notify_all();
+    };
+    std::vector<std::thread> workers;
+    for (unsigned t = 1; t < threads; ++t) {
+        workers.emplace_back([&] {
+            CsvBatch batch;
+            while (take(batch, true))
+                work(batch);
+        });
+    }
+    auto shutDown = [&] {
+        {
+            std::lock_guard lock(mutex);
+            stop = true;
+        }
+        todoChanged.notify_all();
+        for (auto& w : workers)
+            w.join();
+        workers.clear();
+    };
+
+    std::uint64_t nextSeq = 0, nextMerge = 0;
+    auto merge = [&](CsvPart& part) -> Result<void> {
+        for (auto& bad : part.bad) {
+            if (auto ok = r.badRow(bad.line, std::move(bad.message)); !ok)
+                return ok;
+        }
+        r.report().kept += part.kept;
+        if (pass == CsvPass::Convert) {
+            out->append(std::move(*part.rows));
+        } else {
+            for (std::size_t c = 0; c < columns.size(); ++c) {
+                columns[c].mask &= part.columns[c].mask;
+                columns[c].sawValue = columns[c].sawValue || part.columns[c].sawValue;
+            }
+        }
+        return {};
+    };
+    // Merges the parts that are ready, in order; with `all`, waits for every one handed out.
+    auto drain = [&](bool all) -> Result<void> {
+        for (;;) {
+            CsvPart part;
+            {
+                std::unique_lock lock(mutex);
+                if (all)
+                    doneChanged.wait(lock, [&] { return nextMerge == nextSeq || done.contains(nextMerge); });
+                const auto it = done.find(nextMerge);
+                if (it == done.end())
+                    return {};
+                part = std::move(it->second);
+                done.erase(it);
+            }
+            ++nextMerge;
+            if (auto ok = merge(part); !ok)
+                return ok;
+        }
+    };
+    auto hand = [&](CsvBatch&& batch) {
+        batch.seq = nextSeq++;
+        std::unique_lock lock(mutex);
+        todoChanged.wait(lock, [&] { return todo.size() < maxQueued; });
+        todo.push_back(std::move(batch));
+        lock.unlock();
+        todoChanged.notify_all();
+    };
+
+    CsvBatch batch;
+    CsvRecord record;
+    std::string problem;
+    const std::size_t batchRecords = std::max<std::size_t>(r.options().batchRecords, 1);
+    for (;;) {
+        if (auto ok = r.tick(); !ok) {
+            shutDown();
+            return ok;
+        }
+        auto status = reader.next(record, problem);
+        if (!status) {
+            shutDown();
+            return std::unexpected(status.error());
+        }
+        if (*status == CsvReader::Status::End)
+            break;
+        if (!r.select())
+            continue;
+        if (*status == CsvReader::Status::Bad)
+            batch.addBroken(record.line, problem);
+        else
+            batch.add(record);
+        if (batch.records() >= batchRecords || batch.bytes.size() >= (4u << 20)) {
+            const std::size_t bytes = batch.bytes.size(), cells = batch.cellEnd.size();
+            hand(std::move(batch));
+            batch = CsvBatch{};
+            batch.bytes.reserve(bytes + bytes / 4);
+            batch.cellEnd.reserve(cells + cells / 4);
+            batch.firstCell.reserve(batchRecords);
+            batch.lines.reserve(batchRecords);
+            if (auto ok = drain(false); !ok) {
+                shutDown();
+                return ok;
+            }
+        }
+    }
+    if (batch.records() > 0)
+        hand(std::move(batch));
+    {
+        std::lock_guard lock(mutex);
+        finished = true;
+    }
+    todoChanged.notify_all();
+    // The calling thread converts what is left too, then merges everything.
+    CsvBatch left;
+    while (take(left, false))
+        work(left);
+    auto ok = drain(true);
+    shutDown();
+    return ok;
+}
+
 Result<Dataset> readCsv(Reading& r)
 {
     CsvReader reader(r);
@@ -994,24 +1261,30 @@ Result<Dataset> readCsv(Reading& r)
     std::vector<cel::Value> cells(columns.size());
     std::string problem;
     std::int64_t keptInPass1 = 0;
+    const unsigned threads = readThreads(r);
     if (twoPasses) {
         // Pass 1: the types of the undeclared columns, from exactly the records pass 2 keeps.
         r.setPass(1, true);
-        for (;;) {
-            if (auto ok = r.tick(); !ok)
+        if (threads > 1) {
+            if (auto ok = csvPassInParallel(r, reader, columns, CsvPass::Infer, nullptr, threads); !ok)
                 return std::unexpected(ok.error());
-            auto status = reader.next(record, problem);
-            if (!status)
-                return std::unexpected(status.error());
-            if (*status == CsvReader::Status::End)
-                break;
-            if (!r.select() || *status == CsvReader::Status::Bad)
-                continue;
-            if (checkCsvRecord(record, columns, nullptr, cells, true))
-                continue;
-            r.kept();
-            if (r.full())
-                break;
+        } else {
+            for (;;) {
+                if (auto ok = r.tick(); !ok)
+                    return std::unexpected(ok.error());
+                auto status = reader.next(record, problem);
+                if (!status)
+                    return std::unexpected(status.error());
+                if (*status == CsvReader::Status::End)
+                    break;
+                if (!r.select() || *status == CsvReader::Status::Bad)
+                    continue;
+                if (checkCsvRecord(record, columns, nullptr, cells, true))
+                    continue;
+                r.kept();
+                if (r.full())
+                    break;
+            }
         }
         keptInPass1 = r.report().kept;
         for (auto& c : columns) {
@@ -1045,31 +1318,36 @@ Result<Dataset> readCsv(Reading& r)
         }
     }
     r.setPass(2, twoPasses);
-    for (;;) {
-        if (auto ok = r.tick(); !ok)
+    if (threads > 1) {
+        if (auto ok = csvPassInParallel(r, reader, columns, CsvPass::Convert, &builder, threads); !ok)
             return std::unexpected(ok.error());
-        auto status = reader.next(record, problem);
-        if (!status)
-            return std::unexpected(status.error());
-        if (*status == CsvReader::Status::End)
-            break;
-        if (!r.select())
-            continue;
-        if (*status == CsvReader::Status::Bad) {
-            if (auto ok = r.badRow(record.line, problem); !ok)
+    } else {
+        for (;;) {
+            if (auto ok = r.tick(); !ok)
                 return std::unexpected(ok.error());
-            continue;
-        }
-        if (auto bad = checkCsvRecord(record, columns, &builder, cells, false)) {
-            if (auto ok = r.badRow(record.line, *bad); !ok)
-                return std::unexpected(ok.error());
-            continue;
-        }
-        builder.addRow(cells, record.line);
-        r.kept();
-        if (r.full()) {
-            r.report().stoppedAtMaxRows = true;
-            break;
+            auto status = reader.next(record, problem);
+            if (!status)
+                return std::unexpected(status.error());
+            if (*status == CsvReader::Status::End)
+                break;
+            if (!r.select())
+                continue;
+            if (*status == CsvReader::Status::Bad) {
+                if (auto ok = r.badRow(record.line, problem); !ok)
+                    return std::unexpected(ok.error());
+                continue;
+            }
+            if (auto bad = checkCsvRecord(record, columns, &builder, cells, false)) {
+                if (auto ok = r.badRow(record.line, *bad); !ok)
+                    return std::unexpected(ok.error());
+                continue;
+            }
+            builder.addRow(cells, record.line);
+            r.kept();
+            if (r.full()) {
+                r.report().stoppedAtMaxRows = true;
+                break;
+            }
         }
     }
     return builder.finish();
@@ -1209,7 +1487,8 @@ Converted convertJson(const Json& v, FieldType type, std::size_t column, Dataset
     switch (type) {
     case FieldType::Int:
         if (v.is_number_integer()) {
-            if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+            if (v.is_number_unsigned()
+                && v.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
                 return {{}, "an int (it is out of range)"};
             return {cel::Value::integer(v.get<std::int64_t>())};
         }
@@ -1288,8 +1567,7 @@ Result<Dataset> readJsonLines(Reading& r)
             if (auto t = declaredType(f.name)) {
                 const Converted v = convertJson(*f.value, *t, 0, nullptr);
                 if (v.problem)
-                    return fmt::format("field '{}': {} is not {}", f.name, quoteForMessage(f.value->dump()),
-                                       v.problem);
+                    return fmt::format("field '{}': {} is not {}", f.name, quoteForMessage(f.value->dump()), v.problem);
             }
         }
         return std::nullopt;
@@ -1403,8 +1681,7 @@ Result<Dataset> readJsonLines(Reading& r)
                 const std::size_t c = it->second;
                 const Converted v = convertJson(*f.value, columns[c].type, c, &builder);
                 if (v.problem) {
-                    bad = fmt::format("field '{}': {} is not {}", f.name, quoteForMessage(f.value->dump()),
-                                      v.problem);
+                    bad = fmt::format("field '{}': {} is not {}", f.name, quoteForMessage(f.value->dump()), v.problem);
                     break;
                 }
                 cells[c] = v.value;

@@ -59,6 +59,12 @@ struct ReadOptions {
     std::size_t maxRecordBytes = 1u << 20;
     std::size_t maxColumns = 4096;
     std::size_t maxBadRowExamples = 20;
+    // CSV is split into records on the calling thread and checked and converted on `threads` (0: one per
+    // core) when the input is at least parallelMinBytes long and there is no row limit; the result is the
+    // same as on one thread. batchRecords: records handed to a thread at a time.
+    unsigned threads = 0;
+    std::uint64_t parallelMinBytes = 4u << 20;
+    std::size_t batchRecords = 8192;
     const std::atomic<bool>* cancel = nullptr;
     // Called every few megabytes with the bytes read so far and the input's size (0 when unknown); the
     // first pass counts for half when there are two.
@@ -71,10 +77,10 @@ struct BadRow {
 };
 
 struct ReadReport {
-    std::int64_t records = 0;    // data records in the input (blank lines are not records)
-    std::int64_t kept = 0;       // records in the dataset
-    std::int64_t sampledOut = 0; // left out by sampling
-    std::int64_t badRows = 0;    // skipped as bad
+    std::int64_t records = 0;           // data records in the input (blank lines are not records)
+    std::int64_t kept = 0;              // records in the dataset
+    std::int64_t sampledOut = 0;        // left out by sampling
+    std::int64_t badRows = 0;           // skipped as bad
     std::vector<BadRow> badRowExamples; // the first ReadOptions::maxBadRowExamples of them
     bool stoppedAtMaxRows = false;
 };
@@ -123,7 +129,8 @@ private:
     std::vector<std::int64_t> m_lines;
     int m_idColumn = -1;
     std::string m_source;
-    cel::Arena m_strings; // the bytes string cells view
+    cel::Arena m_strings;                  // the bytes string cells view
+    std::vector<cel::Arena> m_moreStrings; // the same, of parts read on other threads
 };
 
 // Fills a Dataset column by column or row by row (readers, snapshots, the demo generator).
@@ -144,6 +151,9 @@ public:
     // Whole columns at once (snapshots): cells of strings must view strings made by string().
     std::vector<cel::Value>& columnCells(std::size_t column) { return m_data.m_columns[column]; }
     std::vector<std::int64_t>& lines() { return m_data.m_lines; }
+    // Appends the rows of a part built with the same schema (its strings move along).
+    void append(DatasetBuilder&& part);
+    std::size_t rowCount() const { return m_data.m_lines.size(); }
     Dataset finish();
 
 private:

@@ -106,7 +106,8 @@ std::string encodeSnapshot(const Dataset& data)
     }
     for (std::size_t c = 0; c < data.columnCount(); ++c) {
         const auto cells = data.column(c);
-        const bool anyMissing = std::any_of(cells.begin(), cells.end(), [](const cel::Value& v) { return v.isError(); });
+        const bool anyMissing =
+            std::any_of(cells.begin(), cells.end(), [](const cel::Value& v) { return v.isError(); });
         out.push_back(anyMissing ? 1 : 0);
         if (anyMissing) {
             std::string bitmap((n + 7) / 8, '\0');
@@ -290,8 +291,8 @@ Schema schemaFromJson(const std::string& text)
         if (!c.is_object() || !c.contains("name") || !c["name"].is_string() || !c.contains("type")
             || !c["type"].is_string())
             continue;
-        schema.fields.push_back(
-            Field{c["name"].get<std::string>(), fieldTypeFromString(c["type"].get<std::string>()).value_or(FieldType::String)});
+        schema.fields.push_back(Field{c["name"].get<std::string>(),
+                                      fieldTypeFromString(c["type"].get<std::string>()).value_or(FieldType::String)});
     }
     return schema;
 }
@@ -332,8 +333,8 @@ Result<ImportResult> importDataset(Store& store, const std::filesystem::path& fi
     if (auto existing = findDataset(store, name); !existing)
         return std::unexpected(existing.error());
     else if (*existing)
-        return fail(fmt::format("a dataset named '{}' exists already (snapshots are immutable: choose another name)",
-                                name));
+        return fail(
+            fmt::format("a dataset named '{}' exists already (snapshots are immutable: choose another name)", name));
 
     ImportResult result;
     auto data = readDataset(file, options, &result.report);
@@ -397,12 +398,9 @@ Result<ImportResult> importDataset(Store& store, const std::filesystem::path& fi
     if (sqlite3_step(insert->get()) != SQLITE_DONE)
         return db->error(fmt::format("cannot store the dataset '{}'", name));
     info.id = sqlite3_last_insert_rowid(db->handle());
-    nlohmann::json details = {{"sha256", info.sha256},
-                              {"rows", info.rows},
-                              {"columns", info.schema.size()},
-                              {"source", info.source},
-                              {"format", info.sourceFormat},
-                              {"bad_rows_skipped", info.badRows}};
+    nlohmann::json details = {{"sha256", info.sha256},         {"rows", info.rows},
+                              {"columns", info.schema.size()}, {"source", info.source},
+                              {"format", info.sourceFormat},   {"bad_rows_skipped", info.badRows}};
     if (info.sampleRatio < 1.0) {
         details["sample"] = info.sampleRatio;
         details["seed"] = info.seed;
@@ -463,8 +461,8 @@ Result<Dataset> loadDataset(const Store& store, std::string_view name, DatasetIn
     bind.text(1, name);
     const int rc = sqlite3_step(statement->get());
     if (rc == SQLITE_DONE)
-        return fail(fmt::format("no dataset named '{}' in store {} (see: sandbench data list)", name,
-                                store.path().string()));
+        return fail(
+            fmt::format("no dataset named '{}' in store {} (see: sandbench data list)", name, store.path().string()));
     if (rc != SQLITE_ROW)
         return db->error("cannot read the datasets");
     DatasetInfo info = infoFromRow(statement->get());
@@ -485,8 +483,8 @@ Result<Dataset> loadDataset(const Store& store, std::string_view name, DatasetIn
     if (!hash)
         return std::unexpected(hash.error());
     if (*hash != info.sha256)
-        return fail(fmt::format("{}: the stored snapshot does not match its SHA-256 (altered since the import)",
-                                source));
+        return fail(
+            fmt::format("{}: the stored snapshot does not match its SHA-256 (altered since the import)", source));
     auto data = decodeSnapshot(snapshot, source);
     if (!data)
         return data;

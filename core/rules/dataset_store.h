@@ -27,8 +27,8 @@ struct DatasetInfo {
     std::string sha256; // of the uncompressed snapshot, lower-case hex
     std::int64_t rows = 0;
     Schema schema;
-    std::string idColumn; // empty: records are numbered
-    std::string source;   // the file it was imported from, as given
+    std::string idColumn;     // empty: records are numbered
+    std::string source;       // the file it was imported from, as given
     std::string sourceFormat; // csv, jsonl
     double sampleRatio = 1.0;
     std::uint64_t seed = 0;

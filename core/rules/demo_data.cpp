@@ -42,7 +42,10 @@ public:
     }
     // Uniform in [0, n) (n small: the bias of the modulo is below 2^-40).
     std::uint64_t below(std::uint64_t n) { return next() % n; }
-    std::int64_t between(std::int64_t lo, std::int64_t hi) { return lo + static_cast<std::int64_t>(below(hi - lo + 1)); }
+    std::int64_t between(std::int64_t lo, std::int64_t hi)
+    {
+        return lo + static_cast<std::int64_t>(below(hi - lo + 1));
+    }
     // True with probability permille / 1000.
     bool chance(std::uint64_t permille) { return below(1000) < permille; }
 

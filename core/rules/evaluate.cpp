@@ -315,8 +315,8 @@ Result<int> findColumn(const Dataset& data, const std::string& name, std::string
 {
     const int c = data.schema().find(name);
     if (c < 0)
-        return fail(fmt::format("{}: no column '{}' for the {} (columns: {})", data.source(), name, what,
-                                columnList(data)));
+        return fail(
+            fmt::format("{}: no column '{}' for the {} (columns: {})", data.source(), name, what, columnList(data)));
     return c;
 }
 

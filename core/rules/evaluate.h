@@ -84,8 +84,8 @@ struct ImpactOptions {
 struct LabelFigures {
     std::int64_t tp = 0, fp = 0, fn = 0, tn = 0;
     std::optional<double> precision, recall, fpr; // empty when undefined (no denominator)
-    double amountCaught = 0;                       // amounts of the true positives
-    double amountHurt = 0;                         // amounts of the false positives
+    double amountCaught = 0;                      // amounts of the true positives
+    double amountHurt = 0;                        // amounts of the false positives
 };
 
 struct DecisionLabels {
@@ -95,8 +95,8 @@ struct DecisionLabels {
 
 struct Impact {
     std::int64_t total = 0;
-    std::int64_t affected = 0; // records whose decision changed
-    double impactRate = 0;     // affected / total
+    std::int64_t affected = 0;     // records whose decision changed
+    double impactRate = 0;         // affected / total
     std::int64_t scoreChanged = 0; // records whose decision stayed but whose score changed
     // decision -> records, decisions with at least one record, in the rule set's order
     std::vector<std::pair<std::string, std::int64_t>> baselineDistribution, candidateDistribution;

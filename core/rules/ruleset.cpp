@@ -497,8 +497,7 @@ ParsedRuleSet parseRuleSet(std::string_view text, std::string file)
 
     const YAML::Node def = root["default"];
     if (!def.IsDefined() || def.IsNull()) {
-        r.error(def.IsDefined() ? def : root, "missing 'default' (decision and score when no rule matches)",
-                "missing");
+        r.error(def.IsDefined() ? def : root, "missing 'default' (decision and score when no rule matches)", "missing");
     } else if (def.IsScalar()) {
         rs.defaultDecision = def.Scalar(); // default: allow
     } else if (!def.IsMap()) {
@@ -528,17 +527,19 @@ ParsedRuleSet parseRuleSet(std::string_view text, std::string file)
                 if (!seen.insert(name).second)
                     continue;
                 if (!value.IsScalar()) {
-                    r.error(value, fmt::format("field '{}': the type must be int, double, bool, string or "
-                                                    "timestamp",
-                                                    name),
+                    r.error(value,
+                            fmt::format("field '{}': the type must be int, double, bool, string or "
+                                        "timestamp",
+                                        name),
                             "type");
                     continue;
                 }
                 const auto type = fieldTypeFromString(value.Scalar());
                 if (!type) {
-                    r.error(value, fmt::format("field '{}': unknown type '{}' (expected int, double, bool, "
-                                               "string or timestamp)",
-                                               name, value.Scalar()),
+                    r.error(value,
+                            fmt::format("field '{}': unknown type '{}' (expected int, double, bool, "
+                                        "string or timestamp)",
+                                        name, value.Scalar()),
                             "type");
                     continue;
                 }
@@ -577,8 +578,8 @@ Result<ParsedRuleSet> loadRuleSetFile(const std::filesystem::path& path)
         return fail(fmt::format("{}: larger than 4 MiB; not a rule set", path.string()));
     if (const auto nul = text.find('\0'); nul != std::string::npos) {
         const auto p = cel::positionOf(text, static_cast<std::uint32_t>(nul));
-        return fail(fmt::format("{}:{}:{}: error: binary content (a NUL byte); a rule set is YAML text",
-                                path.string(), p.line, p.column));
+        return fail(fmt::format("{}:{}:{}: error: binary content (a NUL byte); a rule set is YAML text", path.string(),
+                                p.line, p.column));
     }
     if (const auto bad = cel::invalidUtf8At(text); bad != std::string::npos) {
         const auto p = cel::positionOf(text, static_cast<std::uint32_t>(bad));
@@ -641,9 +642,9 @@ void collectFreeNames(const cel::Ast& ast, std::int32_t node, std::vector<std::s
 
 bool isTypeName(std::string_view name)
 {
-    static const std::set<std::string_view> names = {"int",   "uint",      "double",    "bool",     "string",
-                                                      "bytes", "list",      "map",       "null_type", "type",
-                                                      "dyn",   "timestamp", "duration",  "google"};
+    static const std::set<std::string_view> names = {"int",   "uint",      "double",   "bool",      "string",
+                                                     "bytes", "list",      "map",      "null_type", "type",
+                                                     "dyn",   "timestamp", "duration", "google"};
     return names.contains(name);
 }
 
@@ -752,8 +753,7 @@ std::optional<std::string> contradiction(const cel::Ast& ast)
             continue;
         }
         if (f.lo && f.hi
-            && (f.lo->value > f.hi->value
-                || (f.lo->value == f.hi->value && !(f.lo->inclusive && f.hi->inclusive))))
+            && (f.lo->value > f.hi->value || (f.lo->value == f.hi->value && !(f.lo->inclusive && f.hi->inclusive))))
             return fmt::format("'{}' and '{}' cannot both hold", text(f.lo->node), text(f.hi->node));
         if (f.eq) {
             for (const auto& [l, node] : f.ne) {
@@ -851,7 +851,8 @@ CompileResult compileRuleSet(const RuleSet& rs, const Schema* data)
     }
     out.slotColumn = slotColumn;
 
-    bool failed = std::any_of(diags.begin(), diags.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    bool failed =
+        std::any_of(diags.begin(), diags.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
     std::set<int> referenced;
     std::optional<std::size_t> alwaysTrue; // first_match: an enabled rule that matches everything
     for (std::size_t i = 0; i < rs.rules.size(); ++i) {

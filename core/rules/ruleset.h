@@ -115,7 +115,7 @@ ParsedRuleSet parseRuleSet(std::string_view text, std::string file);
 Result<ParsedRuleSet> loadRuleSetFile(const std::filesystem::path& path);
 
 struct CompiledRule {
-    std::size_t index = 0; // in RuleSet::rules
+    std::size_t index = 0;               // in RuleSet::rules
     std::optional<cel::Program> program; // empty when the condition does not compile
     std::uint16_t decision = 0;          // in CompiledRuleSet::decisions
     double score = 0;

@@ -203,7 +203,8 @@ TEST_F(CliRules, CheckErrorsAsFileLineColumnExitOne)
 
 TEST_F(CliRules, CheckHostileInputExitsOneAndNeverCrashes)
 {
-    std::string binary = "\x7f" "ELF";
+    std::string binary = "\x7f"
+                         "ELF";
     binary += std::string(64, '\0');
     const std::string bin = write("x.yaml", binary);
     const auto b = cli("rules check " + bin, true);
@@ -211,9 +212,9 @@ TEST_F(CliRules, CheckHostileInputExitsOneAndNeverCrashes)
     EXPECT_NE(b.out.find("binary content"), std::string::npos) << b.out;
     EXPECT_EQ(cli("rules check " + (m_dir / "missing.yaml").string()).status, 1);
     EXPECT_EQ(cli("rules check " + m_dir.string()).status, 1);
-    const std::string deep = write("deep.yaml", "name: t\ndefault: allow\nrules:\n  - id: a\n    when: " +
-                                                    std::string(5000, '(') + "1" + std::string(5000, ')') +
-                                                    "\n    decision: x\n    score: 1\n");
+    const std::string deep =
+        write("deep.yaml", "name: t\ndefault: allow\nrules:\n  - id: a\n    when: " + std::string(5000, '(') + "1"
+                               + std::string(5000, ')') + "\n    decision: x\n    score: 1\n");
     EXPECT_EQ(cli("rules check " + deep).status, 1);
     const std::string nested = write("nested.yaml", std::string(20000, '[') + std::string(20000, ']'));
     const auto n = cli("rules check " + nested);
@@ -301,7 +302,8 @@ TEST_F(CliRules, DataErrorsNameTheInput)
     EXPECT_NE(name.out.find("no dataset of that name"), std::string::npos) << name.out;
     const std::string txt = write("data.txt", "id\n1\n");
     EXPECT_EQ(cli("rules eval --rules " + m_baseline + " --data " + txt).status, 1);
-    const auto wrongType = cli("rules eval --rules " + m_baseline + " --data " + write("w.csv", "id,amount,hour\na,x,1\n"), true);
+    const auto wrongType =
+        cli("rules eval --rules " + m_baseline + " --data " + write("w.csv", "id,amount,hour\na,x,1\n"), true);
     EXPECT_EQ(wrongType.status, 1);
     EXPECT_NE(wrongType.out.find("w.csv:2: field 'amount': 'x' is not a double"), std::string::npos) << wrongType.out;
     const std::string broken = write("broken.yaml", "name: t\ndefault: allow\nrules:\n  - id: a\n    when: hour <\n"
@@ -315,8 +317,8 @@ TEST_F(CliRules, DataErrorsNameTheInput)
 
 TEST_F(CliRules, ImpactJsonContract)
 {
-    const auto r = cli("rules impact --json --baseline " + m_baseline + " --candidate " + m_candidate + " --data " +
-                       m_data + " --label-column is_fraud --amount-column amount");
+    const auto r = cli("rules impact --json --baseline " + m_baseline + " --candidate " + m_candidate + " --data "
+                       + m_data + " --label-column is_fraud --amount-column amount");
     ASSERT_EQ(r.status, 0) << r.out;
     const auto j = parse(r);
     for (const char* field : {"total", "affected", "impact_rate", "distribution", "changed", "labels"})
@@ -348,27 +350,27 @@ TEST_F(CliRules, ImpactJsonContract)
     EXPECT_EQ(j["labels"]["label_column"], "is_fraud");
 
     // Without labels: no labels section; without amounts: no amounts.
-    const auto plain = parse(cli("rules impact --json --baseline " + m_baseline + " --candidate " + m_candidate +
-                                 " --data " + m_data));
+    const auto plain = parse(
+        cli("rules impact --json --baseline " + m_baseline + " --candidate " + m_candidate + " --data " + m_data));
     EXPECT_FALSE(plain.contains("labels"));
-    const auto noAmount = parse(cli("rules impact --json --baseline " + m_baseline + " --candidate " + m_candidate +
-                                    " --data " + m_data + " --label-column is_fraud"));
+    const auto noAmount = parse(cli("rules impact --json --baseline " + m_baseline + " --candidate " + m_candidate
+                                    + " --data " + m_data + " --label-column is_fraud"));
     EXPECT_FALSE(noAmount["labels"]["decisions"]["block"]["baseline"].contains("amount_caught"));
     // An amount without a label, a label the data lacks: input errors.
-    EXPECT_EQ(cli("rules impact --baseline " + m_baseline + " --candidate " + m_candidate + " --data " + m_data +
-                  " --amount-column amount")
+    EXPECT_EQ(cli("rules impact --baseline " + m_baseline + " --candidate " + m_candidate + " --data " + m_data
+                  + " --amount-column amount")
                   .status,
               1);
-    EXPECT_EQ(cli("rules impact --baseline " + m_baseline + " --candidate " + m_candidate + " --data " + m_data +
-                  " --label-column fraud")
+    EXPECT_EQ(cli("rules impact --baseline " + m_baseline + " --candidate " + m_candidate + " --data " + m_data
+                  + " --label-column fraud")
                   .status,
               1);
 }
 
 TEST_F(CliRules, ImpactTextIsCurrentProposedDelta)
 {
-    const auto r = cli("rules impact --baseline " + m_baseline + " --candidate " + m_candidate + " --data " + m_data +
-                       " --label-column is_fraud --amount-column amount");
+    const auto r = cli("rules impact --baseline " + m_baseline + " --candidate " + m_candidate + " --data " + m_data
+                       + " --label-column is_fraud --amount-column amount");
     ASSERT_EQ(r.status, 0) << r.out;
     EXPECT_NE(r.out.find("affected: 1 record (16.67 % of all)"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Current"), std::string::npos);
@@ -383,8 +385,8 @@ TEST_F(CliRules, AbComparesVariantsAndRanksThem)
     const std::string worse = write("worse.yaml", "name: worse\ndefault: allow\nrules:\n"
                                                   "  - id: all\n    when: amount > 0.0\n    decision: block\n"
                                                   "    score: 1\n");
-    const auto r = cli("rules ab --json --baseline " + m_baseline + " --variant " + m_candidate + " --variant " + worse +
-                       " --data " + m_data + " --label-column is_fraud");
+    const auto r = cli("rules ab --json --baseline " + m_baseline + " --variant " + m_candidate + " --variant " + worse
+                       + " --data " + m_data + " --label-column is_fraud");
     ASSERT_EQ(r.status, 0) << r.out;
     const auto j = parse(r);
     ASSERT_EQ(j["variants"].size(), 2u);
@@ -400,12 +402,12 @@ TEST_F(CliRules, AbComparesVariantsAndRanksThem)
     EXPECT_EQ(j["summary"]["best"], j["summary"]["ranking"][0]["name"]);
     EXPECT_EQ(j["baseline"]["name"], "baseline");
 
-    const auto noLabels = parse(cli("rules ab --json --baseline " + m_baseline + " --variant " + m_candidate +
-                                    " --variant " + worse + " --data " + m_data));
+    const auto noLabels = parse(cli("rules ab --json --baseline " + m_baseline + " --variant " + m_candidate
+                                    + " --variant " + worse + " --data " + m_data));
     EXPECT_EQ(noLabels["summary"]["ranking_metric"], "impact_rate");
     EXPECT_EQ(noLabels["summary"]["best"], "candidate");
-    const auto text = cli("rules ab --baseline " + m_baseline + " --variant " + m_candidate + " --variant " + worse +
-                          " --data " + m_data + " --label-column is_fraud");
+    const auto text = cli("rules ab --baseline " + m_baseline + " --variant " + m_candidate + " --variant " + worse
+                          + " --data " + m_data + " --label-column is_fraud");
     EXPECT_EQ(text.status, 0);
     EXPECT_NE(text.out.find("ranking"), std::string::npos) << text.out;
 }
@@ -496,8 +498,9 @@ TEST_F(CliRules, DataImportOfHostileFiles)
     const auto unknown = cli("data import " + write("x.xlsx", "PK") + " --name x" + store(), true);
     EXPECT_EQ(unknown.status, 1);
     EXPECT_NE(unknown.out.find("unknown data format"), std::string::npos);
-    const auto jsonl = cli("data import --json " + write("x.jsonl", "{\"id\": 1, \"v\": 2}\nnot json\n") +
-                           " --name j --on-bad-row skip" + store(), true);
+    const auto jsonl = cli("data import --json " + write("x.jsonl", "{\"id\": 1, \"v\": 2}\nnot json\n")
+                               + " --name j --on-bad-row skip" + store(),
+                           true);
     EXPECT_EQ(jsonl.status, 0) << jsonl.out;
     EXPECT_NE(jsonl.out.find("skipped 1 bad row"), std::string::npos) << jsonl.out;
     EXPECT_EQ(cli("data list --json" + store()).out.find("\"img\""), std::string::npos);
@@ -518,10 +521,10 @@ TEST_F(CliRules, DataGenerateIsDeterministic)
     const auto j = parse(cli("data generate --json --rows 10 " + a));
     EXPECT_EQ(j["rows"], 10);
     // The demo data with the demo rules, end to end.
-    const auto demo = cli("rules ab --json --baseline " + (kDemo / "rules" / "current.yaml").string() + " --variant " +
-                          (kDemo / "rules" / "variant_a.yaml").string() + " --variant " +
-                          (kDemo / "rules" / "variant_b.yaml").string() + " --data " +
-                          (kDemo / "transactions.csv").string() + " --label-column is_fraud --amount-column amount");
+    const auto demo = cli("rules ab --json --baseline " + (kDemo / "rules" / "current.yaml").string() + " --variant "
+                          + (kDemo / "rules" / "variant_a.yaml").string() + " --variant "
+                          + (kDemo / "rules" / "variant_b.yaml").string() + " --data "
+                          + (kDemo / "transactions.csv").string() + " --label-column is_fraud --amount-column amount");
     ASSERT_EQ(demo.status, 0);
     const auto dj = parse(demo);
     EXPECT_EQ(dj["variants"][0]["total"], 5000);

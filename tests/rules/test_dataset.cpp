@@ -123,7 +123,8 @@ TEST(DatasetCsv, InfersTypes)
 
 TEST(DatasetCsv, SpacesAroundValuesAreNotText)
 {
-    const Dataset d = read("id, amount, ok, when, name\n1, 12.5, true, 2024-05-01T00:00:00Z,  Ann \n2, 3, false, , Bo\n");
+    const Dataset d =
+        read("id, amount, ok, when, name\n1, 12.5, true, 2024-05-01T00:00:00Z,  Ann \n2, 3, false, , Bo\n");
     EXPECT_EQ(d.schema().fields[1].name, "amount");
     EXPECT_EQ(typeOf(d, "amount"), FieldType::Double);
     EXPECT_EQ(typeOf(d, "ok"), FieldType::Bool);
@@ -215,8 +216,8 @@ TEST(DatasetCsv, FileIsStreamedInBlocksAndReadTwice)
     // More than one read block (1 MiB), with quoted fields crossing block boundaries.
     std::string content = "id,amount,note\n";
     for (int i = 0; i < 60000; ++i)
-        content += std::to_string(i) + "," + std::to_string(i % 997) + ".25,\"note, with \"\"quotes\"\" " +
-                   std::to_string(i) + "\"\r\n";
+        content += std::to_string(i) + "," + std::to_string(i % 997) + ".25,\"note, with \"\"quotes\"\" "
+                   + std::to_string(i) + "\"\r\n";
     const auto path = dir.write("big.csv", content);
     ReadReport report;
     auto d = readDataset(path, csv(), &report);
@@ -230,6 +231,59 @@ TEST(DatasetCsv, FileIsStreamedInBlocksAndReadTwice)
     auto missing = readDataset(dir.path() / "nope.csv", csv());
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.error().message.find("nope.csv: cannot open"), std::string::npos);
+}
+
+// The same records, cells, report and first error on many threads as on one.
+TEST(DatasetCsv, ManyThreadsReadWhatOneReads)
+{
+    std::string content = "id,amount,note,flag,when\n";
+    for (int i = 0; i < 3000; ++i) {
+        if (i % 97 == 5)
+            content += std::to_string(i) + ",1\n"; // too few fields
+        else if (i % 211 == 7)
+            content += std::to_string(i) + ",\"x\"y,a,true,\n"; // text after a closing quote
+        else if (i % 389 == 11)
+            content += std::to_string(i) + ",2,caf\xE9,false,\n"; // not UTF-8
+        else
+            content += std::to_string(i) + "," + std::to_string(i % 13) + (i % 5 ? ".5" : "") + ",\"n, \"\"" +
+                       std::to_string(i % 7) + "\"\"\nline\"," + (i % 2 ? "true" : "false") + "," +
+                       (i % 3 ? "2024-05-01T00:00:00Z" : "") + "\n";
+    }
+    for (const bool declare : {false, true}) {
+        ReadOptions one = csv();
+        one.onBadRow = BadRowPolicy::Skip;
+        one.threads = 1;
+        if (declare)
+            one.declared = {{"amount", FieldType::Double}, {"flag", FieldType::Bool}};
+        ReadOptions many = one;
+        many.threads = 3;
+        many.parallelMinBytes = 0;
+        many.batchRecords = 7;
+        ReadReport r1, r2;
+        const Dataset a = read(content, one, &r1);
+        const Dataset b = read(content, many, &r2);
+        ASSERT_EQ(a.schema(), b.schema());
+        ASSERT_EQ(a.rowCount(), b.rowCount());
+        for (std::size_t row = 0; row < a.rowCount(); ++row) {
+            ASSERT_EQ(a.sourceLine(row), b.sourceLine(row));
+            for (std::size_t c = 0; c < a.columnCount(); ++c)
+                ASSERT_EQ(cellText(a.value(row, c)), cellText(b.value(row, c))) << row << "," << c;
+        }
+        EXPECT_EQ(r1.records, r2.records);
+        EXPECT_EQ(r1.kept, r2.kept);
+        EXPECT_EQ(r1.badRows, r2.badRows);
+        ASSERT_EQ(r1.badRowExamples.size(), r2.badRowExamples.size());
+        for (std::size_t i = 0; i < r1.badRowExamples.size(); ++i) {
+            EXPECT_EQ(r1.badRowExamples[i].line, r2.badRowExamples[i].line);
+            EXPECT_EQ(r1.badRowExamples[i].message, r2.badRowExamples[i].message);
+        }
+        EXPECT_GT(r1.badRows, 30);
+        one.onBadRow = many.onBadRow = BadRowPolicy::Fail;
+        EXPECT_EQ(readError(content, one), readError(content, many));
+        one.sample = many.sample = 0.3;
+        EXPECT_EQ(read(content.substr(0, content.find("\n5,1\n")), one).rowCount(),
+                  read(content.substr(0, content.find("\n5,1\n")), many).rowCount());
+    }
 }
 
 TEST(DatasetCsv, IdColumnNamedOrNumbers)

@@ -126,8 +126,9 @@ TEST(DatasetStore, AlteredSnapshotIsRefused)
     ASSERT_EQ(sqlite3_exec(db, "UPDATE datasets SET sha256 = replace(sha256, substr(sha256, 1, 1), 'f')", nullptr,
                            nullptr, nullptr),
               SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, "UPDATE datasets SET sha256 = '0000000000000000000000000000000000000000000000000000000000000000'",
-                           nullptr, nullptr, nullptr),
+    ASSERT_EQ(sqlite3_exec(
+                  db, "UPDATE datasets SET sha256 = '0000000000000000000000000000000000000000000000000000000000000000'",
+                  nullptr, nullptr, nullptr),
               SQLITE_OK);
     sqlite3_close(db);
     auto store = Store::open(dir.path() / "store.db");

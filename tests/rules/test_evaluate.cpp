@@ -121,8 +121,8 @@ TEST(Evaluate, MaxScoreTakesTheHighestAndTheFirstOfTies)
                                "  - id: tie\n    when: country == 'NG'\n    decision: review\n    score: 80\n",
                                data);
     const Evaluation ev = run(c, data);
-    EXPECT_EQ(decisionOf(c, ev, 0), "watch"); // only low
-    EXPECT_EQ(decisionOf(c, ev, 1), "block"); // low and high
+    EXPECT_EQ(decisionOf(c, ev, 0), "watch");  // only low
+    EXPECT_EQ(decisionOf(c, ev, 1), "block");  // low and high
     EXPECT_EQ(decisionOf(c, ev, 2), "review"); // low and tie: tie scores more
     EXPECT_EQ(decisionOf(c, ev, 3), "block");  // low, high and tie: high and tie equal, high first
     EXPECT_EQ(ev.records[3].rule, 1);
@@ -347,10 +347,11 @@ TEST(Explain, TheSubExpressionsThatDecided)
 TEST(Explain, ErrorsAndDisabledRules)
 {
     const Dataset data = load("id,amount,hour\na,,3\n");
-    const Compiled c = compile("name: e\ndefault: allow\nfields: {amount: double}\nrules:\n"
-                               "  - id: off\n    enabled: false\n    when: hour < 5\n    decision: block\n    score: 1\n"
-                               "  - id: both\n    when: hour < 5 && amount > 10.0\n    decision: block\n    score: 1\n",
-                               data);
+    const Compiled c =
+        compile("name: e\ndefault: allow\nfields: {amount: double}\nrules:\n"
+                "  - id: off\n    enabled: false\n    when: hour < 5\n    decision: block\n    score: 1\n"
+                "  - id: both\n    when: hour < 5 && amount > 10.0\n    decision: block\n    score: 1\n",
+                data);
     auto ex = explainRecord(c.rules, data, 0);
     ASSERT_TRUE(ex);
     EXPECT_FALSE(ex->rules[0].enabled);

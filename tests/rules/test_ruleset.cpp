@@ -87,34 +87,35 @@ TEST(RuleSet, ReadsEveryPart)
 
 TEST(RuleSet, CelErrorsPointIntoTheFile)
 {
-    const auto c = check(kHeader + "  - id: plain\n"                            // 7
-                                   "    when: amount > 1.0 && amout < 5.0\n"    // 8: amout at column 27
-                                   "    decision: block\n"
-                                   "    score: 1\n"
-                                   "  - id: literal\n"                          // 11
-                                   "    when: |\n"                              // 12
-                                   "      amount > 1.0 &&\n"                    // 13
-                                   "        cuntry == 'US'\n"                   // 14: cuntry at column 9
-                                   "    decision: block\n"
-                                   "    score: 1\n"
-                                   "  - id: quoted\n"                           // 17
-                                   "    when: \"country == \\\"US\\\" && amout > 1\"\n" // 18: amout at column 33
-                                   "    decision: block\n"
-                                   "    score: 1\n"
-                                   "  - id: folded\n"                           // 21
-                                   "    when: >-\n"                             // 22
-                                   "      amount > 1.0 &&\n"                    // 23
-                                   "      'x' + 1 == country\n"                 // 24: '+' at column 11
-                                   "    decision: block\n"
-                                   "    score: 1\n"
-                                   "  - id: single\n"                           // 27
-                                   "    when: 'country == ''US'' && amout > 1'\n" // 28: amout at column 33
-                                   "    decision: block\n"
-                                   "    score: 1\n"
-                                   "  - id: syntax\n"                           // 31
-                                   "    when: amount > \n"                      // 32
-                                   "    decision: block\n"
-                                   "    score: 1\n");
+    const auto c = check(kHeader
+                         + "  - id: plain\n"                         // 7
+                           "    when: amount > 1.0 && amout < 5.0\n" // 8: amout at column 27
+                           "    decision: block\n"
+                           "    score: 1\n"
+                           "  - id: literal\n"        // 11
+                           "    when: |\n"            // 12
+                           "      amount > 1.0 &&\n"  // 13
+                           "        cuntry == 'US'\n" // 14: cuntry at column 9
+                           "    decision: block\n"
+                           "    score: 1\n"
+                           "  - id: quoted\n"                                   // 17
+                           "    when: \"country == \\\"US\\\" && amout > 1\"\n" // 18: amout at column 33
+                           "    decision: block\n"
+                           "    score: 1\n"
+                           "  - id: folded\n"           // 21
+                           "    when: >-\n"             // 22
+                           "      amount > 1.0 &&\n"    // 23
+                           "      'x' + 1 == country\n" // 24: '+' at column 11
+                           "    decision: block\n"
+                           "    score: 1\n"
+                           "  - id: single\n"                             // 27
+                           "    when: 'country == ''US'' && amout > 1'\n" // 28: amout at column 33
+                           "    decision: block\n"
+                           "    score: 1\n"
+                           "  - id: syntax\n"      // 31
+                           "    when: amount > \n" // 32
+                           "    decision: block\n"
+                           "    score: 1\n");
     const auto errors = c.formatted(Severity::Error);
     EXPECT_TRUE(c.has("rules.yaml:8:27: error: rule 'plain': undeclared reference to 'amout'")) << c.all();
     EXPECT_TRUE(c.has("rules.yaml:14:9: error: rule 'literal': undeclared reference to 'cuntry'")) << c.all();
@@ -139,30 +140,30 @@ TEST(RuleSet, MalformedYamlNamesItsPlace)
 
 TEST(RuleSet, StructuralErrors)
 {
-    const auto c = check("name: t\n"                   // 1
-                         "strategy: best_guess\n"      // 2
-                         "default: allow\n"            // 3
-                         "rules:\n"                    // 4
-                         "  - when: amount > 1\n"      // 5: no id
+    const auto c = check("name: t\n"              // 1
+                         "strategy: best_guess\n" // 2
+                         "default: allow\n"       // 3
+                         "rules:\n"               // 4
+                         "  - when: amount > 1\n" // 5: no id
                          "    decision: block\n"
                          "    score: 1\n"
-                         "  - id: a\n"                 // 8
+                         "  - id: a\n" // 8
                          "    when: true\n"
                          "    decision: block\n"
-                         "    score: high\n"           // 11
-                         "  - id: a\n"                 // 12: duplicate
+                         "    score: high\n" // 11
+                         "  - id: a\n"       // 12: duplicate
                          "    when: true\n"
                          "    decision: block\n"
                          "    score: 2\n"
-                         "  - id: b\n"                 // 16
+                         "  - id: b\n" // 16
                          "    when: true\n"
-                         "    score: 2\n"              // no decision
-                         "    enabled: maybe\n"        // 19
-                         "  - id: c d\n"               // 20: bad id
-                         "    when: [1, 2]\n"          // 21: not text
+                         "    score: 2\n"       // no decision
+                         "    enabled: maybe\n" // 19
+                         "  - id: c d\n"        // 20: bad id
+                         "    when: [1, 2]\n"   // 21: not text
                          "    decision: block\n"
                          "    score: 1\n"
-                         "  - just a string\n");       // 24
+                         "  - just a string\n"); // 24
     EXPECT_TRUE(c.has("rules.yaml:2:11: error: unknown strategy 'best_guess' (expected first_match or max_score)"))
         << c.all();
     EXPECT_TRUE(c.has("rules.yaml:5:5: error: rule 1: missing 'id'")) << c.all();
@@ -184,8 +185,9 @@ TEST(RuleSet, StructuralErrors)
     EXPECT_TRUE(types.has("rules.yaml:5:6: error: field 'n': the type must be")) << types.all();
     EXPECT_TRUE(types.has("rules.yaml:6:8: error: 'rules' must be a list")) << types.all();
 
-    const auto dupKey = check(kHeader + "  - id: a\n    when: amount > 1.0\n    when: amount > 2.0\n"
-                                        "    decision: block\n    score: 1\n");
+    const auto dupKey = check(kHeader
+                              + "  - id: a\n    when: amount > 1.0\n    when: amount > 2.0\n"
+                                "    decision: block\n    score: 1\n");
     EXPECT_TRUE(dupKey.has("rules.yaml:9:5: error: rule 'a': duplicate key 'when' (first at line 8)")) << dupKey.all();
 }
 
@@ -197,36 +199,37 @@ TEST(RuleSet, ConditionMustBeBool)
 
 TEST(RuleSet, WarningsForRulesThatCanNeverFire)
 {
-    const auto c = check(kHeader + "  - id: off\n"                                 // 7
-                                   "    enabled: false\n"
-                                   "    when: amount > 1.0\n"
-                                   "    decision: block\n"
-                                   "    score: 1\n"
-                                   "  - id: folds\n"                               // 12
-                                   "    when: 1 > 2 && amount > 5.0\n"             // 13
-                                   "    decision: block\n"
-                                   "    score: 1\n"
-                                   "  - id: contradiction\n"                       // 16
-                                   "    when: amount > 100.0 && country == 'US' && amount < 50.0\n"
-                                   "    decision: block\n"
-                                   "    score: 1\n"
-                                   "  - id: two_countries\n"                       // 20
-                                   "    when: country == 'US' && country == 'FR'\n"
-                                   "    decision: block\n"
-                                   "    score: 1\n"
-                                   "  - id: fine\n"                                // 24
-                                   "    when: amount > 1.0 && amount <= 1.0 || country == 'US'\n"
-                                   "    descripton: typo\n"                         // 26
-                                   "    decision: block\n"
-                                   "    score: 1\n"
-                                   "  - id: catch_all\n"                           // 29
-                                   "    when: 'true'\n"
-                                   "    decision: review\n"
-                                   "    score: 1\n"
-                                   "  - id: after\n"                               // 33
-                                   "    when: amount > 1.0\n"
-                                   "    decision: block\n"
-                                   "    score: 1\n");
+    const auto c = check(kHeader
+                         + "  - id: off\n" // 7
+                           "    enabled: false\n"
+                           "    when: amount > 1.0\n"
+                           "    decision: block\n"
+                           "    score: 1\n"
+                           "  - id: folds\n"                   // 12
+                           "    when: 1 > 2 && amount > 5.0\n" // 13
+                           "    decision: block\n"
+                           "    score: 1\n"
+                           "  - id: contradiction\n" // 16
+                           "    when: amount > 100.0 && country == 'US' && amount < 50.0\n"
+                           "    decision: block\n"
+                           "    score: 1\n"
+                           "  - id: two_countries\n" // 20
+                           "    when: country == 'US' && country == 'FR'\n"
+                           "    decision: block\n"
+                           "    score: 1\n"
+                           "  - id: fine\n" // 24
+                           "    when: amount > 1.0 && amount <= 1.0 || country == 'US'\n"
+                           "    descripton: typo\n" // 26
+                           "    decision: block\n"
+                           "    score: 1\n"
+                           "  - id: catch_all\n" // 29
+                           "    when: 'true'\n"
+                           "    decision: review\n"
+                           "    score: 1\n"
+                           "  - id: after\n" // 33
+                           "    when: amount > 1.0\n"
+                           "    decision: block\n"
+                           "    score: 1\n");
     EXPECT_EQ(c.formatted(Severity::Error), std::vector<std::string>{}) << c.all();
     EXPECT_TRUE(c.has("rules.yaml:7:5: warning: rule 'off' can never fire: it is disabled")) << c.all();
     EXPECT_TRUE(c.has("rules.yaml:13:11: warning: rule 'folds' can never fire: its condition is always false"))
@@ -268,7 +271,9 @@ TEST(RuleSet, UnknownFieldsWithoutDeclarationsAreWarnings)
 TEST(RuleSet, CompiledAgainstDataColumns)
 {
     Schema data;
-    data.fields = {{"id", FieldType::String}, {"amount", FieldType::Double}, {"country", FieldType::String},
+    data.fields = {{"id", FieldType::String},
+                   {"amount", FieldType::Double},
+                   {"country", FieldType::String},
                    {"hour", FieldType::Int}};
     // No fields declared: the data's columns are the fields.
     const auto ok = check("name: t\ndefault: allow\nrules:\n"
