@@ -7,8 +7,11 @@
 // - a refused input names the source and a line;
 // - the snapshot encoding reads back to the same bytes.
 //
+// - CSV read on several threads (bit 4 of the first byte) gives exactly what one thread gives.
+//
 // The first byte picks the format and options: bit 0 JSON Lines (else CSV), bit 1 skip bad rows (else fail),
-// bit 2 declare some columns' types, bit 3 sample half the records.
+// bit 2 declare some columns' types, bit 3 sample half the records, bit 4 read on three threads in batches of
+// three records and compare with one thread.
 
 #include "rules/cel/utf8.h"
 #include "rules/dataset.h"
@@ -71,12 +74,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.maxColumns = 64;
     const std::string source = options.format == rules::DataFormat::Csv ? "fuzz.csv" : "fuzz.jsonl";
 
+    rules::ReadOptions parallel = options;
+    parallel.threads = 3;
+    parallel.parallelMinBytes = 0;
+    parallel.batchRecords = 3;
+
     rules::ReadReport report;
     auto read = rules::readDatasetText(text, source, options, &report);
     if (!read) {
         const std::string& message = read.error().message;
         if (message.rfind(source + ":", 0) != 0)
             die("an error that does not name the source", text, message);
+        if (selector & 16) {
+            auto again = rules::readDatasetText(text, source, parallel);
+            if (again || again.error().message != message)
+                die("three threads fail otherwise than one", text, message);
+        }
         return 0;
     }
     const rules::Dataset& d = *read;
@@ -104,6 +117,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (d.rowCount() > 0 && !d.findRecord(d.recordId(0)))
         die("the first record's id does not find a record", text, d.recordId(0));
+    if (selector & 16) {
+        rules::ReadReport parallelReport;
+        auto again = rules::readDatasetText(text, source, parallel, &parallelReport);
+        if (!again)
+            die("fails on three threads but not on one", text, again.error().message);
+        if (again->schema() != d.schema() || again->rowCount() != d.rowCount()
+            || parallelReport.badRows != report.badRows || parallelReport.records != report.records)
+            die("three threads read other records than one", text, "");
+        for (std::size_t row = 0; row < d.rowCount(); ++row) {
+            if (again->sourceLine(row) != d.sourceLine(row))
+                die("three threads read other lines than one", text, std::to_string(row));
+            for (std::size_t c = 0; c < d.columnCount(); ++c) {
+                if (rules::cellText(again->value(row, c)) != rules::cellText(d.value(row, c)))
+                    die("three threads read another cell than one", text, std::to_string(row));
+            }
+        }
+    }
     const std::string encoded = rules::encodeSnapshot(d);
     auto decoded = rules::decodeSnapshot(encoded, "dataset fuzz");
     if (!decoded)

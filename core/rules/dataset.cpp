@@ -745,12 +745,12 @@ public:
                 m_pending = used;
                 if (p == Parse::Blank)
                     break; // consume it and read on
-                if (m_first) {
-                    m_first = false;
-                    if (!record.cells.empty() && record.cells[0].starts_with("\xEF\xBB\xBF"))
-                        record.cells[0] = stripBom(record.cells[0]);
+                m_first = false; // parse() skipped a BOM at the very start
+                if (p == Parse::Bad) {
+                    record.cells.clear(); // some may not view their bytes yet: only `problem` tells
+                    return Status::Bad;
                 }
-                return p == Parse::Record ? Status::Record : Status::Bad;
+                return Status::Record;
             }
         }
     }
@@ -1187,6 +1187,18 @@ Result<void> csvPassInParallel(Reading& r, CsvReader& reader, std::vector<CsvCol
         todoChanged.notify_all();
     };
 
+    // No more batches: the calling thread converts what is left too.
+    auto finishAll = [&] {
+        {
+            std::lock_guard lock(mutex);
+            finished = true;
+        }
+        todoChanged.notify_all();
+        CsvBatch left;
+        while (take(left, false))
+            work(left);
+    };
+
     CsvBatch batch;
     CsvRecord record;
     std::string problem;
@@ -1198,6 +1210,14 @@ Result<void> csvPassInParallel(Reading& r, CsvReader& reader, std::vector<CsvCol
         }
         auto status = reader.next(record, problem);
         if (!status) {
+            // A bad row before this point is what one thread would have stopped at: finish what was read.
+            if (batch.records() > 0)
+                hand(std::move(batch));
+            finishAll();
+            if (auto ok = drain(true); !ok) {
+                shutDown();
+                return ok;
+            }
             shutDown();
             return std::unexpected(status.error());
         }
@@ -1225,15 +1245,7 @@ Result<void> csvPassInParallel(Reading& r, CsvReader& reader, std::vector<CsvCol
     }
     if (batch.records() > 0)
         hand(std::move(batch));
-    {
-        std::lock_guard lock(mutex);
-        finished = true;
-    }
-    todoChanged.notify_all();
-    // The calling thread converts what is left too, then merges everything.
-    CsvBatch left;
-    while (take(left, false))
-        work(left);
+    finishAll();
     auto ok = drain(true);
     shutDown();
     return ok;
