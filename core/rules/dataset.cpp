@@ -1430,7 +1430,7 @@ private:
     bool m_first = true;
 };
 
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json; // fields in the order the line has them
 
 // The fields of one JSON object, nested objects flattened to dotted names.
 struct FlatField {

@@ -345,6 +345,8 @@ TEST(DatasetJsonLines, ReadsObjectsNestedAndMissing)
                            "{\"id\": 3, \"ts\": \"2024-05-01T00:00:00Z\"}\n",
                            jsonl());
     ASSERT_EQ(d.rowCount(), 3u);
+    EXPECT_EQ(d.schema().fields[1].name, "amount"); // in the order of the lines, not sorted
+    EXPECT_EQ(d.schema().fields[2].name, "merchant.country");
     EXPECT_EQ(typeOf(d, "id"), FieldType::String);
     EXPECT_EQ(d.recordId(2), "3");
     EXPECT_EQ(typeOf(d, "amount"), FieldType::Double);
