@@ -389,10 +389,16 @@ void readRules(Reader& r, const YAML::Node& root, RuleSet& rs)
         r.error(rules, "'rules' must be a list of rules (each starting with '- id: ...')", "type");
         return;
     }
+    // Bounds on what aliases could multiply (a list referenced from thousands of places).
+    constexpr std::size_t kMaxRules = 100'000;
+    constexpr std::size_t kMaxTags = 100;
     std::unordered_map<std::string, SourcePos> ids;
     std::size_t index = 0;
     for (const YAML::Node& n : rules) {
-        ++index;
+        if (++index > kMaxRules) {
+            r.error(n, fmt::format("more than {} rules", kMaxRules), "value");
+            break;
+        }
         const std::string what = fmt::format("rule {}", index);
         if (!n.IsMap()) {
             r.error(n, fmt::format("{}: a rule must be a map with id, when, decision and score", what), "type");
@@ -438,7 +444,9 @@ void readRules(Reader& r, const YAML::Node& root, RuleSet& rs)
         if (const auto description = r.text(n, "description", label, false, rule.id))
             rule.description = *description;
         if (const YAML::Node tags = n["tags"]; tags.IsDefined() && !tags.IsNull()) {
-            if (tags.IsSequence()) {
+            if (tags.IsSequence() && tags.size() > kMaxTags) {
+                r.error(tags, fmt::format("{}: more than {} tags", label, kMaxTags), "value", rule.id);
+            } else if (tags.IsSequence()) {
                 for (const YAML::Node& t : tags) {
                     if (t.IsScalar())
                         rule.tags.push_back(t.Scalar());
