@@ -11,8 +11,9 @@
 # Environment: BUILD_DIR (default build/release-bench; build/release, the release preset's, works too),
 # JOBS (default 2), N (bench_start, bench_container and bench_pool rounds, 40), WARMUP (warm-up rounds,
 # 5), POOL_RUNS (bench_pool throughput runs, 200), TIMEOUT_N (bench_timeout runs per case, 10), CEL_RECORDS
-# (bench_cel records, 1000000), RUNS (hyperfine runs, 30), LEAK_N (bench_leaks runs per level, 10000),
-# CKPT_ROUNDS / CKPT_FIRST_ROUNDS (bench_checkpoint rounds per case, 10 and 3), OUT_DIR (where the JSON results go; default a fresh temp dir, printed at the end).
+# (bench_cel records, 1000000), RULES_ROWS (bench_rules transactions, 1000000), RUNS (hyperfine runs, 30), LEAK_N
+# (bench_leaks runs per level, 10000), CKPT_ROUNDS / CKPT_FIRST_ROUNDS (bench_checkpoint rounds per case, 10 and 3),
+# OUT_DIR (where the JSON results go; default a fresh temp dir, printed at the end).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -84,6 +85,10 @@ grep '^{"bench":"timeout"' "$OUT_DIR/bench_timeout.txt" >"$OUT_DIR/bench_timeout
 echo "== bench_cel ${CEL_RECORDS:-1000000} 3"
 "$bin/bench_cel" "${CEL_RECORDS:-1000000}" 3 | tee "$OUT_DIR/bench_cel.txt" || status=1
 grep '^{"bench":"cel"' "$OUT_DIR/bench_cel.txt" >"$OUT_DIR/bench_cel.json" || true
+
+echo "== bench_rules ${RULES_ROWS:-1000000} 3"
+"$bin/bench_rules" "${RULES_ROWS:-1000000}" 3 | tee "$OUT_DIR/bench_rules.txt" || status=1
+grep '^{"bench":"rules"' "$OUT_DIR/bench_rules.txt" >"$OUT_DIR/bench_rules.json" || true
 
 # The whole CLI (argument parsing, opening the SQLite store, the run, recording it) against a bare start.
 work="$(mktemp -d "${TMPDIR:-/tmp}/sandbench-hyperfine.XXXXXX")"

@@ -56,6 +56,47 @@ struct RulesExprOptions {
     bool json = false;
 };
 
+// Where --data comes from and how it is read (every rules command that takes data).
+struct DataSourceOptions {
+    std::string data;                // a stored dataset's name, or a .csv / .jsonl / .ndjson file
+    std::string idColumn;            // empty: `id` when there is one
+    std::string onBadRow = "fail";   // fail, skip
+    std::vector<std::string> fields; // NAME:TYPE, on top of the rule sets' fields
+    std::string store;
+};
+
+struct RulesOptions {
+    std::string action; // check, eval, impact, ab, explain
+    std::string file;   // check: the rule set
+    std::string rules;  // eval, explain
+    std::string baseline;
+    std::string candidate;
+    std::vector<std::string> variants;
+    std::string record; // explain
+    std::string labelColumn;
+    std::string amountColumn;
+    std::int64_t limit = -1; // changed records listed (-1: 20 in text, all in JSON)
+    unsigned threads = 0;
+    DataSourceOptions data;
+    bool json = false;
+};
+
+struct DataOptions {
+    std::string action; // import, list, show, generate
+    std::string file;   // import: the input; generate: the output ("-": standard output)
+    std::string name;
+    double sample = 1.0;
+    std::int64_t maxRows = 0;
+    std::uint64_t seed = 0;
+    bool seedGiven = false;
+    std::int64_t rows = 0;
+    std::string idColumn;
+    std::string onBadRow = "fail";
+    std::vector<std::string> fields;
+    std::string store;
+    bool json = false;
+};
+
 // Shared by the command files: the store named by --store (else the default), an error on stderr (returns
 // kExitFailure), and a local time as text.
 Result<Store> openStore(const std::string& path);
@@ -103,5 +144,7 @@ int doctorCommand(bool json);
 int policyCommand(const PolicyOptions& options);
 int auditCommand(const AuditOptions& options);
 int rulesExprCommand(const RulesExprOptions& options);
+int rulesCommand(const RulesOptions& options);
+int dataCommand(const DataOptions& options);
 
 } // namespace sb::cli

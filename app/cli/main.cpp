@@ -18,8 +18,8 @@ int main(int argc, char** argv)
     app.require_subcommand(1);
     app.footer("Exit status: 0 ok; 10 error, 11 blocked, 12 timeout, 13 memory_limit, 14 crashed, 15 internal_error;\n"
                "1 Sandbench could not do it (store, input, unknown sandbox or checkpoint), audit verify found the log\n"
-               "broken, or a rules expression does not compile or evaluates to an error; 2 usage error.\n"
-               "The store is $SANDBENCH_STORE, else $XDG_DATA_HOME/sandbench/workbench.db;\n"
+               "broken, a rules expression does not compile or evaluates to an error, or a rule set has errors;\n"
+               "2 usage error. The store is $SANDBENCH_STORE, else $XDG_DATA_HOME/sandbench/workbench.db;\n"
                "sandbox workspaces live beside it, in STORE.d/sandboxes/NAME/workspace.");
 
     RunOptions run;
@@ -134,7 +134,9 @@ int main(int argc, char** argv)
     }
 
     RulesExprOptions rulesExpr;
-    auto* rulesCmd = app.add_subcommand("rules", "CEL rules: try an expression");
+    auto* rulesCmd = app.add_subcommand(
+        "rules", "CEL rule sets: check them, evaluate them on data, compare a candidate or A/B variants with the "
+                 "current rules, explain a decision, try an expression");
     rulesCmd->require_subcommand(1);
     auto* rulesExprCmd = rulesCmd->add_subcommand(
         "expr", "Evaluate one CEL expression, optionally against a record's fields, and print its value or its "
@@ -222,6 +224,89 @@ int main(int argc, char** argv)
         sub->add_option("--store", checkpoint.store, "Store file (default: see below)");
     }
 
+    RulesOptions rules;
+    auto* rulesCheckCmd = rulesCmd->add_subcommand(
+        "check", "Check a rule set: errors and warnings as FILE:LINE:COL (with --data, also rules that the data "
+                 "shows fully shadowed, and each rule's coverage); exit 1 on errors");
+    rulesCheckCmd->add_option("file", rules.file, "The rule set (YAML)")->required();
+    auto* rulesEvalCmd = rulesCmd->add_subcommand(
+        "eval", "Evaluate a rule set on data: decision distribution, per-rule hit counts, errors");
+    rulesEvalCmd->add_option("--rules", rules.rules, "The rule set (YAML)")->required();
+    auto* rulesImpactCmd = rulesCmd->add_subcommand(
+        "impact", "What a candidate rule set would change against the baseline on the same data: affected "
+                  "records, decision mix, changed decisions, and with labels what is caught and who is hurt");
+    rulesImpactCmd->add_option("--baseline", rules.baseline, "The current rule set")->required();
+    rulesImpactCmd->add_option("--candidate", rules.candidate, "The proposed rule set")->required();
+    auto* rulesAbCmd = rulesCmd->add_subcommand(
+        "ab", "A/B: the impact of each variant against the baseline on the same data, and a ranking");
+    rulesAbCmd->add_option("--baseline", rules.baseline, "The current rule set")->required();
+    rulesAbCmd->add_option("--variant", rules.variants, "A variant rule set (repeat for each)")->required();
+    auto* rulesExplainCmd = rulesCmd->add_subcommand(
+        "explain", "Why a record got its decision: every rule, matched or not, with the values of the "
+                   "sub-expressions that decided it");
+    rulesExplainCmd->add_option("--rules", rules.rules, "The rule set (YAML)")->required();
+    rulesExplainCmd->add_option("--record", rules.record, "The record's id (its id column, else its number from 1)")
+        ->required();
+    for (auto* sub : {rulesCheckCmd, rulesEvalCmd, rulesImpactCmd, rulesAbCmd, rulesExplainCmd}) {
+        auto* data = sub->add_option("--data", rules.data.data,
+                                     "A stored dataset's name, or a .csv / .jsonl / .ndjson file read directly");
+        if (sub != rulesCheckCmd)
+            data->required();
+        sub->add_option("--id-column", rules.data.idColumn, "The column that identifies records (files; default: id)");
+        sub->add_option("--on-bad-row", rules.data.onBadRow,
+                        "A record that cannot be read: fail (default) names it and stops; skip counts and reports it")
+            ->check(CLI::IsMember({"fail", "skip"}));
+        sub->add_option("--field", rules.data.fields, "A column's type, NAME:TYPE (int, double, bool, string, "
+                                                      "timestamp), on top of the rule set's fields");
+        sub->add_option("--store", rules.data.store, "Store file (for stored datasets)");
+        sub->add_flag("--json", rules.json, "Print JSON");
+    }
+    for (auto* sub : {rulesEvalCmd, rulesImpactCmd, rulesAbCmd})
+        sub->add_option("--threads", rules.threads, "Threads to evaluate on (default: one per core)")
+            ->check(CLI::Range(1u, 256u));
+    for (auto* sub : {rulesImpactCmd, rulesAbCmd}) {
+        sub->add_option("--label-column", rules.labelColumn,
+                        "A column telling which records really are positives (fraud): caught vs hurt per decision");
+        sub->add_option("--amount-column", rules.amountColumn,
+                        "A number column (with --label-column): the amounts caught and hurt");
+        sub->add_option("--limit", rules.limit,
+                        "Changed records to list (default: 20 in text, all with --json)")
+            ->check(CLI::NonNegativeNumber);
+    }
+
+    DataOptions data;
+    auto* dataCmd = app.add_subcommand(
+        "data", "Datasets: import CSV / JSON Lines files as immutable snapshots in the store, list and show them, "
+                "generate synthetic card transactions");
+    dataCmd->require_subcommand(1);
+    auto* dataImportCmd = dataCmd->add_subcommand(
+        "import", "Import a .csv / .jsonl / .ndjson file as a snapshot (optionally sampled) under a name");
+    dataImportCmd->add_option("file", data.file, "The file to import")->required();
+    dataImportCmd->add_option("--name", data.name, "The snapshot's name (letters, digits, _ - .)")->required();
+    dataImportCmd->add_option("--sample", data.sample, "Keep each record with this probability (0 < RATIO <= 1)")
+        ->check(CLI::Range(0.0, 1.0));
+    dataImportCmd->add_option("--max-rows", data.maxRows, "Keep at most N records")->check(CLI::PositiveNumber);
+    dataImportCmd->add_option("--seed", data.seed, "Seed of the sampling: the same seed keeps the same records");
+    dataImportCmd->add_option("--id-column", data.idColumn, "The column that identifies records (default: id)");
+    dataImportCmd->add_option("--field", data.fields, "A column's type, NAME:TYPE (else inferred)");
+    dataImportCmd->add_option("--on-bad-row", data.onBadRow,
+                              "A record that cannot be read: fail (default) names it and stops; skip counts and "
+                              "reports it")
+        ->check(CLI::IsMember({"fail", "skip"}));
+    auto* dataListCmd = dataCmd->add_subcommand("list", "The stored datasets");
+    auto* dataShowCmd = dataCmd->add_subcommand("show", "A stored dataset: schema, rows, hash, where it came from");
+    dataShowCmd->add_option("name", data.name, "The dataset's name")->required();
+    auto* dataGenerateCmd = dataCmd->add_subcommand(
+        "generate", "Write synthetic card transactions with a fraud label (deterministic) as CSV");
+    dataGenerateCmd->add_option("out", data.file, "The CSV file to write, or - for standard output")->required();
+    dataGenerateCmd->add_option("--rows", data.rows, "How many transactions")->required()->check(CLI::NonNegativeNumber);
+    auto* generateSeed = dataGenerateCmd->add_option("--seed", data.seed, "Seed (default: the demo's)");
+    dataGenerateCmd->add_flag("--json", data.json, "Print JSON");
+    for (auto* sub : {dataImportCmd, dataListCmd, dataShowCmd}) {
+        sub->add_flag("--json", data.json, "Print JSON");
+        sub->add_option("--store", data.store, "Store file");
+    }
+
     bool doctorJson = false;
     auto* doctorCmd = app.add_subcommand("doctor", "Which isolation layers this machine and user can have, and why not");
     doctorCmd->add_flag("--json", doctorJson, "Print JSON");
@@ -258,6 +343,22 @@ int main(int argc, char** argv)
     }
     if (rulesExprCmd->parsed())
         return rulesExprCommand(rulesExpr);
+    if (rulesCmd->parsed()) {
+        rules.action = rulesCheckCmd->parsed()    ? "check"
+                       : rulesEvalCmd->parsed()   ? "eval"
+                       : rulesImpactCmd->parsed() ? "impact"
+                       : rulesAbCmd->parsed()     ? "ab"
+                                                  : "explain";
+        return rulesCommand(rules);
+    }
+    if (dataCmd->parsed()) {
+        data.action = dataImportCmd->parsed() ? "import"
+                      : dataListCmd->parsed() ? "list"
+                      : dataShowCmd->parsed() ? "show"
+                                              : "generate";
+        data.seedGiven = generateSeed->count() > 0;
+        return dataCommand(data);
+    }
     if (doctorCmd->parsed())
         return doctorCommand(doctorJson);
     if (sandboxCmd->parsed()) {

@@ -126,6 +126,11 @@ std::string dumpJson(const json& j)
     return j.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
+std::string dumpOrderedJson(const nlohmann::ordered_json& j)
+{
+    return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 std::string humanBytes(std::int64_t kib)
 {
     if (kib >= 1024 * 1024)

@@ -33,6 +33,7 @@ void putPath(nlohmann::json& object, const std::string& path);
 
 // Invalid UTF-8 in program output is replaced, never an error.
 std::string dumpJson(const nlohmann::json& j);
+std::string dumpOrderedJson(const nlohmann::ordered_json& j); // keeps the fields in the order they were written
 
 std::string humanBytes(std::int64_t kib);
 

@@ -45,6 +45,7 @@ inline constexpr std::string_view kCheckpointFork = "checkpoint.fork";
 inline constexpr std::string_view kCheckpointPrune = "checkpoint.prune";
 inline constexpr std::string_view kPromote = "promote";
 inline constexpr std::string_view kApprove = "approve";
+inline constexpr std::string_view kDatasetImport = "dataset.import"; // a dataset snapshot was stored
 } // namespace audit_op
 
 // 1 to 64 characters: a lower-case letter, then lower-case letters, digits, '.', '_' or '-'.

@@ -143,6 +143,32 @@ INSERT INTO log_heads (log, seq, hash)
 constexpr std::array<std::string_view, 6> kObjectsV3 = {"audit_log",         "audit_log_operation", "audit_log_actor",
                                                        "audit_log_subject", "audit_log_at",        "log_heads"};
 
+// Dataset snapshots (core/rules/dataset_store.h): immutable imports of CSV / JSON Lines records, one row each,
+// the records in Sandbench's columnar snapshot format compressed with zstd. sha256 is of the uncompressed
+// snapshot (the content: same records, same hash); schema is JSON ([{name, type}]).
+constexpr std::string_view kSchemaV5 = R"sql(
+CREATE TABLE datasets (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    sha256 TEXT NOT NULL CHECK (length(sha256) = 64),
+    row_count INTEGER NOT NULL CHECK (row_count >= 0),
+    schema TEXT NOT NULL,
+    id_column TEXT NOT NULL DEFAULT '',
+    source TEXT NOT NULL DEFAULT '',
+    source_format TEXT NOT NULL DEFAULT '',
+    sample_ratio REAL NOT NULL DEFAULT 1.0,
+    seed INTEGER NOT NULL DEFAULT 0,
+    max_rows INTEGER NOT NULL DEFAULT 0,
+    bad_rows INTEGER NOT NULL DEFAULT 0,
+    created_at_ms INTEGER NOT NULL,
+    codec TEXT NOT NULL CHECK (codec IN ('zstd')),
+    size INTEGER NOT NULL CHECK (size >= 0),
+    data BLOB NOT NULL
+);
+)sql";
+
+constexpr std::array<std::string_view, 1> kObjectsV5 = {"datasets"};
+
 Result<void> moveRunPoliciesToTable(const Db& db);
 
 // Sandboxes and their checkpoints (core/workspace, which documents the design in workspace/README.md).
@@ -226,6 +252,7 @@ constexpr std::array kMigrations = {
     Migration{2, kSchemaV2, kObjectsV2, moveRunPoliciesToTable},
     Migration{3, kSchemaV3, kObjectsV3},
     Migration{4, kSchemaV4, kObjectsV4},
+    Migration{5, kSchemaV5, kObjectsV5},
 };
 static_assert(kMigrations.back().version == Store::kSchemaVersion, "kSchemaVersion is the last migration's");
 

@@ -1,0 +1,788 @@
+#include "rules/evaluate.h"
+
+#include "rules/cel/json.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <thread>
+#include <unordered_map>
+
+namespace sb::rules {
+
+namespace {
+
+// Where each slot of the rule set's activation comes from.
+struct Gather {
+    std::size_t slot;
+    const cel::Value* column;
+};
+
+Result<void> checkCompiledFor(const CompiledRuleSet& rs, const Dataset& data)
+{
+    const auto vars = rs.declarations.variables();
+    for (std::size_t s = 0; s < rs.columnSlots && s < rs.slotColumn.size(); ++s) {
+        const int c = rs.slotColumn[s];
+        if (c < 0)
+            continue;
+        if (static_cast<std::size_t>(c) >= data.columnCount() || s >= vars.size()
+            || vars[s].name != data.schema().fields[static_cast<std::size_t>(c)].name)
+            return fail("the rule set was compiled against other data than " + data.source());
+    }
+    return {};
+}
+
+std::vector<Gather> gatherFor(const CompiledRuleSet& rs, const Dataset& data, bool allColumns)
+{
+    std::vector<Gather> out;
+    for (std::size_t s = 0; s < rs.columnSlots; ++s) {
+        const int c = rs.slotColumn[s];
+        if (c < 0)
+            continue;
+        if (!allColumns && !std::binary_search(rs.referencedColumns.begin(), rs.referencedColumns.end(), c))
+            continue;
+        out.push_back(Gather{s, data.column(static_cast<std::size_t>(c)).data()});
+    }
+    return out;
+}
+
+std::string notBoolMessage(const cel::Value& v)
+{
+    return fmt::format("the condition is {}, not a bool", cel::kindName(v.kind()));
+}
+
+struct ThreadTotals {
+    std::vector<std::int64_t> hits, decided, errors, firstErrorRow;
+    std::vector<std::string> firstError;
+    std::vector<std::vector<std::int64_t>> shadowedBy;
+    std::vector<std::int64_t> decisionCounts;
+    std::int64_t recordsWithErrors = 0;
+    std::int64_t conditions = 0;
+
+    ThreadTotals(std::size_t rules, std::size_t decisions, bool shadows)
+        : hits(rules), decided(rules), errors(rules), firstErrorRow(rules, -1), firstError(rules),
+          decisionCounts(decisions)
+    {
+        if (shadows)
+            shadowedBy.assign(rules, std::vector<std::int64_t>(rules));
+    }
+};
+
+} // namespace
+
+Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, const EvalOptions& options)
+{
+    if (auto ok = checkCompiledFor(rs, data); !ok)
+        return std::unexpected(ok.error());
+    const auto started = std::chrono::steady_clock::now();
+    const std::size_t n = data.rowCount();
+    const std::size_t ruleCount = rs.rules.size();
+    const std::vector<Gather> gather = gatherFor(rs, data, false);
+    std::vector<std::uint32_t> active;
+    for (std::size_t k = 0; k < ruleCount; ++k) {
+        if (rs.rules[k].enabled && rs.rules[k].program)
+            active.push_back(static_cast<std::uint32_t>(k));
+    }
+    const bool firstMatch = rs.strategy == Strategy::FirstMatch;
+    const bool stopAtFirst = firstMatch && !options.allRules;
+    const std::size_t chunk = std::max<std::size_t>(options.chunk, 64);
+
+    Evaluation out;
+    out.records.resize(n);
+    unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = std::min(threads, 64u);
+    if (n < 2 * chunk)
+        threads = 1;
+    out.threads = threads;
+
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> done{0};
+    std::atomic<bool> cancelled{false};
+    std::vector<ThreadTotals> totals;
+    totals.reserve(threads);
+    for (unsigned t = 0; t < threads; ++t)
+        totals.emplace_back(ruleCount, rs.decisions.size(), options.allRules);
+
+    auto work = [&](ThreadTotals& L, bool reports) {
+        cel::EvalContext ctx;
+        std::vector<cel::Value> slots(rs.columnSlots);
+        const cel::Activation activation{slots};
+        std::vector<std::uint32_t> matched;
+        matched.reserve(active.size());
+        for (;;) {
+            const std::size_t start = next.fetch_add(chunk, std::memory_order_relaxed);
+            if (start >= n)
+                break;
+            if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
+                cancelled = true;
+                break;
+            }
+            const std::size_t end = std::min(n, start + chunk);
+            for (std::size_t row = start; row < end; ++row) {
+                for (const Gather& g : gather)
+                    slots[g.slot] = g.column[row];
+                std::int32_t best = -1;
+                double bestScore = 0;
+                unsigned errors = 0;
+                matched.clear();
+                for (const std::uint32_t k : active) {
+                    const CompiledRule& r = rs.rules[k];
+                    const cel::Value v = r.program->eval(activation, ctx);
+                    ++L.conditions;
+                    if (v.isTrue()) {
+                        ++L.hits[k];
+                        if (best < 0) {
+                            best = static_cast<std::int32_t>(k);
+                            bestScore = r.score;
+                            if (stopAtFirst)
+                                break;
+                        } else if (!firstMatch && r.score > bestScore) {
+                            best = static_cast<std::int32_t>(k);
+                            bestScore = r.score;
+                        }
+                        if (options.allRules)
+                            matched.push_back(k);
+                    } else if (!v.isBool()) {
+                        ++errors;
+                        ++L.errors[k];
+                        if (L.firstErrorRow[k] < 0) {
+                            L.firstErrorRow[k] = static_cast<std::int64_t>(row);
+                            L.firstError[k] = v.isError() ? r.program->errorMessage(v) : notBoolMessage(v);
+                        }
+                    }
+                }
+                RecordOutcome& o = out.records[row];
+                o.rule = best;
+                o.errors = static_cast<std::uint16_t>(std::min(errors, 65535u));
+                if (best >= 0) {
+                    const CompiledRule& r = rs.rules[static_cast<std::size_t>(best)];
+                    o.decision = r.decision;
+                    o.score = r.score;
+                    ++L.decided[static_cast<std::size_t>(best)];
+                    for (const std::uint32_t k : matched) {
+                        if (k != static_cast<std::uint32_t>(best))
+                            ++L.shadowedBy[k][static_cast<std::size_t>(best)];
+                    }
+                } else {
+                    o.decision = rs.defaultDecision;
+                    o.score = rs.defaultScore;
+                }
+                ++L.decisionCounts[o.decision];
+                if (errors)
+                    ++L.recordsWithErrors;
+            }
+            const std::size_t now = done.fetch_add(end - start, std::memory_order_relaxed) + (end - start);
+            if (reports && options.progress)
+                options.progress(now, n);
+        }
+    };
+
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(work, std::ref(totals[t]), false);
+    work(totals[0], true);
+    for (auto& t : pool)
+        t.join();
+    if (cancelled)
+        return fail("evaluation cancelled");
+
+    out.rules.resize(ruleCount);
+    out.decisionCounts.assign(rs.decisions.size(), 0);
+    for (std::size_t k = 0; k < ruleCount; ++k) {
+        RuleStats& s = out.rules[k];
+        if (options.allRules)
+            s.shadowedBy.assign(ruleCount, 0);
+        for (const ThreadTotals& L : totals) {
+            s.hits += L.hits[k];
+            s.decided += L.decided[k];
+            s.errors += L.errors[k];
+            if (L.firstErrorRow[k] >= 0 && (s.firstErrorRow < 0 || L.firstErrorRow[k] < s.firstErrorRow)) {
+                s.firstErrorRow = L.firstErrorRow[k];
+                s.firstError = L.firstError[k];
+            }
+            if (options.allRules) {
+                for (std::size_t j = 0; j < ruleCount; ++j)
+                    s.shadowedBy[j] += L.shadowedBy[k][j];
+            }
+        }
+    }
+    for (const ThreadTotals& L : totals) {
+        for (std::size_t d = 0; d < out.decisionCounts.size(); ++d)
+            out.decisionCounts[d] += L.decisionCounts[d];
+        out.recordsWithErrors += L.recordsWithErrors;
+        out.conditionsEvaluated += L.conditions;
+    }
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return out;
+}
+
+std::vector<Diagnostic> dataDiagnostics(const CompiledRuleSet& rs, const Evaluation& ev, const Dataset& data)
+{
+    std::vector<Diagnostic> out;
+    for (std::size_t k = 0; k < rs.rules.size() && k < ev.rules.size(); ++k) {
+        const CompiledRule& cr = rs.rules[k];
+        const Rule& rule = rs.rule(k);
+        const RuleStats& s = ev.rules[k];
+        if (!cr.enabled)
+            continue;
+        if (s.hits > 0 && s.decided == 0) {
+            std::string by;
+            if (!s.shadowedBy.empty()) {
+                const auto most = std::max_element(s.shadowedBy.begin(), s.shadowedBy.end());
+                if (*most > 0) {
+                    const Rule& other = rs.rule(static_cast<std::size_t>(most - s.shadowedBy.begin()));
+                    by = fmt::format(" (most often by '{}', line {})", other.id, other.pos.line);
+                }
+            }
+            const std::string message =
+                rs.strategy == Strategy::FirstMatch
+                    ? fmt::format("rule '{}' is fully shadowed on {}: each of the {} records it matches was "
+                                  "already matched by an earlier rule{}",
+                                  rule.id, data.source(), s.hits, by)
+                    : fmt::format("rule '{}' never decides on {}: on each of the {} records it matches, a rule with "
+                                  "a higher score (or an earlier one with the same) wins{}",
+                                  rule.id, data.source(), s.hits, by);
+            out.push_back(Diagnostic{Severity::Warning, rule.pos, message, rule.id, "shadowed"});
+        }
+        if (s.errors > 0) {
+            out.push_back(Diagnostic{
+                Severity::Warning, rule.whenPos,
+                fmt::format("rule '{}' failed on {} of {} records of {} (counted as not matching); first at record "
+                            "{}: {}",
+                            rule.id, s.errors, data.rowCount(), data.source(),
+                            data.recordId(static_cast<std::size_t>(s.firstErrorRow)), s.firstError),
+                rule.id, "eval_error"});
+        }
+    }
+    return out;
+}
+
+// ---- Impact -----------------------------------------------------------------------------------------------
+
+namespace {
+
+char lowerAscii(char c)
+{
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+std::optional<bool> labelOf(const cel::Value& v)
+{
+    switch (v.kind()) {
+    case cel::Kind::Bool: return v.asBool();
+    case cel::Kind::Int: return v.asInt() != 0;
+    case cel::Kind::Uint: return v.asUint() != 0;
+    case cel::Kind::Double: return v.asDouble() != 0;
+    case cel::Kind::String: {
+        std::string s(v.asString());
+        std::transform(s.begin(), s.end(), s.begin(), lowerAscii);
+        for (const char* t : {"1", "true", "yes", "y", "t", "fraud", "positive", "bad"}) {
+            if (s == t)
+                return true;
+        }
+        for (const char* f : {"0", "false", "no", "n", "f", "legit", "negative", "good"}) {
+            if (s == f)
+                return false;
+        }
+        return std::nullopt;
+    }
+    default: return std::nullopt;
+    }
+}
+
+double amountOf(const cel::Value& v)
+{
+    switch (v.kind()) {
+    case cel::Kind::Int: return static_cast<double>(v.asInt());
+    case cel::Kind::Uint: return static_cast<double>(v.asUint());
+    case cel::Kind::Double: return std::isfinite(v.asDouble()) ? v.asDouble() : 0.0;
+    default: return 0;
+    }
+}
+
+std::string columnList(const Dataset& data)
+{
+    std::string list;
+    for (const auto& f : data.schema().fields)
+        list += (list.empty() ? "" : ", ") + f.name;
+    return list;
+}
+
+Result<int> findColumn(const Dataset& data, const std::string& name, std::string_view what)
+{
+    const int c = data.schema().find(name);
+    if (c < 0)
+        return fail(
+            fmt::format("{}: no column '{}' for the {} (columns: {})", data.source(), name, what, columnList(data)));
+    return c;
+}
+
+void finishFigures(LabelFigures& f, std::int64_t positives, std::int64_t negatives)
+{
+    f.fn = positives - f.tp;
+    f.tn = negatives - f.fp;
+    if (f.tp + f.fp > 0)
+        f.precision = static_cast<double>(f.tp) / static_cast<double>(f.tp + f.fp);
+    if (positives > 0)
+        f.recall = static_cast<double>(f.tp) / static_cast<double>(positives);
+    if (negatives > 0)
+        f.fpr = static_cast<double>(f.fp) / static_cast<double>(negatives);
+}
+
+struct LabelColumns {
+    const cel::Value* label = nullptr;
+    const cel::Value* amount = nullptr;
+};
+
+Result<LabelColumns> labelColumns(const Dataset& data, const ImpactOptions& options)
+{
+    LabelColumns out;
+    if (options.labelColumn.empty()) {
+        if (!options.amountColumn.empty())
+            return fail("--amount-column needs --label-column: amounts are counted as caught or hurt by the label");
+        return out;
+    }
+    auto label = findColumn(data, options.labelColumn, "label");
+    if (!label)
+        return std::unexpected(label.error());
+    out.label = data.column(static_cast<std::size_t>(*label)).data();
+    if (!options.amountColumn.empty()) {
+        auto amount = findColumn(data, options.amountColumn, "amount");
+        if (!amount)
+            return std::unexpected(amount.error());
+        const FieldType t = data.schema().fields[static_cast<std::size_t>(*amount)].type;
+        if (t != FieldType::Int && t != FieldType::Double)
+            return fail(fmt::format("{}: the amount column '{}' is {}, not a number", data.source(),
+                                    options.amountColumn, toString(t)));
+        out.amount = data.column(static_cast<std::size_t>(*amount)).data();
+    }
+    return out;
+}
+
+nlohmann::ordered_json number(double v)
+{
+    if (std::trunc(v) == v && std::fabs(v) < 9007199254740992.0)
+        return static_cast<std::int64_t>(v);
+    return v;
+}
+
+nlohmann::ordered_json optionalNumber(const std::optional<double>& v)
+{
+    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json figuresToJson(const LabelFigures& f, bool amounts)
+{
+    nlohmann::ordered_json j = {{"tp", f.tp},
+                                {"fp", f.fp},
+                                {"fn", f.fn},
+                                {"tn", f.tn},
+                                {"precision", optionalNumber(f.precision)},
+                                {"recall", optionalNumber(f.recall)},
+                                {"fpr", optionalNumber(f.fpr)}};
+    if (amounts) {
+        j["amount_caught"] = number(std::round(f.amountCaught * 100) / 100);
+        j["amount_hurt"] = number(std::round(f.amountHurt * 100) / 100);
+    }
+    return j;
+}
+
+std::optional<double> difference(const std::optional<double>& a, const std::optional<double>& b)
+{
+    if (!a || !b)
+        return std::nullopt;
+    return *b - *a;
+}
+
+nlohmann::ordered_json deltaToJson(const LabelFigures& a, const LabelFigures& b, bool amounts)
+{
+    nlohmann::ordered_json j = {{"tp", b.tp - a.tp},
+                                {"fp", b.fp - a.fp},
+                                {"fn", b.fn - a.fn},
+                                {"tn", b.tn - a.tn},
+                                {"precision", optionalNumber(difference(a.precision, b.precision))},
+                                {"recall", optionalNumber(difference(a.recall, b.recall))},
+                                {"fpr", optionalNumber(difference(a.fpr, b.fpr))}};
+    if (amounts) {
+        j["amount_caught"] = number(std::round((b.amountCaught - a.amountCaught) * 100) / 100);
+        j["amount_hurt"] = number(std::round((b.amountHurt - a.amountHurt) * 100) / 100);
+    }
+    return j;
+}
+
+nlohmann::ordered_json ruleOf(const CompiledRuleSet& rs, const RecordOutcome& o)
+{
+    if (o.rule < 0)
+        return nullptr;
+    return rs.rule(static_cast<std::size_t>(o.rule)).id;
+}
+
+} // namespace
+
+Result<Impact> computeImpact(const CompiledRuleSet& base, const Evaluation& be, const CompiledRuleSet& cand,
+                             const Evaluation& ce, const Dataset& data, const ImpactOptions& options)
+{
+    const std::size_t n = data.rowCount();
+    if (be.records.size() != n || ce.records.size() != n)
+        return fail("the evaluations are not of the same data");
+    auto columns = labelColumns(data, options);
+    if (!columns)
+        return std::unexpected(columns.error());
+
+    // Decisions of both rule sets in one list: the baseline's, then the candidate's new ones.
+    std::vector<std::string> names = base.decisions;
+    std::vector<std::size_t> candToUnion(cand.decisions.size());
+    for (std::size_t d = 0; d < cand.decisions.size(); ++d) {
+        const auto it = std::find(names.begin(), names.end(), cand.decisions[d]);
+        candToUnion[d] = static_cast<std::size_t>(it - names.begin());
+        if (it == names.end())
+            names.push_back(cand.decisions[d]);
+    }
+
+    Impact out;
+    out.total = static_cast<std::int64_t>(n);
+    std::map<std::pair<std::size_t, std::size_t>, std::int64_t> transitions;
+    struct Side {
+        std::vector<std::int64_t> pos, neg;
+        std::vector<double> posAmount, negAmount;
+    };
+    Side sides[2];
+    for (auto& s : sides) {
+        s.pos.assign(names.size(), 0);
+        s.neg.assign(names.size(), 0);
+        s.posAmount.assign(names.size(), 0);
+        s.negAmount.assign(names.size(), 0);
+    }
+    for (std::size_t row = 0; row < n; ++row) {
+        const RecordOutcome& b = be.records[row];
+        const RecordOutcome& c = ce.records[row];
+        const std::size_t ub = b.decision;
+        const std::size_t uc = candToUnion[c.decision];
+        if (ub != uc) {
+            ++out.affected;
+            out.changedRows.push_back(row);
+            ++transitions[{ub, uc}];
+        } else if (b.score != c.score) {
+            ++out.scoreChanged;
+        }
+        if (columns->label) {
+            const auto label = labelOf(columns->label[row]);
+            if (!label) {
+                ++out.unlabeled;
+                continue;
+            }
+            const double amount = columns->amount ? amountOf(columns->amount[row]) : 0.0;
+            if (*label) {
+                ++out.positives;
+                ++sides[0].pos[ub];
+                ++sides[1].pos[uc];
+                sides[0].posAmount[ub] += amount;
+                sides[1].posAmount[uc] += amount;
+            } else {
+                ++out.negatives;
+                ++sides[0].neg[ub];
+                ++sides[1].neg[uc];
+                sides[0].negAmount[ub] += amount;
+                sides[1].negAmount[uc] += amount;
+            }
+        }
+    }
+    out.impactRate = n ? static_cast<double>(out.affected) / static_cast<double>(n) : 0.0;
+    for (std::size_t d = 0; d < base.decisions.size(); ++d) {
+        if (be.decisionCounts[d] > 0)
+            out.baselineDistribution.emplace_back(base.decisions[d], be.decisionCounts[d]);
+    }
+    for (std::size_t d = 0; d < cand.decisions.size(); ++d) {
+        if (ce.decisionCounts[d] > 0)
+            out.candidateDistribution.emplace_back(cand.decisions[d], ce.decisionCounts[d]);
+    }
+    for (const auto& [pair, count] : transitions)
+        out.transitions.push_back({{names[pair.first], names[pair.second]}, count});
+    std::stable_sort(out.transitions.begin(), out.transitions.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+
+    if (columns->label) {
+        out.hasLabels = true;
+        out.hasAmounts = columns->amount != nullptr;
+        out.labelColumn = options.labelColumn;
+        out.amountColumn = options.amountColumn;
+        for (std::size_t d = 0; d < names.size(); ++d) {
+            DecisionLabels dl;
+            dl.decision = names[d];
+            LabelFigures* figures[2] = {&dl.baseline, &dl.candidate};
+            for (int s = 0; s < 2; ++s) {
+                figures[s]->tp = sides[s].pos[d];
+                figures[s]->fp = sides[s].neg[d];
+                figures[s]->amountCaught = sides[s].posAmount[d];
+                figures[s]->amountHurt = sides[s].negAmount[d];
+                finishFigures(*figures[s], out.positives, out.negatives);
+            }
+            out.labels.push_back(std::move(dl));
+        }
+    }
+    return out;
+}
+
+nlohmann::ordered_json impactToJson(const Impact& impact, const CompiledRuleSet& base, const Evaluation& be,
+                                    const CompiledRuleSet& cand, const Evaluation& ce, const Dataset& data,
+                                    std::size_t maxChanged)
+{
+    using Json = nlohmann::ordered_json;
+    Json baseline = Json::object(), candidate = Json::object();
+    for (const auto& [d, count] : impact.baselineDistribution)
+        baseline[d] = count;
+    for (const auto& [d, count] : impact.candidateDistribution)
+        candidate[d] = count;
+    Json transitions = Json::array();
+    for (const auto& [pair, count] : impact.transitions)
+        transitions.push_back({{"from", pair.first}, {"to", pair.second}, {"count", count}});
+    Json changed = Json::array();
+    const std::size_t limit = maxChanged ? std::min(maxChanged, impact.changedRows.size()) : impact.changedRows.size();
+    for (std::size_t i = 0; i < limit; ++i) {
+        const std::size_t row = impact.changedRows[i];
+        const RecordOutcome& b = be.records[row];
+        const RecordOutcome& c = ce.records[row];
+        changed.push_back({{"record_id", data.recordId(row)},
+                           {"old_decision", base.decisions[b.decision]},
+                           {"new_decision", cand.decisions[c.decision]},
+                           {"old_score", number(b.score)},
+                           {"new_score", number(c.score)},
+                           {"old_rule", ruleOf(base, b)},
+                           {"new_rule", ruleOf(cand, c)}});
+    }
+    Json j = {{"total", impact.total},
+              {"affected", impact.affected},
+              {"impact_rate", impact.impactRate},
+              {"score_changed", impact.scoreChanged},
+              {"distribution", {{"baseline", baseline}, {"candidate", candidate}}},
+              {"transitions", transitions},
+              {"changed", changed},
+              {"changed_truncated", limit < impact.changedRows.size()}};
+    if (impact.hasLabels) {
+        Json decisions = Json::object();
+        for (const auto& dl : impact.labels)
+            decisions[dl.decision] = {{"baseline", figuresToJson(dl.baseline, impact.hasAmounts)},
+                                      {"candidate", figuresToJson(dl.candidate, impact.hasAmounts)},
+                                      {"delta", deltaToJson(dl.baseline, dl.candidate, impact.hasAmounts)}};
+        j["labels"] = {{"label_column", impact.labelColumn},
+                       {"amount_column", impact.hasAmounts ? Json(impact.amountColumn) : Json(nullptr)},
+                       {"positives", impact.positives},
+                       {"negatives", impact.negatives},
+                       {"unlabeled", impact.unlabeled},
+                       {"decisions", decisions}};
+    }
+    return j;
+}
+
+LabelFigures flaggedFigures(const CompiledRuleSet& rs, const Evaluation& ev, const Dataset& data,
+                            const ImpactOptions& options, std::string_view notFlagged)
+{
+    LabelFigures f;
+    auto columns = labelColumns(data, options);
+    if (!columns || !columns->label)
+        return f;
+    const int pass = rs.findDecision(notFlagged);
+    std::int64_t positives = 0, negatives = 0;
+    for (std::size_t row = 0; row < ev.records.size(); ++row) {
+        const auto label = labelOf(columns->label[row]);
+        if (!label)
+            continue;
+        const bool flagged = static_cast<int>(ev.records[row].decision) != pass;
+        const double amount = columns->amount ? amountOf(columns->amount[row]) : 0.0;
+        if (*label) {
+            ++positives;
+            if (flagged) {
+                ++f.tp;
+                f.amountCaught += amount;
+            }
+        } else {
+            ++negatives;
+            if (flagged) {
+                ++f.fp;
+                f.amountHurt += amount;
+            }
+        }
+    }
+    finishFigures(f, positives, negatives);
+    return f;
+}
+
+std::vector<std::size_t> rankVariants(const std::vector<VariantSummary>& variants, bool byLabels)
+{
+    std::vector<std::size_t> order(variants.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const VariantSummary& x = variants[a];
+        const VariantSummary& y = variants[b];
+        if (byLabels) {
+            const double fx = x.f1.value_or(-1), fy = y.f1.value_or(-1);
+            if (fx != fy)
+                return fx > fy;
+        }
+        return x.impactRate < y.impactRate;
+    });
+    return order;
+}
+
+// ---- Explanations -----------------------------------------------------------------------------------------
+
+namespace {
+
+struct TraceIndex {
+    std::unordered_map<std::int32_t, cel::Value> values; // the first value each node had
+};
+
+class Explainer {
+public:
+    Explainer(const RuleSet& rs, const Rule& rule, const cel::Program& program, const TraceIndex& trace)
+        : m_rs(rs), m_rule(rule), m_ast(program.ast()), m_trace(trace)
+    {
+    }
+
+    void explain(std::int32_t node, std::vector<ExplainStep>& out)
+    {
+        const cel::Node& n = m_ast.node(node);
+        const auto value = find(node);
+        if (!value)
+            return;
+        if (n.kind == cel::NodeKind::Call && (n.name == "_&&_" || n.name == "_||_") && n.args.size() == 2) {
+            const bool isAnd = n.name == "_&&_";
+            const auto l = find(n.args[0]);
+            const auto r = find(n.args[1]);
+            if (value->isBool() && value->asBool() == !isAnd) {
+                // Decided by one side: the first that had the deciding value.
+                if (l && l->isBool() && l->asBool() == !isAnd)
+                    explain(n.args[0], out);
+                else if (r)
+                    explain(n.args[1], out);
+                return;
+            }
+            if (value->isBool()) {
+                // Both sides were needed.
+                explain(n.args[0], out);
+                explain(n.args[1], out);
+                return;
+            }
+            // An error: the side(s) that were errors.
+            if (l && !l->isBool())
+                explain(n.args[0], out);
+            if (r && !r->isBool())
+                explain(n.args[1], out);
+            return;
+        }
+        ExplainStep step;
+        step.expression = std::string(m_ast.text(node));
+        step.value = cel::toJson(*value);
+        step.text = cel::toDebugString(*value);
+        step.pos = m_rs.positionInWhen(m_rule, n.begin);
+        auto operand = [&](std::int32_t child) {
+            if (child < 0 || m_ast.node(child).kind == cel::NodeKind::Literal
+                || m_ast.node(child).kind == cel::NodeKind::List)
+                return;
+            if (const auto v = find(child))
+                step.operands.emplace_back(std::string(m_ast.text(child)), cel::toDebugString(*v));
+        };
+        if (n.kind == cel::NodeKind::Call) {
+            operand(n.target);
+            for (auto a : n.args)
+                operand(a);
+        } else if (n.kind == cel::NodeKind::Select) {
+            // a dotted field read: the value is the step itself
+        }
+        out.push_back(std::move(step));
+    }
+
+private:
+    std::optional<cel::Value> find(std::int32_t node) const
+    {
+        const auto it = m_trace.values.find(node);
+        if (it == m_trace.values.end())
+            return std::nullopt;
+        return it->second;
+    }
+
+    const RuleSet& m_rs;
+    const Rule& m_rule;
+    const cel::Ast& m_ast;
+    const TraceIndex& m_trace;
+};
+
+} // namespace
+
+Result<Explanation> explainRecord(const CompiledRuleSet& rs, const Dataset& data, std::size_t row)
+{
+    if (auto ok = checkCompiledFor(rs, data); !ok)
+        return std::unexpected(ok.error());
+    if (row >= data.rowCount())
+        return fail(fmt::format("{}: no record {}", data.source(), row + 1));
+    Explanation out;
+    out.row = row;
+    out.recordId = data.recordId(row);
+    out.line = data.sourceLine(row);
+
+    std::vector<cel::Value> slots(rs.columnSlots);
+    for (const Gather& g : gatherFor(rs, data, true))
+        slots[g.slot] = g.column[row];
+    for (const int c : rs.referencedColumns) {
+        const auto& field = data.schema().fields[static_cast<std::size_t>(c)];
+        const cel::Value& v = data.value(row, static_cast<std::size_t>(c));
+        out.fields.emplace_back(field.name, v.isError() ? std::string("(missing)") : cel::toDebugString(v));
+    }
+    const cel::Activation activation{slots};
+    cel::EvalContext ctx;
+    cel::Trace trace;
+    std::int32_t best = -1;
+    double bestScore = 0;
+    unsigned errors = 0;
+    for (std::size_t k = 0; k < rs.rules.size(); ++k) {
+        const CompiledRule& cr = rs.rules[k];
+        const Rule& rule = rs.rule(k);
+        RuleExplanation re;
+        re.rule = k;
+        re.enabled = cr.enabled;
+        if (!cr.enabled || !cr.program) {
+            out.rules.push_back(std::move(re));
+            continue;
+        }
+        const cel::Value v = cr.program->evalTraced(activation, ctx, trace);
+        re.result = cel::toDebugString(v);
+        if (v.isBool()) {
+            re.matched = v.asBool();
+        } else {
+            ++errors;
+            re.error = v.isError() ? cr.program->errorMessage(v) : notBoolMessage(v);
+        }
+        TraceIndex index;
+        for (const cel::TraceStep& s : trace.steps)
+            index.values.emplace(s.node, s.value);
+        Explainer explainer(*rs.source, rule, *cr.program, index);
+        explainer.explain(cr.program->ast().root, re.steps);
+        std::stable_sort(re.steps.begin(), re.steps.end(), [](const ExplainStep& a, const ExplainStep& b) {
+            return a.pos.line != b.pos.line ? a.pos.line < b.pos.line : a.pos.column < b.pos.column;
+        });
+        if (re.matched.value_or(false)) {
+            if (best < 0 || (rs.strategy == Strategy::MaxScore && cr.score > bestScore)) {
+                best = static_cast<std::int32_t>(k);
+                bestScore = cr.score;
+            }
+        }
+        out.rules.push_back(std::move(re));
+    }
+    out.outcome.rule = best;
+    out.outcome.errors = static_cast<std::uint16_t>(std::min(errors, 65535u));
+    if (best >= 0) {
+        out.outcome.decision = rs.rules[static_cast<std::size_t>(best)].decision;
+        out.outcome.score = rs.rules[static_cast<std::size_t>(best)].score;
+        out.rules[static_cast<std::size_t>(best)].decided = true;
+    } else {
+        out.outcome.decision = rs.defaultDecision;
+        out.outcome.score = rs.defaultScore;
+    }
+    return out;
+}
+
+} // namespace sb::rules
