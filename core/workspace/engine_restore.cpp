@@ -2,6 +2,8 @@
 
 #include "workspace/engine_internal.h"
 
+#include "store/audit.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -86,7 +88,8 @@ Result<SandboxEngine::Impl::SwapPlan> SandboxEngine::Impl::planSwap(TreeReader& 
 // below the swapped folder, settle the journal row (if any), all in one transaction.
 Result<CheckpointRow> SandboxEngine::Impl::finishRestore(const NewCheckpoint& plan, const std::string& id,
                                                          const Saved* deferred, const std::string& swapped,
-                                                         std::optional<std::int64_t> journalRow, bool recovered)
+                                                         std::optional<std::int64_t> journalRow, bool recovered,
+                                                         const nlohmann::json* promotion)
 {
     sqlite::Transaction transaction(db);
     if (auto ok = transaction.begin(); !ok)
@@ -110,6 +113,31 @@ Result<CheckpointRow> SandboxEngine::Impl::finishRestore(const NewCheckpoint& pl
                               "cannot settle the restore journal");
             !ok)
             return errorOf(ok);
+    }
+    if (plan.kind == "promote") {
+        // The promotion's record: its approval (when given) and the promotion itself, with the checkpoint.
+        nlohmann::json details = promotion && promotion->is_object() ? *promotion : nlohmann::json::object();
+        details["parents"] = plan.parents;
+        details["tree"] = hashHex(plan.tree);
+        details["swapped"] = swapped;
+        details["recovered"] = recovered;
+        std::vector<Operation> operations;
+        const auto approval = details.find("approval");
+        if (approval != details.end() && approval->is_object()) {
+            const nlohmann::json approved = {{"by", approval->value("by", "")},
+                                             {"note", approval->value("note", "")},
+                                             {"risk", details.value("risk", "")},
+                                             {"risk_reasons", details.value("risk_reasons", nlohmann::json::array())},
+                                             {"source", details.value("source", "")},
+                                             {"source_checkpoint", details.value("source_checkpoint", "")}};
+            operations.push_back(Operation{std::string(audit_op::kApprove), plan.sandboxName, id,
+                                           approval->value("by", plan.author), plan.createdAtMs, jsonText(approved)});
+        }
+        operations.push_back(Operation{std::string(audit_op::kPromote), plan.sandboxName, id, plan.author,
+                                       plan.createdAtMs, jsonText(details)});
+        if (auto ok = commit(transaction, operations); !ok)
+            return errorOf(ok);
+        return made;
     }
     const nlohmann::json details = {{"restored", plan.source},
                                     {"parent", plan.parents.empty() ? std::string() : plan.parents.front()},
@@ -463,7 +491,9 @@ Result<void> SandboxEngine::Impl::recover()
                                                            : SwapPlan::Kind::Exchange;
         const bool swappedIn = settleSwap(**sandbox, entry.swapped, kind, entry.inode, staging);
         if (swappedIn) {
-            auto made = finishRestore(plan->first, plan->second, nullptr, entry.swapped, entry.id, true);
+            const nlohmann::json* promotion =
+                planJson.is_object() && planJson.contains("promotion") ? &planJson["promotion"] : nullptr;
+            auto made = finishRestore(plan->first, plan->second, nullptr, entry.swapped, entry.id, true, promotion);
             if (!made)
                 return errorOf(made);
         } else if (auto ok = db.exec(fmt::format("DELETE FROM workspace_journal WHERE id = {}", entry.id),
