@@ -536,7 +536,7 @@ struct SandboxEngine::Impl {
     Result<PromotionReport> promote(const PromotionRequest& request, const ProgressCallback& progress);
 
     // Writes the changed entries of the merged tree below `folder`/files and the report as manifest.json.
-    Result<void> writeExport(TreeReader& reader, const PromotionReport& report, const std::filesystem::path& folder);
+    Result<void> writeExport(const PromotionReport& report, const std::filesystem::path& folder);
 
     // --- recovery -----------------------------------------------------------------------------------------------
 

@@ -61,6 +61,7 @@ nlohmann::json promotionDetails(const PromotionReport& report)
 {
     const PromotionImpact& i = report.impact;
     return {{"source", report.source},
+            {"target", report.target},
             {"source_checkpoint", report.sourceCheckpoint},
             {"target_checkpoint", report.targetCheckpoint},
             {"ancestor", report.ancestor ? nlohmann::json(*report.ancestor) : nlohmann::json(nullptr)},
@@ -82,7 +83,7 @@ nlohmann::json promotionDetails(const PromotionReport& report)
 
 } // namespace
 
-Result<void> SandboxEngine::Impl::writeExport(TreeReader& reader, const PromotionReport& report, const fs::path& folder)
+Result<void> SandboxEngine::Impl::writeExport(const PromotionReport& report, const fs::path& folder)
 {
     std::error_code ec;
     const auto status = fs::symlink_status(folder, ec);
@@ -121,6 +122,7 @@ Result<void> SandboxEngine::Impl::writeExport(TreeReader& reader, const Promotio
     auto subset = buildSubset(top, listings);
     if (!subset)
         return errorOf(subset);
+    TreeReader reader(blobs);
     reader.addUnstored(&listings);
     if (::mkdirat(out->get(), "files", 0755) != 0)
         return fail(fmt::format("--export {}: cannot create files/: {}", folder.string(), errnoText(errno)));
@@ -303,7 +305,7 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
     case Mode::Export:
         report.status = "exported";
         report.output = request.output.string();
-        if (auto ok = writeExport(reader, report, request.output); !ok)
+        if (auto ok = writeExport(report, request.output); !ok)
             return errorOf(ok);
         return report;
     case Mode::Patch: {
