@@ -103,6 +103,8 @@ struct PromoteOptions {
     std::string exportDir;
     std::string patchFile;
     std::string riskConfig;            // "": STORE.d/promotion.yaml when it exists, else the defaults
+    std::vector<std::string> takeSource; // conflicting paths settled with the sandbox's side
+    std::vector<std::string> takeTarget; // ... with the target's
     std::string store;
     bool json = false;
 };

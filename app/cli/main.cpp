@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 
 int main(int argc, char** argv)
@@ -239,6 +240,10 @@ int main(int argc, char** argv)
     exportOption->excludes(patchOption);
     promoteCmd->add_option("--risk-config", promote.riskConfig,
                            "Risk thresholds (YAML, a `promotion:` section; default STORE.d/promotion.yaml if present)");
+    promoteCmd->add_option("--take-source", promote.takeSource,
+                           "Settle the conflict at this path with the sandbox's side (repeatable)");
+    promoteCmd->add_option("--take-target", promote.takeTarget,
+                           "Settle the conflict at this path with the target's side (repeatable)");
     promoteCmd->add_flag("--json", promote.json, "Print JSON");
     promoteCmd->add_option("--store", promote.store, "Store file (default: see below)");
 
@@ -292,6 +297,12 @@ int main(int argc, char** argv)
         if (promote.approve && (promote.by.empty() || promote.note.empty())) {
             std::cerr << "sandbench: promote: --approve needs --by NAME and --note TEXT (who approves, and why)\n";
             return kExitUsage;
+        }
+        for (const auto& path : promote.takeSource) {
+            if (std::find(promote.takeTarget.begin(), promote.takeTarget.end(), path) != promote.takeTarget.end()) {
+                std::cerr << "sandbench: promote: " << path << ": --take-source and --take-target both name it\n";
+                return kExitUsage;
+            }
         }
         return promoteCommand(promote);
     }

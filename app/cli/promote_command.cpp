@@ -64,6 +64,9 @@ void printReport(const PromotionReport& r)
         for (const auto& c : r.conflicts)
             std::cout << fmt::format("  {:<14} {}  ({})\n", toString(c.kind), printable(c.path), c.detail);
     }
+    for (const auto& [c, side] : r.resolved)
+        std::cout << fmt::format("resolved {:<14} {}: took the {}'s side\n", toString(c.kind), printable(c.path),
+                                 toString(side));
     for (const auto& reason : r.blocked)
         std::cerr << "sandbench: promote: " << reason << '\n';
 }
@@ -77,6 +80,10 @@ int promoteCommand(const PromoteOptions& options)
     request.target = options.target;
     if (options.approve)
         request.approval = Approval{options.by, options.note};
+    for (const auto& path : options.takeSource)
+        request.resolutions[path] = MergeSide::Source;
+    for (const auto& path : options.takeTarget)
+        request.resolutions[path] = MergeSide::Target;
     if (options.dryRun) {
         request.mode = PromotionRequest::Mode::Preview;
     } else if (!options.exportDir.empty()) {

@@ -60,6 +60,9 @@ Result<TreeEntry> buildSubset(const SubsetNode& node, TreeReader::Listings& out)
 nlohmann::json promotionDetails(const PromotionReport& report)
 {
     const PromotionImpact& i = report.impact;
+    nlohmann::json resolved = nlohmann::json::array();
+    for (const auto& [conflict, side] : report.resolved)
+        resolved.push_back({{"path", conflict.path}, {"kind", sb::toString(conflict.kind)}, {"took", sb::toString(side)}});
     return {{"source", report.source},
             {"target", report.target},
             {"source_checkpoint", report.sourceCheckpoint},
@@ -77,6 +80,7 @@ nlohmann::json promotionDetails(const PromotionReport& report)
               {"lines_added", i.linesAdded},
               {"lines_removed", i.linesRemoved}}},
             {"compatibility_checked", report.compatibility.size()},
+            {"resolved", resolved},
             {"approval", report.approval ? nlohmann::json{{"by", report.approval->by}, {"note", report.approval->note}}
                                          : nlohmann::json(nullptr)}};
 }
@@ -234,12 +238,13 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
     }
     TreeReader reader(blobs);
     reader.addUnstored(&savedTarget->scan.trees);
-    auto merged = mergeTrees(reader, base, targetHead.info.tree, sourceHead.info.tree);
+    auto merged = mergeTrees(reader, base, targetHead.info.tree, sourceHead.info.tree, request.resolutions);
     if (!merged)
         return errorOf(merged);
     reader.addUnstored(&merged->listings);
     report.mergedTree = merged->tree;
     report.conflicts = merged->conflicts;
+    report.resolved = merged->resolved;
     trace("merged");
 
     // 3. What it changes in the target, measured.
@@ -294,6 +299,13 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
         if (!c.ok)
             report.blocked.push_back(fmt::format("compatibility ({}): {}", c.check, c.message));
     }
+    for (const auto& [path, side] : request.resolutions) {
+        const bool used = std::any_of(report.resolved.begin(), report.resolved.end(),
+                                      [&](const auto& r) { return r.first.path == path; });
+        if (!used)
+            report.blocked.push_back(fmt::format("take the {} side of {}: there is no conflict at that path",
+                                                 sb::toString(side), path));
+    }
     if (report.approvalRequired && !report.approval)
         report.blocked.push_back("high risk: an approval is required (--approve --by NAME --note TEXT)");
 
@@ -324,13 +336,13 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
     case Mode::Apply: break;
     }
 
-    // Nothing to apply: the target already holds everything the source changed.
-    if (report.changes.empty() && report.conflicts.empty()) {
-        report.status = "up-to-date";
-        return report;
-    }
     if (!report.blocked.empty()) {
         report.status = "blocked";
+        return report;
+    }
+    // Nothing to apply: the target already holds everything the source changed.
+    if (report.changes.empty()) {
+        report.status = "up-to-date";
         return report;
     }
 

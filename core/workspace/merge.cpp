@@ -47,7 +47,7 @@ std::string describe(const Entry& before, const Entry& after)
 
 class Merger {
 public:
-    explicit Merger(TreeReader& reader) : m_reader(reader) {}
+    Merger(TreeReader& reader, const MergeResolutions& resolutions) : m_reader(reader), m_resolutions(resolutions) {}
 
     // The merged directory (nullopt: it goes) of three directory listings, any of them absent.
     Result<std::optional<TreeEntry>> directory(const std::string& path, const Entry& base, const Entry& target,
@@ -99,6 +99,7 @@ public:
 
     TreeReader::Listings takeListings() { return std::move(m_listings); }
     std::vector<MergeConflict> takeConflicts() { return std::move(m_conflicts); }
+    std::vector<std::pair<MergeConflict, MergeSide>> takeResolved() { return std::move(m_resolved); }
 
 private:
     static std::uint32_t mergedMode(const Entry& base, const Entry& target, const Entry& source)
@@ -156,19 +157,26 @@ private:
         else
             conflict.kind = ConflictKind::BothModified;
         conflict.detail = fmt::format("the target {}, the source {}", describe(base, target), describe(base, source));
+        if (auto chosen = m_resolutions.find(path); chosen != m_resolutions.end()) {
+            m_resolved.emplace_back(std::move(conflict), chosen->second);
+            return chosen->second == MergeSide::Source ? source : target;
+        }
         m_conflicts.push_back(std::move(conflict));
         return target; // the target's stays, so the merged tree is whole; the conflict blocks applying it
     }
 
     TreeReader& m_reader;
+    const MergeResolutions& m_resolutions;
     TreeReader::Listings m_listings;
     std::vector<MergeConflict> m_conflicts;
+    std::vector<std::pair<MergeConflict, MergeSide>> m_resolved;
 };
 
 } // namespace
 
 Result<MergeResult> mergeTrees(TreeReader& reader, const std::optional<ContentHash>& ancestor,
-                               const ContentHash& target, const ContentHash& source)
+                               const ContentHash& target, const ContentHash& source,
+                               const MergeResolutions& resolutions)
 {
     auto root = [](const ContentHash& hash) {
         TreeEntry e;
@@ -187,13 +195,14 @@ Result<MergeResult> mergeTrees(TreeReader& reader, const std::optional<ContentHa
         result.tree = source;
         return result;
     }
-    Merger merger(reader);
+    Merger merger(reader, resolutions);
     auto merged = merger.directory("", base, root(target), root(source));
     if (!merged)
         return std::unexpected(merged.error());
     result.tree = (*merged)->hash;
     result.listings = merger.takeListings();
     result.conflicts = merger.takeConflicts();
+    result.resolved = merger.takeResolved();
     return result;
 }
 

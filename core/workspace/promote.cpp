@@ -26,6 +26,11 @@ std::string_view toString(RiskLevel level)
     return "?";
 }
 
+std::string_view toString(MergeSide side)
+{
+    return side == MergeSide::Source ? "source" : "target";
+}
+
 RiskRules RiskConfig::defaultHigh()
 {
     RiskRules rules;
@@ -405,6 +410,13 @@ nlohmann::json promotionToJson(const PromotionReport& r)
         item["detail"] = c.detail;
         conflicts.push_back(std::move(item));
     }
+    json resolved = json::array();
+    for (const auto& [c, side] : r.resolved) {
+        json item = pathJson(c.path);
+        item["kind"] = toString(c.kind);
+        item["took"] = toString(side);
+        resolved.push_back(std::move(item));
+    }
     json added = json::array();
     json removed = json::array();
     json modified = json::array();
@@ -448,6 +460,7 @@ nlohmann::json promotionToJson(const PromotionReport& r)
             {"approval_required", r.approvalRequired},
             {"approval", r.approval ? json{{"by", r.approval->by}, {"note", r.approval->note}} : json(nullptr)},
             {"conflicts", conflicts},
+            {"resolved", resolved},
             {"changes", {{"added", added}, {"removed", removed}, {"modified", modified}}},
             {"files", files},
             {"impact",

@@ -27,6 +27,7 @@ struct CheckpointInfo;
 
 enum class RiskLevel { Low = 0, Medium = 1, High = 2 };
 std::string_view toString(RiskLevel level);
+std::string_view toString(MergeSide side); // "source", "target"
 
 // One level's rules: the level applies when any rule holds. Counts are "more than"; nullopt turns a rule off.
 struct RiskRules {
@@ -128,6 +129,8 @@ struct PromotionRequest {
     Mode mode = Mode::Apply;
     std::filesystem::path output;
     std::optional<Approval> approval;
+    // Conflicts the person promoting settles by path: the source's side or the target's.
+    MergeResolutions resolutions;
     // nullopt: STORE.d/promotion.yaml when it exists, else the defaults.
     std::optional<RiskConfig> risk;
     std::vector<CompatibilityCheck> checks;  // besides policyCompatibilityCheck()
@@ -147,6 +150,7 @@ struct PromotionReport {
     std::vector<std::string> saved;          // auto checkpoints made of unsaved work first
     ContentHash mergedTree{};
     std::vector<MergeConflict> conflicts;
+    std::vector<std::pair<MergeConflict, MergeSide>> resolved; // conflicts settled by the request's resolutions
     std::vector<PromotionChange> changes;    // target -> merged, in path order
     PromotionImpact impact;
     RiskLevel risk = RiskLevel::Low;

@@ -117,6 +117,17 @@ TEST_F(PromoteCli, ConflictsBlockWithTheirKinds)
     EXPECT_NE(text.out.find("a.txt"), std::string::npos);
     // A dry run reports the same and is also status 1 (it would be blocked).
     EXPECT_EQ(run("promote feature --dry-run", 1)["status"], "preview");
+
+    // Settled path by path.
+    EXPECT_EQ(cli("promote feature --take-source a.txt --take-target a.txt" + store()).status, 2);
+    const json settled = run("promote feature --take-source a.txt --take-target b.txt");
+    EXPECT_EQ(settled["status"], "applied");
+    ASSERT_EQ(settled["resolved"].size(), 2u);
+    EXPECT_EQ(settled["resolved"][0]["path"], "a.txt");
+    EXPECT_EQ(settled["resolved"][0]["took"], "source");
+    EXPECT_EQ(settled["resolved"][1]["took"], "target");
+    EXPECT_EQ(readFile(path("main") / "a.txt"), "feature's\n");
+    EXPECT_EQ(readFile(path("main") / "b.txt"), "main changed b\n");
 }
 
 TEST_F(PromoteCli, HighRiskNeedsAnApprovalWithNameAndNote)

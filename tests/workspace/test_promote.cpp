@@ -219,6 +219,43 @@ TEST_F(PromoteTest, EachKindOfConflictBlocksAndChangesNothing)
     EXPECT_EQ(readFile(main / "a.txt"), "main's a\n");
 }
 
+TEST_F(PromoteTest, ConflictsCanBeSettledPathByPathWithEitherSide)
+{
+    start();
+    writeFile(workspace("main") / "a.txt", "main's a\n");
+    writeFile(workspace("feature") / "a.txt", "feature's a\n");
+    writeFile(workspace("main") / "b.txt", "main's b\n");
+    fs::remove(workspace("feature") / "b.txt");
+    writeFile(workspace("feature") / "c.txt", "clean\n");
+    PromotionRequest request;
+    request.source = "feature";
+    request.resolutions = {{"a.txt", MergeSide::Source}, {"b.txt", MergeSide::Source}};
+    const auto report = promote(request);
+    ASSERT_EQ(report.status, "applied") << (report.blocked.empty() ? "" : report.blocked.front());
+    EXPECT_TRUE(report.conflicts.empty());
+    ASSERT_EQ(report.resolved.size(), 2u);
+    EXPECT_EQ(report.resolved[0].first.kind, ConflictKind::BothModified);
+    EXPECT_EQ(report.resolved[1].first.kind, ConflictKind::ModifyDelete);
+    EXPECT_EQ(readFile(workspace("main") / "a.txt"), "feature's a\n");
+    EXPECT_FALSE(fs::exists(workspace("main") / "b.txt"));
+    EXPECT_EQ(readFile(workspace("main") / "c.txt"), "clean\n");
+    const auto promoted = audit("promote");
+    ASSERT_EQ(promoted.size(), 1u);
+    EXPECT_EQ(nlohmann::json::parse(promoted[0].details)["resolved"].size(), 2u);
+
+    // The target's side; and a resolution naming no conflict blocks (a stale or mistyped path).
+    writeFile(workspace("main") / "a.txt", "main again\n");
+    writeFile(workspace("feature") / "a.txt", "feature again\n");
+    request.resolutions = {{"a.txt", MergeSide::Target}, {"nope.txt", MergeSide::Source}};
+    const auto stale = promote(request);
+    EXPECT_EQ(stale.status, "blocked");
+    ASSERT_EQ(stale.blocked.size(), 1u);
+    EXPECT_NE(stale.blocked[0].find("nope.txt"), std::string::npos);
+    request.resolutions = {{"a.txt", MergeSide::Target}};
+    EXPECT_EQ(promote(request).status, "up-to-date"); // main's side of the one change: nothing to apply
+    EXPECT_EQ(readFile(workspace("main") / "a.txt"), "main again\n");
+}
+
 TEST_F(PromoteTest, ADeletedFolderAgainstAChangeInsideConflictsAtTheChangedFile)
 {
     start();
