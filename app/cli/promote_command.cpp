@@ -33,7 +33,8 @@ void printReport(const PromotionReport& r)
     else if (r.status == "exported")
         std::cout << head << "written to " << r.output << " (nothing applied)\n";
     else if (r.status == "preview")
-        std::cout << head << (r.blocked.empty() ? "would apply" : "would be blocked") << " (dry run, nothing applied)\n";
+        std::cout << head << (r.blocked.empty() ? "would apply" : "would be blocked")
+                  << " (dry run, nothing applied)\n";
     else
         std::cout << head << "BLOCKED, nothing applied\n";
     for (const auto& id : r.saved)
@@ -58,7 +59,8 @@ void printReport(const PromotionReport& r)
     if (r.approval)
         std::cout << "approval " << printable(r.approval->by) << ": " << printable(r.approval->note) << '\n';
     for (const auto& c : r.compatibility)
-        std::cout << fmt::format("check    {} {}: {}\n", c.check, printable(c.path), c.ok ? "ok" : printable(c.message));
+        std::cout << fmt::format("check    {} {}: {}\n", c.check, printable(c.path),
+                                 c.ok ? "ok" : printable(c.message));
     if (!r.conflicts.empty()) {
         std::cout << "conflicts (the target keeps its version until they are resolved in the sandbox):\n";
         for (const auto& c : r.conflicts)

@@ -62,7 +62,8 @@ nlohmann::json promotionDetails(const PromotionReport& report)
     const PromotionImpact& i = report.impact;
     nlohmann::json resolved = nlohmann::json::array();
     for (const auto& [conflict, side] : report.resolved)
-        resolved.push_back({{"path", conflict.path}, {"kind", sb::toString(conflict.kind)}, {"took", sb::toString(side)}});
+        resolved.push_back(
+            {{"path", conflict.path}, {"kind", sb::toString(conflict.kind)}, {"took", sb::toString(side)}});
     return {{"source", report.source},
             {"target", report.target},
             {"source_checkpoint", report.sourceCheckpoint},
@@ -139,7 +140,8 @@ Result<void> SandboxEngine::Impl::writeExport(const PromotionReport& report, con
     if (fd < 0)
         return fail(fmt::format("--export {}: cannot write manifest.json: {}", folder.string(), errnoText(errno)));
     Fd guard(fd);
-    const std::string manifest = promotionToJson(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    const std::string manifest =
+        promotionToJson(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     std::string_view rest = manifest;
     while (!rest.empty()) {
         const ssize_t n = ::write(fd, rest.data(), rest.size());

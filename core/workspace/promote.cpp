@@ -497,8 +497,10 @@ Result<std::vector<PromotionChange>> measureChanges(std::vector<TreeChange> chan
     };
     for (auto& change : changes) {
         PromotionChange measured;
-        const std::uint64_t oldSize = change.before && change.before->type != EntryType::Directory ? change.before->size : 0;
-        const std::uint64_t newSize = change.after && change.after->type != EntryType::Directory ? change.after->size : 0;
+        const std::uint64_t oldSize =
+            change.before && change.before->type != EntryType::Directory ? change.before->size : 0;
+        const std::uint64_t newSize =
+            change.after && change.after->type != EntryType::Directory ? change.after->size : 0;
         ++impact.files;
         switch (change.kind) {
         case ChangeKind::Added: ++impact.added; break;
