@@ -97,7 +97,8 @@ Result<void> SandboxEngine::Impl::writeExport(const PromotionReport& report, con
             return fail(fmt::format("--export {}: exists and is not a folder", folder.string()));
         if (!fs::is_empty(folder, ec))
             return fail(fmt::format("--export {}: the folder is not empty (nothing is overwritten)", folder.string()));
-    } else if (::mkdir(folder.c_str(), 0755) != 0) {
+    } else if (fs::create_directories(folder.parent_path().empty() ? fs::path(".") : folder.parent_path(), ec);
+               ::mkdir(folder.c_str(), 0755) != 0) {
         return fail(fmt::format("--export {}: cannot create the folder: {}", folder.string(), errnoText(errno)));
     }
     auto out = openDirectory(folder);

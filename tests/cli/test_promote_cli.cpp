@@ -198,7 +198,7 @@ TEST_F(PromoteCli, ExportAndPatchApplyNothing)
     writeFile(path("feature") / "a.txt", "alpha\nchanged\n");
     writeFile(path("feature") / "new/d.txt", "delta\n");
     fs::remove(path("feature") / "b.txt");
-    const fs::path dir = m_dir / "review";
+    const fs::path dir = m_dir / "reviews" / "review"; // missing folders on the way are made
     const json exported = run("promote feature --export " + dir.string());
     EXPECT_EQ(exported["status"], "exported");
     EXPECT_EQ(exported["applied"], false);
