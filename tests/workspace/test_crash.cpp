@@ -360,6 +360,7 @@ TEST_F(CrashTest, PromotionKilledAtEveryStepSettlesToBeforeOrAfter)
             ASSERT_TRUE(killedAt(step, [&](SandboxEngine& e) {
                 PromotionRequest request;
                 request.source = name;
+                request.approval = Approval{"carol", "crash test"}; // recorded by the recovery too
                 (void)e.promote(request);
             }));
             const auto& expected = after ? stateAfter : stateA;
@@ -375,6 +376,12 @@ TEST_F(CrashTest, PromotionKilledAtEveryStepSettlesToBeforeOrAfter)
                 EXPECT_EQ(count("SELECT count(*) FROM checkpoints"), checkpointsBefore + 1);
                 EXPECT_EQ(promotions, promotionsBefore + 1);
                 EXPECT_TRUE(engine().verifyCheckpoint(head.id));
+                const auto approvals = listAudit(*m_store, AuditFilter{.operation = "approve"}).value();
+                ASSERT_FALSE(approvals.empty());
+                EXPECT_EQ(approvals.back().actor, "carol");
+                EXPECT_NE(approvals.back().details.find(head.id), std::string::npos);
+                const auto promoted = listAudit(*m_store, AuditFilter{.operation = "promote"}).value().back();
+                EXPECT_EQ(nlohmann::json::parse(promoted.details)["recovered"], std::string(step) == "promote.swapped");
             } else {
                 EXPECT_EQ(head.id, headBefore);
                 EXPECT_EQ(count("SELECT count(*) FROM checkpoints"), checkpointsBefore);
@@ -383,7 +390,8 @@ TEST_F(CrashTest, PromotionKilledAtEveryStepSettlesToBeforeOrAfter)
             auto drift = engine().diff(head.id, "");
             ASSERT_TRUE(drift) << drift.error().message;
             EXPECT_TRUE(drift->files.empty());
-            for (const auto& entry : fs::directory_iterator(SandboxEngine::dataFolder(storePath()) / "sandboxes" / "main"))
+            for (const auto& entry :
+                 fs::directory_iterator(SandboxEngine::dataFolder(storePath()) / "sandboxes" / "main"))
                 EXPECT_EQ(entry.path().filename(), "workspace") << "left behind: " << entry.path();
             // Whatever the kill left unreferenced goes; what is referenced stays whole.
             ASSERT_TRUE(engine().collectGarbage());
@@ -405,7 +413,8 @@ TEST_F(CrashTest, PromotionsKilledAtRandomMomentsLeaveEverythingWhole)
     const auto stateB = snapshot(feature);
 
     const int rounds = envInt("SANDBENCH_CRASH_ROUNDS", 25);
-    const unsigned seed = static_cast<unsigned>(envInt("SANDBENCH_CRASH_SEED", static_cast<int>(std::random_device{}())));
+    const unsigned seed =
+        static_cast<unsigned>(envInt("SANDBENCH_CRASH_SEED", static_cast<int>(std::random_device{}())));
     std::mt19937 random(seed);
     SCOPED_TRACE("SANDBENCH_CRASH_SEED=" + std::to_string(seed));
     std::set<std::string> committed;
