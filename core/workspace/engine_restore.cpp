@@ -99,7 +99,16 @@ Result<CheckpointRow> SandboxEngine::Impl::finishRestore(const NewCheckpoint& pl
         if (auto ok = updateStatCache(plan.sandboxId, deferred->cache, deferred->scan); !ok)
             return errorOf(ok);
     }
-    auto made = insertCheckpoint(plan, id);
+    // A promotion's source head is not locked once its process died: should a prune have removed it before
+    // the recovery, the record goes on with the parents that remain rather than failing every open.
+    NewCheckpoint kept = plan;
+    if (recovered && plan.kind == "promote") {
+        std::erase_if(kept.parents, [&](const std::string& parent) {
+            auto row = checkpointRowOf(parent);
+            return row && !*row;
+        });
+    }
+    auto made = insertCheckpoint(kept, id);
     if (!made)
         return errorOf(made);
     if (auto ok = setHead(plan.sandboxId, made->id); !ok)
@@ -117,7 +126,7 @@ Result<CheckpointRow> SandboxEngine::Impl::finishRestore(const NewCheckpoint& pl
     if (plan.kind == "promote") {
         // The promotion's record: its approval (when given) and the promotion itself, with the checkpoint.
         nlohmann::json details = promotion && promotion->is_object() ? *promotion : nlohmann::json::object();
-        details["parents"] = plan.parents;
+        details["parents"] = kept.parents;
         details["tree"] = hashHex(plan.tree);
         details["swapped"] = swapped;
         details["recovered"] = recovered;

@@ -9,6 +9,7 @@
 #include "workspace_fixture.h"
 
 #include "store/audit.h"
+#include "workspace/files.h"
 
 #include <gtest/gtest.h>
 
@@ -510,6 +511,47 @@ TEST_F(CrashTest, PromotionsKilledAtRandomMomentsLeaveEverythingWhole)
     std::cout << "[crash] " << rounds << " kills during promotions, " << committed.size()
               << " checkpoints reported committed, main's head a promotion after " << applied << " of them, "
               << killedMidPromotion << " kills between a promotion's journal and its record\n";
+}
+
+// A promotion killed after its swap whose source head is pruned before the recovery gets to it (the target
+// was busy): the recovery records it with the parent that remains instead of failing every open.
+TEST_F(CrashTest, APromotionRecoveredAfterItsSourceHeadWasPrunedKeepsTheOtherParent)
+{
+    const fs::path main = workspace("main");
+    writeState(main, 1);
+    checkpoint("main", "A");
+    create("feature");
+    writeFile(workspace("feature") / "dir1/sub0/f1", "promoted\n");
+    const std::string sourceHead = checkpoint("feature");
+    const std::string mainHead = engine().sandbox("main")->head;
+    ASSERT_TRUE(killedAt("promote.swapped", [](SandboxEngine& e) {
+        PromotionRequest request;
+        request.source = "feature";
+        (void)e.promote(request);
+    }));
+    {
+        // main is busy (its lock held): this open leaves main's journal row alone, and the source moves on.
+        auto busy = FileLock::acquire(SandboxEngine::dataFolder(storePath()) / "locks" / "main",
+                                      FileLock::Mode::Exclusive, 1000, "main");
+        ASSERT_TRUE(busy && busy->valid());
+        SetUp();
+        EXPECT_EQ(count("SELECT count(*) FROM workspace_journal"), 1);
+        writeFile(workspace("feature") / "later.txt", "later\n");
+        checkpoint("feature");
+        auto pruned = engine().prune("feature", PrunePolicy{1, false, std::nullopt});
+        ASSERT_TRUE(pruned) << pruned.error().message;
+        EXPECT_FALSE(engine().findCheckpoint(sourceHead));
+    }
+    SetUp(); // main is free: its promotion is finished
+    EXPECT_EQ(count("SELECT count(*) FROM workspace_journal"), 0);
+    const auto head = engine().findCheckpoint(engine().sandbox("main")->head).value();
+    EXPECT_EQ(head.kind, "promote");
+    EXPECT_EQ(head.parents, std::vector<std::string>{mainHead});
+    EXPECT_EQ(readFile(main / "dir1/sub0/f1"), "promoted\n");
+    auto drift = engine().diff(head.id, "");
+    ASSERT_TRUE(drift);
+    EXPECT_TRUE(drift->files.empty());
+    EXPECT_TRUE(verifyAudit(*m_store)->intact());
 }
 
 } // namespace
