@@ -508,6 +508,7 @@ TEST_F(PromoteTest, ThePatchAppliesWithGit)
     writeFile(feature / "empty.txt", "");
     writeFile(feature / "name with space.txt", "spaced\n");
     writeFile(feature / "tab\there.txt", "tabbed\n");
+    writeFile(feature / "caf\xe9 \"quoted\".txt", "not UTF-8, quoted\n"); // C-quoted with octal escapes
     fs::create_symlink("a.txt", feature / "link");
     fs::remove(feature / "dir/sub/d.txt");
     fs::permissions(feature / "b.txt", fs::perms::owner_all);
