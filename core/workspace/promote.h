@@ -42,7 +42,7 @@ struct RiskRules {
 // The thresholds of the risk level (README.md, "Promotion"): STORE.d/promotion.yaml, or --risk-config FILE,
 // a YAML file with a `promotion:` section:
 //   promotion:
-//     policy_paths: ["policies/**/*.yaml", "*.policy.yaml"]
+//     policy_paths: ["**/policies/**/*.yaml", "*.policy.yaml", "policy.yaml"]
 //     high:   {files_changed: 50, files_removed: 10, policy_changed: true, paths: [...]}
 //     medium: {files_changed: 10, files_removed: 0, lines_changed: 500}
 // Keys left out keep their defaults; `null` turns a rule off.
@@ -50,8 +50,8 @@ struct RiskConfig {
     RiskRules high = defaultHigh();
     RiskRules medium = defaultMedium();
     // Which files of a tree are policies: checked by the compatibility check, and a change to one is a risk.
-    std::vector<std::string> policyPaths = {"policies/**/*.yaml", "policies/**/*.yml", "*.policy.yaml",
-                                            "*.policy.yml"};
+    std::vector<std::string> policyPaths = {"**/policies/**/*.yaml", "**/policies/**/*.yml", "*.policy.yaml",
+                                            "*.policy.yml", "policy.yaml", "policy.yml"};
 
     static RiskRules defaultHigh();
     static RiskRules defaultMedium();

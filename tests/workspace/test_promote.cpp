@@ -416,12 +416,15 @@ TEST_F(PromoteTest, APolicyThatDoesNotParseBlocksWithItsLine)
     writeFile(workspace("feature") / "policies/good.yaml", "name: good\nlevel: process\n");
     writeFile(workspace("feature") / "policies/bad.yaml", "name: bad\nlevel: process\nlimits:\n  wall_ms: lots\n");
     writeFile(workspace("feature") / "deep/x.policy.yaml", "name: x\nnot_a_field: 1\n");
+    writeFile(workspace("feature") / "conf/policies/run/strict.yml", "name: strict\nlevel: process\n");
+    writeFile(workspace("feature") / "policy.yaml", "name: top\n");
+    writeFile(workspace("feature") / "notes/readme.yaml", "not: a policy\n"); // not a policy path: unchecked
     PromotionRequest request;
     request.source = "feature";
     request.approval = Approval{"bob", "ok"};
     const auto report = promote(request);
     EXPECT_EQ(report.status, "blocked");
-    ASSERT_EQ(report.compatibility.size(), 3u);
+    ASSERT_EQ(report.compatibility.size(), 5u);
     std::map<std::string, CompatibilityResult> byPath;
     for (const auto& c : report.compatibility)
         byPath[c.path] = c;
@@ -431,6 +434,8 @@ TEST_F(PromoteTest, APolicyThatDoesNotParseBlocksWithItsLine)
         << byPath["policies/bad.yaml"].message;
     EXPECT_FALSE(byPath["deep/x.policy.yaml"].ok);
     EXPECT_EQ(byPath["deep/x.policy.yaml"].check, "policy");
+    EXPECT_TRUE(byPath["conf/policies/run/strict.yml"].ok) << byPath["conf/policies/run/strict.yml"].message;
+    EXPECT_TRUE(byPath["policy.yaml"].ok) << byPath["policy.yaml"].message;
     EXPECT_FALSE(fs::exists(workspace("main") / "policies"));
 }
 
