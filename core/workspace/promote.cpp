@@ -44,8 +44,7 @@ RiskRules RiskConfig::defaultMedium()
 {
     RiskRules rules;
     rules.filesChanged = 10;
-    rules.filesRemoved = 0;
-    rules.linesChanged = 500;
+    rules.linesChanged = 1000;
     return rules;
 }
 

@@ -44,7 +44,7 @@ struct RiskRules {
 //   promotion:
 //     policy_paths: ["**/policies/**/*.yaml", "*.policy.yaml", "policy.yaml"]
 //     high:   {files_changed: 50, files_removed: 10, policy_changed: true, paths: [...]}
-//     medium: {files_changed: 10, files_removed: 0, lines_changed: 500}
+//     medium: {files_changed: 10, lines_changed: 1000}
 // Keys left out keep their defaults; `null` turns a rule off.
 struct RiskConfig {
     RiskRules high = defaultHigh();

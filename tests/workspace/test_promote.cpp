@@ -87,7 +87,7 @@ TEST_F(PromoteTest, ChangesOnlyOnTheSourceAreTakenAndRecordedWithTwoParents)
     EXPECT_EQ(report.impact.files, 3u);
     EXPECT_EQ(report.impact.linesAdded, 3u);   // TWO, three, echo
     EXPECT_EQ(report.impact.linesRemoved, 2u); // two, bravo
-    EXPECT_EQ(report.risk, RiskLevel::Medium); // a deletion is medium by default
+    EXPECT_EQ(report.risk, RiskLevel::Low); // three files, a few lines
     EXPECT_EQ(snapshot(workspace("main")), snapshot(feature));
 
     auto made = engine().findCheckpoint(report.checkpoint);
@@ -108,7 +108,7 @@ TEST_F(PromoteTest, ChangesOnlyOnTheSourceAreTakenAndRecordedWithTwoParents)
     EXPECT_EQ(details["checkpoint"], report.checkpoint);
     EXPECT_EQ(details["source"], "feature");
     EXPECT_EQ(details["source_checkpoint"], featureHead);
-    EXPECT_EQ(details["risk"], "medium");
+    EXPECT_EQ(details["risk"], "low");
     EXPECT_TRUE(details["approval"].is_null());
     EXPECT_TRUE(audit("approve").empty());
     EXPECT_TRUE(verifyAudit(*m_store)->intact());
@@ -335,6 +335,16 @@ TEST_F(PromoteTest, RiskFollowsTheThresholdsAndTheirConfiguration)
     EXPECT_EQ(report.risk, RiskLevel::Low);
     EXPECT_TRUE(report.riskReasons.empty());
 
+    // Many lines in one file: medium.
+    std::string lines;
+    for (int i = 0; i < 1001; ++i)
+        lines += "line " + std::to_string(i) + "\n";
+    writeFile(feature / "long.txt", lines);
+    report = promote("feature", PromotionRequest::Mode::Preview);
+    EXPECT_EQ(report.risk, RiskLevel::Medium);
+    EXPECT_EQ(report.impact.linesAdded, 1002u);
+    fs::remove(feature / "long.txt");
+
     // A policy file changed is high.
     writeFile(feature / "policies/p.yaml", "name: p\n");
     report = promote("feature", PromotionRequest::Mode::Preview);
@@ -358,6 +368,9 @@ TEST_F(PromoteTest, RiskFollowsTheThresholdsAndTheirConfiguration)
     std::vector<std::string> reasons;
     gradeRisk(rules, {}, impact, {}, level, reasons);
     EXPECT_EQ(level, RiskLevel::High);
+    impact.files = impact.removed = 10;
+    gradeRisk(rules, {}, impact, {}, level, reasons);
+    EXPECT_EQ(level, RiskLevel::Low) << "ten removals are not more than ten";
 
     // A mistake in the configuration names its line.
     auto bad = RiskConfig::parse("promotion:\n  high:\n    files_changd: 3\n", "risk.yaml");
