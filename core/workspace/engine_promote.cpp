@@ -264,10 +264,10 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
     PromotionSubject subject;
     subject.changes = &report.changes;
     subject.config = &config;
-    subject.mergedFiles = [&]() -> Result<std::vector<std::pair<std::string, TreeEntry>>> {
-        std::vector<std::pair<std::string, TreeEntry>> out;
+    subject.mergedFiles = [&]() -> Result<std::vector<PathEntry>> {
+        std::vector<PathEntry> out;
         auto ok = reader.walk(merged->tree, [&](const std::string& path, const TreeEntry& entry) -> Result<bool> {
-            out.emplace_back(path, entry);
+            out.push_back(PathEntry{path, entry});
             return true;
         });
         if (!ok)

@@ -98,7 +98,7 @@ struct CompatibilityResult {
 struct PromotionSubject {
     const std::vector<PromotionChange>* changes = nullptr;
     // Every file, symlink and directory of the merged tree, in path order.
-    std::function<Result<std::vector<std::pair<std::string, TreeEntry>>>()> mergedFiles;
+    std::function<Result<std::vector<PathEntry>>()> mergedFiles;
     // A file's bytes (refused above `limit`).
     std::function<Result<std::string>(const TreeEntry&, std::uint64_t limit)> read;
     const RiskConfig* config = nullptr;

@@ -177,12 +177,6 @@ struct DiffOptions {
     std::uint64_t maxTextBytes = 8ULL << 20;       // larger files are not line-diffed
 };
 
-// A file, symlink or directory of a checkpoint, by path (for promotion and the checkpoint browser).
-struct PathEntry {
-    std::string path;
-    TreeEntry entry;
-};
-
 class SandboxEngine {
 public:
     static constexpr std::string_view kMain = "main";
