@@ -143,15 +143,8 @@ Result<void> SandboxEngine::Impl::writeExport(const PromotionReport& report, con
     Fd guard(fd);
     const std::string manifest =
         promotionToJson(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    std::string_view rest = manifest;
-    while (!rest.empty()) {
-        const ssize_t n = ::write(fd, rest.data(), rest.size());
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return fail(fmt::format("--export {}: cannot write manifest.json: {}", folder.string(), errnoText(errno)));
-        rest.remove_prefix(static_cast<std::size_t>(n));
-    }
+    if (auto ok = writeAll(fd, manifest); !ok)
+        return fail(fmt::format("--export {}: cannot write manifest.json: {}", folder.string(), ok.error().message));
     return {};
 }
 

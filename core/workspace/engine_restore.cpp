@@ -323,17 +323,7 @@ Result<SandboxEngine::Impl::PreparedSwap> SandboxEngine::Impl::prepareSwap(const
         if (fd < 0)
             return cleanup(Error{fmt::format("cannot create the restored file: {}", errnoText(errno))});
         Fd guard(fd);
-        auto ok = sb::readFile(blobs, entry, [&](std::string_view bytes) -> Result<void> {
-            while (!bytes.empty()) {
-                const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-                if (n < 0 && errno == EINTR)
-                    continue;
-                if (n < 0)
-                    return fail(errnoText(errno));
-                bytes.remove_prefix(static_cast<std::size_t>(n));
-            }
-            return {};
-        });
+        auto ok = sb::readFile(blobs, entry, [&](std::string_view bytes) { return writeAll(fd, bytes); });
         if (!ok)
             return cleanup(Error{fmt::format("{}: {}", plan.path, ok.error().message)});
         if (::fchmod(fd, entry.mode) != 0)
