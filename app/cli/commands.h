@@ -2,8 +2,10 @@
 
 #include "store/store.h"
 #include "util/error.h"
+#include "workspace/sandbox_engine.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -132,7 +134,32 @@ struct CheckpointOptions {
     bool json = false;
 };
 
+// sandbench promote SANDBOX [--to TARGET] [--approve --by NAME --note TEXT] [--dry-run|--export DIR|--patch FILE]
+struct PromoteOptions {
+    std::string sandbox;
+    std::string target = "main";
+    bool approve = false;
+    std::string by;
+    std::string note;
+    bool dryRun = false;
+    std::string exportDir;
+    std::string patchFile;
+    std::string riskConfig;            // "": STORE.d/promotion.yaml when it exists, else the defaults
+    std::vector<std::string> takeSource; // conflicting paths settled with the sandbox's side
+    std::vector<std::string> takeTarget; // ... with the target's
+    std::string store;
+    bool json = false;
+};
+
+// The store and the workspace engine on it; opening the engine settles what a killed Sandbench left.
+struct OpenedEngine {
+    std::unique_ptr<Store> store;
+    std::unique_ptr<SandboxEngine> engine;
+};
+Result<OpenedEngine> openEngine(const std::string& storePath);
+
 int sandboxCommand(const SandboxOptions& options);
+int promoteCommand(const PromoteOptions& options);
 int checkpointCommand(const CheckpointOptions& options);
 
 int runCommand(const RunOptions& options);

@@ -29,26 +29,6 @@ int failWith(const std::string& message)
     return kExitFailure;
 }
 
-// Opens the store and the engine on it; the engine settles what a killed Sandbench left first.
-struct Opened {
-    std::unique_ptr<Store> store;
-    std::unique_ptr<SandboxEngine> engine;
-};
-
-Result<Opened> openEngine(const std::string& path)
-{
-    auto store = Store::open(path.empty() ? Store::defaultPath() : std::filesystem::path(path));
-    if (!store)
-        return std::unexpected(store.error());
-    Opened opened;
-    opened.store = std::make_unique<Store>(std::move(*store));
-    auto engine = SandboxEngine::open(*opened.store);
-    if (!engine)
-        return std::unexpected(engine.error());
-    opened.engine = std::move(*engine);
-    return opened;
-}
-
 std::string when(std::int64_t epochMs)
 {
     const std::time_t t = static_cast<std::time_t>(epochMs / 1000);
@@ -338,6 +318,20 @@ int checkpointPrune(SandboxEngine& engine, const CheckpointOptions& options)
 }
 
 } // namespace
+
+Result<OpenedEngine> openEngine(const std::string& path)
+{
+    auto store = Store::open(path.empty() ? Store::defaultPath() : std::filesystem::path(path));
+    if (!store)
+        return std::unexpected(store.error());
+    OpenedEngine opened;
+    opened.store = std::make_unique<Store>(std::move(*store));
+    auto engine = SandboxEngine::open(*opened.store);
+    if (!engine)
+        return std::unexpected(engine.error());
+    opened.engine = std::move(*engine);
+    return opened;
+}
 
 int sandboxCommand(const SandboxOptions& options)
 {

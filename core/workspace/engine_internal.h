@@ -323,6 +323,8 @@ struct SandboxEngine::Impl {
     std::string actorOr(const std::string& given) const { return given.empty() ? engine::currentUser() : given; }
 
     Result<void> commit(sqlite::Transaction& transaction, const Operation& operation);
+    // Several operations that commit together (a promotion and its approval).
+    Result<void> commit(sqlite::Transaction& transaction, const std::vector<Operation>& operations);
 
     // --- rows --------------------------------------------------------------------------------------------
 
@@ -487,10 +489,12 @@ struct SandboxEngine::Impl {
 
     // The swap of a restore is done: record the restore checkpoint, move the head, forget the stat cache
     // below the swapped folder, settle the journal row (if any), all in one transaction.
+    // A promotion (plan.kind "promote") records its `promotion` details instead: audit entries `approve`
+    // (when approved) and `promote`.
     Result<engine::CheckpointRow> finishRestore(const engine::NewCheckpoint& plan, const std::string& id,
                                                 const Saved* deferred,
                                                 const std::string& swapped, std::optional<std::int64_t> journalRow,
-                                                bool recovered);
+                                                bool recovered, const nlohmann::json* promotion = nullptr);
 
     Result<RestoreResult> restore(std::string_view checkpointText, const ProgressCallback& progress,
                                   std::string_view intoSandbox);
@@ -514,12 +518,25 @@ struct SandboxEngine::Impl {
     Result<void> swap(const engine::SandboxRow& sandbox, const SwapPlan& plan, const std::filesystem::path& staging);
 
     // What the journal keeps of the swap, beside the checkpoint to record.
-    static std::string journalPlan(const engine::NewCheckpoint& plan, const std::string& id, SwapPlan::Kind kind)
+    static std::string journalPlan(const engine::NewCheckpoint& plan, const std::string& id, SwapPlan::Kind kind,
+                                   const nlohmann::json* promotion = nullptr)
     {
         nlohmann::json j = engine::toJson(plan, id);
         j["swap"] = toString(kind);
+        if (promotion)
+            j["promotion"] = *promotion;
         return engine::jsonText(j);
     }
+
+    // --- promotion --------------------------------------------------------------------------------------------
+
+    // The nearest common ancestor of two checkpoint rows (fewest steps from both together).
+    Result<std::optional<engine::CheckpointRow>> commonAncestor(std::int64_t a, std::int64_t b);
+
+    Result<PromotionReport> promote(const PromotionRequest& request, const ProgressCallback& progress);
+
+    // Writes the changed entries of the merged tree below `folder`/files and the report as manifest.json.
+    Result<void> writeExport(const PromotionReport& report, const std::filesystem::path& folder);
 
     // --- recovery -----------------------------------------------------------------------------------------------
 

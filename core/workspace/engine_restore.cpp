@@ -2,6 +2,8 @@
 
 #include "workspace/engine_internal.h"
 
+#include "store/audit.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -86,7 +88,8 @@ Result<SandboxEngine::Impl::SwapPlan> SandboxEngine::Impl::planSwap(TreeReader& 
 // below the swapped folder, settle the journal row (if any), all in one transaction.
 Result<CheckpointRow> SandboxEngine::Impl::finishRestore(const NewCheckpoint& plan, const std::string& id,
                                                          const Saved* deferred, const std::string& swapped,
-                                                         std::optional<std::int64_t> journalRow, bool recovered)
+                                                         std::optional<std::int64_t> journalRow, bool recovered,
+                                                         const nlohmann::json* promotion)
 {
     sqlite::Transaction transaction(db);
     if (auto ok = transaction.begin(); !ok)
@@ -96,7 +99,16 @@ Result<CheckpointRow> SandboxEngine::Impl::finishRestore(const NewCheckpoint& pl
         if (auto ok = updateStatCache(plan.sandboxId, deferred->cache, deferred->scan); !ok)
             return errorOf(ok);
     }
-    auto made = insertCheckpoint(plan, id);
+    // A promotion's source head is not locked once its process died: should a prune have removed it before
+    // the recovery, the record goes on with the parents that remain rather than failing every open.
+    NewCheckpoint kept = plan;
+    if (recovered && plan.kind == "promote") {
+        std::erase_if(kept.parents, [&](const std::string& parent) {
+            auto row = checkpointRowOf(parent);
+            return row && !*row;
+        });
+    }
+    auto made = insertCheckpoint(kept, id);
     if (!made)
         return errorOf(made);
     if (auto ok = setHead(plan.sandboxId, made->id); !ok)
@@ -110,6 +122,31 @@ Result<CheckpointRow> SandboxEngine::Impl::finishRestore(const NewCheckpoint& pl
                               "cannot settle the restore journal");
             !ok)
             return errorOf(ok);
+    }
+    if (plan.kind == "promote") {
+        // The promotion's record: its approval (when given) and the promotion itself, with the checkpoint.
+        nlohmann::json details = promotion && promotion->is_object() ? *promotion : nlohmann::json::object();
+        details["parents"] = kept.parents;
+        details["tree"] = hashHex(plan.tree);
+        details["swapped"] = swapped;
+        details["recovered"] = recovered;
+        std::vector<Operation> operations;
+        const auto approval = details.find("approval");
+        if (approval != details.end() && approval->is_object()) {
+            const nlohmann::json approved = {{"by", approval->value("by", "")},
+                                             {"note", approval->value("note", "")},
+                                             {"risk", details.value("risk", "")},
+                                             {"risk_reasons", details.value("risk_reasons", nlohmann::json::array())},
+                                             {"source", details.value("source", "")},
+                                             {"source_checkpoint", details.value("source_checkpoint", "")}};
+            operations.push_back(Operation{std::string(audit_op::kApprove), plan.sandboxName, id,
+                                           approval->value("by", plan.author), plan.createdAtMs, jsonText(approved)});
+        }
+        operations.push_back(Operation{std::string(audit_op::kPromote), plan.sandboxName, id, plan.author,
+                                       plan.createdAtMs, jsonText(details)});
+        if (auto ok = commit(transaction, operations); !ok)
+            return errorOf(ok);
+        return made;
     }
     const nlohmann::json details = {{"restored", plan.source},
                                     {"parent", plan.parents.empty() ? std::string() : plan.parents.front()},
@@ -286,17 +323,7 @@ Result<SandboxEngine::Impl::PreparedSwap> SandboxEngine::Impl::prepareSwap(const
         if (fd < 0)
             return cleanup(Error{fmt::format("cannot create the restored file: {}", errnoText(errno))});
         Fd guard(fd);
-        auto ok = sb::readFile(blobs, entry, [&](std::string_view bytes) -> Result<void> {
-            while (!bytes.empty()) {
-                const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-                if (n < 0 && errno == EINTR)
-                    continue;
-                if (n < 0)
-                    return fail(errnoText(errno));
-                bytes.remove_prefix(static_cast<std::size_t>(n));
-            }
-            return {};
-        });
+        auto ok = sb::readFile(blobs, entry, [&](std::string_view bytes) { return writeAll(fd, bytes); });
         if (!ok)
             return cleanup(Error{fmt::format("{}: {}", plan.path, ok.error().message)});
         if (::fchmod(fd, entry.mode) != 0)
@@ -463,7 +490,9 @@ Result<void> SandboxEngine::Impl::recover()
                                                            : SwapPlan::Kind::Exchange;
         const bool swappedIn = settleSwap(**sandbox, entry.swapped, kind, entry.inode, staging);
         if (swappedIn) {
-            auto made = finishRestore(plan->first, plan->second, nullptr, entry.swapped, entry.id, true);
+            const nlohmann::json* promotion =
+                planJson.is_object() && planJson.contains("promotion") ? &planJson["promotion"] : nullptr;
+            auto made = finishRestore(plan->first, plan->second, nullptr, entry.swapped, entry.id, true, promotion);
             if (!made)
                 return errorOf(made);
         } else if (auto ok = db.exec(fmt::format("DELETE FROM workspace_journal WHERE id = {}", entry.id),

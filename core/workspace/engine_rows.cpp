@@ -48,25 +48,35 @@ Result<void> SandboxEngine::Impl::discardFolder(const fs::path& folder)
 
 Result<void> SandboxEngine::Impl::commit(sqlite::Transaction& transaction, const Operation& operation)
 {
+    return commit(transaction, std::vector<Operation>{operation});
+}
+
+Result<void> SandboxEngine::Impl::commit(sqlite::Transaction& transaction, const std::vector<Operation>& operations)
+{
     // Every operation lands in the audit log, in its own transaction: both commit, or neither.
-    nlohmann::json details = nlohmann::json::parse(operation.details.empty() ? "{}" : operation.details, nullptr, false);
-    if (!details.is_object())
-        details = nlohmann::json{{"details", operation.details}};
-    if (!operation.checkpoint.empty())
-        details["checkpoint"] = operation.checkpoint;
-    AuditEntry entry(operation.action, operation.sandbox, std::move(details));
-    entry.actor = operation.actor;
-    entry.atMs = operation.atMs;
-    if (auto audited = appendAudit(db, entry); !audited)
-        return std::unexpected(audited.error());
-    if (observer) {
-        if (auto ok = observer->committing(db, operation); !ok)
-            return ok;
+    for (const Operation& operation : operations) {
+        nlohmann::json details =
+            nlohmann::json::parse(operation.details.empty() ? "{}" : operation.details, nullptr, false);
+        if (!details.is_object())
+            details = nlohmann::json{{"details", operation.details}};
+        if (!operation.checkpoint.empty())
+            details["checkpoint"] = operation.checkpoint;
+        AuditEntry entry(operation.action, operation.sandbox, std::move(details));
+        entry.actor = operation.actor;
+        entry.atMs = operation.atMs;
+        if (auto audited = appendAudit(db, entry); !audited)
+            return std::unexpected(audited.error());
+        if (observer) {
+            if (auto ok = observer->committing(db, operation); !ok)
+                return ok;
+        }
     }
     if (auto ok = transaction.commit(); !ok)
         return ok;
-    if (observer)
-        observer->committed(operation);
+    if (observer) {
+        for (const Operation& operation : operations)
+            observer->committed(operation);
+    }
     return {};
 }
 

@@ -19,20 +19,6 @@ std::int64_t nanoseconds(const timespec& ts)
     return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
-Result<void> writeAll(int fd, std::string_view bytes)
-{
-    while (!bytes.empty()) {
-        const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return fail(errnoText(errno));
-        }
-        bytes.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return {};
-}
-
 class Writer {
 public:
     Writer(TreeReader& reader, const std::function<bool(std::uint64_t)>& progress)

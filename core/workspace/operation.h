@@ -12,7 +12,7 @@ namespace sb {
 // whom, when, and the details (a JSON object) a record of it should keep.
 struct Operation {
     std::string action;     // sandbox.create, sandbox.destroy, sandbox.sweep, checkpoint.create,
-                            // checkpoint.restore, checkpoint.fork, checkpoint.prune
+                            // checkpoint.restore, checkpoint.fork, checkpoint.prune, promote, approve
     std::string sandbox;
     std::string checkpoint; // the checkpoint made or acted on; "" when none
     std::string actor;

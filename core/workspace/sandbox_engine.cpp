@@ -479,11 +479,21 @@ Result<std::optional<CheckpointInfo>> SandboxEngine::commonAncestor(std::string_
     auto right = m_impl->resolveCheckpoint(b);
     if (!right)
         return errorOf(right);
+    auto row = m_impl->commonAncestor(left->id, right->id);
+    if (!row)
+        return errorOf(row);
+    if (!*row)
+        return std::optional<CheckpointInfo>{};
+    return std::optional<CheckpointInfo>(std::move((*row)->info));
+}
+
+Result<std::optional<CheckpointRow>> SandboxEngine::Impl::commonAncestor(std::int64_t a, std::int64_t b)
+{
     // Breadth-first from both sides by generations; the first checkpoint both reach, nearest to `a`.
     auto ancestors = [&](std::int64_t start) -> Result<std::map<std::int64_t, int>> {
         std::map<std::int64_t, int> distance{{start, 0}};
         std::deque<std::int64_t> queue{start};
-        auto parents = m_impl->db.prepare("SELECT parent_id FROM checkpoint_parents WHERE child_id = ?1");
+        auto parents = db.prepare("SELECT parent_id FROM checkpoint_parents WHERE child_id = ?1");
         if (!parents)
             return errorOf(parents);
         while (!queue.empty()) {
@@ -499,10 +509,10 @@ Result<std::optional<CheckpointInfo>> SandboxEngine::commonAncestor(std::string_
         }
         return distance;
     };
-    auto fromLeft = ancestors(left->id);
+    auto fromLeft = ancestors(a);
     if (!fromLeft)
         return errorOf(fromLeft);
-    auto fromRight = ancestors(right->id);
+    auto fromRight = ancestors(b);
     if (!fromRight)
         return errorOf(fromRight);
     std::optional<std::int64_t> best;
@@ -518,11 +528,25 @@ Result<std::optional<CheckpointInfo>> SandboxEngine::commonAncestor(std::string_
         }
     }
     if (!best)
-        return std::optional<CheckpointInfo>{};
-    auto row = m_impl->checkpointByRow(*best);
+        return std::optional<CheckpointRow>{};
+    auto row = checkpointByRow(*best);
     if (!row)
         return errorOf(row);
-    return std::optional<CheckpointInfo>(std::move(row->info));
+    return std::optional<CheckpointRow>(std::move(*row));
+}
+
+Result<PromotionReport> SandboxEngine::promote(const PromotionRequest& request, const ProgressCallback& progress)
+{
+    return m_impl->promote(request, progress);
+}
+
+Result<PromotionReport> SandboxEngine::preview(std::string_view source, std::string_view target)
+{
+    PromotionRequest request;
+    request.source = std::string(source);
+    request.target = std::string(target);
+    request.mode = PromotionRequest::Mode::Preview;
+    return m_impl->promote(request, {});
 }
 
 Result<std::vector<PathEntry>> SandboxEngine::files(std::string_view checkpoint)

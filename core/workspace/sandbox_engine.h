@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "workspace/diff.h"
 #include "workspace/operation.h"
+#include "workspace/promote.h"
 #include "workspace/scan.h"
 #include "workspace/tree.h"
 
@@ -176,12 +177,6 @@ struct DiffOptions {
     std::uint64_t maxTextBytes = 8ULL << 20;       // larger files are not line-diffed
 };
 
-// A file, symlink or directory of a checkpoint, by path (for promotion and the checkpoint browser).
-struct PathEntry {
-    std::string path;
-    TreeEntry entry;
-};
-
 class SandboxEngine {
 public:
     static constexpr std::string_view kMain = "main";
@@ -205,7 +200,8 @@ public:
     void setClock(std::function<std::int64_t()> clock);
     // For tests: called at the named steps between which a crash must leave nothing half done
     // ("checkpoint.stored", "restore.staged", "restore.journaled", "restore.swapped", "restore.recorded",
-    // "create.written", "destroy.recorded"), so a test can kill the process exactly there.
+    // "create.written", "destroy.recorded", "promote.staged", "promote.journaled", "promote.swapped",
+    // "promote.recorded"), so a test can kill the process exactly there.
     void setFaultHook(std::function<void(std::string_view step)> hook);
 
     // --- sandboxes ---------------------------------------------------------------------------------------
@@ -241,6 +237,17 @@ public:
     Result<GarbageStats> collectGarbage();
     // Reads every blob the checkpoint reaches and checks its hash: an error names what is missing or damaged.
     Result<void> verifyCheckpoint(std::string_view checkpoint);
+
+    // --- promotion (workspace/promote.h) ---------------------------------------------------------------------
+    // Saves unsaved work of both sandboxes (auto checkpoints), merges what the source changed since the
+    // common ancestor into the target, measures, grades and checks it, and then, by the request's mode,
+    // applies it (atomically: the target's workspace is wholly before or after even if the process is
+    // killed; recorded as a 'promote' checkpoint with both heads as parents and audited with the approval),
+    // only reports it, or writes it out as a folder or a patch. A report with a non-empty `blocked` was not
+    // applied: conflicts, failed compatibility checks, or high risk without an approval.
+    Result<PromotionReport> promote(const PromotionRequest& request, const ProgressCallback& progress = {});
+    // promote() in Mode::Preview: what promoting `source` into `target` would do.
+    Result<PromotionReport> preview(std::string_view source, std::string_view target = kMain);
 
     // --- for promotion and the checkpoint browser ---------------------------------------------------------
     // The nearest common ancestor of two checkpoints in the graph (nullopt when they share none).

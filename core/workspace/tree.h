@@ -48,6 +48,12 @@ struct TreeEntry {
     bool sameContent(const TreeEntry& other) const;
 };
 
+// A file, symlink or directory of a tree, by its '/'-separated path (promotion, the checkpoint browser).
+struct PathEntry {
+    std::string path;
+    TreeEntry entry;
+};
+
 // A directory listing, sorted by name (bytewise), names unique.
 struct Tree {
     std::vector<TreeEntry> entries;

@@ -1,4 +1,5 @@
-// Crash safety: a child process loops restores and checkpoints and is killed with SIGKILL at random moments.
+// Crash safety: a child process loops restores and checkpoints (and, in a second test, promotions) and is
+// killed with SIGKILL at random moments.
 // After each kill, before anything repairs it, the workspace is wholly one of the states the loop restores; after the next open (which finishes or undoes an interrupted restore) the store passes
 // PRAGMA integrity_check, every checkpoint the child reported committed is there and whole, the workspace is
 // what its sandbox's head says, and no staging folder is left.
@@ -6,6 +7,9 @@
 // SANDBENCH_CRASH_ROUNDS sets the number of kills (default 25); SANDBENCH_CRASH_SEED replays a run.
 
 #include "workspace_fixture.h"
+
+#include "store/audit.h"
+#include "workspace/files.h"
 
 #include <gtest/gtest.h>
 
@@ -319,6 +323,235 @@ TEST_F(CrashTest, KilledAtEveryStepSettlesToBeforeOrAfter)
     ASSERT_TRUE(engine().sweep());
     EXPECT_FALSE(fs::exists(SandboxEngine::dataFolder(storePath()) / "sandboxes" / "half"));
     EXPECT_TRUE(fs::is_empty(SandboxEngine::dataFolder(storePath()) / "trash"));
+}
+
+// Promotion applies with the restore machinery: killed at each step it settles to wholly before or wholly
+// after, recorded (promote checkpoint, audit entries) exactly when after.
+TEST_F(CrashTest, PromotionKilledAtEveryStepSettlesToBeforeOrAfter)
+{
+    const fs::path main = workspace("main");
+    writeState(main, 1);
+    const std::string a = checkpoint("main", "A");
+    const auto stateA = snapshot(main);
+    struct Scenario {
+        std::string name;
+        std::function<void(const fs::path&)> change;
+    };
+    const std::vector<Scenario> scenarios = {
+        {"whole workspace", [&](const fs::path& ws) { writeState(ws, 2); }},
+        {"one file", [&](const fs::path& ws) { writeFile(ws / "dir4/sub1/f3", "one file changed\n"); }},
+        {"one file added", [&](const fs::path& ws) { writeFile(ws / "dir4/sub1/new", "added\n"); }},
+        {"one file removed", [&](const fs::path& ws) { fs::remove(ws / "dir4/sub1/f3"); }},
+    };
+    int round = 0;
+    for (const auto& scenario : scenarios) {
+        for (const auto& [step, after] : {std::pair{"promote.staged", false}, std::pair{"promote.journaled", false},
+                                          std::pair{"promote.swapped", true}, std::pair{"promote.recorded", true}}) {
+            SCOPED_TRACE(scenario.name + " killed at " + step);
+            ASSERT_TRUE(engine().restore(a, {}, "main"));
+            ASSERT_TRUE(snapshot(main) == stateA);
+            const std::string name = "f" + std::to_string(round++);
+            create(name);
+            scenario.change(workspace(name));
+            const std::string sourceHead = checkpoint(name);
+            const auto stateAfter = snapshot(workspace(name));
+            const std::string headBefore = engine().sandbox("main")->head;
+            const auto checkpointsBefore = count("SELECT count(*) FROM checkpoints");
+            const auto promotionsBefore = listAudit(*m_store, AuditFilter{.operation = "promote"})->size();
+            ASSERT_TRUE(killedAt(step, [&](SandboxEngine& e) {
+                PromotionRequest request;
+                request.source = name;
+                request.approval = Approval{"carol", "crash test"}; // recorded by the recovery too
+                (void)e.promote(request);
+            }));
+            const auto& expected = after ? stateAfter : stateA;
+            EXPECT_TRUE(snapshot(main) == expected) << "before the next open";
+            SetUp(); // the next open settles it
+            EXPECT_TRUE(snapshot(main) == expected);
+            EXPECT_EQ(count("SELECT count(*) FROM workspace_journal"), 0);
+            const auto head = engine().findCheckpoint(engine().sandbox("main")->head).value();
+            const auto promotions = listAudit(*m_store, AuditFilter{.operation = "promote"})->size();
+            if (after) {
+                EXPECT_EQ(head.kind, "promote");
+                EXPECT_EQ(head.parents, (std::vector<std::string>{headBefore, sourceHead}));
+                EXPECT_EQ(count("SELECT count(*) FROM checkpoints"), checkpointsBefore + 1);
+                EXPECT_EQ(promotions, promotionsBefore + 1);
+                EXPECT_TRUE(engine().verifyCheckpoint(head.id));
+                const auto approvals = listAudit(*m_store, AuditFilter{.operation = "approve"}).value();
+                ASSERT_FALSE(approvals.empty());
+                EXPECT_EQ(approvals.back().actor, "carol");
+                EXPECT_NE(approvals.back().details.find(head.id), std::string::npos);
+                const auto promoted = listAudit(*m_store, AuditFilter{.operation = "promote"}).value().back();
+                EXPECT_EQ(nlohmann::json::parse(promoted.details)["recovered"], std::string(step) == "promote.swapped");
+            } else {
+                EXPECT_EQ(head.id, headBefore);
+                EXPECT_EQ(count("SELECT count(*) FROM checkpoints"), checkpointsBefore);
+                EXPECT_EQ(promotions, promotionsBefore);
+            }
+            auto drift = engine().diff(head.id, "");
+            ASSERT_TRUE(drift) << drift.error().message;
+            EXPECT_TRUE(drift->files.empty());
+            for (const auto& entry :
+                 fs::directory_iterator(SandboxEngine::dataFolder(storePath()) / "sandboxes" / "main"))
+                EXPECT_EQ(entry.path().filename(), "workspace") << "left behind: " << entry.path();
+            // Whatever the kill left unreferenced goes; what is referenced stays whole.
+            ASSERT_TRUE(engine().collectGarbage());
+            EXPECT_TRUE(engine().verifyCheckpoint(head.id));
+        }
+    }
+    EXPECT_TRUE(verifyAudit(*m_store)->intact());
+}
+
+TEST_F(CrashTest, PromotionsKilledAtRandomMomentsLeaveEverythingWhole)
+{
+    const fs::path main = workspace("main");
+    writeState(main, 1);
+    checkpoint("main", "A");
+    const auto stateA = snapshot(main);
+    create("feature");
+    const fs::path feature = workspace("feature");
+    writeState(feature, 2);
+    const auto stateB = snapshot(feature);
+
+    const int rounds = envInt("SANDBENCH_CRASH_ROUNDS", 25);
+    const unsigned seed =
+        static_cast<unsigned>(envInt("SANDBENCH_CRASH_SEED", static_cast<int>(std::random_device{}())));
+    std::mt19937 random(seed);
+    SCOPED_TRACE("SANDBENCH_CRASH_SEED=" + std::to_string(seed));
+    std::set<std::string> committed;
+    int applied = 0;
+    int killedMidPromotion = 0;
+    for (int round = 0; round < rounds; ++round) {
+        m_engine.reset();
+        m_store.reset();
+        int pipe[2];
+        ASSERT_EQ(::pipe2(pipe, O_CLOEXEC), 0);
+        const pid_t pid = ::fork();
+        ASSERT_GE(pid, 0);
+        if (pid == 0) {
+            ::close(pipe[0]);
+            auto report = [&](const std::string& line) {
+                const std::string text = line + "\n";
+                (void)!::write(pipe[1], text.data(), text.size());
+            };
+            auto store = Store::open(storePath());
+            if (!store) {
+                report("ERR " + store.error().message);
+                ::_exit(1);
+            }
+            auto engine = SandboxEngine::open(*store);
+            if (!engine) {
+                report("ERR " + engine.error().message);
+                ::_exit(1);
+            }
+            for (int version = 2;; version = 3 - version) {
+                writeState(feature, version);
+                PromotionRequest request;
+                request.source = "feature";
+                auto promoted = (*engine)->promote(request);
+                if (!promoted || !promoted->conflicts.empty() || promoted->status == "blocked") {
+                    report("ERR promote: " + (promoted ? promoted->status : promoted.error().message));
+                    ::_exit(1);
+                }
+                for (const auto& id : promoted->saved)
+                    report(id);
+                if (!promoted->checkpoint.empty())
+                    report(promoted->checkpoint);
+            }
+        }
+        ::close(pipe[1]);
+        ::usleep(static_cast<useconds_t>(std::uniform_int_distribution<int>(5'000, 400'000)(random)));
+        ::kill(pid, SIGKILL);
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        const std::string reported = drain(pipe[0]);
+        ::close(pipe[0]);
+        ASSERT_EQ(reported.find("ERR"), std::string::npos) << reported;
+        for (std::size_t start = 0; start < reported.size();) {
+            const std::size_t end = reported.find('\n', start);
+            if (end == std::string::npos)
+                break;
+            committed.insert(reported.substr(start, end - start));
+            start = end + 1;
+        }
+        const auto now = snapshot(main);
+        ASSERT_TRUE(now == stateA || now == stateB) << "round " << round << ": main is no state";
+        {
+            auto raw = Store::open(storePath());
+            ASSERT_TRUE(raw) << raw.error().message;
+            sqlite3_stmt* journal = nullptr;
+            sqlite3_prepare_v2(sqlite::connectionOf(*raw).value().handle(), "SELECT count(*) FROM workspace_journal",
+                               -1, &journal, nullptr);
+            killedMidPromotion += sqlite3_step(journal) == SQLITE_ROW && sqlite3_column_int64(journal, 0) > 0 ? 1 : 0;
+            sqlite3_finalize(journal);
+        }
+        SetUp();
+        EXPECT_EQ(count("SELECT count(*) FROM workspace_journal"), 0);
+        const auto settled = snapshot(main);
+        ASSERT_TRUE(settled == stateA || settled == stateB) << "round " << round;
+        auto head = engine().sandbox("main")->head;
+        auto drift = engine().diff(head, "");
+        ASSERT_TRUE(drift) << drift.error().message;
+        EXPECT_TRUE(drift->files.empty()) << "round " << round << ": the head does not match the workspace";
+        applied += engine().findCheckpoint(head)->kind == "promote" ? 1 : 0;
+    }
+    sqlite3_stmt* statement = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(sqlite::connectionOf(*m_store).value().handle(), "PRAGMA integrity_check", -1,
+                                 &statement, nullptr),
+              SQLITE_OK);
+    ASSERT_EQ(sqlite3_step(statement), SQLITE_ROW);
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(sqlite3_column_text(statement, 0))), "ok");
+    sqlite3_finalize(statement);
+    ASSERT_TRUE(engine().collectGarbage());
+    for (const auto& id : committed) {
+        auto ok = engine().verifyCheckpoint(id);
+        EXPECT_TRUE(ok) << id << ": " << (ok ? "" : ok.error().message);
+    }
+    EXPECT_TRUE(verifyAudit(*m_store)->intact());
+    std::cout << "[crash] " << rounds << " kills during promotions, " << committed.size()
+              << " checkpoints reported committed, main's head a promotion after " << applied << " of them, "
+              << killedMidPromotion << " kills between a promotion's journal and its record\n";
+}
+
+// A promotion killed after its swap whose source head is pruned before the recovery gets to it (the target
+// was busy): the recovery records it with the parent that remains instead of failing every open.
+TEST_F(CrashTest, APromotionRecoveredAfterItsSourceHeadWasPrunedKeepsTheOtherParent)
+{
+    const fs::path main = workspace("main");
+    writeState(main, 1);
+    checkpoint("main", "A");
+    create("feature");
+    writeFile(workspace("feature") / "dir1/sub0/f1", "promoted\n");
+    const std::string sourceHead = checkpoint("feature");
+    const std::string mainHead = engine().sandbox("main")->head;
+    ASSERT_TRUE(killedAt("promote.swapped", [](SandboxEngine& e) {
+        PromotionRequest request;
+        request.source = "feature";
+        (void)e.promote(request);
+    }));
+    {
+        // main is busy (its lock held): this open leaves main's journal row alone, and the source moves on.
+        auto busy = FileLock::acquire(SandboxEngine::dataFolder(storePath()) / "locks" / "main",
+                                      FileLock::Mode::Exclusive, 1000, "main");
+        ASSERT_TRUE(busy && busy->valid());
+        SetUp();
+        EXPECT_EQ(count("SELECT count(*) FROM workspace_journal"), 1);
+        writeFile(workspace("feature") / "later.txt", "later\n");
+        checkpoint("feature");
+        auto pruned = engine().prune("feature", PrunePolicy{1, false, std::nullopt});
+        ASSERT_TRUE(pruned) << pruned.error().message;
+        EXPECT_FALSE(engine().findCheckpoint(sourceHead));
+    }
+    SetUp(); // main is free: its promotion is finished
+    EXPECT_EQ(count("SELECT count(*) FROM workspace_journal"), 0);
+    const auto head = engine().findCheckpoint(engine().sandbox("main")->head).value();
+    EXPECT_EQ(head.kind, "promote");
+    EXPECT_EQ(head.parents, std::vector<std::string>{mainHead});
+    EXPECT_EQ(readFile(main / "dir1/sub0/f1"), "promoted\n");
+    auto drift = engine().diff(head.id, "");
+    ASSERT_TRUE(drift);
+    EXPECT_TRUE(drift->files.empty());
+    EXPECT_TRUE(verifyAudit(*m_store)->intact());
 }
 
 } // namespace
