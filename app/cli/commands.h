@@ -147,6 +147,7 @@ struct PromoteOptions {
     std::string riskConfig;            // "": STORE.d/promotion.yaml when it exists, else the defaults
     std::vector<std::string> takeSource; // conflicting paths settled with the sandbox's side
     std::vector<std::string> takeTarget; // ... with the target's
+    std::string data;                  // a dataset (stored name or file): rule sets' fields checked, impact rated
     std::string store;
     bool json = false;
 };

@@ -326,6 +326,9 @@ int main(int argc, char** argv)
         "--patch", promote.patchFile, "Write the change as a git-style unified diff to this file; apply nothing");
     dryRun->excludes(exportOption)->excludes(patchOption);
     exportOption->excludes(patchOption);
+    promoteCmd->add_option("--data", promote.data,
+                           "A dataset (stored name, or a .csv/.jsonl file): rule sets are checked against its columns "
+                           "and each changed rule set's impact rate on it grades the risk");
     promoteCmd->add_option("--risk-config", promote.riskConfig,
                            "Risk thresholds (YAML, a `promotion:` section; default STORE.d/promotion.yaml if present)");
     promoteCmd->add_option("--take-source", promote.takeSource,

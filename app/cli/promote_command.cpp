@@ -3,9 +3,11 @@
 // compatibility check, high risk without an approval) or not possible, 2 usage errors.
 
 #include "commands.h"
+#include "rules_support.h"
 
 #include "report.h"
 
+#include "rules/promotion_gate.h"
 #include "util/printable.h"
 #include "workspace/promote.h"
 #include "workspace/sandbox_engine.h"
@@ -101,6 +103,21 @@ int promoteCommand(const PromoteOptions& options)
             return reportError(config.error().message);
         request.risk = std::move(*config);
     }
+    // Rule sets in the tree must parse and compile; with --data, every field they read must be a column of the
+    // data, and each changed rule set's impact rate on it grades the risk.
+    std::shared_ptr<const rules::Dataset> data;
+    if (!options.data.empty()) {
+        DataSourceOptions source;
+        source.data = options.data;
+        source.store = options.store;
+        auto loaded = loadData(source, {});
+        if (!loaded)
+            return reportError(loaded.error().message);
+        reportBadRows(*loaded);
+        data = std::make_shared<const rules::Dataset>(std::move(loaded->data));
+        request.riskInputs.push_back(rules::ruleSetImpactRisk(data));
+    }
+    request.checks.push_back(rules::ruleSetCompatibilityCheck(data));
     auto opened = openEngine(options.store);
     if (!opened)
         return reportError(opened.error().message);

@@ -37,6 +37,7 @@ RiskRules RiskConfig::defaultHigh()
     rules.filesChanged = 50;
     rules.filesRemoved = 10;
     rules.policyChanged = true;
+    rules.impactRate = 0.05;
     return rules;
 }
 
@@ -45,6 +46,7 @@ RiskRules RiskConfig::defaultMedium()
     RiskRules rules;
     rules.filesChanged = 10;
     rules.linesChanged = 1000;
+    rules.impactRate = 0.01;
     return rules;
 }
 
@@ -104,7 +106,21 @@ Result<void> readRules(const YAML::Node& node, std::string_view origin, const st
             ok = count(rules.linesChanged);
         else if (key == "bytes_changed")
             ok = count(rules.bytesChanged);
-        else if (key == "policy_changed") {
+        else if (key == "impact_rate") {
+            if (value.IsNull()) {
+                rules.impactRate.reset();
+            } else {
+                try {
+                    const double rate = value.as<double>();
+                    if (!(rate >= 0 && rate <= 1))
+                        ok = fail(at(value, origin, where) + ": expected a fraction from 0 to 1 (0.05 is 5 %), or null");
+                    else
+                        rules.impactRate = rate;
+                } catch (const YAML::Exception&) {
+                    ok = fail(at(value, origin, where) + ": expected a fraction from 0 to 1 (0.05 is 5 %), or null");
+                }
+            }
+        } else if (key == "policy_changed") {
             try {
                 rules.policyChanged = value.as<bool>();
             } catch (const YAML::Exception&) {
@@ -119,7 +135,7 @@ Result<void> readRules(const YAML::Node& node, std::string_view origin, const st
         } else {
             ok = fail(at(item.first, origin, where)
                       + ": unknown rule (files_changed, files_removed, lines_changed, bytes_changed, policy_changed, "
-                        "paths)");
+                        "impact_rate, paths)");
         }
         if (!ok)
             return ok;

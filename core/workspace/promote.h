@@ -36,6 +36,9 @@ struct RiskRules {
     std::optional<std::uint64_t> linesChanged;  // lines added + removed, text files
     std::optional<std::uint64_t> bytesChanged;  // bytes added + removed
     bool policyChanged = false;                 // any policy file (RiskConfig::policyPaths) added, removed, changed
+    // A changed rule set's impact rate (records whose decision changes / records) on the data the promotion
+    // is measured on (promote --data; core/rules/promotion_gate.h): a fraction, 0 to 1.
+    std::optional<double> impactRate;
     std::vector<std::string> paths;             // any change to a path matching these globs (path_filter.h syntax)
 };
 
@@ -43,8 +46,8 @@ struct RiskRules {
 // a YAML file with a `promotion:` section:
 //   promotion:
 //     policy_paths: ["**/policies/**/*.yaml", "*.policy.yaml", "policy.yaml"]
-//     high:   {files_changed: 50, files_removed: 10, policy_changed: true, paths: [...]}
-//     medium: {files_changed: 10, lines_changed: 1000}
+//     high:   {files_changed: 50, files_removed: 10, policy_changed: true, impact_rate: 0.05, paths: [...]}
+//     medium: {files_changed: 10, lines_changed: 1000, impact_rate: 0.01}
 // Keys left out keep their defaults; `null` turns a rule off.
 struct RiskConfig {
     RiskRules high = defaultHigh();

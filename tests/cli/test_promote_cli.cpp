@@ -192,6 +192,45 @@ TEST_F(PromoteCli, RiskThresholdsComeFromAFile)
     EXPECT_NE(text.out.find("broken.yaml:3:"), std::string::npos) << text.out;
 }
 
+TEST_F(PromoteCli, RuleSetsAreCheckedAndTheirImpactGradesTheRisk)
+{
+    const fs::path demo = SANDBENCH_DEMO_DIR;
+    writeFile(path("main") / "rules/card.yaml", readFile(demo / "rules/current.yaml"));
+    ASSERT_EQ(cli("checkpoint create --sandbox main" + store()).status, 0);
+    ASSERT_EQ(cli("sandbox create feature" + store()).status, 0);
+    writeFile(path("feature") / "rules/card.yaml", readFile(demo / "rules/variant_b.yaml"));
+    const std::string data = quoted((demo / "transactions.csv").string());
+
+    // Without data: the rule set is checked, the risk comes from the file thresholds alone.
+    const json plain = run("promote feature --dry-run");
+    ASSERT_EQ(plain["compatibility"].size(), 1u);
+    EXPECT_EQ(plain["compatibility"][0]["check"], "rules");
+    EXPECT_EQ(plain["compatibility"][0]["ok"], true);
+
+    // With data: the changed rule set's impact rate is measured and graded.
+    const json measured = run("promote feature --dry-run --data " + data);
+    bool rated = false;
+    for (const auto& reason : measured["risk_reasons"])
+        rated = rated || reason.get<std::string>().find("impact rate") != std::string::npos;
+    EXPECT_TRUE(rated) << measured["risk_reasons"].dump();
+    const std::string strict = write("strict.yaml", "promotion:\n  high:\n    impact_rate: 0.0001\n");
+    const json high = run("promote feature --dry-run --data " + data + " --risk-config " + strict);
+    EXPECT_EQ(high["risk"], "high");
+    EXPECT_EQ(high["approval_required"], true);
+    const std::string badRate = write("bad-rate.yaml", "promotion:\n  medium:\n    impact_rate: 5\n");
+    EXPECT_EQ(cli("promote feature --dry-run --risk-config " + badRate + store()).status, 1);
+
+    // A condition that reads a field the data does not have blocks, naming file:line:column.
+    writeFile(path("feature") / "rules/card.yaml",
+              "name: card\nstrategy: first_match\ndefault: {decision: allow, score: 0}\nrules:\n"
+              "  - id: typo\n    when: amout > 10.0\n    decision: block\n    score: 1\n");
+    const auto blocked = cli("promote feature --data " + data + store(), true);
+    EXPECT_EQ(blocked.status, 1);
+    EXPECT_NE(blocked.out.find("rules/card.yaml:6:11:"), std::string::npos) << blocked.out;
+    EXPECT_NE(blocked.out.find("amout"), std::string::npos) << blocked.out;
+    EXPECT_EQ(readFile(path("main") / "rules/card.yaml"), readFile(demo / "rules/current.yaml"));
+}
+
 TEST_F(PromoteCli, ExportAndPatchApplyNothing)
 {
     start();
