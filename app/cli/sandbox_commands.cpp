@@ -7,15 +7,21 @@
 #include "report.h"
 
 #include "store/store.h"
+#include "rules/ruleset_diff.h"
 #include "util/printable.h"
 #include "util/time_text.h"
 #include "workspace/files.h"
 #include "workspace/sandbox_engine.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <ctime>
 #include <iostream>
+#include <iterator>
+#include <memory>
+#include <map>
+#include <fstream>
 
 namespace sb::cli {
 
@@ -218,6 +224,99 @@ int checkpointList(SandboxEngine& engine, const CheckpointOptions& options)
     return 0;
 }
 
+// A rule-set file of a diff, compared rule by rule.
+struct RuleSetFileDiff {
+    std::unique_ptr<rules::ParsedRuleSet> before;
+    std::unique_ptr<rules::ParsedRuleSet> after;
+    rules::RuleSetDiff diff;
+};
+
+// One side of a changed file as text, when it is a rule set: from the store, or from the live workspace.
+std::unique_ptr<rules::ParsedRuleSet> ruleSetSide(SandboxEngine& engine, const std::optional<TreeEntry>& entry,
+                                                  const std::string& path, const std::filesystem::path& live)
+{
+    constexpr std::uint64_t kMaxRuleSetBytes = 4 << 20;
+    if (!entry || entry->type != EntryType::File || entry->size > kMaxRuleSetBytes)
+        return nullptr;
+    std::string text;
+    if (!live.empty()) {
+        std::ifstream in(live / path, std::ios::binary);
+        text.assign(std::istreambuf_iterator<char>(in), {});
+        if (!in.eof() && in.fail())
+            return nullptr;
+    } else {
+        auto read = engine.readFile(*entry, kMaxRuleSetBytes);
+        if (!read)
+            return nullptr;
+        text = std::move(*read);
+    }
+    if (!rules::looksLikeRuleSet(path, text))
+        return nullptr;
+    return std::make_unique<rules::ParsedRuleSet>(rules::parseRuleSet(text, path));
+}
+
+// The rule-set files among a diff's changes, by path.
+std::map<std::string, RuleSetFileDiff> ruleSetDiffs(SandboxEngine& engine, const DiffResult& diff)
+{
+    std::map<std::string, RuleSetFileDiff> out;
+    std::filesystem::path live;
+    if (diff.to == "workspace" && !diff.sandbox.empty()) {
+        if (auto sandbox = engine.sandbox(diff.sandbox))
+            live = sandbox->workspace;
+    }
+    for (const auto& file : diff.files) {
+        const auto& path = file.change.path;
+        if (!path.ends_with(".yaml") && !path.ends_with(".yml"))
+            continue;
+        RuleSetFileDiff d;
+        d.before = ruleSetSide(engine, file.change.before, path, {});
+        d.after = ruleSetSide(engine, file.change.after, path, live);
+        if (!d.before && !d.after)
+            continue;
+        d.diff = rules::diffRuleSets(d.before ? &d.before->ruleSet : nullptr, d.after ? &d.after->ruleSet : nullptr);
+        out.emplace(path, std::move(d));
+    }
+    return out;
+}
+
+json ruleSetDiffToJson(const rules::RuleSetDiff& diff)
+{
+    json added = json::array();
+    json removed = json::array();
+    json changed = json::array();
+    auto ruleJson = [](const rules::Rule& r) {
+        return json{{"when", r.when}, {"decision", r.decision}, {"score", r.score}, {"enabled", r.enabled}};
+    };
+    for (const auto& c : diff.rules) {
+        if (c.kind == rules::RuleChange::Kind::Added)
+            added.push_back(c.id);
+        else if (c.kind == rules::RuleChange::Kind::Removed)
+            removed.push_back(c.id);
+        else
+            changed.push_back({{"id", c.id}, {"fields", c.fields}, {"old", ruleJson(*c.before)}, {"new", ruleJson(*c.after)}});
+    }
+    return {{"added", added}, {"removed", removed}, {"changed", changed}, {"settings", diff.settings},
+            {"reordered", diff.reordered}};
+}
+
+std::string ruleSetDiffText(const rules::RuleSetDiff& diff)
+{
+    std::vector<std::string> parts;
+    for (const auto& c : diff.rules) {
+        if (c.kind == rules::RuleChange::Kind::Added)
+            parts.push_back("+" + printable(c.id, 80));
+        else if (c.kind == rules::RuleChange::Kind::Removed)
+            parts.push_back("-" + printable(c.id, 80));
+        else
+            parts.push_back(fmt::format("~{} ({})", printable(c.id, 80), fmt::join(c.fields, ", ")));
+    }
+    if (!diff.settings.empty())
+        parts.push_back(fmt::format("settings: {}", fmt::join(diff.settings, ", ")));
+    if (diff.reordered)
+        parts.emplace_back("rules reordered");
+    return parts.empty() ? "no rule changed" : fmt::format("{}", fmt::join(parts, "; "));
+}
+
 int checkpointDiff(SandboxEngine& engine, const CheckpointOptions& options)
 {
     DiffOptions diffOptions;
@@ -225,14 +324,22 @@ int checkpointDiff(SandboxEngine& engine, const CheckpointOptions& options)
     auto diff = engine.diff(options.first, options.second, diffOptions);
     if (!diff)
         return failWith(diff.error().message);
+    const auto ruleSets = ruleSetDiffs(engine, *diff);
     if (options.json) {
-        std::cout << dumpJson(diffToJson(*diff)) << '\n';
+        json out = diffToJson(*diff);
+        for (auto& item : out["files"]) {
+            const auto found = ruleSets.find(item["path"].get<std::string>());
+            item["rules"] = found == ruleSets.end() ? json(nullptr) : ruleSetDiffToJson(found->second.diff);
+        }
+        std::cout << dumpJson(out) << '\n';
         return 0;
     }
     warnSkipped(diff->skipped);
     for (const auto& file : diff->files) {
         const char mark = file.change.kind == ChangeKind::Added ? 'A' : file.change.kind == ChangeKind::Removed ? 'D' : 'M';
         std::cout << mark << ' ' << printable(file.change.path) << '\n';
+        if (const auto found = ruleSets.find(file.change.path); found != ruleSets.end())
+            std::cout << "    rules: " << ruleSetDiffText(found->second.diff) << '\n';
     }
     if (options.nameOnly)
         return 0;

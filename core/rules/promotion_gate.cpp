@@ -1,12 +1,12 @@
 #include "rules/promotion_gate.h"
 
 #include "rules/evaluate.h"
+#include "rules/ruleset_diff.h"
 #include "rules/ruleset.h"
 #include "util/printable.h"
 #include "workspace/path_filter.h"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include <optional>
 
@@ -88,19 +88,6 @@ bool compileText(const std::string& text, const std::string& path, const Dataset
 }
 
 } // namespace
-
-bool looksLikeRuleSet(std::string_view path, std::string_view text)
-{
-    if (!isYamlName(path))
-        return false;
-    try {
-        const YAML::Node root = YAML::Load(std::string(text));
-        return root.IsMap() && root["rules"] && root["rules"].IsSequence();
-    } catch (const YAML::Exception&) {
-        // Not YAML at all: a rule set only if it says so at the top level (then the check reports the error).
-        return text.starts_with("rules:") || text.find("\nrules:") != std::string_view::npos;
-    }
-}
 
 CompatibilityCheck ruleSetCompatibilityCheck(std::shared_ptr<const Dataset> data)
 {

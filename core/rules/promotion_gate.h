@@ -3,9 +3,8 @@
 // Rule sets at the promotion gate (core/workspace/promote.h): what a promotion that touches rule sets must
 // pass, and what it may risk.
 //
-// A file of the merged tree is a rule set when it is YAML (.yaml, .yml) whose top level is a map with a
-// `rules` list, and it is not a policy (RiskConfig::policyPaths). Such files are found by their content, so a
-// rule set is checked wherever the sandbox keeps it.
+// A file of the merged tree is a rule set when looksLikeRuleSet() (ruleset_diff.h) says so and it is not a
+// policy (RiskConfig::policyPaths): found by content, so a rule set is checked wherever the sandbox keeps it.
 
 #include "rules/dataset.h"
 #include "workspace/promote.h"
@@ -14,9 +13,6 @@
 #include <string_view>
 
 namespace sb::rules {
-
-// Whether `text` (of a file named `path`) is a rule set in the sense above.
-bool looksLikeRuleSet(std::string_view path, std::string_view text);
 
 // Compatibility ("rules"): every rule set of the merged tree parses and its conditions compile against its
 // declared fields — and, when `data` is given, against the data's columns (every field a rule reads exists

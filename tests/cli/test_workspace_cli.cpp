@@ -350,6 +350,35 @@ TEST_F(WorkspaceCli, RunsWorkInASandboxsWorkspace)
     EXPECT_NE(unknown.out.find("nosuch"), std::string::npos) << unknown.out;
 }
 
+TEST_F(WorkspaceCli, RuleSetsAreDiffedRuleByRule)
+{
+    const fs::path demo = SANDBENCH_DEMO_DIR;
+    writeFile(path("main") / "rules/card.yaml", readFile(demo / "rules/current.yaml"));
+    const std::string base = checkpoint("main");
+    writeFile(path("main") / "rules/card.yaml", readFile(demo / "rules/variant_a.yaml"));
+    const json live = run("checkpoint diff " + base);
+    ASSERT_EQ(live["files"].size(), 1u);
+    const json& rules = live["files"][0]["rules"];
+    EXPECT_EQ(rules["added"], json::array({"new_account_foreign_card"})) << rules.dump();
+    EXPECT_EQ(rules["removed"], json::array({"legacy_country_list"}));
+    ASSERT_FALSE(rules["changed"].empty());
+    EXPECT_EQ(rules["changed"][0]["fields"], json::array({"condition"}));
+    EXPECT_NE(rules["changed"][0]["old"]["when"], rules["changed"][0]["new"]["when"]);
+    const auto text = cli("checkpoint diff " + base + " --name-only" + store());
+    EXPECT_NE(text.out.find("rules: ~"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("+new_account_foreign_card"), std::string::npos) << text.out;
+    // Between two checkpoints too; a file that is not a rule set has no rule diff.
+    writeFile(path("main") / "notes.yaml", "a: 1\n");
+    const std::string second = checkpoint("main");
+    const json stored = run("checkpoint diff " + base + " " + second);
+    for (const auto& file : stored["files"]) {
+        if (file["path"] == "notes.yaml")
+            EXPECT_TRUE(file["rules"].is_null());
+        else
+            EXPECT_EQ(file["rules"], rules);
+    }
+}
+
 TEST_F(WorkspaceCli, TheStoreComesFromTheEnvironmentToo)
 {
     ::setenv("SANDBENCH_STORE", m_store.c_str(), 1);
