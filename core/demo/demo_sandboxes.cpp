@@ -11,40 +11,60 @@ namespace {
 
 constexpr std::int64_t kWeekMs = 7LL * 24 * 3600 * 1000;
 
-const std::string_view kRulesV1 = R"(# Card-payment risk rules (CEL conditions over a transaction record)
+const std::string_view kRulesV1 = R"(# Card-payment risk rules: CEL conditions over a transaction record (README, "Rules")
 name: card-risk
+version: 1
+strategy: first_match
+default: {decision: allow, score: 0}
+fields:
+  amount: double
+  card_country: string
+  merchant_country: string
+  merchant: string
+  account_age_days: int
+  tx_last_hour: int
 rules:
   - id: large-amount
-    condition: amount > 5000
+    when: amount > 5000.0
     decision: review
     score: 40
   - id: foreign-card
-    condition: card_country != merchant_country
+    when: card_country != merchant_country
     decision: review
     score: 25
   - id: known-bad-merchant
-    condition: merchant in ["m-0666", "m-1313"]
+    when: merchant in ["m-0666", "m-1313"]
     decision: decline
     score: 90
 )";
 
-const std::string_view kRulesV2 = R"(# Card-payment risk rules (CEL conditions over a transaction record)
+const std::string_view kRulesV2 = R"(# Card-payment risk rules: CEL conditions over a transaction record (README, "Rules")
 name: card-risk
+version: 2
+strategy: first_match
+default: {decision: allow, score: 0}
+fields:
+  amount: double
+  card_country: string
+  merchant_country: string
+  merchant: string
+  account_age_days: int
+  tx_last_hour: int
 rules:
   - id: large-amount
-    condition: amount > 2500 && account_age_days < 90
+    when: amount > 2500.0 && account_age_days < 90
     decision: review
     score: 45
   - id: foreign-card
-    condition: card_country != merchant_country
+    when: card_country != merchant_country
     decision: review
     score: 25
   - id: known-bad-merchant
-    condition: merchant in ["m-0666", "m-1313"]
+    when: merchant in ["m-0666", "m-1313"]
     decision: decline
     score: 90
   - id: velocity
-    condition: tx_last_hour >= 5
+    when: tx_last_hour >= 5
     decision: review
     score: 35
 )";

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Rule evaluation against its peers, side by side in one run (issue 5), on the same rule sets (the demo's,
+# resources/demo/rules) and the same data (the demo generator's card transactions):
+#
+#   1. throughput   records x rules evaluated per second, every enabled rule on every record, both cores:
+#                   `sandbench rules eval` (its timing) vs @bufbuild/cel and @marcbachmann/cel-js (node,
+#                   bench/rules_peers/cel_engines.mjs, one worker thread per core), data read untimed.
+#   2. end to end   read a CSV of ROWS records, evaluate the baseline and a candidate rule set, compute the
+#                   impact: `sandbench rules impact` vs DuckDB (the rules translated to SQL over the same
+#                   CSV, bench/rules_peers/duckdb_impact.mjs) vs the JS engines; whole processes, wall time,
+#                   ROUNDS interleaved rounds (the JS engines once: they take many seconds). Every engine must
+#                   find the same number of affected records, or the bench fails.
+#   3. A/B          `sandbench rules ab` of three variants over ROWS records: wall time and peak memory.
+#
+#   bench/rules_vs_peers.sh                 # ROWS=1000000 ROUNDS=3 THROUGHPUT_ROWS=200000
+#   ROWS=200000 ROUNDS=5 bench/rules_vs_peers.sh
+#
+# Needs node and npm (the peers are pinned in bench/rules_peers/package-lock.json; `npm ci` runs there when
+# node_modules is missing). SANDBENCH (default: build/release-bench/bin/sandbench, else build/release/...,
+# else build/dev/...) is the CLI measured. OUT_DIR keeps the JSON results.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+ROWS="${ROWS:-1000000}"
+ROUNDS="${ROUNDS:-3}"
+THROUGHPUT_ROWS="${THROUGHPUT_ROWS:-200000}"
+OUT_DIR="${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/sandbench-rules-bench.XXXXXX")}"
+mkdir -p "$OUT_DIR"
+
+if [[ -z "${SANDBENCH:-}" ]]; then
+  for dir in build/release-bench build/release build/dev; do
+    if [[ -x "$root/$dir/bin/sandbench" ]]; then SANDBENCH="$root/$dir/bin/sandbench"; break; fi
+  done
+fi
+[[ -x "${SANDBENCH:-}" ]] || { echo "rules_vs_peers.sh: no sandbench binary; build one (bench/run.sh) or set SANDBENCH" >&2; exit 1; }
+command -v node >/dev/null && command -v npm >/dev/null || { echo "rules_vs_peers.sh: node and npm are required" >&2; exit 1; }
+peers="$here/rules_peers"
+if [[ ! -d "$peers/node_modules/@duckdb/node-api" ]]; then
+  echo "==> npm ci in bench/rules_peers (the pinned peers)"
+  (cd "$peers" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+rules="$root/resources/demo/rules"
+baseline="$rules/current.yaml"
+candidate="$rules/variant_a.yaml"
+# A third variant for the A/B: variant_b with its review threshold rules one notch stricter.
+third="$OUT_DIR/variant_c.yaml"
+sed -e 's/^name: .*/name: card-fraud-variant-c/' -e 's/score: 60$/score: 65/' "$rules/variant_b.yaml" >"$third"
+
+data="$OUT_DIR/transactions-$ROWS.csv"
+small="$OUT_DIR/transactions-$THROUGHPUT_ROWS.csv"
+"$SANDBENCH" data generate --rows "$ROWS" --seed 7 "$data" >/dev/null
+"$SANDBENCH" data generate --rows "$THROUGHPUT_ROWS" --seed 7 "$small" >/dev/null
+echo "== machine: $(nproc) cores, kernel $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg); node $(node --version)"
+echo "== data: $ROWS records ($(du -h "$data" | cut -f1)), rule sets: $(basename "$baseline") vs $(basename "$candidate")"
+
+now_ns() { date +%s%N; }
+# timed NAME CMD...: runs CMD with stdout to $OUT_DIR/NAME.json, appends "NAME seconds" to $OUT_DIR/times.
+timed() {
+  local name=$1 start end
+  shift
+  start=$(now_ns)
+  "$@" >"$OUT_DIR/$name.json"
+  end=$(now_ns)
+  echo "$name $(( (end - start) / 1000 ))" >>"$OUT_DIR/times"
+}
+: >"$OUT_DIR/times"
+
+echo
+echo "== 1. throughput: every rule on every record, $(nproc) threads, data read untimed"
+"$SANDBENCH" rules eval --rules "$baseline" --data "$small" --json >"$OUT_DIR/tp-sandbench.json"
+for engine in bufbuild celjs; do
+  node "$peers/cel_engines.mjs" --engine "$engine" --mode throughput --rules "$baseline" --data "$small" \
+    --threads "$(nproc)" >"$OUT_DIR/tp-$engine.json"
+done
+
+echo "== 2. end to end impact, $ROUNDS interleaved rounds (the JS engines once)"
+for ((i = 1; i <= ROUNDS; i++)); do
+  if ((i % 2)); then
+    timed "e2e-sandbench-$i" "$SANDBENCH" rules impact --baseline "$baseline" --candidate "$candidate" --data "$data" --json --limit 1
+    timed "e2e-duckdb-$i" node "$peers/duckdb_impact.mjs" --rules "$baseline" --candidate "$candidate" --data "$data"
+  else
+    timed "e2e-duckdb-$i" node "$peers/duckdb_impact.mjs" --rules "$baseline" --candidate "$candidate" --data "$data"
+    timed "e2e-sandbench-$i" "$SANDBENCH" rules impact --baseline "$baseline" --candidate "$candidate" --data "$data" --json --limit 1
+  fi
+done
+for engine in celjs bufbuild; do
+  timed "e2e-$engine-1" node "$peers/cel_engines.mjs" --engine "$engine" --mode impact --rules "$baseline" \
+    --candidate "$candidate" --data "$data"
+done
+
+echo "== 3. A/B of three variants"
+/usr/bin/time -f "%e %M" -o "$OUT_DIR/ab-time" "$SANDBENCH" rules ab --baseline "$baseline" --variant "$candidate" \
+  --variant "$rules/variant_b.yaml" --variant "$third" --data "$data" --label-column is_fraud --json --limit 1 \
+  >"$OUT_DIR/ab.json"
+
+python3 - "$OUT_DIR" "$ROWS" "$THROUGHPUT_ROWS" <<'EOF'
+import json, os, statistics, sys
+out, rows, tp_rows = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+load = lambda name: json.load(open(os.path.join(out, name)))
+times = {}
+for line in open(os.path.join(out, "times")):
+    name, us = line.split()
+    times[name] = int(us) / 1e6
+
+print()
+sb = load("tp-sandbench.json")["timing"]
+sb_rate = sb["records_x_rules_per_second"]
+print(f"throughput (records x rules / s, {tp_rows} records):")
+print(f"  sandbench          {sb_rate/1e6:9.2f} M   ({sb['threads']} threads)")
+results = {"bench": "rules_vs_peers", "rows": rows, "throughput": {"sandbench": sb_rate}}
+for engine in ("bufbuild", "celjs"):
+    r = load(f"tp-{engine}.json")
+    rate = r["records"] * r["rules"] / r["seconds"]
+    results["throughput"][engine] = rate
+    print(f"  {engine:<18} {rate/1e6:9.2f} M   ({r['threads']} threads)   sandbench is {sb_rate/rate:6.1f}x")
+
+affected = {}
+def e2e(engine):
+    runs = sorted(v for k, v in times.items() if k.startswith(f"e2e-{engine}-"))
+    for k in times:
+        if k.startswith(f"e2e-{engine}-"):
+            doc = load(k + ".json")
+            affected.setdefault(engine, set()).add((doc["total"], doc["affected"]))
+    return statistics.median(runs)
+print(f"\nend to end impact ({rows} records; wall seconds, median of the rounds):")
+sb_e2e = e2e("sandbench")
+results["end_to_end_s"] = {"sandbench": sb_e2e}
+print(f"  sandbench          {sb_e2e:7.3f} s")
+for engine in ("duckdb", "celjs", "bufbuild"):
+    t = e2e(engine)
+    results["end_to_end_s"][engine] = t
+    print(f"  {engine:<18} {t:7.3f} s   sandbench / {engine} = {sb_e2e/t:5.2f}x")
+agree = len({a for s in affected.values() for a in s}) == 1
+print(f"  affected records: {dict((k, sorted(v)) for k, v in affected.items())} -> {'all agree' if agree else 'DISAGREE'}")
+results["affected_agree"] = agree
+
+seconds, kb = open(os.path.join(out, "ab-time")).read().split()
+print(f"\nA/B of three variants ({rows} records): {float(seconds):.2f} s wall, {int(kb)/1024:.0f} MiB peak")
+results["ab"] = {"seconds": float(seconds), "peak_mib": int(kb) / 1024}
+print(json.dumps(results))
+sys.exit(0 if agree else 1)
+EOF
+echo "Results are in $OUT_DIR"
