@@ -4,6 +4,7 @@
 // and store (never the user's).
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <cstdio>
@@ -52,6 +53,26 @@ inline std::string quoted(const std::string& word)
     return out + "'";
 }
 
+// Output without its trailing newlines and spaces.
+inline std::string trimmed(std::string text)
+{
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+        text.pop_back();
+    return text;
+}
+
+inline void writeFile(const fs::path& path, const std::string& bytes)
+{
+    fs::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary) << bytes;
+}
+
+inline std::string readFile(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 class Cli : public ::testing::Test {
 protected:
     void SetUp() override
@@ -72,6 +93,23 @@ protected:
         return path.string();
     }
     std::string store() const { return " --store " + m_store; }
+
+    // `args --json --store …`, expecting that exit status and JSON on stdout.
+    nlohmann::json run(const std::string& args, int expectStatus = 0)
+    {
+        const auto r = cli(args + " --json" + store());
+        EXPECT_EQ(r.status, expectStatus) << args << "\n" << r.out;
+        auto parsed = nlohmann::json::parse(r.out, nullptr, false);
+        EXPECT_FALSE(parsed.is_discarded()) << args << ": not JSON: " << r.out;
+        return parsed;
+    }
+    // A sandbox's workspace folder, as `sandbox path` prints it.
+    fs::path path(const std::string& sandbox)
+    {
+        const auto r = cli("sandbox path " + sandbox + store());
+        EXPECT_EQ(r.status, 0) << r.out;
+        return fs::path(trimmed(r.out));
+    }
 
     fs::path m_dir;
     std::string m_store;

@@ -11,41 +11,8 @@ namespace {
 
 using nlohmann::json;
 
-std::string trimmed(std::string text)
-{
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
-        text.pop_back();
-    return text;
-}
-
-void writeFile(const fs::path& path, const std::string& bytes)
-{
-    fs::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << bytes;
-}
-
-std::string readFile(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 class PromoteCli : public Cli {
 protected:
-    json run(const std::string& args, int expectStatus = 0)
-    {
-        const auto r = cli(args + " --json" + store());
-        EXPECT_EQ(r.status, expectStatus) << args << "\n" << r.out;
-        auto parsed = json::parse(r.out, nullptr, false);
-        EXPECT_FALSE(parsed.is_discarded()) << args << ": not JSON: " << r.out;
-        return parsed;
-    }
-    fs::path path(const std::string& sandbox)
-    {
-        const auto r = cli("sandbox path " + sandbox + store());
-        EXPECT_EQ(r.status, 0) << r.out;
-        return fs::path(trimmed(r.out));
-    }
     void start()
     {
         writeFile(path("main") / "a.txt", "alpha\n");

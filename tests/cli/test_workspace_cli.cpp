@@ -15,46 +15,13 @@ namespace {
 
 using nlohmann::json;
 
-std::string trimmed(std::string text)
-{
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
-        text.pop_back();
-    return text;
-}
-
 bool isCheckpointId(const std::string& text)
 {
     return text.size() == 64 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
-void writeFile(const fs::path& path, const std::string& bytes)
-{
-    fs::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << bytes;
-}
-
-std::string readFile(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 class WorkspaceCli : public Cli {
 protected:
-    json run(const std::string& args, int expectStatus = 0)
-    {
-        const auto r = cli(args + " --json" + store());
-        EXPECT_EQ(r.status, expectStatus) << args << "\n" << r.out;
-        auto parsed = json::parse(r.out, nullptr, false);
-        EXPECT_FALSE(parsed.is_discarded()) << args << ": not JSON: " << r.out;
-        return parsed;
-    }
-    fs::path path(const std::string& sandbox)
-    {
-        const auto r = cli("sandbox path " + sandbox + store());
-        EXPECT_EQ(r.status, 0) << r.out;
-        return fs::path(trimmed(r.out));
-    }
     std::string checkpoint(const std::string& sandbox, const std::string& extra = {})
     {
         const auto r = cli("checkpoint create --sandbox " + sandbox + " " + extra + store());
