@@ -55,6 +55,9 @@ build_preset() {
   local preset=$1
   shift
   export SANDBENCH_CCACHE=${SANDBENCH_CCACHE-$(command -v ccache || true)}
+  # Paths below the checkout are hashed relative to it (and the build dir is not hashed), so a fresh clone
+  # elsewhere reuses what an earlier build compiled. Fixtures come from compile definitions, not __FILE__.
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR-$SANDBENCH_ROOT} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR-1}
   cd "$SANDBENCH_ROOT"
   if [[ ! -f build/$preset/build.ninja ]]; then
     echo "==> configuring ($preset)"
