@@ -1,0 +1,221 @@
+#include "rules/RulesCharts.h"
+
+#include "models/Conversions.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QGridLayout>
+#include <QHorizontalBarSeries>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <map>
+
+namespace sb::ui {
+
+namespace {
+
+QChart* newChart(const QString& title)
+{
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    return chart;
+}
+
+QColor decisionColor(const QString& decision, int index)
+{
+    if (decision == QLatin1String("allow") || decision == QLatin1String("approve"))
+        return QColor(0x2e, 0x9e, 0x5b);
+    if (decision == QLatin1String("review"))
+        return QColor(0xe6, 0xa1, 0x17);
+    if (decision == QLatin1String("block") || decision == QLatin1String("deny"))
+        return QColor(0xc0, 0x39, 0x2b);
+    static const QColor others[] = {QColor(0x3d, 0x7e, 0xd8), QColor(0x8e, 0x44, 0xad), QColor(0x16, 0xa0, 0x85)};
+    return others[index % 3];
+}
+
+void attachAxes(QChart* chart, QAbstractSeries* series, const QStringList& categories, bool horizontal,
+                double max, const QString& format)
+{
+    chart->addSeries(series);
+    auto* cats = new QBarCategoryAxis;
+    cats->append(categories);
+    auto* values = new QValueAxis;
+    values->setRange(0, max > 0 ? max : 1);
+    values->setLabelFormat(format);
+    chart->addAxis(cats, horizontal ? Qt::AlignLeft : Qt::AlignBottom);
+    chart->addAxis(values, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
+    series->attachAxis(cats);
+    series->attachAxis(values);
+}
+
+QChartView* newView(QWidget* parent, const QString& objectName)
+{
+    auto* view = new QChartView(parent);
+    view->setObjectName(objectName);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(280, 220);
+    return view;
+}
+
+} // namespace
+
+RulesCharts::RulesCharts(QWidget* parent)
+    : QWidget(parent)
+    , m_distribution(newView(this, QStringLiteral("distributionChart")))
+    , m_impact(newView(this, QStringLiteral("impactChart")))
+    , m_hits(newView(this, QStringLiteral("ruleHitsChart")))
+    , m_labels(newView(this, QStringLiteral("labelsChart")))
+{
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->addWidget(m_distribution, 0, 0);
+    grid->addWidget(m_impact, 0, 1);
+    grid->addWidget(m_hits, 1, 0);
+    grid->addWidget(m_labels, 1, 1);
+    setResult(nullptr);
+}
+
+std::vector<QChartView*> RulesCharts::visibleCharts() const
+{
+    std::vector<QChartView*> out;
+    for (QChartView* view : {m_distribution, m_impact, m_hits, m_labels}) {
+        if (view->isVisible() || !view->isHidden())
+            out.push_back(view);
+    }
+    return out;
+}
+
+void RulesCharts::setResult(const std::shared_ptr<const RulesResult>& result)
+{
+    // QChartView::setChart does not delete the chart it had.
+    for (QChartView* view : {m_distribution, m_impact, m_hits, m_labels}) {
+        QChart* old = view->chart();
+        view->setChart(newChart(QString()));
+        delete old;
+    }
+    if (!result || result->ruleSets.empty()) {
+        m_distribution->chart()->setTitle(tr("Evaluate or compare to see decisions here"));
+        m_impact->setHidden(true);
+        m_hits->setHidden(true);
+        m_labels->setHidden(true);
+        return;
+    }
+    QStringList names;
+    for (const auto& rs : result->ruleSets)
+        names << rs->name;
+
+    // Decisions per rule set, stacked: every decision any of them makes.
+    {
+        QChart* chart = m_distribution->chart();
+        chart->setTitle(tr("Decisions per rule set"));
+        std::vector<QString> decisions;
+        for (const auto& rs : result->ruleSets) {
+            for (const auto& d : rs->compiled->decisions) {
+                const QString name = toQString(d);
+                if (std::find(decisions.begin(), decisions.end(), name) == decisions.end())
+                    decisions.push_back(name);
+            }
+        }
+        auto* series = new QStackedBarSeries;
+        for (std::size_t k = 0; k < decisions.size(); ++k) {
+            auto* set = new QBarSet(decisions[k]);
+            set->setColor(decisionColor(decisions[k], static_cast<int>(k)));
+            for (const auto& rs : result->ruleSets) {
+                const int d = rs->compiled->findDecision(toStdString(decisions[k]));
+                *set << (d >= 0 ? static_cast<double>(rs->evaluation.decisionCounts[static_cast<std::size_t>(d)]) : 0.0);
+            }
+            series->append(set);
+        }
+        attachAxes(chart, series, names, false, static_cast<double>(result->dataset->data.rowCount()),
+                   QStringLiteral("%d"));
+    }
+
+    // Impact rate per variant.
+    m_impact->setHidden(result->impacts.empty());
+    if (!result->impacts.empty()) {
+        QChart* chart = m_impact->chart();
+        chart->setTitle(tr("Impact rate per variant (%)"));
+        chart->legend()->hide();
+        auto* set = new QBarSet(tr("Impact rate"));
+        set->setColor(QColor(0x3d, 0x7e, 0xd8));
+        double max = 0;
+        for (const auto& impact : result->impacts) {
+            *set << impact.impactRate * 100.0;
+            max = std::max(max, impact.impactRate * 100.0);
+        }
+        set->setLabelColor(Qt::black);
+        auto* series = new QBarSeries;
+        series->append(set);
+        series->setLabelsVisible(true);
+        series->setLabelsFormat(QStringLiteral("@value %"));
+        series->setLabelsPrecision(3);
+        attachAxes(chart, series, names.mid(1), false, max * 1.2, QStringLiteral("%.1f"));
+    }
+
+    // Hits per rule, for each rule set (grouped by rule id).
+    m_hits->setHidden(false);
+    {
+        QChart* chart = m_hits->chart();
+        chart->setTitle(tr("Hits per rule"));
+        QStringList ids;
+        for (const auto& rs : result->ruleSets) {
+            for (std::size_t k = 0; k < rs->compiled->rules.size(); ++k) {
+                const QString id = toQString(rs->compiled->rule(k).id);
+                if (!ids.contains(id))
+                    ids << id;
+            }
+        }
+        auto* series = new QHorizontalBarSeries;
+        double max = 0;
+        for (const auto& rs : result->ruleSets) {
+            auto* set = new QBarSet(rs->name);
+            std::map<QString, double> hits;
+            for (std::size_t k = 0; k < rs->compiled->rules.size(); ++k)
+                hits[toQString(rs->compiled->rule(k).id)] = static_cast<double>(rs->evaluation.rules[k].hits);
+            for (const QString& id : ids) {
+                const double h = hits.count(id) ? hits[id] : 0.0;
+                *set << h;
+                max = std::max(max, h);
+            }
+            series->append(set);
+        }
+        if (result->ruleSets.size() == 1)
+            chart->legend()->hide();
+        attachAxes(chart, series, ids, true, max * 1.1, QStringLiteral("%d"));
+    }
+
+    // Precision and recall of "flagged" (anything but the default decision) per rule set.
+    m_labels->setHidden(!result->baselineSummary);
+    if (result->baselineSummary) {
+        QChart* chart = m_labels->chart();
+        chart->setTitle(tr("Flagged vs. label '%1' (%)").arg(result->labelColumn));
+        auto* precision = new QBarSet(tr("Precision"));
+        auto* recall = new QBarSet(tr("Recall"));
+        precision->setColor(QColor(0x3d, 0x7e, 0xd8));
+        recall->setColor(QColor(0x8e, 0x44, 0xad));
+        auto add = [&](const sb::rules::VariantSummary& s) {
+            *precision << (s.flagged && s.flagged->precision ? *s.flagged->precision * 100.0 : 0.0);
+            *recall << (s.flagged && s.flagged->recall ? *s.flagged->recall * 100.0 : 0.0);
+        };
+        add(*result->baselineSummary);
+        for (const auto& s : result->summaries)
+            add(s);
+        auto* series = new QBarSeries;
+        series->append(precision);
+        series->append(recall);
+        series->setLabelsVisible(true);
+        series->setLabelsFormat(QStringLiteral("@value"));
+        series->setLabelsPrecision(3);
+        attachAxes(chart, series, names, false, 100.0, QStringLiteral("%d"));
+    }
+}
+
+} // namespace sb::ui
