@@ -50,6 +50,7 @@ void attachAxes(QChart* chart, QAbstractSeries* series, const QStringList& categ
     auto* values = new QValueAxis;
     values->setRange(0, max > 0 ? max : 1);
     values->setLabelFormat(format);
+    values->applyNiceNumbers();
     chart->addAxis(cats, horizontal ? Qt::AlignLeft : Qt::AlignBottom);
     chart->addAxis(values, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
     series->attachAxis(cats);
@@ -78,8 +79,10 @@ RulesCharts::RulesCharts(QWidget* parent)
     grid->setContentsMargins(0, 0, 0, 0);
     grid->addWidget(m_distribution, 0, 0);
     grid->addWidget(m_impact, 0, 1);
-    grid->addWidget(m_hits, 1, 0);
-    grid->addWidget(m_labels, 1, 1);
+    grid->addWidget(m_labels, 0, 2);
+    grid->addWidget(m_hits, 1, 0, 1, 3); // rule ids need the width
+    grid->setRowStretch(0, 1);
+    grid->setRowStretch(1, 1);
     setResult(nullptr);
 }
 
@@ -164,15 +167,28 @@ void RulesCharts::setResult(const std::shared_ptr<const RulesResult>& result)
     m_hits->setHidden(false);
     {
         QChart* chart = m_hits->chart();
-        chart->setTitle(tr("Hits per rule"));
-        QStringList ids;
+        // The rules with the most hits in any rule set: a chart of sixty bars says nothing.
+        constexpr int kShown = 10;
+        std::map<QString, std::int64_t> most;
         for (const auto& rs : result->ruleSets) {
             for (std::size_t k = 0; k < rs->compiled->rules.size(); ++k) {
-                const QString id = toQString(rs->compiled->rule(k).id);
-                if (!ids.contains(id))
-                    ids << id;
+                auto& m = most[toQString(rs->compiled->rule(k).id)];
+                m = std::max(m, rs->evaluation.rules[k].hits);
             }
         }
+        std::vector<std::pair<std::int64_t, QString>> ranked;
+        for (const auto& [id, hits] : most)
+            ranked.emplace_back(-hits, id);
+        std::sort(ranked.begin(), ranked.end());
+        QStringList ids;
+        for (const auto& [hits, id] : ranked) {
+            if (ids.size() == kShown)
+                break;
+            ids.prepend(id); // the horizontal axis lists bottom-up: the most hits on top
+        }
+        chart->setTitle(ranked.size() > static_cast<std::size_t>(kShown)
+                            ? tr("Hits per rule (the %1 with the most of %2)").arg(kShown).arg(ranked.size())
+                            : tr("Hits per rule"));
         auto* series = new QHorizontalBarSeries;
         double max = 0;
         for (const auto& rs : result->ruleSets) {

@@ -174,7 +174,10 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->horizontalHeader()->setDefaultSectionSize(110);
+    // Columns as wide as their titles (measuring a million rows' contents is not an option).
+    for (int c = 0; c < ChangedDecisionsModel::ColumnCount; ++c)
+        m_table->horizontalHeader()->resizeSection(
+            c, std::max(90, m_table->fontMetrics().horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 28));
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { showExplanation(current); });
     m_variantCombo = new QComboBox(this);
@@ -215,6 +218,8 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     split->addWidget(m_results);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
+    split->setSizes({420, 630}); // proportions: the editor gets two fifths
+    m_editors->setMinimumWidth(320);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -523,7 +528,7 @@ void RulesWorkspace::showExplanation(const QModelIndex& index)
                            : !r.matched ? tr("error: %1").arg(toQString(r.error))
                            : *r.matched ? tr("matched") : tr("no match");
             const QString color = r.decided ? QStringLiteral("#c0392b") : r.matched.value_or(false) ? QStringLiteral("#b35000") : QStringLiteral("#6a737d");
-            html += QStringLiteral("<tr><td><b style='color:%1'>%2</b></td><td>%3%4</td></tr>")
+            html += QStringLiteral("<tr><td nowrap><b style='color:%1'>%2</b></td><td>%3%4</td></tr>")
                         .arg(color, toQString(rule.id).toHtmlEscaped(), mark.toHtmlEscaped(),
                              r.decided ? tr(" — decided") : QString());
             if (r.matched.value_or(false) || r.decided || !r.error.empty()) {
