@@ -71,6 +71,7 @@ private:
 
 void TestRulesWorkspace::screenshot(const QString& name, QWidget* widget)
 {
+    QTest::qWait(300); // let the charts lay out their titles and axes at their final size
     QDir().mkpath(QStringLiteral(SANDBENCH_SCREENSHOT_DIR));
     const QString path = QStringLiteral(SANDBENCH_SCREENSHOT_DIR) + QLatin1Char('/') + name;
     QVERIFY((widget ? widget : m_window.get())->grab().save(path));

@@ -62,7 +62,7 @@ QChartView* newView(QWidget* parent, const QString& objectName)
     auto* view = new QChartView(parent);
     view->setObjectName(objectName);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(280, 220);
+    view->setMinimumSize(200, 180);
     return view;
 }
 
@@ -79,8 +79,10 @@ RulesCharts::RulesCharts(QWidget* parent)
     grid->setContentsMargins(0, 0, 0, 0);
     grid->addWidget(m_distribution, 0, 0);
     grid->addWidget(m_impact, 0, 1);
-    grid->addWidget(m_labels, 0, 2);
-    grid->addWidget(m_hits, 1, 0, 1, 3); // rule ids need the width
+    grid->addWidget(m_hits, 1, 0);
+    grid->addWidget(m_labels, 1, 1);
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
     grid->setRowStretch(0, 1);
     grid->setRowStretch(1, 1);
     setResult(nullptr);

@@ -218,8 +218,8 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     split->addWidget(m_results);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
-    split->setSizes({420, 630}); // proportions: the editor gets two fifths
-    m_editors->setMinimumWidth(320);
+    split->setSizes({360, 640}); // proportions: the editor gets a bit over a third
+    m_editors->setMinimumWidth(300);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
