@@ -44,7 +44,9 @@ private slots:
     void compareFillsTheChangedTable();
     void rowOpensTheExplanation();
     void exportsCsvAndReport();
+    void importsIntoTheStore();
     void longReadCanBeCancelled();
+    void importCanBeCancelled();
     void cleanupTestCase();
 
 private:
@@ -82,6 +84,8 @@ void TestRulesWorkspace::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     m_window = std::make_unique<MainWindow>(QString(m_dir.path() + QStringLiteral("/store.db")).toStdString());
+    const auto storeError = m_window->openStore();
+    QVERIFY2(!storeError, storeError ? qPrintable(*storeError) : "");
     m_window->resize(1600, 1000);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
@@ -259,6 +263,43 @@ void TestRulesWorkspace::longReadCanBeCancelled()
     QCOMPARE(ws()->statusText(), QStringLiteral("Cancelled"));
     QCOMPARE(ws()->dataset(), before); // the demo data stays
     QVERIFY(!action("actionRulesCancel")->isEnabled());
+}
+
+void TestRulesWorkspace::importsIntoTheStore()
+{
+    const QString path = m_dir.path() + QStringLiteral("/small.csv");
+    {
+        std::ofstream out(path.toStdString());
+        sb::rules::writeDemoTransactions(out, 1200, 3);
+    }
+    QVERIFY(ws()->importDataFile(path, QStringLiteral("small")));
+    waitIdle();
+    QVERIFY2(ws()->dataset() && ws()->dataset()->data.rowCount() == 1200, qPrintable(ws()->statusText()));
+    QCOMPARE(ws()->storedDatasets(), QStringList{QStringLiteral("small")});
+    // Snapshots are immutable: the same name again is refused, with a message.
+    QVERIFY(ws()->importDataFile(path, QStringLiteral("small")));
+    waitIdle();
+    QVERIFY2(ws()->statusText().contains(QStringLiteral("small")), qPrintable(ws()->statusText()));
+    // Back to the demo, then the stored snapshot again.
+    QVERIFY(ws()->loadDataFile({}));
+    waitIdle();
+    QCOMPARE(ws()->dataset()->data.rowCount(), std::size_t(5000));
+    QVERIFY(ws()->loadSnapshot(QStringLiteral("small")));
+    waitIdle();
+    QCOMPARE(ws()->dataset()->data.rowCount(), std::size_t(1200));
+    QVERIFY(ws()->loadDataFile({}));
+    waitIdle();
+}
+
+void TestRulesWorkspace::importCanBeCancelled()
+{
+    const QString path = m_dir.path() + QStringLiteral("/big.csv"); // written by longReadCanBeCancelled
+    QVERIFY(QFile::exists(path));
+    QVERIFY(ws()->importDataFile(path, QStringLiteral("big")));
+    action("actionRulesCancel")->trigger();
+    waitIdle();
+    QCOMPARE(ws()->statusText(), QStringLiteral("Cancelled"));
+    QVERIFY(!ws()->storedDatasets().contains(QStringLiteral("big")));
 }
 
 void TestRulesWorkspace::cleanupTestCase()

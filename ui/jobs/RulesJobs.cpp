@@ -1,7 +1,9 @@
 #include "jobs/RulesJobs.h"
 
 #include "models/Conversions.h"
+#include "rules/dataset_store.h"
 #include "rules/demo_data.h"
+#include "store/store.h"
 
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -131,6 +133,84 @@ bool RulesJobRunner::loadData(const QString& path, std::vector<rules::Field> dec
             return out;
         }
         loaded->data = std::move(*data);
+        out.data = std::move(loaded);
+        return out;
+    });
+}
+
+bool RulesJobRunner::loadSnapshot(std::filesystem::path store, const QString& name,
+                                  std::vector<rules::Field> declared)
+{
+    return start(RulesTask::LoadData, [store = std::move(store), name, declared = std::move(declared)](Shared& shared) {
+        Outcome out;
+        auto opened = sb::Store::open(store);
+        if (!opened) {
+            out.error = toQString(opened.error().message);
+            return out;
+        }
+        shared.percent = 10;
+        auto data = rules::loadDataset(*opened, toStdString(name));
+        if (!data) {
+            out.error = toQString(data.error().message);
+            return out;
+        }
+        if (auto ok = data->adaptTo(declared); !ok) {
+            out.error = toQString(ok.error().message);
+            return out;
+        }
+        auto loaded = std::make_shared<LoadedDataset>();
+        loaded->label = QObject::tr("stored %1").arg(name);
+        loaded->data = std::move(*data);
+        loaded->report.records = loaded->report.kept = static_cast<std::int64_t>(loaded->data.rowCount());
+        out.data = std::move(loaded);
+        return out;
+    });
+}
+
+bool RulesJobRunner::importData(std::filesystem::path store, const QString& path, const QString& name,
+                                std::vector<rules::Field> declared)
+{
+    return start(RulesTask::Import, [store = std::move(store), path, name, declared = std::move(declared)](Shared& shared) {
+        Outcome out;
+        const std::filesystem::path file(toStdString(path));
+        const auto format = rules::formatForPath(file);
+        if (!format) {
+            out.error = QObject::tr("%1: not a .csv, .jsonl or .ndjson file").arg(path);
+            return out;
+        }
+        if (!rules::isValidDatasetName(toStdString(name))) {
+            out.error = QObject::tr("'%1' is not a valid dataset name (letters, digits, '_', '-', '.')").arg(name);
+            return out;
+        }
+        auto opened = sb::Store::open(store);
+        if (!opened) {
+            out.error = toQString(opened.error().message);
+            return out;
+        }
+        rules::ReadOptions read;
+        read.format = *format;
+        read.declared = declared;
+        read.onBadRow = rules::BadRowPolicy::Skip;
+        read.cancel = &shared.cancel;
+        read.progress = [&shared](std::uint64_t done, std::uint64_t total) {
+            if (total > 0)
+                shared.percent = static_cast<int>(done * 90 / total);
+        };
+        auto imported = rules::importDataset(*opened, file, toStdString(name), read);
+        if (!imported) {
+            out.cancelled = shared.cancel.load();
+            out.error = toQString(imported.error().message);
+            return out;
+        }
+        auto data = rules::loadDataset(*opened, toStdString(name));
+        if (!data) {
+            out.error = toQString(data.error().message);
+            return out;
+        }
+        auto loaded = std::make_shared<LoadedDataset>();
+        loaded->label = QObject::tr("stored %1").arg(name);
+        loaded->data = std::move(*data);
+        loaded->report = imported->report;
         out.data = std::move(loaded);
         return out;
     });

@@ -17,6 +17,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -58,7 +59,7 @@ struct RuleSetSource {
     QString text;
 };
 
-enum class RulesTask { LoadData, Evaluate, Compare };
+enum class RulesTask { LoadData, Import, Evaluate, Compare };
 
 class RulesJobRunner : public QObject {
     Q_OBJECT
@@ -69,6 +70,12 @@ public:
     // Each returns false (and does nothing) while another job runs.
     // Reads the demo transactions (path empty) or a CSV/JSON Lines file, with `declared` field types.
     bool loadData(const QString& path, std::vector<sb::rules::Field> declared);
+    // Reads the stored snapshot `name` from the store at `store`.
+    bool loadSnapshot(std::filesystem::path store, const QString& name, std::vector<sb::rules::Field> declared);
+    // Imports a CSV/JSON Lines file into the store as snapshot `name` (bad rows skipped and reported), then
+    // reads it back as the dataset.
+    bool importData(std::filesystem::path store, const QString& path, const QString& name,
+                    std::vector<sb::rules::Field> declared);
     bool evaluate(std::shared_ptr<const LoadedDataset> data, RuleSetSource ruleSet);
     bool compare(std::shared_ptr<const LoadedDataset> data, std::vector<RuleSetSource> ruleSets);
     void cancel();

@@ -403,6 +403,7 @@ std::optional<QString> MainWindow::openStore()
         m_storeUsable = false;
         m_jobs->setStorePath(std::nullopt);
         m_auditView->setStorePath(std::nullopt);
+        m_rulesWorkspace->setStorePath(std::nullopt);
         m_checkpointBrowser->setStorePath(std::nullopt);
         const QString message = toQString(snapshot.error().message);
         showStoreError(tr("The store %1 could not be opened: %2\nRuns still work but are not recorded; the file was "
@@ -417,6 +418,7 @@ std::optional<QString> MainWindow::openStore()
     m_storeBanner->hide();
     m_jobs->setStorePath(m_storePath);
     m_auditView->setStorePath(m_storePath);
+    m_rulesWorkspace->setStorePath(m_storePath);
     m_checkpointBrowser->setStorePath(m_storePath);
     m_checkpointBrowser->sweep(true); // expired sandboxes go at start, off the GUI thread
     applySnapshot(*snapshot);

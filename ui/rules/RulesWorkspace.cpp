@@ -4,6 +4,8 @@
 #include "models/Conversions.h"
 #include "rules/RuleSetEditor.h"
 #include "rules/RulesCharts.h"
+#include "rules/dataset_store.h"
+#include "store/store.h"
 
 #include <QAction>
 #include <QBuffer>
@@ -14,7 +16,10 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QInputDialog>
 #include <QLineEdit>
+#include <QMenu>
+#include <QToolButton>
 #include <QLocale>
 #include <QProgressBar>
 #include <QSaveFile>
@@ -95,8 +100,25 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     toolBar->addAction(m_openAction);
     toolBar->addAction(m_saveAction);
     toolBar->addSeparator();
-    toolBar->addAction(m_demoDataAction);
-    toolBar->addAction(m_dataAction);
+    m_importAction = action(QStringLiteral("actionRulesImport"), tr("Import into store…"), QStringLiteral("document-import"),
+                            tr("Import a CSV or JSON Lines file into the store as an immutable snapshot, then use it"));
+    m_dataMenu = new QMenu(tr("Dataset"), this);
+    m_dataMenu->setObjectName(QStringLiteral("rulesDataMenu"));
+    m_dataMenu->addAction(m_demoDataAction);
+    m_dataMenu->addAction(m_dataAction);
+    m_dataMenu->addAction(m_importAction);
+    m_storedMenu = m_dataMenu->addMenu(tr("Stored snapshots"));
+    m_storedMenu->setObjectName(QStringLiteral("rulesStoredMenu"));
+    connect(m_dataMenu, &QMenu::aboutToShow, this, &RulesWorkspace::fillStoredMenu);
+    auto* dataButton = new QToolButton(toolBar);
+    dataButton->setObjectName(QStringLiteral("rulesDataButton"));
+    dataButton->setText(tr("Dataset"));
+    dataButton->setIcon(QIcon::fromTheme(QStringLiteral("x-office-spreadsheet")));
+    dataButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    dataButton->setToolTip(tr("Choose the records to evaluate on: the demo, a file, or a stored snapshot"));
+    dataButton->setMenu(m_dataMenu);
+    dataButton->setPopupMode(QToolButton::InstantPopup);
+    toolBar->addWidget(dataButton);
     toolBar->addSeparator();
     toolBar->addAction(m_evaluateAction);
     toolBar->addAction(m_compareAction);
@@ -232,6 +254,7 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     connect(m_saveAction, &QAction::triggered, this, &RulesWorkspace::saveRuleSet);
     connect(m_dataAction, &QAction::triggered, this, &RulesWorkspace::openDataDialog);
     connect(m_demoDataAction, &QAction::triggered, this, [this] { loadDataFile({}); });
+    connect(m_importAction, &QAction::triggered, this, &RulesWorkspace::importDialog);
     connect(m_evaluateAction, &QAction::triggered, this, &RulesWorkspace::evaluate);
     connect(m_compareAction, &QAction::triggered, this, &RulesWorkspace::compare);
     connect(m_cancelAction, &QAction::triggered, this, &RulesWorkspace::cancel);
@@ -242,7 +265,9 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
         m_progress->setValue(0);
         m_progress->show();
         setStatus(task == RulesTask::LoadData ? tr("Reading data…")
-                  : task == RulesTask::Evaluate ? tr("Evaluating…") : tr("Comparing…"));
+                  : task == RulesTask::Import   ? tr("Importing…")
+                  : task == RulesTask::Evaluate ? tr("Evaluating…")
+                                                : tr("Comparing…"));
         updateActions();
     });
     connect(m_jobs, &RulesJobRunner::progress, this, [this](int percent, const QString&) { m_progress->setValue(percent); });
@@ -280,6 +305,60 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
 void RulesWorkspace::setStorePath(std::optional<std::filesystem::path> path)
 {
     m_storePath = std::move(path);
+    updateActions();
+}
+
+QStringList RulesWorkspace::storedDatasets() const
+{
+    // A short query on the store: fine on the GUI thread when a menu opens.
+    QStringList names;
+    if (!m_storePath)
+        return names;
+    auto store = sb::Store::open(*m_storePath);
+    if (!store)
+        return names;
+    auto list = sb::rules::listDatasets(*store);
+    if (!list)
+        return names;
+    for (const auto& info : *list)
+        names << toQString(info.name);
+    return names;
+}
+
+void RulesWorkspace::fillStoredMenu()
+{
+    m_storedMenu->clear();
+    const QStringList names = storedDatasets();
+    for (const QString& name : names) {
+        auto* a = m_storedMenu->addAction(name);
+        connect(a, &QAction::triggered, this, [this, name] { loadSnapshot(name); });
+    }
+    if (names.isEmpty())
+        m_storedMenu->addAction(tr("(none yet: import a file)"))->setEnabled(false);
+}
+
+bool RulesWorkspace::loadSnapshot(const QString& name)
+{
+    return m_storePath && m_jobs->loadSnapshot(*m_storePath, name, declaredFields());
+}
+
+bool RulesWorkspace::importDataFile(const QString& path, const QString& name)
+{
+    return m_storePath && m_jobs->importData(*m_storePath, path, name, declaredFields());
+}
+
+void RulesWorkspace::importDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import dataset"), QString(),
+                                                      tr("Data (*.csv *.jsonl *.ndjson);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Import dataset"),
+                                               tr("Name of the snapshot (letters, digits, '_', '-', '.'):"),
+                                               QLineEdit::Normal, QFileInfo(path).completeBaseName(), &ok);
+    if (ok && !name.isEmpty())
+        importDataFile(path, name);
 }
 
 int RulesWorkspace::ruleSetCount() const
@@ -317,6 +396,8 @@ void RulesWorkspace::updateActions()
     m_demoAction->setEnabled(!busy);
     m_dataAction->setEnabled(!busy);
     m_demoDataAction->setEnabled(!busy);
+    m_importAction->setEnabled(!busy && m_storePath.has_value());
+    m_storedMenu->setEnabled(!busy && m_storePath.has_value());
     m_saveAction->setEnabled(ruleSetCount() > 0);
     const bool compared = m_result && m_result->compare;
     m_exportCsvAction->setEnabled(compared);

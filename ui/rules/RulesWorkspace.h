@@ -15,6 +15,7 @@ class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QProgressBar;
 class QTabWidget;
 class QTableView;
@@ -41,6 +42,11 @@ public:
     bool openRuleSetFile(const QString& path);
     // Loads a CSV/JSON Lines file as the dataset (empty: the demo transactions).
     bool loadDataFile(const QString& path);
+    // Reads a stored snapshot; imports a file into the store as a snapshot (then reads it).
+    bool loadSnapshot(const QString& name);
+    bool importDataFile(const QString& path, const QString& name);
+    // The stored snapshots' names, newest last; empty without a store.
+    QStringList storedDatasets() const;
     bool evaluate();
     bool compare();
     void cancel();
@@ -68,6 +74,8 @@ private:
     void exportReportDialog();
     void openRuleSetDialog();
     void openDataDialog();
+    void importDialog();
+    void fillStoredMenu();
     void saveRuleSet();
     void setStatus(const QString& text);
     std::vector<sb::rules::Field> declaredFields() const;
@@ -97,6 +105,9 @@ private:
     QAction* m_saveAction = nullptr;
     QAction* m_dataAction = nullptr;
     QAction* m_demoDataAction = nullptr;
+    QAction* m_importAction = nullptr;
+    QMenu* m_dataMenu = nullptr;
+    QMenu* m_storedMenu = nullptr;
     QAction* m_evaluateAction = nullptr;
     QAction* m_compareAction = nullptr;
     QAction* m_cancelAction = nullptr;
