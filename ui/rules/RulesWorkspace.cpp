@@ -443,9 +443,9 @@ void RulesWorkspace::openDemo()
         m_editors->removeTab(0);
         w->deleteLater();
     }
-    addRuleSet(tr("current"), readResource(QStringLiteral(":/demo/rules/current.yaml")));
-    addRuleSet(tr("variant_a"), readResource(QStringLiteral(":/demo/rules/variant_a.yaml")));
-    addRuleSet(tr("variant_b"), readResource(QStringLiteral(":/demo/rules/variant_b.yaml")));
+    addRuleSet(QStringLiteral("current"), readResource(QStringLiteral(":/demo/rules/current.yaml")));
+    addRuleSet(QStringLiteral("variant_a"), readResource(QStringLiteral(":/demo/rules/variant_a.yaml")));
+    addRuleSet(QStringLiteral("variant_b"), readResource(QStringLiteral(":/demo/rules/variant_b.yaml")));
     m_editors->setCurrentIndex(0);
     loadDataFile({});
 }
