@@ -19,6 +19,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -184,6 +185,7 @@ void TestRulesWorkspace::compareFillsTheChangedTable()
     QCOMPARE(result->impacts.size(), std::size_t(2));
     QVERIFY(result->baselineSummary.has_value());
     screenshot(QStringLiteral("rules-03-compare-charts.png"));
+    screenshot(QStringLiteral("rules-05-compare-dock.png"), m_window->findChild<QDockWidget*>(QStringLiteral("rulesDock")));
 
     auto* combo = ws()->findChild<QComboBox*>(QStringLiteral("variantCombo"));
     QCOMPARE(combo->currentText(), QStringLiteral("variant_a"));

@@ -47,6 +47,9 @@ void attachAxes(QChart* chart, QAbstractSeries* series, const QStringList& categ
     chart->addSeries(series);
     auto* cats = new QBarCategoryAxis;
     cats->append(categories);
+    QFont small = cats->labelsFont();
+    small.setPointSizeF(std::max(7.0, small.pointSizeF() - 1.0)); // rule ids and variant names are long
+    cats->setLabelsFont(small);
     auto* values = new QValueAxis;
     values->setRange(0, max > 0 ? max : 1);
     values->setLabelFormat(format);
@@ -160,6 +163,7 @@ void RulesCharts::setResult(const std::shared_ptr<const RulesResult>& result)
         auto* series = new QBarSeries;
         series->append(set);
         series->setLabelsVisible(true);
+        series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
         series->setLabelsFormat(QStringLiteral("@value %"));
         series->setLabelsPrecision(3);
         attachAxes(chart, series, names.mid(1), false, max * 1.2, QStringLiteral("%.1f"));
@@ -229,10 +233,19 @@ void RulesCharts::setResult(const std::shared_ptr<const RulesResult>& result)
         auto* series = new QBarSeries;
         series->append(precision);
         series->append(recall);
+        precision->setLabelColor(Qt::black);
+        recall->setLabelColor(Qt::black);
         series->setLabelsVisible(true);
+        series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
         series->setLabelsFormat(QStringLiteral("@value"));
         series->setLabelsPrecision(3);
         attachAxes(chart, series, names, false, 100.0, QStringLiteral("%d"));
+        if (auto axes = chart->axes(Qt::Vertical); !axes.isEmpty()) {
+            auto* percent = static_cast<QValueAxis*>(axes.front());
+            percent->setRange(0, 105); // room for a label on a bar near 100
+            percent->setTickCount(8);
+            percent->setLabelFormat(QStringLiteral("%d"));
+        }
     }
 }
 
