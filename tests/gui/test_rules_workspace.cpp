@@ -20,6 +20,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -48,6 +49,7 @@ private slots:
     void importsIntoTheStore();
     void longReadCanBeCancelled();
     void importCanBeCancelled();
+    void hundredsOfThousandsOfChangedRowsScroll();
     void cleanupTestCase();
 
 private:
@@ -302,6 +304,38 @@ void TestRulesWorkspace::importCanBeCancelled()
     waitIdle();
     QCOMPARE(ws()->statusText(), QStringLiteral("Cancelled"));
     QVERIFY(!ws()->storedDatasets().contains(QStringLiteral("big")));
+}
+
+void TestRulesWorkspace::hundredsOfThousandsOfChangedRowsScroll()
+{
+    // Every record changes: a table of 300,000 rows, which the view must show without touching them all.
+    constexpr int kRows = 300000;
+    const QString path = m_dir.path() + QStringLiteral("/many.csv");
+    {
+        std::ofstream out(path.toStdString());
+        sb::rules::writeDemoTransactions(out, kRows, 11);
+    }
+    const QString head = QStringLiteral("name: t\nversion: 1\nstrategy: first_match\ndefault: {decision: allow, score: 0}\n"
+                                        "rules:\n  - id: all\n    when: amount %1 0.0\n    decision: %2\n    score: 50\n");
+    RulesWorkspace workspace;
+    workspace.resize(1200, 800);
+    workspace.show();
+    workspace.addRuleSet(QStringLiteral("base"), head.arg(QStringLiteral(">="), QStringLiteral("block")));
+    workspace.addRuleSet(QStringLiteral("none"), head.arg(QStringLiteral("<"), QStringLiteral("block")));
+    QVERIFY(workspace.loadDataFile(path));
+    QTRY_VERIFY_WITH_TIMEOUT(workspace.dataset() != nullptr && !workspace.jobs()->isBusy(), 60000);
+    QVERIFY(workspace.compare());
+    QTRY_VERIFY_WITH_TIMEOUT(workspace.result() != nullptr && !workspace.jobs()->isBusy(), 60000);
+    QTableView* table = workspace.changedView();
+    QCOMPARE(table->model()->rowCount(), kRows);
+    QElapsedTimer timer;
+    timer.start();
+    table->scrollToBottom();
+    QTest::qWait(50);
+    table->scrollToTop();
+    QTest::qWait(50);
+    QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
+    QCOMPARE(table->model()->index(kRows - 1, ChangedDecisionsModel::NewDecisionColumn).data().toString(), QStringLiteral("allow"));
 }
 
 void TestRulesWorkspace::cleanupTestCase()
