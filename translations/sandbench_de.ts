@@ -1284,6 +1284,10 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <source>Recall</source>
         <translation>Trefferquote</translation>
     </message>
+    <message>
+        <source>Scores of records a rule decided (by tens)</source>
+        <translation>Scores der von einer Regel entschiedenen Datensätze (in Zehnern)</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::RulesJobRunner</name>

@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace sb::ui {
@@ -29,6 +30,18 @@ int columnOf(const rules::Dataset& data, std::string_view name)
 }
 
 } // namespace
+
+std::vector<std::int64_t> scoreHistogram(const rules::Evaluation& evaluation, double defaultScore)
+{
+    std::vector<std::int64_t> bins(10, 0);
+    for (const auto& r : evaluation.records) {
+        if (r.score == defaultScore)
+            continue;
+        const int bin = r.score >= 100.0 ? 9 : r.score <= 0.0 ? 0 : static_cast<int>(r.score / 10.0);
+        ++bins[static_cast<std::size_t>(std::clamp(bin, 0, 9))];
+    }
+    return bins;
+}
 
 QString RulesJobRunner::labelColumnOf(const rules::Dataset& data)
 {
@@ -247,6 +260,7 @@ QString evaluateOne(EvaluatedRuleSet& rs, const RuleSetSource& source, const rul
     if (!ev)
         return toQString(ev.error().message);
     rs.evaluation = std::move(*ev);
+    rs.scoreBins = scoreHistogram(rs.evaluation, rs.compiled->defaultScore);
     return {};
 }
 

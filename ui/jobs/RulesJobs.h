@@ -40,7 +40,13 @@ struct EvaluatedRuleSet {
     sb::rules::ParsedRuleSet parsed;
     std::optional<sb::rules::CompiledRuleSet> compiled; // points into `parsed`: keep this object in place
     sb::rules::Evaluation evaluation;
+    // Records whose score is not the default score, by score: [0, 10), [10, 20), ... [90, 100], and
+    // below 0 / above 100 in the first / last bin.
+    std::vector<std::int64_t> scoreBins;
 };
+
+// The score histogram of an evaluation (EvaluatedRuleSet::scoreBins).
+std::vector<std::int64_t> scoreHistogram(const sb::rules::Evaluation& evaluation, double defaultScore);
 
 // What Evaluate (one rule set) and Compare (a baseline and variants) produce.
 struct RulesResult {

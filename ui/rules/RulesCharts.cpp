@@ -77,24 +77,30 @@ RulesCharts::RulesCharts(QWidget* parent)
     , m_impact(newView(this, QStringLiteral("impactChart")))
     , m_hits(newView(this, QStringLiteral("ruleHitsChart")))
     , m_labels(newView(this, QStringLiteral("labelsChart")))
+    , m_scores(newView(this, QStringLiteral("scoresChart")))
 {
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->addWidget(m_distribution, 0, 0);
     grid->addWidget(m_impact, 0, 1);
-    grid->addWidget(m_hits, 1, 0);
-    grid->addWidget(m_labels, 1, 1);
+    grid->addWidget(m_labels, 1, 0);
+    grid->addWidget(m_scores, 1, 1);
+    grid->addWidget(m_hits, 2, 0, 1, 2); // rule ids need the width
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
     grid->setRowStretch(0, 1);
     grid->setRowStretch(1, 1);
+    grid->setRowStretch(2, 1);
+    for (QChartView* view : {m_distribution, m_impact, m_hits, m_labels, m_scores})
+        view->setMinimumHeight(260); // the charts page scrolls rather than squeezing them
+    m_hits->setMinimumHeight(340);
     setResult(nullptr);
 }
 
 std::vector<QChartView*> RulesCharts::visibleCharts() const
 {
     std::vector<QChartView*> out;
-    for (QChartView* view : {m_distribution, m_impact, m_hits, m_labels}) {
+    for (QChartView* view : {m_distribution, m_impact, m_hits, m_labels, m_scores}) {
         if (view->isVisible() || !view->isHidden())
             out.push_back(view);
     }
@@ -104,7 +110,7 @@ std::vector<QChartView*> RulesCharts::visibleCharts() const
 void RulesCharts::setResult(const std::shared_ptr<const RulesResult>& result)
 {
     // QChartView::setChart does not delete the chart it had.
-    for (QChartView* view : {m_distribution, m_impact, m_hits, m_labels}) {
+    for (QChartView* view : {m_distribution, m_impact, m_hits, m_labels, m_scores}) {
         QChart* old = view->chart();
         view->setChart(newChart(QString()));
         delete old;
@@ -114,6 +120,7 @@ void RulesCharts::setResult(const std::shared_ptr<const RulesResult>& result)
         m_impact->setHidden(true);
         m_hits->setHidden(true);
         m_labels->setHidden(true);
+        m_scores->setHidden(true);
         return;
     }
     QStringList names;
@@ -212,6 +219,29 @@ void RulesCharts::setResult(const std::shared_ptr<const RulesResult>& result)
         if (result->ruleSets.size() == 1)
             chart->legend()->hide();
         attachAxes(chart, series, ids, true, max * 1.1, QStringLiteral("%d"));
+    }
+
+    // Scores of the records a rule decided, per rule set.
+    m_scores->setHidden(false);
+    {
+        QChart* chart = m_scores->chart();
+        chart->setTitle(tr("Scores of records a rule decided (by tens)"));
+        QStringList bins;
+        for (int b = 0; b < 10; ++b)
+            bins << QString::number(b * 10); // the bin's lower bound: 0 is [0, 10), 90 is [90, 100]
+        auto* series = new QBarSeries;
+        double max = 0;
+        for (const auto& rs : result->ruleSets) {
+            auto* set = new QBarSet(rs->name);
+            for (const auto n : rs->scoreBins) {
+                *set << static_cast<double>(n);
+                max = std::max(max, static_cast<double>(n));
+            }
+            series->append(set);
+        }
+        if (result->ruleSets.size() == 1)
+            chart->legend()->hide();
+        attachAxes(chart, series, bins, false, max * 1.1, QStringLiteral("%d"));
     }
 
     // Precision and recall of "flagged" (anything but the default decision) per rule set.

@@ -28,6 +28,7 @@ private:
     QChartView* m_impact = nullptr;
     QChartView* m_hits = nullptr;
     QChartView* m_labels = nullptr;
+    QChartView* m_scores = nullptr;
 };
 
 } // namespace sb::ui

@@ -23,6 +23,7 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QSaveFile>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -176,7 +177,12 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     auto* chartsPage = new QWidget(this);
     auto* chartsLayout = new QVBoxLayout(chartsPage);
     chartsLayout->addWidget(m_summary);
-    chartsLayout->addWidget(m_charts, 1);
+    auto* chartsScroll = new QScrollArea(chartsPage);
+    chartsScroll->setObjectName(QStringLiteral("rulesChartsScroll"));
+    chartsScroll->setWidgetResizable(true);
+    chartsScroll->setFrameShape(QFrame::NoFrame);
+    chartsScroll->setWidget(m_charts);
+    chartsLayout->addWidget(chartsScroll, 1);
 
     m_model = new ChangedDecisionsModel(this);
     m_filter = new ChangedDecisionsFilter(this);
