@@ -1597,10 +1597,6 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>zutreffend</translation>
     </message>
     <message>
-        <source>no match</source>
-        <translation>nicht zutreffend</translation>
-    </message>
-    <message>
         <source> — decided</source>
         <translation> — entschied</translation>
     </message>
@@ -1643,6 +1639,10 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>HTML (*.html)</source>
         <translation>HTML (*.html)</translation>
+    </message>
+    <message>
+        <source>No match: %1</source>
+        <translation>Nicht zutreffend: %1</translation>
     </message>
 </context>
 <context>

@@ -228,11 +228,12 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     auto* tablePage = new QWidget(this);
     auto* tableLayout = new QVBoxLayout(tablePage);
     tableLayout->addLayout(filterRow);
-    auto* tableSplit = new QSplitter(Qt::Horizontal, tablePage);
+    // The explanation below the table: both need the width (seven columns; expressions with their values).
+    auto* tableSplit = new QSplitter(Qt::Vertical, tablePage);
     tableSplit->addWidget(m_table);
     tableSplit->addWidget(m_explanation);
-    tableSplit->setStretchFactor(0, 3);
-    tableSplit->setStretchFactor(1, 2);
+    tableSplit->setStretchFactor(0, 1);
+    tableSplit->setStretchFactor(1, 1);
     tableLayout->addWidget(tableSplit, 1);
 
     m_results = new QTabWidget(this);
@@ -608,30 +609,38 @@ void RulesWorkspace::showExplanation(const QModelIndex& index)
                     .arg(rs.name.toHtmlEscaped(), decision.toHtmlEscaped())
                     .arg(ex->outcome.score)
                     .arg(by.toHtmlEscaped());
+        // The rules that matched, failed or are disabled, with the sub-expressions that decided them; the
+        // rules that simply did not match in one line.
+        QStringList noMatch;
         html += QStringLiteral("<table cellspacing=0 cellpadding=2>");
         for (const auto& r : ex->rules) {
             const auto& rule = rs.compiled->rule(r.rule);
-            QString mark = !r.enabled ? tr("disabled")
-                           : !r.matched ? tr("error: %1").arg(toQString(r.error))
-                           : *r.matched ? tr("matched") : tr("no match");
-            const QString color = r.decided ? QStringLiteral("#c0392b") : r.matched.value_or(false) ? QStringLiteral("#b35000") : QStringLiteral("#6a737d");
-            html += QStringLiteral("<tr><td nowrap><b style='color:%1'>%2</b></td><td>%3%4</td></tr>")
-                        .arg(color, toQString(rule.id).toHtmlEscaped(), mark.toHtmlEscaped(),
-                             r.decided ? tr(" — decided") : QString());
-            if (r.matched.value_or(false) || r.decided || !r.error.empty()) {
-                for (const auto& step : r.steps) {
-                    QStringList ops;
-                    for (const auto& [name, value] : step.operands)
-                        ops << QStringLiteral("%1 = %2").arg(toQString(name), toQString(value));
-                    html += QStringLiteral("<tr><td></td><td><code>%1</code> → <code>%2</code>%3</td></tr>")
-                                .arg(toQString(step.expression).toHtmlEscaped(), toQString(step.text).toHtmlEscaped(),
-                                     ops.isEmpty() ? QString()
-                                                   : QStringLiteral(" <span style='color:#6a737d'>(%1)</span>")
-                                                         .arg(ops.join(QStringLiteral(", ")).toHtmlEscaped()));
-                }
+            const QString id = toQString(rule.id).toHtmlEscaped();
+            if (r.enabled && r.matched && !*r.matched && !r.decided) {
+                noMatch << id;
+                continue;
+            }
+            const QString mark = !r.enabled ? tr("disabled")
+                                 : !r.matched ? tr("error: %1").arg(toQString(r.error))
+                                              : tr("matched");
+            const QString color = r.decided ? QStringLiteral("#c0392b") : QStringLiteral("#b35000");
+            html += QStringLiteral("<tr><td colspan=2><b style='color:%1'>%2</b> %3%4</td></tr>")
+                        .arg(color, id, mark.toHtmlEscaped(), r.decided ? tr(" — decided") : QString());
+            for (const auto& step : r.steps) {
+                QStringList ops;
+                for (const auto& [name, value] : step.operands)
+                    ops << QStringLiteral("%1 = %2").arg(toQString(name), toQString(value));
+                html += QStringLiteral("<tr><td width=16></td><td><code>%1</code> → <code>%2</code>%3</td></tr>")
+                            .arg(toQString(step.expression).toHtmlEscaped(), toQString(step.text).toHtmlEscaped(),
+                                 ops.isEmpty() ? QString()
+                                               : QStringLiteral(" <span style='color:#6a737d'>(%1)</span>")
+                                                     .arg(ops.join(QStringLiteral(", ")).toHtmlEscaped()));
             }
         }
         html += QStringLiteral("</table>");
+        if (!noMatch.isEmpty())
+            html += QStringLiteral("<p style='color:#6a737d'>%1</p>")
+                        .arg(tr("No match: %1").arg(noMatch.join(QStringLiteral(", "))));
     };
     html += tr("<h2>Record %1</h2>").arg(toQString(records.recordId(row)).toHtmlEscaped());
     if (m_model->variant() > 0)
