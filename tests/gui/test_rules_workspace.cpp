@@ -30,6 +30,7 @@
 #include <QTest>
 #include <QTextBrowser>
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
 
@@ -177,6 +178,22 @@ void TestRulesWorkspace::evaluateShowsTheDistribution()
     QVERIFY2(decisions.contains(QStringLiteral("block")) && decisions.contains(QStringLiteral("allow")),
              qPrintable(decisions.join(QLatin1Char(','))));
     screenshot(QStringLiteral("rules-02-evaluate.png"));
+
+    // A rule no record can reach past an earlier one is reported once the data shows it.
+    RuleSetEditor* ed = ws()->editor(0);
+    const QString original = ed->text();
+    const QString shadowed = QStringLiteral("  - id: shadowed_copy\n    when: amount > 10000.0 && hour >= 0\n    decision: block\n    score: 95\n");
+    QString text = original;
+    text.insert(text.indexOf(QStringLiteral("  - id: sanctioned_ip_country")), shadowed);
+    ed->setText(text);
+    action("actionRulesEvaluate")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!ws()->jobs()->isBusy(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(std::any_of(ed->diagnostics().begin(), ed->diagnostics().end(), [](const EditorDiagnostic& d) {
+                                 return d.message.contains(QStringLiteral("shadowed_copy")) && d.message.contains(QStringLiteral("shadow"));
+                             }), 5000);
+    ed->setText(original);
+    action("actionRulesEvaluate")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!ws()->jobs()->isBusy(), 30000);
 }
 
 void TestRulesWorkspace::compareFillsTheChangedTable()

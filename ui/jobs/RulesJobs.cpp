@@ -261,6 +261,8 @@ QString evaluateOne(EvaluatedRuleSet& rs, const RuleSetSource& source, const rul
         return toQString(ev.error().message);
     rs.evaluation = std::move(*ev);
     rs.scoreBins = scoreHistogram(rs.evaluation, rs.compiled->defaultScore);
+    rs.dataDiagnostics = rules::dataDiagnostics(*rs.compiled, rs.evaluation, data);
+    rs.text = source.text;
     return {};
 }
 

@@ -43,6 +43,9 @@ struct EvaluatedRuleSet {
     // Records whose score is not the default score, by score: [0, 10), [10, 20), ... [90, 100], and
     // below 0 / above 100 in the first / last bin.
     std::vector<std::int64_t> scoreBins;
+    // Warnings only the data can give: rules fully shadowed by earlier ones, conditions that failed on records.
+    std::vector<sb::rules::Diagnostic> dataDiagnostics;
+    QString text; // the rule set as evaluated
 };
 
 // The score histogram of an evaluation (EvaluatedRuleSet::scoreBins).

@@ -86,8 +86,17 @@ void RuleSetEditor::checkNow()
         auto compiled = sb::rules::compileRuleSet(parsed.ruleSet, m_schema ? &*m_schema : nullptr);
         all.insert(all.end(), compiled.diagnostics.begin(), compiled.diagnostics.end());
     }
+    if (!m_dataDiagnostics.empty() && m_dataText == this->text())
+        all.insert(all.end(), m_dataDiagnostics.begin(), m_dataDiagnostics.end());
     sb::rules::sortDiagnostics(all);
     showDiagnostics(all);
+}
+
+void RuleSetEditor::setDataDiagnostics(const QString& text, std::vector<sb::rules::Diagnostic> diagnostics)
+{
+    m_dataText = text;
+    m_dataDiagnostics = std::move(diagnostics);
+    checkNow();
 }
 
 void RuleSetEditor::showDiagnostics(const std::vector<sb::rules::Diagnostic>& diagnostics)

@@ -38,6 +38,9 @@ public:
 
     // The dataset's fields the conditions are checked against; empty: the rule set's own `fields:`.
     void setSchema(std::optional<sb::rules::Schema> schema);
+    // Warnings an evaluation found for exactly this text (shadowed rules, conditions failing on records):
+    // shown with the checker's until the text changes.
+    void setDataDiagnostics(const QString& text, std::vector<sb::rules::Diagnostic> diagnostics);
     // Checks now instead of after the pause.
     void checkNow();
     const std::vector<EditorDiagnostic>& diagnostics() const { return m_diagnostics; }
@@ -57,6 +60,8 @@ private:
     QTimer* m_checkTimer = nullptr;
     std::optional<sb::rules::Schema> m_schema;
     std::vector<EditorDiagnostic> m_diagnostics;
+    QString m_dataText;
+    std::vector<sb::rules::Diagnostic> m_dataDiagnostics;
     int m_errorIndicator = 0;
     int m_warningIndicator = 0;
     int m_errorMarker = 0;

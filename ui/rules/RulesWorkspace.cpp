@@ -572,6 +572,14 @@ void RulesWorkspace::showResult(std::shared_ptr<const RulesResult> result)
         setStatus(tr("Compared %n variant(s)", nullptr, static_cast<int>(m_result->impacts.size())));
     }
     m_summary->setText(summary);
+    // What only the data shows (shadowed rules, failing conditions) goes to the editors that still hold
+    // the evaluated text.
+    for (const auto& rs : m_result->ruleSets) {
+        for (int i = 0; i < ruleSetCount(); ++i) {
+            if (m_editors->tabText(i) == rs->name && editor(i)->text() == rs->text)
+                editor(i)->setDataDiagnostics(rs->text, rs->dataDiagnostics);
+        }
+    }
 
     const QSignalBlocker block(m_variantCombo);
     m_variantCombo->clear();
