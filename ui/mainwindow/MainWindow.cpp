@@ -185,7 +185,9 @@ void MainWindow::createActions()
     m_checkpointsAction->setToolTip(tr("Show the checkpoint browser: sandboxes, their checkpoints and diffs (Ctrl+Shift+K)"));
     connect(m_checkpointsAction, &QAction::triggered, this, &MainWindow::showCheckpoints);
 
-    m_rulesAction = new QAction(QIcon::fromTheme(QStringLiteral("view-filter")), tr("&Rules"), this);
+    m_rulesAction = new QAction(QIcon::fromTheme(QStringLiteral("view-filter"),
+                                                 style()->standardIcon(QStyle::SP_FileDialogDetailedView)),
+                                tr("&Rules"), this);
     m_rulesAction->setObjectName(QStringLiteral("actionRules"));
     m_rulesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     m_rulesAction->setToolTip(tr("Show the rules workspace: rule sets, evaluation, A/B comparison (Ctrl+Shift+R)"));

@@ -5,6 +5,7 @@
 #include "rules/RuleSetEditor.h"
 #include "rules/RulesCharts.h"
 #include "rules/dataset_store.h"
+#include "style/Icons.h"
 #include "store/store.h"
 
 #include <QAction>
@@ -25,6 +26,7 @@
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
@@ -71,37 +73,37 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     auto* toolBar = new QToolBar(this);
     toolBar->setObjectName(QStringLiteral("rulesToolBar"));
     toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    auto action = [&](const QString& name, const QString& text, const QString& icon, const QString& tip) {
-        auto* a = new QAction(QIcon::fromTheme(icon), text, this);
+    auto action = [&](const QString& name, const QString& text, const QIcon& icon, const QString& tip) {
+        auto* a = new QAction(icon, text, this);
         a->setObjectName(name);
         a->setToolTip(tip);
         return a;
     };
-    m_demoAction = action(QStringLiteral("actionRulesDemo"), tr("Open demo"), QStringLiteral("help-contents"),
+    m_demoAction = action(QStringLiteral("actionRulesDemo"), tr("Open demo"), actionIcon(ActionIcon::Demo),
                           tr("Open the demo rule sets (current, variant A, variant B) and the demo transactions"));
-    m_openAction = action(QStringLiteral("actionRulesOpen"), tr("Open…"), QStringLiteral("document-open"),
+    m_openAction = action(QStringLiteral("actionRulesOpen"), tr("Open…"), actionIcon(ActionIcon::Open),
                           tr("Open a rule set (YAML) in a new tab; the first tab is the baseline"));
-    m_saveAction = action(QStringLiteral("actionRulesSave"), tr("Save"), QStringLiteral("document-save"),
+    m_saveAction = action(QStringLiteral("actionRulesSave"), tr("Save"), actionIcon(ActionIcon::Save),
                           tr("Save the rule set of the current tab"));
-    m_dataAction = action(QStringLiteral("actionRulesData"), tr("Data file…"), QStringLiteral("document-import"),
+    m_dataAction = action(QStringLiteral("actionRulesData"), tr("Data file…"), QIcon::fromTheme(QStringLiteral("document-open")),
                           tr("Read a CSV or JSON Lines file as the dataset"));
-    m_demoDataAction = action(QStringLiteral("actionRulesDemoData"), tr("Demo data"), QStringLiteral("x-office-spreadsheet"),
+    m_demoDataAction = action(QStringLiteral("actionRulesDemoData"), tr("Demo data"), QIcon::fromTheme(QStringLiteral("x-office-spreadsheet")),
                               tr("Use the demo transactions (5,000 card payments with a fraud label)"));
-    m_evaluateAction = action(QStringLiteral("actionRulesEvaluate"), tr("Evaluate"), QStringLiteral("media-playback-start"),
+    m_evaluateAction = action(QStringLiteral("actionRulesEvaluate"), tr("Evaluate"), actionIcon(ActionIcon::Run),
                               tr("Evaluate the current tab's rule set on the dataset"));
-    m_compareAction = action(QStringLiteral("actionRulesCompare"), tr("Compare"), QStringLiteral("view-split-left-right"),
+    m_compareAction = action(QStringLiteral("actionRulesCompare"), tr("Compare"), QIcon::fromTheme(QStringLiteral("view-split-left-right"), style()->standardIcon(QStyle::SP_FileDialogDetailedView)),
                              tr("Compare the first tab (baseline) with every other tab (variants) on the dataset"));
-    m_cancelAction = action(QStringLiteral("actionRulesCancel"), tr("Cancel"), QStringLiteral("process-stop"),
+    m_cancelAction = action(QStringLiteral("actionRulesCancel"), tr("Cancel"), actionIcon(ActionIcon::Cancel),
                             tr("Cancel the running job"));
-    m_exportCsvAction = action(QStringLiteral("actionRulesExportCsv"), tr("Export CSV…"), QStringLiteral("document-save-as"),
+    m_exportCsvAction = action(QStringLiteral("actionRulesExportCsv"), tr("Export CSV…"), actionIcon(ActionIcon::SaveAs),
                                tr("Save the changed decisions of the shown variant as CSV"));
-    m_exportReportAction = action(QStringLiteral("actionRulesExportReport"), tr("Export report…"), QStringLiteral("text-html"),
+    m_exportReportAction = action(QStringLiteral("actionRulesExportReport"), tr("Export report…"), QIcon::fromTheme(QStringLiteral("text-html")),
                                   tr("Save the comparison as an HTML report with its charts"));
     toolBar->addAction(m_demoAction);
     toolBar->addAction(m_openAction);
     toolBar->addAction(m_saveAction);
     toolBar->addSeparator();
-    m_importAction = action(QStringLiteral("actionRulesImport"), tr("Import into store…"), QStringLiteral("document-import"),
+    m_importAction = action(QStringLiteral("actionRulesImport"), tr("Import into store…"), QIcon::fromTheme(QStringLiteral("document-import")),
                             tr("Import a CSV or JSON Lines file into the store as an immutable snapshot, then use it"));
     m_dataMenu = new QMenu(tr("Dataset"), this);
     m_dataMenu->setObjectName(QStringLiteral("rulesDataMenu"));
