@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>QObject</name>
+    <message>
+        <source>Demo transactions</source>
+        <translation>Demo-Transaktionen</translation>
+    </message>
+    <message>
+        <source>%1: not a .csv, .jsonl or .ndjson file</source>
+        <translation>%1: keine .csv-, .jsonl- oder .ndjson-Datei</translation>
+    </message>
+    <message>
+        <source>stored %1</source>
+        <translation>gespeichert: %1</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a valid dataset name (letters, digits, &apos;_&apos;, &apos;-&apos;, &apos;.&apos;)</source>
+        <translation>„%1“ ist kein gültiger Datensatzname (Buchstaben, Ziffern, „_“, „-“, „.“)</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>(Vorgabe)</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Sandbench</source>
@@ -180,6 +207,37 @@ vorheriger %2</translation>
     <message>
         <source>The entry is not among the rows shown (removed, or hidden by a filter).</source>
         <translation>Der Eintrag ist nicht unter den gezeigten Zeilen (entfernt oder durch einen Filter ausgeblendet).</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::ChangedDecisionsModel</name>
+    <message>
+        <source>Record</source>
+        <translation>Datensatz</translation>
+    </message>
+    <message>
+        <source>Current decision</source>
+        <translation>Aktuelle Entscheidung</translation>
+    </message>
+    <message>
+        <source>Proposed decision</source>
+        <translation>Vorgeschlagene Entscheidung</translation>
+    </message>
+    <message>
+        <source>Current score</source>
+        <translation>Aktueller Score</translation>
+    </message>
+    <message>
+        <source>Proposed score</source>
+        <translation>Vorgeschlagener Score</translation>
+    </message>
+    <message>
+        <source>Current rule</source>
+        <translation>Aktuelle Regel</translation>
+    </message>
+    <message>
+        <source>Proposed rule</source>
+        <translation>Vorgeschlagene Regel</translation>
     </message>
 </context>
 <context>
@@ -943,6 +1001,18 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <source>&amp;Sandboxes</source>
         <translation>&amp;Sandboxes</translation>
     </message>
+    <message>
+        <source>&amp;Rules</source>
+        <translation>&amp;Regeln</translation>
+    </message>
+    <message>
+        <source>Show the rules workspace: rule sets, evaluation, A/B comparison (Ctrl+Shift+R)</source>
+        <translation>Regel-Arbeitsbereich zeigen: Regelsätze, Auswertung, A/B-Vergleich (Strg+Umschalt+R)</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>Regeln</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::MetricsDashboard</name>
@@ -1163,6 +1233,416 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>blocked</source>
         <translation>blockiert</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::RuleSetEditor</name>
+    <message>
+        <source>error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>Warnung</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::RulesCharts</name>
+    <message>
+        <source>Evaluate or compare to see decisions here</source>
+        <translation>Auswerten oder vergleichen, um hier Entscheidungen zu sehen</translation>
+    </message>
+    <message>
+        <source>Decisions per rule set</source>
+        <translation>Entscheidungen je Regelsatz</translation>
+    </message>
+    <message>
+        <source>Impact rate per variant (%)</source>
+        <translation>Änderungsquote je Variante (%)</translation>
+    </message>
+    <message>
+        <source>Impact rate</source>
+        <translation>Änderungsquote</translation>
+    </message>
+    <message>
+        <source>Hits per rule (the %1 with the most of %2)</source>
+        <translation>Treffer je Regel (die %1 häufigsten von %2)</translation>
+    </message>
+    <message>
+        <source>Hits per rule</source>
+        <translation>Treffer je Regel</translation>
+    </message>
+    <message>
+        <source>Flagged vs. label &apos;%1&apos; (%)</source>
+        <translation>Markiert vs. Label „%1“ (%)</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Präzision</translation>
+    </message>
+    <message>
+        <source>Recall</source>
+        <translation>Trefferquote</translation>
+    </message>
+    <message>
+        <source>Scores of records a rule decided (by tens)</source>
+        <translation>Scores der von einer Regel entschiedenen Datensätze (in Zehnern)</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::RulesJobRunner</name>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::RulesLexer</name>
+    <message>
+        <source>Default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <source>Comment</source>
+        <translation>Kommentar</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>String</source>
+        <translation>Zeichenkette</translation>
+    </message>
+    <message>
+        <source>Number</source>
+        <translation>Zahl</translation>
+    </message>
+    <message>
+        <source>Punctuation</source>
+        <translation>Satzzeichen</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>Feld</translation>
+    </message>
+    <message>
+        <source>Keyword</source>
+        <translation>Schlüsselwort</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>Operator</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::RulesWorkspace</name>
+    <message>
+        <source>Open demo</source>
+        <translation>Demo öffnen</translation>
+    </message>
+    <message>
+        <source>Open the demo rule sets (current, variant A, variant B) and the demo transactions</source>
+        <translation>Die Demo-Regelsätze (current, Variante A, Variante B) und die Demo-Transaktionen öffnen</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>Öffnen…</translation>
+    </message>
+    <message>
+        <source>Open a rule set (YAML) in a new tab; the first tab is the baseline</source>
+        <translation>Einen Regelsatz (YAML) in einem neuen Tab öffnen; der erste Tab ist die Basis</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <source>Save the rule set of the current tab</source>
+        <translation>Den Regelsatz des aktuellen Tabs speichern</translation>
+    </message>
+    <message>
+        <source>Data file…</source>
+        <translation>Datendatei…</translation>
+    </message>
+    <message>
+        <source>Read a CSV or JSON Lines file as the dataset</source>
+        <translation>Eine CSV- oder JSON-Lines-Datei als Datensatz lesen</translation>
+    </message>
+    <message>
+        <source>Demo data</source>
+        <translation>Demo-Daten</translation>
+    </message>
+    <message>
+        <source>Use the demo transactions (5,000 card payments with a fraud label)</source>
+        <translation>Die Demo-Transaktionen verwenden (5.000 Kartenzahlungen mit Betrugs-Label)</translation>
+    </message>
+    <message>
+        <source>Evaluate</source>
+        <translation>Auswerten</translation>
+    </message>
+    <message>
+        <source>Evaluate the current tab&apos;s rule set on the dataset</source>
+        <translation>Den Regelsatz des aktuellen Tabs auf dem Datensatz auswerten</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Vergleichen</translation>
+    </message>
+    <message>
+        <source>Compare the first tab (baseline) with every other tab (variants) on the dataset</source>
+        <translation>Den ersten Tab (Basis) auf dem Datensatz mit jedem anderen Tab (Varianten) vergleichen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Cancel the running job</source>
+        <translation>Die laufende Aufgabe abbrechen</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>CSV exportieren…</translation>
+    </message>
+    <message>
+        <source>Save the changed decisions of the shown variant as CSV</source>
+        <translation>Die geänderten Entscheidungen der gezeigten Variante als CSV speichern</translation>
+    </message>
+    <message>
+        <source>Export report…</source>
+        <translation>Bericht exportieren…</translation>
+    </message>
+    <message>
+        <source>Save the comparison as an HTML report with its charts</source>
+        <translation>Den Vergleich als HTML-Bericht mit seinen Diagrammen speichern</translation>
+    </message>
+    <message>
+        <source>Import into store…</source>
+        <translation>In die Ablage importieren…</translation>
+    </message>
+    <message>
+        <source>Import a CSV or JSON Lines file into the store as an immutable snapshot, then use it</source>
+        <translation>Eine CSV- oder JSON-Lines-Datei als unveränderlichen Snapshot in die Ablage importieren und dann verwenden</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>Datensatz</translation>
+    </message>
+    <message>
+        <source>Stored snapshots</source>
+        <translation>Gespeicherte Snapshots</translation>
+    </message>
+    <message>
+        <source>Choose the records to evaluate on: the demo, a file, or a stored snapshot</source>
+        <translation>Die Datensätze für die Auswertung wählen: die Demo, eine Datei oder einen gespeicherten Snapshot</translation>
+    </message>
+    <message>
+        <source>No dataset</source>
+        <translation>Kein Datensatz</translation>
+    </message>
+    <message>
+        <source>Filter: record, decision or rule</source>
+        <translation>Filter: Datensatz, Entscheidung oder Regel</translation>
+    </message>
+    <message>
+        <source>Variant:</source>
+        <translation>Variante:</translation>
+    </message>
+    <message>
+        <source>Select a record to see why it got its decisions</source>
+        <translation>Einen Datensatz wählen, um zu sehen, warum er seine Entscheidungen bekam</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>Diagramme</translation>
+    </message>
+    <message>
+        <source>Changed decisions</source>
+        <translation>Geänderte Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Reading data…</source>
+        <translation>Daten werden gelesen…</translation>
+    </message>
+    <message>
+        <source>Importing…</source>
+        <translation>Wird importiert…</translation>
+    </message>
+    <message>
+        <source>Evaluating…</source>
+        <translation>Wird ausgewertet…</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>Wird verglichen…</translation>
+    </message>
+    <message>
+        <source>Dataset: %1 — %2 records, %3 fields</source>
+        <translation>Datensatz: %1 — %2 Datensätze, %3 Felder</translation>
+    </message>
+    <message>
+        <source>, %1 bad rows skipped (first: line %2: %3)</source>
+        <translation>, %1 fehlerhafte Zeilen übersprungen (erste: Zeile %2: %3)</translation>
+    </message>
+    <message>
+        <source>Data read</source>
+        <translation>Daten gelesen</translation>
+    </message>
+    <message>
+        <source>(none yet: import a file)</source>
+        <translation>(noch keine: eine Datei importieren)</translation>
+    </message>
+    <message>
+        <source>Import dataset</source>
+        <translation>Datensatz importieren</translation>
+    </message>
+    <message>
+        <source>Data (*.csv *.jsonl *.ndjson);;All files (*)</source>
+        <translation>Daten (*.csv *.jsonl *.ndjson);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Name of the snapshot (letters, digits, &apos;_&apos;, &apos;-&apos;, &apos;.&apos;):</source>
+        <translation>Name des Snapshots (Buchstaben, Ziffern, „_“, „-“, „.“):</translation>
+    </message>
+    <message>
+        <source>✔ No problems</source>
+        <translation>✔ Keine Probleme</translation>
+    </message>
+    <message>
+        <source>%1 error(s), %2 warning(s)</source>
+        <translation>%1 Fehler, %2 Warnung(en)</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>%1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>Open rule set</source>
+        <translation>Regelsatz öffnen</translation>
+    </message>
+    <message>
+        <source>Rule sets (*.yaml *.yml);;All files (*)</source>
+        <translation>Regelsätze (*.yaml *.yml);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Save rule set</source>
+        <translation>Regelsatz speichern</translation>
+    </message>
+    <message>
+        <source>Rule sets (*.yaml *.yml)</source>
+        <translation>Regelsätze (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>Open dataset</source>
+        <translation>Datensatz öffnen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; on %2 records: %3 (%4 s)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; auf %2 Datensätzen: %3 (%4 s)</translation>
+    </message>
+    <message>
+        <source>Evaluated %1</source>
+        <translation>%1 ausgewertet</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 changed (%3)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: %2 geändert (%3)</translation>
+    </message>
+    <message>
+        <source>Against &lt;b&gt;%1&lt;/b&gt; on %2 records — %3</source>
+        <translation>Gegen &lt;b&gt;%1&lt;/b&gt; auf %2 Datensätzen — %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>Compared %n variant(s)</source>
+        <translation>
+            <numerusform>%n Variante verglichen</numerusform>
+            <numerusform>%n Varianten verglichen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the default</source>
+        <translation>die Vorgabe</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;%1: &lt;span style=&apos;color:#1f4e9e&apos;&gt;%2&lt;/span&gt; (score %3) by %4&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;%1: &lt;span style=&apos;color:#1f4e9e&apos;&gt;%2&lt;/span&gt; (Score %3) durch %4&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>deaktiviert</translation>
+    </message>
+    <message>
+        <source>error: %1</source>
+        <translation>Fehler: %1</translation>
+    </message>
+    <message>
+        <source>matched</source>
+        <translation>zutreffend</translation>
+    </message>
+    <message>
+        <source> — decided</source>
+        <translation> — entschied</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;Record %1&lt;/h2&gt;</source>
+        <translation>&lt;h2&gt;Datensatz %1&lt;/h2&gt;</translation>
+    </message>
+    <message>
+        <source>Export changed decisions</source>
+        <translation>Geänderte Entscheidungen exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>%1 exportiert</translation>
+    </message>
+    <message>
+        <source>Sandbench rules report</source>
+        <translation>Sandbench-Regelbericht</translation>
+    </message>
+    <message>
+        <source>&lt;h1&gt;Rules report&lt;/h1&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;Dataset: %2, %3 records.&lt;/p&gt;</source>
+        <translation>&lt;h1&gt;Regelbericht&lt;/h1&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;Datensatz: %2, %3 Datensätze.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;Variants&lt;/h2&gt;&lt;table&gt;&lt;tr&gt;&lt;th&gt;Variant&lt;/th&gt;&lt;th&gt;Changed&lt;/th&gt;&lt;th&gt;Impact rate&lt;/th&gt;&lt;th&gt;Precision&lt;/th&gt;&lt;th&gt;Recall&lt;/th&gt;&lt;/tr&gt;</source>
+        <translation>&lt;h2&gt;Varianten&lt;/h2&gt;&lt;table&gt;&lt;tr&gt;&lt;th&gt;Variante&lt;/th&gt;&lt;th&gt;Geändert&lt;/th&gt;&lt;th&gt;Änderungsquote&lt;/th&gt;&lt;th&gt;Präzision&lt;/th&gt;&lt;th&gt;Trefferquote&lt;/th&gt;&lt;/tr&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;Charts&lt;/h2&gt;</source>
+        <translation>&lt;h2&gt;Diagramme&lt;/h2&gt;</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>Bericht exportieren</translation>
+    </message>
+    <message>
+        <source>HTML (*.html)</source>
+        <translation>HTML (*.html)</translation>
+    </message>
+    <message>
+        <source>No match: %1</source>
+        <translation>Nicht zutreffend: %1</translation>
     </message>
 </context>
 <context>

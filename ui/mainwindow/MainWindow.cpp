@@ -7,6 +7,7 @@
 #include "editor/CodeEditor.h"
 #include "isolation/doctor.h"
 #include "mainwindow/OutputPane.h"
+#include "rules/RulesWorkspace.h"
 #include "mainwindow/Snippets.h"
 #include "models/Conversions.h"
 #include "models/RunHistoryModel.h"
@@ -183,6 +184,14 @@ void MainWindow::createActions()
     m_checkpointsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
     m_checkpointsAction->setToolTip(tr("Show the checkpoint browser: sandboxes, their checkpoints and diffs (Ctrl+Shift+K)"));
     connect(m_checkpointsAction, &QAction::triggered, this, &MainWindow::showCheckpoints);
+
+    m_rulesAction = new QAction(QIcon::fromTheme(QStringLiteral("view-filter"),
+                                                 style()->standardIcon(QStyle::SP_FileDialogDetailedView)),
+                                tr("&Rules"), this);
+    m_rulesAction->setObjectName(QStringLiteral("actionRules"));
+    m_rulesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_rulesAction->setToolTip(tr("Show the rules workspace: rule sets, evaluation, A/B comparison (Ctrl+Shift+R)"));
+    connect(m_rulesAction, &QAction::triggered, this, &MainWindow::showRules);
 }
 
 void MainWindow::createToolBar()
@@ -195,6 +204,7 @@ void MainWindow::createToolBar()
     toolBar->addAction(m_cancelAction);
     toolBar->addAction(m_demoAction);
     toolBar->addAction(m_checkpointsAction);
+    toolBar->addAction(m_rulesAction);
     toolBar->addSeparator();
 
     auto labelled = [toolBar](const QString& text, QWidget* widget) {
@@ -301,6 +311,14 @@ void MainWindow::createDocks()
     checkpointDock->setWidget(m_checkpointBrowser);
     addDockWidget(Qt::RightDockWidgetArea, checkpointDock);
     tabifyDockWidget(metricsDock, checkpointDock);
+    // The rules workspace is a third tab of that column; showRules() widens it.
+    m_rulesWorkspace = new RulesWorkspace(this);
+    m_rulesWorkspace->setObjectName(QStringLiteral("rulesWorkspace"));
+    auto* rulesDock = new QDockWidget(tr("Rules"), this);
+    rulesDock->setObjectName(QStringLiteral("rulesDock"));
+    rulesDock->setWidget(m_rulesWorkspace);
+    addDockWidget(Qt::RightDockWidgetArea, rulesDock);
+    tabifyDockWidget(checkpointDock, rulesDock);
     metricsDock->raise();
 
     // The metrics column runs the full height; history sits under the editor only.
@@ -334,6 +352,7 @@ void MainWindow::createMenus()
         m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_checkpointsAction);
+    m_viewMenu->addAction(m_rulesAction);
 
     auto* sandboxMenu = menuBar()->addMenu(tr("&Sandboxes"));
     sandboxMenu->setObjectName(QStringLiteral("sandboxMenu"));
@@ -386,6 +405,7 @@ std::optional<QString> MainWindow::openStore()
         m_storeUsable = false;
         m_jobs->setStorePath(std::nullopt);
         m_auditView->setStorePath(std::nullopt);
+        m_rulesWorkspace->setStorePath(std::nullopt);
         m_checkpointBrowser->setStorePath(std::nullopt);
         const QString message = toQString(snapshot.error().message);
         showStoreError(tr("The store %1 could not be opened: %2\nRuns still work but are not recorded; the file was "
@@ -400,6 +420,7 @@ std::optional<QString> MainWindow::openStore()
     m_storeBanner->hide();
     m_jobs->setStorePath(m_storePath);
     m_auditView->setStorePath(m_storePath);
+    m_rulesWorkspace->setStorePath(m_storePath);
     m_checkpointBrowser->setStorePath(m_storePath);
     m_checkpointBrowser->sweep(true); // expired sandboxes go at start, off the GUI thread
     applySnapshot(*snapshot);
@@ -491,6 +512,19 @@ void MainWindow::showCheckpoints()
     dock->raise();
     // Room for the graph's columns beside a readable diff: about three fifths of the window's width.
     const int wanted = width() * 3 / 5;
+    if (dock->width() < wanted)
+        resizeDocks({dock}, {wanted}, Qt::Horizontal);
+}
+
+void MainWindow::showRules()
+{
+    auto* dock = findChild<QDockWidget*>(QStringLiteral("rulesDock"));
+    if (!dock)
+        return;
+    dock->show();
+    dock->raise();
+    // The editor beside the charts and the table: most of the window's width.
+    const int wanted = width() * 4 / 5;
     if (dock->width() < wanted)
         resizeDocks({dock}, {wanted}, Qt::Horizontal);
 }

@@ -24,6 +24,7 @@ class CheckpointBrowser;
 class CodeEditor;
 class MetricsDashboard;
 class OutputPane;
+class RulesWorkspace;
 class RunHistoryModel;
 
 // The workbench window: editor in the centre, run console below it, history, audit log, metrics and the
@@ -49,6 +50,9 @@ public:
     CheckpointBrowser* checkpointBrowser() const { return m_checkpointBrowser; }
     // Shows the checkpoint browser's dock in front, with room for its diff.
     void showCheckpoints();
+    RulesWorkspace* rulesWorkspace() const { return m_rulesWorkspace; }
+    // Shows the rules workspace's dock in front, wide enough for an editor beside the charts.
+    void showRules();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -100,6 +104,7 @@ private:
     MetricsDashboard* m_dashboard = nullptr;
     AuditView* m_auditView = nullptr;
     CheckpointBrowser* m_checkpointBrowser = nullptr;
+    RulesWorkspace* m_rulesWorkspace = nullptr;
     QTableView* m_historyView = nullptr;
     QComboBox* m_languageCombo = nullptr;
     QSpinBox* m_timeoutSpin = nullptr;
@@ -120,6 +125,7 @@ private:
     QAction* m_demoAction = nullptr;
     QAction* m_aboutAction = nullptr;
     QAction* m_checkpointsAction = nullptr;
+    QAction* m_rulesAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 };

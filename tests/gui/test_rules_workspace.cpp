@@ -1,0 +1,376 @@
+// The rules workspace, driven through the real main window offscreen: the demo opens in one click, an error
+// typed into a condition is underlined with the checker's message, Evaluate and Compare run off the GUI thread
+// and fill the charts and the changed-decisions table, a row opens its explanation, the comparison exports,
+// and a long read can be cancelled. Screenshots go to the build tree.
+
+#include "mainwindow/MainWindow.h"
+#include "models/ChangedDecisionsModel.h"
+#include "rules/RuleSetEditor.h"
+#include "rules/RulesCharts.h"
+#include "rules/RulesLexer.h"
+#include "rules/RulesWorkspace.h"
+#include "rules/demo_data.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QApplication>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QStackedBarSeries>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+
+#include <algorithm>
+#include <fstream>
+#include <memory>
+
+using namespace sb::ui;
+
+class TestRulesWorkspace : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void lexerColoursCelInsideWhen();
+    void demoOpensInOneClick();
+    void typedErrorIsUnderlinedAndFixed();
+    void evaluateShowsTheDistribution();
+    void compareFillsTheChangedTable();
+    void rowOpensTheExplanation();
+    void exportsCsvAndReport();
+    void importsIntoTheStore();
+    void longReadCanBeCancelled();
+    void importCanBeCancelled();
+    void hundredsOfThousandsOfChangedRowsScroll();
+    void cleanupTestCase();
+
+private:
+    RulesWorkspace* ws() const { return m_window->rulesWorkspace(); }
+    QAction* action(const char* name) const
+    {
+        auto* a = ws()->findChild<QAction*>(QString::fromLatin1(name));
+        Q_ASSERT(a);
+        return a;
+    }
+    static int errorCount(const RuleSetEditor* ed)
+    {
+        int n = 0;
+        for (const auto& d : ed->diagnostics())
+            n += d.severity == sb::rules::Severity::Error ? 1 : 0;
+        return n;
+    }
+    void waitIdle() { QTRY_VERIFY_WITH_TIMEOUT(!ws()->jobs()->isBusy(), 30000); }
+    void screenshot(const QString& name, QWidget* widget = nullptr);
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestRulesWorkspace::screenshot(const QString& name, QWidget* widget)
+{
+    QTest::qWait(300); // let the charts lay out their titles and axes at their final size
+    QDir().mkpath(QStringLiteral(SANDBENCH_SCREENSHOT_DIR));
+    const QString path = QStringLiteral(SANDBENCH_SCREENSHOT_DIR) + QLatin1Char('/') + name;
+    QVERIFY((widget ? widget : m_window.get())->grab().save(path));
+    qInfo("screenshot: %s", qPrintable(path));
+}
+
+void TestRulesWorkspace::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_window = std::make_unique<MainWindow>(QString(m_dir.path() + QStringLiteral("/store.db")).toStdString());
+    const auto storeError = m_window->openStore();
+    QVERIFY2(!storeError, storeError ? qPrintable(*storeError) : "");
+    m_window->resize(1600, 1000);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    auto* rules = m_window->findChild<QAction*>(QStringLiteral("actionRules"));
+    QVERIFY(rules);
+    rules->trigger();
+    QTRY_VERIFY(ws()->isVisible());
+}
+
+void TestRulesWorkspace::lexerColoursCelInsideWhen()
+{
+    const std::string text = "rules:\n  - id: big # a comment\n    when: amount > 10.5 && country in ['FR']\n";
+    const auto styles = RulesLexer::classify(text);
+    auto at = [&](std::string_view needle) { return styles[text.find(needle)]; };
+    QCOMPARE(at("rules"), RulesLexer::Key);
+    QCOMPARE(at("# a comment"), RulesLexer::Comment);
+    QCOMPARE(at("when"), RulesLexer::Key);
+    QCOMPARE(at("amount"), RulesLexer::CelIdentifier);
+    QCOMPARE(at("10.5"), RulesLexer::Number);
+    QCOMPARE(at("&&"), RulesLexer::CelOperator);
+    QCOMPARE(at("in ["), RulesLexer::CelKeyword);
+    QCOMPARE(at("'FR'"), RulesLexer::String);
+}
+
+void TestRulesWorkspace::demoOpensInOneClick()
+{
+    action("actionRulesDemo")->trigger();
+    QCOMPARE(ws()->ruleSetCount(), 3);
+    QTRY_VERIFY_WITH_TIMEOUT(ws()->dataset() != nullptr, 30000);
+    QCOMPARE(ws()->dataset()->data.rowCount(), std::size_t(5000));
+    waitIdle();
+    QVERIFY(action("actionRulesEvaluate")->isEnabled());
+    QVERIFY(action("actionRulesCompare")->isEnabled());
+    // The demo's one deliberate warning: a disabled rule.
+    QCOMPARE(errorCount(ws()->editor(0)), 0);
+}
+
+void TestRulesWorkspace::typedErrorIsUnderlinedAndFixed()
+{
+    RuleSetEditor* ed = ws()->editor(0);
+    const QString text = ed->text();
+    const int at = static_cast<int>(text.indexOf(QStringLiteral("when: amount > 10000.0")));
+    QVERIFY(at > 0);
+    const int word = at + 6; // "amount" (the file is ASCII: characters are bytes)
+    int line = 0, index = 0;
+    ed->lineIndexFromPosition(word, &line, &index);
+    ed->setFocus();
+    ed->setSelection(line, index, line, index + 6);
+    QTest::keyClicks(ed, QStringLiteral("amout"));
+    QCOMPARE(ed->text().mid(word, 5), QStringLiteral("amout"));
+    QTRY_VERIFY_WITH_TIMEOUT(ed->hasErrorIndicatorAt(word), 5000);
+    const QString message = ed->diagnosticAt(word);
+    QVERIFY2(message.contains(QStringLiteral("error")) && message.contains(QStringLiteral("amout")), qPrintable(message));
+    QVERIFY2(message.startsWith(QStringLiteral("%1:%2:").arg(line + 1).arg(index + 1)), qPrintable(message));
+    ed->setCursorPosition(line, index + 5);
+    ed->ensureLineVisible(line);
+    screenshot(QStringLiteral("rules-01-error-underlined.png"));
+
+    // Fix it: the underline and the message go.
+    ed->setSelection(line, index, line, index + 5);
+    QTest::keyClicks(ed, QStringLiteral("amount"));
+    QTRY_COMPARE_WITH_TIMEOUT(errorCount(ed), 0, 5000);
+    QVERIFY(!ed->hasErrorIndicatorAt(word));
+    QVERIFY(ed->diagnosticAt(word).isEmpty());
+}
+
+void TestRulesWorkspace::evaluateShowsTheDistribution()
+{
+    auto* tabs = ws()->findChild<QTabWidget*>(QStringLiteral("ruleSetTabs"));
+    tabs->setCurrentIndex(0);
+    action("actionRulesEvaluate")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(ws()->result() != nullptr && !ws()->jobs()->isBusy(), 30000);
+    QVERIFY(!ws()->result()->compare);
+    QChart* chart = ws()->charts()->distributionChart()->chart();
+    auto series = chart->series();
+    QCOMPARE(series.size(), 1);
+    auto* stacked = qobject_cast<QStackedBarSeries*>(series.front());
+    QVERIFY(stacked);
+    double total = 0;
+    QStringList decisions;
+    for (QBarSet* set : stacked->barSets()) {
+        decisions << set->label();
+        total += set->sum();
+    }
+    QCOMPARE(total, 5000.0);
+    QVERIFY2(decisions.contains(QStringLiteral("block")) && decisions.contains(QStringLiteral("allow")),
+             qPrintable(decisions.join(QLatin1Char(','))));
+    screenshot(QStringLiteral("rules-02-evaluate.png"));
+
+    // A rule no record can reach past an earlier one is reported once the data shows it.
+    RuleSetEditor* ed = ws()->editor(0);
+    const QString original = ed->text();
+    const QString shadowed = QStringLiteral("  - id: shadowed_copy\n    when: amount > 10000.0 && hour >= 0\n    decision: block\n    score: 95\n");
+    QString text = original;
+    text.insert(text.indexOf(QStringLiteral("  - id: sanctioned_ip_country")), shadowed);
+    ed->setText(text);
+    action("actionRulesEvaluate")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!ws()->jobs()->isBusy(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(std::any_of(ed->diagnostics().begin(), ed->diagnostics().end(), [](const EditorDiagnostic& d) {
+                                 return d.message.contains(QStringLiteral("shadowed_copy")) && d.message.contains(QStringLiteral("shadow"));
+                             }), 5000);
+    ed->setText(original);
+    action("actionRulesEvaluate")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!ws()->jobs()->isBusy(), 30000);
+}
+
+void TestRulesWorkspace::compareFillsTheChangedTable()
+{
+    action("actionRulesCompare")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(ws()->result() != nullptr && ws()->result()->compare && !ws()->jobs()->isBusy(), 30000);
+    const auto* result = ws()->result();
+    QCOMPARE(result->impacts.size(), std::size_t(2));
+    QVERIFY(result->baselineSummary.has_value());
+    screenshot(QStringLiteral("rules-03-compare-charts.png"));
+    screenshot(QStringLiteral("rules-05-compare-dock.png"), m_window->findChild<QDockWidget*>(QStringLiteral("rulesDock")));
+
+    auto* combo = ws()->findChild<QComboBox*>(QStringLiteral("variantCombo"));
+    QCOMPARE(combo->currentText(), QStringLiteral("variant_a"));
+    QTableView* table = ws()->changedView();
+    QAbstractItemModelTester tester(table->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto affected = result->impacts[0].affected;
+    QVERIFY(affected > 0);
+    QCOMPARE(table->model()->rowCount(), static_cast<int>(affected));
+
+    // Sort by the proposed score, highest first.
+    table->sortByColumn(ChangedDecisionsModel::NewScoreColumn, Qt::DescendingOrder);
+    const double first = table->model()->index(0, ChangedDecisionsModel::NewScoreColumn).data().toDouble();
+    const double last = table->model()->index(table->model()->rowCount() - 1, ChangedDecisionsModel::NewScoreColumn).data().toDouble();
+    QVERIFY(first >= last);
+
+    // Filter on a decision.
+    auto* filter = ws()->findChild<QLineEdit*>(QStringLiteral("changedFilter"));
+    QTest::keyClicks(filter, QStringLiteral("review"));
+    QVERIFY(table->model()->rowCount() > 0);
+    QVERIFY(table->model()->rowCount() <= affected);
+    filter->clear();
+    QCOMPARE(table->model()->rowCount(), static_cast<int>(affected));
+
+    combo->setCurrentIndex(1);
+    QCOMPARE(table->model()->rowCount(), static_cast<int>(result->impacts[1].affected));
+    combo->setCurrentIndex(0);
+}
+
+void TestRulesWorkspace::rowOpensTheExplanation()
+{
+    auto* resultTabs = ws()->findChild<QTabWidget*>(QStringLiteral("rulesResultTabs"));
+    resultTabs->setCurrentIndex(1);
+    QTableView* table = ws()->changedView();
+    const QString record = table->model()->index(0, ChangedDecisionsModel::RecordColumn).data().toString();
+    const QString proposed = table->model()->index(0, ChangedDecisionsModel::NewRuleColumn).data().toString();
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(table->model()->index(0, 0)).center());
+    const QString text = ws()->explanationView()->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("Record %1").arg(record)), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("variant_a")) && text.contains(QStringLiteral("current")), qPrintable(text));
+    QVERIFY2(text.contains(proposed), qPrintable(text));
+    screenshot(QStringLiteral("rules-04-changed-explanation.png"));
+}
+
+void TestRulesWorkspace::exportsCsvAndReport()
+{
+    const QString csv = m_dir.path() + QStringLiteral("/changed.csv");
+    QVERIFY(ws()->exportChangedCsv(csv));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+    QCOMPARE(lines.front(), QByteArray("record_id,old_decision,new_decision,old_score,new_score,old_rule,new_rule"));
+    QCOMPARE(lines.size(), static_cast<int>(ws()->result()->impacts[0].affected) + 1);
+
+    const QString report = m_dir.path() + QStringLiteral("/report.html");
+    QVERIFY(ws()->exportReport(report));
+    QFile html(report);
+    QVERIFY(html.open(QIODevice::ReadOnly));
+    const QByteArray body = html.readAll();
+    QVERIFY(body.contains("data:image/png;base64,"));
+    QVERIFY(body.contains("variant_b"));
+}
+
+void TestRulesWorkspace::longReadCanBeCancelled()
+{
+    // A file large enough that the read is still running when Cancel is pressed.
+    const QString path = m_dir.path() + QStringLiteral("/big.csv");
+    {
+        std::ofstream out(path.toStdString());
+        sb::rules::writeDemoTransactions(out, 600000, 7);
+    }
+    const auto* before = ws()->dataset();
+    QVERIFY(ws()->loadDataFile(path));
+    QVERIFY(ws()->jobs()->isBusy());
+    QVERIFY(action("actionRulesCancel")->isEnabled());
+    action("actionRulesCancel")->trigger();
+    waitIdle();
+    QCOMPARE(ws()->statusText(), QStringLiteral("Cancelled"));
+    QCOMPARE(ws()->dataset(), before); // the demo data stays
+    QVERIFY(!action("actionRulesCancel")->isEnabled());
+}
+
+void TestRulesWorkspace::importsIntoTheStore()
+{
+    const QString path = m_dir.path() + QStringLiteral("/small.csv");
+    {
+        std::ofstream out(path.toStdString());
+        sb::rules::writeDemoTransactions(out, 1200, 3);
+    }
+    QVERIFY(ws()->importDataFile(path, QStringLiteral("small")));
+    waitIdle();
+    QVERIFY2(ws()->dataset() && ws()->dataset()->data.rowCount() == 1200, qPrintable(ws()->statusText()));
+    QCOMPARE(ws()->storedDatasets(), QStringList{QStringLiteral("small")});
+    // Snapshots are immutable: the same name again is refused, with a message.
+    QVERIFY(ws()->importDataFile(path, QStringLiteral("small")));
+    waitIdle();
+    QVERIFY2(ws()->statusText().contains(QStringLiteral("small")), qPrintable(ws()->statusText()));
+    // Back to the demo, then the stored snapshot again.
+    QVERIFY(ws()->loadDataFile({}));
+    waitIdle();
+    QCOMPARE(ws()->dataset()->data.rowCount(), std::size_t(5000));
+    QVERIFY(ws()->loadSnapshot(QStringLiteral("small")));
+    waitIdle();
+    QCOMPARE(ws()->dataset()->data.rowCount(), std::size_t(1200));
+    QVERIFY(ws()->loadDataFile({}));
+    waitIdle();
+}
+
+void TestRulesWorkspace::importCanBeCancelled()
+{
+    const QString path = m_dir.path() + QStringLiteral("/big.csv"); // written by longReadCanBeCancelled
+    QVERIFY(QFile::exists(path));
+    QVERIFY(ws()->importDataFile(path, QStringLiteral("big")));
+    action("actionRulesCancel")->trigger();
+    waitIdle();
+    QCOMPARE(ws()->statusText(), QStringLiteral("Cancelled"));
+    QVERIFY(!ws()->storedDatasets().contains(QStringLiteral("big")));
+}
+
+void TestRulesWorkspace::hundredsOfThousandsOfChangedRowsScroll()
+{
+    // Every record changes: a table of 300,000 rows, which the view must show without touching them all.
+    constexpr int kRows = 300000;
+    const QString path = m_dir.path() + QStringLiteral("/many.csv");
+    {
+        std::ofstream out(path.toStdString());
+        sb::rules::writeDemoTransactions(out, kRows, 11);
+    }
+    const QString head = QStringLiteral("name: t\nversion: 1\nstrategy: first_match\ndefault: {decision: allow, score: 0}\n"
+                                        "rules:\n  - id: all\n    when: amount %1 0.0\n    decision: %2\n    score: 50\n");
+    RulesWorkspace workspace;
+    workspace.resize(1200, 800);
+    workspace.show();
+    workspace.addRuleSet(QStringLiteral("base"), head.arg(QStringLiteral(">="), QStringLiteral("block")));
+    workspace.addRuleSet(QStringLiteral("none"), head.arg(QStringLiteral("<"), QStringLiteral("block")));
+    QVERIFY(workspace.loadDataFile(path));
+    QTRY_VERIFY_WITH_TIMEOUT(workspace.dataset() != nullptr && !workspace.jobs()->isBusy(), 60000);
+    QVERIFY(workspace.compare());
+    QTRY_VERIFY_WITH_TIMEOUT(workspace.result() != nullptr && !workspace.jobs()->isBusy(), 60000);
+    QTableView* table = workspace.changedView();
+    QCOMPARE(table->model()->rowCount(), kRows);
+    QElapsedTimer timer;
+    timer.start();
+    table->scrollToBottom();
+    QTest::qWait(50);
+    table->scrollToTop();
+    QTest::qWait(50);
+    QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
+    QCOMPARE(table->model()->index(kRows - 1, ChangedDecisionsModel::NewDecisionColumn).data().toString(), QStringLiteral("allow"));
+}
+
+void TestRulesWorkspace::cleanupTestCase()
+{
+    m_window.reset();
+}
+
+int main(int argc, char* argv[])
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QTemporaryDir configDir;
+    qputenv("XDG_CONFIG_HOME", configDir.path().toUtf8());
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Sandbench"));
+    QApplication::setApplicationName(QStringLiteral("sandbench-gui-test"));
+    TestRulesWorkspace test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_rules_workspace.moc"

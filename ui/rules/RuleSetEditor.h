@@ -1,0 +1,71 @@
+#pragma once
+// The rule-set editor: CodeEditor with Sandbench's rules lexer, checked as you type. A short pause after the
+// last keystroke runs the rule-set checker (parse and compile against the dataset's fields when one is
+// loaded: a few hundred microseconds for a rule set of this size, so on the GUI thread), and each error or
+// warning is underlined where it points, marked in the margin and explained in a tooltip.
+
+#include "editor/CodeEditor.h"
+// core/rules/cel names a member `slots`, which Qt defines as a keyword macro.
+#pragma push_macro("slots")
+#undef slots
+#include "rules/ruleset.h"
+#include "rules/schema.h"
+#pragma pop_macro("slots")
+
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+class QTimer;
+
+namespace sb::ui {
+
+class RulesLexer;
+
+struct EditorDiagnostic {
+    sb::rules::Severity severity = sb::rules::Severity::Error;
+    int line = 0;     // 0-based
+    int position = 0; // byte position in the document
+    int length = 1;
+    QString message; // "3:12: error: undeclared reference to 'amout'"
+};
+
+class RuleSetEditor : public CodeEditor {
+    Q_OBJECT
+public:
+    explicit RuleSetEditor(QWidget* parent = nullptr);
+
+    // The dataset's fields the conditions are checked against; empty: the rule set's own `fields:`.
+    void setSchema(std::optional<sb::rules::Schema> schema);
+    // Warnings an evaluation found for exactly this text (shadowed rules, conditions failing on records):
+    // shown with the checker's until the text changes.
+    void setDataDiagnostics(const QString& text, std::vector<sb::rules::Diagnostic> diagnostics);
+    // Checks now instead of after the pause.
+    void checkNow();
+    const std::vector<EditorDiagnostic>& diagnostics() const { return m_diagnostics; }
+    // The message of the diagnostic underlined at `position`, if any.
+    QString diagnosticAt(int position) const;
+    // Whether the error (or warning) indicator covers `position`.
+    bool hasErrorIndicatorAt(int position) const;
+    bool hasWarningIndicatorAt(int position) const;
+
+signals:
+    void checked(int errors, int warnings);
+
+private:
+    void showDiagnostics(const std::vector<sb::rules::Diagnostic>& diagnostics);
+
+    RulesLexer* m_lexer = nullptr;
+    QTimer* m_checkTimer = nullptr;
+    std::optional<sb::rules::Schema> m_schema;
+    std::vector<EditorDiagnostic> m_diagnostics;
+    QString m_dataText;
+    std::vector<sb::rules::Diagnostic> m_dataDiagnostics;
+    int m_errorIndicator = 0;
+    int m_warningIndicator = 0;
+    int m_errorMarker = 0;
+    int m_warningMarker = 0;
+};
+
+} // namespace sb::ui
