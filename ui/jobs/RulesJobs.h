@@ -3,13 +3,9 @@
 // variants with a baseline. Each job runs on a worker thread on value inputs (rule set texts, a shared
 // immutable dataset) and hands back an immutable snapshot; a job can be cancelled and reports progress.
 
-// core/rules/cel names a member `slots`, which Qt defines as a keyword macro.
-#pragma push_macro("slots")
-#undef slots
 #include "rules/dataset.h"
 #include "rules/evaluate.h"
 #include "rules/ruleset.h"
-#pragma pop_macro("slots")
 
 #include <QFutureWatcher>
 #include <QObject>

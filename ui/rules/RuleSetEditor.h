@@ -5,12 +5,9 @@
 // warning is underlined where it points, marked in the margin and explained in a tooltip.
 
 #include "editor/CodeEditor.h"
-// core/rules/cel names a member `slots`, which Qt defines as a keyword macro.
-#pragma push_macro("slots")
-#undef slots
+
 #include "rules/ruleset.h"
 #include "rules/schema.h"
-#pragma pop_macro("slots")
 
 #include <QString>
 

@@ -143,7 +143,7 @@ bool buildIndex(Arena& arena, std::span<const Value> items, HashIndex& index, st
         }
         slots[s] = static_cast<std::uint32_t>(i + 1);
     }
-    index.slots = slots;
+    index.buckets = slots;
     index.mask = mask;
     return true;
 }
@@ -154,8 +154,8 @@ const Value* indexFind(const HashIndex& index, const Value* items, const Value& 
     if (!h)
         return nullptr;
     std::uint32_t s = static_cast<std::uint32_t>(*h) & index.mask;
-    while (index.slots[s] != 0) {
-        const Value* candidate = items + (index.slots[s] - 1);
+    while (index.buckets[s] != 0) {
+        const Value* candidate = items + (index.buckets[s] - 1);
         if (equals(*candidate, key))
             return candidate;
         s = (s + 1) & index.mask;
@@ -372,7 +372,7 @@ Order compare(const Value& a, const Value& b)
 
 const Value* mapFind(const MapData& map, const Value& key)
 {
-    if (map.index.slots)
+    if (map.index.buckets)
         return [&]() -> const Value* {
             const Value* k = indexFind(map.index, map.keys, key);
             return k ? map.values + (k - map.keys) : nullptr;
@@ -386,7 +386,7 @@ const Value* mapFind(const MapData& map, const Value& key)
 
 bool listContains(const ListData& list, const Value& item)
 {
-    if (list.index.slots) {
+    if (list.index.buckets) {
         // Only hashable items were indexed; anything else (a list, a NaN, ...) cannot be among them.
         return indexFind(list.index, list.items, item) != nullptr;
     }

@@ -131,11 +131,11 @@ private:
 };
 static_assert(sizeof(Value) == 16, "Value must stay two words: it is copied on every step of an evaluation");
 
-// A hash index over keys (maps) or elements (large constant lists for `in`): open addressing, slots hold
+// A hash index over keys (maps) or elements (large constant lists for `in`): open addressing, buckets hold
 // 1 + the entry index, 0 is empty. Only built when it pays (more than a few entries).
 struct HashIndex {
-    const std::uint32_t* slots = nullptr;
-    std::uint32_t mask = 0; // capacity - 1; no index when slots is null
+    const std::uint32_t* buckets = nullptr;
+    std::uint32_t mask = 0; // capacity - 1; no index when buckets is null
 };
 
 struct ListData {
