@@ -110,9 +110,13 @@ std::vector<sb::CheckpointInfo> TestPromotionDialog::checkpointsOf(const QString
 PromotionDialog* TestPromotionDialog::openDialog(const QString& sandbox)
 {
     browser()->reload();
-    QTRY_VERIFY_WITH_TIMEOUT(browser()->selectSandbox(sandbox), 20000);
-    QTRY_VERIFY_WITH_TIMEOUT(child<QAction>("actionPromoteSandbox")->isEnabled(), 20000);
-    child<QAction>("actionPromoteSandbox")->trigger();
+    if (!QTest::qWaitFor([&] { return browser()->selectSandbox(sandbox); }, 20000))
+        return nullptr;
+    auto* action = child<QAction>("actionPromoteSandbox");
+    if (!QTest::qWaitFor([&] { return action->isEnabled(); }, 20000))
+        return nullptr;
+    // The dialog shows (and its preview starts) synchronously: it is found below before any event runs.
+    action->trigger();
     PromotionDialog* found = nullptr;
     for (int i = 0; i < 100 && !found; ++i) {
         found = qobject_cast<PromotionDialog*>(QApplication::activeModalWidget());
@@ -261,7 +265,8 @@ void TestPromotionDialog::conflictBlocksUntilASideIsTaken()
     auto* resolution = qobject_cast<QComboBox*>(conflicts->itemWidget(conflicts->topLevelItem(0), 3));
     QVERIFY(resolution);
     resolution->setCurrentIndex(1);
-    waitForPreview(dialog);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->jobs()->isBusy() && dialog->report() && dialog->report()->resolved.size() == 1,
+                             30000);
     QCOMPARE(dialog->report()->conflicts.size(), std::size_t{0});
     QCOMPARE(dialog->report()->resolved.size(), std::size_t{1});
     QVERIFY(in<QPushButton>(dialog, "promotionPromote")->isEnabled());

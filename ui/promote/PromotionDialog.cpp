@@ -6,6 +6,7 @@
 #include "util/printable.h"
 
 #include <QApplication>
+#include <QColor>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -482,7 +483,8 @@ void PromotionDialog::showConflicts()
                 m_resolutions[key] = sb::MergeSide::Target;
             else
                 m_resolutions.erase(key);
-            preview(); // the engine merges again with the choice
+            // The engine merges again with the choice; queued, since the new preview clears this combo box.
+            QMetaObject::invokeMethod(this, &PromotionDialog::preview, Qt::QueuedConnection);
         });
     };
     for (const auto& conflict : r.conflicts)
