@@ -67,6 +67,7 @@ QString conflictKindText(sb::ConflictKind kind)
 }
 
 enum ResolutionChoice { Unresolved = 0, TakeSource = 1, TakeTarget = 2 };
+constexpr int kMaxResolutionChoices = 200;
 
 } // namespace
 
@@ -467,6 +468,12 @@ void PromotionDialog::showConflicts()
         item->setToolTip(2, toQString(conflict.detail));
         item->setIcon(0, style()->standardIcon(choice == Unresolved ? QStyle::SP_MessageBoxWarning
                                                                     : QStyle::SP_DialogApplyButton));
+        // A choice per path, for as many as a person settles by hand (an imported sandbox conflicts at every
+        // path: those are settled in the sandbox, not here).
+        if (m_conflicts->topLevelItemCount() > kMaxResolutionChoices) {
+            item->setText(3, tr("edit the sandbox"));
+            return;
+        }
         auto* combo = new QComboBox(m_conflicts);
         combo->setObjectName(QStringLiteral("promotionResolution"));
         combo->addItem(tr("Unresolved"));
