@@ -1536,6 +1536,10 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <source>Patches (*.patch *.diff)</source>
         <translation>Patches (*.patch *.diff)</translation>
     </message>
+    <message>
+        <source>edit the sandbox</source>
+        <translation>die Sandbox bearbeiten</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::PromotionJobRunner</name>
