@@ -62,7 +62,7 @@ private:
         return widget;
     }
     CheckpointBrowser* browser() const { return m_window->checkpointBrowser(); }
-    std::filesystem::path storePath() const { return (m_dir.path() + QStringLiteral("/store.db")).toStdString(); }
+    std::filesystem::path storePath() const { return QString(m_dir.path() + QStringLiteral("/store.db")).toStdString(); }
     QString makeSandbox(const QString& name);   // from main; returns its workspace
     QString workspaceOf(const QString& sandbox);
     std::vector<sb::CheckpointInfo> checkpointsOf(const QString& sandbox);
