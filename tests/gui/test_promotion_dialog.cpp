@@ -141,6 +141,7 @@ void TestPromotionDialog::writeFile(const QString& path, const QByteArray& bytes
 
 void TestPromotionDialog::screenshot(const QString& name, QWidget* widget)
 {
+    QTest::qWait(100); // let pending layout requests run, as they would before a person sees the dialog
     QDir().mkpath(QStringLiteral(SANDBENCH_SCREENSHOT_DIR));
     const QString path = QStringLiteral(SANDBENCH_SCREENSHOT_DIR) + QLatin1Char('/') + name;
     QVERIFY(widget->grab().save(path));
@@ -259,6 +260,11 @@ void TestPromotionDialog::conflictBlocksUntilASideIsTaken()
     QVERIFY(in<QLabel>(dialog, "promotionConflictHelp")->text().contains(QStringLiteral("Preview again")));
     QVERIFY(in<QLabel>(dialog, "promotionStatus")->text().contains(QStringLiteral("conflict")));
     QVERIFY(!in<QPushButton>(dialog, "promotionPromote")->isEnabled());
+    // The conflict's two versions are shown: the target's against the source's.
+    const QString conflictDiff = in<DiffView>(dialog, "promotionDiff")->text();
+    QVERIFY2(conflictDiff.contains(QStringLiteral("-Production's own README."))
+                 && conflictDiff.contains(QStringLiteral("+The sandbox's README.")),
+             qPrintable(conflictDiff));
     screenshot(QStringLiteral("31-promotion-conflict.png"), dialog);
 
     // Take the sandbox's side: the engine merges again and nothing blocks.

@@ -19,18 +19,14 @@ namespace {
 
 constexpr int kProgressPollMs = 100;
 
-// The text a change shows in the diff view: a unified diff, or why there is none.
-QString changeDiff(sb::SandboxEngine& engine, const sb::PromotionChange& change)
+// The text a path shows in the diff view: a unified diff from `before` to `after`, or why there is none.
+QString entriesDiff(sb::SandboxEngine& engine, const std::string& rawPath, const std::optional<sb::TreeEntry>& before,
+                    const std::optional<sb::TreeEntry>& after, bool binary)
 {
-    const auto& before = change.change.before;
-    const auto& after = change.change.after;
-    const QString path = toQString(sb::printable(change.change.path, 400));
+    const QString path = toQString(sb::printable(rawPath, 400));
     if ((before && before->type == sb::EntryType::Directory) || (after && after->type == sb::EntryType::Directory))
         return PromotionJobRunner::tr("Folder %1: its permissions or presence changed.").arg(path);
-    if (change.binary)
-        return PromotionJobRunner::tr("Binary files differ: %1").arg(path);
-    if (!change.counted || (before && before->size > PromotionJobRunner::kMaxDiffBytes)
-        || (after && after->size > PromotionJobRunner::kMaxDiffBytes))
+    if ((before && before->size > PromotionJobRunner::kMaxDiffBytes) || (after && after->size > PromotionJobRunner::kMaxDiffBytes))
         return PromotionJobRunner::tr("%1 is too large to show as text.").arg(path);
     auto read = [&engine](const std::optional<sb::TreeEntry>& entry) -> sb::Result<std::string> {
         if (!entry)
@@ -45,7 +41,9 @@ QString changeDiff(sb::SandboxEngine& engine, const sb::PromotionChange& change)
         return toQString(from.error().message);
     if (!to)
         return toQString(to.error().message);
-    const std::string name = sb::printable(change.change.path, 400);
+    if (binary || sb::looksBinary(*from) || sb::looksBinary(*to))
+        return PromotionJobRunner::tr("Binary files differ: %1").arg(path);
+    const std::string name = sb::printable(rawPath, 400);
     const std::string unified = sb::unifiedDiff(*from, *to, before ? "a/" + name : std::string("/dev/null"),
                                                 after ? "b/" + name : std::string("/dev/null"));
     if (unified.empty())
@@ -177,7 +175,19 @@ bool PromotionJobRunner::start(sb::PromotionRequest request)
                 outcome.diffs.reserve(count);
                 for (std::size_t i = 0; i < count && !shared->cancel; ++i) {
                     shared->report(sb::Progress{"diffing", i, count, report->changes[i].change.path});
-                    outcome.diffs.push_back(changeDiff(**engine, report->changes[i]));
+                    const auto& change = report->changes[i];
+                    outcome.diffs.push_back(change.counted || change.binary
+                                                ? entriesDiff(**engine, change.change.path, change.change.before,
+                                                              change.change.after, change.binary)
+                                                : tr("%1 is too large to show as text.")
+                                                      .arg(toQString(sb::printable(change.change.path, 400))));
+                }
+                // What each side holds at a conflicting path: the target's version against the source's.
+                const std::size_t conflicts = std::min(report->conflicts.size(), kMaxDiffFiles);
+                for (std::size_t i = 0; i < conflicts && !shared->cancel; ++i) {
+                    const auto& conflict = report->conflicts[i];
+                    outcome.conflictDiffs.push_back(
+                        entriesDiff(**engine, conflict.path, conflict.target, conflict.source, false));
                 }
             }
             outcome.report = std::move(*report);

@@ -23,6 +23,7 @@ struct PromotionOutcome {
     sb::PromotionRequest::Mode mode = sb::PromotionRequest::Mode::Preview;
     std::optional<sb::PromotionReport> report;
     std::vector<QString> diffs;
+    std::vector<QString> conflictDiffs; // parallel to report->conflicts: the target's version against the source's
     QString error;          // empty: the engine answered (the report may still say "blocked")
     bool cancelled = false;
 };

@@ -230,6 +230,7 @@ PromotionDialog::PromotionDialog(std::filesystem::path storePath, const QString&
         preview();
     });
     connect(m_files, &QTreeWidget::currentItemChanged, this, &PromotionDialog::onFileSelected);
+    connect(m_conflicts, &QTreeWidget::currentItemChanged, this, &PromotionDialog::onConflictSelected);
     connect(m_approvalBy, &QLineEdit::textChanged, this, &PromotionDialog::updateState);
     connect(m_approvalNote, &QLineEdit::textChanged, this, &PromotionDialog::updateState);
     connect(m_promote, &QPushButton::clicked, this, [this] { run(sb::PromotionRequest::Mode::Apply, {}); });
@@ -287,6 +288,7 @@ void PromotionDialog::run(sb::PromotionRequest::Mode mode, const QString& output
     if (mode == sb::PromotionRequest::Mode::Preview) {
         m_report.reset();
         m_diffs.clear();
+        m_conflictDiffs.clear();
         showReport();
     }
     m_progress->setRange(0, 0);
@@ -333,12 +335,14 @@ void PromotionDialog::onFinished(const PromotionOutcome& outcome)
     case Mode::Preview:
         m_report = report;
         m_diffs = outcome.diffs;
+        m_conflictDiffs = outcome.conflictDiffs;
         showReport();
         if (report.changes.empty() && report.conflicts.empty())
             setStatus(tr("Nothing to promote: %1 already holds every change of %2.").arg(m_target->currentText(), m_source), false);
         else if (!report.conflicts.empty())
-            setStatus(tr("Blocked by %n conflict(s): see below how to resolve them.", nullptr,
-                         static_cast<int>(report.conflicts.size())),
+            setStatus(report.conflicts.size() == 1
+                          ? tr("Blocked by a conflict: see below how to resolve it.")
+                          : tr("Blocked by %1 conflicts: see below how to resolve them.").arg(report.conflicts.size()),
                       true);
         else if (std::any_of(report.compatibility.begin(), report.compatibility.end(), [](const auto& c) { return !c.ok; }))
             setStatus(tr("Blocked: a compatibility check failed (below). Fix it in the sandbox and preview again."), true);
@@ -360,6 +364,7 @@ void PromotionDialog::onFinished(const PromotionOutcome& outcome)
             // Something changed since the preview (or the approval was refused): show what the engine saw.
             m_report = report;
             m_diffs.clear(); // they were the preview's
+            m_conflictDiffs.clear();
             showReport();
             QStringList why;
             for (const auto& reason : report.blocked)
@@ -399,8 +404,10 @@ void PromotionDialog::showReport()
                           .arg(toQString(r.source).toHtmlEscaped(), shortId(r.sourceCheckpoint),
                                toQString(r.target).toHtmlEscaped(), shortId(r.targetCheckpoint), ancestor));
 
-    m_risk->setText(riskText(r.risk));
     m_risk->setStyleSheet(riskStyle(r.risk));
+    m_risk->setText(riskText(r.risk));
+    m_risk->ensurePolished();
+    m_risk->setMinimumSize(m_risk->sizeHint()); // the badge never clips its text
     QStringList reasons;
     for (const auto& reason : r.riskReasons)
         reasons << toQString(reason).toHtmlEscaped();
@@ -449,7 +456,9 @@ void PromotionDialog::showReport()
     m_checks->resizeColumnToContents(1);
 
     showConflicts();
-    if (m_files->topLevelItemCount() > 0)
+    if (!r.conflicts.empty())
+        m_conflicts->setCurrentItem(m_conflicts->topLevelItem(0)); // what blocks comes first
+    else if (m_files->topLevelItemCount() > 0)
         m_files->setCurrentItem(m_files->topLevelItem(0));
     updateState();
 }
@@ -501,7 +510,9 @@ void PromotionDialog::showConflicts()
     const bool any = !r.conflicts.empty() || !r.resolved.empty();
     m_conflictBox->setVisible(any);
     if (!r.conflicts.empty()) {
-        m_conflictBox->setTitle(tr("%n conflict(s) block the promotion", nullptr, static_cast<int>(r.conflicts.size())));
+        m_conflictBox->setTitle(r.conflicts.size() == 1
+                                    ? tr("A conflict blocks the promotion")
+                                    : tr("%1 conflicts block the promotion").arg(r.conflicts.size()));
         m_conflictHelp->setText(
             tr("Both %1 and %2 changed these paths since their common ancestor. Resolve each: edit the sandbox "
                "(e.g. take the target's version there and redo your part), then press Preview again — or settle "
@@ -520,10 +531,9 @@ void PromotionDialog::onFileSelected()
 {
     auto* item = m_files->currentItem();
     const int row = item ? m_files->indexOfTopLevelItem(item) : -1;
-    if (row < 0) {
-        m_diff->showDiff({});
+    if (row < 0)
         return;
-    }
+    m_conflicts->setCurrentItem(nullptr);
     if (static_cast<std::size_t>(row) < m_diffs.size())
         m_diff->showDiff(m_diffs[static_cast<std::size_t>(row)]);
     else if (m_diffs.size() >= PromotionJobRunner::kMaxDiffFiles)
@@ -531,6 +541,19 @@ void PromotionDialog::onFileSelected()
                             static_cast<int>(PromotionJobRunner::kMaxDiffFiles)));
     else
         m_diff->showDiff(tr("Press Preview again to see this file's diff."));
+}
+
+void PromotionDialog::onConflictSelected()
+{
+    auto* item = m_conflicts->currentItem();
+    const int row = item ? m_conflicts->indexOfTopLevelItem(item) : -1;
+    if (row < 0)
+        return;
+    m_files->setCurrentItem(nullptr);
+    if (static_cast<std::size_t>(row) < m_conflictDiffs.size())
+        m_diff->showDiff(m_conflictDiffs[static_cast<std::size_t>(row)]);
+    else
+        m_diff->showDiff(tr("Press Preview again to see this conflict's diff."));
 }
 
 bool PromotionDialog::approvalComplete() const

@@ -56,6 +56,7 @@ private:
     void showReport();
     void showConflicts();
     void onFileSelected();
+    void onConflictSelected();
     void updateState();
     void exportFolder();
     void savePatch();
@@ -93,6 +94,7 @@ private:
 
     std::optional<sb::PromotionReport> m_report;  // the last preview
     std::vector<QString> m_diffs;                 // its changes' diffs
+    std::vector<QString> m_conflictDiffs;         // its conflicts' diffs (target against source)
     sb::MergeResolutions m_resolutions;           // conflicts settled in the dialog
     sb::PromotionRequest::Mode m_running = sb::PromotionRequest::Mode::Preview;
     bool m_applied = false;
