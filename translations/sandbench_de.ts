@@ -1355,13 +1355,6 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <source>Nothing to promote: %1 already holds every change of %2.</source>
         <translation>Nichts zu übernehmen: %1 enthält bereits jede Änderung von %2.</translation>
     </message>
-    <message numerus="yes">
-        <source>Blocked by %n conflict(s): see below how to resolve them.</source>
-        <translation>
-            <numerusform>Blockiert durch %n Konflikt: unten steht, wie er aufzulösen ist.</numerusform>
-            <numerusform>Blockiert durch %n Konflikte: unten steht, wie sie aufzulösen sind.</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Blocked: a compatibility check failed (below). Fix it in the sandbox and preview again.</source>
         <translation>Blockiert: eine Verträglichkeitsprüfung schlug fehl (unten). In der Sandbox beheben und erneut prüfen.</translation>
@@ -1454,13 +1447,6 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <source>Take target (%1)</source>
         <translation>Ziel nehmen (%1)</translation>
     </message>
-    <message numerus="yes">
-        <source>%n conflict(s) block the promotion</source>
-        <translation>
-            <numerusform>%n Konflikt blockiert die Übernahme</numerusform>
-            <numerusform>%n Konflikte blockieren die Übernahme</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Both %1 and %2 changed these paths since their common ancestor. Resolve each: edit the sandbox (e.g. take the target&apos;s version there and redo your part), then press Preview again — or settle a path here by taking the source&apos;s or the target&apos;s version wholesale.</source>
         <translation>Sowohl %1 als auch %2 haben diese Pfade seit ihrem gemeinsamen Vorfahren geändert. Jeden auflösen: die Sandbox bearbeiten (z. B. dort die Fassung des Ziels nehmen und den eigenen Teil neu machen), dann „Erneut prüfen“ drücken — oder einen Pfad hier entscheiden, indem die Fassung der Quelle oder des Ziels ganz genommen wird.</translation>
@@ -1539,6 +1525,26 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>edit the sandbox</source>
         <translation>die Sandbox bearbeiten</translation>
+    </message>
+    <message>
+        <source>Blocked by a conflict: see below how to resolve it.</source>
+        <translation>Blockiert durch einen Konflikt: unten steht, wie er aufzulösen ist.</translation>
+    </message>
+    <message>
+        <source>Blocked by %1 conflicts: see below how to resolve them.</source>
+        <translation>Blockiert durch %1 Konflikte: unten steht, wie sie aufzulösen sind.</translation>
+    </message>
+    <message>
+        <source>A conflict blocks the promotion</source>
+        <translation>Ein Konflikt blockiert die Übernahme</translation>
+    </message>
+    <message>
+        <source>%1 conflicts block the promotion</source>
+        <translation>%1 Konflikte blockieren die Übernahme</translation>
+    </message>
+    <message>
+        <source>Press Preview again to see this conflict&apos;s diff.</source>
+        <translation>„Erneut prüfen“ drücken, um den Diff dieses Konflikts zu sehen.</translation>
     </message>
 </context>
 <context>

@@ -262,7 +262,8 @@ void TestPromotionDialog::conflictBlocksUntilASideIsTaken()
     QVERIFY(!in<QPushButton>(dialog, "promotionPromote")->isEnabled());
     // The conflict's two versions are shown: the target's against the source's.
     const QString conflictDiff = in<DiffView>(dialog, "promotionDiff")->text();
-    QVERIFY2(conflictDiff.contains(QStringLiteral("-Production's own README."))
+    QVERIFY2(conflictDiff.contains(QStringLiteral("--- target main: README.txt"))
+                 && conflictDiff.contains(QStringLiteral("-Production's own README."))
                  && conflictDiff.contains(QStringLiteral("+The sandbox's README.")),
              qPrintable(conflictDiff));
     screenshot(QStringLiteral("31-promotion-conflict.png"), dialog);

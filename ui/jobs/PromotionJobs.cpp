@@ -21,7 +21,8 @@ constexpr int kProgressPollMs = 100;
 
 // The text a path shows in the diff view: a unified diff from `before` to `after`, or why there is none.
 QString entriesDiff(sb::SandboxEngine& engine, const std::string& rawPath, const std::optional<sb::TreeEntry>& before,
-                    const std::optional<sb::TreeEntry>& after, bool binary)
+                    const std::optional<sb::TreeEntry>& after, bool binary, const std::string& fromSide = "a/",
+                    const std::string& toSide = "b/")
 {
     const QString path = toQString(sb::printable(rawPath, 400));
     if ((before && before->type == sb::EntryType::Directory) || (after && after->type == sb::EntryType::Directory))
@@ -44,8 +45,8 @@ QString entriesDiff(sb::SandboxEngine& engine, const std::string& rawPath, const
     if (binary || sb::looksBinary(*from) || sb::looksBinary(*to))
         return PromotionJobRunner::tr("Binary files differ: %1").arg(path);
     const std::string name = sb::printable(rawPath, 400);
-    const std::string unified = sb::unifiedDiff(*from, *to, before ? "a/" + name : std::string("/dev/null"),
-                                                after ? "b/" + name : std::string("/dev/null"));
+    const std::string unified = sb::unifiedDiff(*from, *to, before ? fromSide + name : std::string("/dev/null"),
+                                                after ? toSide + name : std::string("/dev/null"));
     if (unified.empty())
         return PromotionJobRunner::tr("Only the permissions of %1 changed.").arg(path);
     return toQString(unified);
@@ -187,7 +188,8 @@ bool PromotionJobRunner::start(sb::PromotionRequest request)
                 for (std::size_t i = 0; i < conflicts && !shared->cancel; ++i) {
                     const auto& conflict = report->conflicts[i];
                     outcome.conflictDiffs.push_back(
-                        entriesDiff(**engine, conflict.path, conflict.target, conflict.source, false));
+                        entriesDiff(**engine, conflict.path, conflict.target, conflict.source, false,
+                                    "target " + request.target + ": ", "source " + request.source + ": "));
                 }
             }
             outcome.report = std::move(*report);
