@@ -6,6 +6,7 @@
 #include "checkpoints/CheckpointBrowser.h"
 #include "editor/DiffView.h"
 #include "mainwindow/MainWindow.h"
+#include "models/CheckpointListModel.h"
 #include "promote/PromotionDialog.h"
 #include "store/audit.h"
 #include "store/store.h"
@@ -23,6 +24,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -212,6 +214,14 @@ void TestPromotionDialog::cleanPromotionLandsInMain()
     QVERIFY(in<QLabel>(dialog, "promotionStatus")->text().contains(QString::fromStdString(checkpoints.front().id).left(10)));
     QTest::mouseClick(in<QPushButton>(dialog, "promotionClose"), Qt::LeftButton);
     QTRY_VERIFY(!QApplication::activeModalWidget());
+
+    // The browser read the store again: main's newest checkpoint is the promotion.
+    QVERIFY(browser()->selectSandbox(QStringLiteral("main")));
+    auto* table = child<QTableView>("checkpointTable");
+    QTRY_VERIFY_WITH_TIMEOUT(table->model()->rowCount() > 0
+                                 && table->model()->index(0, CheckpointListModel::KindColumn).data().toString()
+                                        == QStringLiteral("promote"),
+                             20000);
 }
 
 void TestPromotionDialog::exportWritesAFolder()
