@@ -16,7 +16,7 @@
         <translation>gespeichert: %1</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is not a valid dataset name (letters, digits, &apos;_&apos;, &apos;-&apos;, &apos;.&apos;)</source>
+        <source>'%1' is not a valid dataset name (letters, digits, '_', '-', '.')</source>
         <translation>„%1“ ist kein gültiger Datensatzname (Buchstaben, Ziffern, „_“, „-“, „.“)</translation>
     </message>
     <message>
@@ -39,7 +39,7 @@
         <translation>Nicht vertrauenswürdigen Code in einer Betriebssystem-Sandbox ausführen.</translation>
     </message>
     <message>
-        <source>The store file to use (default: $SANDBENCH_STORE or the user&apos;s data folder).</source>
+        <source>The store file to use (default: $SANDBENCH_STORE or the user's data folder).</source>
         <translation>Die zu verwendende Ablagedatei (Vorgabe: $SANDBENCH_STORE oder der Datenordner des Benutzers).</translation>
     </message>
     <message>
@@ -303,7 +303,7 @@ vorheriger %2</translation>
         <translation>Ordner öffnen</translation>
     </message>
     <message>
-        <source>Open the sandbox&apos;s workspace folder in the file manager</source>
+        <source>Open the sandbox's workspace folder in the file manager</source>
         <translation>Den Arbeitsbereich der Sandbox im Dateimanager öffnen</translation>
     </message>
     <message>
@@ -311,7 +311,7 @@ vorheriger %2</translation>
         <translation>Checkpoint…</translation>
     </message>
     <message>
-        <source>Snapshot the sandbox&apos;s workspace as it is now</source>
+        <source>Snapshot the sandbox's workspace as it is now</source>
         <translation>Den Arbeitsbereich der Sandbox so festhalten, wie er jetzt ist</translation>
     </message>
     <message>
@@ -543,6 +543,18 @@ vorheriger %2</translation>
         <source>The store is unavailable.</source>
         <translation>Die Ablage ist nicht verfügbar.</translation>
     </message>
+    <message>
+        <source>Promote…</source>
+        <translation>Übernehmen…</translation>
+    </message>
+    <message>
+        <source>Review what the selected sandbox changed and promote it into main (or another sandbox)</source>
+        <translation>Prüfen, was die gewählte Sandbox geändert hat, und es nach main (oder in eine andere Sandbox) übernehmen</translation>
+    </message>
+    <message>
+        <source>Promoted %1 into %2: checkpoint %3</source>
+        <translation>%1 nach %2 übernommen: Checkpoint %3</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::CheckpointDialog</name>
@@ -621,7 +633,7 @@ vorheriger %2</translation>
         <translation>Checkpoint %1</translation>
     </message>
     <message>
-        <source>The sandbox&apos;s workspace stands on this checkpoint (its head).</source>
+        <source>The sandbox's workspace stands on this checkpoint (its head).</source>
         <translation>Der Arbeitsbereich der Sandbox steht auf diesem Checkpoint (ihr Head).</translation>
     </message>
     <message>
@@ -1096,7 +1108,7 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>ein zu importierender Ordner…</translation>
     </message>
     <message>
-        <source>A sandbox&apos;s current workspace (unsaved changes are checkpointed first), a checkpoint, or a folder copied in (never mounted)</source>
+        <source>A sandbox's current workspace (unsaved changes are checkpointed first), a checkpoint, or a folder copied in (never mounted)</source>
         <translation>Der aktuelle Arbeitsbereich einer Sandbox (ungesicherte Änderungen werden vorher als Checkpoint gesichert), ein Checkpoint oder ein hineinkopierter Ordner (nie eingehängt)</translation>
     </message>
     <message>
@@ -1273,7 +1285,7 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>Treffer je Regel</translation>
     </message>
     <message>
-        <source>Flagged vs. label &apos;%1&apos; (%)</source>
+        <source>Flagged vs. label '%1' (%)</source>
         <translation>Markiert vs. Label „%1“ (%)</translation>
     </message>
     <message>
@@ -1390,7 +1402,7 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>Auswerten</translation>
     </message>
     <message>
-        <source>Evaluate the current tab&apos;s rule set on the dataset</source>
+        <source>Evaluate the current tab's rule set on the dataset</source>
         <translation>Den Regelsatz des aktuellen Tabs auf dem Datensatz auswerten</translation>
     </message>
     <message>
@@ -1510,7 +1522,7 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>Daten (*.csv *.jsonl *.ndjson);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <source>Name of the snapshot (letters, digits, &apos;_&apos;, &apos;-&apos;, &apos;.&apos;):</source>
+        <source>Name of the snapshot (letters, digits, '_', '-', '.'):</source>
         <translation>Name des Snapshots (Buchstaben, Ziffern, „_“, „-“, „.“):</translation>
     </message>
     <message>
@@ -1581,8 +1593,8 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>die Vorgabe</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;%1: &lt;span style=&apos;color:#1f4e9e&apos;&gt;%2&lt;/span&gt; (score %3) by %4&lt;/h3&gt;</source>
-        <translation>&lt;h3&gt;%1: &lt;span style=&apos;color:#1f4e9e&apos;&gt;%2&lt;/span&gt; (Score %3) durch %4&lt;/h3&gt;</translation>
+        <source>&lt;h3&gt;%1: &lt;span style='color:#1f4e9e'&gt;%2&lt;/span&gt; (score %3) by %4&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;%1: &lt;span style='color:#1f4e9e'&gt;%2&lt;/span&gt; (Score %3) durch %4&lt;/h3&gt;</translation>
     </message>
     <message>
         <source>disabled</source>
@@ -1746,6 +1758,395 @@ Besitzer: %4</translation>
     <message>
         <source>%1 KB</source>
         <translation>%1 KB</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::PromotionDialog</name>
+    <message>
+        <source>Low risk</source>
+        <translation>Geringes Risiko</translation>
+    </message>
+    <message>
+        <source>Medium risk</source>
+        <translation>Mittleres Risiko</translation>
+    </message>
+    <message>
+        <source>High risk</source>
+        <translation>Hohes Risiko</translation>
+    </message>
+    <message>
+        <source>both modified</source>
+        <translation>beidseitig geändert</translation>
+    </message>
+    <message>
+        <source>modified and deleted</source>
+        <translation>geändert und gelöscht</translation>
+    </message>
+    <message>
+        <source>added on both sides</source>
+        <translation>beidseitig hinzugefügt</translation>
+    </message>
+    <message>
+        <source>type changed</source>
+        <translation>Typ geändert</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Preview again</source>
+        <translation>Erneut prüfen</translation>
+    </message>
+    <message>
+        <source>Conflicts</source>
+        <translation>Konflikte</translation>
+    </message>
+    <message>
+        <source>Approval</source>
+        <translation>Freigabe</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportieren…</translation>
+    </message>
+    <message>
+        <source>Save patch…</source>
+        <translation>Patch speichern…</translation>
+    </message>
+    <message>
+        <source>Promote</source>
+        <translation>Übernehmen</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Promote %1</source>
+        <translation>%1 übernehmen</translation>
+    </message>
+    <message>
+        <source>Run the preview again, e.g. after editing the sandbox</source>
+        <translation>Die Vorschau erneut ausführen, z. B. nach einer Änderung der Sandbox</translation>
+    </message>
+    <message>
+        <source>Into:</source>
+        <translation>Nach:</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Pfad</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>What each side did</source>
+        <translation>Was jede Seite tat</translation>
+    </message>
+    <message>
+        <source>Resolution</source>
+        <translation>Auflösung</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>Lines</source>
+        <translation>Zeilen</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Prüfung</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Compatibility checks</source>
+        <translation>Verträglichkeitsprüfungen</translation>
+    </message>
+    <message>
+        <source>who approves</source>
+        <translation>wer freigibt</translation>
+    </message>
+    <message>
+        <source>why this change may go in</source>
+        <translation>warum diese Änderung übernommen werden darf</translation>
+    </message>
+    <message>
+        <source>Approved by:</source>
+        <translation>Freigegeben von:</translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation>Notiz:</translation>
+    </message>
+    <message>
+        <source>Write the files the promotion would add or change, and its report, to a new or empty folder</source>
+        <translation>Die Dateien, die die Übernahme hinzufügen oder ändern würde, samt Bericht in einen neuen oder leeren Ordner schreiben</translation>
+    </message>
+    <message>
+        <source>Write the change as a git-style patch</source>
+        <translation>Die Änderung als Patch im Git-Format schreiben</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>Wird abgebrochen…</translation>
+    </message>
+    <message>
+        <source>The promotion is being applied: wait until it ends.</source>
+        <translation>Die Übernahme wird angewendet: bitte warten, bis sie endet.</translation>
+    </message>
+    <message>
+        <source>Another promotion job is running: wait until it ends.</source>
+        <translation>Ein anderer Übernahme-Vorgang läuft: bitte warten, bis er endet.</translation>
+    </message>
+    <message>
+        <source>Previewing %1 → %2…</source>
+        <translation>Vorschau %1 → %2…</translation>
+    </message>
+    <message>
+        <source>Promoting %1 → %2…</source>
+        <translation>Übernahme %1 → %2…</translation>
+    </message>
+    <message>
+        <source>Exporting %1 → %2…</source>
+        <translation>Export %1 → %2…</translation>
+    </message>
+    <message>
+        <source>Writing the patch of %1 → %2…</source>
+        <translation>Patch von %1 → %2 wird geschrieben…</translation>
+    </message>
+    <message>
+        <source>Preview cancelled: press Preview again to run it.</source>
+        <translation>Vorschau abgebrochen: „Erneut prüfen“ startet sie wieder.</translation>
+    </message>
+    <message>
+        <source>Cancelled: nothing was changed.</source>
+        <translation>Abgebrochen: nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Nothing to promote: %1 already holds every change of %2.</source>
+        <translation>Nichts zu übernehmen: %1 enthält bereits jede Änderung von %2.</translation>
+    </message>
+    <message>
+        <source>Blocked: a compatibility check failed (below). Fix it in the sandbox and preview again.</source>
+        <translation>Blockiert: eine Verträglichkeitsprüfung schlug fehl (unten). In der Sandbox beheben und erneut prüfen.</translation>
+    </message>
+    <message>
+        <source>High risk: name who approves and write a note to promote.</source>
+        <translation>Hohes Risiko: zum Übernehmen angeben, wer freigibt, und eine Notiz schreiben.</translation>
+    </message>
+    <message>
+        <source>Ready to promote.</source>
+        <translation>Bereit zur Übernahme.</translation>
+    </message>
+    <message>
+        <source>Promoted: %1 now holds the change, as checkpoint %2.</source>
+        <translation>Übernommen: %1 enthält die Änderung jetzt als Checkpoint %2.</translation>
+    </message>
+    <message>
+        <source>Nothing to promote: %1 already holds every change.</source>
+        <translation>Nichts zu übernehmen: %1 enthält bereits jede Änderung.</translation>
+    </message>
+    <message>
+        <source>Not promoted: %1</source>
+        <translation>Nicht übernommen: %1</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>Exportiert nach %1</translation>
+    </message>
+    <message>
+        <source>Patch written to %1</source>
+        <translation>Patch geschrieben nach %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; → &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; → &lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Risk: …</source>
+        <translation>Risiko: …</translation>
+    </message>
+    <message>
+        <source>none (the two share no checkpoint)</source>
+        <translation>keiner (die beiden haben keinen gemeinsamen Checkpoint)</translation>
+    </message>
+    <message>
+        <source>Source &lt;b&gt;%1&lt;/b&gt; (%2) → target &lt;b&gt;%3&lt;/b&gt; (%4) · common ancestor %5</source>
+        <translation>Quelle &lt;b&gt;%1&lt;/b&gt; (%2) → Ziel &lt;b&gt;%3&lt;/b&gt; (%4) · gemeinsamer Vorfahr %5</translation>
+    </message>
+    <message>
+        <source>No risk rule applies.</source>
+        <translation>Keine Risikoregel trifft zu.</translation>
+    </message>
+    <message>
+        <source>Why: %1</source>
+        <translation>Warum: %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 files&lt;/b&gt; change: %2 added, %3 modified, %4 removed · lines +%5 −%6 · bytes +%7 −%8</source>
+        <translation>&lt;b&gt;%1 Dateien&lt;/b&gt; ändern sich: %2 hinzugefügt, %3 geändert, %4 entfernt · Zeilen +%5 −%6 · Bytes +%7 −%8</translation>
+    </message>
+    <message>
+        <source>binary</source>
+        <translation>binär</translation>
+    </message>
+    <message>
+        <source>too large</source>
+        <translation>zu groß</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <source>policy</source>
+        <translation>Richtlinie</translation>
+    </message>
+    <message>
+        <source>No policy files to check.</source>
+        <translation>Keine Richtliniendateien zu prüfen.</translation>
+    </message>
+    <message>
+        <source>Unresolved</source>
+        <translation>Ungelöst</translation>
+    </message>
+    <message>
+        <source>Take source (%1)</source>
+        <translation>Quelle nehmen (%1)</translation>
+    </message>
+    <message>
+        <source>Take target (%1)</source>
+        <translation>Ziel nehmen (%1)</translation>
+    </message>
+    <message>
+        <source>Both %1 and %2 changed these paths since their common ancestor. Resolve each: edit the sandbox (e.g. take the target's version there and redo your part), then press Preview again — or settle a path here by taking the source's or the target's version wholesale.</source>
+        <translation>Sowohl %1 als auch %2 haben diese Pfade seit ihrem gemeinsamen Vorfahren geändert. Jeden auflösen: die Sandbox bearbeiten (z. B. dort die Fassung des Ziels nehmen und den eigenen Teil neu machen), dann „Erneut prüfen“ drücken — oder einen Pfad hier entscheiden, indem die Fassung der Quelle oder des Ziels ganz genommen wird.</translation>
+    </message>
+    <message>
+        <source>Conflicts settled</source>
+        <translation>Konflikte entschieden</translation>
+    </message>
+    <message>
+        <source>Every conflict is settled by the side chosen; the promotion records the choices.</source>
+        <translation>Jeder Konflikt ist durch die gewählte Seite entschieden; die Übernahme hält die Wahl fest.</translation>
+    </message>
+    <message numerus="yes">
+        <source>The diff of this file is not shown: the promotion changes more than %n files.</source>
+        <translation>
+            <numerusform>Der Diff dieser Datei wird nicht gezeigt: die Übernahme ändert mehr als %n Datei.</numerusform>
+            <numerusform>Der Diff dieser Datei wird nicht gezeigt: die Übernahme ändert mehr als %n Dateien.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Press Preview again to see this file's diff.</source>
+        <translation>„Erneut prüfen“ drücken, um den Diff dieser Datei zu sehen.</translation>
+    </message>
+    <message>
+        <source>High risk: a name and a note are required to promote.</source>
+        <translation>Hohes Risiko: zum Übernehmen sind ein Name und eine Notiz nötig.</translation>
+    </message>
+    <message>
+        <source>Name who approves.</source>
+        <translation>Angeben, wer freigibt.</translation>
+    </message>
+    <message>
+        <source>Write a note: why this change may go in.</source>
+        <translation>Eine Notiz schreiben: warum diese Änderung übernommen werden darf.</translation>
+    </message>
+    <message>
+        <source>Approval (required: high risk)</source>
+        <translation>Freigabe (nötig: hohes Risiko)</translation>
+    </message>
+    <message>
+        <source>Approval (optional)</source>
+        <translation>Freigabe (optional)</translation>
+    </message>
+    <message>
+        <source>The approval is recorded in the audit log.</source>
+        <translation>Die Freigabe wird im Prüfprotokoll festgehalten.</translation>
+    </message>
+    <message>
+        <source>Optional: an approval given here is recorded.</source>
+        <translation>Optional: eine hier erteilte Freigabe wird festgehalten.</translation>
+    </message>
+    <message>
+        <source>Resolve the conflicts first</source>
+        <translation>Zuerst die Konflikte auflösen</translation>
+    </message>
+    <message>
+        <source>Apply the change to %1, atomically, as a 'promote' checkpoint</source>
+        <translation>Die Änderung atomar auf %1 anwenden, als Checkpoint „promote“</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Fertig</translation>
+    </message>
+    <message>
+        <source>Export the promotion to a new or empty folder</source>
+        <translation>Die Übernahme in einen neuen oder leeren Ordner exportieren</translation>
+    </message>
+    <message>
+        <source>Save the promotion as a patch</source>
+        <translation>Die Übernahme als Patch speichern</translation>
+    </message>
+    <message>
+        <source>Patches (*.patch *.diff)</source>
+        <translation>Patches (*.patch *.diff)</translation>
+    </message>
+    <message>
+        <source>edit the sandbox</source>
+        <translation>die Sandbox bearbeiten</translation>
+    </message>
+    <message>
+        <source>Blocked by a conflict: see below how to resolve it.</source>
+        <translation>Blockiert durch einen Konflikt: unten steht, wie er aufzulösen ist.</translation>
+    </message>
+    <message>
+        <source>Blocked by %1 conflicts: see below how to resolve them.</source>
+        <translation>Blockiert durch %1 Konflikte: unten steht, wie sie aufzulösen sind.</translation>
+    </message>
+    <message>
+        <source>A conflict blocks the promotion</source>
+        <translation>Ein Konflikt blockiert die Übernahme</translation>
+    </message>
+    <message>
+        <source>%1 conflicts block the promotion</source>
+        <translation>%1 Konflikte blockieren die Übernahme</translation>
+    </message>
+    <message>
+        <source>Press Preview again to see this conflict's diff.</source>
+        <translation>„Erneut prüfen“ drücken, um den Diff dieses Konflikts zu sehen.</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::PromotionJobRunner</name>
+    <message>
+        <source>Folder %1: its permissions or presence changed.</source>
+        <translation>Ordner %1: seine Rechte oder sein Vorhandensein haben sich geändert.</translation>
+    </message>
+    <message>
+        <source>Binary files differ: %1</source>
+        <translation>Binärdateien unterscheiden sich: %1</translation>
+    </message>
+    <message>
+        <source>%1 is too large to show as text.</source>
+        <translation>%1 ist zu groß, um als Text gezeigt zu werden.</translation>
+    </message>
+    <message>
+        <source>Only the permissions of %1 changed.</source>
+        <translation>Nur die Rechte von %1 haben sich geändert.</translation>
     </message>
 </context>
 </TS>

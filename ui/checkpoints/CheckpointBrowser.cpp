@@ -7,6 +7,7 @@
 #include "models/Conversions.h"
 #include "models/DiffFileModel.h"
 #include "models/SandboxListModel.h"
+#include "promote/PromotionDialog.h"
 #include "style/Icons.h"
 #include "util/printable.h"
 
@@ -102,6 +103,7 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     m_toolBar->addAction(m_checkpoint);
     m_toolBar->addAction(m_restore);
     m_toolBar->addAction(m_fork);
+    m_toolBar->addAction(m_promote);
     m_toolBar->addSeparator();
     m_toolBar->addAction(m_sweep);
     m_toolBar->addAction(m_refresh);
@@ -288,6 +290,9 @@ void CheckpointBrowser::createActions()
                   tr("Fork…"), "actionForkCheckpoint", tr("A new sandbox whose workspace is the selected checkpoint"));
     m_sweep = make(QIcon::fromTheme(QStringLiteral("edit-clear"), style->standardIcon(QStyle::SP_DialogResetButton)),
                    tr("Sweep now"), "actionSweepSandboxes", tr("Destroy every expired sandbox and free what nothing uses"));
+    m_promote = make(QIcon::fromTheme(QStringLiteral("go-up"), style->standardIcon(QStyle::SP_ArrowUp)),
+                     tr("Promote…"), "actionPromoteSandbox",
+                     tr("Review what the selected sandbox changed and promote it into main (or another sandbox)"));
     m_refresh = make(actionIcon(ActionIcon::Refresh), tr("Refresh"), "actionRefreshCheckpoints",
                      tr("Read the sandboxes and checkpoints again and redo the diff"));
     connect(m_newSandbox, &QAction::triggered, this, &CheckpointBrowser::newSandbox);
@@ -298,6 +303,7 @@ void CheckpointBrowser::createActions()
     connect(m_fork, &QAction::triggered, this, &CheckpointBrowser::forkCheckpoint);
     connect(m_sweep, &QAction::triggered, this, [this] { sweep(false); });
     connect(m_refresh, &QAction::triggered, this, &CheckpointBrowser::reload);
+    connect(m_promote, &QAction::triggered, this, [this] { promote(); });
 }
 
 void CheckpointBrowser::setStorePath(std::optional<std::filesystem::path> path)
@@ -714,6 +720,7 @@ void CheckpointBrowser::updateActions()
     m_restore->setEnabled(usable && !busy && sandbox && selected == 1);
     m_fork->setEnabled(usable && !busy && sandbox && selected == 1);
     m_sweep->setEnabled(usable && !busy);
+    m_promote->setEnabled(usable && !busy && sandbox && !isMain);
     m_refresh->setEnabled(usable);
 }
 
@@ -837,6 +844,33 @@ void CheckpointBrowser::forkCheckpoint()
         const QString name = dialog->name();
         if (started(m_jobs->fork(id, name)))
             m_selectAfterLoad = name;
+    });
+    dialog->open();
+}
+
+} // namespace sb::ui
+
+namespace sb::ui {
+
+void CheckpointBrowser::promote(const QString& target)
+{
+    const auto* sandbox = currentSandboxInfo();
+    const auto& storePath = m_jobs->storePath();
+    if (!sandbox || sandbox->name == sb::SandboxEngine::kMain || !storePath)
+        return;
+    QStringList targets;
+    for (const auto& other : m_sandboxModel->sandboxes()) {
+        if (other.name != sandbox->name)
+            targets << toQString(other.name);
+    }
+    auto* dialog = new PromotionDialog(*storePath, toQString(sandbox->name), target, targets, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &PromotionDialog::storeChanged, this, [this] {
+        reload();
+        emit storeChanged();
+    });
+    connect(dialog, &PromotionDialog::promoted, this, [this](const QString& into, const QString& checkpoint) {
+        emit statusMessage(tr("Promoted %1 into %2: checkpoint %3").arg(m_sandbox, into, checkpoint.left(10)), 10000);
     });
     dialog->open();
 }

@@ -52,6 +52,9 @@ public:
 
     QAction* newSandboxAction() const { return m_newSandbox; }
     QAction* sweepAction() const { return m_sweep; }
+    QAction* promoteAction() const { return m_promote; }
+    // Opens the promotion review dialog for the current sandbox (into main, or `target`).
+    void promote(const QString& target = QStringLiteral("main"));
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -120,6 +123,7 @@ private:
     QAction* m_restore = nullptr;
     QAction* m_fork = nullptr;
     QAction* m_sweep = nullptr;
+    QAction* m_promote = nullptr;
     QAction* m_refresh = nullptr;
 
     QString m_sandbox;                 // the sandbox shown

@@ -358,6 +358,7 @@ void MainWindow::createMenus()
     sandboxMenu->setObjectName(QStringLiteral("sandboxMenu"));
     sandboxMenu->addAction(m_checkpointBrowser->newSandboxAction());
     sandboxMenu->addAction(m_checkpointBrowser->sweepAction());
+    sandboxMenu->addAction(m_checkpointBrowser->promoteAction());
     sandboxMenu->addSeparator();
     sandboxMenu->addAction(m_checkpointsAction);
 

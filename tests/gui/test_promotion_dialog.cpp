@@ -1,0 +1,378 @@
+// Drives the promotion review dialog in the real window: Promote… on a sandbox opens it, the preview runs off
+// the GUI thread, and the test reads and clicks it as a person would — a clean promotion (the file lands in
+// main's workspace as a 'promote' checkpoint), a conflict (listed; Promote disabled until a side is taken),
+// a high-risk change (Promote disabled until name and note are filled; the approval is in the audit log),
+// an export to a folder, and a cancelled preview. Screenshots go to the build tree.
+#include "checkpoints/CheckpointBrowser.h"
+#include "editor/DiffView.h"
+#include "mainwindow/MainWindow.h"
+#include "models/CheckpointListModel.h"
+#include "promote/PromotionDialog.h"
+#include "store/audit.h"
+#include "store/store.h"
+#include "workspace/sandbox_engine.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+using namespace sb::ui;
+
+class TestPromotionDialog : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanPromotionLandsInMain();
+    void exportWritesAFolder();
+    void conflictBlocksUntilASideIsTaken();
+    void highRiskNeedsAnApproval();
+    void previewCanBeCancelled();
+    void cleanupTestCase();
+
+private:
+    template <typename T>
+    T* child(const char* name) const
+    {
+        auto* widget = m_window->findChild<T*>(QString::fromLatin1(name));
+        if (!widget)
+            qFatal("no child named %s", name);
+        return widget;
+    }
+    template <typename T>
+    static T* in(QWidget* parent, const char* name)
+    {
+        auto* widget = parent->findChild<T*>(QString::fromLatin1(name));
+        if (!widget)
+            qFatal("no child named %s", name);
+        return widget;
+    }
+    CheckpointBrowser* browser() const { return m_window->checkpointBrowser(); }
+    std::filesystem::path storePath() const { return QString(m_dir.path() + QStringLiteral("/store.db")).toStdString(); }
+    QString makeSandbox(const QString& name);   // from main; returns its workspace
+    QString workspaceOf(const QString& sandbox);
+    std::vector<sb::CheckpointInfo> checkpointsOf(const QString& sandbox);
+    PromotionDialog* openDialog(const QString& sandbox);
+    static void waitForPreview(PromotionDialog* dialog);
+    void writeFile(const QString& path, const QByteArray& bytes);
+    void screenshot(const QString& name, QWidget* widget);
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+QString TestPromotionDialog::makeSandbox(const QString& name)
+{
+    auto store = sb::Store::open(storePath());
+    if (!store)
+        qFatal("store: %s", store.error().message.c_str());
+    auto engine = sb::SandboxEngine::open(*store);
+    if (!engine)
+        qFatal("engine: %s", engine.error().message.c_str());
+    sb::CreateSandboxRequest request;
+    request.name = name.toStdString();
+    auto made = (*engine)->createSandbox(request);
+    if (!made)
+        qFatal("create: %s", made.error().message.c_str());
+    return QString::fromStdString(made->sandbox.workspace.string());
+}
+
+QString TestPromotionDialog::workspaceOf(const QString& sandbox)
+{
+    auto store = sb::Store::open(storePath());
+    auto engine = sb::SandboxEngine::open(*store);
+    auto info = (*engine)->sandbox(sandbox.toStdString());
+    return info ? QString::fromStdString(info->workspace.string()) : QString();
+}
+
+std::vector<sb::CheckpointInfo> TestPromotionDialog::checkpointsOf(const QString& sandbox)
+{
+    auto store = sb::Store::open(storePath());
+    auto engine = sb::SandboxEngine::open(*store);
+    auto list = (*engine)->checkpoints(sandbox.toStdString());
+    return list ? *list : std::vector<sb::CheckpointInfo>{};
+}
+
+PromotionDialog* TestPromotionDialog::openDialog(const QString& sandbox)
+{
+    browser()->reload();
+    if (!QTest::qWaitFor([&] { return browser()->selectSandbox(sandbox); }, 20000))
+        return nullptr;
+    auto* action = child<QAction>("actionPromoteSandbox");
+    if (!QTest::qWaitFor([&] { return action->isEnabled(); }, 20000))
+        return nullptr;
+    // The dialog shows (and its preview starts) synchronously: it is found below before any event runs.
+    action->trigger();
+    PromotionDialog* found = nullptr;
+    for (int i = 0; i < 100 && !found; ++i) {
+        found = qobject_cast<PromotionDialog*>(QApplication::activeModalWidget());
+        if (!found)
+            QTest::qWait(50);
+    }
+    return found;
+}
+
+void TestPromotionDialog::waitForPreview(PromotionDialog* dialog)
+{
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->jobs()->isBusy() && dialog->report().has_value(), 30000);
+}
+
+void TestPromotionDialog::writeFile(const QString& path, const QByteArray& bytes)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(file.write(bytes), bytes.size());
+}
+
+void TestPromotionDialog::screenshot(const QString& name, QWidget* widget)
+{
+    QTest::qWait(100); // let pending layout requests run, as they would before a person sees the dialog
+    QDir().mkpath(QStringLiteral(SANDBENCH_SCREENSHOT_DIR));
+    const QString path = QStringLiteral(SANDBENCH_SCREENSHOT_DIR) + QLatin1Char('/') + name;
+    QVERIFY(widget->grab().save(path));
+    qInfo("screenshot: %s", qPrintable(path));
+}
+
+void TestPromotionDialog::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_window = std::make_unique<MainWindow>(storePath());
+    m_window->resize(1440, 900);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    const auto error = m_window->openStore();
+    QVERIFY2(!error, error ? qPrintable(*error) : "");
+    QApplication::setActiveWindow(m_window.get());
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    child<QAction>("actionCheckpoints")->trigger();
+    QTRY_VERIFY(browser()->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(!browser()->jobs()->isBusy() && !browser()->jobs()->isLoading(), 20000);
+    // Main gets a README and a rules file to change later.
+    const QString main = workspaceOf(QStringLiteral("main"));
+    QVERIFY(!main.isEmpty());
+    writeFile(main + QStringLiteral("/README.txt"), "The production workspace.\n");
+    writeFile(main + QStringLiteral("/rules/limits.yaml"), "threshold: 10\nscore: 40\n");
+}
+
+void TestPromotionDialog::cleanPromotionLandsInMain()
+{
+    const QString workspace = makeSandbox(QStringLiteral("clean"));
+    writeFile(workspace + QStringLiteral("/rules/limits.yaml"), "threshold: 25\nscore: 40\ndecision: review\n");
+    writeFile(workspace + QStringLiteral("/notes/hello.txt"), "hello from the sandbox\n");
+
+    // The Sandboxes menu offers it too.
+    QVERIFY(child<QMenu>("sandboxMenu")->actions().contains(child<QAction>("actionPromoteSandbox")));
+    auto* dialog = openDialog(QStringLiteral("clean"));
+    QVERIFY(dialog);
+    waitForPreview(dialog);
+    QCOMPARE(in<QComboBox>(dialog, "promotionTarget")->currentText(), QStringLiteral("main"));
+    QVERIFY(in<QLabel>(dialog, "promotionHeader")->text().contains(QStringLiteral("common ancestor")));
+    auto* files = in<QTreeWidget>(dialog, "promotionFiles");
+    QCOMPARE(files->topLevelItemCount(), 2);
+    QCOMPARE(files->topLevelItem(0)->text(0), QStringLiteral("A"));
+    QCOMPARE(files->topLevelItem(0)->text(1), QStringLiteral("notes/hello.txt"));
+    QCOMPARE(files->topLevelItem(1)->text(0), QStringLiteral("M"));
+    QCOMPARE(files->topLevelItem(1)->text(2), QStringLiteral("+2 −1"));
+    files->setCurrentItem(files->topLevelItem(1));
+    const QString diff = in<DiffView>(dialog, "promotionDiff")->text();
+    QVERIFY2(diff.contains(QStringLiteral("+threshold: 25")) && diff.contains(QStringLiteral("-threshold: 10")), qPrintable(diff));
+    QCOMPARE(in<QLabel>(dialog, "promotionRisk")->text(), QStringLiteral("Low risk"));
+    QVERIFY(in<QLabel>(dialog, "promotionImpact")->text().contains(QStringLiteral("2 files")));
+    QVERIFY(!in<QGroupBox>(dialog, "promotionConflictBox")->isVisible());
+    QVERIFY(in<QTreeWidget>(dialog, "promotionChecks")->topLevelItemCount() >= 1);
+    auto* promote = in<QPushButton>(dialog, "promotionPromote");
+    QVERIFY(promote->isEnabled()); // low risk: the approval is optional
+    screenshot(QStringLiteral("30-promotion-clean.png"), dialog);
+
+    QTest::mouseClick(promote, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(in<QLabel>(dialog, "promotionStatus")->text().startsWith(QStringLiteral("Promoted")), 30000);
+    QVERIFY(!promote->isEnabled());
+    const QString main = workspaceOf(QStringLiteral("main"));
+    QFile hello(main + QStringLiteral("/notes/hello.txt"));
+    QVERIFY(hello.open(QIODevice::ReadOnly));
+    QCOMPARE(hello.readAll(), QByteArray("hello from the sandbox\n"));
+    const auto checkpoints = checkpointsOf(QStringLiteral("main"));
+    QVERIFY(!checkpoints.empty());
+    QCOMPARE(QString::fromStdString(checkpoints.front().kind), QStringLiteral("promote"));
+    QVERIFY(in<QLabel>(dialog, "promotionStatus")->text().contains(QString::fromStdString(checkpoints.front().id).left(10)));
+    QTest::mouseClick(in<QPushButton>(dialog, "promotionClose"), Qt::LeftButton);
+    QTRY_VERIFY(!QApplication::activeModalWidget());
+
+    // The browser read the store again: main's newest checkpoint is the promotion.
+    QVERIFY(browser()->selectSandbox(QStringLiteral("main")));
+    auto* table = child<QTableView>("checkpointTable");
+    QTRY_VERIFY_WITH_TIMEOUT(table->model()->rowCount() > 0
+                                 && table->model()->index(0, CheckpointListModel::KindColumn).data().toString()
+                                        == QStringLiteral("promote"),
+                             20000);
+}
+
+void TestPromotionDialog::exportWritesAFolder()
+{
+    const QString workspace = makeSandbox(QStringLiteral("exported"));
+    writeFile(workspace + QStringLiteral("/report.csv"), "a,b\n1,2\n");
+    auto* dialog = openDialog(QStringLiteral("exported"));
+    QVERIFY(dialog);
+    waitForPreview(dialog);
+    const QString folder = m_dir.path() + QStringLiteral("/export-out");
+    PromotionDialog::setNextPath(folder);
+    QTest::mouseClick(in<QPushButton>(dialog, "promotionExport"), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(in<QLabel>(dialog, "promotionStatus")->text().startsWith(QStringLiteral("Exported")), 30000);
+    QVERIFY(QFileInfo::exists(folder + QStringLiteral("/files/report.csv")));
+    QVERIFY(QFileInfo::exists(folder + QStringLiteral("/manifest.json")));
+
+    const QString patch = m_dir.path() + QStringLiteral("/exported.patch");
+    PromotionDialog::setNextPath(patch);
+    QTest::mouseClick(in<QPushButton>(dialog, "promotionPatch"), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(in<QLabel>(dialog, "promotionStatus")->text().startsWith(QStringLiteral("Patch written")), 30000);
+    QFile file(patch);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readAll().contains("diff --git a/report.csv b/report.csv"));
+    // Neither applied anything.
+    QVERIFY(!QFileInfo::exists(workspaceOf(QStringLiteral("main")) + QStringLiteral("/report.csv")));
+    dialog->reject();
+    QTRY_VERIFY(!QApplication::activeModalWidget());
+}
+
+void TestPromotionDialog::conflictBlocksUntilASideIsTaken()
+{
+    const QString workspace = makeSandbox(QStringLiteral("conflicting"));
+    writeFile(workspace + QStringLiteral("/README.txt"), "The sandbox's README.\n");
+    // Meanwhile main changes the same file (the preview checkpoints that unsaved work first).
+    writeFile(workspaceOf(QStringLiteral("main")) + QStringLiteral("/README.txt"), "Production's own README.\n");
+
+    auto* dialog = openDialog(QStringLiteral("conflicting"));
+    QVERIFY(dialog);
+    waitForPreview(dialog);
+    auto* conflicts = in<QTreeWidget>(dialog, "promotionConflicts");
+    QCOMPARE(conflicts->topLevelItemCount(), 1);
+    QCOMPARE(conflicts->topLevelItem(0)->text(0), QStringLiteral("README.txt"));
+    QCOMPARE(conflicts->topLevelItem(0)->text(1), QStringLiteral("both modified"));
+    QVERIFY(!conflicts->topLevelItem(0)->text(2).isEmpty());
+    QVERIFY(in<QGroupBox>(dialog, "promotionConflictBox")->isVisible());
+    QVERIFY(in<QLabel>(dialog, "promotionConflictHelp")->text().contains(QStringLiteral("Preview again")));
+    QVERIFY(in<QLabel>(dialog, "promotionStatus")->text().contains(QStringLiteral("conflict")));
+    QVERIFY(!in<QPushButton>(dialog, "promotionPromote")->isEnabled());
+    // The conflict's two versions are shown: the target's against the source's.
+    const QString conflictDiff = in<DiffView>(dialog, "promotionDiff")->text();
+    QVERIFY2(conflictDiff.contains(QStringLiteral("--- target main: README.txt"))
+                 && conflictDiff.contains(QStringLiteral("-Production's own README."))
+                 && conflictDiff.contains(QStringLiteral("+The sandbox's README.")),
+             qPrintable(conflictDiff));
+    screenshot(QStringLiteral("31-promotion-conflict.png"), dialog);
+
+    // Take the sandbox's side: the engine merges again and nothing blocks.
+    auto* resolution = qobject_cast<QComboBox*>(conflicts->itemWidget(conflicts->topLevelItem(0), 3));
+    QVERIFY(resolution);
+    resolution->setCurrentIndex(1);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->jobs()->isBusy() && dialog->report() && dialog->report()->resolved.size() == 1,
+                             30000);
+    QCOMPARE(dialog->report()->conflicts.size(), std::size_t{0});
+    QCOMPARE(dialog->report()->resolved.size(), std::size_t{1});
+    QVERIFY(in<QPushButton>(dialog, "promotionPromote")->isEnabled());
+    dialog->reject();
+    QTRY_VERIFY(!QApplication::activeModalWidget());
+}
+
+void TestPromotionDialog::highRiskNeedsAnApproval()
+{
+    const QString workspace = makeSandbox(QStringLiteral("risky"));
+    for (int i = 0; i < 55; ++i) // more than 50 files changed: high by the default thresholds
+        writeFile(workspace + QStringLiteral("/data/part-%1.csv").arg(i, 2, 10, QLatin1Char('0')), QByteArray("id,value\n1,") + QByteArray::number(i) + "\n");
+
+    auto* dialog = openDialog(QStringLiteral("risky"));
+    QVERIFY(dialog);
+    waitForPreview(dialog);
+    QCOMPARE(in<QLabel>(dialog, "promotionRisk")->text(), QStringLiteral("High risk"));
+    QVERIFY(in<QLabel>(dialog, "promotionRiskReasons")->text().contains(QStringLiteral("50")));
+    auto* promote = in<QPushButton>(dialog, "promotionPromote");
+    auto* by = in<QLineEdit>(dialog, "promotionApprovalBy");
+    auto* note = in<QLineEdit>(dialog, "promotionApprovalNote");
+    QVERIFY(!promote->isEnabled());
+    QVERIFY(in<QLabel>(dialog, "promotionApprovalHint")->text().contains(QStringLiteral("required")));
+    screenshot(QStringLiteral("32-promotion-high-risk.png"), dialog);
+    QTest::keyClicks(by, QStringLiteral("Dana Reviewer"));
+    QVERIFY(!promote->isEnabled());
+    QTest::keyClicks(note, QStringLiteral("   "));
+    QVERIFY(!promote->isEnabled()); // blank is no note
+    note->clear();
+    QTest::keyClicks(note, QStringLiteral("new partitions checked against last week"));
+    QVERIFY(promote->isEnabled());
+    QTest::mouseClick(promote, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(in<QLabel>(dialog, "promotionStatus")->text().startsWith(QStringLiteral("Promoted")), 30000);
+
+    auto store = sb::Store::open(storePath());
+    QVERIFY(store);
+    sb::AuditFilter filter;
+    filter.operation = "approve";
+    auto approvals = sb::listAudit(*store, filter);
+    QVERIFY(approvals);
+    QCOMPARE(approvals->size(), std::size_t{1});
+    QCOMPARE(QString::fromStdString(approvals->front().actor), QStringLiteral("Dana Reviewer"));
+    const auto details = nlohmann::json::parse(approvals->front().details);
+    QCOMPARE(QString::fromStdString(details.at("note").get<std::string>()), QStringLiteral("new partitions checked against last week"));
+    QCOMPARE(QString::fromStdString(details.at("risk").get<std::string>()), QStringLiteral("high"));
+    dialog->reject();
+    QTRY_VERIFY(!QApplication::activeModalWidget());
+}
+
+void TestPromotionDialog::previewCanBeCancelled()
+{
+    const QString workspace = makeSandbox(QStringLiteral("cancelled"));
+    writeFile(workspace + QStringLiteral("/later.txt"), "not now\n");
+    auto* dialog = openDialog(QStringLiteral("cancelled"));
+    QVERIFY(dialog);
+    // The preview started with the dialog; Cancel at once.
+    auto* cancel = in<QPushButton>(dialog, "promotionCancelJob");
+    QVERIFY(dialog->jobs()->isBusy());
+    QVERIFY(cancel->isVisible() && cancel->isEnabled());
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->jobs()->isBusy(), 30000);
+    QVERIFY(in<QLabel>(dialog, "promotionStatus")->text().contains(QStringLiteral("cancelled")));
+    QVERIFY(!dialog->report());
+    QVERIFY(!in<QPushButton>(dialog, "promotionPromote")->isEnabled());
+    QVERIFY(!cancel->isVisible());
+    // And again, to the end.
+    QTest::mouseClick(in<QPushButton>(dialog, "promotionPreviewAgain"), Qt::LeftButton);
+    waitForPreview(dialog);
+    QCOMPARE(in<QTreeWidget>(dialog, "promotionFiles")->topLevelItemCount(), 1);
+    dialog->reject();
+    QTRY_VERIFY(!QApplication::activeModalWidget());
+}
+
+void TestPromotionDialog::cleanupTestCase()
+{
+    m_window.reset();
+}
+
+int main(int argc, char* argv[])
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QTemporaryDir configDir;
+    qputenv("XDG_CONFIG_HOME", configDir.path().toUtf8());
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Sandbench"));
+    QApplication::setApplicationName(QStringLiteral("sandbench-gui-test"));
+    TestPromotionDialog test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_promotion_dialog.moc"

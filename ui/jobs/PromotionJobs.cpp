@@ -1,0 +1,201 @@
+#include "jobs/PromotionJobs.h"
+
+#include "models/Conversions.h"
+#include "store/store.h"
+#include "util/printable.h"
+#include "workspace/diff.h"
+
+#include <QPromise>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+
+namespace sb::ui {
+
+namespace {
+
+constexpr int kProgressPollMs = 100;
+
+// The text a path shows in the diff view: a unified diff from `before` to `after`, or why there is none.
+QString entriesDiff(sb::SandboxEngine& engine, const std::string& rawPath, const std::optional<sb::TreeEntry>& before,
+                    const std::optional<sb::TreeEntry>& after, bool binary, const std::string& fromSide = "a/",
+                    const std::string& toSide = "b/")
+{
+    const QString path = toQString(sb::printable(rawPath, 400));
+    if ((before && before->type == sb::EntryType::Directory) || (after && after->type == sb::EntryType::Directory))
+        return PromotionJobRunner::tr("Folder %1: its permissions or presence changed.").arg(path);
+    if ((before && before->size > PromotionJobRunner::kMaxDiffBytes) || (after && after->size > PromotionJobRunner::kMaxDiffBytes))
+        return PromotionJobRunner::tr("%1 is too large to show as text.").arg(path);
+    auto read = [&engine](const std::optional<sb::TreeEntry>& entry) -> sb::Result<std::string> {
+        if (!entry)
+            return std::string();
+        if (entry->type == sb::EntryType::Symlink)
+            return entry->data + '\n'; // a symlink's target, never followed
+        return engine.readFile(*entry, PromotionJobRunner::kMaxDiffBytes);
+    };
+    auto from = read(before);
+    auto to = read(after);
+    if (!from)
+        return toQString(from.error().message);
+    if (!to)
+        return toQString(to.error().message);
+    if (binary || sb::looksBinary(*from) || sb::looksBinary(*to))
+        return PromotionJobRunner::tr("Binary files differ: %1").arg(path);
+    const std::string name = sb::printable(rawPath, 400);
+    const std::string unified = sb::unifiedDiff(*from, *to, before ? fromSide + name : std::string("/dev/null"),
+                                                after ? toSide + name : std::string("/dev/null"));
+    if (unified.empty())
+        return PromotionJobRunner::tr("Only the permissions of %1 changed.").arg(path);
+    return toQString(unified);
+}
+
+} // namespace
+
+struct PromotionJobRunner::Shared {
+    std::atomic<bool> cancel{false};
+    std::mutex lock;
+    JobProgress progress;
+    bool changed = false;
+
+    bool report(const sb::Progress& p)
+    {
+        {
+            const std::lock_guard guard(lock);
+            progress.phase = toQString(p.phase);
+            progress.done = p.done;
+            progress.total = p.total;
+            progress.path = toQString(sb::printable(p.path, 200));
+            changed = true;
+        }
+        return !cancel.load();
+    }
+    std::optional<JobProgress> take()
+    {
+        const std::lock_guard guard(lock);
+        if (!changed)
+            return std::nullopt;
+        changed = false;
+        return progress;
+    }
+};
+
+PromotionJobRunner::PromotionJobRunner(std::filesystem::path storePath, QObject* parent)
+    : QObject(parent)
+    , m_storePath(std::move(storePath))
+    , m_watcher(new QFutureWatcher<PromotionOutcome>(this))
+    , m_progressTimer(new QTimer(this))
+{
+    m_pool.setMaxThreadCount(1);
+    m_progressTimer->setInterval(kProgressPollMs);
+    connect(m_progressTimer, &QTimer::timeout, this, &PromotionJobRunner::pollProgress);
+}
+
+PromotionJobRunner::~PromotionJobRunner()
+{
+    if (m_shared)
+        m_shared->cancel = true;
+    m_watcher->disconnect(this);
+    m_pool.waitForDone();
+}
+
+void PromotionJobRunner::cancel()
+{
+    if (m_shared)
+        m_shared->cancel = true;
+}
+
+void PromotionJobRunner::pollProgress()
+{
+    if (!m_shared) {
+        m_progressTimer->stop();
+        return;
+    }
+    if (auto p = m_shared->take())
+        emit progress(*p);
+}
+
+bool PromotionJobRunner::start(sb::PromotionRequest request)
+{
+    if (isBusy())
+        return false;
+    const quint64 id = m_nextId++;
+    m_jobId = id;
+    auto shared = std::make_shared<Shared>();
+    m_shared = shared;
+    m_watcher->disconnect(this);
+    connect(m_watcher, &QFutureWatcher<PromotionOutcome>::finished, this, [this, id, shared] {
+        if (id != m_jobId)
+            return;
+        m_jobId = 0;
+        m_shared.reset();
+        m_progressTimer->stop();
+        const auto future = m_watcher->future();
+        if (future.resultCount() == 0)
+            return;
+        PromotionOutcome outcome = future.result();
+        // Cancel pressed while the engine was finishing: nothing of a preview is shown. (An apply that got
+        // through is reported as done: it cannot be undone by a button.)
+        if (shared->cancel && !(outcome.report && outcome.report->applied)) {
+            outcome.cancelled = true;
+            outcome.error.clear();
+        }
+        emit finished(outcome);
+    });
+    m_progressTimer->start();
+    m_watcher->setFuture(QtConcurrent::run(
+        &m_pool, [path = m_storePath, shared, request = std::move(request)](QPromise<PromotionOutcome>& promise) {
+            PromotionOutcome outcome;
+            outcome.mode = request.mode;
+            auto store = sb::Store::open(path);
+            if (!store) {
+                outcome.error = toQString(store.error().message);
+                promise.addResult(std::move(outcome));
+                return;
+            }
+            auto engine = sb::SandboxEngine::open(*store);
+            if (!engine) {
+                outcome.error = toQString(engine.error().message);
+                promise.addResult(std::move(outcome));
+                return;
+            }
+            const sb::ProgressCallback progress = [shared](const sb::Progress& p) { return shared->report(p); };
+            auto report = (*engine)->promote(request, progress);
+            if (!report) {
+                if (shared->cancel)
+                    outcome.cancelled = true;
+                else
+                    outcome.error = toQString(report.error().message);
+                promise.addResult(std::move(outcome));
+                return;
+            }
+            if (request.mode == sb::PromotionRequest::Mode::Preview) {
+                const std::size_t count = std::min(report->changes.size(), kMaxDiffFiles);
+                outcome.diffs.reserve(count);
+                for (std::size_t i = 0; i < count && !shared->cancel; ++i) {
+                    shared->report(sb::Progress{"diffing", i, count, report->changes[i].change.path});
+                    const auto& change = report->changes[i];
+                    outcome.diffs.push_back(change.counted || change.binary
+                                                ? entriesDiff(**engine, change.change.path, change.change.before,
+                                                              change.change.after, change.binary)
+                                                : tr("%1 is too large to show as text.")
+                                                      .arg(toQString(sb::printable(change.change.path, 400))));
+                }
+                // What each side holds at a conflicting path: the target's version against the source's.
+                const std::size_t conflicts = std::min(report->conflicts.size(), kMaxDiffFiles);
+                for (std::size_t i = 0; i < conflicts && !shared->cancel; ++i) {
+                    const auto& conflict = report->conflicts[i];
+                    outcome.conflictDiffs.push_back(
+                        entriesDiff(**engine, conflict.path, conflict.target, conflict.source, false,
+                                    "target " + request.target + ": ", "source " + request.source + ": "));
+                }
+            }
+            outcome.report = std::move(*report);
+            promise.addResult(std::move(outcome));
+        }));
+    return true;
+}
+
+} // namespace sb::ui

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "jobs/CheckpointJobs.h"
+#include "workspace/promote.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QTimer;
+
+namespace sb::ui {
+
+// What one promotion job gave back, by value: the engine's report and, for a preview, each change's
+// unified diff (parallel to report->changes) so the dialog can show any file without asking the engine.
+struct PromotionOutcome {
+    sb::PromotionRequest::Mode mode = sb::PromotionRequest::Mode::Preview;
+    std::optional<sb::PromotionReport> report;
+    std::vector<QString> diffs;
+    std::vector<QString> conflictDiffs; // parallel to report->conflicts: the target's version against the source's
+    QString error;          // empty: the engine answered (the report may still say "blocked")
+    bool cancelled = false;
+};
+
+// Runs SandboxEngine::promote for the promotion review dialog, one job at a time, off the GUI thread, as
+// CheckpointJobRunner does: each job opens its own Store and SandboxEngine on the store path, reports the
+// engine's progress and can be cancelled. A job cancelled after the engine already finished is still
+// reported as cancelled, so Cancel always means "forget this".
+class PromotionJobRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit PromotionJobRunner(std::filesystem::path storePath, QObject* parent);
+    ~PromotionJobRunner() override; // cancels what runs and waits for the worker
+
+    // Returns false (and does nothing) while another job runs.
+    bool start(sb::PromotionRequest request);
+    void cancel();
+    bool isBusy() const { return m_jobId != 0; }
+
+    // Diffs of larger files, or of more files than this, are not prepared for the preview.
+    static constexpr std::uint64_t kMaxDiffBytes = 2ULL << 20;
+    static constexpr std::size_t kMaxDiffFiles = 2000;
+
+signals:
+    void progress(const sb::ui::JobProgress& progress);
+    void finished(const sb::ui::PromotionOutcome& outcome);
+
+private:
+    struct Shared;
+    void pollProgress();
+
+    QThreadPool m_pool;
+    std::filesystem::path m_storePath;
+    QFutureWatcher<PromotionOutcome>* m_watcher = nullptr;
+    QTimer* m_progressTimer = nullptr;
+    std::shared_ptr<Shared> m_shared;
+    quint64 m_nextId = 1;
+    quint64 m_jobId = 0;
+};
+
+} // namespace sb::ui
