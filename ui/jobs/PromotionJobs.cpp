@@ -1,6 +1,7 @@
 #include "jobs/PromotionJobs.h"
 
 #include "models/Conversions.h"
+#include "rules/promotion_gate.h"
 #include "store/store.h"
 #include "util/printable.h"
 #include "workspace/diff.h"
@@ -121,6 +122,8 @@ bool PromotionJobRunner::start(sb::PromotionRequest request)
 {
     if (isBusy())
         return false;
+    // Rule sets in the merged tree must parse and compile, as on the command line.
+    request.checks.push_back(sb::rules::ruleSetCompatibilityCheck());
     const quint64 id = m_nextId++;
     m_jobId = id;
     auto shared = std::make_shared<Shared>();
