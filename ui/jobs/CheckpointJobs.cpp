@@ -55,33 +55,29 @@ QStringList skippedTexts(const std::vector<sb::Skipped>& skipped)
 
 } // namespace
 
-struct CheckpointJobRunner::Shared {
-    std::atomic<bool> cancel{false};
-    std::mutex lock;
-    JobProgress progress;
-    bool changed = false;
+bool ProgressChannel::report(const sb::Progress& p)
+{
+    {
+        const std::lock_guard guard(m_lock);
+        m_progress.phase = toQString(p.phase);
+        m_progress.done = p.done;
+        m_progress.total = p.total;
+        m_progress.path = toQString(sb::printable(p.path, 200));
+        m_changed = true;
+    }
+    return !cancel.load();
+}
 
-    bool report(const sb::Progress& p)
-    {
-        {
-            const std::lock_guard guard(lock);
-            progress.phase = toQString(p.phase);
-            progress.done = p.done;
-            progress.total = p.total;
-            progress.path = toQString(sb::printable(p.path, 200));
-            changed = true;
-        }
-        return !cancel.load();
-    }
-    std::optional<JobProgress> take()
-    {
-        const std::lock_guard guard(lock);
-        if (!changed)
-            return std::nullopt;
-        changed = false;
-        return progress;
-    }
-};
+std::optional<JobProgress> ProgressChannel::take()
+{
+    const std::lock_guard guard(m_lock);
+    if (!m_changed)
+        return std::nullopt;
+    m_changed = false;
+    return m_progress;
+}
+
+struct CheckpointJobRunner::Shared : ProgressChannel {};
 
 CheckpointJobRunner::CheckpointJobRunner(QObject* parent)
     : QObject(parent)

@@ -8,9 +8,12 @@
 #include <QStringList>
 #include <QThreadPool>
 
+#include <atomic>
+
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -47,6 +50,23 @@ struct JobProgress {
     quint64 done = 0;
     quint64 total = 0; // 0: not known in advance
     QString path;
+};
+
+// Progress and cancellation between a job on a worker thread and the GUI thread that polls it: the worker
+// reports (and learns whether to go on), the GUI thread takes what changed since it last looked.
+class ProgressChannel {
+public:
+    std::atomic<bool> cancel{false};
+
+    // Called by the engine's ProgressCallback on the worker; false asks it to stop.
+    bool report(const sb::Progress& p);
+    // The latest progress if it changed since the last take.
+    std::optional<JobProgress> take();
+
+private:
+    std::mutex m_lock;
+    JobProgress m_progress;
+    bool m_changed = false;
 };
 
 enum class CheckpointTask { CreateSandbox, DestroySandbox, Checkpoint, Restore, Fork, Sweep, Demo };

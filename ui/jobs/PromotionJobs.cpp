@@ -55,33 +55,7 @@ QString entriesDiff(sb::SandboxEngine& engine, const std::string& rawPath, const
 
 } // namespace
 
-struct PromotionJobRunner::Shared {
-    std::atomic<bool> cancel{false};
-    std::mutex lock;
-    JobProgress progress;
-    bool changed = false;
-
-    bool report(const sb::Progress& p)
-    {
-        {
-            const std::lock_guard guard(lock);
-            progress.phase = toQString(p.phase);
-            progress.done = p.done;
-            progress.total = p.total;
-            progress.path = toQString(sb::printable(p.path, 200));
-            changed = true;
-        }
-        return !cancel.load();
-    }
-    std::optional<JobProgress> take()
-    {
-        const std::lock_guard guard(lock);
-        if (!changed)
-            return std::nullopt;
-        changed = false;
-        return progress;
-    }
-};
+struct PromotionJobRunner::Shared : ProgressChannel {};
 
 PromotionJobRunner::PromotionJobRunner(std::filesystem::path storePath, QObject* parent)
     : QObject(parent)
