@@ -506,6 +506,14 @@ private:
         m_nextSample = Clock::now() + kEvery;
         const auto& limits = m_spec.limits;
         if (group.active()) { // the cgroup holds memory and pids itself and counts every process's CPU
+            // The kernel's OOM killer ended a process of the run: the run as a whole reached its memory
+            // limit, and ends now, as it does where the launcher measures memory itself.
+            if (sb::cgroup::oomKilled(group)) {
+                result.memoryLimited = true;
+                result.limitDetail = fmt::format("the kernel ended a process of the run at its memory limit of {} MiB",
+                                                 limits.memoryMb);
+                return true;
+            }
             const std::int64_t usedUs = sb::cgroup::cpuUsageUs(group);
             if (usedUs >= 0 && usedUs >= sb::cpuLimitUs(limits)) {
                 result.cpuLimited = true;

@@ -579,11 +579,14 @@ TEST(EscapeSuite, MemoryLimitCoversTheWholeRun)
     Policy p;
     p.limits.memoryMb = 128;
     p.limits.wallMs = 20000;
-    // Four children would hold 80 MiB each (touched, so resident) at the same time: 320 MiB under a 128 MiB
-    // limit. The run must end as memory_limit once two of them hold theirs (160 MiB), before all four do.
-    const std::string child = "/usr/bin/python3 -c \"import sys, time; b = bytearray(80 << 20); "
-                              "b[::4096] = b'x' * len(b[::4096]); print('held', flush=True); time.sleep(1.5)\"";
-    const auto r = runShell("i=0\nwhile [ $i -lt 4 ]; do " + child + " & i=$((i+1)); done\nwait\n", p);
+    // Four children would hold 80 MiB each (touched, so resident) together: 320 MiB under a 128 MiB limit.
+    // They take theirs 300 ms apart, several sampling intervals (50 ms without a cgroup), so the run must end
+    // as memory_limit once two of them hold theirs (160 MiB), before all four do. (Taken at the same instant,
+    // a burst could land between two samples: that case is bounded by the sampling interval, not refused.)
+    const std::string child = "/usr/bin/python3 -c \"import sys, time; time.sleep(float(sys.argv[1])); "
+                              "b = bytearray(80 << 20); b[::4096] = b'x' * len(b[::4096]); "
+                              "print('held', flush=True); time.sleep(3)\"";
+    const auto r = runShell("for delay in 0 0.3 0.6 0.9; do " + child + " $delay & done\nwait\n", p);
     std::size_t held = 0;
     for (auto at = r.stdoutText.find("held"); at != std::string::npos; at = r.stdoutText.find("held", at + 1))
         ++held;
