@@ -2,6 +2,7 @@
 // workspace, the diff against the live workspace and between two checkpoints, Restore (and the file on
 // disk), Fork, Destroy, Sweep, Cancel, the demo's sandboxes, and a clear error. Dialogs are real and
 // window-modal; the test fills and clicks them as a person would. Screenshots go to the build tree.
+#include "gui_test_main.h"
 #include "checkpoints/CheckpointBrowser.h"
 #include "editor/DiffView.h"
 #include "mainwindow/MainWindow.h"
@@ -580,17 +581,7 @@ void TestCheckpointBrowser::cleanupTestCase()
 
 int main(int argc, char* argv[])
 {
-    // Offscreen unless the person running the test chose a platform.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    // Window state goes to a throwaway settings folder, never the user's.
-    QTemporaryDir configDir;
-    qputenv("XDG_CONFIG_HOME", configDir.path().toUtf8());
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Sandbench"));
-    QApplication::setApplicationName(QStringLiteral("sandbench-gui-test"));
-    TestCheckpointBrowser test;
-    return QTest::qExec(&test, argc, argv);
+    return sb::guitest::runWindowTest<TestCheckpointBrowser>(argc, argv);
 }
 
 #include "test_checkpoint_browser.moc"

@@ -1,5 +1,6 @@
 // Drives the real workbench window: types into the editor, runs with Ctrl+Return, runs the demo,
 // and checks what a person would see. Every test uses its own temporary store and settings.
+#include "gui_test_main.h"
 #include "audit/AuditView.h"
 #include "charts/MetricsDashboard.h"
 #include "demo/demo.h"
@@ -419,17 +420,7 @@ void TestGui::cleanupTestCase()
 
 int main(int argc, char* argv[])
 {
-    // Offscreen unless the person running the test chose a platform.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    // Window state and recent files go to a throwaway settings folder, never the user's.
-    QTemporaryDir configDir;
-    qputenv("XDG_CONFIG_HOME", configDir.path().toUtf8());
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Sandbench"));
-    QApplication::setApplicationName(QStringLiteral("sandbench-gui-test"));
-    TestGui test;
-    return QTest::qExec(&test, argc, argv);
+    return sb::guitest::runWindowTest<TestGui>(argc, argv);
 }
 
 #include "test_gui.moc"

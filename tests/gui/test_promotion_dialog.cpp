@@ -3,6 +3,7 @@
 // main's workspace as a 'promote' checkpoint), a conflict (listed; Promote disabled until a side is taken),
 // a high-risk change (Promote disabled until name and note are filled; the approval is in the audit log),
 // an export to a folder, and a cancelled preview. Screenshots go to the build tree.
+#include "gui_test_main.h"
 #include "checkpoints/CheckpointBrowser.h"
 #include "editor/DiffView.h"
 #include "mainwindow/MainWindow.h"
@@ -364,15 +365,7 @@ void TestPromotionDialog::cleanupTestCase()
 
 int main(int argc, char* argv[])
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QTemporaryDir configDir;
-    qputenv("XDG_CONFIG_HOME", configDir.path().toUtf8());
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Sandbench"));
-    QApplication::setApplicationName(QStringLiteral("sandbench-gui-test"));
-    TestPromotionDialog test;
-    return QTest::qExec(&test, argc, argv);
+    return sb::guitest::runWindowTest<TestPromotionDialog>(argc, argv);
 }
 
 #include "test_promotion_dialog.moc"

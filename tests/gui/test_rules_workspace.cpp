@@ -3,6 +3,7 @@
 // and fill the charts and the changed-decisions table, a row opens its explanation, the comparison exports,
 // and a long read can be cancelled. Screenshots go to the build tree.
 
+#include "gui_test_main.h"
 #include "mainwindow/MainWindow.h"
 #include "models/ChangedDecisionsModel.h"
 #include "rules/RuleSetEditor.h"
@@ -362,15 +363,7 @@ void TestRulesWorkspace::cleanupTestCase()
 
 int main(int argc, char* argv[])
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QTemporaryDir configDir;
-    qputenv("XDG_CONFIG_HOME", configDir.path().toUtf8());
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Sandbench"));
-    QApplication::setApplicationName(QStringLiteral("sandbench-gui-test"));
-    TestRulesWorkspace test;
-    return QTest::qExec(&test, argc, argv);
+    return sb::guitest::runWindowTest<TestRulesWorkspace>(argc, argv);
 }
 
 #include "test_rules_workspace.moc"
