@@ -7,7 +7,7 @@ SANDBENCH_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-charts-dev libqscintilla2-qt6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   qt6-qpa-plugins libgl-dev
-  libseccomp-dev libsqlite3-dev nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev libssl-dev libzstd-dev
+  libseccomp-dev libsqlite3-dev nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev nettle-dev libzstd-dev
   libre2-dev
   python3 bash util-linux
 )

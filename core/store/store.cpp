@@ -264,6 +264,11 @@ constexpr std::span<const Migration> migrations()
 // quick_check reads every page; above this size it would make opening the store feel slow, so larger files
 // only get the schema checks (SQLite still reports SQLITE_CORRUPT on any damaged page it later reads).
 constexpr std::int64_t kQuickCheckMaxBytes = 64 * 1024 * 1024;
+// The first connection of a process rebuilds the WAL's index by reading (and checksumming) every frame
+// written since the log last restarted, so every CLI command pays for the WAL's length: at SQLite's default
+// of 1000 pages that was up to 4 MB, about 2 ms, per command. A checkpoint every 128 pages (512 KB) bounds
+// that; a run writes a few pages, so the checkpoint's two syncs come every few dozen runs.
+constexpr int kWalCheckpointPages = 128;
 // Tables the open-time check leaves out (core/workspace): the blobs, each checked against the SHA-256 of its
 // bytes whenever it is read, and the workspaces' stat cache, which a walk ignores when it cannot read it.
 // Together they are most of a store with checkpoints; reading them at every open would cost every command
@@ -937,12 +942,14 @@ Result<Store> Store::open(const fs::path& path)
         if (auto ok = switchToWal(db); !ok)
             return std::unexpected(ok.error());
 
-        if (auto ok = db.exec("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL",
+        if (auto ok = db.exec(fmt::format("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = "
+                                          "NORMAL; PRAGMA wal_autocheckpoint = {}",
+                                          kWalCheckpointPages),
                               "cannot configure the connection");
             !ok)
             return std::unexpected(ok.error());
         // The CLI opens the store once per command: checkpointing the WAL at every close cost four syncs per
-        // run. SQLite checkpoints by itself once the WAL reaches its auto-checkpoint size; WAL mode with
+        // run. SQLite checkpoints by itself once the WAL reaches kWalCheckpointPages; WAL mode with
         // synchronous=NORMAL keeps every committed run across a crash of Sandbench.
         sqlite3_db_config(connection->get(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
         int persistWal = 1;

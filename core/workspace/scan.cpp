@@ -12,12 +12,17 @@
 #include <fcntl.h>
 #include <functional>
 #include <iterator>
+#include <linux/openat2.h>
 #include <list>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <system_error>
 #include <thread>
+#include <unordered_map>
+#include <vector>
 #include <unistd.h>
 
 namespace sb {
@@ -244,6 +249,197 @@ struct DirSummary {
     bool reused = false; // taken from the stat cache: nothing in the subtree changed
 };
 
+// A walk through the stat cache is mostly fstatat(2) of unchanged files, a microsecond each, in directory
+// order. A second thread shares it: it takes the directories the cache knows from the last one backwards and
+// stats the names the cache lists there, while the walk goes forwards; each directory is claimed by exactly
+// one of them, so they meet in the middle and nothing is stat'ed twice. The walk uses a directory's stats only
+// when the prefetch opened the very directory it is in (same inode, reached without a symlink: openat2 with
+// RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV); anything else it stats itself, as without a prefetch.
+class StatPrefetch {
+public:
+    // What the walk reads of a stat (StatPrefetch keeps one per name, so not the whole struct stat).
+    struct Stat {
+        std::string_view name; // into the cache's packed bytes
+        std::uint64_t device = 0;
+        std::uint64_t inode = 0;
+        std::int64_t size = 0;
+        timespec mtime{};
+        timespec ctime{};
+        std::uint32_t mode = 0;
+        int error = 0;
+
+        void get(struct stat& st) const
+        {
+            st.st_dev = static_cast<dev_t>(device);
+            st.st_ino = static_cast<ino_t>(inode);
+            st.st_size = static_cast<off_t>(size);
+            st.st_mtim = mtime;
+            st.st_ctim = ctime;
+            st.st_mode = static_cast<mode_t>(mode);
+        }
+    };
+    struct Directory {
+        std::string_view path;  // a key of the cache
+        std::string_view packed;
+        std::atomic<int> state{kFree};
+        std::uint64_t inode = 0; // of the directory the prefetch stat'ed in
+        std::vector<Stat> stats; // in the cache's (sorted) order
+    };
+
+    // Started only for a large cache (null otherwise, or when no thread can start).
+    static std::unique_ptr<StatPrefetch> start(int rootfd, const StatCache& cache)
+    {
+        std::uint64_t names = 0;
+        for (const auto& [path, packed] : cache) {
+            const PackedReader reader(packed);
+            if (reader.valid())
+                names += reader.count;
+        }
+        if (names < kMinNames)
+            return nullptr;
+        const int fd = ::fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
+        if (fd < 0)
+            return nullptr;
+        auto prefetch = std::unique_ptr<StatPrefetch>(new StatPrefetch(fd, cache));
+        try {
+            prefetch->m_thread = std::thread([raw = prefetch.get()] { raw->run(); });
+        } catch (const std::system_error&) {
+            return nullptr;
+        }
+        return prefetch;
+    }
+
+    ~StatPrefetch()
+    {
+        m_stop = true;
+        if (m_thread.joinable())
+            m_thread.join();
+        ::close(m_rootfd);
+    }
+    StatPrefetch(const StatPrefetch&) = delete;
+    StatPrefetch& operator=(const StatPrefetch&) = delete;
+
+    // The walk, entering the directory `path` whose inode is `inode`: the stats the prefetch took there, or
+    // null when the walk must stat it itself (the prefetch did not get there first, could not open it, or
+    // opened another directory than the walk's).
+    const std::vector<Stat>* claim(const std::string& path, std::uint64_t inode)
+    {
+        const auto it = m_index.find(std::string_view(path));
+        if (it == m_index.end())
+            return nullptr;
+        Directory& directory = m_directories[it->second];
+        int state = kFree;
+        if (directory.state.compare_exchange_strong(state, kWalk))
+            return nullptr;
+        while (state == kPrefetching) {
+            std::this_thread::yield();
+            state = directory.state.load();
+        }
+        if (state != kDone || directory.inode != inode)
+            return nullptr;
+        return &directory.stats;
+    }
+
+private:
+    static constexpr std::uint64_t kMinNames = 2000;
+    static constexpr int kFree = 0;
+    static constexpr int kWalk = 1;        // the walk took it
+    static constexpr int kPrefetching = 2;
+    static constexpr int kDone = 3;
+    static constexpr int kFailed = 4;
+
+    StatPrefetch(int rootfd, const StatCache& cache) : m_rootfd(rootfd), m_directories(cache.size())
+    {
+        std::size_t i = 0;
+        for (const auto& [path, packed] : cache) {
+            m_directories[i].path = path;
+            m_directories[i].packed = packed;
+            ++i;
+        }
+        // The walk's order: depth first, names sorted, so "a/b" comes before "a-b" ('/' sorts as the lowest).
+        m_order.resize(m_directories.size());
+        for (std::size_t k = 0; k < m_order.size(); ++k)
+            m_order[k] = k;
+        std::sort(m_order.begin(), m_order.end(), [this](std::size_t a, std::size_t b) {
+            const std::string_view x = m_directories[a].path;
+            const std::string_view y = m_directories[b].path;
+            const std::size_t n = std::min(x.size(), y.size());
+            for (std::size_t c = 0; c < n; ++c) {
+                if (x[c] != y[c]) {
+                    const auto rank = [](char ch) { return ch == '/' ? 0 : static_cast<unsigned char>(ch) + 1; };
+                    return rank(x[c]) < rank(y[c]);
+                }
+            }
+            return x.size() < y.size();
+        });
+        m_index.reserve(m_directories.size());
+        for (std::size_t k = 0; k < m_directories.size(); ++k)
+            m_index.emplace(m_directories[k].path, k);
+    }
+
+    void run()
+    {
+        for (auto k = m_order.rbegin(); k != m_order.rend() && !m_stop; ++k) {
+            Directory& directory = m_directories[*k];
+            int state = kFree;
+            if (!directory.state.compare_exchange_strong(state, kPrefetching))
+                return; // the walk got here: they met
+            directory.state.store(prefetch(directory) ? kDone : kFailed);
+        }
+    }
+
+    bool prefetch(Directory& directory)
+    {
+        PackedReader reader(directory.packed);
+        if (!reader.valid())
+            return false;
+        int fd = -1;
+        if (directory.path.empty()) {
+            fd = ::fcntl(m_rootfd, F_DUPFD_CLOEXEC, 0);
+        } else {
+            open_how how{};
+            how.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+            how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
+            const std::string path(directory.path);
+            fd = static_cast<int>(::syscall(SYS_openat2, m_rootfd, path.c_str(), &how, sizeof how));
+        }
+        if (fd < 0)
+            return false;
+        const Fd guard(fd);
+        struct stat self {};
+        if (::fstat(fd, &self) != 0)
+            return false;
+        directory.inode = static_cast<std::uint64_t>(self.st_ino);
+        directory.stats.reserve(static_cast<std::size_t>(reader.count));
+        StatView view;
+        std::string name;
+        while (reader.next(view)) {
+            Stat& stat = directory.stats.emplace_back();
+            stat.name = view.name;
+            name.assign(view.name);
+            struct stat st {};
+            if (::fstatat(fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                stat.error = errno;
+                continue;
+            }
+            stat.device = static_cast<std::uint64_t>(st.st_dev);
+            stat.inode = static_cast<std::uint64_t>(st.st_ino);
+            stat.size = static_cast<std::int64_t>(st.st_size);
+            stat.mtime = st.st_mtim;
+            stat.ctime = st.st_ctim;
+            stat.mode = static_cast<std::uint32_t>(st.st_mode);
+        }
+        return reader.complete();
+    }
+
+    int m_rootfd;
+    std::vector<Directory> m_directories;
+    std::vector<std::size_t> m_order;
+    std::unordered_map<std::string_view, std::size_t> m_index;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+
 // What the threads of one walk share.
 struct WalkShared {
     WalkShared(const ScanOptions& o, dev_t d, int threads)
@@ -258,6 +454,7 @@ struct WalkShared {
     std::atomic<std::uint64_t> files{0};
     std::atomic<std::uint64_t> bytesRead{0};
     std::atomic<int> spare; // more threads that may start now
+    StatPrefetch* prefetch = nullptr; // a walk through the stat cache: the other thread's stats
 
     bool takeThread()
     {
@@ -386,6 +583,33 @@ public:
         StatView cachedView;
         bool haveCachedView = cached && cached->next(cachedView);
         std::string name; // NUL-terminated for the system calls
+        const std::vector<StatPrefetch::Stat>* prefetched =
+            m_shared.prefetch ? m_shared.prefetch->claim(prefix, self.inode) : nullptr;
+        std::size_t nextPrefetched = 0;
+
+        // While every entry so far is unchanged, an unchanged file costs its stat only: its tree entry and its
+        // stat-cache entry are made (from the cache) only should something later in the directory turn out
+        // changed, which is rare; otherwise the whole listing is reused as it is.
+        struct Deferred {
+            std::size_t slot = 0; // the file's slot; unused for a name
+            StatView view;        // a file: its cache entry; else the name and kind only
+        };
+        std::vector<Deferred> deferred;
+        bool deferring = reusable;
+        auto flush = [&] {
+            for (const Deferred& item : deferred) {
+                if (item.view.kind != StatEntry::Kind::File) {
+                    seen.name(item.view.name, item.view.kind);
+                    continue;
+                }
+                slots[item.slot] = fileFromCache(item.view);
+                seen.file(item.view.name, item.view.stat, trustedAt(item.view.stat), item.view.storage,
+                          item.view.content);
+            }
+            deferred.clear();
+            deferring = false;
+        };
+
         for (const std::string_view nameView : names) {
             name.assign(nameView);
             const StatView* before = nullptr;
@@ -393,14 +617,23 @@ public:
                 haveCachedView = cached->next(cachedView);
             if (haveCachedView && cachedView.name == nameView)
                 before = &cachedView;
-            const std::string path = joinPath(prefix, name);
             struct stat st {};
             int statError = 0;
-            if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+            if (prefetched) {
+                while (nextPrefetched < prefetched->size() && (*prefetched)[nextPrefetched].name < nameView)
+                    ++nextPrefetched;
+            }
+            if (prefetched && nextPrefetched < prefetched->size() && (*prefetched)[nextPrefetched].name == nameView) {
+                (*prefetched)[nextPrefetched].get(st);
+                statError = (*prefetched)[nextPrefetched].error;
+            } else if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
                 statError = errno;
+            }
             if (statError != 0) {
+                if (deferring)
+                    flush();
                 if (statError != ENOENT) // gone since it was listed: not there, nothing to say
-                    skip(path, fmt::format("cannot read its status: {}", errnoText(statError)));
+                    skip(joinPath(prefix, name), fmt::format("cannot read its status: {}", errnoText(statError)));
                 reusable = false;
                 continue;
             }
@@ -410,6 +643,19 @@ public:
                                                                : StatEntry::Kind::Other;
             if (!before || before->kind != kind)
                 reusable = false;
+            if (deferring) {
+                if (reusable && kind == StatEntry::Kind::File && before->trusted && before->stat == statOf(st)
+                    && static_cast<std::uint64_t>(st.st_size) <= m_options.maxFileSize && !isIgnored(st)) {
+                    deferred.push_back(Deferred{slots.size(), *before});
+                    slots.emplace_back();
+                    ++m_shared.files;
+                    continue;
+                }
+                // A directory is walked meanwhile (only its name waits); anything else ends the deferral here.
+                if (!reusable || kind != StatEntry::Kind::Directory || isIgnored(st))
+                    flush();
+            }
+            const std::string path = joinPath(prefix, name);
             bool recorded = false; // a file records its own stat entry
             if (isIgnored(st)) {
                 skip(path, "the Sandbench store's own file");
@@ -473,9 +719,21 @@ public:
             } else {
                 skip(path, fmt::format("{}; special files are not kept in checkpoints", specialKind(st.st_mode)));
             }
-            if (!recorded)
-                seen.name(name, kind);
+            if (!recorded) {
+                if (deferring) {
+                    StatView item;
+                    item.name = nameView;
+                    item.kind = kind;
+                    deferred.push_back(Deferred{0, item});
+                } else {
+                    seen.name(name, kind);
+                }
+            }
+            if (deferring && !reusable)
+                flush();
         }
+        if (!deferred.empty() && !progress(prefix))
+            return fail(std::string(kCancelled));
 
         joinAll();
         joiner.done = true;
@@ -510,6 +768,8 @@ public:
             m_out.directories.insert_or_assign(prefix, m_options.cache->find(prefix)->second);
             return summary;
         }
+        if (deferring)
+            flush();
         m_out.reusedListings.insert(m_out.reusedListings.end(), reusedChildren.begin(), reusedChildren.end());
 
         Tree tree;
@@ -606,6 +866,22 @@ private:
         return entry;
     }
 
+    // A file's tree entry from its stat-cache entry (which vouched for it).
+    static TreeEntry fileFromCache(const StatView& before)
+    {
+        TreeEntry entry;
+        entry.name = before.name;
+        entry.type = EntryType::File;
+        entry.mode = before.stat.mode & 0777;
+        entry.size = before.stat.size;
+        entry.storage = before.storage;
+        if (before.storage == Storage::Inline)
+            entry.data = std::string(before.content);
+        else
+            std::copy(before.content.begin(), before.content.end(), entry.hash.begin());
+        return entry;
+    }
+
     // Takes a file: from the stat cache when it vouches for it (`before`), else read. Its stat entry goes to
     // `seen`, trusted when the next walk may rely on it.
     Result<std::optional<TreeEntry>> file(int dirfd, const std::string& name, const std::string& path,
@@ -631,11 +907,7 @@ private:
         entry.size = stat.size;
 
         if (before && before->kind == StatEntry::Kind::File && before->trusted && before->stat == stat) {
-            entry.storage = before->storage;
-            if (before->storage == Storage::Inline)
-                entry.data = std::string(before->content);
-            else
-                std::copy(before->content.begin(), before->content.end(), entry.hash.begin());
+            entry = fileFromCache(*before);
             seen.file(name, stat, trustedAt(stat), before->storage, before->content);
             fromCache = true;
             ++m_shared.files;
@@ -793,11 +1065,16 @@ Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptio
     ScanResult result;
     const int threads = options.threads > 0 ? options.threads
                                             : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
-    // Threads pay off where the walk reads and hashes (a first checkpoint, an import). A walk through a stat
-    // cache is mostly fstatat(2) of unchanged files, and measured faster on one thread: starting threads,
-    // right after a pause, costs more than they save.
+    // Threads walking subdirectories side by side pay off where the walk reads and hashes (a first checkpoint,
+    // an import). A walk through a stat cache is mostly fstatat(2) of unchanged files: starting a thread per
+    // subdirectory there costs more than it saves, so one thread stats ahead (StatPrefetch) instead.
     const bool incremental = options.cache && !options.cache->empty();
-    WalkShared shared(options, st.st_dev, incremental && options.threads <= 0 ? 1 : threads);
+    const bool automatic = options.threads <= 0;
+    WalkShared shared(options, st.st_dev, incremental && automatic ? 1 : threads);
+    std::unique_ptr<StatPrefetch> prefetch;
+    if (incremental && automatic && threads > 1)
+        prefetch = StatPrefetch::start(fd, *options.cache);
+    shared.prefetch = prefetch.get();
     Walker walker(shared, result);
     auto summary = walker.walk(fd, "", statOf(st), 0);
     if (!summary) {

@@ -227,13 +227,13 @@ namespace {
 // The stat cache, the names and listings it lends and the helpers that stat ahead must never change what a
 // walk sees: after any change to a workspace, a walk through the cache gives the tree a walk without one
 // gives.
-TEST(Walk, ThroughTheCacheItSeesWhatAFullWalkSees)
+void walkThroughTheCacheSeesWhatAFullWalkSees(int folders, int filesPerFolder, int rounds)
 {
     TempDir dir;
     const fs::path root = dir.path() / "ws";
-    for (int d = 0; d < 40; ++d)
-        for (int f = 0; f < 5; ++f)
-            writeFile(root / ("d" + std::to_string(d)) / ("f" + std::to_string(f)), noise(100 + f * 50, d * 10 + f));
+    for (int d = 0; d < folders; ++d)
+        for (int f = 0; f < filesPerFolder; ++f)
+            writeFile(root / ("d" + std::to_string(d)) / ("f" + std::to_string(f)), noise(100 + (f % 5) * 50, d * 10 + f));
     ::usleep(60'000);
     auto first = scanFolder(root, ScanOptions{});
     ASSERT_TRUE(first) << first.error().message;
@@ -241,11 +241,11 @@ TEST(Walk, ThroughTheCacheItSeesWhatAFullWalkSees)
 
     std::mt19937 random(4);
     auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
-    for (int round = 0; round < 40; ++round) {
-        const fs::path folder = root / ("d" + std::to_string(pick(40)));
-        const fs::path file = folder / ("f" + std::to_string(pick(5)));
+    for (int round = 0; round < rounds; ++round) {
+        const fs::path folder = root / ("d" + std::to_string(pick(folders)));
+        const fs::path file = folder / ("f" + std::to_string(pick(filesPerFolder)));
         std::error_code ec;
-        switch (pick(9)) {
+        switch (pick(11)) {
         case 0: // same size, new bytes
             if (fs::is_regular_file(file))
                 writeFile(file, noise(fs::file_size(file), static_cast<std::uint64_t>(round) + 1000));
@@ -277,6 +277,23 @@ TEST(Walk, ThroughTheCacheItSeesWhatAFullWalkSees)
             fs::remove_all(file, ec);
             fs::create_symlink("../elsewhere", file, ec);
             break;
+        case 9: { // a folder moved away and a symlink to it in its place: never walked (nor stated) through
+            const fs::path moved = root / ("moved" + std::to_string(round));
+            fs::rename(folder, moved, ec);
+            if (!ec)
+                fs::create_directory_symlink(moved.filename(), folder, ec);
+            break;
+        }
+        case 10: { // two folders swap places: each keeps its files under the other's name
+            const fs::path other = root / ("d" + std::to_string(pick(folders)));
+            const fs::path swap = root / "swap";
+            if (fs::is_directory(folder) && fs::is_directory(other) && folder != other) {
+                fs::rename(folder, swap, ec);
+                fs::rename(other, folder, ec);
+                fs::rename(swap, other, ec);
+            }
+            break;
+        }
         }
         if (round % 3 == 0)
             ::usleep(60'000); // sometimes past the racy margin, so that cached stats are trusted
@@ -289,6 +306,17 @@ TEST(Walk, ThroughTheCacheItSeesWhatAFullWalkSees)
         EXPECT_EQ(through->files, full->files) << "round " << round;
         cache = through->directories;
     }
+}
+
+TEST(Walk, ThroughTheCacheItSeesWhatAFullWalkSees)
+{
+    walkThroughTheCacheSeesWhatAFullWalkSees(40, 5, 40);
+}
+
+// Large enough (2 400 files) that a second thread stats ahead of the walk through the cache.
+TEST(Walk, ThroughALargeCacheItSeesWhatAFullWalkSees)
+{
+    walkThroughTheCacheSeesWhatAFullWalkSees(40, 60, 30);
 }
 
 } // namespace
