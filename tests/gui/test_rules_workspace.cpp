@@ -44,6 +44,7 @@ private slots:
     void lexerColoursCelInsideWhen();
     void demoOpensInOneClick();
     void typedErrorIsUnderlinedAndFixed();
+    void largeRuleSetIsCheckedOffTheGuiThread();
     void evaluateShowsTheDistribution();
     void compareFillsTheChangedTable();
     void rowOpensTheExplanation();
@@ -155,6 +156,53 @@ void TestRulesWorkspace::typedErrorIsUnderlinedAndFixed()
     QTRY_COMPARE_WITH_TIMEOUT(errorCount(ed), 0, 5000);
     QVERIFY(!ed->hasErrorIndicatorAt(word));
     QVERIFY(ed->diagnosticAt(word).isEmpty());
+}
+
+// A rule set of a thousand rules is checked off the GUI thread: the check is still running when checkNow()
+// returns, its errors arrive where they point, and a result for text that has changed since is dropped.
+void TestRulesWorkspace::largeRuleSetIsCheckedOffTheGuiThread()
+{
+    RuleSetEditor* ed = ws()->editor(0);
+    const QString original = ed->text();
+    auto ruleSet = [](int badRule) {
+        QString text = QStringLiteral("name: big\nversion: 1\nstrategy: first_match\ndefault:\n  decision: allow\n  score: 0\n"
+                                      "fields:\n  amount: double\n  country: string\nrules:\n");
+        for (int i = 0; i < 1000; ++i) {
+            text += QStringLiteral("  - id: rule_%1\n    when: %2 > %3.0 && country != 'NO'\n    decision: review\n    score: 10\n")
+                        .arg(i)
+                        .arg(i == badRule ? QStringLiteral("amout") : QStringLiteral("amount"))
+                        .arg(i);
+        }
+        return text;
+    };
+    const QString withError = ruleSet(700);
+    QVERIFY(withError.size() > 32 * 1024);
+
+    ed->setText(withError);
+    ed->checkNow();
+    QVERIFY(ed->isChecking());
+    QTRY_VERIFY_WITH_TIMEOUT(!ed->isChecking(), 30000);
+    QCOMPARE(errorCount(ed), 1);
+    const int at = static_cast<int>(withError.indexOf(QStringLiteral("amout")));
+    QVERIFY(ed->hasErrorIndicatorAt(at));
+    int line = 0, index = 0;
+    ed->lineIndexFromPosition(at, &line, &index);
+    QVERIFY2(ed->diagnosticAt(at).startsWith(QStringLiteral("%1:%2:").arg(line + 1).arg(index + 1)),
+             qPrintable(ed->diagnosticAt(at)));
+
+    // Fixed before the check of the broken text ends: only the newer text's (clean) result is shown.
+    ed->setText(ruleSet(300));
+    ed->checkNow();
+    ed->setText(ruleSet(-1));
+    ed->checkNow();
+    QTRY_VERIFY_WITH_TIMEOUT(!ed->isChecking(), 30000);
+    QTest::qWait(200); // any stale result would have arrived by now
+    QCOMPARE(errorCount(ed), 0);
+
+    ed->setText(original);
+    ed->checkNow();
+    QTRY_VERIFY_WITH_TIMEOUT(!ed->isChecking(), 30000);
+    QCOMPARE(errorCount(ed), 0);
 }
 
 void TestRulesWorkspace::evaluateShowsTheDistribution()

@@ -3,8 +3,10 @@
 #include "models/Conversions.h"
 #include "rules/RulesLexer.h"
 
+#include <QFutureWatcher>
 #include <QTimer>
 #include <QToolTip>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <cctype>
 
@@ -13,9 +15,25 @@ namespace sb::ui {
 namespace {
 
 constexpr int kCheckDelayMs = 300;
+// Rule sets up to this size (a few hundred rules) are checked at once, in well under a millisecond; larger
+// ones off the GUI thread, so typing never waits for the checker.
+constexpr qsizetype kInlineCheckChars = 32 * 1024;
 constexpr int kMarkerMargin = 1;
 const QColor kErrorColor(0xc0, 0x39, 0x2b);
 const QColor kWarningColor(0xd9, 0x8c, 0x00);
+
+// The checker's findings for a rule-set text: parse, then compile against the dataset's fields.
+std::vector<sb::rules::Diagnostic> checkRuleSetText(const std::string& text,
+                                                    const std::optional<sb::rules::Schema>& schema)
+{
+    auto parsed = sb::rules::parseRuleSet(text, "rules.yaml");
+    std::vector<sb::rules::Diagnostic> all = parsed.diagnostics;
+    if (!parsed.hasErrors()) {
+        auto compiled = sb::rules::compileRuleSet(parsed.ruleSet, schema ? &*schema : nullptr);
+        all.insert(all.end(), compiled.diagnostics.begin(), compiled.diagnostics.end());
+    }
+    return all;
+}
 
 bool isWordByte(char c)
 {
@@ -79,14 +97,28 @@ void RuleSetEditor::setSchema(std::optional<sb::rules::Schema> schema)
 void RuleSetEditor::checkNow()
 {
     m_checkTimer->stop();
-    const std::string text = toStdString(this->text());
-    auto parsed = sb::rules::parseRuleSet(text, "rules.yaml");
-    std::vector<sb::rules::Diagnostic> all = parsed.diagnostics;
-    if (!parsed.hasErrors()) {
-        auto compiled = sb::rules::compileRuleSet(parsed.ruleSet, m_schema ? &*m_schema : nullptr);
-        all.insert(all.end(), compiled.diagnostics.begin(), compiled.diagnostics.end());
+    const quint64 generation = ++m_checkGeneration;
+    const QString current = this->text();
+    if (current.size() <= kInlineCheckChars) {
+        showChecked(checkRuleSetText(toStdString(current), m_schema), current);
+        return;
     }
-    if (!m_dataDiagnostics.empty() && m_dataText == this->text())
+    m_checking = true;
+    auto* watcher = new QFutureWatcher<std::vector<sb::rules::Diagnostic>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, current] {
+        watcher->deleteLater();
+        if (generation != m_checkGeneration)
+            return; // the text (or the schema) changed meanwhile: a newer check is on its way
+        showChecked(watcher->result(), current);
+    });
+    watcher->setFuture(QtConcurrent::run(
+        [text = toStdString(current), schema = m_schema] { return checkRuleSetText(text, schema); }));
+}
+
+void RuleSetEditor::showChecked(std::vector<sb::rules::Diagnostic> all, const QString& checkedText)
+{
+    m_checking = false;
+    if (!m_dataDiagnostics.empty() && m_dataText == checkedText)
         all.insert(all.end(), m_dataDiagnostics.begin(), m_dataDiagnostics.end());
     sb::rules::sortDiagnostics(all);
     showDiagnostics(all);

@@ -1,8 +1,9 @@
 #pragma once
 // The rule-set editor: CodeEditor with Sandbench's rules lexer, checked as you type. A short pause after the
 // last keystroke runs the rule-set checker (parse and compile against the dataset's fields when one is
-// loaded: a few hundred microseconds for a rule set of this size, so on the GUI thread), and each error or
-// warning is underlined where it points, marked in the margin and explained in a tooltip.
+// loaded): at once for a rule set of the usual size (a few hundred microseconds), off the GUI thread for a
+// large one, whose result is dropped if the text changed meanwhile. Each error or warning is underlined where
+// it points, marked in the margin and explained in a tooltip.
 
 #include "editor/CodeEditor.h"
 
@@ -38,8 +39,10 @@ public:
     // Warnings an evaluation found for exactly this text (shadowed rules, conditions failing on records):
     // shown with the checker's until the text changes.
     void setDataDiagnostics(const QString& text, std::vector<sb::rules::Diagnostic> diagnostics);
-    // Checks now instead of after the pause.
+    // Checks now instead of after the pause (a large text: starts the check; checked() follows).
     void checkNow();
+    // A check of a large text is running off the GUI thread.
+    bool isChecking() const { return m_checking; }
     const std::vector<EditorDiagnostic>& diagnostics() const { return m_diagnostics; }
     // The message of the diagnostic underlined at `position`, if any.
     QString diagnosticAt(int position) const;
@@ -51,6 +54,7 @@ signals:
     void checked(int errors, int warnings);
 
 private:
+    void showChecked(std::vector<sb::rules::Diagnostic> all, const QString& checkedText);
     void showDiagnostics(const std::vector<sb::rules::Diagnostic>& diagnostics);
 
     RulesLexer* m_lexer = nullptr;
@@ -59,6 +63,8 @@ private:
     std::vector<EditorDiagnostic> m_diagnostics;
     QString m_dataText;
     std::vector<sb::rules::Diagnostic> m_dataDiagnostics;
+    quint64 m_checkGeneration = 0;
+    bool m_checking = false;
     int m_errorIndicator = 0;
     int m_warningIndicator = 0;
     int m_errorMarker = 0;
