@@ -201,6 +201,11 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
     auto target = requireSandbox(report.target);
     if (!target)
         return errorOf(target);
+    // Archived sandboxes are used again: their workspaces come back from their heads.
+    if (auto ok = revive(*source); !ok)
+        return errorOf(ok);
+    if (auto ok = revive(*target); !ok)
+        return errorOf(ok);
 
     // 1. Unsaved work of both becomes checkpoints first: what is merged is what is there, and nothing is lost.
     SaveRequest save;
@@ -363,6 +368,7 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
     plan.source = sourceHead.info.id;
     plan.files = totals->files;
     plan.bytes = totals->bytes;
+    plan.meta = metaText(target->info.policy, target->info.datasets);
     auto id = freshId(plan);
     if (!id)
         return errorOf(id);

@@ -148,6 +148,8 @@ Result<CheckpointRow> SandboxEngine::Impl::finishRestore(const NewCheckpoint& pl
             return errorOf(ok);
         return made;
     }
+    if (auto ok = applyMeta(plan.sandboxId, plan.meta); !ok)
+        return errorOf(ok);
     const nlohmann::json details = {{"restored", plan.source},
                                     {"parent", plan.parents.empty() ? std::string() : plan.parents.front()},
                                     {"tree", hashHex(plan.tree)},
@@ -188,6 +190,8 @@ Result<RestoreResult> SandboxEngine::Impl::restore(std::string_view checkpointTe
     auto sandbox = requireSandbox(name);
     if (!sandbox)
         return errorOf(sandbox);
+    if (auto ok = revive(*sandbox); !ok)
+        return errorOf(ok);
 
     // 1. Unsaved changes become a checkpoint first: a restore never loses work.
     SaveRequest save;
@@ -227,6 +231,11 @@ Result<RestoreResult> SandboxEngine::Impl::restore(std::string_view checkpointTe
     plan.source = target->info.id;
     plan.files = target->info.files;
     plan.bytes = target->info.bytes;
+    // The whole state comes back: the policy and dataset references the checkpoint was made with (one from
+    // before they were kept says nothing of them, and the sandbox keeps its own).
+    plan.meta = target->meta;
+    if (plan.meta.empty())
+        plan.meta = metaText(sandbox->info.policy, sandbox->info.datasets);
     auto id = freshId(plan);
     if (!id)
         return errorOf(id);
@@ -551,7 +560,8 @@ Result<void> SandboxEngine::Impl::cleanLeftovers()
     for (const auto& row : *rows) {
         const fs::path folder = sandboxFolder(row.info.name);
         std::error_code ec;
-        const bool workspaceMissing = !fs::exists(fs::symlink_status(row.info.workspace, ec));
+        // An archived sandbox has no workspace folder on purpose: its next use writes it.
+        const bool workspaceMissing = !row.info.archived && !fs::exists(fs::symlink_status(row.info.workspace, ec));
         bool leftovers = workspaceMissing;
         for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
             const std::string entryName = it->path().filename().string();

@@ -308,11 +308,11 @@ TEST_F(CrashTest, KilledAtEveryStepSettlesToBeforeOrAfter)
 
     // A sandbox killed while being made does not exist, and its name can be used.
     ASSERT_TRUE(killedAt("create.written", [](SandboxEngine& e) {
-        (void)e.createSandbox(CreateSandboxRequest{"half", "", {}, {}, {}, {}, {}});
+        (void)e.createSandbox(CreateSandboxRequest{"half", "", {}, {}, {}, {}, {}, {}, {}, {}, {}});
     }));
     SetUp();
     EXPECT_FALSE(engine().sandbox("half"));
-    auto made = engine().createSandbox(CreateSandboxRequest{"half", "", {}, {}, {}, {}, {}});
+    auto made = engine().createSandbox(CreateSandboxRequest{"half", "", {}, {}, {}, {}, {}, {}, {}, {}, {}});
     ASSERT_TRUE(made) << made.error().message;
     EXPECT_EQ(snapshot(made->sandbox.workspace), snapshot(main));
 
