@@ -195,22 +195,6 @@ json governedToJson(SandboxEngine& engine, const SandboxInfo& s, std::int64_t no
     if (!used && warning)
         *warning = fmt::format("sandbox '{}': cannot measure its workspace: {}", s.name, used.error().message);
     out["usage_bytes"] = used ? json(*used) : json(nullptr);
-    out["quota_bytes"] = s.quotaBytes ? json(*s.quotaBytes) : json(nullptr);
-    out["idle_timeout_ms"] = s.idleTimeoutMs ? json(*s.idleTimeoutMs) : json(nullptr);
-    out["last_activity_ms"] = s.lastActivityMs;
-    out["idle_ms"] = s.idleMs(now);
-    out["state"] = s.state();
-    out["policy"] = s.policy.empty() ? json(nullptr) : json(s.policy);
-    json datasets = json::array();
-    for (const auto& d : s.datasets) {
-        json item = {{"name", d.name}, {"snapshot", d.snapshot}, {"sha256", d.sha256}, {"sampled", d.sampled}};
-        if (d.sampled) {
-            item["sample"] = d.sample;
-            item["seed"] = d.seed;
-        }
-        datasets.push_back(std::move(item));
-    }
-    out["datasets"] = datasets;
     return out;
 }
 
