@@ -274,4 +274,40 @@ void ForkDialog::validate()
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());
 }
 
+LabelDialog::LabelDialog(const QString& checkpointText, const QString& currentLabel, QWidget* parent)
+    : QDialog(parent)
+    , m_label(new QLineEdit(currentLabel, this))
+{
+    setObjectName(QStringLiteral("labelDialog"));
+    setWindowTitle(tr("Label checkpoint"));
+    m_label->setObjectName(QStringLiteral("labelText"));
+    m_label->setPlaceholderText(tr("e.g. release candidate 2 (empty: no label)"));
+    m_label->selectAll();
+    auto* intro = new QLabel(tr("The label of checkpoint %1. Labels can change at any time; the checkpoint and its "
+                                "id stay as they are.")
+                                 .arg(checkpointText.toHtmlEscaped()),
+                             this);
+    intro->setWordWrap(true);
+    auto* form = new QFormLayout;
+    form->addRow(tr("&Label:"), m_label);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Apply"));
+    buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("labelApply"));
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    setMinimumWidth(420);
+}
+
+QString LabelDialog::label() const
+{
+    // One line: a pasted newline would be refused by the engine.
+    QString text = m_label->text().trimmed();
+    text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    return text;
+}
+
 } // namespace sb::ui

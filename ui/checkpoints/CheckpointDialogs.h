@@ -71,6 +71,17 @@ private:
     QDialogButtonBox* m_buttons = nullptr;
 };
 
+// Label: a checkpoint's label, changed or cleared (empty). Labels are mutable, like tags: the id stays.
+class LabelDialog : public QDialog {
+    Q_OBJECT
+public:
+    LabelDialog(const QString& checkpointText, const QString& currentLabel, QWidget* parent);
+    QString label() const;
+
+private:
+    QLineEdit* m_label = nullptr;
+};
+
 // Globs as a person types them: separated by spaces or commas.
 std::vector<std::string> splitGlobs(const QString& text);
 
