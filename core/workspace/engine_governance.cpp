@@ -3,6 +3,8 @@
 
 #include "workspace/engine_internal.h"
 
+#include "store/audit.h"
+
 #include <sys/stat.h>
 
 namespace sb {
@@ -83,8 +85,8 @@ Result<void> SandboxEngine::Impl::revive(SandboxRow& sandbox)
     if (!sandbox.info.archived)
         return {};
     if (!sandbox.headRow)
-        return fail(fmt::format("sandbox '{}' is archived but has no head checkpoint to revive it from",
-                                sandbox.info.name));
+        return fail(
+            fmt::format("sandbox '{}' is archived but has no head checkpoint to revive it from", sandbox.info.name));
     auto head = checkpointByRow(*sandbox.headRow);
     if (!head)
         return errorOf(head);
@@ -108,11 +110,10 @@ Result<void> SandboxEngine::Impl::revive(SandboxRow& sandbox)
         return ok;
     if (auto ok = dropStatCacheUnder(sandbox.id, ""); !ok)
         return ok;
-    const nlohmann::json details = {{"head", head->info.id},
-                                    {"files", written->filesWritten},
-                                    {"idle_ms", sandbox.info.idleMs(now)}};
-    if (auto ok = commit(transaction, Operation{"sandbox.revive", sandbox.info.name, head->info.id, currentUser(), now,
-                                                jsonText(details)});
+    const nlohmann::json details = {
+        {"head", head->info.id}, {"files", written->filesWritten}, {"idle_ms", sandbox.info.idleMs(now)}};
+    if (auto ok = commit(transaction, Operation{std::string(audit_op::kSandboxRevive), sandbox.info.name, head->info.id,
+                                                currentUser(), now, jsonText(details)});
         !ok)
         return ok;
     sandbox.info.archived = false;
@@ -126,9 +127,9 @@ Result<std::optional<CheckpointInfo>> SandboxEngine::Impl::archive(const Sandbox
     SaveRequest save;
     save.always = false;
     save.kind = "auto";
-    save.message = fmt::format("unsaved changes, saved before sandbox '{}' was archived ({} idle, timeout {})",
-                               sandbox.info.name, sandbox.info.idleMs(now),
-                               sandbox.info.idleTimeoutMs ? *sandbox.info.idleTimeoutMs : 0);
+    save.message =
+        fmt::format("unsaved changes, saved before sandbox '{}' was archived ({} idle, timeout {})", sandbox.info.name,
+                    sandbox.info.idleMs(now), sandbox.info.idleTimeoutMs ? *sandbox.info.idleTimeoutMs : 0);
     auto saved = saveWorkspace(sandbox, save, {});
     if (!saved)
         return errorOf(saved);
@@ -147,8 +148,8 @@ Result<std::optional<CheckpointInfo>> SandboxEngine::Impl::archive(const Sandbox
                                     {"idle_timeout_ms", optionalJson(sandbox.info.idleTimeoutMs)},
                                     {"files", saved->head.info.files},
                                     {"bytes", saved->head.info.bytes}};
-    if (auto ok = commit(transaction, Operation{"sandbox.archive", sandbox.info.name, saved->head.info.id,
-                                                currentUser(), now, jsonText(details)});
+    if (auto ok = commit(transaction, Operation{std::string(audit_op::kSandboxArchive), sandbox.info.name,
+                                                saved->head.info.id, currentUser(), now, jsonText(details)});
         !ok)
         return errorOf(ok);
     // Recorded first: a crash before the folder is gone leaves a workspace equal to the head, which the revive
@@ -168,9 +169,10 @@ Result<std::vector<std::string>> SandboxEngine::Impl::dropSampledDatasets(const 
             continue;
         // Referred to anywhere else (another sandbox, a checkpoint of another sandbox)? Then it stays.
         const std::string needle = jsonText(nlohmann::json(ref.snapshot));
-        auto statement = db.prepare(
-            "SELECT (SELECT count(*) FROM sandboxes WHERE id != ?1 AND instr(datasets, ?2) > 0) + "
-            "(SELECT count(*) FROM checkpoints WHERE (sandbox_id IS NULL OR sandbox_id != ?1) AND instr(meta, ?2) > 0)");
+        auto statement =
+            db.prepare("SELECT (SELECT count(*) FROM sandboxes WHERE id != ?1 AND instr(datasets, ?2) > 0) + "
+                       "(SELECT count(*) FROM checkpoints WHERE (sandbox_id IS NULL OR sandbox_id != ?1) AND "
+                       "instr(meta, ?2) > 0)");
         if (!statement)
             return errorOf(statement);
         sqlite::Binder bind(statement->get());
@@ -242,8 +244,8 @@ Result<SandboxInfo> SandboxEngine::setSandbox(const SandboxSettings& settings)
         changed["idle_timeout_ms"] = optionalJson(next.idleTimeoutMs);
     }
     if (settings.expiresInMs) {
-        next.expiresAtMs = *settings.expiresInMs ? std::optional<std::int64_t>(now + **settings.expiresInMs)
-                                                 : std::nullopt;
+        next.expiresAtMs =
+            *settings.expiresInMs ? std::optional<std::int64_t>(now + **settings.expiresInMs) : std::nullopt;
         changed["expires_at_ms"] = optionalJson(next.expiresAtMs);
     }
     if (settings.policy) {
@@ -267,14 +269,16 @@ Result<SandboxInfo> SandboxEngine::setSandbox(const SandboxSettings& settings)
     if (!settings.dropDatasets.empty() || !settings.addDatasets.empty())
         changed["datasets"] = datasetsToJson(next.datasets);
     if (changed.empty())
-        return fail("nothing to change: give --quota, --idle, --expires, --policy, --owner, --dataset or --drop-dataset");
+        return fail(
+            "nothing to change: give --quota, --idle, --expires, --policy, --owner, --dataset or --drop-dataset");
 
     sqlite::Transaction transaction(m_impl->db);
     if (auto ok = transaction.begin(); !ok)
         return errorOf(ok);
     if (auto ok = m_impl->writeGovernance(row->id, next); !ok)
         return errorOf(ok);
-    if (auto ok = m_impl->commit(transaction, Operation{"sandbox.set", name, "", currentUser(), now, jsonText(changed)});
+    if (auto ok = m_impl->commit(transaction, Operation{std::string(audit_op::kSandboxSet), name, "", currentUser(),
+                                                        now, jsonText(changed)});
         !ok)
         return errorOf(ok);
     auto after = m_impl->requireSandbox(name);
@@ -344,8 +348,9 @@ Result<CheckpointInfo> SandboxEngine::setLabel(std::string_view checkpoint, std:
         return m_impl->db.error("cannot label a checkpoint");
     const nlohmann::json details = {{"label", label}, {"previous", before}};
     // The audit subject is the checkpoint's sandbox, as for the other checkpoint operations.
-    if (auto ok = m_impl->commit(transaction, Operation{"checkpoint.label", row->info.sandbox, row->info.id,
-                                                        currentUser(), m_impl->clock(), jsonText(details)});
+    if (auto ok =
+            m_impl->commit(transaction, Operation{std::string(audit_op::kCheckpointLabel), row->info.sandbox,
+                                                  row->info.id, currentUser(), m_impl->clock(), jsonText(details)});
         !ok)
         return errorOf(ok);
     row->info.label = std::string(label);

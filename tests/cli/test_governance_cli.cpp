@@ -86,8 +86,7 @@ TEST_F(GovernanceCli, QuotasHoldAtCreationCheckpointAndRuns)
 
     // A run in it may add what is left of the quota, not the policy's 256 MiB (it lingers so that the
     // launcher's sampling of the disk sees the file whatever the load).
-    const json runJson =
-        exec("--sandbox q", "/bin/sh -c 'head -c 5000000 /dev/zero > big.bin; sleep 3'", 11);
+    const json runJson = exec("--sandbox q", "/bin/sh -c 'head -c 5000000 /dev/zero > big.bin; sleep 3'", 11);
     EXPECT_EQ(runJson["outcome"], "blocked");
     EXPECT_LE(runJson["disk_mb"].get<int>(), 3);
     EXPECT_NE(runJson["message"].get<std::string>().find("disk quota"), std::string::npos) << runJson["message"];

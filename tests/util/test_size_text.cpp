@@ -19,8 +19,8 @@ TEST(SizeText, ParsesBinaryUnits)
 
 TEST(SizeText, RefusesWhatIsNotASize)
 {
-    for (const char* bad : {"", "M", "-5M", "1.5G", "0", "0K", "5X", "5 M", "12MBB", "99999999999999999999",
-                            "20000000T"}) {
+    for (const char* bad :
+         {"", "M", "-5M", "1.5G", "0", "0K", "5X", "5 M", "12MBB", "99999999999999999999", "20000000T"}) {
         auto parsed = parseSizeBytes(bad);
         ASSERT_FALSE(parsed) << bad;
         EXPECT_NE(parsed.error().message.find(std::string("'") + bad + "'"), std::string::npos)
