@@ -147,19 +147,19 @@ int create(Store& store, SandboxEngine& engine, const SandboxOptions& options)
         request.quotaBytes = *parseSizeBytes(options.quota); // checked by the parser
     if (!options.idle.empty())
         request.idleTimeoutMs = *parseLifetimeMs(options.idle); // checked by the parser
-    if (!options.policy.empty()) {
-        auto policy = policyReference(store, options.policy);
-        if (!policy)
-            return failWith(policy.error().message);
-        request.policy = *policy;
-    }
-    // Every named snapshot must exist before anything is made.
+    // Every named snapshot must exist, and the name be free, before anything is made or recorded.
     for (const auto& name : options.datasets) {
         if (auto ref = datasetRef(store, name); !ref)
             return failWith(ref.error().message);
     }
     if (auto exists = engine.sandbox(options.name); exists && options.name != SandboxEngine::kMain)
         return failWith(fmt::format("a sandbox named '{}' exists already", options.name));
+    if (!options.policy.empty()) {
+        auto policy = policyReference(store, options.policy);
+        if (!policy)
+            return failWith(policy.error().message);
+        request.policy = *policy;
+    }
     std::vector<std::string> sampled; // made for this sandbox: removed again should it not be made
     auto dropSampled = [&] {
         for (const auto& name : sampled)

@@ -144,6 +144,17 @@ Result<CheckpointRow> SandboxEngine::Impl::finishRestore(const NewCheckpoint& pl
         }
         operations.push_back(Operation{std::string(audit_op::kPromote), plan.sandboxName, id, plan.author,
                                        plan.createdAtMs, jsonText(details)});
+        // The promoted sandbox was used too (the audit entries name the target).
+        if (const auto source = details.find("source"); source != details.end() && source->is_string()) {
+            auto touch = db.prepare("UPDATE sandboxes SET last_activity_ms = max(coalesce(last_activity_ms, 0), ?1) "
+                                    "WHERE name = ?2");
+            if (!touch)
+                return errorOf(touch);
+            sqlite::Binder bind(touch->get());
+            bind.integer(1, plan.createdAtMs).text(2, source->get<std::string>());
+            if (!bind.ok() || sqlite3_step(touch->get()) != SQLITE_DONE)
+                return db.error("cannot record a sandbox's activity");
+        }
         if (auto ok = commit(transaction, operations); !ok)
             return errorOf(ok);
         return made;

@@ -69,7 +69,12 @@ TEST_F(GovernanceCli, QuotasHoldAtCreationCheckpointAndRuns)
     EXPECT_NE(tooSmall.out.find("'q' would hold 2000 bytes, over its quota of 1024 bytes"), std::string::npos)
         << tooSmall.out;
     EXPECT_TRUE(sandboxNamed("q").is_null());
-    EXPECT_EQ(failing("sandbox create q --quota 5X").status, 2);
+    const auto badSize = failing("sandbox create q --quota 5X");
+    EXPECT_EQ(badSize.status, 2);
+    EXPECT_NE(badSize.out.find("'5X' is not a size"), std::string::npos) << badSize.out;
+    const auto badIdle = failing("sandbox create q --idle soon");
+    EXPECT_EQ(badIdle.status, 2);
+    EXPECT_NE(badIdle.out.find("'soon'"), std::string::npos) << badIdle.out;
     EXPECT_EQ(failing("sandbox create q --quota 0").status, 2);
     EXPECT_TRUE(sandboxNamed("q").is_null());
 

@@ -286,7 +286,20 @@ TEST_F(GovernanceTest, CheckpointRestoreAndPromoteReviveAnArchivedSandbox)
     auto promoted = engine().promote(promotion);
     ASSERT_TRUE(promoted) << promoted.error().message;
     EXPECT_FALSE(engine().sandbox("s")->archived);
+    EXPECT_EQ(engine().sandbox("s")->lastActivityMs, m_now);
     EXPECT_EQ(readFile(workspace("main") / "a.txt"), "a\n");
+
+    // A promotion is activity of the promoted sandbox too: it is not archived by the next sweep.
+    m_now += kHour / 2;
+    writeFile(workspace("s") / "a.txt", "c\n");
+    PromotionRequest again;
+    again.source = "s";
+    again.approval = Approval{"reviewer", "again"};
+    ASSERT_TRUE(engine().promote(again));
+    EXPECT_EQ(engine().sandbox("s")->lastActivityMs, m_now);
+    m_now += kHour * 3 / 4;
+    ASSERT_TRUE(engine().sweep());
+    EXPECT_FALSE(engine().sandbox("s")->archived);
     expectAuditIntact();
 }
 
