@@ -1211,6 +1211,26 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <source>%1 is not a folder.</source>
         <translation>%1 ist kein Ordner.</translation>
     </message>
+    <message>
+        <source>none (e.g. 500M, 2G)</source>
+        <translation>keine (z. B. 500M, 2G)</translation>
+    </message>
+    <message>
+        <source>The most its workspace may hold: creation, checkpoints and runs are held to it</source>
+        <translation>Was ihr Arbeitsbereich höchstens belegen darf: Anlegen, Checkpoints und Läufe halten sich daran</translation>
+    </message>
+    <message>
+        <source>Unused this long, the sandbox is archived by the next sweep: its work is checkpointed, its folder removed until it is used again</source>
+        <translation>So lange unbenutzt, wird die Sandbox beim nächsten Aufräumen archiviert: ihre Arbeit wird als Checkpoint gesichert, ihr Ordner bis zur nächsten Benutzung entfernt</translation>
+    </message>
+    <message>
+        <source>&amp;Quota:</source>
+        <translation>&amp;Kontingent:</translation>
+    </message>
+    <message>
+        <source>Archive when i&amp;dle for:</source>
+        <translation>Archivieren nach &amp;Ruhezeit:</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::OutputPane</name>

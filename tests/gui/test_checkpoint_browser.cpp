@@ -67,6 +67,7 @@ private slots:
     void demoSandboxesFillTheBrowser();
     void sweepAtStartReportsWhatWent();
     void labelActionLabelsAndClears();
+    void newSandboxWithAQuotaAndAnIdleTimeout();
     void sweepAtStartArchivesIdleSandboxesAndUseRevives();
     void cleanupTestCase();
 
@@ -633,6 +634,39 @@ void TestCheckpointBrowser::labelActionLabelsAndClears()
     // The details line tells the sandbox's governance.
     const QString details = child<QLabel>("sandboxDetails")->text();
     QVERIFY2(details.contains(QStringLiteral("active")) && details.contains(QStringLiteral("usage")),
+             qPrintable(details));
+}
+
+void TestCheckpointBrowser::newSandboxWithAQuotaAndAnIdleTimeout()
+{
+    trigger("actionNewSandbox");
+    auto* dialog = modal<QDialog>("newSandboxDialog");
+    QVERIFY(dialog);
+    QTest::keyClicks(dialog->findChild<QLineEdit*>(QStringLiteral("newSandboxName")), QStringLiteral("bounded"));
+    auto* quota = dialog->findChild<QLineEdit*>(QStringLiteral("newSandboxQuota"));
+    auto* create = dialog->findChild<QPushButton*>(QStringLiteral("newSandboxCreate"));
+    QTest::keyClicks(quota, QStringLiteral("5X"));
+    QVERIFY(!create->isEnabled()); // the reason is under the fields
+    quota->clear();
+    QTest::keyClicks(quota, QStringLiteral("1M"));
+    dialog->findChild<QComboBox*>(QStringLiteral("newSandboxIdle"))->setCurrentText(QStringLiteral("7d"));
+    QVERIFY(create->isEnabled());
+    screenshot(QStringLiteral("19-new-sandbox-quota.png"), dialog);
+    QTest::mouseClick(create, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(sandboxNames().contains(QStringLiteral("bounded")), 20000);
+    QTRY_COMPARE(browser()->currentSandbox(), QStringLiteral("bounded"));
+    waitIdle();
+    const auto* model = qobject_cast<const SandboxListModel*>(sandboxes()->model());
+    const auto* info = model->sandboxAt(model->rowOf(QStringLiteral("bounded")));
+    QVERIFY(info);
+    QCOMPARE(info->quotaBytes, std::optional<std::uint64_t>(1 << 20));
+    QCOMPARE(info->idleTimeoutMs, std::optional<std::int64_t>(7LL * 86'400'000));
+    QVERIFY(model->index(model->rowOf(QStringLiteral("bounded")), SandboxListModel::UsageColumn)
+                .data()
+                .toString()
+                .endsWith(QStringLiteral("of 1.0 MiB")));
+    const QString details = child<QLabel>("sandboxDetails")->text();
+    QVERIFY2(details.contains(QStringLiteral("active, idle ")) && details.contains(QStringLiteral(" of 7d")),
              qPrintable(details));
 }
 
