@@ -100,6 +100,7 @@ Result<void> SandboxEngine::Impl::revive(SandboxRow& sandbox)
     auto written = writeWorkspace(reader, head->info.tree, folder, {});
     if (!written)
         return errorOf(written);
+    step("revive.written");
     const std::int64_t now = clock();
     sqlite::Transaction transaction(db);
     if (auto ok = transaction.begin(); !ok)
@@ -152,6 +153,7 @@ Result<std::optional<CheckpointInfo>> SandboxEngine::Impl::archive(const Sandbox
                                                 saved->head.info.id, currentUser(), now, jsonText(details)});
         !ok)
         return errorOf(ok);
+    step("archive.recorded");
     // Recorded first: a crash before the folder is gone leaves a workspace equal to the head, which the revive
     // replaces.
     if (auto ok = discardFolder(sandbox.info.workspace); !ok)

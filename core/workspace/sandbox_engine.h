@@ -247,7 +247,7 @@ public:
     // For tests: called at the named steps between which a crash must leave nothing half done
     // ("checkpoint.stored", "restore.staged", "restore.journaled", "restore.swapped", "restore.recorded",
     // "create.written", "destroy.recorded", "promote.staged", "promote.journaled", "promote.swapped",
-    // "promote.recorded"), so a test can kill the process exactly there.
+    // "promote.recorded", "archive.recorded", "revive.written"), so a test can kill the process exactly there.
     void setFaultHook(std::function<void(std::string_view step)> hook);
 
     // --- sandboxes ---------------------------------------------------------------------------------------
