@@ -201,6 +201,7 @@ int runAndReport(RunRequest request, const RunOptions& options)
         return reportError(store.error().message);
     std::string policySource = options.policyFile.empty() && options.level.empty() ? "default" : "option";
     std::string sandboxPolicy;
+    bool quotaCapped = false; // disk_mb is what is left of the sandbox's quota
     if (!options.sandbox.empty()) {
         auto engine = SandboxEngine::open(*store);
         if (!engine)
@@ -234,6 +235,7 @@ int runAndReport(RunRequest request, const RunOptions& options)
                                                "sandbox set {} --quota SIZE)",
                                                sandbox->name, *used, *sandbox->quotaBytes, sandbox->name));
             const auto leftMb = static_cast<std::int64_t>(left / kMiB);
+            quotaCapped = leftMb < request.policy.limits.diskMb;
             request.policy.limits.diskMb = std::min(request.policy.limits.diskMb, leftMb);
         }
     }
@@ -251,6 +253,7 @@ int runAndReport(RunRequest request, const RunOptions& options)
             out["sandbox"] = options.sandbox;
             out["sandbox_policy"] = sandboxPolicy.empty() ? nlohmann::json(nullptr) : nlohmann::json(sandboxPolicy);
             out["disk_mb"] = request.policy.limits.diskMb;
+            out["disk_mb_source"] = quotaCapped ? "quota" : "policy";
         }
         // Where the run's policy came from: the sandbox's, --policy/--level, or the default.
         out["policy_source"] = policySource;
@@ -259,6 +262,9 @@ int runAndReport(RunRequest request, const RunOptions& options)
         std::cout << result.stdoutText << std::flush;
         std::cerr << result.stderrText;
         printSummary(std::cerr, result);
+        if (quotaCapped && result.outcome == Outcome::Blocked)
+            std::cerr << fmt::format("[sandbench] disk_mb {} was what is left of sandbox {}'s quota\n",
+                                     request.policy.limits.diskMb, options.sandbox);
     }
     return exitStatusFor(result.outcome);
 }

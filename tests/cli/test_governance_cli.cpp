@@ -94,6 +94,7 @@ TEST_F(GovernanceCli, QuotasHoldAtCreationCheckpointAndRuns)
     const json runJson = exec("--sandbox q", "/bin/sh -c 'head -c 5000000 /dev/zero > big.bin; sleep 3'", 11);
     EXPECT_EQ(runJson["outcome"], "blocked");
     EXPECT_LE(runJson["disk_mb"].get<int>(), 3);
+    EXPECT_EQ(runJson["disk_mb_source"], "quota");
     EXPECT_NE(runJson["message"].get<std::string>().find("disk quota"), std::string::npos) << runJson["message"];
 
     // Now over its quota: a checkpoint is refused with a message, nothing is recorded; so is another run.
@@ -123,6 +124,7 @@ TEST_F(GovernanceCli, RunsInASandboxUseItsPolicyUnlessAFlagSaysOtherwise)
     const json made = run("sandbox create p --policy shell-snippet");
     EXPECT_EQ(made["policy"], "preset:shell-snippet");
     const json inSandbox = exec("--sandbox p", "/bin/true");
+    EXPECT_EQ(inSandbox["disk_mb_source"], "policy");
     EXPECT_EQ(inSandbox["policy"], "shell-snippet");
     EXPECT_EQ(inSandbox["policy_source"], "sandbox");
     EXPECT_EQ(inSandbox["sandbox_policy"], "preset:shell-snippet");
