@@ -201,6 +201,11 @@ Result<RestoreResult> SandboxEngine::Impl::restore(std::string_view checkpointTe
     auto sandbox = requireSandbox(name);
     if (!sandbox)
         return errorOf(sandbox);
+    // The quota bounds the workspace a restore leaves, as it bounds a new sandbox's.
+    if (sandbox->info.quotaBytes && target->info.bytes > *sandbox->info.quotaBytes)
+        return fail(fmt::format("checkpoint {} holds {} bytes, over the quota of sandbox '{}' ({} bytes): nothing was "
+                                "restored (raise the quota with: sandbench sandbox set {} --quota SIZE)",
+                                target->info.id, target->info.bytes, name, *sandbox->info.quotaBytes, name));
     if (auto ok = revive(*sandbox); !ok)
         return errorOf(ok);
 

@@ -174,6 +174,21 @@ TEST_F(GovernanceTest, QuotasRefuseCreationImportAndCheckpointsOverThem)
     EXPECT_FALSE(engine().sandbox("fits")->quotaBytes);
     EXPECT_TRUE(engine().checkpoint(CheckpointRequest{"fits", {}, {}, {}}));
 
+    // A restore is held to the quota too: a checkpoint larger than it is not restored, nothing changes.
+    const std::string large = engine().sandbox("fits")->head; // 7000 bytes
+    SandboxSettings small;
+    small.name = "fits";
+    small.quotaBytes = std::optional<std::uint64_t>(4000);
+    ASSERT_TRUE(fs::remove(workspace("fits") / "more.bin"));
+    ASSERT_TRUE(engine().setSandbox(small));
+    const auto liveBefore = snapshot(workspace("fits"));
+    auto tooLarge = engine().restore(large);
+    ASSERT_FALSE(tooLarge);
+    EXPECT_NE(tooLarge.error().message.find("over the quota of sandbox 'fits' (4000 bytes)"), std::string::npos)
+        << tooLarge.error().message;
+    EXPECT_EQ(snapshot(workspace("fits")), liveBefore);
+    EXPECT_EQ(engine().sandbox("fits")->head, large);
+
     // A fork keeps the quota of the sandbox it comes from, and is held to it.
     SandboxSettings again;
     again.name = "fits";
