@@ -309,6 +309,15 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
     }
     if (report.approvalRequired && !report.approval)
         report.blocked.push_back("high risk: an approval is required (--approve --by NAME --note TEXT)");
+    // The target's quota bounds what the promotion leaves in it.
+    if (target->info.quotaBytes) {
+        auto totals = totalsOf(reader, merged->tree);
+        if (!totals)
+            return errorOf(totals);
+        if (totals->bytes > *target->info.quotaBytes)
+            report.blocked.push_back(fmt::format("quota: '{}' would hold {} bytes, over its quota of {} bytes",
+                                                 report.target, totals->bytes, *target->info.quotaBytes));
+    }
 
     // 5. Only a report, or a copy for review.
     switch (request.mode) {

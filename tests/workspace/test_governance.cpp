@@ -189,6 +189,25 @@ TEST_F(GovernanceTest, QuotasRefuseCreationImportAndCheckpointsOverThem)
     EXPECT_EQ(snapshot(workspace("fits")), liveBefore);
     EXPECT_EQ(engine().sandbox("fits")->head, large);
 
+    // A promotion into a sandbox with a quota is blocked when the result would be over it.
+    SandboxSettings mainQuota;
+    mainQuota.name = "main";
+    mainQuota.quotaBytes = std::optional<std::uint64_t>(5000);
+    ASSERT_TRUE(engine().setSandbox(mainQuota));
+    writeFile(workspace("fits") / "extra.bin", noise(2000, 4));
+    PromotionRequest promotion;
+    promotion.source = "fits";
+    promotion.approval = Approval{"reviewer", "ok"};
+    auto promoted = engine().promote(promotion);
+    ASSERT_TRUE(promoted) << promoted.error().message;
+    EXPECT_EQ(promoted->status, "blocked");
+    ASSERT_FALSE(promoted->blocked.empty());
+    EXPECT_NE(promoted->blocked.back().find("quota: 'main' would hold 6000 bytes, over its quota of 5000 bytes"),
+              std::string::npos)
+        << promoted->blocked.back();
+    EXPECT_FALSE(fs::exists(workspace("main") / "extra.bin"));
+    ASSERT_TRUE(fs::remove(workspace("fits") / "extra.bin"));
+
     // A fork keeps the quota of the sandbox it comes from, and is held to it.
     SandboxSettings again;
     again.name = "fits";
