@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cmath>
 #include <ctime>
 #include <iostream>
 #include <iterator>
@@ -118,7 +119,12 @@ Result<DatasetRef> sampledRef(Store& store, const std::string& sandbox, const st
     if (!existing)
         return std::unexpected(existing.error());
     if (*existing) {
-        if ((*existing)->seed != seed || (*existing)->source != fmt::format("dataset {}", name))
+        auto from = rules::findDataset(store, name);
+        if (!from)
+            return std::unexpected(from.error());
+        const double expectedRatio = (*from) ? (*from)->sampleRatio * ratio : -1.0;
+        if ((*existing)->seed != seed || (*existing)->source != fmt::format("dataset {}", name)
+            || std::abs((*existing)->sampleRatio - expectedRatio) > 1e-12)
             return fail(fmt::format("a dataset named '{}' exists already and is not this sample of '{}'", ref.snapshot,
                                     name));
         ref.sha256 = (*existing)->sha256;

@@ -163,12 +163,40 @@ Result<std::optional<CheckpointInfo>> SandboxEngine::Impl::archive(const Sandbox
     return std::optional<CheckpointInfo>{};
 }
 
-Result<std::vector<std::string>> SandboxEngine::Impl::dropSampledDatasets(const SandboxRow& sandbox)
+Result<std::vector<DatasetRef>> SandboxEngine::Impl::sampledDatasetsOf(const SandboxRow& sandbox)
+{
+    std::vector<DatasetRef> out;
+    auto add = [&](const std::vector<DatasetRef>& refs) {
+        for (const auto& ref : refs) {
+            const bool known = std::any_of(out.begin(), out.end(), [&](const DatasetRef& r) {
+                return r.snapshot == ref.snapshot && r.sha256 == ref.sha256;
+            });
+            if (ref.sampled && !known)
+                out.push_back(ref);
+        }
+    };
+    add(sandbox.info.datasets);
+    auto statement = db.prepare("SELECT meta FROM checkpoints WHERE sandbox_id = ?1 AND meta != ''");
+    if (!statement)
+        return errorOf(statement);
+    sqlite3_bind_int64(statement->get(), 1, sandbox.id);
+    int rc = 0;
+    while ((rc = sqlite3_step(statement->get())) == SQLITE_ROW) {
+        std::string policy;
+        std::vector<DatasetRef> refs;
+        readMeta(sqlite::columnString(statement->get(), 0), policy, refs);
+        add(refs);
+    }
+    if (rc != SQLITE_DONE)
+        return db.error("cannot read checkpoints");
+    return out;
+}
+
+Result<std::vector<std::string>> SandboxEngine::Impl::dropSampledDatasets(const SandboxRow& sandbox,
+                                                                          const std::vector<DatasetRef>& candidates)
 {
     std::vector<std::string> removed;
-    for (const auto& ref : sandbox.info.datasets) {
-        if (!ref.sampled)
-            continue;
+    for (const auto& ref : candidates) {
         // Referred to anywhere else (another sandbox, a checkpoint of another sandbox)? Then it stays.
         const std::string needle = jsonText(nlohmann::json(ref.snapshot));
         auto statement =

@@ -436,9 +436,12 @@ struct SandboxEngine::Impl {
     Result<std::optional<CheckpointInfo>> archive(const engine::SandboxRow& sandbox, std::int64_t now);
     // The live workspace's bytes, as a walk counts them (nothing stored).
     Result<std::uint64_t> liveBytes(const engine::SandboxRow& sandbox);
-    // Removes the snapshots sampled for a sandbox being destroyed that nothing else refers to (in the
-    // caller's transaction); their names.
-    Result<std::vector<std::string>> dropSampledDatasets(const engine::SandboxRow& sandbox);
+    // The sampled dataset references of a sandbox and of its checkpoints (one it dropped is still its own).
+    Result<std::vector<DatasetRef>> sampledDatasetsOf(const engine::SandboxRow& sandbox);
+    // Removes those of `candidates` that nothing but the sandbox being destroyed refers to (in the caller's
+    // transaction, after its checkpoints are gone); their names.
+    Result<std::vector<std::string>> dropSampledDatasets(const engine::SandboxRow& sandbox,
+                                                         const std::vector<DatasetRef>& candidates);
 
     // Writes listings the store does not hold yet (in the caller's transaction).
     Result<void> storeListings(const TreeReader::Listings& listings);

@@ -556,6 +556,9 @@ Result<std::uint64_t> SandboxEngine::Impl::destroyLocked(const SandboxRow& sandb
     auto doomed = checkpointRowsOfSandbox(sandbox.id);
     if (!doomed)
         return errorOf(doomed);
+    auto sampledRefs = sampledDatasetsOf(sandbox);
+    if (!sampledRefs)
+        return errorOf(sampledRefs);
     sqlite::Transaction transaction(db);
     if (auto ok = transaction.begin(); !ok)
         return errorOf(ok);
@@ -567,7 +570,7 @@ Result<std::uint64_t> SandboxEngine::Impl::destroyLocked(const SandboxRow& sandb
     if (auto ok = removeCheckpoints(*doomed); !ok)
         return errorOf(ok);
     // Snapshots sampled for this sandbox alone go with it; shared snapshots stay.
-    auto sampled = dropSampledDatasets(sandbox);
+    auto sampled = dropSampledDatasets(sandbox, *sampledRefs);
     if (!sampled)
         return errorOf(sampled);
     if (auto ok = db.exec(fmt::format("DELETE FROM sandboxes WHERE id = {}", sandbox.id), "cannot destroy a sandbox");

@@ -207,6 +207,10 @@ TEST_F(GovernanceCli, DatasetsAreReferencedSampledInheritedAndReadByRules)
         names.push_back(d["name"].get<std::string>());
     EXPECT_EQ(names, (std::vector<std::string>{"s.tx", "tx"}));
     EXPECT_TRUE(run("sandbox destroy s")["datasets_removed"].empty()); // forked still refers to s.tx
+    // A sample the sandbox dropped is still its own (its checkpoints refer to it): it goes with it.
+    run("sandbox create s3 --dataset tx --sample 0.3 --seed 1");
+    EXPECT_TRUE(run("sandbox set s3 --drop-dataset tx")["datasets"].empty());
+    EXPECT_EQ(run("sandbox destroy s3")["datasets_removed"], json::array({"s3.tx"}));
     EXPECT_EQ(cli("audit verify" + store()).status, 0);
 }
 
