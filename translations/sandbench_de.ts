@@ -263,10 +263,6 @@ vorheriger %2</translation>
         <translation>Wird abgezweigt…</translation>
     </message>
     <message>
-        <source>Sweeping expired sandboxes…</source>
-        <translation>Abgelaufene Sandboxes werden aufgeräumt…</translation>
-    </message>
-    <message>
         <source>Making the demo sandboxes…</source>
         <translation>Demo-Sandboxes werden angelegt…</translation>
     </message>
@@ -333,10 +329,6 @@ vorheriger %2</translation>
     <message>
         <source>Sweep now</source>
         <translation>Jetzt aufräumen</translation>
-    </message>
-    <message>
-        <source>Destroy every expired sandbox and free what nothing uses</source>
-        <translation>Jede abgelaufene Sandbox löschen und freigeben, was nichts mehr benutzt</translation>
     </message>
     <message>
         <source>Refresh</source>
@@ -555,6 +547,30 @@ vorheriger %2</translation>
         <source>Promoted %1 into %2: checkpoint %3</source>
         <translation>%1 nach %2 übernommen: Checkpoint %3</translation>
     </message>
+    <message>
+        <source>Sweeping expired and idle sandboxes…</source>
+        <translation>Abgelaufene und ruhende Sandboxes werden aufgeräumt…</translation>
+    </message>
+    <message>
+        <source>Labelling the checkpoint…</source>
+        <translation>Der Checkpoint wird beschriftet…</translation>
+    </message>
+    <message>
+        <source>Reviving the archived sandbox…</source>
+        <translation>Die archivierte Sandbox wird wiederhergestellt…</translation>
+    </message>
+    <message>
+        <source>Label…</source>
+        <translation>Beschriften…</translation>
+    </message>
+    <message>
+        <source>Give the selected checkpoint a label, or clear it (its id stays)</source>
+        <translation>Dem gewählten Checkpoint eine Beschriftung geben oder sie entfernen (seine ID bleibt)</translation>
+    </message>
+    <message>
+        <source>Destroy every expired sandbox, archive every idle one (its work kept), and free what nothing uses</source>
+        <translation>Jede abgelaufene Sandbox löschen, jede ruhende archivieren (ihre Arbeit bleibt erhalten) und freigeben, was nichts mehr benutzt</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::CheckpointDialog</name>
@@ -620,6 +636,22 @@ vorheriger %2</translation>
     <message>
         <source>Demo sandboxes %1 ready with %2 checkpoints</source>
         <translation>Demo-Sandboxes %1 bereit mit %2 Checkpoints</translation>
+    </message>
+    <message>
+        <source>Sweep archived the idle sandboxes %1 (their work is checkpointed; they come back when used)</source>
+        <translation>Aufräumen hat die ruhenden Sandboxes %1 archiviert (ihre Arbeit ist als Checkpoint gesichert; sie kehren bei Benutzung zurück)</translation>
+    </message>
+    <message>
+        <source>Checkpoint %1: label cleared</source>
+        <translation>Checkpoint %1: Beschriftung entfernt</translation>
+    </message>
+    <message>
+        <source>Checkpoint %1 labelled “%2”</source>
+        <translation>Checkpoint %1 beschriftet mit „%2“</translation>
+    </message>
+    <message>
+        <source>Sandbox %1 revived: its workspace is back from checkpoint %2</source>
+        <translation>Sandbox %1 wiederhergestellt: ihr Arbeitsbereich ist aus Checkpoint %2 zurück</translation>
     </message>
 </context>
 <context>
@@ -1178,6 +1210,26 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>%1 is not a folder.</source>
         <translation>%1 ist kein Ordner.</translation>
+    </message>
+    <message>
+        <source>none (e.g. 500M, 2G)</source>
+        <translation>keine (z. B. 500M, 2G)</translation>
+    </message>
+    <message>
+        <source>The most its workspace may hold: creation, checkpoints and runs are held to it</source>
+        <translation>Was ihr Arbeitsbereich höchstens belegen darf: Anlegen, Checkpoints und Läufe halten sich daran</translation>
+    </message>
+    <message>
+        <source>Unused this long, the sandbox is archived by the next sweep: its work is checkpointed, its folder removed until it is used again</source>
+        <translation>So lange unbenutzt, wird die Sandbox beim nächsten Aufräumen archiviert: ihre Arbeit wird als Checkpoint gesichert, ihr Ordner bis zur nächsten Benutzung entfernt</translation>
+    </message>
+    <message>
+        <source>&amp;Quota:</source>
+        <translation>&amp;Kontingent:</translation>
+    </message>
+    <message>
+        <source>Archive when i&amp;dle for:</source>
+        <translation>Archivieren nach &amp;Ruhezeit:</translation>
     </message>
 </context>
 <context>
@@ -1740,6 +1792,64 @@ Besitzer: %4</translation>
         <source>Origin</source>
         <translation>Herkunft</translation>
     </message>
+    <message>
+        <source>archived</source>
+        <translation>archiviert</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <source>%1, idle %2 of %3</source>
+        <translation>%1, ruht seit %2 von %3</translation>
+    </message>
+    <message>
+        <source>%1, idle %2</source>
+        <translation>%1, ruht seit %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>%1 (sample %2 of it: %3)</source>
+        <translation>%1 (Stichprobe %2 davon: %3)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>preset %1</source>
+        <translation>Vorlage %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · usage %3 · policy %4 · datasets %5</source>
+        <translation>%1 · %2 · belegt %3 · Richtlinie %4 · Datensätze %5</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>%1
+Its workspace folder is removed until its next use, which writes its head checkpoint back.</source>
+        <translation>%1
+Ihr Arbeitsordner ist bis zur nächsten Benutzung entfernt, die ihren letzten Checkpoint zurückschreibt.</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Usage</source>
+        <translation>Belegt</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::Units</name>
@@ -2147,6 +2257,29 @@ Besitzer: %4</translation>
     <message>
         <source>Only the permissions of %1 changed.</source>
         <translation>Nur die Rechte von %1 haben sich geändert.</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::LabelDialog</name>
+    <message>
+        <source>Label checkpoint</source>
+        <translation>Checkpoint beschriften</translation>
+    </message>
+    <message>
+        <source>e.g. release candidate 2 (empty: no label)</source>
+        <translation>z. B. Release-Kandidat 2 (leer: keine Beschriftung)</translation>
+    </message>
+    <message>
+        <source>The label of checkpoint %1. Labels can change at any time; the checkpoint and its id stay as they are.</source>
+        <translation>Die Beschriftung von Checkpoint %1. Beschriftungen können sich jederzeit ändern; der Checkpoint und seine ID bleiben, wie sie sind.</translation>
+    </message>
+    <message>
+        <source>&amp;Label:</source>
+        <translation>&amp;Beschriftung:</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Übernehmen</translation>
     </message>
 </context>
 </TS>

@@ -94,7 +94,8 @@ bool policyNamesLevel(const std::string& path)
     }
 }
 
-// --policy names a file, or else one of the built-in presets.
+} // namespace
+
 Result<Policy> loadPolicyOrPreset(const std::string& nameOrPath, bool& namesLevel)
 {
     std::error_code ec;
@@ -110,6 +111,66 @@ Result<Policy> loadPolicyOrPreset(const std::string& nameOrPath, bool& namesLeve
     for (const auto& n : builtinPresetNames())
         names += (names.empty() ? "" : ", ") + n;
     return fail(fmt::format("{}: no such policy file, and not a preset ({})", nameOrPath, names));
+}
+
+Result<std::string> policyReference(Store& store, const std::string& fileOrPreset)
+{
+    std::error_code ec;
+    if (!std::filesystem::exists(fileOrPreset, ec) && builtinPresetText(fileOrPreset))
+        return "preset:" + fileOrPreset;
+    bool namesLevel = false;
+    auto policy = loadPolicyOrPreset(fileOrPreset, namesLevel);
+    if (!policy)
+        return std::unexpected(policy.error());
+    // A file that leaves the level open gets the one a run with --policy FILE would have here.
+    if (!namesLevel)
+        policy->level = highestAvailableLevel();
+    auto version = store.recordPolicy(*policy);
+    if (!version)
+        return std::unexpected(version.error());
+    return fmt::format("{}@{}", version->name, version->version);
+}
+
+Result<Policy> policyFromReference(const Store& store, const std::string& reference)
+{
+    if (reference.starts_with("preset:")) {
+        const std::string name = reference.substr(7);
+        auto policy = builtinPreset(name);
+        if (!policy)
+            return policy;
+        if (auto text = builtinPresetText(name); text && !YAML::Load(std::string(*text))["level"].IsDefined())
+            policy->level = highestAvailableLevel();
+        return policy;
+    }
+    const auto at = reference.rfind('@');
+    std::int64_t version = 0;
+    if (at != std::string::npos) {
+        try {
+            version = std::stoll(reference.substr(at + 1));
+        } catch (const std::exception&) {
+            version = 0;
+        }
+    }
+    if (at == std::string::npos || version <= 0)
+        return fail(fmt::format("'{}' is not a policy reference (preset:NAME or NAME@VERSION)", reference));
+    const std::string name = reference.substr(0, at);
+    auto stored = store.findPolicy(name, version);
+    if (!stored)
+        return std::unexpected(stored.error());
+    if (!*stored)
+        return fail(fmt::format("policy {} is not in store {}", reference, store.path().string()));
+    return parsePolicy((*stored)->yaml, reference);
+}
+
+namespace {
+
+// --timeout-ms and --memory-mb on top of whichever policy applies.
+void applyLimitOptions(Policy& policy, const RunOptions& options)
+{
+    if (options.timeoutMs > 0)
+        policy.limits.wallMs = options.timeoutMs;
+    if (options.memoryMb > 0)
+        policy.limits.memoryMb = options.memoryMb;
 }
 
 Result<Policy> policyFor(const RunOptions& options)
@@ -128,10 +189,7 @@ Result<Policy> policyFor(const RunOptions& options)
     }
     if (!options.level.empty())
         policy.level = *isolationLevelFromString(options.level); // validated by the parser
-    if (options.timeoutMs > 0)
-        policy.limits.wallMs = options.timeoutMs;
-    if (options.memoryMb > 0)
-        policy.limits.memoryMb = options.memoryMb;
+    applyLimitOptions(policy, options);
     return policy;
 }
 
@@ -141,14 +199,45 @@ int runAndReport(RunRequest request, const RunOptions& options)
     auto store = openStore(options.store);
     if (!store)
         return reportError(store.error().message);
+    std::string policySource = options.policyFile.empty() && options.level.empty() ? "default" : "option";
+    std::string sandboxPolicy;
+    bool quotaCapped = false; // disk_mb is what is left of the sandbox's quota
     if (!options.sandbox.empty()) {
         auto engine = SandboxEngine::open(*store);
         if (!engine)
             return reportError(engine.error().message);
-        auto sandbox = (*engine)->sandbox(options.sandbox);
+        // Using it revives an archived sandbox and counts as activity.
+        auto sandbox = (*engine)->use(options.sandbox);
         if (!sandbox)
             return reportError(sandbox.error().message);
         request.workspace = sandbox->workspace;
+        sandboxPolicy = sandbox->policy;
+        // The sandbox's policy unless --policy or --level says otherwise.
+        if (!sandbox->policy.empty() && policySource == "default") {
+            auto policy = policyFromReference(*store, sandbox->policy);
+            if (!policy)
+                return reportError(fmt::format("sandbox '{}': its policy {}: {}", sandbox->name, sandbox->policy,
+                                               policy.error().message));
+            request.policy = std::move(*policy);
+            applyLimitOptions(request.policy, options);
+            policySource = "sandbox";
+        }
+        // The quota bounds what the run may add: the smaller of the policy's disk_mb and what is left.
+        if (sandbox->quotaBytes) {
+            auto used = (*engine)->usage(sandbox->name);
+            if (!used)
+                return reportError(used.error().message);
+            constexpr std::uint64_t kMiB = 1024 * 1024;
+            const std::uint64_t left = *used < *sandbox->quotaBytes ? *sandbox->quotaBytes - *used : 0;
+            if (left < kMiB)
+                return reportError(fmt::format("sandbox '{}' holds {} bytes of its quota of {} bytes: less than 1 MiB "
+                                               "is left for a run (free space, or raise the quota with: sandbench "
+                                               "sandbox set {} --quota SIZE)",
+                                               sandbox->name, *used, *sandbox->quotaBytes, sandbox->name));
+            const auto leftMb = static_cast<std::int64_t>(left / kMiB);
+            quotaCapped = leftMb < request.policy.limits.diskMb;
+            request.policy.limits.diskMb = std::min(request.policy.limits.diskMb, leftMb);
+        }
     }
 
     const Runner runner;
@@ -160,13 +249,22 @@ int runAndReport(RunRequest request, const RunOptions& options)
 
     if (options.json) {
         auto out = runToJson(request, result, recorded ? &policy : nullptr);
-        if (!options.sandbox.empty())
+        if (!options.sandbox.empty()) {
             out["sandbox"] = options.sandbox;
+            out["sandbox_policy"] = sandboxPolicy.empty() ? nlohmann::json(nullptr) : nlohmann::json(sandboxPolicy);
+            out["disk_mb"] = request.policy.limits.diskMb;
+            out["disk_mb_source"] = quotaCapped ? "quota" : "policy";
+        }
+        // Where the run's policy came from: the sandbox's, --policy/--level, or the default.
+        out["policy_source"] = policySource;
         std::cout << dumpJson(out) << '\n';
     } else {
         std::cout << result.stdoutText << std::flush;
         std::cerr << result.stderrText;
         printSummary(std::cerr, result);
+        if (quotaCapped && result.outcome == Outcome::Blocked)
+            std::cerr << fmt::format("[sandbench] disk_mb {} was what is left of sandbox {}'s quota\n",
+                                     request.policy.limits.diskMb, options.sandbox);
     }
     return exitStatusFor(result.outcome);
 }

@@ -65,6 +65,7 @@ struct DataSourceOptions {
     std::string onBadRow = "fail";   // fail, skip
     std::vector<std::string> fields; // NAME:TYPE, on top of the rule sets' fields
     std::string store;
+    std::string sandbox;             // resolve a dataset name through this sandbox's references
 };
 
 struct RulesOptions {
@@ -104,7 +105,7 @@ struct DataOptions {
 Result<Store> openStore(const std::string& path);
 int reportError(const std::string& message);
 std::string formatTime(std::int64_t epochMs);
-// sandbench sandbox create|list|path|destroy|sweep
+// sandbench sandbox create|list|path|destroy|sweep|set|show
 struct SandboxOptions {
     std::string action;
     std::string name;
@@ -112,18 +113,26 @@ struct SandboxOptions {
     std::string importDir;             // create --import
     std::vector<std::string> includes;
     std::vector<std::string> excludes;
-    std::string expires;               // create --expires, a duration (checked by the parser)
+    std::string expires;               // create, set: a duration (set: or "none"; checked by the parser)
+    std::string quota;                 // create, set: a size (set: or "none")
+    std::string idle;                  // create, set: a duration (set: or "none")
+    std::string policy;                // create, set: a policy file or preset (set: or "none")
+    std::string owner;                 // set
+    std::vector<std::string> datasets; // create, set: stored dataset snapshots to refer to
+    std::vector<std::string> dropDatasets; // set
+    double sample = 1.0;               // create: sample each --dataset at this ratio
+    std::uint64_t seed = 0;
     std::string store;
     bool json = false;
 };
 
-// sandbench checkpoint create|list|diff|restore|fork|prune
+// sandbench checkpoint create|list|diff|restore|fork|prune|label
 struct CheckpointOptions {
     std::string action;
     std::string sandbox;               // create, list, prune: --sandbox; restore: optional target
     std::string label;
     std::string message;
-    std::string first;                 // diff A, restore ID, fork ID
+    std::string first;                 // diff A, restore ID, fork ID, label ID
     std::string second;                // diff B ("" = the live workspace)
     std::string name;                  // fork --name
     bool nameOnly = false;             // diff --name-only
@@ -158,6 +167,14 @@ struct OpenedEngine {
     std::unique_ptr<SandboxEngine> engine;
 };
 Result<OpenedEngine> openEngine(const std::string& storePath);
+
+// --policy names a file, or else one of the built-in presets; `namesLevel` says whether it names its level.
+Result<Policy> loadPolicyOrPreset(const std::string& nameOrPath, bool& namesLevel);
+// What a sandbox keeps of --policy FILE|PRESET: "preset:NAME", or a file's policy recorded in the store's
+// versions as "NAME@VERSION". A bad file is refused with the parser's line and field.
+Result<std::string> policyReference(Store& store, const std::string& fileOrPreset);
+// The policy a sandbox's reference names (the level a preset leaves open: the deepest this machine offers).
+Result<Policy> policyFromReference(const Store& store, const std::string& reference);
 
 int sandboxCommand(const SandboxOptions& options);
 int promoteCommand(const PromoteOptions& options);

@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include "isolation/policy.h"
+#include "util/size_text.h"
 #include "util/time_text.h"
 #include "workspace/sandbox_engine.h"
 
@@ -161,6 +162,26 @@ int main(int argc, char** argv)
         },
         "DURATION");
 
+    const CLI::Validator size(
+        [](std::string& value) {
+            auto parsed = sb::parseSizeBytes(value);
+            return parsed ? std::string() : parsed.error().message;
+        },
+        "SIZE");
+    // sandbox set: a value, or "none" to remove it.
+    const CLI::Validator sizeOrNone(
+        [](std::string& value) {
+            auto parsed = sb::parseSizeBytes(value);
+            return value == "none" || parsed ? std::string() : parsed.error().message + ", or none";
+        },
+        "SIZE|none");
+    const CLI::Validator durationOrNone(
+        [](std::string& value) {
+            auto parsed = sb::parseLifetimeMs(value);
+            return value == "none" || parsed ? std::string() : parsed.error().message + ", or none";
+        },
+        "DURATION|none");
+
     SandboxOptions sandbox;
     auto* sandboxCmd = app.add_subcommand(
         "sandbox", "Sandboxes: named worlds with a workspace folder of their own; main is production");
@@ -175,14 +196,47 @@ int main(int argc, char** argv)
     sandboxCreate->add_option("--exclude", sandbox.excludes, "Leave out paths matching these globs");
     sandboxCreate->add_option("--expires", sandbox.expires, "Destroyed by the next sweep after this long: 30m, 2h, 7d, 1h30m")
         ->check(duration);
-    auto* sandboxList = sandboxCmd->add_subcommand("list", "Every sandbox: name, checkpoints, created, expiry, origin");
+    sandboxCreate->add_option("--quota", sandbox.quota,
+                              "Bound the workspace's bytes: 500M, 2G (creation, checkpoints and runs are held to it)")
+        ->check(size);
+    sandboxCreate->add_option("--idle", sandbox.idle,
+                              "Archived by the next sweep after this long unused (its work kept): 30m, 2h, 7d")
+        ->check(duration);
+    sandboxCreate->add_option("--policy", sandbox.policy,
+                              "The policy its runs use: a policy file (YAML) or preset (default: the source's)");
+    sandboxCreate->add_option("--dataset", sandbox.datasets,
+                              "Refer to this stored dataset snapshot (repeatable; the source's references come along)");
+    auto* sampleOption =
+        sandboxCreate->add_option("--sample", sandbox.sample,
+                                  "Refer to a sampled snapshot of each --dataset instead, named SANDBOX.DATASET")
+            ->check(CLI::Range(0.000001, 1.0));
+    sandboxCreate->add_option("--seed", sandbox.seed, "Sampling seed: the same seed keeps the same records (default 0)")
+        ->needs(sampleOption);
+    auto* sandboxList = sandboxCmd->add_subcommand(
+        "list", "Every sandbox: name, checkpoints, created, expiry, state, idle time, usage, origin");
     auto* sandboxPath = sandboxCmd->add_subcommand("path", "Print a sandbox's workspace folder");
     sandboxPath->add_option("name", sandbox.name, "Sandbox")->required()->check(sandboxName);
     auto* sandboxDestroy = sandboxCmd->add_subcommand(
         "destroy", "Delete a sandbox, its workspace and checkpoints, and free what nothing else uses");
     sandboxDestroy->add_option("name", sandbox.name, "Sandbox")->required()->check(sandboxName);
-    auto* sandboxSweep = sandboxCmd->add_subcommand("sweep", "Destroy every expired sandbox and free unreferenced blobs");
-    for (auto* sub : {sandboxCreate, sandboxList, sandboxPath, sandboxDestroy, sandboxSweep}) {
+    auto* sandboxSweep = sandboxCmd->add_subcommand(
+        "sweep", "Destroy every expired sandbox, archive every one idle past its timeout, free unreferenced blobs");
+    auto* sandboxSet = sandboxCmd->add_subcommand(
+        "set", "Change a sandbox's quota, idle timeout, expiry, policy, owner or dataset references");
+    sandboxSet->add_option("name", sandbox.name, "Sandbox")->required()->check(sandboxName);
+    sandboxSet->add_option("--quota", sandbox.quota, "Bound the workspace's bytes (500M, 2G), or none")->check(sizeOrNone);
+    sandboxSet->add_option("--idle", sandbox.idle, "Archive after this long unused (30m, 7d), or none")
+        ->check(durationOrNone);
+    sandboxSet->add_option("--expires", sandbox.expires, "Destroyed by a sweep this long from now (2h, 7d), or none")
+        ->check(durationOrNone);
+    sandboxSet->add_option("--policy", sandbox.policy, "The policy its runs use: a file (YAML) or preset, or none");
+    sandboxSet->add_option("--owner", sandbox.owner, "Its owner");
+    sandboxSet->add_option("--dataset", sandbox.datasets, "Refer to this stored dataset snapshot (repeatable)");
+    sandboxSet->add_option("--drop-dataset", sandbox.dropDatasets, "No longer refer to this dataset (repeatable)");
+    auto* sandboxShow = sandboxCmd->add_subcommand(
+        "show", "Everything about a sandbox: usage and quota, idle time and state, policy, datasets, head");
+    sandboxShow->add_option("name", sandbox.name, "Sandbox")->required()->check(sandboxName);
+    for (auto* sub : {sandboxCreate, sandboxList, sandboxPath, sandboxDestroy, sandboxSweep, sandboxSet, sandboxShow}) {
         sub->add_flag("--json", sandbox.json, "Print JSON");
         sub->add_option("--store", sandbox.store, "Store file (default: see below)");
     }
@@ -220,7 +274,12 @@ int main(int argc, char** argv)
     auto* youngerThan = checkpointPrune->add_option("--younger-than", checkpoint.youngerThan,
                                                     "Keep those younger than this: 30m, 2h, 7d")
                             ->check(duration);
-    for (auto* sub : {checkpointCreate, checkpointList, checkpointDiff, checkpointRestore, checkpointFork, checkpointPrune}) {
+    auto* checkpointLabel = checkpointCmd->add_subcommand(
+        "label", "Give a checkpoint a label, or clear it with \"\" (mutable, like a tag; the id stays)");
+    checkpointLabel->add_option("id", checkpoint.first, "Checkpoint id (or a unique prefix)")->required();
+    checkpointLabel->add_option("text", checkpoint.label, "The label (\"\" clears it)")->required();
+    for (auto* sub : {checkpointCreate, checkpointList, checkpointDiff, checkpointRestore, checkpointFork, checkpointPrune,
+                      checkpointLabel}) {
         sub->add_flag("--json", checkpoint.json, "Print JSON");
         sub->add_option("--store", checkpoint.store, "Store file (default: see below)");
     }
@@ -261,6 +320,10 @@ int main(int argc, char** argv)
                                                       "timestamp), on top of the rule set's fields");
         sub->add_option("--store", rules.data.store, "Store file (for stored datasets)");
         sub->add_flag("--json", rules.json, "Print JSON");
+        if (sub != rulesCheckCmd)
+            sub->add_option("--sandbox", rules.data.sandbox,
+                            "Read --data NAME as this sandbox's dataset reference (sandbench sandbox show)")
+                ->check(sandboxName);
     }
     for (auto* sub : {rulesEvalCmd, rulesImpactCmd, rulesAbCmd})
         sub->add_option("--threads", rules.threads, "Threads to evaluate on (default: one per core)")
@@ -397,7 +460,13 @@ int main(int argc, char** argv)
                          : sandboxList->parsed()    ? "list"
                          : sandboxPath->parsed()    ? "path"
                          : sandboxDestroy->parsed() ? "destroy"
+                         : sandboxSet->parsed()     ? "set"
+                         : sandboxShow->parsed()    ? "show"
                                                     : "sweep";
+        if (sandboxCreate->parsed() && sandbox.sample < 1.0 && sandbox.datasets.empty()) {
+            std::cerr << "sandbench: sandbox create: --sample samples the --dataset snapshots: name at least one\n";
+            return kExitUsage;
+        }
         return sandboxCommand(sandbox);
     }
     if (promoteCmd->parsed()) {
@@ -425,6 +494,7 @@ int main(int argc, char** argv)
                             : checkpointDiff->parsed()    ? "diff"
                             : checkpointRestore->parsed() ? "restore"
                             : checkpointFork->parsed()    ? "fork"
+                            : checkpointLabel->parsed()   ? "label"
                                                           : "prune";
         return checkpointCommand(checkpoint);
     }

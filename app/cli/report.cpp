@@ -156,7 +156,29 @@ json sandboxToJson(const SandboxInfo& sandbox, std::int64_t nowMs)
             {"bytes", sandbox.bytes},
             // The same folder under two names: "path" as `sandbox path` prints it, "workspace" as it is.
             {"path", sandbox.workspace.string()},
-            {"workspace", sandbox.workspace.string()}};
+            {"workspace", sandbox.workspace.string()},
+            // Governance (schema 6).
+            {"quota_bytes", sandbox.quotaBytes ? json(*sandbox.quotaBytes) : json(nullptr)},
+            {"idle_timeout_ms", sandbox.idleTimeoutMs ? json(*sandbox.idleTimeoutMs) : json(nullptr)},
+            {"last_activity_ms", sandbox.lastActivityMs},
+            {"idle_ms", sandbox.idleMs(nowMs)},
+            {"state", sandbox.state()},
+            {"policy", sandbox.policy.empty() ? json(nullptr) : json(sandbox.policy)},
+            {"datasets", datasetsToJson(sandbox.datasets)}};
+}
+
+json datasetsToJson(const std::vector<DatasetRef>& datasets)
+{
+    json out = json::array();
+    for (const auto& d : datasets) {
+        json item = {{"name", d.name}, {"snapshot", d.snapshot}, {"sha256", d.sha256}, {"sampled", d.sampled}};
+        if (d.sampled) {
+            item["sample"] = d.sample;
+            item["seed"] = d.seed;
+        }
+        out.push_back(std::move(item));
+    }
+    return out;
 }
 
 json checkpointToJson(const CheckpointInfo& c)
@@ -172,7 +194,9 @@ json checkpointToJson(const CheckpointInfo& c)
             {"source", c.source.empty() ? json(nullptr) : json(c.source)},
             {"tree", hashHex(c.tree)},
             {"files", c.files},
-            {"bytes", c.bytes}};
+            {"bytes", c.bytes},
+            {"policy", c.policy.empty() ? json(nullptr) : json(c.policy)},
+            {"datasets", datasetsToJson(c.datasets)}};
 }
 
 void putPath(json& object, const std::string& path)

@@ -26,6 +26,7 @@ nlohmann::json auditVerificationToJson(const AuditVerification& verification);
 // Sandboxes and checkpoints (see README.md, "Sandboxes and checkpoints", for every field).
 nlohmann::json sandboxToJson(const SandboxInfo& sandbox, std::int64_t nowMs);
 nlohmann::json checkpointToJson(const CheckpointInfo& checkpoint);
+nlohmann::json datasetsToJson(const std::vector<DatasetRef>& datasets);
 nlohmann::json skippedToJson(const std::vector<Skipped>& skipped);
 nlohmann::json diffToJson(const DiffResult& diff);
 // A path as JSON: "path" (invalid UTF-8 replaced) plus "path_hex" when the name is not UTF-8.

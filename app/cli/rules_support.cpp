@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -115,8 +116,38 @@ Result<LoadedData> loadData(const DataSourceOptions& options, const std::vector<
     auto store = openStore(options.store);
     if (!store)
         return std::unexpected(store.error());
+    // In a sandbox, a name is one of its dataset references: the snapshot it was given (or sampled for it).
+    std::string snapshot = options.data;
+    std::string expectedSha256;
+    if (!options.sandbox.empty()) {
+        auto engine = SandboxEngine::open(*store);
+        if (!engine)
+            return std::unexpected(engine.error());
+        auto sandbox = (*engine)->sandbox(options.sandbox);
+        if (!sandbox)
+            return std::unexpected(sandbox.error());
+        const auto ref = std::find_if(sandbox->datasets.begin(), sandbox->datasets.end(),
+                                      [&](const DatasetRef& r) { return r.name == options.data; });
+        if (ref == sandbox->datasets.end()) {
+            std::string names;
+            for (const auto& r : sandbox->datasets)
+                names += (names.empty() ? "" : ", ") + r.name;
+            return fail(fmt::format("sandbox '{}' has no dataset '{}' ({}; see: sandbench sandbox set {} --dataset NAME)",
+                                    options.sandbox, printable(options.data),
+                                    names.empty() ? "it refers to none" : "its datasets: " + names, options.sandbox));
+        }
+        snapshot = ref->snapshot;
+        expectedSha256 = ref->sha256;
+    }
     rules::DatasetInfo info;
-    auto data = rules::loadDataset(*store, options.data, &info);
+    auto data = rules::loadDataset(*store, snapshot, &info);
+    if (data && !expectedSha256.empty() && info.sha256 != expectedSha256)
+        return fail(fmt::format("sandbox '{}' refers to dataset {} with SHA-256 {}, but the store's snapshot of that "
+                                "name is {}",
+                                options.sandbox, snapshot, expectedSha256, info.sha256));
+    if (!data && !options.sandbox.empty())
+        return fail(fmt::format("sandbox '{}': dataset '{}' (snapshot {}): {}", options.sandbox,
+                                printable(options.data), snapshot, data.error().message));
     if (!data) {
         if (auto found = rules::findDataset(*store, options.data); found && !*found)
             return fail(fmt::format("{}: no such file, and no dataset of that name in store {} (see: sandbench "

@@ -7,8 +7,10 @@
 #include "report.h"
 
 #include "store/store.h"
+#include "rules/dataset_store.h"
 #include "rules/ruleset_diff.h"
 #include "util/printable.h"
+#include "util/size_text.h"
 #include "util/time_text.h"
 #include "workspace/files.h"
 #include "workspace/sandbox_engine.h"
@@ -16,6 +18,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cmath>
 #include <ctime>
 #include <iostream>
 #include <iterator>
@@ -82,7 +85,60 @@ void printCreated(const CreateSandboxResult& made, std::string_view verb)
         std::cout << fmt::format("expires    {}\n", when(*made.sandbox.expiresAtMs));
 }
 
-int create(SandboxEngine& engine, const SandboxOptions& options)
+// What `--dataset NAME` refers to: the stored snapshot as it is now, by name and content.
+Result<DatasetRef> datasetRef(const Store& store, const std::string& name)
+{
+    auto found = rules::findDataset(store, name);
+    if (!found)
+        return std::unexpected(found.error());
+    if (!*found)
+        return fail(fmt::format("no dataset named '{}' in store {} (see: sandbench data list)", name,
+                                store.path().string()));
+    DatasetRef ref;
+    ref.name = name;
+    ref.snapshot = name;
+    ref.sha256 = (*found)->sha256;
+    return ref;
+}
+
+// A sampled snapshot of `name` for sandbox `sandbox`, named SANDBOX.NAME so that it shows whose it is. Made
+// again with the same records it is the same snapshot: one left by an earlier sandbox of this name is reused
+// when its content is what sampling gives now.
+Result<DatasetRef> sampledRef(Store& store, const std::string& sandbox, const std::string& name, double ratio,
+                              std::uint64_t seed, std::vector<std::string>& made)
+{
+    auto base = datasetRef(store, name);
+    if (!base)
+        return base;
+    DatasetRef ref = *base;
+    ref.snapshot = fmt::format("{}.{}", sandbox, name);
+    ref.sampled = true;
+    ref.sample = ratio;
+    ref.seed = seed;
+    auto existing = rules::findDataset(store, ref.snapshot);
+    if (!existing)
+        return std::unexpected(existing.error());
+    if (*existing) {
+        auto from = rules::findDataset(store, name);
+        if (!from)
+            return std::unexpected(from.error());
+        const double expectedRatio = (*from) ? (*from)->sampleRatio * ratio : -1.0;
+        if ((*existing)->seed != seed || (*existing)->source != fmt::format("dataset {}", name)
+            || std::abs((*existing)->sampleRatio - expectedRatio) > 1e-12)
+            return fail(fmt::format("a dataset named '{}' exists already and is not this sample of '{}'", ref.snapshot,
+                                    name));
+        ref.sha256 = (*existing)->sha256;
+        return ref;
+    }
+    auto sampled = rules::sampleDataset(store, name, ref.snapshot, ratio, seed);
+    if (!sampled)
+        return std::unexpected(sampled.error());
+    made.push_back(ref.snapshot);
+    ref.sha256 = sampled->sha256;
+    return ref;
+}
+
+int create(Store& store, SandboxEngine& engine, const SandboxOptions& options)
 {
     CreateSandboxRequest request;
     request.name = options.name;
@@ -93,15 +149,65 @@ int create(SandboxEngine& engine, const SandboxOptions& options)
     request.excludes = options.excludes;
     if (!options.expires.empty())
         request.expiresInMs = *parseLifetimeMs(options.expires); // checked by the parser
+    if (!options.quota.empty())
+        request.quotaBytes = *parseSizeBytes(options.quota); // checked by the parser
+    if (!options.idle.empty())
+        request.idleTimeoutMs = *parseLifetimeMs(options.idle); // checked by the parser
+    // Every named snapshot must exist, and the name be free, before anything is made or recorded.
+    for (const auto& name : options.datasets) {
+        if (auto ref = datasetRef(store, name); !ref)
+            return failWith(ref.error().message);
+    }
+    if (auto exists = engine.sandbox(options.name); exists && options.name != SandboxEngine::kMain)
+        return failWith(fmt::format("a sandbox named '{}' exists already", options.name));
+    if (!options.policy.empty()) {
+        auto policy = policyReference(store, options.policy);
+        if (!policy)
+            return failWith(policy.error().message);
+        request.policy = *policy;
+    }
+    std::vector<std::string> sampled; // made for this sandbox: removed again should it not be made
+    auto dropSampled = [&] {
+        for (const auto& name : sampled)
+            (void)rules::removeDataset(store, name, fmt::format("sandbox '{}' was not created", options.name));
+    };
+    for (const auto& name : options.datasets) {
+        auto ref = options.sample < 1.0 ? sampledRef(store, options.name, name, options.sample, options.seed, sampled)
+                                        : datasetRef(store, name);
+        if (!ref) {
+            dropSampled();
+            return failWith(ref.error().message);
+        }
+        request.datasets.push_back(std::move(*ref));
+    }
     auto made = engine.createSandbox(request);
-    if (!made)
+    if (!made) {
+        dropSampled();
         return failWith(made.error().message);
+    }
     if (options.json) {
         std::cout << dumpJson(createdToJson(*made, nowMs())) << '\n';
         return 0;
     }
     printCreated(*made, "created");
     return 0;
+}
+
+// A sandbox with its governance: usage against its quota, idle time, state, policy, datasets.
+json governedToJson(SandboxEngine& engine, const SandboxInfo& s, std::int64_t now, std::string* warning)
+{
+    json out = sandboxToJson(s, now);
+    auto used = engine.usage(s.name);
+    if (!used && warning)
+        *warning = fmt::format("sandbox '{}': cannot measure its workspace: {}", s.name, used.error().message);
+    out["usage_bytes"] = used ? json(*used) : json(nullptr);
+    return out;
+}
+
+std::string quotaText(const std::optional<std::uint64_t>& used, const SandboxInfo& s)
+{
+    const std::string usage = used ? formatSize(*used) : std::string("?");
+    return s.quotaBytes ? fmt::format("{} of {}", usage, formatSize(*s.quotaBytes)) : usage;
 }
 
 int list(SandboxEngine& engine, const SandboxOptions& options)
@@ -112,25 +218,128 @@ int list(SandboxEngine& engine, const SandboxOptions& options)
     const std::int64_t now = nowMs();
     if (options.json) {
         json out = json::array();
-        for (const auto& s : *sandboxes)
-            out.push_back(sandboxToJson(s, now));
+        for (const auto& s : *sandboxes) {
+            std::string warning;
+            out.push_back(governedToJson(engine, s, now, &warning));
+            if (!warning.empty())
+                std::cerr << "sandbench: " << warning << '\n';
+        }
         std::cout << dumpJson(out) << '\n';
         return 0;
     }
-    std::cout << fmt::format("{:<24} {:>11}  {:<19}  {:<12}  {}\n", "name", "checkpoints", "created", "expires", "origin");
+    std::cout << fmt::format("{:<24} {:>11}  {:<19}  {:<12}  {:<8}  {:<8}  {:<24}  {}\n", "name", "checkpoints",
+                             "created", "expires", "state", "idle", "usage", "origin");
     for (const auto& s : *sandboxes) {
         std::string expires = "never";
         if (s.expiresAtMs)
             expires = s.expired(now) ? "expired" : "in " + formatDurationShort(*s.expiresAtMs - now);
-        std::cout << fmt::format("{:<24} {:>11}  {:<19}  {:<12}  {}\n", s.name, s.checkpoints, when(s.createdAtMs),
-                                 expires, printable(s.origin));
+        auto used = engine.usage(s.name);
+        std::cout << fmt::format("{:<24} {:>11}  {:<19}  {:<12}  {:<8}  {:<8}  {:<24}  {}\n", s.name, s.checkpoints,
+                                 when(s.createdAtMs), expires, s.state(), formatDurationShort(s.idleMs(now)),
+                                 quotaText(used ? std::optional<std::uint64_t>(*used) : std::nullopt, s),
+                                 printable(s.origin));
     }
+    return 0;
+}
+
+int show(SandboxEngine& engine, const SandboxOptions& options)
+{
+    auto sandbox = engine.sandbox(options.name);
+    if (!sandbox)
+        return failWith(sandbox.error().message);
+    const std::int64_t now = nowMs();
+    std::string warning;
+    const json out = governedToJson(engine, *sandbox, now, &warning);
+    if (!warning.empty())
+        std::cerr << "sandbench: " << warning << '\n';
+    if (options.json) {
+        std::cout << dumpJson(out) << '\n';
+        return 0;
+    }
+    const SandboxInfo& s = *sandbox;
+    auto line = [](std::string_view key, const std::string& value) {
+        std::cout << fmt::format("{:<14}{}\n", key, value);
+    };
+    line("name", s.name);
+    line("owner", printable(s.owner));
+    line("state", std::string(s.state()));
+    line("created", when(s.createdAtMs));
+    line("expires", s.expiresAtMs ? (s.expired(now) ? "expired" : when(*s.expiresAtMs)) : "never");
+    line("origin", s.origin.empty() ? "-" : printable(s.origin));
+    line("head", s.head);
+    line("checkpoints", std::to_string(s.checkpoints));
+    line("workspace", s.workspace.string());
+    line("usage", quotaText(out["usage_bytes"].is_null() ? std::nullopt
+                                                          : std::optional<std::uint64_t>(out["usage_bytes"].get<std::uint64_t>()),
+                            s));
+    line("idle", s.idleTimeoutMs ? fmt::format("{} (archived after {})", formatDurationShort(s.idleMs(now)),
+                                               formatDurationShort(*s.idleTimeoutMs))
+                                 : formatDurationShort(s.idleMs(now)));
+    line("policy", s.policy.empty() ? "-" : s.policy);
+    if (s.datasets.empty())
+        line("datasets", "-");
+    for (const auto& d : s.datasets) {
+        line("dataset", d.sampled ? fmt::format("{} -> {} (sample {} seed {}) {}", d.name, d.snapshot, d.sample, d.seed,
+                                                d.sha256.substr(0, 12))
+                                  : fmt::format("{} -> {} {}", d.name, d.snapshot, d.sha256.substr(0, 12)));
+    }
+    if (!s.includes.empty())
+        line("includes", fmt::format("{}", fmt::join(s.includes, " ")));
+    if (!s.excludes.empty())
+        line("excludes", fmt::format("{}", fmt::join(s.excludes, " ")));
+    return 0;
+}
+
+int set(Store& store, SandboxEngine& engine, const SandboxOptions& options)
+{
+    SandboxSettings settings;
+    settings.name = options.name;
+    // Values are checked by the parser; "none" removes.
+    if (!options.quota.empty())
+        settings.quotaBytes = options.quota == "none" ? std::optional<std::uint64_t>()
+                                                      : std::optional<std::uint64_t>(*parseSizeBytes(options.quota));
+    if (!options.idle.empty())
+        settings.idleTimeoutMs = options.idle == "none" ? std::optional<std::int64_t>()
+                                                        : std::optional<std::int64_t>(*parseLifetimeMs(options.idle));
+    if (!options.expires.empty())
+        settings.expiresInMs = options.expires == "none"
+                                   ? std::optional<std::int64_t>()
+                                   : std::optional<std::int64_t>(*parseLifetimeMs(options.expires));
+    if (!options.owner.empty())
+        settings.owner = options.owner;
+    if (!options.policy.empty()) {
+        if (options.policy == "none") {
+            settings.policy = std::string();
+        } else {
+            auto policy = policyReference(store, options.policy);
+            if (!policy)
+                return failWith(policy.error().message);
+            settings.policy = *policy;
+        }
+    }
+    for (const auto& name : options.datasets) {
+        auto ref = datasetRef(store, name);
+        if (!ref)
+            return failWith(ref.error().message);
+        settings.addDatasets.push_back(std::move(*ref));
+    }
+    settings.dropDatasets = options.dropDatasets;
+    auto changed = engine.setSandbox(settings);
+    if (!changed)
+        return failWith(changed.error().message);
+    if (options.json) {
+        std::string warning;
+        std::cout << dumpJson(governedToJson(engine, *changed, nowMs(), &warning)) << '\n';
+        return 0;
+    }
+    std::cout << fmt::format("sandbox {} changed\n", changed->name);
     return 0;
 }
 
 int path(SandboxEngine& engine, const SandboxOptions& options)
 {
-    auto sandbox = engine.sandbox(options.name);
+    // Asking for the folder is about to use it: an archived sandbox is revived.
+    auto sandbox = engine.use(options.name);
     if (!sandbox)
         return failWith(sandbox.error().message);
     if (options.json)
@@ -148,6 +357,7 @@ int destroy(SandboxEngine& engine, const SandboxOptions& options)
     if (options.json) {
         std::cout << dumpJson({{"name", destroyed->sandbox},
                                {"destroyed", destroyed->sandbox},
+                               {"datasets_removed", destroyed->datasetsRemoved},
                                {"checkpoints_removed", destroyed->checkpointsRemoved},
                                {"blobs_freed", destroyed->garbage.blobsRemoved},
                                {"bytes_freed", destroyed->garbage.bytesRemoved}})
@@ -157,6 +367,8 @@ int destroy(SandboxEngine& engine, const SandboxOptions& options)
     std::cout << fmt::format("sandbox {} destroyed: {} checkpoints removed, {} blobs ({}) freed\n", destroyed->sandbox,
                              destroyed->checkpointsRemoved, destroyed->garbage.blobsRemoved,
                              bytesText(destroyed->garbage.bytesRemoved));
+    for (const auto& name : destroyed->datasetsRemoved)
+        std::cout << fmt::format("dataset {} (sampled for it alone) removed\n", name);
     return 0;
 }
 
@@ -167,6 +379,8 @@ int sweep(SandboxEngine& engine, const SandboxOptions& options)
         return failWith(swept.error().message);
     if (options.json) {
         std::cout << dumpJson({{"destroyed", swept->destroyed},
+                               {"archived", swept->archived},
+                               {"saved", swept->savedCheckpoints},
                                {"checkpoints_removed", swept->checkpointsRemoved},
                                {"blobs_freed", swept->garbage.blobsRemoved},
                                {"bytes_freed", swept->garbage.bytesRemoved}})
@@ -177,6 +391,8 @@ int sweep(SandboxEngine& engine, const SandboxOptions& options)
         std::cout << "no expired sandboxes\n";
     for (const auto& name : swept->destroyed)
         std::cout << "destroyed expired sandbox " << name << '\n';
+    for (const auto& name : swept->archived)
+        std::cout << "archived idle sandbox " << name << " (its work is checkpointed; it comes back on its next use)\n";
     std::cout << fmt::format("{} blobs ({}) freed\n", swept->garbage.blobsRemoved, bytesText(swept->garbage.bytesRemoved));
     return 0;
 }
@@ -399,6 +615,22 @@ int checkpointFork(SandboxEngine& engine, const CheckpointOptions& options)
     return 0;
 }
 
+int checkpointLabel(SandboxEngine& engine, const CheckpointOptions& options)
+{
+    auto labelled = engine.setLabel(options.first, options.label);
+    if (!labelled)
+        return failWith(labelled.error().message);
+    if (options.json) {
+        std::cout << dumpJson(checkpointToJson(*labelled)) << '\n';
+        return 0;
+    }
+    if (labelled->label.empty())
+        std::cout << fmt::format("checkpoint {}: label cleared\n", labelled->id);
+    else
+        std::cout << fmt::format("checkpoint {} labelled {}\n", labelled->id, printable(labelled->label));
+    return 0;
+}
+
 int checkpointPrune(SandboxEngine& engine, const CheckpointOptions& options)
 {
     PrunePolicy policy;
@@ -447,9 +679,13 @@ int sandboxCommand(const SandboxOptions& options)
         return failWith(opened.error().message);
     SandboxEngine& engine = *opened->engine;
     if (options.action == "create")
-        return create(engine, options);
+        return create(*opened->store, engine, options);
     if (options.action == "list")
         return list(engine, options);
+    if (options.action == "show")
+        return show(engine, options);
+    if (options.action == "set")
+        return set(*opened->store, engine, options);
     if (options.action == "path")
         return path(engine, options);
     if (options.action == "destroy")
@@ -473,6 +709,8 @@ int checkpointCommand(const CheckpointOptions& options)
         return checkpointRestore(engine, options);
     if (options.action == "fork")
         return checkpointFork(engine, options);
+    if (options.action == "label")
+        return checkpointLabel(engine, options);
     return checkpointPrune(engine, options);
 }
 

@@ -321,26 +321,12 @@ DatasetInfo infoFromRow(sqlite3_stmt* s)
     return info;
 }
 
-} // namespace
-
-Result<ImportResult> importDataset(Store& store, const std::filesystem::path& file, const std::string& name,
-                                   const ReadOptions& options)
+// Stores `data` as the snapshot `info.name` (info's content fields are filled here) and audits it, in one
+// transaction.
+Result<void> storeSnapshot(Store& store, const Dataset& data, DatasetInfo& info, std::string_view operation,
+                           nlohmann::json details)
 {
-    if (!isValidDatasetName(name))
-        return fail(fmt::format("'{}' is not a valid dataset name: 1 to 100 letters, digits, '_', '-' or '.', not "
-                                "ending in .csv, .jsonl or .ndjson",
-                                name));
-    if (auto existing = findDataset(store, name); !existing)
-        return std::unexpected(existing.error());
-    else if (*existing)
-        return fail(
-            fmt::format("a dataset named '{}' exists already (snapshots are immutable: choose another name)", name));
-
-    ImportResult result;
-    auto data = readDataset(file, options, &result.report);
-    if (!data)
-        return std::unexpected(data.error());
-    const std::string snapshot = encodeSnapshot(*data);
+    const std::string snapshot = encodeSnapshot(data);
     auto hash = sha256Hex(snapshot);
     if (!hash)
         return std::unexpected(hash.error());
@@ -350,18 +336,10 @@ Result<ImportResult> importDataset(Store& store, const std::filesystem::path& fi
         return fail(fmt::format("cannot compress the snapshot: {}", ZSTD_getErrorName(packed)));
     compressed.resize(packed);
 
-    DatasetInfo& info = result.info;
-    info.name = name;
     info.sha256 = *hash;
-    info.rows = static_cast<std::int64_t>(data->rowCount());
-    info.schema = data->schema();
-    info.idColumn = data->idColumn() >= 0 ? data->schema().fields[static_cast<std::size_t>(data->idColumn())].name : "";
-    info.source = file.string();
-    info.sourceFormat = std::string(toString(options.format));
-    info.sampleRatio = options.sample;
-    info.seed = options.seed;
-    info.maxRows = options.maxRows;
-    info.badRows = result.report.badRows;
+    info.rows = static_cast<std::int64_t>(data.rowCount());
+    info.schema = data.schema();
+    info.idColumn = data.idColumn() >= 0 ? data.schema().fields[static_cast<std::size_t>(data.idColumn())].name : "";
     info.createdAtMs = nowEpochMs();
     info.size = static_cast<std::int64_t>(snapshot.size());
     info.storedSize = static_cast<std::int64_t>(compressed.size());
@@ -396,22 +374,117 @@ Result<ImportResult> importDataset(Store& store, const std::filesystem::path& fi
     if (!bind.ok() || blob != SQLITE_OK)
         return db->error("cannot store the dataset (too large?)");
     if (sqlite3_step(insert->get()) != SQLITE_DONE)
-        return db->error(fmt::format("cannot store the dataset '{}'", name));
+        return db->error(fmt::format("cannot store the dataset '{}'", info.name));
     info.id = sqlite3_last_insert_rowid(db->handle());
-    nlohmann::json details = {{"sha256", info.sha256},         {"rows", info.rows},
-                              {"columns", info.schema.size()}, {"source", info.source},
-                              {"format", info.sourceFormat},   {"bad_rows_skipped", info.badRows}};
+    details["sha256"] = info.sha256;
+    details["rows"] = info.rows;
+    details["columns"] = info.schema.size();
+    if (auto audited = appendAudit(*db, AuditEntry(operation, info.name, std::move(details))); !audited)
+        return std::unexpected(audited.error());
+    return transaction.commit();
+}
+
+} // namespace
+
+Result<ImportResult> importDataset(Store& store, const std::filesystem::path& file, const std::string& name,
+                                   const ReadOptions& options)
+{
+    if (!isValidDatasetName(name))
+        return fail(fmt::format("'{}' is not a valid dataset name: 1 to 100 letters, digits, '_', '-' or '.', not "
+                                "ending in .csv, .jsonl or .ndjson",
+                                name));
+    if (auto existing = findDataset(store, name); !existing)
+        return std::unexpected(existing.error());
+    else if (*existing)
+        return fail(
+            fmt::format("a dataset named '{}' exists already (snapshots are immutable: choose another name)", name));
+
+    ImportResult result;
+    auto data = readDataset(file, options, &result.report);
+    if (!data)
+        return std::unexpected(data.error());
+    DatasetInfo& info = result.info;
+    info.name = name;
+    info.source = file.string();
+    info.sourceFormat = std::string(toString(options.format));
+    info.sampleRatio = options.sample;
+    info.seed = options.seed;
+    info.maxRows = options.maxRows;
+    info.badRows = result.report.badRows;
+    nlohmann::json details = {{"source", info.source}, {"format", info.sourceFormat}, {"bad_rows_skipped", info.badRows}};
     if (info.sampleRatio < 1.0) {
         details["sample"] = info.sampleRatio;
         details["seed"] = info.seed;
     }
     if (info.maxRows > 0)
         details["max_rows"] = info.maxRows;
-    if (auto audited = appendAudit(*db, AuditEntry(audit_op::kDatasetImport, info.name, details)); !audited)
-        return std::unexpected(audited.error());
-    if (auto ok = transaction.commit(); !ok)
+    if (auto ok = storeSnapshot(store, *data, info, audit_op::kDatasetImport, std::move(details)); !ok)
         return std::unexpected(ok.error());
     return result;
+}
+
+Result<DatasetInfo> sampleDataset(Store& store, std::string_view from, const std::string& name, double ratio,
+                                  std::uint64_t seed)
+{
+    if (!isValidDatasetName(name))
+        return fail(fmt::format("'{}' is not a valid dataset name: 1 to 100 letters, digits, '_', '-' or '.', not "
+                                "ending in .csv, .jsonl or .ndjson",
+                                name));
+    if (!(ratio > 0.0 && ratio <= 1.0))
+        return fail(fmt::format("sampling ratio {} is not in (0, 1]", ratio));
+    if (auto existing = findDataset(store, name); !existing)
+        return std::unexpected(existing.error());
+    else if (*existing)
+        return fail(
+            fmt::format("a dataset named '{}' exists already (snapshots are immutable: choose another name)", name));
+    DatasetInfo source;
+    auto data = loadDataset(store, from, &source);
+    if (!data)
+        return std::unexpected(data.error());
+    // The records sampling keeps, by their place in the snapshot (counted from 0, as an import counts them).
+    DatasetBuilder builder(data->schema(), data->idColumn(), fmt::format("dataset {}", name));
+    std::vector<cel::Value> cells(data->columnCount());
+    for (std::size_t row = 0; row < data->rowCount(); ++row) {
+        if (!sampleKeeps(seed, row, ratio))
+            continue;
+        for (std::size_t c = 0; c < cells.size(); ++c)
+            cells[c] = data->value(row, c);
+        builder.addRow(cells, data->sourceLine(row));
+    }
+    const Dataset sampled = builder.finish();
+    DatasetInfo info;
+    info.name = name;
+    info.source = fmt::format("dataset {}", source.name);
+    info.sourceFormat = source.sourceFormat;
+    info.sampleRatio = source.sampleRatio * ratio;
+    info.seed = seed;
+    nlohmann::json details = {{"from", source.name}, {"from_sha256", source.sha256}, {"sample", ratio}, {"seed", seed}};
+    if (auto ok = storeSnapshot(store, sampled, info, audit_op::kDatasetSample, std::move(details)); !ok)
+        return std::unexpected(ok.error());
+    return info;
+}
+
+Result<void> removeDataset(Store& store, std::string_view name, std::string_view why)
+{
+    auto db = sqlite::connectionOf(store);
+    if (!db)
+        return std::unexpected(db.error());
+    sqlite::Transaction transaction(*db);
+    if (auto ok = transaction.begin(); !ok)
+        return ok;
+    auto remove = db->prepare("DELETE FROM datasets WHERE name = ?1");
+    if (!remove)
+        return std::unexpected(remove.error());
+    sqlite::Binder bind(remove->get());
+    bind.text(1, name);
+    if (!bind.ok() || sqlite3_step(remove->get()) != SQLITE_DONE)
+        return db->error(fmt::format("cannot remove the dataset '{}'", name));
+    if (db->changes() == 0)
+        return fail(fmt::format("no dataset named '{}'", name));
+    if (auto audited = appendAudit(*db, AuditEntry(audit_op::kDatasetRemove, std::string(name), {{"why", why}}));
+        !audited)
+        return std::unexpected(audited.error());
+    return transaction.commit();
 }
 
 Result<std::vector<DatasetInfo>> listDatasets(const Store& store)

@@ -53,6 +53,14 @@ struct ImportResult {
 Result<ImportResult> importDataset(Store& store, const std::filesystem::path& file, const std::string& name,
                                    const ReadOptions& options);
 
+// A new snapshot `name` of the records of the stored snapshot `from` that sampling keeps: record N (counted
+// from 0) when sampleKeeps(seed, N, ratio), so the same snapshot, ratio and seed always give the same records.
+// Audited as dataset.sample.
+Result<DatasetInfo> sampleDataset(Store& store, std::string_view from, const std::string& name, double ratio,
+                                  std::uint64_t seed);
+// Removes a snapshot (audited as dataset.remove, with `why`).
+Result<void> removeDataset(Store& store, std::string_view name, std::string_view why);
+
 // The snapshot format itself (for tests and tools): encode() gives the bytes the hash is of.
 std::string encodeSnapshot(const Dataset& data);
 Result<Dataset> decodeSnapshot(std::string_view bytes, std::string source);

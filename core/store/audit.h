@@ -46,6 +46,12 @@ inline constexpr std::string_view kCheckpointPrune = "checkpoint.prune";
 inline constexpr std::string_view kPromote = "promote";
 inline constexpr std::string_view kApprove = "approve";
 inline constexpr std::string_view kDatasetImport = "dataset.import"; // a dataset snapshot was stored
+inline constexpr std::string_view kDatasetSample = "dataset.sample"; // a sampled snapshot of a stored one
+inline constexpr std::string_view kDatasetRemove = "dataset.remove"; // a sampled snapshot no longer wanted
+inline constexpr std::string_view kSandboxSet = "sandbox.set";         // quota, idle, expiry, policy, datasets
+inline constexpr std::string_view kSandboxArchive = "sandbox.archive"; // idle: saved, workspace folder removed
+inline constexpr std::string_view kSandboxRevive = "sandbox.revive";   // archived, used again
+inline constexpr std::string_view kCheckpointLabel = "checkpoint.label";
 } // namespace audit_op
 
 // 1 to 64 characters: a lower-case letter, then lower-case letters, digits, '.', '_' or '-'.

@@ -247,12 +247,31 @@ constexpr std::array<std::string_view, 10> kObjectsV4 = {
     "blobs",          "sandboxes",         "checkpoints",         "checkpoint_parents",        "workspace_stat",
     "workspace_journal", "checkpoints_sandbox", "checkpoints_source", "checkpoint_parents_parent", "sandboxes_head"};
 
+// Sandbox governance (core/workspace, docs/CHECKPOINTS.md): a size quota on the live workspace, an idle
+// timeout with the last activity it is measured from (NULL: the creation time), a state (an archived
+// sandbox's workspace folder is removed, its head checkpoint kept, and written again on its next use), the
+// policy its runs use ("" none, "preset:NAME" or "NAME@VERSION" of the policies table) and the dataset
+// snapshots it refers to (JSON). A checkpoint keeps the policy and dataset references of its moment in
+// `meta` (JSON, "" for none and for every older checkpoint, whose ids are thus unchanged), and a label given
+// or cleared after it was made in `relabel` (NULL: the label it was made with), apart from what its id hashes.
+constexpr std::string_view kSchemaV6 = R"sql(
+ALTER TABLE sandboxes ADD COLUMN quota_bytes INTEGER CHECK (quota_bytes IS NULL OR quota_bytes > 0);
+ALTER TABLE sandboxes ADD COLUMN idle_timeout_ms INTEGER CHECK (idle_timeout_ms IS NULL OR idle_timeout_ms > 0);
+ALTER TABLE sandboxes ADD COLUMN last_activity_ms INTEGER;
+ALTER TABLE sandboxes ADD COLUMN state TEXT NOT NULL DEFAULT 'active' CHECK (state IN ('active', 'archived'));
+ALTER TABLE sandboxes ADD COLUMN policy TEXT NOT NULL DEFAULT '';
+ALTER TABLE sandboxes ADD COLUMN datasets TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE checkpoints ADD COLUMN meta TEXT NOT NULL DEFAULT '';
+ALTER TABLE checkpoints ADD COLUMN relabel TEXT;
+)sql";
+
 constexpr std::array kMigrations = {
     Migration{1, kSchemaV1, kObjectsV1},
     Migration{2, kSchemaV2, kObjectsV2, moveRunPoliciesToTable},
     Migration{3, kSchemaV3, kObjectsV3},
     Migration{4, kSchemaV4, kObjectsV4},
     Migration{5, kSchemaV5, kObjectsV5},
+    Migration{6, kSchemaV6, {}},
 };
 static_assert(kMigrations.back().version == Store::kSchemaVersion, "kSchemaVersion is the last migration's");
 

@@ -187,6 +187,7 @@ struct NewCheckpoint {
     std::string source;
     std::uint64_t files = 0;
     std::uint64_t bytes = 0;
+    std::string meta; // the sandbox's policy and dataset references (metaText); "" in checkpoints before schema 6
 };
 
 // The id: SHA-256 of everything the checkpoint says, each text field length-prefixed so that no label can
@@ -209,6 +210,9 @@ inline std::string checkpointIdOf(const NewCheckpoint& c)
     field("label", c.label);
     field("message", c.message);
     field("source", c.source);
+    // Later than the fields above and only when there is any, so every older checkpoint keeps its id.
+    if (!c.meta.empty())
+        field("meta", c.meta);
     auto hex = sha256Hex(text);
     return hex ? *hex : std::string();
 }
@@ -227,7 +231,8 @@ inline nlohmann::json toJson(const NewCheckpoint& c, const std::string& id)
             {"created_at_ms", c.createdAtMs},
             {"source", c.source},
             {"files", c.files},
-            {"bytes", c.bytes}};
+            {"bytes", c.bytes},
+            {"meta", c.meta}};
 }
 
 inline Result<std::pair<NewCheckpoint, std::string>> newCheckpointFromJson(const std::string& text)
@@ -252,10 +257,66 @@ inline Result<std::pair<NewCheckpoint, std::string>> newCheckpointFromJson(const
         c.source = j.at("source").get<std::string>();
         c.files = j.at("files").get<std::uint64_t>();
         c.bytes = j.at("bytes").get<std::uint64_t>();
+        c.meta = j.value("meta", std::string()); // journals written before schema 6 have none
         return std::pair{std::move(c), j.at("id").get<std::string>()};
     } catch (const std::exception& e) {
         return fail(fmt::format("the journal's plan is damaged: {}", e.what()));
     }
+}
+
+inline nlohmann::json datasetsToJson(const std::vector<DatasetRef>& refs)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& r : refs) {
+        nlohmann::json item = {{"name", r.name}, {"snapshot", r.snapshot}, {"sha256", r.sha256}};
+        if (r.sampled) {
+            item["sampled"] = true;
+            item["sample"] = r.sample;
+            item["seed"] = r.seed;
+        }
+        out.push_back(std::move(item));
+    }
+    return out;
+}
+
+inline std::vector<DatasetRef> datasetsFromJson(const nlohmann::json& j)
+{
+    std::vector<DatasetRef> refs;
+    if (!j.is_array())
+        return refs;
+    for (const auto& item : j) {
+        if (!item.is_object())
+            continue;
+        DatasetRef r;
+        r.name = item.value("name", std::string());
+        r.snapshot = item.value("snapshot", std::string());
+        r.sha256 = item.value("sha256", std::string());
+        r.sampled = item.value("sampled", false);
+        r.sample = item.value("sample", 1.0);
+        r.seed = item.value("seed", std::uint64_t{0});
+        if (!r.name.empty())
+            refs.push_back(std::move(r));
+    }
+    return refs;
+}
+
+// A checkpoint's `meta`: the sandbox's policy and dataset references. Every checkpoint made since schema 6
+// has one; "" marks an older checkpoint, which says nothing about them (a restore of it leaves them be).
+inline std::string metaText(const std::string& policy, const std::vector<DatasetRef>& datasets)
+{
+    return jsonText(nlohmann::json{{"policy", policy}, {"datasets", datasetsToJson(datasets)}});
+}
+
+inline void readMeta(const std::string& text, std::string& policy, std::vector<DatasetRef>& datasets)
+{
+    if (text.empty())
+        return;
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object())
+        return;
+    policy = j.value("policy", std::string());
+    if (j.contains("datasets"))
+        datasets = datasetsFromJson(j["datasets"]);
 }
 
 struct SandboxRow {
@@ -268,16 +329,18 @@ struct CheckpointRow {
     std::int64_t id = 0;
     std::optional<std::int64_t> sandboxId;
     CheckpointInfo info;
+    std::string meta; // as stored ("" before schema 6)
 };
 
 inline constexpr std::string_view kSandboxSelect =
     "SELECT s.id, s.name, s.owner, s.created_at_ms, s.expires_at_ms, s.origin, s.includes, s.excludes, s.head_id, "
-    "h.checkpoint_id, (SELECT count(*) FROM checkpoints WHERE sandbox_id = s.id), h.files, h.bytes "
+    "h.checkpoint_id, (SELECT count(*) FROM checkpoints WHERE sandbox_id = s.id), h.files, h.bytes, "
+    "s.quota_bytes, s.idle_timeout_ms, coalesce(s.last_activity_ms, s.created_at_ms), s.state, s.policy, s.datasets "
     "FROM sandboxes AS s LEFT JOIN checkpoints AS h ON h.id = s.head_id";
 
 inline constexpr std::string_view kCheckpointSelect =
-    "SELECT c.id, c.sandbox_id, c.checkpoint_id, c.sandbox_name, c.tree, c.kind, c.label, c.message, c.author, "
-    "c.created_at_ms, src.checkpoint_id, c.files, c.bytes "
+    "SELECT c.id, c.sandbox_id, c.checkpoint_id, c.sandbox_name, c.tree, c.kind, coalesce(c.relabel, c.label), "
+    "c.message, c.author, c.created_at_ms, src.checkpoint_id, c.files, c.bytes, c.meta "
     "FROM checkpoints AS c LEFT JOIN checkpoints AS src ON src.id = c.source_id";
 
 } // namespace engine
@@ -358,6 +421,28 @@ struct SandboxEngine::Impl {
 
     Result<void> setHead(std::int64_t sandboxId, std::int64_t checkpointRow);
 
+    // --- governance (engine_governance.cpp) ----------------------------------------------------------------
+
+    // Writes the sandbox's quota, idle timeout, expiry, owner, policy and dataset references (in the caller's
+    // transaction).
+    Result<void> writeGovernance(std::int64_t sandboxId, const SandboxInfo& info);
+    // Policy and dataset references of a checkpoint's meta, when it has one (in the caller's transaction).
+    Result<void> applyMeta(std::int64_t sandboxId, const std::string& meta);
+    // An archived sandbox's workspace written again from its head; a no-op for an active one. Call with the
+    // sandbox's lock and the shared garbage lock held; `sandbox` is updated.
+    Result<void> revive(engine::SandboxRow& sandbox);
+    // Saves unsaved changes (auto), records the sandbox as archived and removes its workspace folder. Call with
+    // the sandbox's lock and the shared garbage lock held. The auto checkpoint made, if any.
+    Result<std::optional<CheckpointInfo>> archive(const engine::SandboxRow& sandbox, std::int64_t now);
+    // The live workspace's bytes, as a walk counts them (nothing stored).
+    Result<std::uint64_t> liveBytes(const engine::SandboxRow& sandbox);
+    // The sampled dataset references of a sandbox and of its checkpoints (one it dropped is still its own).
+    Result<std::vector<DatasetRef>> sampledDatasetsOf(const engine::SandboxRow& sandbox);
+    // Removes those of `candidates` that nothing but the sandbox being destroyed refers to (in the caller's
+    // transaction, after its checkpoints are gone); their names.
+    Result<std::vector<std::string>> dropSampledDatasets(const engine::SandboxRow& sandbox,
+                                                         const std::vector<DatasetRef>& candidates);
+
     // Writes listings the store does not hold yet (in the caller's transaction).
     Result<void> storeListings(const TreeReader::Listings& listings);
 
@@ -401,6 +486,7 @@ struct SandboxEngine::Impl {
         std::string label;
         std::string message;
         std::string author;
+        std::optional<std::uint64_t> quotaBytes; // refuse a workspace larger than this (nothing recorded)
     };
 
     // Walks the sandbox's workspace, storing new content, and records a checkpoint of it (always, or only when
@@ -459,7 +545,8 @@ struct SandboxEngine::Impl {
     Result<std::set<std::int64_t>> checkpointRowsOfSandbox(std::int64_t sandboxId);
 
     // Removes the sandbox's rows and its folder; the blobs stay for the caller's garbage collection.
-    Result<std::uint64_t> destroyLocked(const engine::SandboxRow& sandbox, const std::string& action, std::int64_t now);
+    Result<std::uint64_t> destroyLocked(const engine::SandboxRow& sandbox, const std::string& action, std::int64_t now,
+                                        std::vector<std::string>* datasetsRemoved = nullptr);
 
     // --- garbage ----------------------------------------------------------------------------------------------
 

@@ -201,6 +201,11 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
     auto target = requireSandbox(report.target);
     if (!target)
         return errorOf(target);
+    // Archived sandboxes are used again: their workspaces come back from their heads.
+    if (auto ok = revive(*source); !ok)
+        return errorOf(ok);
+    if (auto ok = revive(*target); !ok)
+        return errorOf(ok);
 
     // 1. Unsaved work of both becomes checkpoints first: what is merged is what is there, and nothing is lost.
     SaveRequest save;
@@ -304,6 +309,15 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
     }
     if (report.approvalRequired && !report.approval)
         report.blocked.push_back("high risk: an approval is required (--approve --by NAME --note TEXT)");
+    // The target's quota bounds what the promotion leaves in it.
+    if (target->info.quotaBytes) {
+        auto totals = totalsOf(reader, merged->tree);
+        if (!totals)
+            return errorOf(totals);
+        if (totals->bytes > *target->info.quotaBytes)
+            report.blocked.push_back(fmt::format("quota: '{}' would hold {} bytes, over its quota of {} bytes",
+                                                 report.target, totals->bytes, *target->info.quotaBytes));
+    }
 
     // 5. Only a report, or a copy for review.
     switch (request.mode) {
@@ -363,6 +377,7 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
     plan.source = sourceHead.info.id;
     plan.files = totals->files;
     plan.bytes = totals->bytes;
+    plan.meta = metaText(target->info.policy, target->info.datasets);
     auto id = freshId(plan);
     if (!id)
         return errorOf(id);

@@ -144,10 +144,23 @@ Result<CheckpointRow> SandboxEngine::Impl::finishRestore(const NewCheckpoint& pl
         }
         operations.push_back(Operation{std::string(audit_op::kPromote), plan.sandboxName, id, plan.author,
                                        plan.createdAtMs, jsonText(details)});
+        // The promoted sandbox was used too (the audit entries name the target).
+        if (const auto source = details.find("source"); source != details.end() && source->is_string()) {
+            auto touch = db.prepare("UPDATE sandboxes SET last_activity_ms = max(coalesce(last_activity_ms, 0), ?1) "
+                                    "WHERE name = ?2");
+            if (!touch)
+                return errorOf(touch);
+            sqlite::Binder bind(touch->get());
+            bind.integer(1, plan.createdAtMs).text(2, source->get<std::string>());
+            if (!bind.ok() || sqlite3_step(touch->get()) != SQLITE_DONE)
+                return db.error("cannot record a sandbox's activity");
+        }
         if (auto ok = commit(transaction, operations); !ok)
             return errorOf(ok);
         return made;
     }
+    if (auto ok = applyMeta(plan.sandboxId, plan.meta); !ok)
+        return errorOf(ok);
     const nlohmann::json details = {{"restored", plan.source},
                                     {"parent", plan.parents.empty() ? std::string() : plan.parents.front()},
                                     {"tree", hashHex(plan.tree)},
@@ -188,6 +201,13 @@ Result<RestoreResult> SandboxEngine::Impl::restore(std::string_view checkpointTe
     auto sandbox = requireSandbox(name);
     if (!sandbox)
         return errorOf(sandbox);
+    // The quota bounds the workspace a restore leaves, as it bounds a new sandbox's.
+    if (sandbox->info.quotaBytes && target->info.bytes > *sandbox->info.quotaBytes)
+        return fail(fmt::format("checkpoint {} holds {} bytes, over the quota of sandbox '{}' ({} bytes): nothing was "
+                                "restored (raise the quota with: sandbench sandbox set {} --quota SIZE)",
+                                target->info.id, target->info.bytes, name, *sandbox->info.quotaBytes, name));
+    if (auto ok = revive(*sandbox); !ok)
+        return errorOf(ok);
 
     // 1. Unsaved changes become a checkpoint first: a restore never loses work.
     SaveRequest save;
@@ -227,6 +247,11 @@ Result<RestoreResult> SandboxEngine::Impl::restore(std::string_view checkpointTe
     plan.source = target->info.id;
     plan.files = target->info.files;
     plan.bytes = target->info.bytes;
+    // The whole state comes back: the policy and dataset references the checkpoint was made with (one from
+    // before they were kept says nothing of them, and the sandbox keeps its own).
+    plan.meta = target->meta;
+    if (plan.meta.empty())
+        plan.meta = metaText(sandbox->info.policy, sandbox->info.datasets);
     auto id = freshId(plan);
     if (!id)
         return errorOf(id);
@@ -551,7 +576,8 @@ Result<void> SandboxEngine::Impl::cleanLeftovers()
     for (const auto& row : *rows) {
         const fs::path folder = sandboxFolder(row.info.name);
         std::error_code ec;
-        const bool workspaceMissing = !fs::exists(fs::symlink_status(row.info.workspace, ec));
+        // An archived sandbox has no workspace folder on purpose: its next use writes it.
+        const bool workspaceMissing = !row.info.archived && !fs::exists(fs::symlink_status(row.info.workspace, ec));
         bool leftovers = workspaceMissing;
         for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
             const std::string entryName = it->path().filename().string();

@@ -53,8 +53,18 @@ Result<void> SandboxEngine::Impl::commit(sqlite::Transaction& transaction, const
 
 Result<void> SandboxEngine::Impl::commit(sqlite::Transaction& transaction, const std::vector<Operation>& operations)
 {
-    // Every operation lands in the audit log, in its own transaction: both commit, or neither.
+    // Every operation lands in the audit log, in its own transaction: both commit, or neither. Each is also
+    // activity in its sandbox (what idle detection measures from).
+    auto touch = db.prepare("UPDATE sandboxes SET last_activity_ms = max(coalesce(last_activity_ms, 0), ?1) "
+                            "WHERE name = ?2");
+    if (!touch)
+        return errorOf(touch);
     for (const Operation& operation : operations) {
+        sqlite3_reset(touch->get());
+        sqlite::Binder bindTouch(touch->get());
+        bindTouch.integer(1, operation.atMs).text(2, operation.sandbox);
+        if (!bindTouch.ok() || sqlite3_step(touch->get()) != SQLITE_DONE)
+            return db.error("cannot record a sandbox's activity");
         nlohmann::json details =
             nlohmann::json::parse(operation.details.empty() ? "{}" : operation.details, nullptr, false);
         if (!details.is_object())
@@ -98,6 +108,14 @@ SandboxRow SandboxEngine::Impl::readSandbox(sqlite3_stmt* s) const
     row.info.checkpoints = sqlite3_column_int64(s, 10);
     row.info.files = static_cast<std::uint64_t>(sqlite3_column_int64(s, 11));
     row.info.bytes = static_cast<std::uint64_t>(sqlite3_column_int64(s, 12));
+    if (sqlite3_column_type(s, 13) != SQLITE_NULL)
+        row.info.quotaBytes = static_cast<std::uint64_t>(sqlite3_column_int64(s, 13));
+    if (sqlite3_column_type(s, 14) != SQLITE_NULL)
+        row.info.idleTimeoutMs = sqlite3_column_int64(s, 14);
+    row.info.lastActivityMs = sqlite3_column_int64(s, 15);
+    row.info.archived = sqlite::columnString(s, 16) == "archived";
+    row.info.policy = sqlite::columnString(s, 17);
+    row.info.datasets = datasetsFromJson(nlohmann::json::parse(sqlite::columnString(s, 18), nullptr, false));
     row.info.workspace = workspaceOf(row.info.name);
     return row;
 }
@@ -185,6 +203,8 @@ Result<std::vector<CheckpointRow>> SandboxEngine::Impl::checkpointRows(std::stri
         row.info.source = sqlite::columnString(s, 10);
         row.info.files = static_cast<std::uint64_t>(sqlite3_column_int64(s, 11));
         row.info.bytes = static_cast<std::uint64_t>(sqlite3_column_int64(s, 12));
+        row.meta = sqlite::columnString(s, 13);
+        readMeta(row.meta, row.info.policy, row.info.datasets);
         rows.push_back(std::move(row));
     }
     if (rc != SQLITE_DONE)
@@ -259,7 +279,7 @@ Result<CheckpointRow> SandboxEngine::Impl::insertCheckpoint(const NewCheckpoint&
     }
     auto insert = db.prepare(
         "INSERT INTO checkpoints (checkpoint_id, sandbox_id, sandbox_name, tree, kind, label, message, author, "
-        "created_at_ms, source_id, files, bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+        "created_at_ms, source_id, files, bytes, meta) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
     if (!insert)
         return errorOf(insert);
     sqlite::Binder bind(insert->get());
@@ -273,7 +293,8 @@ Result<CheckpointRow> SandboxEngine::Impl::insertCheckpoint(const NewCheckpoint&
         .text(8, c.author)
         .integer(9, c.createdAtMs)
         .integer(11, static_cast<std::int64_t>(c.files))
-        .integer(12, static_cast<std::int64_t>(c.bytes));
+        .integer(12, static_cast<std::int64_t>(c.bytes))
+        .text(13, c.meta);
     if (source)
         bind.integer(10, *source);
     else
@@ -301,7 +322,9 @@ Result<CheckpointRow> SandboxEngine::Impl::insertCheckpoint(const NewCheckpoint&
     out.id = row;
     out.sandboxId = c.sandboxId;
     out.info = CheckpointInfo{id,       c.sandboxName, c.parents, c.kind, c.label, c.message,
-                              c.author, c.createdAtMs, c.source,  c.tree, c.files, c.bytes};
+                              c.author, c.createdAtMs, c.source,  c.tree, c.files, c.bytes, {}, {}};
+    out.meta = c.meta;
+    readMeta(c.meta, out.info.policy, out.info.datasets);
     return out;
 }
 

@@ -57,6 +57,10 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
     if (auto ok = blobs.endBatch(); !ok)
         return errorOf(ok);
 
+    if (request.quotaBytes && scan->bytes > *request.quotaBytes)
+        return fail(fmt::format("sandbox '{}' holds {} bytes, over its quota of {} bytes: nothing was checkpointed "
+                                "(free space, or raise the quota with: sandbench sandbox set {} --quota SIZE)",
+                                sandbox.info.name, scan->bytes, *request.quotaBytes, sandbox.info.name));
     step("checkpoint.stored");
     Saved saved;
     saved.head = std::move(*head);
@@ -101,6 +105,7 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
     c.createdAtMs = clock();
     c.files = scan->files;
     c.bytes = scan->bytes;
+    c.meta = metaText(sandbox.info.policy, sandbox.info.datasets);
     auto made = addCheckpoint(c);
     if (!made)
         return errorOf(made);
@@ -174,6 +179,7 @@ Result<SandboxRow> SandboxEngine::Impl::ensureMain()
     c.tree = scan->root;
     c.kind = "create";
     c.message = "main, the production sandbox, first used";
+    c.meta = metaText({}, {});
     c.author = author;
     c.createdAtMs = now;
     c.files = scan->files;
@@ -298,6 +304,10 @@ Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxReque
         return fail("a sandbox comes from a sandbox or checkpoint, or from an imported folder: not both");
     if (request.expiresInMs && *request.expiresInMs <= 0)
         return fail("an expiry must lie in the future");
+    if (request.idleTimeoutMs && *request.idleTimeoutMs <= 0)
+        return fail("an idle timeout must be longer than zero");
+    if (request.quotaBytes && *request.quotaBytes == 0)
+        return fail("a quota must be larger than zero");
     auto filter = PathFilter::make(request.includes, request.excludes);
     if (!filter)
         return errorOf(filter);
@@ -356,6 +366,10 @@ Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxReque
 
     Source source;
     TreeReader reader(blobs);
+    // What the new sandbox inherits of its source: the policy and dataset references (a sandbox's now, a
+    // checkpoint's as they were when it was made).
+    std::string inheritedPolicy;
+    std::vector<DatasetRef> inheritedDatasets;
     if (request.importFrom) {
         auto imported = importFolder(*request.importFrom, *filter, progress);
         if (!imported)
@@ -365,6 +379,10 @@ Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxReque
         auto row = requireSandbox(fromSandbox);
         if (!row)
             return errorOf(row);
+        if (auto ok = revive(*row); !ok)
+            return errorOf(ok);
+        inheritedPolicy = row->info.policy;
+        inheritedDatasets = row->info.datasets;
         SaveRequest save;
         save.always = false;
         save.kind = "auto";
@@ -378,6 +396,8 @@ Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxReque
         source.origin = fromSandbox == kMain ? std::string(kMain) : fmt::format("sandbox {}", fromSandbox);
         source.checkpoint = std::move(saved->head);
     } else {
+        inheritedPolicy = fromCheckpoint->info.policy;
+        inheritedDatasets = fromCheckpoint->info.datasets;
         source.tree = fromCheckpoint->info.tree;
         source.origin = fmt::format("checkpoint {}", fromCheckpoint->info.id);
         source.checkpoint = std::move(*fromCheckpoint);
@@ -392,6 +412,18 @@ Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxReque
     auto totals = totalsOf(reader, source.tree);
     if (!totals)
         return errorOf(totals);
+    if (request.quotaBytes && totals->bytes > *request.quotaBytes)
+        return fail(fmt::format("sandbox '{}' would hold {} bytes, over its quota of {} bytes: nothing was created",
+                                request.name, totals->bytes, *request.quotaBytes));
+    SandboxInfo governance;
+    governance.quotaBytes = request.quotaBytes;
+    governance.idleTimeoutMs = request.idleTimeoutMs;
+    governance.policy = request.policy ? *request.policy : inheritedPolicy;
+    governance.datasets = std::move(inheritedDatasets);
+    for (const auto& add : request.datasets) {
+        std::erase_if(governance.datasets, [&](const DatasetRef& r) { return r.name == add.name; });
+        governance.datasets.push_back(add);
+    }
 
     // The folder: anything left under this name (a crash, a destroy cut short) goes first.
     const fs::path folder = sandboxFolder(request.name);
@@ -418,6 +450,10 @@ Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxReque
         insertSandbox(request.name, author, now, expires, source.origin, request.includes, request.excludes);
     if (!sandboxId)
         return cleanup(sandboxId.error());
+    governance.owner = author;
+    governance.expiresAtMs = expires;
+    if (auto ok = writeGovernance(*sandboxId, governance); !ok)
+        return cleanup(ok.error());
     if (auto ok = storeListings(source.listings); !ok)
         return cleanup(ok.error());
     NewCheckpoint c;
@@ -435,6 +471,7 @@ Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxReque
     c.source = source.checkpoint ? source.checkpoint->info.id : std::string();
     c.files = totals->files;
     c.bytes = totals->bytes;
+    c.meta = metaText(governance.policy, governance.datasets);
     auto made = addCheckpoint(c);
     if (!made)
         return cleanup(made.error());
@@ -448,7 +485,14 @@ Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxReque
                                     {"expires_at_ms", expires ? nlohmann::json(*expires) : nlohmann::json()},
                                     {"files", c.files},
                                     {"bytes", c.bytes},
-                                    {"skipped", source.skipped.size()}};
+                                    {"skipped", source.skipped.size()},
+                                    {"quota_bytes", governance.quotaBytes ? nlohmann::json(*governance.quotaBytes)
+                                                                          : nlohmann::json()},
+                                    {"idle_timeout_ms", governance.idleTimeoutMs
+                                                            ? nlohmann::json(*governance.idleTimeoutMs)
+                                                            : nlohmann::json()},
+                                    {"policy", governance.policy},
+                                    {"datasets", datasetsToJson(governance.datasets)}};
     const std::string action = kind == "fork" ? "checkpoint.fork" : "sandbox.create";
     if (auto ok = commit(transaction, Operation{action, request.name, made->info.id, author, now, jsonText(details)});
         !ok)
@@ -507,11 +551,14 @@ Result<SandboxEngine::Impl::Source> SandboxEngine::Impl::importFolder(const fs::
 
 // Removes the sandbox's rows and its folder; the blobs stay for the caller's garbage collection.
 Result<std::uint64_t> SandboxEngine::Impl::destroyLocked(const SandboxRow& sandbox, const std::string& action,
-                                                         std::int64_t now)
+                                                         std::int64_t now, std::vector<std::string>* datasetsRemoved)
 {
     auto doomed = checkpointRowsOfSandbox(sandbox.id);
     if (!doomed)
         return errorOf(doomed);
+    auto sampledRefs = sampledDatasetsOf(sandbox);
+    if (!sampledRefs)
+        return errorOf(sampledRefs);
     sqlite::Transaction transaction(db);
     if (auto ok = transaction.begin(); !ok)
         return errorOf(ok);
@@ -522,10 +569,15 @@ Result<std::uint64_t> SandboxEngine::Impl::destroyLocked(const SandboxRow& sandb
         return errorOf(ok);
     if (auto ok = removeCheckpoints(*doomed); !ok)
         return errorOf(ok);
+    // Snapshots sampled for this sandbox alone go with it; shared snapshots stay.
+    auto sampled = dropSampledDatasets(sandbox, *sampledRefs);
+    if (!sampled)
+        return errorOf(sampled);
     if (auto ok = db.exec(fmt::format("DELETE FROM sandboxes WHERE id = {}", sandbox.id), "cannot destroy a sandbox");
         !ok)
         return errorOf(ok);
     const nlohmann::json details = {
+        {"datasets_removed", *sampled},
         {"checkpoints_removed", doomed->size()},
         {"expired", sandbox.info.expired(now)},
         {"expires_at_ms", sandbox.info.expiresAtMs ? nlohmann::json(*sandbox.info.expiresAtMs) : nlohmann::json()}};
@@ -533,6 +585,8 @@ Result<std::uint64_t> SandboxEngine::Impl::destroyLocked(const SandboxRow& sandb
         !ok)
         return errorOf(ok);
     step("destroy.recorded");
+    if (datasetsRemoved)
+        *datasetsRemoved = std::move(*sampled);
     if (auto ok = discardFolder(sandboxFolder(sandbox.info.name)); !ok)
         return errorOf(ok);
     return doomed->size();

@@ -107,7 +107,7 @@ Result<DestroyResult> SandboxEngine::destroySandbox(std::string_view name)
         auto row = m_impl->requireSandbox(name);
         if (!row)
             return errorOf(row);
-        auto removed = m_impl->destroyLocked(*row, "sandbox.destroy", m_impl->clock());
+        auto removed = m_impl->destroyLocked(*row, "sandbox.destroy", m_impl->clock(), &result.datasetsRemoved);
         if (!removed)
             return errorOf(removed);
         result.checkpointsRemoved = *removed;
@@ -142,6 +142,28 @@ Result<SweepResult> SandboxEngine::sweep()
             return errorOf(removed);
         result.destroyed.push_back(row.info.name);
         result.checkpointsRemoved += *removed;
+    }
+    // Idle past their timeout: archived, never destroyed (their work is checkpointed first).
+    for (const auto& row : *rows) {
+        if (row.info.name == kMain || row.info.archived || row.info.expired(now) || !row.info.idleTooLong(now))
+            continue;
+        auto lock = m_impl->lockSandbox(row.info.name);
+        if (!lock)
+            return errorOf(lock);
+        auto garbage = m_impl->lockGarbage(FileLock::Mode::Shared);
+        if (!garbage)
+            return errorOf(garbage);
+        auto current = m_impl->findSandbox(row.info.name); // used, destroyed or changed meanwhile?
+        if (!current)
+            return errorOf(current);
+        if (!*current || (*current)->info.archived || !(*current)->info.idleTooLong(now))
+            continue;
+        auto saved = m_impl->archive(**current, now);
+        if (!saved)
+            return errorOf(saved);
+        result.archived.push_back(row.info.name);
+        if (*saved)
+            result.savedCheckpoints.push_back((*saved)->id);
     }
     // Folders of sandboxes that have no row (a destroy or create cut short), unless someone works on that name
     // now, and whatever such a cut left in trash/.
@@ -188,13 +210,24 @@ Result<CheckpointResult> SandboxEngine::checkpoint(const CheckpointRequest& requ
     auto sandbox = m_impl->requireSandbox(request.sandbox);
     if (!sandbox)
         return errorOf(sandbox);
+    if (auto ok = m_impl->revive(*sandbox); !ok)
+        return errorOf(ok);
     Impl::SaveRequest save;
     save.label = request.label;
     save.message = request.message;
     save.author = request.author;
+    save.quotaBytes = sandbox->info.quotaBytes;
     auto saved = m_impl->saveWorkspace(*sandbox, save, progress);
-    if (!saved)
+    if (!saved) {
+        // Over its quota: what the walk stored is referenced by nothing; freed now rather than at the next
+        // collection, so a refused checkpoint leaves the store as it was.
+        if (sandbox->info.quotaBytes) {
+            garbage = FileLock();
+            lock = FileLock();
+            (void)m_impl->collect();
+        }
         return errorOf(saved);
+    }
     CheckpointResult result;
     result.checkpoint = saved->made->info;
     result.changes = saved->changes;
@@ -294,18 +327,26 @@ Result<DiffResult> SandboxEngine::diff(std::string_view from, std::string_view t
         auto sandbox = m_impl->requireSandbox(name);
         if (!sandbox)
             return errorOf(sandbox);
-        const StatCache cache = m_impl->loadStatCache(sandbox->id).value_or(StatCache{});
-        // Read only: nothing is stored, the references are computed the way a checkpoint would.
-        auto walked = m_impl->walkWorkspace(sandbox->info.workspace, cache, nullptr, progress);
-        if (!walked)
-            return errorOf(walked);
-        scan = std::move(*walked);
-        reader.addUnstored(&scan->trees);
-        toTree = scan->root;
         result.to = "workspace";
         result.sandbox = name;
-        result.skipped = scan->skipped;
-        workspace = sandbox->info.workspace;
+        if (sandbox->info.archived && sandbox->headRow) {
+            // An archived sandbox's workspace is its head, kept in the store.
+            auto head = m_impl->checkpointByRow(*sandbox->headRow);
+            if (!head)
+                return errorOf(head);
+            toTree = head->info.tree;
+        } else {
+            const StatCache cache = m_impl->loadStatCache(sandbox->id).value_or(StatCache{});
+            // Read only: nothing is stored, the references are computed the way a checkpoint would.
+            auto walked = m_impl->walkWorkspace(sandbox->info.workspace, cache, nullptr, progress);
+            if (!walked)
+                return errorOf(walked);
+            scan = std::move(*walked);
+            reader.addUnstored(&scan->trees);
+            toTree = scan->root;
+            result.skipped = scan->skipped;
+            workspace = sandbox->info.workspace;
+        }
     }
     auto changes = diffTrees(reader, a->info.tree, toTree);
     if (!changes)
@@ -373,6 +414,16 @@ Result<CreateSandboxResult> SandboxEngine::fork(std::string_view checkpoint, std
     CreateSandboxRequest request;
     request.name = std::string(newName);
     request.from = source->info.id;
+    // A fork keeps the bounds of the sandbox it comes from (its policy and datasets come with the checkpoint).
+    if (source->sandboxId) {
+        auto from = m_impl->findSandbox(source->info.sandbox);
+        if (!from)
+            return errorOf(from);
+        if (*from) {
+            request.quotaBytes = (*from)->info.quotaBytes;
+            request.idleTimeoutMs = (*from)->info.idleTimeoutMs;
+        }
+    }
     return m_impl->create(request, "fork", progress);
 }
 

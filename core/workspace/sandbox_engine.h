@@ -30,6 +30,20 @@
 
 namespace sb {
 
+// A dataset snapshot (the store's `datasets` table) a sandbox refers to: `name` is what the sandbox calls it
+// (what `--data NAME` means in it), `snapshot` the stored snapshot's name and `sha256` its content, so a
+// reference never silently follows another snapshot. A sampled reference points at a snapshot made for the
+// sandbox (ratio and seed as it was made).
+struct DatasetRef {
+    std::string name;
+    std::string snapshot;
+    std::string sha256;
+    bool sampled = false;
+    double sample = 1.0;
+    std::uint64_t seed = 0;
+    bool operator==(const DatasetRef&) const = default;
+};
+
 struct SandboxInfo {
     std::string name;
     std::string owner;
@@ -43,8 +57,18 @@ struct SandboxInfo {
     std::int64_t checkpoints = 0;              // checkpoints made in this sandbox (still kept)
     std::uint64_t files = 0;                   // files and symlinks of its head checkpoint
     std::uint64_t bytes = 0;                   // and their bytes
+    // Governance.
+    std::optional<std::uint64_t> quotaBytes;   // bounds the live workspace's bytes; nullopt: none
+    std::optional<std::int64_t> idleTimeoutMs; // archived by a sweep after this long without use; nullopt: never
+    std::int64_t lastActivityMs = 0;           // the last operation or run in it
+    bool archived = false;                     // its workspace folder is removed until its next use
+    std::string policy;                        // for its runs: "" none, "preset:NAME" or "NAME@VERSION"
+    std::vector<DatasetRef> datasets;
 
     bool expired(std::int64_t nowMs) const { return expiresAtMs && *expiresAtMs <= nowMs; }
+    std::int64_t idleMs(std::int64_t nowMs) const { return nowMs > lastActivityMs ? nowMs - lastActivityMs : 0; }
+    bool idleTooLong(std::int64_t nowMs) const { return idleTimeoutMs && idleMs(nowMs) >= *idleTimeoutMs; }
+    std::string_view state() const { return archived ? "archived" : "active"; }
 };
 
 struct CheckpointInfo {
@@ -60,6 +84,9 @@ struct CheckpointInfo {
     ContentHash tree{};
     std::uint64_t files = 0;
     std::uint64_t bytes = 0;
+    // The sandbox's policy and dataset references when it was made (restored by a restore, copied by a fork).
+    std::string policy;
+    std::vector<DatasetRef> datasets;
 };
 
 // What long work reports; `total` 0 when not known in advance.
@@ -86,6 +113,22 @@ struct CreateSandboxRequest {
     std::vector<std::string> excludes;
     std::optional<std::int64_t> expiresInMs;
     std::string owner;                             // "": the current user
+    std::optional<std::uint64_t> quotaBytes;       // refused when the new workspace would be larger
+    std::optional<std::int64_t> idleTimeoutMs;
+    std::optional<std::string> policy;             // nullopt: the source's (a sandbox's or checkpoint's), else none
+    std::vector<DatasetRef> datasets;              // added to (or replacing, by name) the source's references
+};
+
+// Changes to a sandbox's governance (SandboxEngine::setSandbox); what is not given stays as it is.
+struct SandboxSettings {
+    std::string name;
+    std::optional<std::optional<std::uint64_t>> quotaBytes;  // inner nullopt: no quota
+    std::optional<std::optional<std::int64_t>> idleTimeoutMs;
+    std::optional<std::optional<std::int64_t>> expiresInMs;  // from now
+    std::optional<std::string> policy;                        // "": none
+    std::optional<std::string> owner;
+    std::vector<DatasetRef> addDatasets;                      // replacing a reference of the same name
+    std::vector<std::string> dropDatasets;
 };
 
 struct CreateSandboxResult {
@@ -132,11 +175,14 @@ struct GarbageStats {
 struct DestroyResult {
     std::string sandbox;
     std::uint64_t checkpointsRemoved = 0;
+    std::vector<std::string> datasetsRemoved;      // snapshots sampled for it that nothing else refers to
     GarbageStats garbage;
 };
 
 struct SweepResult {
     std::vector<std::string> destroyed;
+    std::vector<std::string> archived;             // idle past their timeout: saved, their folders removed
+    std::vector<std::string> savedCheckpoints;     // auto checkpoints of unsaved changes made while archiving
     std::uint64_t checkpointsRemoved = 0;
     GarbageStats garbage;
 };
@@ -201,7 +247,7 @@ public:
     // For tests: called at the named steps between which a crash must leave nothing half done
     // ("checkpoint.stored", "restore.staged", "restore.journaled", "restore.swapped", "restore.recorded",
     // "create.written", "destroy.recorded", "promote.staged", "promote.journaled", "promote.swapped",
-    // "promote.recorded"), so a test can kill the process exactly there.
+    // "promote.recorded", "archive.recorded", "revive.written"), so a test can kill the process exactly there.
     void setFaultHook(std::function<void(std::string_view step)> hook);
 
     // --- sandboxes ---------------------------------------------------------------------------------------
@@ -210,8 +256,19 @@ public:
     Result<std::vector<SandboxInfo>> sandboxes();
     Result<SandboxInfo> sandbox(std::string_view name);
     Result<DestroyResult> destroySandbox(std::string_view name);
-    // Destroys every expired sandbox, then frees the blobs nothing references any more.
+    // Destroys every expired sandbox, archives every sandbox idle past its timeout (unsaved changes
+    // checkpointed first, then its workspace folder removed), then frees the blobs nothing references any more.
+    // main never expires and is never archived.
     Result<SweepResult> sweep();
+    // Changes a sandbox's quota, idle timeout, expiry, policy, owner or dataset references; audited as
+    // sandbox.set. A policy is stored as given: the caller validates it.
+    Result<SandboxInfo> setSandbox(const SandboxSettings& settings);
+    // The sandbox about to be used (a run in it, its path asked for): revived when archived (its head
+    // checkpoint written again as its workspace) and its activity recorded.
+    Result<SandboxInfo> use(std::string_view name);
+    // The bytes of the sandbox's live workspace (files and symlinks, as a checkpoint counts them); an archived
+    // sandbox's are its head's.
+    Result<std::uint64_t> usage(std::string_view name);
 
     // --- checkpoints -------------------------------------------------------------------------------------
     Result<CheckpointResult> checkpoint(const CheckpointRequest& request, const ProgressCallback& progress = {});
@@ -219,6 +276,9 @@ public:
     Result<std::vector<CheckpointInfo>> checkpoints(std::string_view sandbox);
     // By id or a unique prefix of at least 4 hex digits.
     Result<CheckpointInfo> findCheckpoint(std::string_view idOrPrefix);
+    // Gives a checkpoint a label, or clears it (empty): mutable, like a git tag, and kept apart from what the
+    // checkpoint's id hashes, so the id stays. Audited as checkpoint.label.
+    Result<CheckpointInfo> setLabel(std::string_view checkpoint, std::string_view label);
     // From checkpoint `from` to checkpoint `to`, or to the live workspace of `from`'s sandbox when `to` is
     // empty (or of `liveSandbox` when given).
     Result<DiffResult> diff(std::string_view from, std::string_view to, const DiffOptions& options = {},

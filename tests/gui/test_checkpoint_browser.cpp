@@ -31,7 +31,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolBar>
 #include <QToolButton>
+#include <QFileInfo>
 
 #include <memory>
 
@@ -64,6 +66,9 @@ private slots:
     void sweepDestroysExpiredSandboxes();
     void demoSandboxesFillTheBrowser();
     void sweepAtStartReportsWhatWent();
+    void labelActionLabelsAndClears();
+    void newSandboxWithAQuotaAndAnIdleTimeout();
+    void sweepAtStartArchivesIdleSandboxesAndUseRevives();
     void cleanupTestCase();
 
 private:
@@ -572,6 +577,156 @@ void TestCheckpointBrowser::sweepAtStartReportsWhatWent()
     auto* table = window.findChild<QTableView*>(QStringLiteral("sandboxTable"));
     QTRY_COMPARE(table->model()->rowCount(), 1); // main alone
     QTRY_VERIFY(!window.checkpointBrowser()->jobs()->isBusy() && !window.checkpointBrowser()->jobs()->isLoading());
+}
+
+void TestCheckpointBrowser::labelActionLabelsAndClears()
+{
+    QVERIFY(browser()->selectSandbox(QStringLiteral("trial")));
+    QTRY_COMPARE(browser()->currentSandbox(), QStringLiteral("trial"));
+    waitIdle();
+    const auto* model = qobject_cast<const CheckpointListModel*>(checkpoints()->model());
+    const int row = model->rowOf(m_firstCheckpoint);
+    QVERIFY(row >= 0);
+    QCOMPARE(checkpointLabel(row), QStringLiteral("first rules"));
+    clickRow(checkpoints(), row);
+    waitIdle();
+    // On the toolbar and in the checkpoint's context menu.
+    QVERIFY(checkpoints()->actions().contains(browser()->labelAction()));
+    QCOMPARE(checkpoints()->contextMenuPolicy(), Qt::ActionsContextMenu);
+    QVERIFY(child<QToolBar>("checkpointToolBar")->actions().contains(browser()->labelAction()));
+
+    trigger("actionLabelCheckpoint");
+    auto* dialog = modal<QDialog>("labelDialog");
+    QVERIFY(dialog);
+    auto* text = dialog->findChild<QLineEdit*>(QStringLiteral("labelText"));
+    QCOMPARE(text->text(), QStringLiteral("first rules")); // the label it has, to edit
+    text->clear();
+    QTest::keyClicks(text, QStringLiteral("release candidate 1"));
+    screenshot(QStringLiteral("16-label-dialog.png"), dialog);
+    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("labelApply")), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(m_firstCheckpoint) >= 0
+                                 && checkpointLabel(model->rowOf(m_firstCheckpoint))
+                                        == QStringLiteral("release candidate 1"),
+                             20000);
+    QVERIFY2(m_window->statusBar()->currentMessage().contains(QStringLiteral("release candidate 1")),
+             qPrintable(m_window->statusBar()->currentMessage()));
+    waitIdle();
+    // The same checkpoint, still selected: a label never changes the id.
+    QCOMPARE(browser()->currentSandbox(), QStringLiteral("trial"));
+    QCOMPARE(checkpoints()->selectionModel()->selectedRows().size(), 1);
+    QCOMPARE(checkpoints()->selectionModel()->selectedRows().constFirst().data(CheckpointListModel::IdRole).toString(),
+             m_firstCheckpoint);
+    screenshot(QStringLiteral("17-checkpoint-labelled.png"));
+
+    // An empty label clears it.
+    trigger("actionLabelCheckpoint");
+    dialog = modal<QDialog>("labelDialog");
+    QVERIFY(dialog);
+    dialog->findChild<QLineEdit*>(QStringLiteral("labelText"))->clear();
+    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("labelApply")), Qt::LeftButton);
+    // (The label column then shows the checkpoint's message, greyed: the label itself is gone.)
+    QTRY_VERIFY_WITH_TIMEOUT(model->checkpointAt(model->rowOf(m_firstCheckpoint))
+                                 && model->checkpointAt(model->rowOf(m_firstCheckpoint))->label.empty(),
+                             20000);
+    QVERIFY2(m_window->statusBar()->currentMessage().contains(QStringLiteral("label cleared")),
+             qPrintable(m_window->statusBar()->currentMessage()));
+    waitIdle();
+    // The details line tells the sandbox's governance.
+    const QString details = child<QLabel>("sandboxDetails")->text();
+    QVERIFY2(details.contains(QStringLiteral("active")) && details.contains(QStringLiteral("usage")),
+             qPrintable(details));
+}
+
+void TestCheckpointBrowser::newSandboxWithAQuotaAndAnIdleTimeout()
+{
+    trigger("actionNewSandbox");
+    auto* dialog = modal<QDialog>("newSandboxDialog");
+    QVERIFY(dialog);
+    QTest::keyClicks(dialog->findChild<QLineEdit*>(QStringLiteral("newSandboxName")), QStringLiteral("bounded"));
+    auto* quota = dialog->findChild<QLineEdit*>(QStringLiteral("newSandboxQuota"));
+    auto* create = dialog->findChild<QPushButton*>(QStringLiteral("newSandboxCreate"));
+    QTest::keyClicks(quota, QStringLiteral("5X"));
+    QVERIFY(!create->isEnabled()); // the reason is under the fields
+    quota->clear();
+    QTest::keyClicks(quota, QStringLiteral("1M"));
+    dialog->findChild<QComboBox*>(QStringLiteral("newSandboxIdle"))->setCurrentText(QStringLiteral("7d"));
+    QVERIFY(create->isEnabled());
+    screenshot(QStringLiteral("19-new-sandbox-quota.png"), dialog);
+    QTest::mouseClick(create, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(sandboxNames().contains(QStringLiteral("bounded")), 20000);
+    QTRY_COMPARE(browser()->currentSandbox(), QStringLiteral("bounded"));
+    waitIdle();
+    const auto* model = qobject_cast<const SandboxListModel*>(sandboxes()->model());
+    const auto* info = model->sandboxAt(model->rowOf(QStringLiteral("bounded")));
+    QVERIFY(info);
+    QCOMPARE(info->quotaBytes, std::optional<std::uint64_t>(1 << 20));
+    QCOMPARE(info->idleTimeoutMs, std::optional<std::int64_t>(7LL * 86'400'000));
+    QVERIFY(model->index(model->rowOf(QStringLiteral("bounded")), SandboxListModel::UsageColumn)
+                .data()
+                .toString()
+                .endsWith(QStringLiteral("of 1.0 MiB")));
+    const QString details = child<QLabel>("sandboxDetails")->text();
+    QVERIFY2(details.contains(QStringLiteral("active, idle ")) && details.contains(QStringLiteral(" of 7d")),
+             qPrintable(details));
+}
+
+void TestCheckpointBrowser::sweepAtStartArchivesIdleSandboxesAndUseRevives()
+{
+    // A sandbox left idle past its timeout, with unsaved work, while no window was open.
+    const std::string path = QString(m_dir.path() + QStringLiteral("/idle.db")).toStdString();
+    QString workspace;
+    {
+        auto store = sb::Store::open(path);
+        QVERIFY(store);
+        auto engine = sb::SandboxEngine::open(*store);
+        QVERIFY(engine);
+        sb::CreateSandboxRequest request;
+        request.name = "dormant";
+        request.idleTimeoutMs = 1;
+        request.quotaBytes = 1 << 20;
+        request.policy = "preset:agent";
+        auto made = (*engine)->createSandbox(request);
+        QVERIFY(made);
+        workspace = QString::fromStdString(made->sandbox.workspace.string());
+    }
+    writeFile(workspace + QStringLiteral("/notes.txt"), "unsaved\n");
+    QTest::qWait(20);
+    MainWindow window(path);
+    window.resize(1440, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(!window.openStore());
+    QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().contains(QStringLiteral("archived")), 20000);
+    QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("dormant")),
+             qPrintable(window.statusBar()->currentMessage()));
+    auto* browserHere = window.checkpointBrowser();
+    QTRY_VERIFY(!browserHere->jobs()->isBusy() && !browserHere->jobs()->isLoading());
+    QVERIFY(!QFileInfo::exists(workspace));
+    window.findChild<QAction*>(QStringLiteral("actionCheckpoints"))->trigger();
+    QTRY_VERIFY(browserHere->selectSandbox(QStringLiteral("dormant")));
+    QTRY_COMPARE(browserHere->currentSandbox(), QStringLiteral("dormant"));
+    auto* table = window.findChild<QTableView*>(QStringLiteral("sandboxTable"));
+    const auto* model = qobject_cast<const SandboxListModel*>(table->model());
+    const int row = model->rowOf(QStringLiteral("dormant"));
+    QCOMPARE(model->index(row, SandboxListModel::StateColumn).data().toString(), QStringLiteral("archived"));
+    QVERIFY(model->index(row, SandboxListModel::UsageColumn).data().toString().contains(QStringLiteral("of 1.0 MiB")));
+    auto* details = window.findChild<QLabel*>(QStringLiteral("sandboxDetails"));
+    QTRY_VERIFY(details->text().contains(QStringLiteral("archived")));
+    QVERIFY2(details->text().contains(QStringLiteral("preset agent")), qPrintable(details->text()));
+    QTRY_VERIFY(!browserHere->jobs()->isBusy() && !browserHere->jobs()->isLoading() && !browserHere->jobs()->isDiffing());
+    screenshot(QStringLiteral("18-archived-sandbox.png"), &window);
+
+    // Open folder uses it: revived, its unsaved work back, then handed to the file manager.
+    UrlCatcher catcher;
+    QDesktopServices::setUrlHandler(QStringLiteral("file"), &catcher, "open");
+    window.findChild<QAction*>(QStringLiteral("actionOpenWorkspace"))->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(catcher.urls.size(), 1, 20000);
+    QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
+    QCOMPARE(catcher.urls.constFirst().toLocalFile(), workspace);
+    QCOMPARE(readFile(workspace + QStringLiteral("/notes.txt")), QByteArray("unsaved\n"));
+    QTRY_COMPARE(model->index(model->rowOf(QStringLiteral("dormant")), SandboxListModel::StateColumn).data().toString(),
+                 QStringLiteral("active"));
+    QTRY_VERIFY(!browserHere->jobs()->isBusy() && !browserHere->jobs()->isLoading() && !browserHere->jobs()->isDiffing());
 }
 
 void TestCheckpointBrowser::cleanupTestCase()

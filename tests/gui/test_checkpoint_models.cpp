@@ -74,6 +74,7 @@ private slots:
     void countLines();
     void shortenIds();
     void sandboxModelPassesTester();
+    void sandboxGovernanceTexts();
     void checkpointModelPassesTesterAndDrawsTheGraph();
     void diffFileModelPassesTester();
     void runnerCreatesChecksDiffsAndReportsErrors();
@@ -154,6 +155,41 @@ void TestCheckpointModels::sandboxModelPassesTester()
     model.setSandboxes({trial}, 1000);
     QCOMPARE(model.index(0, SandboxListModel::ExpiresColumn).data().toString(), QStringLiteral("in 4s"));
     QCOMPARE(model.rowOf(QStringLiteral("main")), -1);
+}
+
+void TestCheckpointModels::sandboxGovernanceTexts()
+{
+    sb::SandboxInfo idle;
+    idle.name = "idle";
+    idle.lastActivityMs = 1000;
+    idle.idleTimeoutMs = 3'600'000;
+    idle.quotaBytes = 2 * 1024 * 1024;
+    idle.archived = true;
+    idle.policy = "preset:agent";
+    idle.datasets = {sb::DatasetRef{"tx", "idle.tx", std::string(64, 'a'), true, 0.5, 7},
+                     sb::DatasetRef{"users", "users", std::string(64, 'b'), false, 1.0, 0}};
+    const std::int64_t now = 1000 + 2 * 3'600'000;
+    QCOMPARE(SandboxListModel::stateText(idle, now), QStringLiteral("archived, idle 2h of 1h"));
+    QCOMPARE(SandboxListModel::usageText(idle, 1024), QStringLiteral("1.0 KiB of 2.0 MiB"));
+    QCOMPARE(SandboxListModel::usageText(idle, std::nullopt), QStringLiteral("? of 2.0 MiB"));
+    QCOMPARE(SandboxListModel::detailsText(idle, 1024, now),
+             QStringLiteral("idle · archived, idle 2h of 1h · usage 1.0 KiB of 2.0 MiB · policy preset agent · "
+                            "datasets tx (sample 0.5 of it: idle.tx), users"));
+    sb::SandboxInfo plain;
+    plain.name = "plain";
+    plain.lastActivityMs = now;
+    QCOMPARE(SandboxListModel::detailsText(plain, 10, now),
+             QStringLiteral("plain · active, idle 0s · usage 10 B · policy default · datasets none"));
+
+    SandboxListModel model(this);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setSandboxes({idle, plain}, now, {{"idle", 1024}});
+    QCOMPARE(model.index(0, SandboxListModel::StateColumn).data().toString(), QStringLiteral("archived"));
+    QVERIFY(model.index(0, 0).data(SandboxListModel::ArchivedRole).toBool());
+    QCOMPARE(model.index(0, SandboxListModel::UsageColumn).data().toString(), QStringLiteral("1.0 KiB of 2.0 MiB"));
+    QCOMPARE(model.index(1, SandboxListModel::StateColumn).data().toString(), QStringLiteral("active"));
+    QCOMPARE(model.index(1, SandboxListModel::UsageColumn).data().toString(), QStringLiteral("?"));
+    QCOMPARE(model.usageOf("idle"), std::optional<std::uint64_t>(1024));
 }
 
 void TestCheckpointModels::checkpointModelPassesTesterAndDrawsTheGraph()

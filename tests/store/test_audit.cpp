@@ -639,7 +639,9 @@ TEST(AuditOperations, NamesAreStable)
     for (std::string_view name :
          {audit_op::kRun, audit_op::kPolicyVersion, audit_op::kSandboxCreate, audit_op::kSandboxDestroy,
           audit_op::kSandboxSweep, audit_op::kCheckpointCreate, audit_op::kCheckpointRestore, audit_op::kCheckpointFork,
-          audit_op::kCheckpointPrune, audit_op::kPromote, audit_op::kApprove})
+          audit_op::kCheckpointPrune, audit_op::kPromote, audit_op::kApprove, audit_op::kDatasetImport,
+          audit_op::kDatasetSample, audit_op::kDatasetRemove, audit_op::kSandboxSet, audit_op::kSandboxArchive,
+          audit_op::kSandboxRevive, audit_op::kCheckpointLabel})
         EXPECT_TRUE(isValidAuditOperation(name)) << name;
     EXPECT_EQ(toString(AuditDamage::Malformed), "malformed");
     EXPECT_EQ(toString(AuditDamage::Altered), "altered");

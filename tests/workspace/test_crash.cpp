@@ -308,11 +308,11 @@ TEST_F(CrashTest, KilledAtEveryStepSettlesToBeforeOrAfter)
 
     // A sandbox killed while being made does not exist, and its name can be used.
     ASSERT_TRUE(killedAt("create.written", [](SandboxEngine& e) {
-        (void)e.createSandbox(CreateSandboxRequest{"half", "", {}, {}, {}, {}, {}});
+        (void)e.createSandbox(CreateSandboxRequest{"half", "", {}, {}, {}, {}, {}, {}, {}, {}, {}});
     }));
     SetUp();
     EXPECT_FALSE(engine().sandbox("half"));
-    auto made = engine().createSandbox(CreateSandboxRequest{"half", "", {}, {}, {}, {}, {}});
+    auto made = engine().createSandbox(CreateSandboxRequest{"half", "", {}, {}, {}, {}, {}, {}, {}, {}, {}});
     ASSERT_TRUE(made) << made.error().message;
     EXPECT_EQ(snapshot(made->sandbox.workspace), snapshot(main));
 
@@ -323,6 +323,34 @@ TEST_F(CrashTest, KilledAtEveryStepSettlesToBeforeOrAfter)
     ASSERT_TRUE(engine().sweep());
     EXPECT_FALSE(fs::exists(SandboxEngine::dataFolder(storePath()) / "sandboxes" / "half"));
     EXPECT_TRUE(fs::is_empty(SandboxEngine::dataFolder(storePath()) / "trash"));
+
+    // An archive killed after it was recorded, before the folder went: archived, and the next use writes the
+    // head back over what was left.
+    CreateSandboxRequest idle;
+    idle.name = "idler";
+    idle.idleTimeoutMs = 1;
+    ASSERT_TRUE(engine().createSandbox(idle));
+    writeFile(workspace("idler") / "notes/unsaved.txt", "work\n");
+    const auto idleBefore = snapshot(workspace("idler"));
+    ::usleep(5000);
+    ASSERT_TRUE(killedAt("archive.recorded", [](SandboxEngine& e) { (void)e.sweep(); }));
+    SetUp();
+    EXPECT_TRUE(engine().sandbox("idler")->archived);
+    auto revived = engine().use("idler");
+    ASSERT_TRUE(revived) << revived.error().message;
+    EXPECT_EQ(snapshot(revived->workspace), idleBefore);
+
+    // A revive killed after writing the workspace, before recording it: still archived; the next use revives.
+    ::usleep(5000);
+    ASSERT_TRUE(engine().sweep());
+    ASSERT_TRUE(engine().sandbox("idler")->archived);
+    ASSERT_TRUE(killedAt("revive.written", [](SandboxEngine& e) { (void)e.use("idler"); }));
+    SetUp();
+    EXPECT_TRUE(engine().sandbox("idler")->archived);
+    revived = engine().use("idler");
+    ASSERT_TRUE(revived) << revived.error().message;
+    EXPECT_FALSE(revived->archived);
+    EXPECT_EQ(snapshot(revived->workspace), idleBefore);
 }
 
 // Promotion applies with the restore machinery: killed at each step it settles to wholly before or wholly

@@ -383,8 +383,8 @@ TEST_F(WorkspaceTest, SandboxesComeFromMainCheckpointsOrFoldersWithFilters)
     EXPECT_EQ(readFile(source / "keep.txt"), "k\n");
     EXPECT_TRUE(imported->checkpoint.parents.empty());
 
-    EXPECT_FALSE(engine().createSandbox(CreateSandboxRequest{"exp", "", {}, {}, {}, {}, {}})); // exists
-    auto unknown = engine().createSandbox(CreateSandboxRequest{"x", "no-such-thing", {}, {}, {}, {}, {}});
+    EXPECT_FALSE(engine().createSandbox(CreateSandboxRequest{"exp", "", {}, {}, {}, {}, {}, {}, {}, {}, {}})); // exists
+    auto unknown = engine().createSandbox(CreateSandboxRequest{"x", "no-such-thing", {}, {}, {}, {}, {}, {}, {}, {}, {}});
     ASSERT_FALSE(unknown);
     EXPECT_NE(unknown.error().message.find("no sandbox or checkpoint named 'no-such-thing'"), std::string::npos);
     EXPECT_FALSE(engine().sandbox("x")); // nothing half-made
@@ -433,7 +433,7 @@ TEST_F(WorkspaceTest, ExpiredSandboxesAreSweptAndTheirBlobsFreed)
     shortLived.name = "short";
     shortLived.expiresInMs = 30 * 60'000;
     ASSERT_TRUE(engine().createSandbox(shortLived));
-    CreateSandboxRequest longLived{"long", "", {}, {}, {}, 7LL * 86'400'000, {}};
+    CreateSandboxRequest longLived{"long", "", {}, {}, {}, 7LL * 86'400'000, {}, {}, {}, {}, {}};
     ASSERT_TRUE(engine().createSandbox(longLived));
     writeFile(workspace("short") / "only-here.bin", noise(300'000, 9));
     checkpoint("short");

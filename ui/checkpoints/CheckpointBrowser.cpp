@@ -10,6 +10,7 @@
 #include "promote/PromotionDialog.h"
 #include "style/Icons.h"
 #include "util/printable.h"
+#include "util/time_text.h"
 
 #include <QAction>
 #include <QApplication>
@@ -64,8 +65,10 @@ QString taskText(CheckpointTask task)
     case CheckpointTask::Checkpoint: return CheckpointBrowser::tr("Creating a checkpoint…");
     case CheckpointTask::Restore: return CheckpointBrowser::tr("Restoring…");
     case CheckpointTask::Fork: return CheckpointBrowser::tr("Forking…");
-    case CheckpointTask::Sweep: return CheckpointBrowser::tr("Sweeping expired sandboxes…");
+    case CheckpointTask::Sweep: return CheckpointBrowser::tr("Sweeping expired and idle sandboxes…");
     case CheckpointTask::Demo: return CheckpointBrowser::tr("Making the demo sandboxes…");
+    case CheckpointTask::Label: return CheckpointBrowser::tr("Labelling the checkpoint…");
+    case CheckpointTask::Revive: return CheckpointBrowser::tr("Reviving the archived sandbox…");
     }
     return {};
 }
@@ -80,6 +83,7 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     , m_fileModel(new DiffFileModel(this))
     , m_toolBar(new QToolBar(this))
     , m_sandboxView(new QTableView(this))
+    , m_sandboxDetails(new QLabel(this))
     , m_checkpointView(new QTableView(this))
     , m_diffSummary(new QLabel(this))
     , m_fileView(new QTableView(this))
@@ -103,6 +107,7 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     m_toolBar->addAction(m_checkpoint);
     m_toolBar->addAction(m_restore);
     m_toolBar->addAction(m_fork);
+    m_toolBar->addAction(m_label);
     m_toolBar->addAction(m_promote);
     m_toolBar->addSeparator();
     m_toolBar->addAction(m_sweep);
@@ -141,11 +146,22 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     sandboxHeader->resizeSection(SandboxListModel::CheckpointsColumn, 90);
     sandboxHeader->resizeSection(SandboxListModel::CreatedColumn, 125);
     sandboxHeader->resizeSection(SandboxListModel::ExpiresColumn, 80);
+    sandboxHeader->resizeSection(SandboxListModel::StateColumn, 70);
+    sandboxHeader->resizeSection(SandboxListModel::UsageColumn, 130);
+    m_sandboxDetails->setObjectName(QStringLiteral("sandboxDetails"));
+    m_sandboxDetails->setWordWrap(true);
+    m_sandboxDetails->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_sandboxDetails->setStyleSheet(QStringLiteral("color: %1;").arg(kNeutral));
 
     m_checkpointView->setObjectName(QStringLiteral("checkpointTable"));
     m_checkpointView->setModel(m_checkpointModel);
     setUpTable(m_checkpointView);
     m_checkpointView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    // Right-click on a checkpoint: what can be done with it.
+    m_checkpointView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_checkpointView->addAction(m_restore);
+    m_checkpointView->addAction(m_fork);
+    m_checkpointView->addAction(m_label);
     auto* delegate = new GraphDelegate(m_checkpointView);
     m_checkpointView->setItemDelegateForColumn(CheckpointListModel::GraphColumn, delegate);
     m_checkpointView->setToolTip(tr("Select a checkpoint to compare it with the live workspace; Ctrl-click a second "
@@ -191,7 +207,13 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     // Left: what there is (sandboxes over checkpoints); right: what changed (paths over the text).
     m_left = new QSplitter(Qt::Vertical, this);
     m_left->setObjectName(QStringLiteral("checkpointLeftSplitter"));
-    m_left->addWidget(m_sandboxView);
+    auto* sandboxPane = new QWidget(this);
+    auto* sandboxLayout = new QVBoxLayout(sandboxPane);
+    sandboxLayout->setContentsMargins(0, 0, 0, 0);
+    sandboxLayout->setSpacing(2);
+    sandboxLayout->addWidget(m_sandboxView, 1);
+    sandboxLayout->addWidget(m_sandboxDetails);
+    m_left->addWidget(sandboxPane);
     m_left->addWidget(m_checkpointView);
     m_left->setStretchFactor(0, 1);
     m_left->setStretchFactor(1, 2);
@@ -288,8 +310,13 @@ void CheckpointBrowser::createActions()
                      tr("Make the workspace equal to the selected checkpoint (unsaved changes are checkpointed first)"));
     m_fork = make(QIcon::fromTheme(QStringLiteral("edit-copy"), style->standardIcon(QStyle::SP_FileDialogDetailedView)),
                   tr("Fork…"), "actionForkCheckpoint", tr("A new sandbox whose workspace is the selected checkpoint"));
+    m_label = make(QIcon::fromTheme(QStringLiteral("tag"), style->standardIcon(QStyle::SP_FileDialogInfoView)),
+                   tr("Label…"), "actionLabelCheckpoint",
+                   tr("Give the selected checkpoint a label, or clear it (its id stays)"));
     m_sweep = make(QIcon::fromTheme(QStringLiteral("edit-clear"), style->standardIcon(QStyle::SP_DialogResetButton)),
-                   tr("Sweep now"), "actionSweepSandboxes", tr("Destroy every expired sandbox and free what nothing uses"));
+                   tr("Sweep now"), "actionSweepSandboxes",
+                   tr("Destroy every expired sandbox, archive every idle one (its work kept), and free what nothing "
+                      "uses"));
     m_promote = make(QIcon::fromTheme(QStringLiteral("go-up"), style->standardIcon(QStyle::SP_ArrowUp)),
                      tr("Promote…"), "actionPromoteSandbox",
                      tr("Review what the selected sandbox changed and promote it into main (or another sandbox)"));
@@ -301,6 +328,7 @@ void CheckpointBrowser::createActions()
     connect(m_checkpoint, &QAction::triggered, this, &CheckpointBrowser::createCheckpoint);
     connect(m_restore, &QAction::triggered, this, &CheckpointBrowser::restoreCheckpoint);
     connect(m_fork, &QAction::triggered, this, &CheckpointBrowser::forkCheckpoint);
+    connect(m_label, &QAction::triggered, this, &CheckpointBrowser::labelCheckpoint);
     connect(m_sweep, &QAction::triggered, this, [this] { sweep(false); });
     connect(m_refresh, &QAction::triggered, this, &CheckpointBrowser::reload);
     connect(m_promote, &QAction::triggered, this, [this] { promote(); });
@@ -404,7 +432,7 @@ void CheckpointBrowser::onSandboxesLoaded(const SandboxesSnapshot& snapshot)
         m_checkpointsToSelect = selectedCheckpoints();
     {
         const QSignalBlocker blocker(m_sandboxView->selectionModel());
-        m_sandboxModel->setSandboxes(snapshot.sandboxes, snapshot.nowMs);
+        m_sandboxModel->setSandboxes(snapshot.sandboxes, snapshot.nowMs, snapshot.usage);
         if (m_sandboxModel->rowOf(wanted) < 0)
             wanted = toQString(sb::SandboxEngine::kMain);
         const int row = m_sandboxModel->rowOf(wanted);
@@ -699,8 +727,13 @@ void CheckpointBrowser::onTaskFinished(const TaskOutcome& outcome)
     emit statusMessage(summary, 10000);
     if (!outcome.sandbox.isEmpty())
         m_selectAfterLoad = outcome.sandbox;
-    if (outcome.task == CheckpointTask::Checkpoint || outcome.task == CheckpointTask::Restore)
+    if (outcome.task == CheckpointTask::Checkpoint || outcome.task == CheckpointTask::Restore
+        || outcome.task == CheckpointTask::Label)
         m_checkpointsToSelect = selectedCheckpoints();
+    // Open folder on an archived sandbox revived it first: now there is a folder to open.
+    if (outcome.task == CheckpointTask::Revive && !outcome.workspace.isEmpty()
+        && !QDesktopServices::openUrl(QUrl::fromLocalFile(outcome.workspace)))
+        emit statusMessage(tr("Cannot open %1 in a file manager").arg(outcome.workspace), 8000);
     m_fileToSelect = m_fileView->currentIndex().data(DiffFileModel::PathRole).toString();
     reload();
     emit storeChanged();
@@ -715,10 +748,14 @@ void CheckpointBrowser::updateActions()
     const bool isMain = sandbox && sandbox->name == sb::SandboxEngine::kMain;
     m_newSandbox->setEnabled(usable && !busy);
     m_destroy->setEnabled(usable && !busy && sandbox && !isMain);
-    m_openFolder->setEnabled(usable && sandbox);
+    m_openFolder->setEnabled(usable && sandbox && (!sandbox->archived || !busy));
+    m_sandboxDetails->setText(sandbox ? SandboxListModel::detailsText(*sandbox, m_sandboxModel->usageOf(sandbox->name),
+                                                                      sb::nowEpochMs())
+                                      : QString());
     m_checkpoint->setEnabled(usable && !busy && sandbox);
     m_restore->setEnabled(usable && !busy && sandbox && selected == 1);
     m_fork->setEnabled(usable && !busy && sandbox && selected == 1);
+    m_label->setEnabled(usable && !busy && sandbox && selected == 1);
     m_sweep->setEnabled(usable && !busy);
     m_promote->setEnabled(usable && !busy && sandbox && !isMain);
     m_refresh->setEnabled(usable);
@@ -785,6 +822,11 @@ void CheckpointBrowser::openFolder()
     const auto* sandbox = currentSandboxInfo();
     if (!sandbox)
         return;
+    // An archived sandbox has no folder until it is used: revive it first, then open it (onTaskFinished).
+    if (sandbox->archived) {
+        started(m_jobs->revive(toQString(sandbox->name)));
+        return;
+    }
     const QString path = toQString(sandbox->workspace.string());
     if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
         emit statusMessage(tr("Cannot open %1 in a file manager").arg(path), 8000);
@@ -803,6 +845,19 @@ void CheckpointBrowser::createCheckpoint()
         request.message = toStdString(dialog->message());
         started(m_jobs->checkpoint(std::move(request)));
     });
+    dialog->open();
+}
+
+void CheckpointBrowser::labelCheckpoint()
+{
+    const QStringList ids = selectedCheckpoints();
+    if (ids.size() != 1)
+        return;
+    const QString id = ids.constFirst();
+    const auto* checkpoint = m_checkpointModel->checkpointAt(m_checkpointModel->rowOf(id));
+    auto* dialog = new LabelDialog(id.left(kShortIdLength), checkpoint ? toQString(checkpoint->label) : QString(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, id] { started(m_jobs->label(id, dialog->label())); });
     dialog->open();
 }
 

@@ -26,7 +26,8 @@ class SandboxListModel;
 
 // The checkpoint browser: the store's sandboxes, the selected sandbox's checkpoint graph, and the diff of
 // one checkpoint against the live workspace or of two checkpoints (Ctrl-click) against each other, with
-// New sandbox, Destroy, Open folder, Create checkpoint, Restore, Fork and Sweep. Every engine call runs in
+// New sandbox, Destroy, Open folder, Create checkpoint, Restore, Fork, Label and Sweep; the selected sandbox's
+// governance (state, idle time, usage against its quota, policy, datasets) in a line under the list. Every engine call runs in
 // CheckpointJobRunner off the GUI thread; dialogs open window-modal without a nested event loop.
 class CheckpointBrowser : public QWidget {
     Q_OBJECT
@@ -37,7 +38,7 @@ public:
     void setStorePath(std::optional<std::filesystem::path> path);
     // Reads sandboxes and checkpoints again and redoes the diff shown.
     void reload();
-    // Destroys expired sandboxes in the background; `automatic` for the sweep at start.
+    // Destroys expired sandboxes and archives idle ones in the background; `automatic` for the sweep at start.
     void sweep(bool automatic);
     // The demo's sandboxes (core/demo/demo_sandboxes.h), made in the background.
     void seedDemo();
@@ -53,6 +54,7 @@ public:
     QAction* newSandboxAction() const { return m_newSandbox; }
     QAction* sweepAction() const { return m_sweep; }
     QAction* promoteAction() const { return m_promote; }
+    QAction* labelAction() const { return m_label; }
     // Opens the promotion review dialog for the current sandbox (into main, or `target`).
     void promote(const QString& target = QStringLiteral("main"));
 
@@ -84,6 +86,7 @@ private:
     void createCheckpoint();
     void restoreCheckpoint();
     void forkCheckpoint();
+    void labelCheckpoint();
     void cancel();
     bool started(bool started);
 
@@ -106,6 +109,7 @@ private:
     QSplitter* m_left = nullptr;
     QSplitter* m_right = nullptr;
     QTableView* m_sandboxView = nullptr;
+    QLabel* m_sandboxDetails = nullptr;
     QTableView* m_checkpointView = nullptr;
     QLabel* m_diffSummary = nullptr;
     QTableView* m_fileView = nullptr;
@@ -122,6 +126,7 @@ private:
     QAction* m_checkpoint = nullptr;
     QAction* m_restore = nullptr;
     QAction* m_fork = nullptr;
+    QAction* m_label = nullptr;
     QAction* m_sweep = nullptr;
     QAction* m_promote = nullptr;
     QAction* m_refresh = nullptr;

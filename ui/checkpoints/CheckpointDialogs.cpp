@@ -1,6 +1,7 @@
 #include "checkpoints/CheckpointDialogs.h"
 
 #include "models/Conversions.h"
+#include "util/size_text.h"
 #include "util/time_text.h"
 
 #include <QComboBox>
@@ -62,6 +63,8 @@ NewSandboxDialog::NewSandboxDialog(const std::vector<sb::SandboxInfo>& sandboxes
     , m_includes(new QLineEdit(this))
     , m_excludes(new QLineEdit(this))
     , m_expiry(new QComboBox(this))
+    , m_quota(new QLineEdit(this))
+    , m_idle(new QComboBox(this))
     , m_problem(problemLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
@@ -106,6 +109,17 @@ NewSandboxDialog::NewSandboxDialog(const std::vector<sb::SandboxInfo>& sandboxes
         m_expiry->addItem(QString::fromLatin1(duration), QString::fromLatin1(duration));
     m_expiry->setToolTip(tr("After this long the sandbox is destroyed by the next sweep (e.g. 2h, 1d12h, 7d)"));
 
+    m_quota->setObjectName(QStringLiteral("newSandboxQuota"));
+    m_quota->setPlaceholderText(tr("none (e.g. 500M, 2G)"));
+    m_quota->setToolTip(tr("The most its workspace may hold: creation, checkpoints and runs are held to it"));
+    m_idle->setObjectName(QStringLiteral("newSandboxIdle"));
+    m_idle->setEditable(true);
+    m_idle->addItem(tr("never"), QString());
+    for (const char* duration : {"1d", "7d", "30d"})
+        m_idle->addItem(QString::fromLatin1(duration), QString::fromLatin1(duration));
+    m_idle->setToolTip(tr("Unused this long, the sandbox is archived by the next sweep: its work is checkpointed, "
+                          "its folder removed until it is used again"));
+
     auto* form = new QFormLayout;
     form->addRow(tr("&Name:"), m_name);
     form->addRow(tr("&From:"), m_from);
@@ -115,6 +129,8 @@ NewSandboxDialog::NewSandboxDialog(const std::vector<sb::SandboxInfo>& sandboxes
     form->addRow(tr("&Include:"), m_includes);
     form->addRow(tr("E&xclude:"), m_excludes);
     form->addRow(tr("&Expires in:"), m_expiry);
+    form->addRow(tr("&Quota:"), m_quota);
+    form->addRow(tr("Archive when i&dle for:"), m_idle);
 
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Create"));
     m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("newSandboxCreate"));
@@ -128,6 +144,8 @@ NewSandboxDialog::NewSandboxDialog(const std::vector<sb::SandboxInfo>& sandboxes
     connect(m_name, &QLineEdit::textChanged, this, &NewSandboxDialog::validate);
     connect(m_folder, &QLineEdit::textChanged, this, &NewSandboxDialog::validate);
     connect(m_expiry, &QComboBox::currentTextChanged, this, &NewSandboxDialog::validate);
+    connect(m_quota, &QLineEdit::textChanged, this, &NewSandboxDialog::validate);
+    connect(m_idle, &QComboBox::currentTextChanged, this, &NewSandboxDialog::validate);
     connect(m_from, &QComboBox::currentIndexChanged, this, &NewSandboxDialog::validate);
     connect(m_browse, &QPushButton::clicked, this, &NewSandboxDialog::browse);
     setMinimumWidth(480);
@@ -170,6 +188,16 @@ void NewSandboxDialog::validate()
         if (auto ms = sb::parseLifetimeMs(toStdString(expiry)); !ms)
             problem = toQString(ms.error().message);
     }
+    const QString quota = m_quota->text().trimmed();
+    if (problem.isEmpty() && !quota.isEmpty()) {
+        if (auto bytes = sb::parseSizeBytes(toStdString(quota)); !bytes)
+            problem = toQString(bytes.error().message);
+    }
+    const QString idle = m_idle->currentText().trimmed();
+    if (problem.isEmpty() && !idle.isEmpty() && idle != tr("never")) {
+        if (auto ms = sb::parseLifetimeMs(toStdString(idle)); !ms)
+            problem = toQString(ms.error().message);
+    }
     m_problem->setText(problem);
     m_problem->setVisible(!problem.isEmpty() && !m_name->text().isEmpty());
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());
@@ -192,6 +220,13 @@ sb::CreateSandboxRequest NewSandboxDialog::request() const
     if (!expiry.isEmpty() && expiry != tr("never")) {
         if (auto ms = sb::parseLifetimeMs(toStdString(expiry)))
             request.expiresInMs = *ms;
+    }
+    if (auto bytes = sb::parseSizeBytes(toStdString(m_quota->text().trimmed())))
+        request.quotaBytes = *bytes;
+    const QString idle = m_idle->currentText().trimmed();
+    if (!idle.isEmpty() && idle != tr("never")) {
+        if (auto ms = sb::parseLifetimeMs(toStdString(idle)))
+            request.idleTimeoutMs = *ms;
     }
     return request;
 }
@@ -272,6 +307,42 @@ void ForkDialog::validate()
     m_problem->setText(problem);
     m_problem->setVisible(!problem.isEmpty());
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());
+}
+
+LabelDialog::LabelDialog(const QString& checkpointText, const QString& currentLabel, QWidget* parent)
+    : QDialog(parent)
+    , m_label(new QLineEdit(currentLabel, this))
+{
+    setObjectName(QStringLiteral("labelDialog"));
+    setWindowTitle(tr("Label checkpoint"));
+    m_label->setObjectName(QStringLiteral("labelText"));
+    m_label->setPlaceholderText(tr("e.g. release candidate 2 (empty: no label)"));
+    m_label->selectAll();
+    auto* intro = new QLabel(tr("The label of checkpoint %1. Labels can change at any time; the checkpoint and its "
+                                "id stay as they are.")
+                                 .arg(checkpointText.toHtmlEscaped()),
+                             this);
+    intro->setWordWrap(true);
+    auto* form = new QFormLayout;
+    form->addRow(tr("&Label:"), m_label);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Apply"));
+    buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("labelApply"));
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    setMinimumWidth(420);
+}
+
+QString LabelDialog::label() const
+{
+    // One line: a pasted newline would be refused by the engine.
+    QString text = m_label->text().trimmed();
+    text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    return text;
 }
 
 } // namespace sb::ui

@@ -16,7 +16,7 @@ class QPushButton;
 namespace sb::ui {
 
 // New sandbox: a name, where it comes from (main, a sandbox, the selected checkpoint, or a folder to
-// import), include/exclude globs and an expiry. OK stays disabled until the request is valid; the reason is
+// import), include/exclude globs, an expiry, a size quota and an idle timeout. OK stays disabled until the request is valid; the reason is
 // shown under the fields.
 class NewSandboxDialog : public QDialog {
     Q_OBJECT
@@ -39,6 +39,8 @@ private:
     QLineEdit* m_includes = nullptr;
     QLineEdit* m_excludes = nullptr;
     QComboBox* m_expiry = nullptr;
+    QLineEdit* m_quota = nullptr;
+    QComboBox* m_idle = nullptr;
     QLabel* m_problem = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
 };
@@ -69,6 +71,17 @@ private:
     QLineEdit* m_name = nullptr;
     QLabel* m_problem = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
+};
+
+// Label: a checkpoint's label, changed or cleared (empty). Labels are mutable, like tags: the id stays.
+class LabelDialog : public QDialog {
+    Q_OBJECT
+public:
+    LabelDialog(const QString& checkpointText, const QString& currentLabel, QWidget* parent);
+    QString label() const;
+
+private:
+    QLineEdit* m_label = nullptr;
 };
 
 // Globs as a person types them: separated by spaces or commas.

@@ -136,6 +136,10 @@ void CheckpointJobRunner::loadSandboxes()
             snapshot.error = toQString(list.error().message);
         } else {
             snapshot.sandboxes = std::move(*list);
+            for (const auto& sandbox : snapshot.sandboxes) {
+                if (auto used = opened->engine->usage(sandbox.name))
+                    snapshot.usage.emplace(sandbox.name, *used);
+            }
         }
         snapshot.nowMs = sb::nowEpochMs();
         promise.addResult(std::move(snapshot));
@@ -239,8 +243,9 @@ void CheckpointJobRunner::cancelDiff()
 
 bool CheckpointJobRunner::cancellable(CheckpointTask task)
 {
-    // Destroy and sweep take no progress callback in the engine: they cannot be stopped midway.
-    return task != CheckpointTask::DestroySandbox && task != CheckpointTask::Sweep;
+    // Destroy, sweep, label and revive take no progress callback in the engine: they cannot be stopped midway.
+    return task != CheckpointTask::DestroySandbox && task != CheckpointTask::Sweep && task != CheckpointTask::Label
+           && task != CheckpointTask::Revive;
 }
 
 void CheckpointJobRunner::cancelTask()
@@ -422,9 +427,9 @@ bool CheckpointJobRunner::sweep(bool automatic)
             outcome.error = toQString(swept.error().message);
             return outcome;
         }
-        if (swept->destroyed.empty()) {
+        if (swept->destroyed.empty() && swept->archived.empty()) {
             outcome.summary = tr("Sweep: no expired sandboxes");
-        } else {
+        } else if (!swept->destroyed.empty()) {
             QStringList names;
             for (const auto& name : swept->destroyed)
                 names << toQString(name);
@@ -432,6 +437,15 @@ bool CheckpointJobRunner::sweep(bool automatic)
                                   .arg(names.join(QStringLiteral(", ")))
                                   .arg(swept->checkpointsRemoved)
                                   .arg(byteSizeText(swept->garbage.bytesRemoved));
+        }
+        if (!swept->archived.empty()) {
+            QStringList names;
+            for (const auto& name : swept->archived)
+                names << toQString(name);
+            const QString archived = tr("Sweep archived the idle sandboxes %1 (their work is checkpointed; they "
+                                        "come back when used)")
+                                         .arg(names.join(QStringLiteral(", ")));
+            outcome.summary = swept->destroyed.empty() ? archived : outcome.summary + QStringLiteral("; ") + archived;
         }
         return outcome;
     });
@@ -453,6 +467,40 @@ bool CheckpointJobRunner::seedDemo()
         outcome.summary = tr("Demo sandboxes %1 ready with %2 checkpoints")
                               .arg(names.join(QStringLiteral(", ")))
                               .arg(seeded->checkpoints);
+        return outcome;
+    });
+}
+
+bool CheckpointJobRunner::label(const QString& checkpoint, const QString& text)
+{
+    return startTask(CheckpointTask::Label, false, [checkpoint, text](sb::SandboxEngine& engine, const sb::ProgressCallback&) {
+        TaskOutcome outcome;
+        auto labelled = engine.setLabel(toStdString(checkpoint), toStdString(text));
+        if (!labelled) {
+            outcome.error = toQString(labelled.error().message);
+            return outcome;
+        }
+        outcome.sandbox = toQString(labelled->sandbox);
+        outcome.checkpoint = toQString(labelled->id);
+        outcome.summary = text.isEmpty() ? tr("Checkpoint %1: label cleared").arg(shortId(labelled->id))
+                                         : tr("Checkpoint %1 labelled “%2”").arg(shortId(labelled->id), text);
+        return outcome;
+    });
+}
+
+bool CheckpointJobRunner::revive(const QString& sandbox)
+{
+    return startTask(CheckpointTask::Revive, false, [sandbox](sb::SandboxEngine& engine, const sb::ProgressCallback&) {
+        TaskOutcome outcome;
+        auto used = engine.use(toStdString(sandbox));
+        if (!used) {
+            outcome.error = toQString(used.error().message);
+            return outcome;
+        }
+        outcome.sandbox = sandbox;
+        outcome.workspace = toQString(used->workspace.string());
+        outcome.summary = tr("Sandbox %1 revived: its workspace is back from checkpoint %2")
+                              .arg(sandbox, shortId(used->head));
         return outcome;
     });
 }

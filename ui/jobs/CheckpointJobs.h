@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -24,6 +25,7 @@ namespace sb::ui {
 // What the checkpoint browser shows, read on worker threads and handed over by value.
 struct SandboxesSnapshot {
     std::vector<sb::SandboxInfo> sandboxes;
+    std::map<std::string, std::uint64_t> usage; // each live workspace's bytes (an archived one's: its head's)
     std::int64_t nowMs = 0; // when they were read: what has expired
     QString error;
 };
@@ -69,7 +71,7 @@ private:
     bool m_changed = false;
 };
 
-enum class CheckpointTask { CreateSandbox, DestroySandbox, Checkpoint, Restore, Fork, Sweep, Demo };
+enum class CheckpointTask { CreateSandbox, DestroySandbox, Checkpoint, Restore, Fork, Sweep, Demo, Label, Revive };
 
 struct TaskOutcome {
     CheckpointTask task = CheckpointTask::Checkpoint;
@@ -78,7 +80,8 @@ struct TaskOutcome {
     QString error;           // empty: it was done
     QString summary;         // what was done, for the status bar
     QString sandbox;         // the sandbox to show afterwards ("" keeps the current one)
-    QString checkpoint;      // the checkpoint made or restored
+    QString checkpoint;      // the checkpoint made, restored or labelled
+    QString workspace;       // Revive: the folder it is back in
     QStringList skipped;     // what a walk did not take, with why
 };
 
@@ -112,6 +115,10 @@ public:
     bool fork(const QString& checkpoint, const QString& newName);
     bool sweep(bool automatic);
     bool seedDemo();
+    // Gives a checkpoint a label, or clears it ("").
+    bool label(const QString& checkpoint, const QString& text);
+    // Writes an archived sandbox's workspace back from its head (what every use of it does).
+    bool revive(const QString& sandbox);
     void cancelTask();
     bool isBusy() const { return m_taskId != 0; }
     std::optional<CheckpointTask> currentTask() const { return m_task; }

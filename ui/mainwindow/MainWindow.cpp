@@ -423,7 +423,7 @@ std::optional<QString> MainWindow::openStore()
     m_auditView->setStorePath(m_storePath);
     m_rulesWorkspace->setStorePath(m_storePath);
     m_checkpointBrowser->setStorePath(m_storePath);
-    m_checkpointBrowser->sweep(true); // expired sandboxes go at start, off the GUI thread
+    m_checkpointBrowser->sweep(true); // at start, off the GUI thread: expired sandboxes go, idle ones are archived
     applySnapshot(*snapshot);
     if (m_editor->text().isEmpty() && m_currentFile.isEmpty()) {
         if (snapshot->history.empty()) {

@@ -8,6 +8,7 @@
 #include <QDateTime>
 #include <QFont>
 #include <QRegularExpression>
+#include <QStringList>
 
 namespace sb::ui {
 
@@ -16,12 +17,59 @@ SandboxListModel::SandboxListModel(QObject* parent)
 {
 }
 
-void SandboxListModel::setSandboxes(std::vector<sb::SandboxInfo> sandboxes, std::int64_t nowMs)
+void SandboxListModel::setSandboxes(std::vector<sb::SandboxInfo> sandboxes, std::int64_t nowMs,
+                                    std::map<std::string, std::uint64_t> usage)
 {
     beginResetModel();
     m_sandboxes = std::move(sandboxes);
+    m_usage = std::move(usage);
     m_nowMs = nowMs;
     endResetModel();
+}
+
+std::optional<std::uint64_t> SandboxListModel::usageOf(const std::string& name) const
+{
+    const auto found = m_usage.find(name);
+    return found == m_usage.end() ? std::nullopt : std::optional<std::uint64_t>(found->second);
+}
+
+QString SandboxListModel::stateText(const sb::SandboxInfo& sandbox, std::int64_t nowMs)
+{
+    const QString state = sandbox.archived ? tr("archived") : tr("active");
+    const QString idle = toQString(sb::formatDurationShort(sandbox.idleMs(nowMs)));
+    if (sandbox.idleTimeoutMs)
+        return tr("%1, idle %2 of %3").arg(state, idle, toQString(sb::formatDurationShort(*sandbox.idleTimeoutMs)));
+    return tr("%1, idle %2").arg(state, idle);
+}
+
+QString SandboxListModel::usageText(const sb::SandboxInfo& sandbox, std::optional<std::uint64_t> usage)
+{
+    const QString used = usage ? byteSizeText(*usage) : QStringLiteral("?");
+    if (!sandbox.quotaBytes)
+        return used;
+    return tr("%1 of %2").arg(used, byteSizeText(*sandbox.quotaBytes));
+}
+
+QString SandboxListModel::detailsText(const sb::SandboxInfo& sandbox, std::optional<std::uint64_t> usage,
+                                      std::int64_t nowMs)
+{
+    QStringList datasets;
+    for (const auto& d : sandbox.datasets) {
+        if (d.sampled)
+            datasets << tr("%1 (sample %2 of it: %3)")
+                            .arg(toQString(d.name), QString::number(d.sample), toQString(d.snapshot));
+        else if (d.snapshot != d.name)
+            datasets << tr("%1 (%2)").arg(toQString(d.name), toQString(d.snapshot));
+        else
+            datasets << toQString(d.name);
+    }
+    QString policy = toQString(sandbox.policy);
+    if (policy.startsWith(QLatin1String("preset:")))
+        policy = tr("preset %1").arg(policy.mid(7));
+    return tr("%1 · %2 · usage %3 · policy %4 · datasets %5")
+        .arg(toQString(sandbox.name), stateText(sandbox, nowMs), usageText(sandbox, usage),
+             policy.isEmpty() ? tr("default") : policy,
+             datasets.isEmpty() ? tr("none") : datasets.join(QStringLiteral(", ")));
 }
 
 const sb::SandboxInfo* SandboxListModel::sandboxAt(int row) const
@@ -84,6 +132,8 @@ QVariant SandboxListModel::data(const QModelIndex& index, int role) const
         case CreatedColumn:
             return QDateTime::fromMSecsSinceEpoch(sandbox.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm"));
         case ExpiresColumn: return expiryText(sandbox, m_nowMs);
+        case StateColumn: return sandbox.archived ? tr("archived") : tr("active");
+        case UsageColumn: return usageText(sandbox, usageOf(sandbox.name));
         case OriginColumn:
             return sandbox.origin.empty() ? tr("(production)") : shortenIds(toQString(sb::printable(sandbox.origin, 200)));
         }
@@ -91,6 +141,11 @@ QVariant SandboxListModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         if (index.column() == OriginColumn)
             return toQString(sb::printable(sandbox.origin, 400));
+        if (index.column() == StateColumn)
+            return sandbox.archived ? tr("%1\nIts workspace folder is removed until its next use, which writes its "
+                                         "head checkpoint back.")
+                                          .arg(stateText(sandbox, m_nowMs))
+                                    : stateText(sandbox, m_nowMs);
         if (index.column() == ExpiresColumn && sandbox.expiresAtMs)
             return QDateTime::fromMSecsSinceEpoch(*sandbox.expiresAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
         return tr("%1\nworkspace: %2\nhead: %3\nowner: %4")
@@ -99,8 +154,14 @@ QVariant SandboxListModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         if (index.column() == ExpiresColumn && expired)
             return QColor(0xc0, 0x39, 0x2b);
-        if (index.column() == OriginColumn || index.column() == CreatedColumn)
+        if (index.column() == OriginColumn || index.column() == CreatedColumn
+            || (index.column() == StateColumn && sandbox.archived))
             return QColor(0x5f, 0x66, 0x6d);
+        if (index.column() == UsageColumn && sandbox.quotaBytes) {
+            const auto used = usageOf(sandbox.name);
+            if (used && *used > *sandbox.quotaBytes)
+                return QColor(0xc0, 0x39, 0x2b);
+        }
         return {};
     case Qt::FontRole:
         if (index.column() == NameColumn && sandbox.name == sb::SandboxEngine::kMain) {
@@ -108,13 +169,19 @@ QVariant SandboxListModel::data(const QModelIndex& index, int role) const
             font.setBold(true);
             return font;
         }
+        if (sandbox.archived && (index.column() == NameColumn || index.column() == StateColumn)) {
+            QFont font;
+            font.setItalic(true);
+            return font;
+        }
         return {};
     case Qt::TextAlignmentRole:
-        if (index.column() == CheckpointsColumn)
+        if (index.column() == CheckpointsColumn || index.column() == UsageColumn)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case NameRole: return toQString(sandbox.name);
     case ExpiredRole: return expired;
+    case ArchivedRole: return sandbox.archived;
     default: return {};
     }
 }
@@ -128,6 +195,8 @@ QVariant SandboxListModel::headerData(int section, Qt::Orientation orientation, 
     case CheckpointsColumn: return tr("Checkpoints");
     case CreatedColumn: return tr("Created");
     case ExpiresColumn: return tr("Expires");
+    case StateColumn: return tr("State");
+    case UsageColumn: return tr("Usage");
     case OriginColumn: return tr("Origin");
     }
     return {};
