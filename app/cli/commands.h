@@ -66,6 +66,7 @@ struct DataSourceOptions {
     std::vector<std::string> fields; // NAME:TYPE, on top of the rule sets' fields
     std::string store;
     std::string sandbox;             // resolve a dataset name through this sandbox's references
+    bool storeIfNotReferenced = false; // a name the sandbox does not refer to: the store's dataset of that name
 };
 
 struct RulesOptions {

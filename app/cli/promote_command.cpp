@@ -110,6 +110,9 @@ int promoteCommand(const PromoteOptions& options)
         DataSourceOptions source;
         source.data = options.data;
         source.store = options.store;
+        // A name the promoted sandbox refers to is its snapshot (as `rules impact --sandbox` reads it).
+        source.sandbox = options.sandbox;
+        source.storeIfNotReferenced = true;
         auto loaded = loadData(source, {});
         if (!loaded)
             return reportError(loaded.error().message);

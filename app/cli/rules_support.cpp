@@ -128,16 +128,19 @@ Result<LoadedData> loadData(const DataSourceOptions& options, const std::vector<
             return std::unexpected(sandbox.error());
         const auto ref = std::find_if(sandbox->datasets.begin(), sandbox->datasets.end(),
                                       [&](const DatasetRef& r) { return r.name == options.data; });
-        if (ref == sandbox->datasets.end()) {
+        if (ref == sandbox->datasets.end() && options.storeIfNotReferenced) {
+            // not one of its references: the store's dataset of that name, below
+        } else if (ref == sandbox->datasets.end()) {
             std::string names;
             for (const auto& r : sandbox->datasets)
                 names += (names.empty() ? "" : ", ") + r.name;
             return fail(fmt::format("sandbox '{}' has no dataset '{}' ({}; see: sandbench sandbox set {} --dataset NAME)",
                                     options.sandbox, printable(options.data),
                                     names.empty() ? "it refers to none" : "its datasets: " + names, options.sandbox));
+        } else {
+            snapshot = ref->snapshot;
+            expectedSha256 = ref->sha256;
         }
-        snapshot = ref->snapshot;
-        expectedSha256 = ref->sha256;
     }
     rules::DatasetInfo info;
     auto data = rules::loadDataset(*store, snapshot, &info);
@@ -145,7 +148,7 @@ Result<LoadedData> loadData(const DataSourceOptions& options, const std::vector<
         return fail(fmt::format("sandbox '{}' refers to dataset {} with SHA-256 {}, but the store's snapshot of that "
                                 "name is {}",
                                 options.sandbox, snapshot, expectedSha256, info.sha256));
-    if (!data && !options.sandbox.empty())
+    if (!data && !expectedSha256.empty())
         return fail(fmt::format("sandbox '{}': dataset '{}' (snapshot {}): {}", options.sandbox,
                                 printable(options.data), snapshot, data.error().message));
     if (!data) {

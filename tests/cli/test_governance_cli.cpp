@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 namespace sb::clitest {
@@ -212,6 +214,51 @@ TEST_F(GovernanceCli, DatasetsAreReferencedSampledInheritedAndReadByRules)
     EXPECT_TRUE(run("sandbox set s3 --drop-dataset tx")["datasets"].empty());
     EXPECT_EQ(run("sandbox destroy s3")["datasets_removed"], json::array({"s3.tx"}));
     EXPECT_EQ(cli("audit verify" + store()).status, 0);
+}
+
+// promote --data NAME measures a changed rule set on the promoted sandbox's own reference of that name (its
+// sample); a name it does not refer to is the store's dataset.
+TEST_F(GovernanceCli, PromoteMeasuresOnTheSandboxsDatasetReference)
+{
+    // Amounts with decimals: the rule set declares amount a double, and the gate checks the data agrees.
+    std::string decimals = kData;
+    for (std::size_t at = decimals.find(",US"); at != std::string::npos; at = decimals.find(",US", at + 5))
+        decimals.insert(at, ".5");
+    for (std::size_t at = decimals.find(",NG"); at != std::string::npos; at = decimals.find(",NG", at + 5))
+        decimals.insert(at, ".5");
+    for (std::size_t at = decimals.find(",FR"); at != std::string::npos; at = decimals.find(",FR", at + 5))
+        decimals.insert(at, ".5");
+    const std::string data = write("tx.csv", decimals);
+    ASSERT_EQ(cli("data import " + data + " --name tx" + store()).status, 0);
+    ASSERT_EQ(cli("data import " + data + " --name other" + store()).status, 0);
+    const std::string main = cli("sandbox path main" + store()).out;
+    const std::filesystem::path mainPath = main.substr(0, main.find_last_not_of('\n') + 1);
+    {
+        std::ofstream out(mainPath / "rules.yaml");
+        out << kRules;
+    }
+    run("checkpoint create --sandbox main");
+    const json sandbox = run("sandbox create p --dataset tx --sample 0.5 --seed 7");
+    const auto rows = run("data show p.tx")["rows"].get<int>();
+    ASSERT_GT(rows, 0);
+    ASSERT_LT(rows, 10);
+    std::string candidate = kRules;
+    candidate.replace(candidate.find("2000.0"), 6, "1000.0");
+    {
+        std::ofstream out(std::filesystem::path(sandbox["workspace"].get<std::string>()) / "rules.yaml");
+        out << candidate;
+    }
+    auto reasons = [&](const std::string& name) {
+        const json report = run("promote p --dry-run --data " + name);
+        std::string all;
+        for (const auto& r : report["risk_reasons"])
+            all += r.get<std::string>() + "\n";
+        return all;
+    };
+    const std::string onSample = reasons("tx");
+    EXPECT_NE(onSample.find(" of " + std::to_string(rows) + " records"), std::string::npos) << onSample;
+    const std::string onStore = reasons("other");
+    EXPECT_NE(onStore.find(" of 10 records"), std::string::npos) << onStore;
 }
 
 TEST_F(GovernanceCli, SweepArchivesIdleSandboxesAndUseRevivesThem)
