@@ -1,5 +1,6 @@
 #include "rules/evaluate.h"
 
+#include "rules/cel/batch.h"
 #include "rules/cel/json.h"
 
 #include <fmt/format.h>
@@ -106,12 +107,23 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
     for (unsigned t = 0; t < threads; ++t)
         totals.emplace_back(ruleCount, rs.decisions.size(), options.allRules);
 
+    // Every rule in the batch evaluator's subset runs column by column over batches of records; the rest,
+    // and the records a batch defers (errors, unexpected kinds), through the interpreter record by record.
+    std::vector<std::optional<cel::BatchProgram>> batches(active.size());
+    for (std::size_t a = 0; a < active.size(); ++a)
+        batches[a] = cel::BatchProgram::build(*rs.rules[active[a]].program, rs.declarations);
+    std::vector<const cel::Value*> columnsBySlot(rs.declarations.size(), nullptr);
+    for (const Gather& g : gather)
+        columnsBySlot[g.slot] = g.column;
+
     auto work = [&](ThreadTotals& L, bool reports) {
         cel::EvalContext ctx;
+        cel::BatchScratch scratch;
         std::vector<cel::Value> slots(rs.columnSlots);
         const cel::Activation activation{slots};
         std::vector<std::uint32_t> matched;
         matched.reserve(active.size());
+        std::vector<std::uint8_t> results(active.size() * cel::kBatchRows);
         for (;;) {
             const std::size_t start = next.fetch_add(chunk, std::memory_order_relaxed);
             if (start >= n)
@@ -121,58 +133,75 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
                 break;
             }
             const std::size_t end = std::min(n, start + chunk);
-            for (std::size_t row = start; row < end; ++row) {
-                for (const Gather& g : gather)
-                    slots[g.slot] = g.column[row];
-                std::int32_t best = -1;
-                double bestScore = 0;
-                unsigned errors = 0;
-                matched.clear();
-                for (const std::uint32_t k : active) {
-                    const CompiledRule& r = rs.rules[k];
-                    const cel::Value v = r.program->eval(activation, ctx);
-                    ++L.conditions;
-                    if (v.isTrue()) {
-                        ++L.hits[k];
-                        if (best < 0) {
-                            best = static_cast<std::int32_t>(k);
-                            bestScore = r.score;
-                            if (stopAtFirst)
-                                break;
-                        } else if (!firstMatch && r.score > bestScore) {
-                            best = static_cast<std::int32_t>(k);
-                            bestScore = r.score;
+            for (std::size_t base = start; base < end; base += cel::kBatchRows) {
+                const std::size_t rows = std::min(cel::kBatchRows, end - base);
+                for (std::size_t a = 0; a < active.size(); ++a) {
+                    if (batches[a])
+                        batches[a]->eval(columnsBySlot, base, rows, scratch, &results[a * cel::kBatchRows]);
+                }
+                for (std::size_t i = 0; i < rows; ++i) {
+                    const std::size_t row = base + i;
+                    bool gathered = false;
+                    std::int32_t best = -1;
+                    double bestScore = 0;
+                    unsigned errors = 0;
+                    matched.clear();
+                    for (std::size_t a = 0; a < active.size(); ++a) {
+                        const std::uint32_t k = active[a];
+                        const CompiledRule& r = rs.rules[k];
+                        const std::uint8_t fast = batches[a] ? results[a * cel::kBatchRows + i] : cel::kBatchDefer;
+                        cel::Value v = cel::Value::boolean(fast == cel::kBatchTrue);
+                        if (fast == cel::kBatchDefer) {
+                            if (!gathered) {
+                                for (const Gather& g : gather)
+                                    slots[g.slot] = g.column[row];
+                                gathered = true;
+                            }
+                            v = r.program->eval(activation, ctx);
                         }
-                        if (options.allRules)
-                            matched.push_back(k);
-                    } else if (!v.isBool()) {
-                        ++errors;
-                        ++L.errors[k];
-                        if (L.firstErrorRow[k] < 0) {
-                            L.firstErrorRow[k] = static_cast<std::int64_t>(row);
-                            L.firstError[k] = v.isError() ? r.program->errorMessage(v) : notBoolMessage(v);
+                        ++L.conditions;
+                        if (v.isTrue()) {
+                            ++L.hits[k];
+                            if (best < 0) {
+                                best = static_cast<std::int32_t>(k);
+                                bestScore = r.score;
+                                if (stopAtFirst)
+                                    break;
+                            } else if (!firstMatch && r.score > bestScore) {
+                                best = static_cast<std::int32_t>(k);
+                                bestScore = r.score;
+                            }
+                            if (options.allRules)
+                                matched.push_back(k);
+                        } else if (!v.isBool()) {
+                            ++errors;
+                            ++L.errors[k];
+                            if (L.firstErrorRow[k] < 0) {
+                                L.firstErrorRow[k] = static_cast<std::int64_t>(row);
+                                L.firstError[k] = v.isError() ? r.program->errorMessage(v) : notBoolMessage(v);
+                            }
                         }
                     }
-                }
-                RecordOutcome& o = out.records[row];
-                o.rule = best;
-                o.errors = static_cast<std::uint16_t>(std::min(errors, 65535u));
-                if (best >= 0) {
-                    const CompiledRule& r = rs.rules[static_cast<std::size_t>(best)];
-                    o.decision = r.decision;
-                    o.score = r.score;
-                    ++L.decided[static_cast<std::size_t>(best)];
-                    for (const std::uint32_t k : matched) {
-                        if (k != static_cast<std::uint32_t>(best))
-                            ++L.shadowedBy[k][static_cast<std::size_t>(best)];
+                    RecordOutcome& o = out.records[row];
+                    o.rule = best;
+                    o.errors = static_cast<std::uint16_t>(std::min(errors, 65535u));
+                    if (best >= 0) {
+                        const CompiledRule& r = rs.rules[static_cast<std::size_t>(best)];
+                        o.decision = r.decision;
+                        o.score = r.score;
+                        ++L.decided[static_cast<std::size_t>(best)];
+                        for (const std::uint32_t k : matched) {
+                            if (k != static_cast<std::uint32_t>(best))
+                                ++L.shadowedBy[k][static_cast<std::size_t>(best)];
+                        }
+                    } else {
+                        o.decision = rs.defaultDecision;
+                        o.score = rs.defaultScore;
                     }
-                } else {
-                    o.decision = rs.defaultDecision;
-                    o.score = rs.defaultScore;
+                    ++L.decisionCounts[o.decision];
+                    if (errors)
+                        ++L.recordsWithErrors;
                 }
-                ++L.decisionCounts[o.decision];
-                if (errors)
-                    ++L.recordsWithErrors;
             }
             const std::size_t now = done.fetch_add(end - start, std::memory_order_relaxed) + (end - start);
             if (reports && options.progress)

@@ -1,0 +1,668 @@
+// The batch evaluator (batch.h): a plan of typed sub-expressions built from a compiled program's
+// instructions, each evaluated as one loop over a batch of rows. A deferred row holds kDeferred, a value of
+// a kind no sub-expression of the plan has, so every loop tests only "is this operand of my kind".
+
+#include "rules/cel/batch.h"
+
+#include "rules/cel/program_impl.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+namespace sb::cel {
+
+namespace {
+
+const Value kDeferred = Value::error(nullptr);
+
+enum class NodeOp : std::uint8_t {
+    Slot,     // a record field: the column itself, no copy
+    Const,    // a constant, repeated over a batch-sized buffer
+    CmpConst, // operand `rel` constant
+    Cmp,      // operand `rel` operand, same kinds
+    Arith,    // + - * / on ints or doubles
+    And,
+    Or,
+    Not,
+    Cond,
+    In,         // operand in a constant list
+    StringTest, // contains / startsWith / endsWith with a constant argument
+    TimeOfDay,  // getHours / getDayOfWeek / ... of a timestamp in UTC
+    Call,       // any other function of the subset, through the interpreter's callFunction
+    Matches,    // a constant regular expression, one match per distinct string
+};
+
+bool scalarKind(Kind k)
+{
+    return k == Kind::Bool || k == Kind::Int || k == Kind::Double || k == Kind::String || k == Kind::Timestamp;
+}
+
+std::optional<Kind> kindOfType(const Type& t)
+{
+    switch (t.kind()) {
+    case Type::Kind::Bool: return Kind::Bool;
+    case Type::Kind::Int: return Kind::Int;
+    case Type::Kind::Double: return Kind::Double;
+    case Type::Kind::String: return Kind::String;
+    case Type::Kind::Timestamp: return Kind::Timestamp;
+    default: return std::nullopt;
+    }
+}
+
+} // namespace
+
+struct BatchProgram::Plan {
+    struct Node {
+        NodeOp op = NodeOp::Const;
+        Kind kind = Kind::Bool;    // of the node's value on rows that are not deferred
+        Kind operand = Kind::Bool; // of the operands (comparisons, arithmetic)
+        Op rel = Op::Eq;           // comparison or arithmetic operator
+        Fn fn = Fn::Unknown;
+        std::uint8_t argc = 0;
+        std::int32_t astNode = -1;
+        std::uint32_t a = 0, b = 0, c = 0; // operand nodes
+        std::uint32_t slot = 0;
+        std::uint32_t regex = 0;
+        Value k; // the constant of CmpConst, StringTest, In (a list)
+        std::vector<Value> broadcast; // Const: the constant kBatchRows times
+    };
+    Program program; // keeps the constants and regular expressions alive
+    std::vector<Node> nodes;
+    std::vector<Value> deferredColumn; // kBatchRows deferred values: a field the data does not have
+};
+
+std::size_t BatchScratch::MatchHash::operator()(const MatchKey& k) const
+{
+    const std::size_t h = std::hash<const void*>()(k.chars) * 0x9E3779B97F4A7C15ull;
+    return h ^ (k.size * 0xC2B2AE3D27D4EB4Full) ^ std::hash<const void*>()(k.regex);
+}
+
+BatchScratch::BatchScratch() = default;
+BatchScratch::~BatchScratch() = default;
+
+namespace {
+
+using Plan = BatchProgram::Plan;
+using PlanNode = Plan::Node;
+
+class Builder {
+public:
+    Builder(const Program::Impl& p, const Declarations& decls, Plan& plan) : m_p(p), m_decls(decls), m_plan(plan) {}
+
+    // The node of instruction `i`, or empty when it is outside the subset.
+    std::optional<std::uint32_t> build(std::uint32_t i)
+    {
+        const Instr& in = m_p.code[i];
+        PlanNode n;
+        n.astNode = in.node;
+        n.fn = in.fn;
+        switch (in.op) {
+        case Op::Slot: {
+            const auto vars = m_decls.variables();
+            const auto var = std::find_if(vars.begin(), vars.end(),
+                                          [&](const Variable& v) { return v.slot == static_cast<int>(in.a); });
+            if (var == vars.end())
+                return std::nullopt;
+            const auto kind = kindOfType(var->type);
+            if (!kind)
+                return std::nullopt;
+            n.op = NodeOp::Slot;
+            n.kind = *kind;
+            n.slot = in.a;
+            return add(std::move(n));
+        }
+        case Op::Const: {
+            const Value& v = m_p.constants[in.a];
+            if (!scalarKind(v.kind()))
+                return std::nullopt;
+            n.op = NodeOp::Const;
+            n.kind = v.kind();
+            n.k = v;
+            n.broadcast.assign(kBatchRows, v);
+            return add(std::move(n));
+        }
+        case Op::EqC:
+        case Op::NeC:
+        case Op::LtC:
+        case Op::LeC:
+        case Op::GtC:
+        case Op::GeC: {
+            const auto x = build(in.n ? in.b : in.a);
+            if (!x || kindOf(*x) != in.k.kind() || !scalarKind(in.k.kind()))
+                return std::nullopt;
+            n.op = NodeOp::CmpConst;
+            n.kind = Kind::Bool;
+            n.operand = in.k.kind();
+            n.rel = in.op;
+            n.a = *x;
+            n.k = in.k;
+            return add(std::move(n));
+        }
+        case Op::Eq:
+        case Op::Ne:
+        case Op::Lt:
+        case Op::Le:
+        case Op::Gt:
+        case Op::Ge: {
+            const auto x = build(in.a), y = build(in.b);
+            if (!x || !y || kindOf(*x) != kindOf(*y))
+                return std::nullopt;
+            n.op = NodeOp::Cmp;
+            n.kind = Kind::Bool;
+            n.operand = kindOf(*x);
+            n.rel = in.op;
+            n.a = *x;
+            n.b = *y;
+            return add(std::move(n));
+        }
+        case Op::Add:
+        case Op::Sub:
+        case Op::Mul:
+        case Op::Div: {
+            const auto x = build(in.a), y = build(in.b);
+            if (!x || !y || kindOf(*x) != kindOf(*y) || (kindOf(*x) != Kind::Int && kindOf(*x) != Kind::Double))
+                return std::nullopt;
+            n.op = NodeOp::Arith;
+            n.kind = n.operand = kindOf(*x);
+            n.rel = in.op;
+            n.a = *x;
+            n.b = *y;
+            return add(std::move(n));
+        }
+        case Op::And:
+        case Op::Or: {
+            const auto x = build(in.a), y = build(in.b);
+            if (!x || !y || kindOf(*x) != Kind::Bool || kindOf(*y) != Kind::Bool)
+                return std::nullopt;
+            n.op = in.op == Op::And ? NodeOp::And : NodeOp::Or;
+            n.a = *x;
+            n.b = *y;
+            return add(std::move(n));
+        }
+        case Op::Not: {
+            const auto x = build(in.a);
+            if (!x || kindOf(*x) != Kind::Bool)
+                return std::nullopt;
+            n.op = NodeOp::Not;
+            n.a = *x;
+            return add(std::move(n));
+        }
+        case Op::Cond: {
+            const auto c = build(in.a), x = build(in.b), y = build(in.c);
+            if (!c || !x || !y || kindOf(*c) != Kind::Bool || kindOf(*x) != kindOf(*y))
+                return std::nullopt;
+            n.op = NodeOp::Cond;
+            n.kind = kindOf(*x);
+            n.a = *c;
+            n.b = *x;
+            n.c = *y;
+            return add(std::move(n));
+        }
+        case Op::In: {
+            if (m_p.code[in.b].op != Op::Const || m_p.constants[m_p.code[in.b].a].kind() != Kind::List)
+                return std::nullopt;
+            const auto x = build(in.a);
+            if (!x || kindOf(*x) == Kind::Timestamp)
+                return std::nullopt;
+            n.op = NodeOp::In;
+            n.a = *x;
+            n.k = m_p.constants[m_p.code[in.b].a];
+            return add(std::move(n));
+        }
+        case Op::MatchesConst: {
+            const auto x = build(in.a);
+            if (!x || kindOf(*x) != Kind::String)
+                return std::nullopt;
+            n.op = NodeOp::Matches;
+            n.a = *x;
+            n.regex = in.b;
+            return add(std::move(n));
+        }
+        case Op::Call1:
+        case Op::Call2: return call(in, std::move(n));
+        default: return std::nullopt;
+        }
+    }
+
+private:
+    Kind kindOf(std::uint32_t node) const { return m_plan.nodes[node].kind; }
+
+    std::uint32_t add(PlanNode n)
+    {
+        m_plan.nodes.push_back(std::move(n));
+        return static_cast<std::uint32_t>(m_plan.nodes.size() - 1);
+    }
+
+    std::optional<std::uint32_t> call(const Instr& in, PlanNode n)
+    {
+        const bool two = in.op == Op::Call2;
+        const auto x = build(in.a);
+        if (!x)
+            return std::nullopt;
+        std::optional<std::uint32_t> y;
+        if (two) {
+            y = build(in.b);
+            if (!y)
+                return std::nullopt;
+        }
+        const Kind kx = kindOf(*x);
+        const Kind ky = two ? kindOf(*y) : Kind::Null;
+        n.op = NodeOp::Call;
+        n.a = *x;
+        n.b = two ? *y : 0;
+        n.argc = two ? 2 : 1;
+        switch (in.fn) {
+        case Fn::Size:
+            if (two || kx != Kind::String)
+                return std::nullopt;
+            n.kind = Kind::Int;
+            break;
+        case Fn::Contains:
+        case Fn::StartsWith:
+        case Fn::EndsWith:
+            if (!two || kx != Kind::String || ky != Kind::String)
+                return std::nullopt;
+            n.kind = Kind::Bool;
+            if (m_plan.nodes[*y].op == NodeOp::Const) {
+                n.op = NodeOp::StringTest;
+                n.k = m_plan.nodes[*y].k;
+            }
+            break;
+        case Fn::GetFullYear:
+        case Fn::GetMonth:
+        case Fn::GetDate:
+        case Fn::GetDayOfMonth:
+        case Fn::GetDayOfWeek:
+        case Fn::GetDayOfYear:
+        case Fn::GetHours:
+        case Fn::GetMinutes:
+        case Fn::GetSeconds:
+        case Fn::GetMilliseconds:
+            if (kx != Kind::Timestamp || (two && ky != Kind::String))
+                return std::nullopt;
+            n.kind = Kind::Int;
+            if (!two && (in.fn == Fn::GetHours || in.fn == Fn::GetMinutes || in.fn == Fn::GetSeconds
+                         || in.fn == Fn::GetDayOfWeek))
+                n.op = NodeOp::TimeOfDay;
+            break;
+        case Fn::LowerAscii:
+        case Fn::UpperAscii:
+        case Fn::Trim:
+            if (two || kx != Kind::String)
+                return std::nullopt;
+            n.kind = Kind::String;
+            break;
+        case Fn::Neg:
+            if (two || (kx != Kind::Int && kx != Kind::Double))
+                return std::nullopt;
+            n.kind = kx;
+            break;
+        case Fn::Mod:
+            if (!two || kx != Kind::Int || ky != Kind::Int)
+                return std::nullopt;
+            n.kind = Kind::Int;
+            break;
+        case Fn::ToDouble:
+            if (two || kx != Kind::Int)
+                return std::nullopt;
+            n.kind = Kind::Double;
+            break;
+        case Fn::ToInt:
+            if (two || (kx != Kind::Double && kx != Kind::Timestamp))
+                return std::nullopt;
+            n.kind = Kind::Int;
+            break;
+        default: return std::nullopt;
+        }
+        return add(std::move(n));
+    }
+
+    const Program::Impl& m_p;
+    const Declarations& m_decls;
+    Plan& m_plan;
+};
+
+// ---- kernels: one loop over the rows each ----
+
+template <Op O, typename T> bool relate(const T& x, const T& y)
+{
+    if constexpr (O == Op::EqC || O == Op::Eq)
+        return x == y;
+    else if constexpr (O == Op::NeC || O == Op::Ne)
+        return x != y;
+    else if constexpr (O == Op::LtC || O == Op::Lt)
+        return x < y;
+    else if constexpr (O == Op::LeC || O == Op::Le)
+        return x <= y;
+    else if constexpr (O == Op::GtC || O == Op::Gt)
+        return x > y;
+    else
+        return x >= y;
+}
+
+template <Op O, Kind K> bool relateValues(const Value& x, const Value& y)
+{
+    if constexpr (K == Kind::Double) {
+        return relate<O>(x.asDouble(), y.asDouble());
+    } else if constexpr (K == Kind::String) {
+        if constexpr (O == Op::EqC || O == Op::Eq)
+            return sameBytes(x.asString(), y.asString());
+        else if constexpr (O == Op::NeC || O == Op::Ne)
+            return !sameBytes(x.asString(), y.asString());
+        else
+            return relate<O>(x.asString(), y.asString());
+    } else if constexpr (K == Kind::Timestamp) {
+        const std::pair<std::int64_t, std::int32_t> a{x.seconds(), x.nanos()}, b{y.seconds(), y.nanos()};
+        return relate<O>(a, b);
+    } else {
+        return relate<O>(x.asInt(), y.asInt());
+    }
+}
+
+template <Op O, Kind K> void compareConst(const Value* x, const Value& k, Value* out, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] = x[i].kind() == K ? Value::boolean(relateValues<O, K>(x[i], k)) : kDeferred;
+}
+
+template <Op O, Kind K> void compare(const Value* x, const Value* y, Value* out, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] =
+            x[i].kind() == K && y[i].kind() == K ? Value::boolean(relateValues<O, K>(x[i], y[i])) : kDeferred;
+}
+
+using CompareConstFn = void (*)(const Value*, const Value&, Value*, std::size_t);
+using CompareFn = void (*)(const Value*, const Value*, Value*, std::size_t);
+
+template <Op O> CompareConstFn compareConstFor(Kind k)
+{
+    switch (k) {
+    case Kind::Bool: return &compareConst<O, Kind::Bool>;
+    case Kind::Int: return &compareConst<O, Kind::Int>;
+    case Kind::Double: return &compareConst<O, Kind::Double>;
+    case Kind::String: return &compareConst<O, Kind::String>;
+    default: return &compareConst<O, Kind::Timestamp>;
+    }
+}
+
+template <Op O> CompareFn compareFor(Kind k)
+{
+    switch (k) {
+    case Kind::Bool: return &compare<O, Kind::Bool>;
+    case Kind::Int: return &compare<O, Kind::Int>;
+    case Kind::Double: return &compare<O, Kind::Double>;
+    case Kind::String: return &compare<O, Kind::String>;
+    default: return &compare<O, Kind::Timestamp>;
+    }
+}
+
+CompareConstFn compareConstKernel(Op rel, Kind k)
+{
+    switch (rel) {
+    case Op::EqC: return compareConstFor<Op::EqC>(k);
+    case Op::NeC: return compareConstFor<Op::NeC>(k);
+    case Op::LtC: return compareConstFor<Op::LtC>(k);
+    case Op::LeC: return compareConstFor<Op::LeC>(k);
+    case Op::GtC: return compareConstFor<Op::GtC>(k);
+    default: return compareConstFor<Op::GeC>(k);
+    }
+}
+
+CompareFn compareKernel(Op rel, Kind k)
+{
+    switch (rel) {
+    case Op::Eq: return compareFor<Op::Eq>(k);
+    case Op::Ne: return compareFor<Op::Ne>(k);
+    case Op::Lt: return compareFor<Op::Lt>(k);
+    case Op::Le: return compareFor<Op::Le>(k);
+    case Op::Gt: return compareFor<Op::Gt>(k);
+    default: return compareFor<Op::Ge>(k);
+    }
+}
+
+void arithInt(Op rel, const Value* x, const Value* y, Value* out, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        if (x[i].kind() != Kind::Int || y[i].kind() != Kind::Int) {
+            out[i] = kDeferred;
+            continue;
+        }
+        const std::int64_t a = x[i].asInt(), b = y[i].asInt();
+        std::int64_t r = 0;
+        bool overflow = false;
+        switch (rel) {
+        case Op::Add: overflow = __builtin_add_overflow(a, b, &r); break;
+        case Op::Sub: overflow = __builtin_sub_overflow(a, b, &r); break;
+        case Op::Mul: overflow = __builtin_mul_overflow(a, b, &r); break;
+        default: // Div: by zero and the one overflowing quotient are the interpreter's errors
+            overflow = b == 0 || (b == -1 && a == std::numeric_limits<std::int64_t>::min());
+            r = overflow ? 0 : a / b;
+            break;
+        }
+        out[i] = overflow ? kDeferred : Value::integer(r);
+    }
+}
+
+template <Op O> void arithDouble(const Value* x, const Value* y, Value* out, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        const double a = x[i].asDouble(), b = y[i].asDouble();
+        double r;
+        if constexpr (O == Op::Add)
+            r = a + b;
+        else if constexpr (O == Op::Sub)
+            r = a - b;
+        else if constexpr (O == Op::Mul)
+            r = a * b;
+        else
+            r = a / b;
+        out[i] = x[i].kind() == Kind::Double && y[i].kind() == Kind::Double ? Value::real(r) : kDeferred;
+    }
+}
+
+// CEL's && and || (commutative errors): a deciding value on either side wins; deferred otherwise.
+template <bool IsAnd> void logical(const Value* x, const Value* y, Value* out, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        const Value l = x[i], r = y[i];
+        if (l.isBool() && l.asBool() != IsAnd)
+            out[i] = l;
+        else if (r.isBool() && r.asBool() != IsAnd)
+            out[i] = r;
+        else if (l.isBool() && r.isBool())
+            out[i] = l;
+        else
+            out[i] = kDeferred;
+    }
+}
+
+template <Fn F> void stringTest(const Value* x, std::string_view t, Value* out, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        if (x[i].kind() != Kind::String) {
+            out[i] = kDeferred;
+            continue;
+        }
+        const std::string_view s = x[i].asString();
+        bool r;
+        if constexpr (F == Fn::Contains)
+            r = s.find(t) != std::string_view::npos;
+        else if constexpr (F == Fn::StartsWith)
+            r = s.size() >= t.size() && sameBytes(s.substr(0, t.size()), t);
+        else
+            r = s.size() >= t.size() && sameBytes(s.substr(s.size() - t.size()), t);
+        out[i] = Value::boolean(r);
+    }
+}
+
+std::int64_t floorMod(std::int64_t a, std::int64_t m)
+{
+    const std::int64_t r = a % m;
+    return r < 0 ? r + m : r;
+}
+
+template <Fn F> void timeOfDay(const Value* x, Value* out, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::int64_t s = x[i].seconds();
+        std::int64_t r;
+        if constexpr (F == Fn::GetHours)
+            r = floorMod(s, 86400) / 3600;
+        else if constexpr (F == Fn::GetMinutes)
+            r = floorMod(s, 86400) / 60 % 60;
+        else if constexpr (F == Fn::GetSeconds)
+            r = floorMod(s, 86400) % 60;
+        else // GetDayOfWeek: 1970-01-01 was a Thursday (4), Sunday is 0
+            r = floorMod((s - floorMod(s, 86400)) / 86400 + 4, 7);
+        out[i] = x[i].kind() == Kind::Timestamp ? Value::integer(r) : kDeferred;
+    }
+}
+
+} // namespace
+
+std::optional<BatchProgram> BatchProgram::build(const Program& program, const Declarations& declarations)
+{
+    auto plan = std::make_shared<Plan>(Plan{program, {}, {}});
+    const Program::Impl& p = *program.m_impl;
+    Builder builder(p, declarations, *plan);
+    const auto root = builder.build(p.root);
+    if (!root || plan->nodes[*root].kind != Kind::Bool)
+        return std::nullopt;
+    plan->deferredColumn.assign(kBatchRows, kDeferred);
+    return BatchProgram(std::move(plan));
+}
+
+std::size_t BatchProgram::nodeCount() const
+{
+    return m_plan->nodes.size();
+}
+
+void BatchProgram::eval(std::span<const Value* const> columns, std::size_t first, std::size_t rows,
+                        BatchScratch& scratch, std::uint8_t* out) const
+{
+    const Plan& plan = *m_plan;
+    const std::size_t n = std::min(rows, kBatchRows);
+    const std::size_t nodes = plan.nodes.size();
+    if (scratch.m_values.size() < nodes * kBatchRows)
+        scratch.m_values.resize(nodes * kBatchRows);
+    if (scratch.m_matches.size() > (1u << 16))
+        scratch.m_matches.clear();
+    Arena& arena = scratch.m_ctx.arena();
+    arena.reset();
+    // Where each node's values are: its column, its constant, or its scratch buffer.
+    const Value* at[256];
+    std::vector<const Value*> more;
+    const Value** src = at;
+    if (nodes > std::size(at)) {
+        more.resize(nodes);
+        src = more.data();
+    }
+    for (std::size_t j = 0; j < nodes; ++j) {
+        const PlanNode& node = plan.nodes[j];
+        Value* dst = scratch.m_values.data() + j * kBatchRows;
+        switch (node.op) {
+        case NodeOp::Slot: {
+            const Value* column = node.slot < columns.size() ? columns[node.slot] : nullptr;
+            src[j] = column ? column + first : plan.deferredColumn.data();
+            continue;
+        }
+        case NodeOp::Const: src[j] = node.broadcast.data(); continue;
+        case NodeOp::CmpConst: compareConstKernel(node.rel, node.operand)(src[node.a], node.k, dst, n); break;
+        case NodeOp::Cmp: compareKernel(node.rel, node.operand)(src[node.a], src[node.b], dst, n); break;
+        case NodeOp::Arith:
+            if (node.kind == Kind::Int) {
+                arithInt(node.rel, src[node.a], src[node.b], dst, n);
+            } else {
+                switch (node.rel) {
+                case Op::Add: arithDouble<Op::Add>(src[node.a], src[node.b], dst, n); break;
+                case Op::Sub: arithDouble<Op::Sub>(src[node.a], src[node.b], dst, n); break;
+                case Op::Mul: arithDouble<Op::Mul>(src[node.a], src[node.b], dst, n); break;
+                default: arithDouble<Op::Div>(src[node.a], src[node.b], dst, n); break;
+                }
+            }
+            break;
+        case NodeOp::And: logical<true>(src[node.a], src[node.b], dst, n); break;
+        case NodeOp::Or: logical<false>(src[node.a], src[node.b], dst, n); break;
+        case NodeOp::Not: {
+            const Value* x = src[node.a];
+            for (std::size_t i = 0; i < n; ++i)
+                dst[i] = x[i].isBool() ? Value::boolean(!x[i].asBool()) : kDeferred;
+            break;
+        }
+        case NodeOp::Cond: {
+            const Value *c = src[node.a], *x = src[node.b], *y = src[node.c];
+            for (std::size_t i = 0; i < n; ++i)
+                dst[i] = c[i].isBool() ? (c[i].asBool() ? x[i] : y[i]) : kDeferred;
+            break;
+        }
+        case NodeOp::In: {
+            const Value* x = src[node.a];
+            const Kind k = plan.nodes[node.a].kind;
+            const ListData& list = node.k.asList();
+            for (std::size_t i = 0; i < n; ++i)
+                dst[i] = x[i].kind() == k ? Value::boolean(listContains(list, x[i])) : kDeferred;
+            break;
+        }
+        case NodeOp::StringTest: {
+            const std::string_view t = node.k.asString();
+            switch (node.fn) {
+            case Fn::Contains: stringTest<Fn::Contains>(src[node.a], t, dst, n); break;
+            case Fn::StartsWith: stringTest<Fn::StartsWith>(src[node.a], t, dst, n); break;
+            default: stringTest<Fn::EndsWith>(src[node.a], t, dst, n); break;
+            }
+            break;
+        }
+        case NodeOp::TimeOfDay:
+            switch (node.fn) {
+            case Fn::GetHours: timeOfDay<Fn::GetHours>(src[node.a], dst, n); break;
+            case Fn::GetMinutes: timeOfDay<Fn::GetMinutes>(src[node.a], dst, n); break;
+            case Fn::GetSeconds: timeOfDay<Fn::GetSeconds>(src[node.a], dst, n); break;
+            default: timeOfDay<Fn::GetDayOfWeek>(src[node.a], dst, n); break;
+            }
+            break;
+        case NodeOp::Call: {
+            const Value *x = src[node.a], *y = src[node.b];
+            const Kind kx = plan.nodes[node.a].kind;
+            const Kind ky = node.argc == 2 ? plan.nodes[node.b].kind : Kind::Null;
+            for (std::size_t i = 0; i < n; ++i) {
+                if (x[i].kind() != kx || (node.argc == 2 && y[i].kind() != ky)) {
+                    dst[i] = kDeferred;
+                    continue;
+                }
+                const Value args[2] = {x[i], node.argc == 2 ? y[i] : Value()};
+                const Value r = callFunction(node.fn, {args, node.argc}, arena, node.astNode, &scratch.m_ctx);
+                dst[i] = r.kind() == node.kind ? r : kDeferred;
+            }
+            break;
+        }
+        case NodeOp::Matches: {
+            const Value* x = src[node.a];
+            const RE2& shared = *plan.program.m_impl->regexes[node.regex];
+            const RE2& re = *contextRegexCopy(scratch.m_ctx, plan.program.m_impl->id, node.regex, shared);
+            for (std::size_t i = 0; i < n; ++i) {
+                if (x[i].kind() != Kind::String) {
+                    dst[i] = kDeferred;
+                    continue;
+                }
+                const std::string_view s = x[i].asString();
+                const BatchScratch::MatchKey key{&shared, s.data(), s.size()};
+                auto it = scratch.m_matches.find(key);
+                if (it == scratch.m_matches.end())
+                    it = scratch.m_matches
+                             .emplace(key, RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), re))
+                             .first;
+                dst[i] = Value::boolean(it->second);
+            }
+            break;
+        }
+        }
+        src[j] = dst;
+    }
+    const Value* result = src[nodes - 1];
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] = result[i].isBool() ? static_cast<std::uint8_t>(result[i].asBool()) : kBatchDefer;
+}
+
+} // namespace sb::cel
