@@ -110,7 +110,7 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
     // Every rule in the batch evaluator's subset runs column by column over batches of records; the rest,
     // and the records a batch defers (errors, unexpected kinds), through the interpreter record by record.
     std::vector<std::optional<cel::BatchProgram>> batches(active.size());
-    for (std::size_t a = 0; a < active.size(); ++a)
+    for (std::size_t a = 0; a < active.size() && options.batch; ++a)
         batches[a] = cel::BatchProgram::build(*rs.rules[active[a]].program, rs.declarations);
     std::vector<const cel::Value*> columnsBySlot(rs.declarations.size(), nullptr);
     for (const Gather& g : gather)

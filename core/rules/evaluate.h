@@ -5,7 +5,9 @@
 // and the explanation of one record's decision.
 //
 // evaluate() runs on every core: the records are cut into chunks that threads take in turn, each thread with
-// its own EvalContext and counters, merged at the end. A record's decision follows the strategy:
+// its own EvalContext and counters, merged at the end. Within a chunk, the conditions the batch evaluator
+// supports are evaluated a batch of records at a time (cel/batch.h); the others, and the records a batch
+// defers to the interpreter (errors among them), record by record, with the same results either way. A record's decision follows the strategy:
 // first_match — the first enabled rule (in file order) whose condition is true; max_score — the highest score
 // among the enabled rules whose condition is true (ties: the first); no match — the default. A condition
 // that evaluates to an error (a missing value, an overflow, a non-bool result) counts as not matching; the
@@ -50,6 +52,9 @@ struct EvalOptions {
     bool allRules = true;
     unsigned threads = 0; // 0: one per core
     std::size_t chunk = 4096;
+    // Conditions in the batch evaluator's subset (cel/batch.h) run column by column over batches of records;
+    // false: every condition through the interpreter, record by record (the reference the tests compare with).
+    bool batch = true;
     const std::atomic<bool>* cancel = nullptr;
     // Called from the calling thread with the records done so far.
     std::function<void(std::size_t done, std::size_t total)> progress;

@@ -641,12 +641,19 @@ void BatchProgram::eval(std::span<const Value* const> columns, std::size_t first
             const Value* x = src[node.a];
             const RE2& shared = *plan.program.m_impl->regexes[node.regex];
             const RE2& re = *contextRegexCopy(scratch.m_ctx, plan.program.m_impl->id, node.regex, shared);
+            // Field values stay where they are for the whole evaluation: one match per distinct string. A
+            // computed string (lowerAscii, ...) lives in the arena, whose bytes the next batch reuses.
+            const bool cacheable = plan.nodes[node.a].op == NodeOp::Slot;
             for (std::size_t i = 0; i < n; ++i) {
                 if (x[i].kind() != Kind::String) {
                     dst[i] = kDeferred;
                     continue;
                 }
                 const std::string_view s = x[i].asString();
+                if (!cacheable) {
+                    dst[i] = Value::boolean(RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), re));
+                    continue;
+                }
                 const BatchScratch::MatchKey key{&shared, s.data(), s.size()};
                 auto it = scratch.m_matches.find(key);
                 if (it == scratch.m_matches.end())
