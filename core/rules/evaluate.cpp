@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -116,6 +117,52 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
     for (const Gather& g : gather)
         columnsBySlot[g.slot] = g.column;
 
+    const bool allBatched =
+        active.size() <= 64 && std::all_of(batches.begin(), batches.end(), [](const auto& b) { return b.has_value(); });
+    // A record without errors, from the mask of the active rules that matched it: what the loop below does
+    // rule by rule, with the same counts.
+    auto decideFromMask = [&](ThreadTotals& L, std::uint64_t mask, RecordOutcome& o) {
+        std::int32_t best = -1;
+        if (mask == 0) {
+            L.conditions += static_cast<std::int64_t>(active.size());
+        } else if (stopAtFirst) {
+            const int a = std::countr_zero(mask);
+            L.conditions += a + 1;
+            best = static_cast<std::int32_t>(active[static_cast<std::size_t>(a)]);
+            ++L.hits[static_cast<std::size_t>(best)];
+        } else {
+            L.conditions += static_cast<std::int64_t>(active.size());
+            double bestScore = 0;
+            for (std::uint64_t m = mask; m; m &= m - 1) {
+                const std::uint32_t k = active[static_cast<std::size_t>(std::countr_zero(m))];
+                ++L.hits[k];
+                if (best < 0 || (!firstMatch && rs.rules[k].score > bestScore)) {
+                    best = static_cast<std::int32_t>(k);
+                    bestScore = rs.rules[k].score;
+                }
+            }
+            if (options.allRules) {
+                for (std::uint64_t m = mask; m; m &= m - 1) {
+                    const std::uint32_t k = active[static_cast<std::size_t>(std::countr_zero(m))];
+                    if (k != static_cast<std::uint32_t>(best))
+                        ++L.shadowedBy[k][static_cast<std::size_t>(best)];
+                }
+            }
+        }
+        o.rule = best;
+        o.errors = 0;
+        if (best >= 0) {
+            const CompiledRule& r = rs.rules[static_cast<std::size_t>(best)];
+            o.decision = r.decision;
+            o.score = r.score;
+            ++L.decided[static_cast<std::size_t>(best)];
+        } else {
+            o.decision = rs.defaultDecision;
+            o.score = rs.defaultScore;
+        }
+        ++L.decisionCounts[o.decision];
+    };
+
     auto work = [&](ThreadTotals& L, bool reports) {
         cel::EvalContext ctx;
         cel::BatchScratch scratch;
@@ -124,6 +171,8 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
         std::vector<std::uint32_t> matched;
         matched.reserve(active.size());
         std::vector<std::uint8_t> results(active.size() * cel::kBatchRows);
+        std::vector<std::uint64_t> matchMask(cel::kBatchRows);
+        std::vector<std::uint8_t> deferred(cel::kBatchRows);
         for (;;) {
             const std::size_t start = next.fetch_add(chunk, std::memory_order_relaxed);
             if (start >= n)
@@ -139,8 +188,25 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
                     if (batches[a])
                         batches[a]->eval(columnsBySlot, base, rows, scratch, &results[a * cel::kBatchRows]);
                 }
+                // Rows every condition of which the batches decided: the rules that matched as a bit mask,
+                // the strategy from it. The others (and all rows when a rule is not batched) below.
+                if (allBatched) {
+                    std::fill_n(matchMask.begin(), rows, 0);
+                    std::fill_n(deferred.begin(), rows, 0);
+                    for (std::size_t a = 0; a < active.size(); ++a) {
+                        const std::uint8_t* r = &results[a * cel::kBatchRows];
+                        for (std::size_t i = 0; i < rows; ++i) {
+                            matchMask[i] |= std::uint64_t{r[i] == cel::kBatchTrue} << a;
+                            deferred[i] |= static_cast<std::uint8_t>(r[i] == cel::kBatchDefer);
+                        }
+                    }
+                }
                 for (std::size_t i = 0; i < rows; ++i) {
                     const std::size_t row = base + i;
+                    if (allBatched && !deferred[i]) {
+                        decideFromMask(L, matchMask[i], out.records[row]);
+                        continue;
+                    }
                     bool gathered = false;
                     std::int32_t best = -1;
                     double bestScore = 0;

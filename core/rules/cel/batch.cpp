@@ -1,6 +1,7 @@
 // The batch evaluator (batch.h): a plan of typed sub-expressions built from a compiled program's
-// instructions, each evaluated as one loop over a batch of rows. A deferred row holds kDeferred, a value of
-// a kind no sub-expression of the plan has, so every loop tests only "is this operand of my kind".
+// instructions, each evaluated as one loop over a batch of rows. A deferred row of a bool node is the byte
+// kBatchDefer; of any other node the value kDeferred, of a kind no sub-expression of the plan has, so every
+// loop tests only "is this operand of my kind".
 
 #include "rules/cel/batch.h"
 
@@ -65,11 +66,14 @@ struct BatchProgram::Plan {
         std::uint32_t slot = 0;
         std::uint32_t regex = 0;
         Value k; // the constant of CmpConst, StringTest, In (a list)
-        std::vector<Value> broadcast; // Const: the constant kBatchRows times
+        std::uint8_t variant = 0;            // In: 1 a short list of strings only, 2 of ints only
+        std::vector<Value> broadcast;        // Const: the constant kBatchRows times
+        std::vector<std::uint8_t> broadcastBits; // the same as bytes, for a bool constant
     };
     Program program; // keeps the constants and regular expressions alive
     std::vector<Node> nodes;
     std::vector<Value> deferredColumn; // kBatchRows deferred values: a field the data does not have
+    std::vector<std::uint8_t> deferredBits;
 };
 
 std::size_t BatchScratch::MatchHash::operator()(const MatchKey& k) const
@@ -203,7 +207,7 @@ public:
             if (m_p.code[in.b].op != Op::Const || m_p.constants[m_p.code[in.b].a].kind() != Kind::List)
                 return std::nullopt;
             const auto x = build(in.a);
-            if (!x || kindOf(*x) == Kind::Timestamp)
+            if (!x || kindOf(*x) == Kind::Timestamp || kindOf(*x) == Kind::Bool)
                 return std::nullopt;
             n.op = NodeOp::In;
             n.a = *x;
@@ -324,6 +328,17 @@ private:
 };
 
 // ---- kernels: one loop over the rows each ----
+//
+// A bool node's values are bytes, kBatchFalse (0) < kBatchDefer (1) < kBatchTrue (2): CEL's && is then the
+// minimum of its sides (false wins over anything, an error only over true), || the maximum, ! is 2 - x, and
+// the loops vectorize. Other nodes hold Values, kDeferred where deferred.
+
+using Bits = std::uint8_t;
+
+constexpr Bits bit(bool b)
+{
+    return b ? kBatchTrue : kBatchFalse;
+}
 
 template <Op O, typename T> bool relate(const T& x, const T& y)
 {
@@ -360,26 +375,49 @@ template <Op O, Kind K> bool relateValues(const Value& x, const Value& y)
     }
 }
 
-template <Op O, Kind K> void compareConst(const Value* x, const Value& k, Value* out, std::size_t n)
+template <Op O, Kind K> void compareConst(const Value* x, const Value& k, Bits* out, std::size_t n)
 {
-    for (std::size_t i = 0; i < n; ++i)
-        out[i] = x[i].kind() == K ? Value::boolean(relateValues<O, K>(x[i], k)) : kDeferred;
+    if constexpr (K == Kind::Double) {
+        // Branch-free, so that it vectorizes: the kind decides only which byte is stored.
+        const double c = k.asDouble();
+        for (std::size_t i = 0; i < n; ++i) {
+            const Bits r = bit(relate<O>(x[i].asDouble(), c));
+            out[i] = x[i].kind() == K ? r : kBatchDefer;
+        }
+    } else if constexpr (K == Kind::Int) {
+        const std::int64_t c = k.asInt();
+        for (std::size_t i = 0; i < n; ++i) {
+            const Bits r = bit(relate<O>(x[i].asInt(), c));
+            out[i] = x[i].kind() == K ? r : kBatchDefer;
+        }
+    } else {
+        for (std::size_t i = 0; i < n; ++i)
+            out[i] = x[i].kind() == K ? bit(relateValues<O, K>(x[i], k)) : kBatchDefer;
+    }
 }
 
-template <Op O, Kind K> void compare(const Value* x, const Value* y, Value* out, std::size_t n)
+template <Op O, Kind K> void compare(const Value* x, const Value* y, Bits* out, std::size_t n)
 {
     for (std::size_t i = 0; i < n; ++i)
-        out[i] =
-            x[i].kind() == K && y[i].kind() == K ? Value::boolean(relateValues<O, K>(x[i], y[i])) : kDeferred;
+        out[i] = x[i].kind() == K && y[i].kind() == K ? bit(relateValues<O, K>(x[i], y[i])) : kBatchDefer;
 }
 
-using CompareConstFn = void (*)(const Value*, const Value&, Value*, std::size_t);
-using CompareFn = void (*)(const Value*, const Value*, Value*, std::size_t);
+// Bools compared: false < true, as the interpreter orders them.
+template <Op O> void compareBits(const Bits* x, const Bits* y, Bits* out, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        const Bits r = bit(relate<O>(x[i], y[i]));
+        out[i] = x[i] == kBatchDefer || y[i] == kBatchDefer ? kBatchDefer : r;
+    }
+}
+
+using CompareConstFn = void (*)(const Value*, const Value&, Bits*, std::size_t);
+using CompareFn = void (*)(const Value*, const Value*, Bits*, std::size_t);
+using CompareBitsFn = void (*)(const Bits*, const Bits*, Bits*, std::size_t);
 
 template <Op O> CompareConstFn compareConstFor(Kind k)
 {
     switch (k) {
-    case Kind::Bool: return &compareConst<O, Kind::Bool>;
     case Kind::Int: return &compareConst<O, Kind::Int>;
     case Kind::Double: return &compareConst<O, Kind::Double>;
     case Kind::String: return &compareConst<O, Kind::String>;
@@ -390,7 +428,6 @@ template <Op O> CompareConstFn compareConstFor(Kind k)
 template <Op O> CompareFn compareFor(Kind k)
 {
     switch (k) {
-    case Kind::Bool: return &compare<O, Kind::Bool>;
     case Kind::Int: return &compare<O, Kind::Int>;
     case Kind::Double: return &compare<O, Kind::Double>;
     case Kind::String: return &compare<O, Kind::String>;
@@ -398,27 +435,53 @@ template <Op O> CompareFn compareFor(Kind k)
     }
 }
 
-CompareConstFn compareConstKernel(Op rel, Kind k)
+// The constant comparisons keep their mirrored operator (EqC, LtC, ...): one name space for both.
+Op plainOp(Op rel)
 {
     switch (rel) {
-    case Op::EqC: return compareConstFor<Op::EqC>(k);
-    case Op::NeC: return compareConstFor<Op::NeC>(k);
-    case Op::LtC: return compareConstFor<Op::LtC>(k);
-    case Op::LeC: return compareConstFor<Op::LeC>(k);
-    case Op::GtC: return compareConstFor<Op::GtC>(k);
-    default: return compareConstFor<Op::GeC>(k);
+    case Op::EqC: return Op::Eq;
+    case Op::NeC: return Op::Ne;
+    case Op::LtC: return Op::Lt;
+    case Op::LeC: return Op::Le;
+    case Op::GtC: return Op::Gt;
+    case Op::GeC: return Op::Ge;
+    default: return rel;
+    }
+}
+
+CompareConstFn compareConstKernel(Op rel, Kind k)
+{
+    switch (plainOp(rel)) {
+    case Op::Eq: return compareConstFor<Op::Eq>(k);
+    case Op::Ne: return compareConstFor<Op::Ne>(k);
+    case Op::Lt: return compareConstFor<Op::Lt>(k);
+    case Op::Le: return compareConstFor<Op::Le>(k);
+    case Op::Gt: return compareConstFor<Op::Gt>(k);
+    default: return compareConstFor<Op::Ge>(k);
     }
 }
 
 CompareFn compareKernel(Op rel, Kind k)
 {
-    switch (rel) {
+    switch (plainOp(rel)) {
     case Op::Eq: return compareFor<Op::Eq>(k);
     case Op::Ne: return compareFor<Op::Ne>(k);
     case Op::Lt: return compareFor<Op::Lt>(k);
     case Op::Le: return compareFor<Op::Le>(k);
     case Op::Gt: return compareFor<Op::Gt>(k);
     default: return compareFor<Op::Ge>(k);
+    }
+}
+
+CompareBitsFn compareBitsKernel(Op rel)
+{
+    switch (plainOp(rel)) {
+    case Op::Eq: return &compareBits<Op::Eq>;
+    case Op::Ne: return &compareBits<Op::Ne>;
+    case Op::Lt: return &compareBits<Op::Lt>;
+    case Op::Le: return &compareBits<Op::Le>;
+    case Op::Gt: return &compareBits<Op::Gt>;
+    default: return &compareBits<Op::Ge>;
     }
 }
 
@@ -462,27 +525,11 @@ template <Op O> void arithDouble(const Value* x, const Value* y, Value* out, std
     }
 }
 
-// CEL's && and || (commutative errors): a deciding value on either side wins; deferred otherwise.
-template <bool IsAnd> void logical(const Value* x, const Value* y, Value* out, std::size_t n)
-{
-    for (std::size_t i = 0; i < n; ++i) {
-        const Value l = x[i], r = y[i];
-        if (l.isBool() && l.asBool() != IsAnd)
-            out[i] = l;
-        else if (r.isBool() && r.asBool() != IsAnd)
-            out[i] = r;
-        else if (l.isBool() && r.isBool())
-            out[i] = l;
-        else
-            out[i] = kDeferred;
-    }
-}
-
-template <Fn F> void stringTest(const Value* x, std::string_view t, Value* out, std::size_t n)
+template <Fn F> void stringTest(const Value* x, std::string_view t, Bits* out, std::size_t n)
 {
     for (std::size_t i = 0; i < n; ++i) {
         if (x[i].kind() != Kind::String) {
-            out[i] = kDeferred;
+            out[i] = kBatchDefer;
             continue;
         }
         const std::string_view s = x[i].asString();
@@ -493,7 +540,39 @@ template <Fn F> void stringTest(const Value* x, std::string_view t, Value* out, 
             r = s.size() >= t.size() && sameBytes(s.substr(0, t.size()), t);
         else
             r = s.size() >= t.size() && sameBytes(s.substr(s.size() - t.size()), t);
-        out[i] = Value::boolean(r);
+        out[i] = bit(r);
+    }
+}
+
+// `s in [...]` over a short list of strings only: lengths first, then the bytes.
+void inStrings(const Value* x, const ListData& list, Bits* out, std::size_t n)
+{
+    const Value* items = list.items;
+    const std::uint32_t size = list.size;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (x[i].kind() != Kind::String) {
+            out[i] = kBatchDefer;
+            continue;
+        }
+        const std::string_view s = x[i].asString();
+        bool found = false;
+        for (std::uint32_t j = 0; j < size && !found; ++j)
+            found = sameBytes(items[j].asString(), s);
+        out[i] = bit(found);
+    }
+}
+
+// `i in [...]` over a list of ints only.
+void inInts(const Value* x, const ListData& list, Bits* out, std::size_t n)
+{
+    const Value* items = list.items;
+    const std::uint32_t size = list.size;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::int64_t v = x[i].asInt();
+        bool found = false;
+        for (std::uint32_t j = 0; j < size; ++j)
+            found |= items[j].asInt() == v;
+        out[i] = x[i].kind() == Kind::Int ? bit(found) : kBatchDefer;
     }
 }
 
@@ -520,6 +599,15 @@ template <Fn F> void timeOfDay(const Value* x, Value* out, std::size_t n)
     }
 }
 
+bool allOfKind(const ListData& list, Kind k)
+{
+    for (std::uint32_t j = 0; j < list.size; ++j) {
+        if (list.items[j].kind() != k)
+            return false;
+    }
+    return true;
+}
+
 } // namespace
 
 std::optional<BatchProgram> BatchProgram::build(const Program& program, const Declarations& declarations)
@@ -531,6 +619,19 @@ std::optional<BatchProgram> BatchProgram::build(const Program& program, const De
     if (!root || plan->nodes[*root].kind != Kind::Bool)
         return std::nullopt;
     plan->deferredColumn.assign(kBatchRows, kDeferred);
+    plan->deferredBits.assign(kBatchRows, kBatchDefer);
+    for (PlanNode& node : plan->nodes) {
+        if (node.op == NodeOp::Const && node.kind == Kind::Bool)
+            node.broadcastBits.assign(kBatchRows, bit(node.k.asBool()));
+        if (node.op == NodeOp::In) {
+            const ListData& list = node.k.asList();
+            const Kind operand = plan->nodes[node.a].kind;
+            if (operand == Kind::String && list.size <= 16 && allOfKind(list, Kind::String))
+                node.variant = 1;
+            else if (operand == Kind::Int && list.size <= 16 && allOfKind(list, Kind::Int))
+                node.variant = 2;
+        }
+    }
     return BatchProgram(std::move(plan));
 }
 
@@ -545,32 +646,61 @@ void BatchProgram::eval(std::span<const Value* const> columns, std::size_t first
     const Plan& plan = *m_plan;
     const std::size_t n = std::min(rows, kBatchRows);
     const std::size_t nodes = plan.nodes.size();
-    if (scratch.m_values.size() < nodes * kBatchRows)
+    if (scratch.m_values.size() < nodes * kBatchRows) {
         scratch.m_values.resize(nodes * kBatchRows);
+        scratch.m_bits.resize(nodes * kBatchRows);
+    }
     if (scratch.m_matches.size() > (1u << 16))
         scratch.m_matches.clear();
     Arena& arena = scratch.m_ctx.arena();
     arena.reset();
-    // Where each node's values are: its column, its constant, or its scratch buffer.
-    const Value* at[256];
-    std::vector<const Value*> more;
-    const Value** src = at;
-    if (nodes > std::size(at)) {
-        more.resize(nodes);
-        src = more.data();
-    }
+    // Where each node's values are: its column, its constant, or its scratch buffer (bytes for bool nodes).
+    scratch.m_src.resize(nodes);
+    scratch.m_srcBits.resize(nodes);
+    const Value** src = scratch.m_src.data();
+    const Bits** bits = scratch.m_srcBits.data();
     for (std::size_t j = 0; j < nodes; ++j) {
         const PlanNode& node = plan.nodes[j];
         Value* dst = scratch.m_values.data() + j * kBatchRows;
+        Bits* dstBits = scratch.m_bits.data() + j * kBatchRows;
+        src[j] = dst;
+        bits[j] = dstBits;
         switch (node.op) {
         case NodeOp::Slot: {
             const Value* column = node.slot < columns.size() ? columns[node.slot] : nullptr;
-            src[j] = column ? column + first : plan.deferredColumn.data();
-            continue;
+            if (!column) {
+                src[j] = plan.deferredColumn.data();
+                bits[j] = plan.deferredBits.data();
+            } else if (node.kind == Kind::Bool) {
+                const Value* x = column + first;
+                for (std::size_t i = 0; i < n; ++i)
+                    dstBits[i] = x[i].kind() == Kind::Bool ? bit(x[i].asBool()) : kBatchDefer;
+            } else {
+                src[j] = column + first;
+            }
+            break;
         }
-        case NodeOp::Const: src[j] = node.broadcast.data(); continue;
-        case NodeOp::CmpConst: compareConstKernel(node.rel, node.operand)(src[node.a], node.k, dst, n); break;
-        case NodeOp::Cmp: compareKernel(node.rel, node.operand)(src[node.a], src[node.b], dst, n); break;
+        case NodeOp::Const:
+            src[j] = node.broadcast.data();
+            bits[j] = node.broadcastBits.data();
+            break;
+        case NodeOp::CmpConst:
+            if (node.operand == Kind::Bool) {
+                const Bits* x = bits[node.a];
+                const Bits k = bit(node.k.asBool());
+                for (std::size_t i = 0; i < n; ++i)
+                    dstBits[i] = k; // the constant as a column, then the comparison of two
+                compareBitsKernel(node.rel)(x, dstBits, dstBits, n);
+            } else {
+                compareConstKernel(node.rel, node.operand)(src[node.a], node.k, dstBits, n);
+            }
+            break;
+        case NodeOp::Cmp:
+            if (node.operand == Kind::Bool)
+                compareBitsKernel(node.rel)(bits[node.a], bits[node.b], dstBits, n);
+            else
+                compareKernel(node.rel, node.operand)(src[node.a], src[node.b], dstBits, n);
+            break;
         case NodeOp::Arith:
             if (node.kind == Kind::Int) {
                 arithInt(node.rel, src[node.a], src[node.b], dst, n);
@@ -583,34 +713,57 @@ void BatchProgram::eval(std::span<const Value* const> columns, std::size_t first
                 }
             }
             break;
-        case NodeOp::And: logical<true>(src[node.a], src[node.b], dst, n); break;
-        case NodeOp::Or: logical<false>(src[node.a], src[node.b], dst, n); break;
-        case NodeOp::Not: {
-            const Value* x = src[node.a];
+        case NodeOp::And: {
+            const Bits *x = bits[node.a], *y = bits[node.b];
             for (std::size_t i = 0; i < n; ++i)
-                dst[i] = x[i].isBool() ? Value::boolean(!x[i].asBool()) : kDeferred;
+                dstBits[i] = std::min(x[i], y[i]);
+            break;
+        }
+        case NodeOp::Or: {
+            const Bits *x = bits[node.a], *y = bits[node.b];
+            for (std::size_t i = 0; i < n; ++i)
+                dstBits[i] = std::max(x[i], y[i]);
+            break;
+        }
+        case NodeOp::Not: {
+            const Bits* x = bits[node.a];
+            for (std::size_t i = 0; i < n; ++i)
+                dstBits[i] = static_cast<Bits>(kBatchTrue - x[i]);
             break;
         }
         case NodeOp::Cond: {
-            const Value *c = src[node.a], *x = src[node.b], *y = src[node.c];
-            for (std::size_t i = 0; i < n; ++i)
-                dst[i] = c[i].isBool() ? (c[i].asBool() ? x[i] : y[i]) : kDeferred;
+            const Bits* c = bits[node.a];
+            if (node.kind == Kind::Bool) {
+                const Bits *x = bits[node.b], *y = bits[node.c];
+                for (std::size_t i = 0; i < n; ++i)
+                    dstBits[i] = c[i] == kBatchTrue ? x[i] : (c[i] == kBatchFalse ? y[i] : kBatchDefer);
+            } else {
+                const Value *x = src[node.b], *y = src[node.c];
+                for (std::size_t i = 0; i < n; ++i)
+                    dst[i] = c[i] == kBatchTrue ? x[i] : (c[i] == kBatchFalse ? y[i] : kDeferred);
+            }
             break;
         }
         case NodeOp::In: {
             const Value* x = src[node.a];
-            const Kind k = plan.nodes[node.a].kind;
             const ListData& list = node.k.asList();
-            for (std::size_t i = 0; i < n; ++i)
-                dst[i] = x[i].kind() == k ? Value::boolean(listContains(list, x[i])) : kDeferred;
+            if (node.variant == 1) {
+                inStrings(x, list, dstBits, n);
+            } else if (node.variant == 2) {
+                inInts(x, list, dstBits, n);
+            } else {
+                const Kind k = plan.nodes[node.a].kind;
+                for (std::size_t i = 0; i < n; ++i)
+                    dstBits[i] = x[i].kind() == k ? bit(listContains(list, x[i])) : kBatchDefer;
+            }
             break;
         }
         case NodeOp::StringTest: {
             const std::string_view t = node.k.asString();
             switch (node.fn) {
-            case Fn::Contains: stringTest<Fn::Contains>(src[node.a], t, dst, n); break;
-            case Fn::StartsWith: stringTest<Fn::StartsWith>(src[node.a], t, dst, n); break;
-            default: stringTest<Fn::EndsWith>(src[node.a], t, dst, n); break;
+            case Fn::Contains: stringTest<Fn::Contains>(src[node.a], t, dstBits, n); break;
+            case Fn::StartsWith: stringTest<Fn::StartsWith>(src[node.a], t, dstBits, n); break;
+            default: stringTest<Fn::EndsWith>(src[node.a], t, dstBits, n); break;
             }
             break;
         }
@@ -623,17 +776,22 @@ void BatchProgram::eval(std::span<const Value* const> columns, std::size_t first
             }
             break;
         case NodeOp::Call: {
+            // Arguments are never bools (see Builder::call): their Values are in src.
             const Value *x = src[node.a], *y = src[node.b];
             const Kind kx = plan.nodes[node.a].kind;
             const Kind ky = node.argc == 2 ? plan.nodes[node.b].kind : Kind::Null;
             for (std::size_t i = 0; i < n; ++i) {
-                if (x[i].kind() != kx || (node.argc == 2 && y[i].kind() != ky)) {
-                    dst[i] = kDeferred;
-                    continue;
+                Value r = kDeferred;
+                if (x[i].kind() == kx && (node.argc == 1 || y[i].kind() == ky)) {
+                    const Value args[2] = {x[i], node.argc == 2 ? y[i] : Value()};
+                    r = callFunction(node.fn, {args, node.argc}, arena, node.astNode, &scratch.m_ctx);
+                    if (r.kind() != node.kind)
+                        r = kDeferred;
                 }
-                const Value args[2] = {x[i], node.argc == 2 ? y[i] : Value()};
-                const Value r = callFunction(node.fn, {args, node.argc}, arena, node.astNode, &scratch.m_ctx);
-                dst[i] = r.kind() == node.kind ? r : kDeferred;
+                if (node.kind == Kind::Bool)
+                    dstBits[i] = r.isBool() ? bit(r.asBool()) : kBatchDefer;
+                else
+                    dst[i] = r;
             }
             break;
         }
@@ -646,12 +804,12 @@ void BatchProgram::eval(std::span<const Value* const> columns, std::size_t first
             const bool cacheable = plan.nodes[node.a].op == NodeOp::Slot;
             for (std::size_t i = 0; i < n; ++i) {
                 if (x[i].kind() != Kind::String) {
-                    dst[i] = kDeferred;
+                    dstBits[i] = kBatchDefer;
                     continue;
                 }
                 const std::string_view s = x[i].asString();
                 if (!cacheable) {
-                    dst[i] = Value::boolean(RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), re));
+                    dstBits[i] = bit(RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), re));
                     continue;
                 }
                 const BatchScratch::MatchKey key{&shared, s.data(), s.size()};
@@ -660,16 +818,13 @@ void BatchProgram::eval(std::span<const Value* const> columns, std::size_t first
                     it = scratch.m_matches
                              .emplace(key, RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), re))
                              .first;
-                dst[i] = Value::boolean(it->second);
+                dstBits[i] = bit(it->second);
             }
             break;
         }
         }
-        src[j] = dst;
     }
-    const Value* result = src[nodes - 1];
-    for (std::size_t i = 0; i < n; ++i)
-        out[i] = result[i].isBool() ? static_cast<std::uint8_t>(result[i].asBool()) : kBatchDefer;
+    std::copy(bits[nodes - 1], bits[nodes - 1] + n, out);
 }
 
 } // namespace sb::cel

@@ -35,9 +35,10 @@
 namespace sb::cel {
 
 inline constexpr std::size_t kBatchRows = 512;
+// Ordered so that && is the minimum and || the maximum of two results.
 inline constexpr std::uint8_t kBatchFalse = 0;
-inline constexpr std::uint8_t kBatchTrue = 1;
-inline constexpr std::uint8_t kBatchDefer = 2; // evaluate this row with the interpreter
+inline constexpr std::uint8_t kBatchDefer = 1; // evaluate this row with the interpreter
+inline constexpr std::uint8_t kBatchTrue = 2;
 
 // Per-thread scratch of batch evaluations: the sub-expressions' values, an evaluation context for the
 // functions, and the regular expressions' results per distinct string (a batch scratch serves one dataset:
@@ -61,6 +62,9 @@ private:
         std::size_t operator()(const MatchKey& k) const;
     };
     std::vector<Value> m_values;
+    std::vector<std::uint8_t> m_bits;
+    std::vector<const Value*> m_src;
+    std::vector<const std::uint8_t*> m_srcBits;
     EvalContext m_ctx;
     std::unordered_map<MatchKey, bool, MatchHash> m_matches;
 };
