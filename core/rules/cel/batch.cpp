@@ -74,6 +74,7 @@ struct BatchProgram::Plan {
     std::vector<Node> nodes;
     std::vector<Value> deferredColumn; // kBatchRows deferred values: a field the data does not have
     std::vector<std::uint8_t> deferredBits;
+    const Program::Impl* impl = nullptr; // program's
 };
 
 std::size_t BatchScratch::MatchHash::operator()(const MatchKey& k) const
@@ -330,27 +331,50 @@ private:
 // ---- kernels: one loop over the rows each ----
 //
 // A bool node's values are bytes, kBatchFalse (0) < kBatchDefer (1) < kBatchTrue (2): CEL's && is then the
-// minimum of its sides (false wins over anything, an error only over true), || the maximum, ! is 2 - x, and
-// the loops vectorize. Other nodes hold Values, kDeferred where deferred.
+// minimum of its sides (false wins over anything, an error only over true), || the maximum, ! is 2 - x.
+// Other nodes hold Values, kDeferred where deferred.
+//
+// A node is evaluated on a selection of the batch's rows: all of them (dense loops, which vectorize), or the
+// listed ones. The right side of && only where the left is not false, of || only where the left is not
+// true, a branch of the conditional only where the condition chose it: the rows skipped are those where
+// CEL's result does not depend on that side at all, errors included, so skipping them changes nothing but
+// the time.
 
 using Bits = std::uint8_t;
+using Row = std::uint16_t;
 
 constexpr Bits bit(bool b)
 {
     return b ? kBatchTrue : kBatchFalse;
 }
 
+struct Rows {
+    const Row* sel = nullptr; // null: rows [0, count)
+    std::size_t count = 0;
+};
+
+template <typename F> [[gnu::always_inline]] inline void forRows(const Rows& rows, F&& f)
+{
+    if (!rows.sel) {
+        for (std::size_t i = 0; i < rows.count; ++i)
+            f(i);
+    } else {
+        for (std::size_t j = 0; j < rows.count; ++j)
+            f(static_cast<std::size_t>(rows.sel[j]));
+    }
+}
+
 template <Op O, typename T> bool relate(const T& x, const T& y)
 {
-    if constexpr (O == Op::EqC || O == Op::Eq)
+    if constexpr (O == Op::Eq)
         return x == y;
-    else if constexpr (O == Op::NeC || O == Op::Ne)
+    else if constexpr (O == Op::Ne)
         return x != y;
-    else if constexpr (O == Op::LtC || O == Op::Lt)
+    else if constexpr (O == Op::Lt)
         return x < y;
-    else if constexpr (O == Op::LeC || O == Op::Le)
+    else if constexpr (O == Op::Le)
         return x <= y;
-    else if constexpr (O == Op::GtC || O == Op::Gt)
+    else if constexpr (O == Op::Gt)
         return x > y;
     else
         return x >= y;
@@ -361,9 +385,9 @@ template <Op O, Kind K> bool relateValues(const Value& x, const Value& y)
     if constexpr (K == Kind::Double) {
         return relate<O>(x.asDouble(), y.asDouble());
     } else if constexpr (K == Kind::String) {
-        if constexpr (O == Op::EqC || O == Op::Eq)
+        if constexpr (O == Op::Eq)
             return sameBytes(x.asString(), y.asString());
-        else if constexpr (O == Op::NeC || O == Op::Ne)
+        else if constexpr (O == Op::Ne)
             return !sameBytes(x.asString(), y.asString());
         else
             return relate<O>(x.asString(), y.asString());
@@ -375,45 +399,47 @@ template <Op O, Kind K> bool relateValues(const Value& x, const Value& y)
     }
 }
 
-template <Op O, Kind K> void compareConst(const Value* x, const Value& k, Bits* out, std::size_t n)
+template <Op O, Kind K> void compareConst(const Rows& rows, const Value* x, const Value& k, Bits* out)
 {
     if constexpr (K == Kind::Double) {
         // Branch-free, so that it vectorizes: the kind decides only which byte is stored.
         const double c = k.asDouble();
-        for (std::size_t i = 0; i < n; ++i) {
+        forRows(rows, [&](std::size_t i) {
             const Bits r = bit(relate<O>(x[i].asDouble(), c));
             out[i] = x[i].kind() == K ? r : kBatchDefer;
-        }
+        });
     } else if constexpr (K == Kind::Int) {
         const std::int64_t c = k.asInt();
-        for (std::size_t i = 0; i < n; ++i) {
+        forRows(rows, [&](std::size_t i) {
             const Bits r = bit(relate<O>(x[i].asInt(), c));
             out[i] = x[i].kind() == K ? r : kBatchDefer;
-        }
+        });
     } else {
-        for (std::size_t i = 0; i < n; ++i)
+        forRows(rows, [&](std::size_t i) {
             out[i] = x[i].kind() == K ? bit(relateValues<O, K>(x[i], k)) : kBatchDefer;
+        });
     }
 }
 
-template <Op O, Kind K> void compare(const Value* x, const Value* y, Bits* out, std::size_t n)
+template <Op O, Kind K> void compare(const Rows& rows, const Value* x, const Value* y, Bits* out)
 {
-    for (std::size_t i = 0; i < n; ++i)
+    forRows(rows, [&](std::size_t i) {
         out[i] = x[i].kind() == K && y[i].kind() == K ? bit(relateValues<O, K>(x[i], y[i])) : kBatchDefer;
+    });
 }
 
 // Bools compared: false < true, as the interpreter orders them.
-template <Op O> void compareBits(const Bits* x, const Bits* y, Bits* out, std::size_t n)
+template <Op O> void compareBits(const Rows& rows, const Bits* x, const Bits* y, Bits* out)
 {
-    for (std::size_t i = 0; i < n; ++i) {
+    forRows(rows, [&](std::size_t i) {
         const Bits r = bit(relate<O>(x[i], y[i]));
         out[i] = x[i] == kBatchDefer || y[i] == kBatchDefer ? kBatchDefer : r;
-    }
+    });
 }
 
-using CompareConstFn = void (*)(const Value*, const Value&, Bits*, std::size_t);
-using CompareFn = void (*)(const Value*, const Value*, Bits*, std::size_t);
-using CompareBitsFn = void (*)(const Bits*, const Bits*, Bits*, std::size_t);
+using CompareConstFn = void (*)(const Rows&, const Value*, const Value&, Bits*);
+using CompareFn = void (*)(const Rows&, const Value*, const Value*, Bits*);
+using CompareBitsFn = void (*)(const Rows&, const Bits*, const Bits*, Bits*);
 
 template <Op O> CompareConstFn compareConstFor(Kind k)
 {
@@ -485,12 +511,12 @@ CompareBitsFn compareBitsKernel(Op rel)
     }
 }
 
-void arithInt(Op rel, const Value* x, const Value* y, Value* out, std::size_t n)
+void arithInt(const Rows& rows, Op rel, const Value* x, const Value* y, Value* out)
 {
-    for (std::size_t i = 0; i < n; ++i) {
+    forRows(rows, [&](std::size_t i) {
         if (x[i].kind() != Kind::Int || y[i].kind() != Kind::Int) {
             out[i] = kDeferred;
-            continue;
+            return;
         }
         const std::int64_t a = x[i].asInt(), b = y[i].asInt();
         std::int64_t r = 0;
@@ -505,12 +531,12 @@ void arithInt(Op rel, const Value* x, const Value* y, Value* out, std::size_t n)
             break;
         }
         out[i] = overflow ? kDeferred : Value::integer(r);
-    }
+    });
 }
 
-template <Op O> void arithDouble(const Value* x, const Value* y, Value* out, std::size_t n)
+template <Op O> void arithDouble(const Rows& rows, const Value* x, const Value* y, Value* out)
 {
-    for (std::size_t i = 0; i < n; ++i) {
+    forRows(rows, [&](std::size_t i) {
         const double a = x[i].asDouble(), b = y[i].asDouble();
         double r;
         if constexpr (O == Op::Add)
@@ -522,15 +548,15 @@ template <Op O> void arithDouble(const Value* x, const Value* y, Value* out, std
         else
             r = a / b;
         out[i] = x[i].kind() == Kind::Double && y[i].kind() == Kind::Double ? Value::real(r) : kDeferred;
-    }
+    });
 }
 
-template <Fn F> void stringTest(const Value* x, std::string_view t, Bits* out, std::size_t n)
+template <Fn F> void stringTest(const Rows& rows, const Value* x, std::string_view t, Bits* out)
 {
-    for (std::size_t i = 0; i < n; ++i) {
+    forRows(rows, [&](std::size_t i) {
         if (x[i].kind() != Kind::String) {
             out[i] = kBatchDefer;
-            continue;
+            return;
         }
         const std::string_view s = x[i].asString();
         bool r;
@@ -541,39 +567,39 @@ template <Fn F> void stringTest(const Value* x, std::string_view t, Bits* out, s
         else
             r = s.size() >= t.size() && sameBytes(s.substr(s.size() - t.size()), t);
         out[i] = bit(r);
-    }
+    });
 }
 
 // `s in [...]` over a short list of strings only: lengths first, then the bytes.
-void inStrings(const Value* x, const ListData& list, Bits* out, std::size_t n)
+void inStrings(const Rows& rows, const Value* x, const ListData& list, Bits* out)
 {
     const Value* items = list.items;
     const std::uint32_t size = list.size;
-    for (std::size_t i = 0; i < n; ++i) {
+    forRows(rows, [&](std::size_t i) {
         if (x[i].kind() != Kind::String) {
             out[i] = kBatchDefer;
-            continue;
+            return;
         }
         const std::string_view s = x[i].asString();
         bool found = false;
         for (std::uint32_t j = 0; j < size && !found; ++j)
             found = sameBytes(items[j].asString(), s);
         out[i] = bit(found);
-    }
+    });
 }
 
 // `i in [...]` over a list of ints only.
-void inInts(const Value* x, const ListData& list, Bits* out, std::size_t n)
+void inInts(const Rows& rows, const Value* x, const ListData& list, Bits* out)
 {
     const Value* items = list.items;
     const std::uint32_t size = list.size;
-    for (std::size_t i = 0; i < n; ++i) {
+    forRows(rows, [&](std::size_t i) {
         const std::int64_t v = x[i].asInt();
         bool found = false;
         for (std::uint32_t j = 0; j < size; ++j)
             found |= items[j].asInt() == v;
         out[i] = x[i].kind() == Kind::Int ? bit(found) : kBatchDefer;
-    }
+    });
 }
 
 std::int64_t floorMod(std::int64_t a, std::int64_t m)
@@ -582,9 +608,9 @@ std::int64_t floorMod(std::int64_t a, std::int64_t m)
     return r < 0 ? r + m : r;
 }
 
-template <Fn F> void timeOfDay(const Value* x, Value* out, std::size_t n)
+template <Fn F> void timeOfDay(const Rows& rows, const Value* x, Value* out)
 {
-    for (std::size_t i = 0; i < n; ++i) {
+    forRows(rows, [&](std::size_t i) {
         const std::int64_t s = x[i].seconds();
         std::int64_t r;
         if constexpr (F == Fn::GetHours)
@@ -596,7 +622,7 @@ template <Fn F> void timeOfDay(const Value* x, Value* out, std::size_t n)
         else // GetDayOfWeek: 1970-01-01 was a Thursday (4), Sunday is 0
             r = floorMod((s - floorMod(s, 86400)) / 86400 + 4, 7);
         out[i] = x[i].kind() == Kind::Timestamp ? Value::integer(r) : kDeferred;
-    }
+    });
 }
 
 bool allOfKind(const ListData& list, Kind k)
@@ -610,13 +636,266 @@ bool allOfKind(const ListData& list, Kind k)
 
 } // namespace
 
+// One batch's evaluation: each node's values (its column, its constant or its scratch buffer), computed from
+// the root down on the rows that need them.
+class BatchRun {
+public:
+    BatchRun(const BatchProgram::Plan& plan, std::span<const Value* const> columns, std::size_t first,
+             BatchScratch& scratch)
+        : m_plan(plan), m_columns(columns), m_first(first), m_scratch(scratch), m_arena(scratch.m_ctx.arena())
+    {
+        const std::size_t nodes = plan.nodes.size();
+        if (scratch.m_values.size() < nodes * kBatchRows) {
+            scratch.m_values.resize(nodes * kBatchRows);
+            scratch.m_bits.resize(nodes * kBatchRows);
+            scratch.m_rows.resize(2 * nodes * kBatchRows);
+        }
+        scratch.m_src.resize(nodes);
+        scratch.m_srcBits.resize(nodes);
+        m_src = scratch.m_src.data();
+        m_bits = scratch.m_srcBits.data();
+        m_arena.reset();
+    }
+
+    const Bits* bitsOf(std::uint32_t j) const { return m_bits[j]; }
+
+    void eval(std::uint32_t j, const Rows& rows)
+    {
+        const PlanNode& node = m_plan.nodes[j];
+        Value* dst = m_scratch.m_values.data() + j * kBatchRows;
+        Bits* dstBits = m_scratch.m_bits.data() + j * kBatchRows;
+        m_src[j] = dst;
+        m_bits[j] = dstBits;
+        switch (node.op) {
+        case NodeOp::Slot: {
+            const Value* column = node.slot < m_columns.size() ? m_columns[node.slot] : nullptr;
+            if (!column) {
+                m_src[j] = m_plan.deferredColumn.data();
+                m_bits[j] = m_plan.deferredBits.data();
+            } else if (node.kind == Kind::Bool) {
+                const Value* x = column + m_first;
+                forRows(rows,
+                        [&](std::size_t i) { dstBits[i] = x[i].kind() == Kind::Bool ? bit(x[i].asBool()) : kBatchDefer; });
+            } else {
+                m_src[j] = column + m_first;
+            }
+            return;
+        }
+        case NodeOp::Const:
+            m_src[j] = node.broadcast.data();
+            m_bits[j] = node.broadcastBits.data();
+            return;
+        case NodeOp::And:
+        case NodeOp::Or: {
+            eval(node.a, rows);
+            const Bits* x = m_bits[node.a];
+            // The right side only where the left does not decide.
+            const Bits decides = node.op == NodeOp::And ? kBatchFalse : kBatchTrue;
+            Row* sel = m_scratch.m_rows.data() + 2 * j * kBatchRows;
+            std::size_t count = 0;
+            forRows(rows, [&](std::size_t i) {
+                sel[count] = static_cast<Row>(i);
+                count += x[i] != decides ? 1 : 0;
+            });
+            forRows(rows, [&](std::size_t i) { dstBits[i] = x[i]; });
+            if (count == 0)
+                return;
+            const Rows right = count == rows.count ? rows : narrow(rows, Rows{sel, count});
+            eval(node.b, right);
+            const Bits* y = m_bits[node.b];
+            if (node.op == NodeOp::And)
+                forRows(right, [&](std::size_t i) { dstBits[i] = std::min(x[i], y[i]); });
+            else
+                forRows(right, [&](std::size_t i) { dstBits[i] = std::max(x[i], y[i]); });
+            return;
+        }
+        case NodeOp::Cond: {
+            eval(node.a, rows);
+            const Bits* c = m_bits[node.a];
+            Row* whenTrue = m_scratch.m_rows.data() + 2 * j * kBatchRows;
+            Row* whenFalse = whenTrue + kBatchRows;
+            std::size_t nt = 0, nf = 0;
+            forRows(rows, [&](std::size_t i) {
+                whenTrue[nt] = static_cast<Row>(i);
+                whenFalse[nf] = static_cast<Row>(i);
+                nt += c[i] == kBatchTrue ? 1 : 0;
+                nf += c[i] == kBatchFalse ? 1 : 0;
+            });
+            // A branch no row takes is not evaluated: its values must still be readable.
+            m_src[node.b] = m_src[node.c] = m_plan.deferredColumn.data();
+            m_bits[node.b] = m_bits[node.c] = m_plan.deferredBits.data();
+            if (nt)
+                eval(node.b, narrow(rows, Rows{whenTrue, nt}));
+            if (nf)
+                eval(node.c, narrow(rows, Rows{whenFalse, nf}));
+            if (node.kind == Kind::Bool) {
+                const Bits *x = m_bits[node.b], *y = m_bits[node.c];
+                forRows(rows, [&](std::size_t i) {
+                    dstBits[i] = c[i] == kBatchTrue ? x[i] : (c[i] == kBatchFalse ? y[i] : kBatchDefer);
+                });
+            } else {
+                const Value *x = m_src[node.b], *y = m_src[node.c];
+                forRows(rows, [&](std::size_t i) {
+                    dst[i] = c[i] == kBatchTrue ? x[i] : (c[i] == kBatchFalse ? y[i] : kDeferred);
+                });
+            }
+            return;
+        }
+        default: break;
+        }
+        // Every other node: its operands on the same rows, then its loop.
+        eval(node.a, rows);
+        if (node.op == NodeOp::Cmp || node.op == NodeOp::Arith || (node.op == NodeOp::Call && node.argc == 2))
+            eval(node.b, rows);
+        compute(node, rows, dst, dstBits);
+    }
+
+private:
+    // A selection of rows, dense again when it keeps most of a dense batch (a few wasted rows cost less
+    // than loops over indices).
+    static Rows narrow(const Rows& from, const Rows& to)
+    {
+        if (!from.sel && to.count * 4 >= from.count * 3)
+            return from;
+        return to;
+    }
+
+    void compute(const PlanNode& node, const Rows& rows, Value* dst, Bits* dstBits)
+    {
+        const Value** src = m_src;
+        switch (node.op) {
+        case NodeOp::CmpConst:
+            if (node.operand == Kind::Bool) {
+                const Bits* x = m_bits[node.a];
+                const Bits k = bit(node.k.asBool());
+                forRows(rows, [&](std::size_t i) { dstBits[i] = k; }); // the constant as a column
+                compareBitsKernel(node.rel)(rows, x, dstBits, dstBits);
+            } else {
+                compareConstKernel(node.rel, node.operand)(rows, src[node.a], node.k, dstBits);
+            }
+            break;
+        case NodeOp::Cmp:
+            if (node.operand == Kind::Bool)
+                compareBitsKernel(node.rel)(rows, m_bits[node.a], m_bits[node.b], dstBits);
+            else
+                compareKernel(node.rel, node.operand)(rows, src[node.a], src[node.b], dstBits);
+            break;
+        case NodeOp::Arith:
+            if (node.kind == Kind::Int) {
+                arithInt(rows, node.rel, src[node.a], src[node.b], dst);
+            } else {
+                switch (node.rel) {
+                case Op::Add: arithDouble<Op::Add>(rows, src[node.a], src[node.b], dst); break;
+                case Op::Sub: arithDouble<Op::Sub>(rows, src[node.a], src[node.b], dst); break;
+                case Op::Mul: arithDouble<Op::Mul>(rows, src[node.a], src[node.b], dst); break;
+                default: arithDouble<Op::Div>(rows, src[node.a], src[node.b], dst); break;
+                }
+            }
+            break;
+        case NodeOp::Not: {
+            const Bits* x = m_bits[node.a];
+            forRows(rows, [&](std::size_t i) { dstBits[i] = static_cast<Bits>(kBatchTrue - x[i]); });
+            break;
+        }
+        case NodeOp::In: {
+            const Value* x = src[node.a];
+            const ListData& list = node.k.asList();
+            if (node.variant == 1) {
+                inStrings(rows, x, list, dstBits);
+            } else if (node.variant == 2) {
+                inInts(rows, x, list, dstBits);
+            } else {
+                const Kind k = m_plan.nodes[node.a].kind;
+                forRows(rows, [&](std::size_t i) {
+                    dstBits[i] = x[i].kind() == k ? bit(listContains(list, x[i])) : kBatchDefer;
+                });
+            }
+            break;
+        }
+        case NodeOp::StringTest: {
+            const std::string_view t = node.k.asString();
+            switch (node.fn) {
+            case Fn::Contains: stringTest<Fn::Contains>(rows, src[node.a], t, dstBits); break;
+            case Fn::StartsWith: stringTest<Fn::StartsWith>(rows, src[node.a], t, dstBits); break;
+            default: stringTest<Fn::EndsWith>(rows, src[node.a], t, dstBits); break;
+            }
+            break;
+        }
+        case NodeOp::TimeOfDay:
+            switch (node.fn) {
+            case Fn::GetHours: timeOfDay<Fn::GetHours>(rows, src[node.a], dst); break;
+            case Fn::GetMinutes: timeOfDay<Fn::GetMinutes>(rows, src[node.a], dst); break;
+            case Fn::GetSeconds: timeOfDay<Fn::GetSeconds>(rows, src[node.a], dst); break;
+            default: timeOfDay<Fn::GetDayOfWeek>(rows, src[node.a], dst); break;
+            }
+            break;
+        case NodeOp::Call: {
+            // Arguments are never bools (see Builder::call): their Values are in src.
+            const Value *x = src[node.a], *y = src[node.b];
+            const Kind kx = m_plan.nodes[node.a].kind;
+            const Kind ky = node.argc == 2 ? m_plan.nodes[node.b].kind : Kind::Null;
+            forRows(rows, [&](std::size_t i) {
+                Value r = kDeferred;
+                if (x[i].kind() == kx && (node.argc == 1 || y[i].kind() == ky)) {
+                    const Value args[2] = {x[i], node.argc == 2 ? y[i] : Value()};
+                    r = callFunction(node.fn, {args, node.argc}, m_arena, node.astNode, &m_scratch.m_ctx);
+                    if (r.kind() != node.kind)
+                        r = kDeferred;
+                }
+                if (node.kind == Kind::Bool)
+                    dstBits[i] = r.isBool() ? bit(r.asBool()) : kBatchDefer;
+                else
+                    dst[i] = r;
+            });
+            break;
+        }
+        case NodeOp::Matches: {
+            const Value* x = src[node.a];
+            const Program::Impl& p = *m_plan.impl;
+            const RE2& shared = *p.regexes[node.regex];
+            const RE2& re = *contextRegexCopy(m_scratch.m_ctx, p.id, node.regex, shared);
+            // Field values stay where they are for the whole evaluation: one match per distinct string. A
+            // computed string (lowerAscii, ...) lives in the arena, whose bytes the next batch reuses.
+            const bool cacheable = m_plan.nodes[node.a].op == NodeOp::Slot;
+            auto& cache = m_scratch.m_matches;
+            forRows(rows, [&](std::size_t i) {
+                if (x[i].kind() != Kind::String) {
+                    dstBits[i] = kBatchDefer;
+                    return;
+                }
+                const std::string_view s = x[i].asString();
+                if (!cacheable) {
+                    dstBits[i] = bit(RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), re));
+                    return;
+                }
+                const BatchScratch::MatchKey key{&shared, s.data(), s.size()};
+                auto it = cache.find(key);
+                if (it == cache.end())
+                    it = cache.emplace(key, RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), re)).first;
+                dstBits[i] = bit(it->second);
+            });
+            break;
+        }
+        default: break; // Slot, Const, And, Or, Cond: in eval()
+        }
+    }
+
+    const BatchProgram::Plan& m_plan;
+    std::span<const Value* const> m_columns;
+    std::size_t m_first;
+    BatchScratch& m_scratch;
+    Arena& m_arena;
+    const Value** m_src = nullptr;
+    const Bits** m_bits = nullptr;
+};
+
 std::optional<BatchProgram> BatchProgram::build(const Program& program, const Declarations& declarations)
 {
-    auto plan = std::make_shared<Plan>(Plan{program, {}, {}});
+    auto plan = std::make_shared<Plan>(Plan{program, {}, {}, {}, program.m_impl.get()});
     const Program::Impl& p = *program.m_impl;
     Builder builder(p, declarations, *plan);
     const auto root = builder.build(p.root);
-    if (!root || plan->nodes[*root].kind != Kind::Bool)
+    if (!root || plan->nodes[*root].kind != Kind::Bool || plan->nodes.size() > 0xffff)
         return std::nullopt;
     plan->deferredColumn.assign(kBatchRows, kDeferred);
     plan->deferredBits.assign(kBatchRows, kBatchDefer);
@@ -643,188 +922,13 @@ std::size_t BatchProgram::nodeCount() const
 void BatchProgram::eval(std::span<const Value* const> columns, std::size_t first, std::size_t rows,
                         BatchScratch& scratch, std::uint8_t* out) const
 {
-    const Plan& plan = *m_plan;
     const std::size_t n = std::min(rows, kBatchRows);
-    const std::size_t nodes = plan.nodes.size();
-    if (scratch.m_values.size() < nodes * kBatchRows) {
-        scratch.m_values.resize(nodes * kBatchRows);
-        scratch.m_bits.resize(nodes * kBatchRows);
-    }
     if (scratch.m_matches.size() > (1u << 16))
         scratch.m_matches.clear();
-    Arena& arena = scratch.m_ctx.arena();
-    arena.reset();
-    // Where each node's values are: its column, its constant, or its scratch buffer (bytes for bool nodes).
-    scratch.m_src.resize(nodes);
-    scratch.m_srcBits.resize(nodes);
-    const Value** src = scratch.m_src.data();
-    const Bits** bits = scratch.m_srcBits.data();
-    for (std::size_t j = 0; j < nodes; ++j) {
-        const PlanNode& node = plan.nodes[j];
-        Value* dst = scratch.m_values.data() + j * kBatchRows;
-        Bits* dstBits = scratch.m_bits.data() + j * kBatchRows;
-        src[j] = dst;
-        bits[j] = dstBits;
-        switch (node.op) {
-        case NodeOp::Slot: {
-            const Value* column = node.slot < columns.size() ? columns[node.slot] : nullptr;
-            if (!column) {
-                src[j] = plan.deferredColumn.data();
-                bits[j] = plan.deferredBits.data();
-            } else if (node.kind == Kind::Bool) {
-                const Value* x = column + first;
-                for (std::size_t i = 0; i < n; ++i)
-                    dstBits[i] = x[i].kind() == Kind::Bool ? bit(x[i].asBool()) : kBatchDefer;
-            } else {
-                src[j] = column + first;
-            }
-            break;
-        }
-        case NodeOp::Const:
-            src[j] = node.broadcast.data();
-            bits[j] = node.broadcastBits.data();
-            break;
-        case NodeOp::CmpConst:
-            if (node.operand == Kind::Bool) {
-                const Bits* x = bits[node.a];
-                const Bits k = bit(node.k.asBool());
-                for (std::size_t i = 0; i < n; ++i)
-                    dstBits[i] = k; // the constant as a column, then the comparison of two
-                compareBitsKernel(node.rel)(x, dstBits, dstBits, n);
-            } else {
-                compareConstKernel(node.rel, node.operand)(src[node.a], node.k, dstBits, n);
-            }
-            break;
-        case NodeOp::Cmp:
-            if (node.operand == Kind::Bool)
-                compareBitsKernel(node.rel)(bits[node.a], bits[node.b], dstBits, n);
-            else
-                compareKernel(node.rel, node.operand)(src[node.a], src[node.b], dstBits, n);
-            break;
-        case NodeOp::Arith:
-            if (node.kind == Kind::Int) {
-                arithInt(node.rel, src[node.a], src[node.b], dst, n);
-            } else {
-                switch (node.rel) {
-                case Op::Add: arithDouble<Op::Add>(src[node.a], src[node.b], dst, n); break;
-                case Op::Sub: arithDouble<Op::Sub>(src[node.a], src[node.b], dst, n); break;
-                case Op::Mul: arithDouble<Op::Mul>(src[node.a], src[node.b], dst, n); break;
-                default: arithDouble<Op::Div>(src[node.a], src[node.b], dst, n); break;
-                }
-            }
-            break;
-        case NodeOp::And: {
-            const Bits *x = bits[node.a], *y = bits[node.b];
-            for (std::size_t i = 0; i < n; ++i)
-                dstBits[i] = std::min(x[i], y[i]);
-            break;
-        }
-        case NodeOp::Or: {
-            const Bits *x = bits[node.a], *y = bits[node.b];
-            for (std::size_t i = 0; i < n; ++i)
-                dstBits[i] = std::max(x[i], y[i]);
-            break;
-        }
-        case NodeOp::Not: {
-            const Bits* x = bits[node.a];
-            for (std::size_t i = 0; i < n; ++i)
-                dstBits[i] = static_cast<Bits>(kBatchTrue - x[i]);
-            break;
-        }
-        case NodeOp::Cond: {
-            const Bits* c = bits[node.a];
-            if (node.kind == Kind::Bool) {
-                const Bits *x = bits[node.b], *y = bits[node.c];
-                for (std::size_t i = 0; i < n; ++i)
-                    dstBits[i] = c[i] == kBatchTrue ? x[i] : (c[i] == kBatchFalse ? y[i] : kBatchDefer);
-            } else {
-                const Value *x = src[node.b], *y = src[node.c];
-                for (std::size_t i = 0; i < n; ++i)
-                    dst[i] = c[i] == kBatchTrue ? x[i] : (c[i] == kBatchFalse ? y[i] : kDeferred);
-            }
-            break;
-        }
-        case NodeOp::In: {
-            const Value* x = src[node.a];
-            const ListData& list = node.k.asList();
-            if (node.variant == 1) {
-                inStrings(x, list, dstBits, n);
-            } else if (node.variant == 2) {
-                inInts(x, list, dstBits, n);
-            } else {
-                const Kind k = plan.nodes[node.a].kind;
-                for (std::size_t i = 0; i < n; ++i)
-                    dstBits[i] = x[i].kind() == k ? bit(listContains(list, x[i])) : kBatchDefer;
-            }
-            break;
-        }
-        case NodeOp::StringTest: {
-            const std::string_view t = node.k.asString();
-            switch (node.fn) {
-            case Fn::Contains: stringTest<Fn::Contains>(src[node.a], t, dstBits, n); break;
-            case Fn::StartsWith: stringTest<Fn::StartsWith>(src[node.a], t, dstBits, n); break;
-            default: stringTest<Fn::EndsWith>(src[node.a], t, dstBits, n); break;
-            }
-            break;
-        }
-        case NodeOp::TimeOfDay:
-            switch (node.fn) {
-            case Fn::GetHours: timeOfDay<Fn::GetHours>(src[node.a], dst, n); break;
-            case Fn::GetMinutes: timeOfDay<Fn::GetMinutes>(src[node.a], dst, n); break;
-            case Fn::GetSeconds: timeOfDay<Fn::GetSeconds>(src[node.a], dst, n); break;
-            default: timeOfDay<Fn::GetDayOfWeek>(src[node.a], dst, n); break;
-            }
-            break;
-        case NodeOp::Call: {
-            // Arguments are never bools (see Builder::call): their Values are in src.
-            const Value *x = src[node.a], *y = src[node.b];
-            const Kind kx = plan.nodes[node.a].kind;
-            const Kind ky = node.argc == 2 ? plan.nodes[node.b].kind : Kind::Null;
-            for (std::size_t i = 0; i < n; ++i) {
-                Value r = kDeferred;
-                if (x[i].kind() == kx && (node.argc == 1 || y[i].kind() == ky)) {
-                    const Value args[2] = {x[i], node.argc == 2 ? y[i] : Value()};
-                    r = callFunction(node.fn, {args, node.argc}, arena, node.astNode, &scratch.m_ctx);
-                    if (r.kind() != node.kind)
-                        r = kDeferred;
-                }
-                if (node.kind == Kind::Bool)
-                    dstBits[i] = r.isBool() ? bit(r.asBool()) : kBatchDefer;
-                else
-                    dst[i] = r;
-            }
-            break;
-        }
-        case NodeOp::Matches: {
-            const Value* x = src[node.a];
-            const RE2& shared = *plan.program.m_impl->regexes[node.regex];
-            const RE2& re = *contextRegexCopy(scratch.m_ctx, plan.program.m_impl->id, node.regex, shared);
-            // Field values stay where they are for the whole evaluation: one match per distinct string. A
-            // computed string (lowerAscii, ...) lives in the arena, whose bytes the next batch reuses.
-            const bool cacheable = plan.nodes[node.a].op == NodeOp::Slot;
-            for (std::size_t i = 0; i < n; ++i) {
-                if (x[i].kind() != Kind::String) {
-                    dstBits[i] = kBatchDefer;
-                    continue;
-                }
-                const std::string_view s = x[i].asString();
-                if (!cacheable) {
-                    dstBits[i] = bit(RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), re));
-                    continue;
-                }
-                const BatchScratch::MatchKey key{&shared, s.data(), s.size()};
-                auto it = scratch.m_matches.find(key);
-                if (it == scratch.m_matches.end())
-                    it = scratch.m_matches
-                             .emplace(key, RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), re))
-                             .first;
-                dstBits[i] = bit(it->second);
-            }
-            break;
-        }
-        }
-    }
-    std::copy(bits[nodes - 1], bits[nodes - 1] + n, out);
+    BatchRun run(*m_plan, columns, first, scratch);
+    const auto root = static_cast<std::uint32_t>(m_plan->nodes.size() - 1);
+    run.eval(root, Rows{nullptr, n});
+    std::copy(run.bitsOf(root), run.bitsOf(root) + n, out);
 }
 
 } // namespace sb::cel

@@ -52,6 +52,7 @@ public:
 
 private:
     friend class BatchProgram;
+    friend class BatchRun;
     struct MatchKey {
         const void* regex;
         const char* chars;
@@ -63,6 +64,7 @@ private:
     };
     std::vector<Value> m_values;
     std::vector<std::uint8_t> m_bits;
+    std::vector<std::uint16_t> m_rows; // selections of rows, two per node
     std::vector<const Value*> m_src;
     std::vector<const std::uint8_t*> m_srcBits;
     EvalContext m_ctx;
@@ -86,6 +88,7 @@ public:
     struct Plan;
 
 private:
+    friend class BatchRun;
     explicit BatchProgram(std::shared_ptr<const Plan> plan) : m_plan(std::move(plan)) {}
     std::shared_ptr<const Plan> m_plan;
 };
