@@ -353,14 +353,18 @@ struct Rows {
     std::size_t count = 0;
 };
 
+// The selection is copied to locals: the loops store bytes, which may alias anything, and would otherwise
+// reload the count after every store (and not vectorize).
 template <typename F> [[gnu::always_inline]] inline void forRows(const Rows& rows, F&& f)
 {
-    if (!rows.sel) {
-        for (std::size_t i = 0; i < rows.count; ++i)
+    const Row* const sel = rows.sel;
+    const std::size_t count = rows.count;
+    if (!sel) {
+        for (std::size_t i = 0; i < count; ++i)
             f(i);
     } else {
-        for (std::size_t j = 0; j < rows.count; ++j)
-            f(static_cast<std::size_t>(rows.sel[j]));
+        for (std::size_t j = 0; j < count; ++j)
+            f(static_cast<std::size_t>(sel[j]));
     }
 }
 
