@@ -67,6 +67,7 @@ struct BatchProgram::Plan {
         std::uint32_t regex = 0;
         Value k; // the constant of CmpConst, StringTest, In (a list)
         std::uint8_t variant = 0;            // In: 1 a short list of strings only, 2 of ints only
+        std::vector<std::uint32_t> terms;    // And, Or: the operands of a whole chain, cheapest first
         std::vector<Value> broadcast;        // Const: the constant kBatchRows times
         std::vector<std::uint8_t> broadcastBits; // the same as bytes, for a bool constant
     };
@@ -629,6 +630,63 @@ template <Fn F> void timeOfDay(const Rows& rows, const Value* x, Value* out)
     });
 }
 
+// Operand nodes of a node.
+std::vector<std::uint32_t> operandsOf(const PlanNode& n)
+{
+    switch (n.op) {
+    case NodeOp::Slot:
+    case NodeOp::Const: return {};
+    case NodeOp::Cmp:
+    case NodeOp::Arith:
+    case NodeOp::And:
+    case NodeOp::Or: return {n.a, n.b};
+    case NodeOp::Cond: return {n.a, n.b, n.c};
+    case NodeOp::Call: return n.argc == 2 ? std::vector<std::uint32_t>{n.a, n.b} : std::vector<std::uint32_t>{n.a};
+    default: return {n.a};
+    }
+}
+
+// A rough cost per row of a node's own loop: numbers and bools are cheap, strings less so, calls into the
+// interpreter's functions and regular expressions most.
+std::uint32_t ownCost(const PlanNode& n)
+{
+    switch (n.op) {
+    case NodeOp::Slot: return n.kind == Kind::Bool ? 1 : 0;
+    case NodeOp::Const: return 0;
+    case NodeOp::CmpConst: return n.operand == Kind::String ? 3 : 1;
+    case NodeOp::Cmp: return n.operand == Kind::String ? 4 : 2;
+    case NodeOp::In: return n.variant ? 3 : 6;
+    case NodeOp::StringTest: return 4;
+    case NodeOp::Call:
+    case NodeOp::Matches: return 12;
+    default: return 2;
+    }
+}
+
+// Flattens chains of && (and of ||) into one node with all their terms, ordered cheapest first (stable), and
+// returns the cost of node j's subtree.
+std::uint32_t orderTerms(BatchProgram::Plan& plan, std::uint32_t j, std::vector<std::uint32_t>& costs)
+{
+    std::uint32_t cost = ownCost(plan.nodes[j]);
+    for (const std::uint32_t o : operandsOf(plan.nodes[j]))
+        cost += orderTerms(plan, o, costs);
+    costs[j] = cost;
+    PlanNode& node = plan.nodes[j];
+    if (node.op == NodeOp::And || node.op == NodeOp::Or) {
+        node.terms.clear();
+        for (const std::uint32_t o : {node.a, node.b}) {
+            const PlanNode& operand = plan.nodes[o];
+            if (operand.op == node.op)
+                node.terms.insert(node.terms.end(), operand.terms.begin(), operand.terms.end());
+            else
+                node.terms.push_back(o);
+        }
+        std::stable_sort(node.terms.begin(), node.terms.end(),
+                         [&](std::uint32_t x, std::uint32_t y) { return costs[x] < costs[y]; });
+    }
+    return cost;
+}
+
 bool allOfKind(const ListData& list, Kind k)
 {
     for (std::uint32_t j = 0; j < list.size; ++j) {
@@ -691,26 +749,32 @@ public:
             return;
         case NodeOp::And:
         case NodeOp::Or: {
-            eval(node.a, rows);
-            const Bits* x = m_bits[node.a];
-            // The right side only where the left does not decide.
+            // A chain of && (or ||), cheapest terms first (see orderTerms): each term only on the rows the
+            // terms before it left undecided. The minimum (maximum) does not depend on the order.
             const Bits decides = node.op == NodeOp::And ? kBatchFalse : kBatchTrue;
+            const bool isAnd = node.op == NodeOp::And;
             Row* sel = m_scratch.m_rows.data() + 2 * j * kBatchRows;
-            std::size_t count = 0;
-            forRows(rows, [&](std::size_t i) {
-                sel[count] = static_cast<Row>(i);
-                count += x[i] != decides ? 1 : 0;
-            });
+            Rows current = rows;
+            eval(node.terms[0], current);
+            const Bits* x = m_bits[node.terms[0]];
             forRows(rows, [&](std::size_t i) { dstBits[i] = x[i]; });
-            if (count == 0)
-                return;
-            const Rows right = count == rows.count ? rows : narrow(rows, Rows{sel, count});
-            eval(node.b, right);
-            const Bits* y = m_bits[node.b];
-            if (node.op == NodeOp::And)
-                forRows(right, [&](std::size_t i) { dstBits[i] = std::min(x[i], y[i]); });
-            else
-                forRows(right, [&](std::size_t i) { dstBits[i] = std::max(x[i], y[i]); });
+            for (std::size_t t = 1; t < node.terms.size(); ++t) {
+                std::size_t count = 0;
+                forRows(current, [&](std::size_t i) {
+                    sel[count] = static_cast<Row>(i); // in place when current is sel: count never passes i
+                    count += dstBits[i] != decides ? 1 : 0;
+                });
+                if (count == 0)
+                    break;
+                if (count != current.count)
+                    current = narrow(current, Rows{sel, count});
+                eval(node.terms[t], current);
+                const Bits* y = m_bits[node.terms[t]];
+                if (isAnd)
+                    forRows(current, [&](std::size_t i) { dstBits[i] = std::min(dstBits[i], y[i]); });
+                else
+                    forRows(current, [&](std::size_t i) { dstBits[i] = std::max(dstBits[i], y[i]); });
+            }
             return;
         }
         case NodeOp::Cond: {
@@ -915,6 +979,8 @@ std::optional<BatchProgram> BatchProgram::build(const Program& program, const De
                 node.variant = 2;
         }
     }
+    std::vector<std::uint32_t> costs(plan->nodes.size(), 0);
+    orderTerms(*plan, *root, costs);
     return BatchProgram(std::move(plan));
 }
 
