@@ -11,6 +11,7 @@
 #include <cmath>
 #include <map>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 
 namespace sb::rules {
@@ -96,6 +97,8 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
     const std::size_t chunk = std::max<std::size_t>(options.chunk, 64);
 
     Evaluation out;
+    // Left unwritten here (RowsAllocator): every row is written below, by the thread that evaluates it.
+    static_assert(std::is_aggregate_v<RecordOutcome> && std::is_trivially_destructible_v<RecordOutcome>);
     out.records.resize(n);
     unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     threads = std::min(threads, 64u);

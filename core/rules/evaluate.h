@@ -22,6 +22,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,24 @@ struct RecordOutcome {
     std::uint16_t decision = 0; // index in CompiledRuleSet::decisions
     std::uint16_t errors = 0;   // conditions that were errors on this record (saturates at 65535)
     double score = 0;
+};
+
+// The allocator of Evaluation::records: a default-constructed element is left as allocated, so that the
+// evaluation's threads are the first to touch (and fault in) the rows they write, in parallel, instead of
+// one thread zeroing them all first (2 ms of a 10 ms evaluation of 200 000 records). Every other
+// construction is the usual one.
+template <typename T> struct RowsAllocator {
+    using value_type = T;
+    RowsAllocator() = default;
+    template <typename U> RowsAllocator(const RowsAllocator<U>&) noexcept {}
+    T* allocate(std::size_t n) { return std::allocator<T>().allocate(n); }
+    void deallocate(T* p, std::size_t n) noexcept { std::allocator<T>().deallocate(p, n); }
+    template <typename U> void construct(U*) noexcept {}
+    template <typename U, typename... Args> void construct(U* p, Args&&... args)
+    {
+        std::construct_at(p, std::forward<Args>(args)...);
+    }
+    template <typename U> bool operator==(const RowsAllocator<U>&) const noexcept { return true; }
 };
 
 struct RuleStats {
@@ -61,7 +80,9 @@ struct EvalOptions {
 };
 
 struct Evaluation {
-    std::vector<RecordOutcome> records;       // by row
+    // by row; RecordOutcome is an aggregate (implicit-lifetime), so rows written before they are read need
+    // no construction (evaluate() writes every row)
+    std::vector<RecordOutcome, RowsAllocator<RecordOutcome>> records;
     std::vector<RuleStats> rules;             // by CompiledRuleSet::rules
     std::vector<std::int64_t> decisionCounts; // by CompiledRuleSet::decisions
     std::int64_t recordsWithErrors = 0;
