@@ -177,8 +177,7 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
         std::vector<std::uint32_t> matched;
         matched.reserve(active.size());
         std::vector<std::uint8_t> results(active.size() * cel::kBatchRows);
-        std::vector<std::uint64_t> matchMask(cel::kBatchRows);
-        std::vector<std::uint8_t> deferred(cel::kBatchRows);
+        std::vector<std::uint8_t> anyResult(cel::kBatchRows);
         for (;;) {
             const std::size_t start = next.fetch_add(chunk, std::memory_order_relaxed);
             if (start >= n)
@@ -197,21 +196,34 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
                 // Rows every condition of which the batches decided: the rules that matched as a bit mask,
                 // the strategy from it. The others (and all rows when a rule is not batched) below.
                 if (allBatched) {
-                    std::fill_n(matchMask.begin(), rows, 0);
-                    std::fill_n(deferred.begin(), rows, 0);
+                    // Most records match no rule: a byte per record, the OR of the rules' results, finds the
+                    // ones that matched or were deferred (false is 0) with loops that vectorize.
+                    std::uint8_t* const any = anyResult.data();
+                    std::fill_n(any, rows, 0);
                     for (std::size_t a = 0; a < active.size(); ++a) {
                         const std::uint8_t* r = &results[a * cel::kBatchRows];
-                        for (std::size_t i = 0; i < rows; ++i) {
-                            matchMask[i] |= std::uint64_t{r[i] == cel::kBatchTrue} << a;
-                            deferred[i] |= static_cast<std::uint8_t>(r[i] == cel::kBatchDefer);
-                        }
+                        for (std::size_t i = 0; i < rows; ++i)
+                            any[i] |= r[i];
                     }
                 }
                 for (std::size_t i = 0; i < rows; ++i) {
                     const std::size_t row = base + i;
-                    if (allBatched && !deferred[i]) {
-                        decideFromMask(L, matchMask[i], out.records[row]);
-                        continue;
+                    if (allBatched) {
+                        if (!anyResult[i]) {
+                            decideFromMask(L, 0, out.records[row]);
+                            continue;
+                        }
+                        std::uint64_t mask = 0;
+                        bool deferred = false;
+                        for (std::size_t a = 0; a < active.size(); ++a) {
+                            const std::uint8_t r = results[a * cel::kBatchRows + i];
+                            mask |= std::uint64_t{r == cel::kBatchTrue} << a;
+                            deferred |= r == cel::kBatchDefer;
+                        }
+                        if (!deferred) {
+                            decideFromMask(L, mask, out.records[row]);
+                            continue;
+                        }
                     }
                     bool gathered = false;
                     std::int32_t best = -1;
