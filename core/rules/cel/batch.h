@@ -1,22 +1,24 @@
 #pragma once
 
 // A compiled program evaluated over a batch of records at once, column by column: each sub-expression is one
-// tight loop over the batch's rows instead of one dispatch per record. Built from a Program when every
-// instruction is in the typed subset below; otherwise build() returns nothing and the caller keeps the
-// interpreter for that program.
+// tight loop over the batch's rows (those that need it: the right side of && only where the left is not
+// false, ...) instead of one dispatch per record. Built from a Program when every instruction is in the typed
+// subset below; otherwise build() returns nothing and the caller keeps the interpreter for that program.
 //
 // A row's result is true, false, or "ask the interpreter": whenever a sub-expression would be an error (a
 // missing field, an integer overflow, a division by zero) or a value of another kind than the declared one,
 // the row is deferred, and deferral flows up exactly as CEL's errors do: `&&` and `||` absorb it when the
 // other side decides, everything else passes it on. The interpreter then evaluates the deferred rows, so
 // their value and error message are its own. A row that is not deferred has the value the interpreter would
-// give it (tests/rules/test_cel_batch.cpp checks this against the interpreter).
+// give it (tests/rules/test_batch_eval.cpp checks this against the interpreter).
 //
 // The subset: fields of type bool, int, double, string and timestamp; constants; comparisons (==, !=, <,
-// <=, >, >=) of operands of the same kind; `in` a constant list; &&, ||, !, the conditional; + - * / on
-// ints and doubles; size, contains, startsWith, endsWith, matches (a constant pattern), lowerAscii,
-// upperAscii, trim on strings; the timestamp accessors (getHours, getDayOfWeek, ..., with or without a time
-// zone); % on ints; unary minus.
+// <=, >, >=) of operands of the same kind; `in` a constant list (of an int, double or string); &&, ||, !,
+// the conditional; + - * / on ints and doubles; size, contains, startsWith, endsWith, matches (a constant
+// pattern), lowerAscii, upperAscii, trim on strings; the timestamp accessors (getHours, getDayOfWeek, ...,
+// with or without a time zone); % on ints; unary minus; double(int), int(double), int(timestamp). Not in
+// it (the interpreter's): macros, maps, indexing, lists that are not constants, string concatenation,
+// comparisons across kinds (an int with a double), uint and bytes, durations, fields of type dyn.
 //
 //   auto batch = sb::cel::BatchProgram::build(program, declarations); // empty: outside the subset
 //   sb::cel::BatchScratch scratch;                                    // one per thread
