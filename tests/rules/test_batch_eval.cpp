@@ -34,7 +34,12 @@ const std::vector<Field> kFields = {
 
 const char* const kStrings[] = {"",    "a",  "ab",         "abc",   "ABC",    "abcdef",       "b",   "é",
                                 "日本語", "😀", "naïve café", " pad ", "x.ru",   "mailinator.com", "KP",  "US",
-                                "123.example", "Ab c", "zz", "aé"};
+                                "123.example", "Ab c", "zz", "aé",
+                                // near misses of the short-string keys (4-8 and 9-16 bytes differ in the middle
+                                // only), the longest short string and longer ones
+                                "abXde", "abcde", "abcdefgh", "abcXefgh", "abcdXfgh", "abcdefghijklmnop",
+                                "abcdefghXjklmnop", "abXdefghijklmnop",
+                                "abcdefghijklmnopq", "a-very-long-subdomain.example-company.com"};
 
 class Random {
 public:
@@ -163,8 +168,12 @@ private:
             return fmt::format("({} in {})", integer(d), m_r.pick(lists));
         }
         case 12: {
-            const char* const lists[] = {"['a', 'abc', 'é', '']", "['KP', 'US', 'mailinator.com']", "['x', 1]",
-                                         "['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'ab', 'zz']"};
+            const char* const lists[] = {"['a', 'abc', 'é', '']",
+                                         "['KP', 'US', 'mailinator.com']",
+                                         "['x', 1]",
+                                         "['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'ab', 'zz']",
+                                         "['abcdefgh', 'abcdefghijklmnop', 'abXde']",
+                                         "['abcdefghijklmnopq', 'abcde']"};
             return fmt::format("({} in {})", string(d), m_r.pick(lists));
         }
         case 13: {
@@ -231,7 +240,10 @@ private:
 
     std::string stringLiteral()
     {
-        const char* const literals[] = {"''", "'a'", "'ab'", "'abc'", "'é'", "'日本'", "'.ru'", "'US'", "' '"};
+        const char* const literals[] = {"''",         "'a'",        "'ab'",    "'abc'",
+                                        "'é'",        "'日本'",     "'.ru'",   "'US'",
+                                        "' '",        "'abcde'",    "'abcdefgh'", "'abcdefghijklmnop'",
+                                        "'abcdefghijklmnopq'", "'abcXefgh'"};
         return m_r.pick(literals);
     }
 

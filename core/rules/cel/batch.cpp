@@ -8,8 +8,10 @@
 #include "rules/cel/program_impl.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <limits>
+#include <type_traits>
 
 namespace sb::cel {
 
@@ -51,6 +53,15 @@ std::optional<Kind> kindOfType(const Type& t)
     }
 }
 
+// A string of at most 16 bytes as two words and its length, read without touching a byte outside it (the
+// first and last 4 or 8 bytes, overlapping). Two such strings are equal exactly when their keys are: rule
+// data is mostly short codes and categories, and comparing two words costs less than a loop over bytes
+// whose exit the branch predictor cannot guess.
+struct ShortKey {
+    std::uint64_t a = 0, b = 0;
+    std::size_t size = 0;
+};
+
 } // namespace
 
 struct BatchProgram::Plan {
@@ -66,7 +77,8 @@ struct BatchProgram::Plan {
         std::uint32_t slot = 0;
         std::uint32_t regex = 0;
         Value k; // the constant of CmpConst, StringTest, In (a list)
-        std::uint8_t variant = 0;            // In: 1 a short list of strings only, 2 of ints only
+        std::uint8_t variant = 0;            // In: 1 a short list of short strings only, 2 of ints only
+        std::vector<ShortKey> keys;          // In, variant 1: the items' keys
         std::vector<std::uint32_t> terms;    // And, Or: the operands of a whole chain, cheapest first
         std::vector<Value> broadcast;        // Const: the constant kBatchRows times
         std::vector<std::uint8_t> broadcastBits; // the same as bytes, for a bool constant
@@ -385,15 +397,57 @@ template <Op O, typename T> bool relate(const T& x, const T& y)
         return x >= y;
 }
 
+
+template <std::size_t N> std::uint64_t loadBytes(const char* p)
+{
+    std::conditional_t<N == 4, std::uint32_t, std::uint64_t> v;
+    std::memcpy(&v, p, N);
+    return v;
+}
+
+constexpr std::size_t kShortKeyBytes = 16;
+
+// `s` must be at most kShortKeyBytes long for the key to stand for it.
+inline ShortKey shortKey(std::string_view s)
+{
+    const std::size_t m = s.size();
+    const char* p = s.data();
+    ShortKey k;
+    k.size = m;
+    if (m >= 9) {
+        k.a = loadBytes<8>(p);
+        k.b = loadBytes<8>(p + m - 8);
+    } else if (m >= 4) {
+        k.a = loadBytes<4>(p) | (loadBytes<4>(p + m - 4) << 32);
+    } else if (m > 0) {
+        const auto byte = [&](std::size_t i) { return std::uint64_t{static_cast<unsigned char>(p[i])}; };
+        k.a = byte(0) | (byte(m / 2) << 8) | (byte(m - 1) << 16);
+    }
+    return k;
+}
+
+inline bool sameKey(const ShortKey& x, const ShortKey& y)
+{
+    return (x.size == y.size) & (x.a == y.a) & (x.b == y.b);
+}
+
+// Byte equality of two strings, by their keys when both are short.
+inline bool sameString(std::string_view x, std::string_view y)
+{
+    if (x.size() <= kShortKeyBytes && y.size() <= kShortKeyBytes)
+        return sameKey(shortKey(x), shortKey(y));
+    return sameBytes(x, y);
+}
+
 template <Op O, Kind K> bool relateValues(const Value& x, const Value& y)
 {
     if constexpr (K == Kind::Double) {
         return relate<O>(x.asDouble(), y.asDouble());
     } else if constexpr (K == Kind::String) {
         if constexpr (O == Op::Eq)
-            return sameBytes(x.asString(), y.asString());
+            return sameString(x.asString(), y.asString());
         else if constexpr (O == Op::Ne)
-            return !sameBytes(x.asString(), y.asString());
+            return !sameString(x.asString(), y.asString());
         else
             return relate<O>(x.asString(), y.asString());
     } else if constexpr (K == Kind::Timestamp) {
@@ -418,6 +472,24 @@ template <Op O, Kind K> void compareConst(const Rows& rows, const Value* x, cons
         forRows(rows, [&](std::size_t i) {
             const Bits r = bit(relate<O>(x[i].asInt(), c));
             out[i] = x[i].kind() == K ? r : kBatchDefer;
+        });
+    } else if constexpr (K == Kind::String && (O == Op::Eq || O == Op::Ne)) {
+        const std::string_view c = k.asString();
+        if (c.size() > kShortKeyBytes) {
+            forRows(rows, [&](std::size_t i) {
+                out[i] = x[i].kind() == K ? bit(relateValues<O, K>(x[i], k)) : kBatchDefer;
+            });
+            return;
+        }
+        // A string of another length differs; one of the same length is short, and its key decides.
+        const ShortKey ck = shortKey(c);
+        forRows(rows, [&](std::size_t i) {
+            if (x[i].kind() != K) {
+                out[i] = kBatchDefer;
+                return;
+            }
+            const bool same = x[i].asString().size() == ck.size && sameKey(shortKey(x[i].asString()), ck);
+            out[i] = bit(O == Op::Eq ? same : !same);
         });
     } else {
         forRows(rows, [&](std::size_t i) {
@@ -575,20 +647,26 @@ template <Fn F> void stringTest(const Rows& rows, const Value* x, std::string_vi
     });
 }
 
-// `s in [...]` over a short list of strings only: lengths first, then the bytes.
-void inStrings(const Rows& rows, const Value* x, const ListData& list, Bits* out)
+// `s in [...]` over a short list of short strings only (BatchProgram::build made their keys): the row's key
+// against every item's, without a branch per item. A longer string is none of them.
+void inShortStrings(const Rows& rows, const Value* x, const std::vector<ShortKey>& keys, Bits* out)
 {
-    const Value* items = list.items;
-    const std::uint32_t size = list.size;
+    const ShortKey* items = keys.data();
+    const std::size_t size = keys.size();
     forRows(rows, [&](std::size_t i) {
         if (x[i].kind() != Kind::String) {
             out[i] = kBatchDefer;
             return;
         }
         const std::string_view s = x[i].asString();
+        if (s.size() > kShortKeyBytes) {
+            out[i] = kBatchFalse;
+            return;
+        }
+        const ShortKey key = shortKey(s);
         bool found = false;
-        for (std::uint32_t j = 0; j < size && !found; ++j)
-            found = sameBytes(items[j].asString(), s);
+        for (std::size_t j = 0; j < size; ++j)
+            found |= sameKey(key, items[j]);
         out[i] = bit(found);
     });
 }
@@ -869,7 +947,7 @@ private:
             const Value* x = src[node.a];
             const ListData& list = node.k.asList();
             if (node.variant == 1) {
-                inStrings(rows, x, list, dstBits);
+                inShortStrings(rows, x, node.keys, dstBits);
             } else if (node.variant == 2) {
                 inInts(rows, x, list, dstBits);
             } else {
@@ -973,8 +1051,13 @@ std::optional<BatchProgram> BatchProgram::build(const Program& program, const De
         if (node.op == NodeOp::In) {
             const ListData& list = node.k.asList();
             const Kind operand = plan->nodes[node.a].kind;
-            if (operand == Kind::String && list.size <= 16 && allOfKind(list, Kind::String))
+            if (operand == Kind::String && list.size <= 16 && allOfKind(list, Kind::String)
+                && std::all_of(list.items, list.items + list.size,
+                               [](const Value& v) { return v.asString().size() <= kShortKeyBytes; })) {
                 node.variant = 1;
+                for (std::uint32_t j = 0; j < list.size; ++j)
+                    node.keys.push_back(shortKey(list.items[j].asString()));
+            }
             else if (operand == Kind::Int && list.size <= 16 && allOfKind(list, Kind::Int))
                 node.variant = 2;
         }
