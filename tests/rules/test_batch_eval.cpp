@@ -2,7 +2,8 @@
 // expressions over the subset on random records (missing values, empty and non-ASCII strings, integer
 // extremes, NaN and infinities, negative numbers and timestamps), and the demo rule sets, whole evaluations
 // with and without batches compared field by field. The seeds are fixed: a failure names the expression
-// and the record, and reproduces.
+// and the record, and reproduces. BATCH_DEBUG=1 prints what the generator wrote that does not compile, and
+// how many rows the batches decided.
 
 #include "rules/cel/batch.h"
 #include "rules/demo_data.h"
@@ -15,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <sstream>
