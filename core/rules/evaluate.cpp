@@ -1,14 +1,17 @@
 #include "rules/evaluate.h"
 
+#include "rules/cel/batch.h"
 #include "rules/cel/json.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <map>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 
 namespace sb::rules {
@@ -54,7 +57,10 @@ std::string notBoolMessage(const cel::Value& v)
     return fmt::format("the condition is {}, not a bool", cel::kindName(v.kind()));
 }
 
-struct ThreadTotals {
+// A thread's own counters. Cache-line aligned: the threads' counters sit side by side in one vector, and one
+// thread's `conditions` (written for every condition) shared a line with the next thread's vector headers
+// (read for every condition), which cost the second thread most of its speed.
+struct alignas(64) ThreadTotals {
     std::vector<std::int64_t> hits, decided, errors, firstErrorRow;
     std::vector<std::string> firstError;
     std::vector<std::vector<std::int64_t>> shadowedBy;
@@ -91,6 +97,8 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
     const std::size_t chunk = std::max<std::size_t>(options.chunk, 64);
 
     Evaluation out;
+    // Left unwritten here (RowsAllocator): every row is written below, by the thread that evaluates it.
+    static_assert(std::is_aggregate_v<RecordOutcome> && std::is_trivially_destructible_v<RecordOutcome>);
     out.records.resize(n);
     unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     threads = std::min(threads, 64u);
@@ -106,12 +114,70 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
     for (unsigned t = 0; t < threads; ++t)
         totals.emplace_back(ruleCount, rs.decisions.size(), options.allRules);
 
+    // Every rule in the batch evaluator's subset runs column by column over batches of records; the rest,
+    // and the records a batch defers (errors, unexpected kinds), through the interpreter record by record.
+    std::vector<std::optional<cel::BatchProgram>> batches(active.size());
+    for (std::size_t a = 0; a < active.size() && options.batch; ++a)
+        batches[a] = cel::BatchProgram::build(*rs.rules[active[a]].program, rs.declarations);
+    std::vector<const cel::Value*> columnsBySlot(rs.declarations.size(), nullptr);
+    for (const Gather& g : gather)
+        columnsBySlot[g.slot] = g.column;
+
+    const bool allBatched =
+        active.size() <= 64 && std::all_of(batches.begin(), batches.end(), [](const auto& b) { return b.has_value(); });
+    // A record without errors, from the mask of the active rules that matched it: what the loop below does
+    // rule by rule, with the same counts.
+    auto decideFromMask = [&](ThreadTotals& L, std::uint64_t mask, RecordOutcome& o) {
+        std::int32_t best = -1;
+        if (mask == 0) {
+            L.conditions += static_cast<std::int64_t>(active.size());
+        } else if (stopAtFirst) {
+            const int a = std::countr_zero(mask);
+            L.conditions += a + 1;
+            best = static_cast<std::int32_t>(active[static_cast<std::size_t>(a)]);
+            ++L.hits[static_cast<std::size_t>(best)];
+        } else {
+            L.conditions += static_cast<std::int64_t>(active.size());
+            double bestScore = 0;
+            for (std::uint64_t m = mask; m; m &= m - 1) {
+                const std::uint32_t k = active[static_cast<std::size_t>(std::countr_zero(m))];
+                ++L.hits[k];
+                if (best < 0 || (!firstMatch && rs.rules[k].score > bestScore)) {
+                    best = static_cast<std::int32_t>(k);
+                    bestScore = rs.rules[k].score;
+                }
+            }
+            if (options.allRules) {
+                for (std::uint64_t m = mask; m; m &= m - 1) {
+                    const std::uint32_t k = active[static_cast<std::size_t>(std::countr_zero(m))];
+                    if (k != static_cast<std::uint32_t>(best))
+                        ++L.shadowedBy[k][static_cast<std::size_t>(best)];
+                }
+            }
+        }
+        o.rule = best;
+        o.errors = 0;
+        if (best >= 0) {
+            const CompiledRule& r = rs.rules[static_cast<std::size_t>(best)];
+            o.decision = r.decision;
+            o.score = r.score;
+            ++L.decided[static_cast<std::size_t>(best)];
+        } else {
+            o.decision = rs.defaultDecision;
+            o.score = rs.defaultScore;
+        }
+        ++L.decisionCounts[o.decision];
+    };
+
     auto work = [&](ThreadTotals& L, bool reports) {
         cel::EvalContext ctx;
+        cel::BatchScratch scratch;
         std::vector<cel::Value> slots(rs.columnSlots);
         const cel::Activation activation{slots};
         std::vector<std::uint32_t> matched;
         matched.reserve(active.size());
+        std::vector<std::uint8_t> results(active.size() * cel::kBatchRows);
+        std::vector<std::uint8_t> anyResult(cel::kBatchRows);
         for (;;) {
             const std::size_t start = next.fetch_add(chunk, std::memory_order_relaxed);
             if (start >= n)
@@ -121,58 +187,105 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
                 break;
             }
             const std::size_t end = std::min(n, start + chunk);
-            for (std::size_t row = start; row < end; ++row) {
-                for (const Gather& g : gather)
-                    slots[g.slot] = g.column[row];
-                std::int32_t best = -1;
-                double bestScore = 0;
-                unsigned errors = 0;
-                matched.clear();
-                for (const std::uint32_t k : active) {
-                    const CompiledRule& r = rs.rules[k];
-                    const cel::Value v = r.program->eval(activation, ctx);
-                    ++L.conditions;
-                    if (v.isTrue()) {
-                        ++L.hits[k];
-                        if (best < 0) {
-                            best = static_cast<std::int32_t>(k);
-                            bestScore = r.score;
-                            if (stopAtFirst)
-                                break;
-                        } else if (!firstMatch && r.score > bestScore) {
-                            best = static_cast<std::int32_t>(k);
-                            bestScore = r.score;
-                        }
-                        if (options.allRules)
-                            matched.push_back(k);
-                    } else if (!v.isBool()) {
-                        ++errors;
-                        ++L.errors[k];
-                        if (L.firstErrorRow[k] < 0) {
-                            L.firstErrorRow[k] = static_cast<std::int64_t>(row);
-                            L.firstError[k] = v.isError() ? r.program->errorMessage(v) : notBoolMessage(v);
-                        }
+            for (std::size_t base = start; base < end; base += cel::kBatchRows) {
+                const std::size_t rows = std::min(cel::kBatchRows, end - base);
+                for (std::size_t a = 0; a < active.size(); ++a) {
+                    if (batches[a])
+                        batches[a]->eval(columnsBySlot, base, rows, scratch, &results[a * cel::kBatchRows]);
+                }
+                // Rows every condition of which the batches decided: the rules that matched as a bit mask,
+                // the strategy from it. The others (and all rows when a rule is not batched) below.
+                if (allBatched) {
+                    // Most records match no rule: a byte per record, the OR of the rules' results, finds the
+                    // ones that matched or were deferred (false is 0) with loops that vectorize.
+                    std::uint8_t* const any = anyResult.data();
+                    std::fill_n(any, rows, 0);
+                    for (std::size_t a = 0; a < active.size(); ++a) {
+                        const std::uint8_t* r = &results[a * cel::kBatchRows];
+                        for (std::size_t i = 0; i < rows; ++i)
+                            any[i] |= r[i];
                     }
                 }
-                RecordOutcome& o = out.records[row];
-                o.rule = best;
-                o.errors = static_cast<std::uint16_t>(std::min(errors, 65535u));
-                if (best >= 0) {
-                    const CompiledRule& r = rs.rules[static_cast<std::size_t>(best)];
-                    o.decision = r.decision;
-                    o.score = r.score;
-                    ++L.decided[static_cast<std::size_t>(best)];
-                    for (const std::uint32_t k : matched) {
-                        if (k != static_cast<std::uint32_t>(best))
-                            ++L.shadowedBy[k][static_cast<std::size_t>(best)];
+                for (std::size_t i = 0; i < rows; ++i) {
+                    const std::size_t row = base + i;
+                    if (allBatched) {
+                        if (!anyResult[i]) {
+                            decideFromMask(L, 0, out.records[row]);
+                            continue;
+                        }
+                        std::uint64_t mask = 0;
+                        bool deferred = false;
+                        for (std::size_t a = 0; a < active.size(); ++a) {
+                            const std::uint8_t r = results[a * cel::kBatchRows + i];
+                            mask |= std::uint64_t{r == cel::kBatchTrue} << a;
+                            deferred |= r == cel::kBatchDefer;
+                        }
+                        if (!deferred) {
+                            decideFromMask(L, mask, out.records[row]);
+                            continue;
+                        }
                     }
-                } else {
-                    o.decision = rs.defaultDecision;
-                    o.score = rs.defaultScore;
+                    bool gathered = false;
+                    std::int32_t best = -1;
+                    double bestScore = 0;
+                    unsigned errors = 0;
+                    matched.clear();
+                    for (std::size_t a = 0; a < active.size(); ++a) {
+                        const std::uint32_t k = active[a];
+                        const CompiledRule& r = rs.rules[k];
+                        const std::uint8_t fast = batches[a] ? results[a * cel::kBatchRows + i] : cel::kBatchDefer;
+                        cel::Value v = cel::Value::boolean(fast == cel::kBatchTrue);
+                        if (fast == cel::kBatchDefer) {
+                            if (!gathered) {
+                                for (const Gather& g : gather)
+                                    slots[g.slot] = g.column[row];
+                                gathered = true;
+                            }
+                            v = r.program->eval(activation, ctx);
+                        }
+                        ++L.conditions;
+                        if (v.isTrue()) {
+                            ++L.hits[k];
+                            if (best < 0) {
+                                best = static_cast<std::int32_t>(k);
+                                bestScore = r.score;
+                                if (stopAtFirst)
+                                    break;
+                            } else if (!firstMatch && r.score > bestScore) {
+                                best = static_cast<std::int32_t>(k);
+                                bestScore = r.score;
+                            }
+                            if (options.allRules)
+                                matched.push_back(k);
+                        } else if (!v.isBool()) {
+                            ++errors;
+                            ++L.errors[k];
+                            if (L.firstErrorRow[k] < 0) {
+                                L.firstErrorRow[k] = static_cast<std::int64_t>(row);
+                                L.firstError[k] = v.isError() ? r.program->errorMessage(v) : notBoolMessage(v);
+                            }
+                        }
+                    }
+                    RecordOutcome& o = out.records[row];
+                    o.rule = best;
+                    o.errors = static_cast<std::uint16_t>(std::min(errors, 65535u));
+                    if (best >= 0) {
+                        const CompiledRule& r = rs.rules[static_cast<std::size_t>(best)];
+                        o.decision = r.decision;
+                        o.score = r.score;
+                        ++L.decided[static_cast<std::size_t>(best)];
+                        for (const std::uint32_t k : matched) {
+                            if (k != static_cast<std::uint32_t>(best))
+                                ++L.shadowedBy[k][static_cast<std::size_t>(best)];
+                        }
+                    } else {
+                        o.decision = rs.defaultDecision;
+                        o.score = rs.defaultScore;
+                    }
+                    ++L.decisionCounts[o.decision];
+                    if (errors)
+                        ++L.recordsWithErrors;
                 }
-                ++L.decisionCounts[o.decision];
-                if (errors)
-                    ++L.recordsWithErrors;
             }
             const std::size_t now = done.fetch_add(end - start, std::memory_order_relaxed) + (end - start);
             if (reports && options.progress)

@@ -5,7 +5,9 @@
 // and the explanation of one record's decision.
 //
 // evaluate() runs on every core: the records are cut into chunks that threads take in turn, each thread with
-// its own EvalContext and counters, merged at the end. A record's decision follows the strategy:
+// its own EvalContext and counters, merged at the end. Within a chunk, the conditions the batch evaluator
+// supports are evaluated a batch of records at a time (cel/batch.h); the others, and the records a batch
+// defers to the interpreter (errors among them), record by record, with the same results either way. A record's decision follows the strategy:
 // first_match — the first enabled rule (in file order) whose condition is true; max_score — the highest score
 // among the enabled rules whose condition is true (ties: the first); no match — the default. A condition
 // that evaluates to an error (a missing value, an overflow, a non-bool result) counts as not matching; the
@@ -20,6 +22,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +35,24 @@ struct RecordOutcome {
     std::uint16_t decision = 0; // index in CompiledRuleSet::decisions
     std::uint16_t errors = 0;   // conditions that were errors on this record (saturates at 65535)
     double score = 0;
+};
+
+// The allocator of Evaluation::records: a default-constructed element is left as allocated, so that the
+// evaluation's threads are the first to touch (and fault in) the rows they write, in parallel, instead of
+// one thread zeroing them all first (2 ms of a 10 ms evaluation of 200 000 records). Every other
+// construction is the usual one.
+template <typename T> struct RowsAllocator {
+    using value_type = T;
+    RowsAllocator() = default;
+    template <typename U> RowsAllocator(const RowsAllocator<U>&) noexcept {}
+    T* allocate(std::size_t n) { return std::allocator<T>().allocate(n); }
+    void deallocate(T* p, std::size_t n) noexcept { std::allocator<T>().deallocate(p, n); }
+    template <typename U> void construct(U*) noexcept {}
+    template <typename U, typename... Args> void construct(U* p, Args&&... args)
+    {
+        std::construct_at(p, std::forward<Args>(args)...);
+    }
+    template <typename U> bool operator==(const RowsAllocator<U>&) const noexcept { return true; }
 };
 
 struct RuleStats {
@@ -50,13 +71,18 @@ struct EvalOptions {
     bool allRules = true;
     unsigned threads = 0; // 0: one per core
     std::size_t chunk = 4096;
+    // Conditions in the batch evaluator's subset (cel/batch.h) run column by column over batches of records;
+    // false: every condition through the interpreter, record by record (the reference the tests compare with).
+    bool batch = true;
     const std::atomic<bool>* cancel = nullptr;
     // Called from the calling thread with the records done so far.
     std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
 struct Evaluation {
-    std::vector<RecordOutcome> records;       // by row
+    // by row; RecordOutcome is an aggregate (implicit-lifetime), so rows written before they are read need
+    // no construction (evaluate() writes every row)
+    std::vector<RecordOutcome, RowsAllocator<RecordOutcome>> records;
     std::vector<RuleStats> rules;             // by CompiledRuleSet::rules
     std::vector<std::int64_t> decisionCounts; // by CompiledRuleSet::decisions
     std::int64_t recordsWithErrors = 0;

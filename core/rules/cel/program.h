@@ -93,6 +93,8 @@ struct CompileOptions {
     ParseLimits limits;
 };
 
+class BatchProgram;
+
 class Program {
 public:
     // The result lives in ctx's arena (or the program's constants, or the activation's storage): valid
@@ -117,6 +119,7 @@ public:
     struct Impl;
 
 private:
+    friend class BatchProgram;
     friend std::expected<Program, CompileError> compile(std::string_view, const Declarations&, const CompileOptions&);
     explicit Program(std::shared_ptr<const Impl> impl) : m_impl(std::move(impl)) {}
     std::shared_ptr<const Impl> m_impl;
