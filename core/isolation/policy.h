@@ -25,7 +25,8 @@ std::optional<IsolationLevel> isolationLevelFromString(std::string_view name);
 enum class NetworkMode { None, Allowlist };
 
 // What a syscall rule does. Errno: the call fails with the rule's errno and the run continues (the
-// refusal is reported). Kill: the run ends as `blocked`. Log: the call proceeds and is reported.
+// refusal is reported). Kill: the run ends as `blocked`. Log: the call proceeds and the kernel writes it to its
+// audit log (SCMP_ACT_LOG), not to the run's record.
 enum class SyscallAction { Allow, Errno, Kill, Log };
 std::string_view toString(SyscallAction action);
 std::optional<SyscallAction> syscallActionFromString(std::string_view name);
