@@ -150,8 +150,9 @@ Result<CheckpointRow> SandboxEngine::Impl::finishRestore(const NewCheckpoint& pl
                                     "WHERE name = ?2");
             if (!touch)
                 return errorOf(touch);
+            const std::string sourceName = source->get<std::string>(); // bound without a copy: must outlive the step
             sqlite::Binder bind(touch->get());
-            bind.integer(1, plan.createdAtMs).text(2, source->get<std::string>());
+            bind.integer(1, plan.createdAtMs).text(2, sourceName);
             if (!bind.ok() || sqlite3_step(touch->get()) != SQLITE_DONE)
                 return db.error("cannot record a sandbox's activity");
         }
