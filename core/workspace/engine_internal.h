@@ -373,6 +373,8 @@ struct SandboxEngine::Impl {
     std::filesystem::path lockOf(std::string_view name) const { return root / "locks" / std::string(name); }
 
     Result<FileLock> lockSandbox(std::string_view name);
+    // Several sandboxes, each once, in name order: two operations that lock the same pair cannot wait on each other.
+    Result<std::vector<FileLock>> lockSandboxes(std::vector<std::string> names);
     Result<FileLock> lockGarbage(FileLock::Mode mode);
 
     Result<void> prepareFolders();

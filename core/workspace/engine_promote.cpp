@@ -183,15 +183,9 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
         }
     }
     // Both sandboxes locked, in name order (as a creation from a sandbox does), then the collection shared.
-    std::vector<std::string> names = {report.source, report.target};
-    std::sort(names.begin(), names.end());
-    std::vector<FileLock> locks;
-    for (const auto& name : names) {
-        auto lock = lockSandbox(name);
-        if (!lock)
-            return errorOf(lock);
-        locks.push_back(std::move(*lock));
-    }
+    auto locks = lockSandboxes({report.source, report.target});
+    if (!locks)
+        return errorOf(locks);
     auto garbage = lockGarbage(FileLock::Mode::Shared);
     if (!garbage)
         return errorOf(garbage);

@@ -19,6 +19,20 @@ Result<FileLock> SandboxEngine::Impl::lockSandbox(std::string_view name)
                              fmt::format("sandbox '{}'", name));
 }
 
+Result<std::vector<FileLock>> SandboxEngine::Impl::lockSandboxes(std::vector<std::string> names)
+{
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    std::vector<FileLock> locks;
+    for (const auto& name : names) {
+        auto lock = lockSandbox(name);
+        if (!lock)
+            return errorOf(lock);
+        locks.push_back(std::move(*lock));
+    }
+    return locks;
+}
+
 Result<FileLock> SandboxEngine::Impl::lockGarbage(FileLock::Mode mode)
 {
     return FileLock::acquire(root / "locks" / ".gc", mode, kGarbageLockWaitMs, "the store's garbage collection");

@@ -344,16 +344,11 @@ Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxReque
 
     // Both names locked, in name order, so two creations from each other cannot wait on each other.
     std::vector<std::string> names = {request.name};
-    if (!fromSandbox.empty() && fromSandbox != request.name)
+    if (!fromSandbox.empty())
         names.push_back(fromSandbox);
-    std::sort(names.begin(), names.end());
-    std::vector<FileLock> locks;
-    for (const auto& name : names) {
-        auto lock = lockSandbox(name);
-        if (!lock)
-            return errorOf(lock);
-        locks.push_back(std::move(*lock));
-    }
+    auto locks = lockSandboxes(std::move(names));
+    if (!locks)
+        return errorOf(locks);
     auto garbage = lockGarbage(FileLock::Mode::Shared);
     if (!garbage)
         return errorOf(garbage);
