@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <charconv>
+#include <csignal>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
 #include <sstream>
@@ -17,6 +20,7 @@ namespace {
 
 constexpr const char* kRoot = "/sys/fs/cgroup";
 constexpr const char* kSupervisorLeaf = "sandbench-supervisor";
+constexpr const char* kRunPrefix = "sandbench-"; // followed by digits: a run's group
 
 std::string readFile(const std::string& path)
 {
@@ -88,6 +92,34 @@ std::string v1Mount(const std::string& controller)
     return {};
 }
 
+// The folders a run's v1 groups go into (memory, pids, cpuacct), under this process's own groups; empty
+// when one of those hierarchies is missing.
+std::vector<std::string> v1Parents(const Membership& m)
+{
+    std::vector<std::string> parents;
+    for (const auto& [controller, path] : {std::pair{"memory", &m.memory}, {"pids", &m.pids}, {"cpuacct", &m.cpuacct}}) {
+        const std::string mount = v1Mount(controller);
+        if (mount.empty())
+            return {};
+        parents.push_back(mount + (*path == "/" ? "" : *path));
+    }
+    return parents;
+}
+
+// A process's start time in clock ticks since boot (field 22 of /proc/PID/stat); "" when it is gone.
+std::string startTime(pid_t pid)
+{
+    const std::string stat = readFile(fmt::format("/proc/{}/stat", pid));
+    const auto afterName = stat.rfind(')');
+    if (afterName == std::string::npos)
+        return {};
+    std::istringstream fields(stat.substr(afterName + 2));
+    std::string field;
+    for (int i = 3; i <= 22 && fields >> field; ++i) {
+    }
+    return field;
+}
+
 std::string v2Own(const Membership& m)
 {
     if (!isV2Root() || m.unified.empty())
@@ -129,18 +161,25 @@ bool v2Delegates(const std::string& base, std::string* whyNot)
 
 } // namespace
 
-RunGroup create(const std::string& name, std::int64_t memoryBytes, std::int64_t maxProcesses, std::string* whyNot)
+std::string runGroupName()
+{
+    const pid_t pid = ::getpid();
+    return fmt::format("{}{}-{}", kRunPrefix, pid, startTime(pid));
+}
+
+Creation create(const std::string& name, std::int64_t memoryBytes, std::int64_t maxProcesses)
 {
     const Membership m = membership();
-    RunGroup group;
+    Creation made;
+    RunGroup& group = made.group;
     if (const std::string base = v2Base(m); !base.empty()) {
-        if (!v2Delegates(base, whyNot))
-            return {};
+        if (!v2Delegates(base, &made.whyNot))
+            return made;
+        made.offered = true;
         const std::string dir = base + "/" + name;
         if (::mkdir(dir.c_str(), 0755) != 0) {
-            if (whyNot)
-                *whyNot = fmt::format("cgroup v2: mkdir {}: {}", dir, std::strerror(errno));
-            return {};
+            made.whyNot = fmt::format("cgroup v2: mkdir {}: {}", dir, std::strerror(errno));
+            return made;
         }
         group.v2 = true;
         group.memoryDir = group.pidsDir = group.cpuDir = dir;
@@ -148,52 +187,48 @@ RunGroup create(const std::string& name, std::int64_t memoryBytes, std::int64_t 
         const bool ok = writeFile(dir + "/memory.max", std::to_string(memoryBytes))
                         && writeFile(dir + "/pids.max", std::to_string(maxProcesses));
         if (!ok) {
-            if (whyNot)
-                *whyNot = fmt::format("cgroup v2: cannot set the limits in {}", dir);
+            made.whyNot = fmt::format("cgroup v2: cannot set the limits in {}", dir);
             destroy(group);
-            return {};
+            group = {};
         }
-        return group;
+        return made;
     }
 
     // cgroup v1: one folder per controller, under the launcher's own group in each hierarchy.
-    const std::string memoryMount = v1Mount("memory");
-    const std::string pidsMount = v1Mount("pids");
-    const std::string cpuMount = v1Mount("cpuacct");
-    if (memoryMount.empty() || pidsMount.empty() || cpuMount.empty()) {
-        if (whyNot)
-            *whyNot = "no cgroup v2 with delegation and no cgroup v1 memory, pids and cpuacct hierarchies";
-        return {};
+    const std::vector<std::string> parents = v1Parents(m);
+    if (parents.empty()) {
+        made.whyNot = "no cgroup v2 with delegation and no cgroup v1 memory, pids and cpuacct hierarchies";
+        return made;
     }
-    auto makeDir = [&](const std::string& mount, const std::string& path) -> std::string {
-        const std::string dir = mount + (path == "/" ? "" : path) + "/" + name;
-        if (::mkdir(dir.c_str(), 0755) != 0) {
-            if (whyNot)
-                *whyNot = fmt::format("cgroup v1: mkdir {}: {}{}", dir, std::strerror(errno),
-                                      errno == EACCES ? " (cgroup limits for an unprivileged user need a delegated "
-                                                        "cgroup, e.g. cgroup v2 with systemd-run --user --scope -p "
-                                                        "Delegate=yes)"
-                                                      : "");
-            return {};
+    for (const auto& parent : parents) {
+        if (::access(parent.c_str(), W_OK) != 0) {
+            made.whyNot = fmt::format("cgroup v1: {} is not writable by this user (cgroup limits for an unprivileged "
+                                      "user need a delegated cgroup, e.g. cgroup v2 with systemd-run --user --scope "
+                                      "-p Delegate=yes)",
+                                      parent);
+            return made;
         }
-        return dir;
-    };
-    group.memoryDir = makeDir(memoryMount, m.memory);
-    group.pidsDir = group.memoryDir.empty() ? "" : makeDir(pidsMount, m.pids);
-    group.cpuDir = group.pidsDir.empty() ? "" : makeDir(cpuMount, m.cpuacct);
-    if (!group.active()) {
-        destroy(group);
-        return {};
+    }
+    made.offered = true;
+    std::string* dirs[] = {&group.memoryDir, &group.pidsDir, &group.cpuDir};
+    for (std::size_t i = 0; i < parents.size(); ++i) {
+        const std::string dir = parents[i] + "/" + name;
+        if (::mkdir(dir.c_str(), 0755) != 0) {
+            made.whyNot = fmt::format("cgroup v1: mkdir {}: {}", dir, std::strerror(errno));
+            destroy(group);
+            group = {};
+            return made;
+        }
+        *dirs[i] = dir;
     }
     const bool ok = writeFile(group.memoryDir + "/memory.limit_in_bytes", std::to_string(memoryBytes))
                     && writeFile(group.pidsDir + "/pids.max", std::to_string(maxProcesses));
     if (!ok) {
-        if (whyNot)
-            *whyNot = fmt::format("cgroup v1: cannot set the limits under {}", group.memoryDir);
+        made.whyNot = fmt::format("cgroup v1: cannot set the limits under {}", group.memoryDir);
         destroy(group);
-        return {};
+        group = {};
     }
-    return group;
+    return made;
 }
 
 bool addProcess(const RunGroup& group, pid_t pid)
@@ -242,9 +277,47 @@ bool oomKilled(const RunGroup& group)
 void destroy(const RunGroup& group)
 {
     for (const auto& dir : {group.cpuDir, group.pidsDir, group.memoryDir}) {
-        if (!dir.empty())
-            ::rmdir(dir.c_str()); // v2: the same folder thrice; the later calls fail harmlessly
+        if (dir.empty())
+            continue;
+        // The kernel may count a process that was reaped a moment ago (v1): EBUSY for a short while.
+        for (int attempt = 0; ::rmdir(dir.c_str()) != 0 && errno == EBUSY && attempt < 50; ++attempt)
+            ::usleep(2000);
+    } // v2: the same folder thrice; the later calls fail harmlessly
+}
+
+int pruneStale()
+{
+    const Membership m = membership();
+    std::vector<std::string> parents = v1Parents(m);
+    if (const std::string base = v2Base(m); !base.empty())
+        parents = {base};
+    int removed = 0;
+    for (const auto& parent : parents) {
+        DIR* dir = ::opendir(parent.c_str());
+        if (!dir)
+            continue;
+        while (const dirent* entry = ::readdir(dir)) {
+            const std::string_view name = entry->d_name;
+            if (entry->d_type != DT_DIR || !name.starts_with(kRunPrefix))
+                continue;
+            // "sandbench-PID-START" (older versions: "sandbench-PID"): stale when that process is gone.
+            const std::string_view rest = name.substr(std::string_view(kRunPrefix).size());
+            const auto dash = rest.find('-');
+            const std::string_view digits = rest.substr(0, dash);
+            pid_t pid = 0;
+            const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), pid);
+            if (ec != std::errc{} || end != digits.data() + digits.size() || pid <= 0)
+                continue;
+            const bool alive = ::kill(pid, 0) == 0 || errno == EPERM;
+            const bool same = alive && (dash == std::string_view::npos || rest.substr(dash + 1) == startTime(pid));
+            if (same)
+                continue;
+            if (::rmdir(fmt::format("{}/{}", parent, name).c_str()) == 0)
+                ++removed;
+        }
+        ::closedir(dir);
     }
+    return removed;
 }
 
 bool prepareDelegation(std::string* detail)
@@ -291,18 +364,17 @@ bool prepareDelegation(std::string* detail)
 
 bool available(std::string* detail)
 {
-    std::string why;
     const std::string name = fmt::format("sandbench-probe-{}", ::getpid());
-    RunGroup probe = create(name, 64LL << 20, 8, &why);
-    if (!probe.active()) {
+    const Creation probe = create(name, 64LL << 20, 8);
+    if (!probe.group.active()) {
         if (detail)
-            *detail = why;
+            *detail = probe.whyNot;
         return false;
     }
     if (detail)
-        *detail = probe.v2 ? "cgroup v2: memory, pids and CPU limits for each strict run"
-                           : "cgroup v1 (memory, pids, cpuacct): limits for each strict run";
-    destroy(probe);
+        *detail = probe.group.v2 ? "cgroup v2: memory, pids and CPU limits for each strict run"
+                                 : "cgroup v1 (memory, pids, cpuacct): limits for each strict run";
+    destroy(probe.group);
     return true;
 }
 

@@ -3,8 +3,9 @@
 // Limits for a run as a whole (the strict level): memory, number of processes, and the CPU time of every
 // process together, through the cgroup the launcher creates under its own. cgroup v2 where the
 // launcher's cgroup delegates the memory and pids controllers; cgroup v1 (memory, pids, cpuacct) where
-// those hierarchies are mounted and writable (root, or a delegated v1 tree). Where neither is
-// available the run goes on with per-process limits only, and its layers say cgroup_limits: false.
+// those hierarchies are mounted and writable (root, or a delegated v1 tree). Where the machine offers
+// neither, the run goes on with per-process limits only and its layers say cgroup_limits: false; where it
+// offers one and making the run's group fails, the run is refused.
 
 #include <cstdint>
 #include <string>
@@ -20,17 +21,28 @@ struct RunGroup {
     bool active() const { return !memoryDir.empty() && !pidsDir.empty() && !cpuDir.empty(); }
 };
 
-// Creates the run's cgroup(s) named `name` with the limits; an inactive group and the reason when the
-// machine or user offers none.
-RunGroup create(const std::string& name, std::int64_t memoryBytes, std::int64_t maxProcesses, std::string* whyNot);
+struct Creation {
+    RunGroup group;
+    bool offered = false; // the machine offers run cgroups to this user: an inactive group is a failure
+    std::string whyNot;   // why the group is inactive
+};
+
+// The name of this process's run group: its pid and start time, which no later process shares (pids are
+// reused; a launcher killed outright leaves its group behind for pruneStale()).
+std::string runGroupName();
+// Creates the run's cgroup(s) named `name` with the limits.
+Creation create(const std::string& name, std::int64_t memoryBytes, std::int64_t maxProcesses);
 // Moves a process (and so all it will start) into the group.
 bool addProcess(const RunGroup& group, pid_t pid);
 // CPU time of every process that ran in the group, in microseconds; -1 when unknown.
 std::int64_t cpuUsageUs(const RunGroup& group);
 // Whether the kernel's OOM killer ended a process of the group (the memory limit was reached).
 bool oomKilled(const RunGroup& group);
-// Removes the group; call when every process of it is gone.
+// Removes the group; call when every process of it is gone (waits a little for those still exiting).
 void destroy(const RunGroup& group);
+// Removes the empty run groups beside this process's whose launcher is gone (killed before it could
+// remove its own); a group with processes in it stays. Returns how many were removed.
+int pruneStale();
 // cgroup v2 with a delegated cgroup (systemd's Delegate=yes, e.g. `systemd-run --user --scope -p
 // Delegate=yes sandbench-gui`) whose controllers are not on yet: moves this cgroup's processes into a
 // leaf ("sandbench-supervisor") and enables memory, pids and cpu for the runs' cgroups beside it. Once per

@@ -702,12 +702,16 @@ int launch(int parent)
             finishWithError(fmt::format("launcher: container channels: {}", std::strerror(errno)));
     }
 
-    // Strict runs: limits for the run as a whole, where the machine offers cgroups.
+    // Strict runs: limits for the run as a whole, where the machine offers cgroups. Offered but not made
+    // (a full hierarchy, a name taken) is a layer that failed: the run is refused, not run without it.
     sb::cgroup::RunGroup group;
     if (spec->cgroups) {
-        std::string why;
-        group = sb::cgroup::create(fmt::format("sandbench-{}", ::getpid()), spec->limits.memoryMb * 1024 * 1024,
-                                   spec->limits.processes, &why);
+        auto made = sb::cgroup::create(sb::cgroup::runGroupName(), spec->limits.memoryMb * 1024 * 1024,
+                                       spec->limits.processes);
+        if (made.offered && !made.group.active())
+            finishWithError(fmt::format("cgroup limits: {}; the strict run was refused rather than run without them",
+                                        made.whyNot));
+        group = std::move(made.group);
     }
 
     // A root caller's workspace run in a container: the workspace may lie below folders the run's identity
@@ -768,8 +772,13 @@ int launch(int parent)
         const uid_t outerUid = spec->dropPrivileges ? spec->uid : ::getuid();
         const gid_t outerGid = spec->dropPrivileges ? spec->gid : ::getgid();
         if (group.active() && !sb::cgroup::addProcess(group, child)) {
+            const int addErrno = errno;
+            ::kill(child, SIGKILL);
+            ::waitpid(child, nullptr, 0);
             sb::cgroup::destroy(group);
-            group = {};
+            finishWithError(fmt::format("cgroup limits: cannot move the run into {}: {}; the strict run was refused "
+                                        "rather than run without them",
+                                        group.memoryDir, std::strerror(addErrno)));
         }
         if (auto mapped = sb::container::writeIdMaps(child, outerUid, outerGid); !mapped) {
             ::kill(child, SIGKILL);

@@ -196,6 +196,9 @@ void killOrphanedRun(pid_t started, const LaunchSpec& spec)
     ::kill(-started, SIGKILL);
     if (spec.dropPrivileges)
         killAllOfTransientUid(spec.uid, spec.gid);
+    if (spec.cgroups) // the launcher could not remove the run's group; it is empty once the run is gone
+        for (int attempt = 0; attempt < 20 && cgroup::pruneStale() == 0; ++attempt)
+            ::usleep(5000);
 }
 
 // The compiled seccomp program of a policy. libseccomp takes ~0.3 ms to build one, and a caller runs the
@@ -395,7 +398,10 @@ Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
         spec.tmpSizeMb = 0; // strict: no writable path but the work dir
         spec.cgroups = true;
         static std::once_flag delegation;
-        std::call_once(delegation, [] { cgroup::prepareDelegation(nullptr); });
+        std::call_once(delegation, [] {
+            cgroup::prepareDelegation(nullptr);
+            cgroup::pruneStale(); // groups of launchers killed outright, by an earlier process
+        });
     }
     spec.limits = policy.limits;
     // Runs started by root become an identity of their own (chosen per run by start()).

@@ -4,6 +4,7 @@
 #include "proc_scan.h"
 #include "run_helpers.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -619,6 +620,63 @@ TEST(Strict, CgroupLimitsWhereTheMachineOffersThem)
     if (expected && std::string(expected) == "1") {
         EXPECT_TRUE(available) << why;
     }
+}
+
+namespace {
+
+pid_t deadPid()
+{
+    const pid_t pid = ::fork();
+    if (pid == 0)
+        ::_exit(0);
+    ::waitpid(pid, nullptr, 0);
+    return pid;
+}
+
+bool exists(const cgroup::RunGroup& g)
+{
+    return fs::exists(g.memoryDir) && fs::exists(g.pidsDir) && fs::exists(g.cpuDir);
+}
+
+} // namespace
+
+// A launcher killed outright leaves its run's group behind; the next runs' pruning removes it once it is
+// empty, and never a live launcher's group (pid and start time) nor a group still holding a process.
+TEST(Strict, GroupsOfKilledLaunchersArePruned)
+{
+    std::string why;
+    if (!cgroup::available(&why))
+        GTEST_SKIP() << "no cgroups for this user: " << why;
+    const auto ours = cgroup::create(cgroup::runGroupName(), 64 << 20, 8);
+    ASSERT_TRUE(ours.group.active()) << ours.whyNot;
+    const auto stale = cgroup::create(fmt::format("sandbench-{}-12345", deadPid()), 64 << 20, 8);
+    ASSERT_TRUE(stale.group.active()) << stale.whyNot;
+    const auto older = cgroup::create(fmt::format("sandbench-{}", deadPid()), 64 << 20, 8); // before start times
+    ASSERT_TRUE(older.group.active()) << older.whyNot;
+    const auto held = cgroup::create(fmt::format("sandbench-{}-1", deadPid()), 64 << 20, 8);
+    ASSERT_TRUE(held.group.active()) << held.whyNot;
+    const pid_t sleeper = ::fork();
+    if (sleeper == 0) {
+        ::pause();
+        ::_exit(0);
+    }
+    ASSERT_TRUE(cgroup::addProcess(held.group, sleeper));
+
+    EXPECT_GE(cgroup::pruneStale(), 2);
+    EXPECT_TRUE(exists(ours.group)) << "a live launcher's group was removed";
+    EXPECT_FALSE(exists(stale.group));
+    EXPECT_FALSE(exists(older.group));
+    EXPECT_TRUE(exists(held.group)) << "a group with a process in it was removed";
+
+    ::kill(sleeper, SIGKILL);
+    ::waitpid(sleeper, nullptr, 0);
+    for (int attempt = 0; attempt < 50 && exists(held.group); ++attempt) {
+        cgroup::pruneStale();
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_FALSE(exists(held.group));
+    cgroup::destroy(ours.group);
+    EXPECT_FALSE(exists(ours.group));
 }
 
 // CPU and memory limits hold for the run as a whole with a cgroup (the kernel counts) and without one
