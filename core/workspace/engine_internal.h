@@ -41,9 +41,11 @@ inline constexpr std::string_view kStagingPrefix = ".restore-";
 inline constexpr std::string_view kNewWorkspaceFolder = "workspace.new";
 
 // SANDBENCH_TRACE_WORKSPACE=1: each step of a checkpoint or restore prints its time (milliseconds since the
-// operation began) to stderr, to see where a slow one spends it.
+// operation began, and since the process's static initialisation: what a command spent before it) to
+// stderr, to see where a slow one spends it.
 class StepTrace {
 public:
+    static std::chrono::steady_clock::time_point processStart();
     explicit StepTrace(std::string_view operation)
         : m_enabled(std::getenv("SANDBENCH_TRACE_WORKSPACE") != nullptr), m_operation(operation),
           m_start(std::chrono::steady_clock::now())
@@ -53,8 +55,10 @@ public:
     {
         if (!m_enabled)
             return;
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m_start).count();
-        std::fprintf(stderr, "[trace] %s %-12s %8.2f ms\n", m_operation.c_str(), std::string(step).c_str(), ms);
+        using Ms = std::chrono::duration<double, std::milli>;
+        const auto now = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "[trace] %s %-12s %8.2f ms (%.2f ms into the process)\n", m_operation.c_str(),
+                     std::string(step).c_str(), Ms(now - m_start).count(), Ms(now - processStart()).count());
     }
 
 private:
@@ -489,6 +493,9 @@ struct SandboxEngine::Impl {
         std::string message;
         std::string author;
         std::optional<std::uint64_t> quotaBytes; // refuse a workspace larger than this (nothing recorded)
+        // false (a preview): only walk, storing new content (unreferenced, a collection takes it); no
+        // checkpoint, stat cache or audit entry is written, and the result's scan holds the live tree.
+        bool record = true;
     };
 
     // Walks the sandbox's workspace, storing new content, and records a checkpoint of it (always, or only when

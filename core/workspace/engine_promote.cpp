@@ -195,21 +195,40 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
     auto target = requireSandbox(report.target);
     if (!target)
         return errorOf(target);
-    // Archived sandboxes are used again: their workspaces come back from their heads.
-    if (auto ok = revive(*source); !ok)
-        return errorOf(ok);
-    if (auto ok = revive(*target); !ok)
-        return errorOf(ok);
+    // Archived sandboxes are used again: their workspaces come back from their heads. A preview changes
+    // nothing: an archived sandbox is its head.
+    const bool preview = request.mode == Mode::Preview;
+    for (SandboxRow* sandbox : {&*source, &*target}) {
+        if (preview && sandbox->info.archived)
+            continue;
+        if (auto ok = revive(*sandbox); !ok)
+            return errorOf(ok);
+    }
 
     // 1. Unsaved work of both becomes checkpoints first: what is merged is what is there, and nothing is lost.
+    // A preview measures what is there without recording it.
     SaveRequest save;
     save.always = false;
     save.kind = "auto";
     save.message = fmt::format("unsaved changes, saved before promoting '{}' into '{}'", report.source, report.target);
-    auto savedSource = saveWorkspace(*source, save, progress);
+    save.record = !preview;
+    auto saveOrHead = [&](const SandboxRow& sandbox) -> Result<Saved> {
+        if (!(preview && sandbox.info.archived))
+            return saveWorkspace(sandbox, save, progress);
+        if (!sandbox.headRow)
+            return fail(fmt::format("sandbox '{}' has no head checkpoint (the store was edited?)", sandbox.info.name));
+        auto head = checkpointByRow(*sandbox.headRow);
+        if (!head)
+            return errorOf(head);
+        Saved saved;
+        saved.scan.root = head->info.tree;
+        saved.head = std::move(*head);
+        return saved;
+    };
+    auto savedSource = saveOrHead(*source);
     if (!savedSource)
         return errorOf(savedSource);
-    auto savedTarget = saveWorkspace(*target, save, progress);
+    auto savedTarget = saveOrHead(*target);
     if (!savedTarget)
         return errorOf(savedTarget);
     for (const Saved* saved : {&*savedSource, &*savedTarget}) {
@@ -218,6 +237,9 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
     }
     const CheckpointRow& sourceHead = savedSource->head;
     const CheckpointRow& targetHead = savedTarget->head;
+    // What each holds now: its head, or in a preview with unsaved changes, the walked tree.
+    const ContentHash sourceTree = savedSource->scan.root;
+    const ContentHash targetTree = savedTarget->scan.root;
     report.sourceCheckpoint = sourceHead.info.id;
     report.targetCheckpoint = targetHead.info.id;
     trace("saved");
@@ -232,8 +254,9 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
         base = (*ancestor)->info.tree;
     }
     TreeReader reader(blobs);
+    reader.addUnstored(&savedSource->scan.trees);
     reader.addUnstored(&savedTarget->scan.trees);
-    auto merged = mergeTrees(reader, base, targetHead.info.tree, sourceHead.info.tree, request.resolutions);
+    auto merged = mergeTrees(reader, base, targetTree, sourceTree, request.resolutions);
     if (!merged)
         return errorOf(merged);
     reader.addUnstored(&merged->listings);
@@ -244,7 +267,7 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
 
     // 3. What it changes in the target, measured.
     auto read = [&](const TreeEntry& entry) { return readFileBytes(blobs, entry, kMaxTextBytes); };
-    auto changes = diffTrees(reader, targetHead.info.tree, merged->tree);
+    auto changes = diffTrees(reader, targetTree, merged->tree);
     if (!changes)
         return errorOf(changes);
     auto measured = measureChanges(std::move(*changes), read, kMaxTextBytes, report.impact);

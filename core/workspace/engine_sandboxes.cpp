@@ -7,6 +7,15 @@
 
 namespace sb {
 
+namespace {
+const std::chrono::steady_clock::time_point g_processStart = std::chrono::steady_clock::now(); // StepTrace's
+}
+
+std::chrono::steady_clock::time_point engine::StepTrace::processStart()
+{
+    return g_processStart;
+}
+
 using namespace engine;
 
 // Walks a workspace through its stat cache. Listings taken from the cache must be in the store; should
@@ -65,7 +74,7 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
     Saved saved;
     saved.head = std::move(*head);
     const bool unchanged = scan->root == saved.head.info.tree;
-    if (unchanged && !request.always && request.deferCache) {
+    if (!request.record || (unchanged && !request.always && request.deferCache)) {
         saved.scan = std::move(*scan);
         saved.cache = std::move(cache);
         return saved;

@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <thread>
+
 namespace sb::clitest {
 namespace {
 
@@ -95,6 +98,49 @@ TEST_F(PromoteCli, ConflictsBlockWithTheirKinds)
     EXPECT_EQ(settled["resolved"][1]["took"], "target");
     EXPECT_EQ(readFile(path("main") / "a.txt"), "feature's\n");
     EXPECT_EQ(readFile(path("main") / "b.txt"), "main changed b\n");
+}
+
+// A dry run changes nothing: unsaved work is measured as it is (not checkpointed first), nothing is written
+// to either sandbox's history or the audit log, and an archived sandbox stays archived.
+TEST_F(PromoteCli, DryRunRecordsNothing)
+{
+    start();
+    writeFile(path("feature") / "a.txt", "alpha\nmore\n");
+    writeFile(path("feature") / "c.txt", "charlie\n");
+    writeFile(path("main") / "b.txt", "bravo, changed in main\n");
+    const std::size_t mainBefore = run("checkpoint list --sandbox main").size();
+    const std::size_t featureBefore = run("checkpoint list --sandbox feature").size();
+    const std::size_t auditBefore = run("audit list").size();
+
+    const json preview = run("promote feature --dry-run");
+    EXPECT_EQ(preview["status"], "preview");
+    EXPECT_EQ(preview["saved"], json::array());
+    EXPECT_EQ(preview["changes"]["added"], json::array({"c.txt"}));
+    EXPECT_EQ(preview["changes"]["modified"], json::array({"a.txt"}));
+    EXPECT_TRUE(preview["conflicts"].empty());
+    EXPECT_EQ(run("checkpoint list --sandbox main").size(), mainBefore);
+    EXPECT_EQ(run("checkpoint list --sandbox feature").size(), featureBefore);
+    EXPECT_EQ(run("audit list").size(), auditBefore);
+    EXPECT_EQ(readFile(path("main") / "b.txt"), "bravo, changed in main\n");
+
+    // The promotion itself checkpoints both first and applies what the preview showed.
+    const json applied = run("promote feature");
+    EXPECT_EQ(applied["saved"].size(), 2u);
+    EXPECT_EQ(applied["changes"], preview["changes"]);
+    EXPECT_EQ(readFile(path("main") / "c.txt"), "charlie\n");
+    EXPECT_EQ(readFile(path("main") / "b.txt"), "bravo, changed in main\n");
+
+    // An archived sandbox is previewed from its head and left archived.
+    run("sandbox set feature --idle 1ms");
+    writeFile(path("feature") / "d.txt", "delta\n");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(run("sandbox sweep")["archived"], json::array({"feature"}));
+    const std::size_t auditArchived = run("audit list").size();
+    const json archived = run("promote feature --dry-run");
+    EXPECT_EQ(archived["changes"]["added"], json::array({"d.txt"}));
+    EXPECT_EQ(run("sandbox show feature")["state"], "archived");
+    EXPECT_EQ(run("audit list").size(), auditArchived);
+    EXPECT_EQ(run("audit verify")["intact"], true);
 }
 
 TEST_F(PromoteCli, HighRiskNeedsAnApprovalWithNameAndNote)
