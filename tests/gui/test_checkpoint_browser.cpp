@@ -68,6 +68,7 @@ private slots:
     void sweepAtStartReportsWhatWent();
     void labelActionLabelsAndClears();
     void newSandboxWithAQuotaAndAnIdleTimeout();
+    void settingsChangeTheQuotaAndIdleTimeout();
     void sweepAtStartArchivesIdleSandboxesAndUseRevives();
     void cleanupTestCase();
 
@@ -668,6 +669,54 @@ void TestCheckpointBrowser::newSandboxWithAQuotaAndAnIdleTimeout()
     const QString details = child<QLabel>("sandboxDetails")->text();
     QVERIFY2(details.contains(QStringLiteral("active, idle ")) && details.contains(QStringLiteral(" of 7d")),
              qPrintable(details));
+}
+
+// The quota and idle timeout of an existing sandbox: shown as they are, changed off the GUI thread.
+void TestCheckpointBrowser::settingsChangeTheQuotaAndIdleTimeout()
+{
+    QVERIFY(browser()->selectSandbox(QStringLiteral("bounded")));
+    QTRY_COMPARE(browser()->currentSandbox(), QStringLiteral("bounded"));
+    waitIdle();
+    QVERIFY(child<QToolBar>("checkpointToolBar")->actions().contains(browser()->settingsAction()));
+    trigger("actionSandboxSettings");
+    auto* dialog = modal<QDialog>("sandboxSettingsDialog");
+    QVERIFY(dialog);
+    auto* quota = dialog->findChild<QLineEdit*>(QStringLiteral("settingsQuota"));
+    auto* idle = dialog->findChild<QComboBox*>(QStringLiteral("settingsIdle"));
+    auto* apply = dialog->findChild<QPushButton*>(QStringLiteral("settingsApply"));
+    QCOMPARE(quota->text(), QStringLiteral("1M"));
+    QCOMPARE(idle->currentText(), QStringLiteral("7d"));
+    QVERIFY(!apply->isEnabled()); // nothing changed yet
+    quota->clear();
+    QTest::keyClicks(quota, QStringLiteral("2 bananas"));
+    QVERIFY(!apply->isEnabled());
+    QVERIFY(!dialog->findChild<QLabel*>(QStringLiteral("settingsProblem"))->isHidden());
+    quota->clear();
+    QTest::keyClicks(quota, QStringLiteral("2G"));
+    idle->setCurrentIndex(0); // never
+    QVERIFY(apply->isEnabled());
+    screenshot(QStringLiteral("20-sandbox-settings.png"), dialog);
+    QTest::mouseClick(apply, Qt::LeftButton);
+    const auto* model = qobject_cast<const SandboxListModel*>(sandboxes()->model());
+    QTRY_VERIFY_WITH_TIMEOUT(model->sandboxAt(model->rowOf(QStringLiteral("bounded")))
+                                 && model->sandboxAt(model->rowOf(QStringLiteral("bounded")))->quotaBytes
+                                        == std::optional<std::uint64_t>(2ULL << 30),
+                             20000);
+    QCOMPARE(model->sandboxAt(model->rowOf(QStringLiteral("bounded")))->idleTimeoutMs, std::nullopt);
+    QVERIFY2(m_window->statusBar()->currentMessage().contains(QStringLiteral("settings applied")),
+             qPrintable(m_window->statusBar()->currentMessage()));
+    waitIdle();
+
+    // main has no idle timeout to set.
+    QVERIFY(browser()->selectSandbox(QStringLiteral("main")));
+    QTRY_COMPARE(browser()->currentSandbox(), QStringLiteral("main"));
+    waitIdle();
+    trigger("actionSandboxSettings");
+    dialog = modal<QDialog>("sandboxSettingsDialog");
+    QVERIFY(dialog);
+    QVERIFY(!dialog->findChild<QComboBox*>(QStringLiteral("settingsIdle"))->isEnabled());
+    dialog->reject();
+    waitIdle();
 }
 
 void TestCheckpointBrowser::sweepAtStartArchivesIdleSandboxesAndUseRevives()

@@ -69,6 +69,7 @@ QString taskText(CheckpointTask task)
     case CheckpointTask::Demo: return CheckpointBrowser::tr("Making the demo sandboxes…");
     case CheckpointTask::Label: return CheckpointBrowser::tr("Labelling the checkpoint…");
     case CheckpointTask::Revive: return CheckpointBrowser::tr("Reviving the archived sandbox…");
+    case CheckpointTask::Settings: return CheckpointBrowser::tr("Applying the sandbox's settings…");
     }
     return {};
 }
@@ -103,6 +104,7 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     m_toolBar->addAction(m_newSandbox);
     m_toolBar->addAction(m_destroy);
     m_toolBar->addAction(m_openFolder);
+    m_toolBar->addAction(m_settings);
     m_toolBar->addSeparator();
     m_toolBar->addAction(m_checkpoint);
     m_toolBar->addAction(m_restore);
@@ -113,7 +115,7 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     m_toolBar->addAction(m_sweep);
     m_toolBar->addAction(m_refresh);
     // The toolbar must fit a narrow dock: the self-explaining icons go without their text.
-    for (QAction* action : {m_openFolder, m_refresh}) {
+    for (QAction* action : {m_openFolder, m_settings, m_refresh}) {
         if (auto* button = qobject_cast<QToolButton*>(m_toolBar->widgetForAction(action)))
             button->setToolButtonStyle(Qt::ToolButtonIconOnly);
     }
@@ -303,6 +305,10 @@ void CheckpointBrowser::createActions()
                      tr("Destroy"), "actionDestroySandbox", tr("Delete the selected sandbox, its workspace and its checkpoints"));
     m_openFolder = make(QIcon::fromTheme(QStringLiteral("folder-open"), style->standardIcon(QStyle::SP_DirOpenIcon)),
                         tr("Open folder"), "actionOpenWorkspace", tr("Open the sandbox's workspace folder in the file manager"));
+    m_settings = make(QIcon::fromTheme(QStringLiteral("document-properties"),
+                                       style->standardIcon(QStyle::SP_FileDialogContentsView)),
+                      tr("Settings…"), "actionSandboxSettings",
+                      tr("Change the selected sandbox's size quota and idle timeout"));
     m_checkpoint = make(QIcon::fromTheme(QStringLiteral("document-save"), style->standardIcon(QStyle::SP_DialogSaveButton)),
                         tr("Checkpoint…"), "actionCreateCheckpoint", tr("Snapshot the sandbox's workspace as it is now"));
     m_restore = make(QIcon::fromTheme(QStringLiteral("edit-undo"), style->standardIcon(QStyle::SP_ArrowBack)),
@@ -329,6 +335,7 @@ void CheckpointBrowser::createActions()
     connect(m_restore, &QAction::triggered, this, &CheckpointBrowser::restoreCheckpoint);
     connect(m_fork, &QAction::triggered, this, &CheckpointBrowser::forkCheckpoint);
     connect(m_label, &QAction::triggered, this, &CheckpointBrowser::labelCheckpoint);
+    connect(m_settings, &QAction::triggered, this, &CheckpointBrowser::editSettings);
     connect(m_sweep, &QAction::triggered, this, [this] { sweep(false); });
     connect(m_refresh, &QAction::triggered, this, &CheckpointBrowser::reload);
     connect(m_promote, &QAction::triggered, this, [this] { promote(); });
@@ -749,6 +756,7 @@ void CheckpointBrowser::updateActions()
     m_newSandbox->setEnabled(usable && !busy);
     m_destroy->setEnabled(usable && !busy && sandbox && !isMain);
     m_openFolder->setEnabled(usable && sandbox && (!sandbox->archived || !busy));
+    m_settings->setEnabled(usable && !busy && sandbox);
     m_sandboxDetails->setText(sandbox ? SandboxListModel::detailsText(*sandbox, m_sandboxModel->usageOf(sandbox->name),
                                                                       sb::nowEpochMs())
                                       : QString());
@@ -858,6 +866,17 @@ void CheckpointBrowser::labelCheckpoint()
     auto* dialog = new LabelDialog(id.left(kShortIdLength), checkpoint ? toQString(checkpoint->label) : QString(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog, id] { started(m_jobs->label(id, dialog->label())); });
+    dialog->open();
+}
+
+void CheckpointBrowser::editSettings()
+{
+    const auto* sandbox = currentSandboxInfo();
+    if (!sandbox)
+        return;
+    auto* dialog = new SandboxSettingsDialog(*sandbox, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { started(m_jobs->settings(dialog->settings())); });
     dialog->open();
 }
 

@@ -55,6 +55,7 @@ public:
     QAction* sweepAction() const { return m_sweep; }
     QAction* promoteAction() const { return m_promote; }
     QAction* labelAction() const { return m_label; }
+    QAction* settingsAction() const { return m_settings; }
     // Opens the promotion review dialog for the current sandbox (into main, or `target`).
     void promote(const QString& target = QStringLiteral("main"));
 
@@ -87,6 +88,7 @@ private:
     void restoreCheckpoint();
     void forkCheckpoint();
     void labelCheckpoint();
+    void editSettings();
     void cancel();
     bool started(bool started);
 
@@ -127,6 +129,7 @@ private:
     QAction* m_restore = nullptr;
     QAction* m_fork = nullptr;
     QAction* m_label = nullptr;
+    QAction* m_settings = nullptr;
     QAction* m_sweep = nullptr;
     QAction* m_promote = nullptr;
     QAction* m_refresh = nullptr;

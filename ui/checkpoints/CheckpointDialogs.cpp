@@ -346,3 +346,135 @@ QString LabelDialog::label() const
 }
 
 } // namespace sb::ui
+
+namespace sb::ui {
+
+namespace {
+
+// Exactly, in the largest unit that divides it, as `sandbox set --quota` reads it: "2G", "1536K", "4097".
+QString exactSize(std::uint64_t bytes)
+{
+    for (const auto& [unit, size] : {std::pair{"T", 1ULL << 40}, {"G", 1ULL << 30}, {"M", 1ULL << 20}, {"K", 1ULL << 10}}) {
+        if (bytes % size == 0)
+            return QString::number(bytes / size) + QLatin1String(unit);
+    }
+    return QString::number(bytes);
+}
+
+// Exactly, as `--idle` reads it: "7d", "1d12h", "90s" is "1m30s".
+QString exactDuration(std::int64_t ms)
+{
+    QString text;
+    for (const auto& [unit, size] : {std::pair{"d", 86'400'000LL}, {"h", 3'600'000LL}, {"m", 60'000LL}, {"s", 1000LL},
+                                     {"ms", 1LL}}) {
+        if (ms >= size) {
+            text += QString::number(ms / size) + QLatin1String(unit);
+            ms %= size;
+        }
+    }
+    return text;
+}
+
+} // namespace
+
+SandboxSettingsDialog::SandboxSettingsDialog(const sb::SandboxInfo& sandbox, QWidget* parent)
+    : QDialog(parent)
+    , m_sandbox(sandbox)
+    , m_quota(new QLineEdit(this))
+    , m_idle(new QComboBox(this))
+    , m_problem(new QLabel(this))
+    , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
+{
+    setObjectName(QStringLiteral("sandboxSettingsDialog"));
+    setWindowTitle(tr("Sandbox settings"));
+    m_quota->setObjectName(QStringLiteral("settingsQuota"));
+    m_quota->setPlaceholderText(tr("none (e.g. 500M, 2G)"));
+    m_quota->setToolTip(tr("The most its workspace may hold: checkpoints, restores and runs are held to it"));
+    if (sandbox.quotaBytes)
+        m_quota->setText(exactSize(*sandbox.quotaBytes));
+    m_idle->setObjectName(QStringLiteral("settingsIdle"));
+    m_idle->setEditable(true);
+    m_idle->addItem(tr("never"), QString());
+    for (const char* duration : {"1d", "7d", "30d"})
+        m_idle->addItem(QString::fromLatin1(duration), QString::fromLatin1(duration));
+    m_idle->setToolTip(tr("Unused this long, the sandbox is archived by the next sweep: its work is checkpointed, "
+                          "its folder removed until it is used again"));
+    m_idle->setEnabled(sandbox.name != sb::SandboxEngine::kMain);
+    if (sandbox.idleTimeoutMs)
+        m_idle->setCurrentText(exactDuration(*sandbox.idleTimeoutMs));
+    m_problem->setObjectName(QStringLiteral("settingsProblem"));
+    m_problem->setStyleSheet(QStringLiteral("color: #b42318;"));
+    m_problem->setWordWrap(true);
+    m_problem->hide();
+
+    auto* intro = new QLabel(tr("Governance of <b>%1</b>. A change applies from now on and is recorded in the audit log.")
+                                 .arg(toQString(sandbox.name).toHtmlEscaped()),
+                             this);
+    intro->setWordWrap(true);
+    auto* form = new QFormLayout;
+    form->addRow(tr("&Quota:"), m_quota);
+    form->addRow(tr("Archive when i&dle for:"), m_idle);
+    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Apply"));
+    m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("settingsApply"));
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addLayout(form);
+    layout->addWidget(m_problem);
+    layout->addWidget(m_buttons);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_quota, &QLineEdit::textChanged, this, &SandboxSettingsDialog::validate);
+    connect(m_idle, &QComboBox::currentTextChanged, this, &SandboxSettingsDialog::validate);
+    setMinimumWidth(420);
+    validate();
+}
+
+// The quota typed: nullopt when it does not parse; an empty inner value for none.
+std::optional<std::optional<std::uint64_t>> SandboxSettingsDialog::quota() const
+{
+    const QString text = m_quota->text().trimmed();
+    if (text.isEmpty())
+        return std::optional<std::uint64_t>{};
+    auto bytes = sb::parseSizeBytes(toStdString(text));
+    if (!bytes)
+        return std::nullopt;
+    return std::optional<std::uint64_t>{*bytes};
+}
+
+std::optional<std::optional<std::int64_t>> SandboxSettingsDialog::idle() const
+{
+    const QString text = m_idle->currentText().trimmed();
+    if (text.isEmpty() || text == tr("never"))
+        return std::optional<std::int64_t>{};
+    auto ms = sb::parseLifetimeMs(toStdString(text));
+    if (!ms)
+        return std::nullopt;
+    return std::optional<std::int64_t>{*ms};
+}
+
+void SandboxSettingsDialog::validate()
+{
+    QString problem;
+    if (!quota())
+        problem = toQString(sb::parseSizeBytes(toStdString(m_quota->text().trimmed())).error().message);
+    else if (!idle())
+        problem = toQString(sb::parseLifetimeMs(toStdString(m_idle->currentText().trimmed())).error().message);
+    m_problem->setText(problem);
+    m_problem->setVisible(!problem.isEmpty());
+    const auto s = settings();
+    const bool changed = s.quotaBytes || s.idleTimeoutMs;
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty() && changed);
+}
+
+sb::SandboxSettings SandboxSettingsDialog::settings() const
+{
+    sb::SandboxSettings settings;
+    settings.name = m_sandbox.name;
+    if (const auto q = quota(); q && *q != m_sandbox.quotaBytes)
+        settings.quotaBytes = *q;
+    if (const auto i = idle(); i && m_idle->isEnabled() && *i != m_sandbox.idleTimeoutMs)
+        settings.idleTimeoutMs = *i;
+    return settings;
+}
+
+} // namespace sb::ui

@@ -5,6 +5,8 @@
 #include <QDialog>
 #include <QString>
 
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 class QComboBox;
@@ -82,6 +84,27 @@ public:
 
 private:
     QLineEdit* m_label = nullptr;
+};
+
+// Sandbox settings: the size quota and the idle timeout of an existing sandbox, shown as they are and
+// changed as `sandbench sandbox set` changes them (empty quota: none; "never": no idle archiving). OK stays
+// disabled until both parse, and until something changed.
+class SandboxSettingsDialog : public QDialog {
+    Q_OBJECT
+public:
+    SandboxSettingsDialog(const sb::SandboxInfo& sandbox, QWidget* parent);
+    sb::SandboxSettings settings() const;
+
+private:
+    void validate();
+    std::optional<std::optional<std::uint64_t>> quota() const;
+    std::optional<std::optional<std::int64_t>> idle() const;
+
+    sb::SandboxInfo m_sandbox;
+    QLineEdit* m_quota = nullptr;
+    QComboBox* m_idle = nullptr;
+    QLabel* m_problem = nullptr;
+    QDialogButtonBox* m_buttons = nullptr;
 };
 
 // Globs as a person types them: separated by spaces or commas.

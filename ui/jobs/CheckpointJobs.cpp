@@ -243,9 +243,10 @@ void CheckpointJobRunner::cancelDiff()
 
 bool CheckpointJobRunner::cancellable(CheckpointTask task)
 {
-    // Destroy, sweep, label and revive take no progress callback in the engine: they cannot be stopped midway.
+    // Destroy, sweep, label, settings and revive take no progress callback in the engine: they cannot be
+    // stopped midway.
     return task != CheckpointTask::DestroySandbox && task != CheckpointTask::Sweep && task != CheckpointTask::Label
-           && task != CheckpointTask::Revive;
+           && task != CheckpointTask::Settings && task != CheckpointTask::Revive;
 }
 
 void CheckpointJobRunner::cancelTask()
@@ -486,6 +487,22 @@ bool CheckpointJobRunner::label(const QString& checkpoint, const QString& text)
                                          : tr("Checkpoint %1 labelled “%2”").arg(shortId(labelled->id), text);
         return outcome;
     });
+}
+
+bool CheckpointJobRunner::settings(sb::SandboxSettings settings)
+{
+    return startTask(CheckpointTask::Settings, false,
+                     [settings = std::move(settings)](sb::SandboxEngine& engine, const sb::ProgressCallback&) {
+                         TaskOutcome outcome;
+                         auto changed = engine.setSandbox(settings);
+                         if (!changed) {
+                             outcome.error = toQString(changed.error().message);
+                             return outcome;
+                         }
+                         outcome.sandbox = toQString(changed->name);
+                         outcome.summary = tr("Sandbox %1: settings applied").arg(outcome.sandbox);
+                         return outcome;
+                     });
 }
 
 bool CheckpointJobRunner::revive(const QString& sandbox)

@@ -71,7 +71,7 @@ private:
     bool m_changed = false;
 };
 
-enum class CheckpointTask { CreateSandbox, DestroySandbox, Checkpoint, Restore, Fork, Sweep, Demo, Label, Revive };
+enum class CheckpointTask { CreateSandbox, DestroySandbox, Checkpoint, Restore, Fork, Sweep, Demo, Label, Revive, Settings };
 
 struct TaskOutcome {
     CheckpointTask task = CheckpointTask::Checkpoint;
@@ -117,6 +117,8 @@ public:
     bool seedDemo();
     // Gives a checkpoint a label, or clears it ("").
     bool label(const QString& checkpoint, const QString& text);
+    // A sandbox's quota and idle timeout (SandboxEngine::setSandbox).
+    bool settings(sb::SandboxSettings settings);
     // Writes an archived sandbox's workspace back from its head (what every use of it does).
     bool revive(const QString& sandbox);
     void cancelTask();
