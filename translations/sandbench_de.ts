@@ -731,33 +731,33 @@ vorheriger %2</translation>
 <context>
     <name>sb::ui::CheckpointDialog</name>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="240"/>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="250"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="251"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="261"/>
         <source>Create checkpoint</source>
         <translation>Checkpoint anlegen</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="242"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="253"/>
         <source>e.g. before the velocity rule</source>
         <translation>z. B. vor der Velocity-Regel</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="244"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="255"/>
         <source>why (optional)</source>
         <translation>warum (optional)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="245"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="256"/>
         <source>Snapshot the workspace of &lt;b&gt;%1&lt;/b&gt; as it is now.</source>
         <translation>Den Arbeitsbereich von &lt;b&gt;%1&lt;/b&gt; so festhalten, wie er jetzt ist.</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="247"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="258"/>
         <source>&amp;Label:</source>
         <translation>&amp;Bezeichnung:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="248"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="259"/>
         <source>&amp;Message:</source>
         <translation>&amp;Nachricht:</translation>
     </message>
@@ -959,22 +959,22 @@ vorheriger %2</translation>
 <context>
     <name>sb::ui::ForkDialog</name>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="278"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="289"/>
         <source>Fork checkpoint</source>
         <translation>Checkpoint abzweigen</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="281"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="292"/>
         <source>A new sandbox whose workspace is checkpoint %1.</source>
         <translation>Eine neue Sandbox, deren Arbeitsbereich Checkpoint %1 ist.</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="284"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="295"/>
         <source>New sandbox &amp;name:</source>
         <translation>&amp;Name der neuen Sandbox:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="285"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="296"/>
         <source>Fork</source>
         <translation>Abzweigen</translation>
     </message>
@@ -982,27 +982,27 @@ vorheriger %2</translation>
 <context>
     <name>sb::ui::LabelDialog</name>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="317"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="328"/>
         <source>Label checkpoint</source>
         <translation>Checkpoint beschriften</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="319"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="330"/>
         <source>e.g. release candidate 2 (empty: no label)</source>
         <translation>z. B. Release-Kandidat 2 (leer: keine Beschriftung)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="321"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="332"/>
         <source>The label of checkpoint %1. Labels can change at any time; the checkpoint and its id stay as they are.</source>
         <translation>Die Beschriftung von Checkpoint %1. Beschriftungen können sich jederzeit ändern; der Checkpoint und seine ID bleiben, wie sie sind.</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="327"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="338"/>
         <source>&amp;Label:</source>
         <translation>&amp;Beschriftung:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="329"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="340"/>
         <source>Apply</source>
         <translation>Übernehmen</translation>
     </message>
@@ -1429,162 +1429,163 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
 <context>
     <name>sb::ui::NewSandboxDialog</name>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="39"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="57"/>
         <source>Give the sandbox a name.</source>
         <translation>Der Sandbox einen Namen geben.</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="62"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="80"/>
         <source>Browse…</source>
         <translation>Durchsuchen…</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="72"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="90"/>
         <source>New sandbox</source>
         <translation>Neue Sandbox</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="74"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="92"/>
         <source>e.g. try-new-rules</source>
         <translation>z. B. neue-regeln-testen</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="78"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="96"/>
         <source>main (production)</source>
         <translation>main (Produktion)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="78"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="96"/>
         <source>sandbox %1</source>
         <translation>Sandbox %1</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="82"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="100"/>
         <source>checkpoint %1</source>
         <translation>Checkpoint %1</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="83"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="101"/>
         <source>a folder to import…</source>
         <translation>ein zu importierender Ordner…</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="88"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="106"/>
         <source>A sandbox&apos;s current workspace (unsaved changes are checkpointed first), a checkpoint, or a folder copied in (never mounted)</source>
         <translation>Der aktuelle Arbeitsbereich einer Sandbox (ungesicherte Änderungen werden vorher als Checkpoint gesichert), ein Checkpoint oder ein hineinkopierter Ordner (nie eingehängt)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="92"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="110"/>
         <source>folder to copy into the new workspace</source>
         <translation>Ordner, der in den neuen Arbeitsbereich kopiert wird</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="99"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="117"/>
         <source>all files (e.g. rules/** data/*.csv)</source>
         <translation>alle Dateien (z. B. rules/** data/*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="100"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="118"/>
         <source>Only paths matching one of these globs (separated by spaces or commas)</source>
         <translation>Nur Pfade, die auf eines dieser Muster passen (durch Leerzeichen oder Kommas getrennt)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="102"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="120"/>
         <source>none (e.g. *.log build/**)</source>
         <translation>keine (z. B. *.log build/**)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="103"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="121"/>
         <source>Leave out paths matching one of these globs</source>
         <translation>Pfade auslassen, die auf eines dieser Muster passen</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="107"/>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="117"/>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="187"/>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="197"/>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="220"/>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="227"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="47"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="125"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="198"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="208"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="231"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="238"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="449"/>
         <source>never</source>
         <translation>nie</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="110"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="128"/>
         <source>After this long the sandbox is destroyed by the next sweep (e.g. 2h, 1d12h, 7d)</source>
         <translation>Nach dieser Zeit löscht das nächste Aufräumen die Sandbox (z. B. 2h, 1d12h, 7d)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="124"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="135"/>
         <source>&amp;Name:</source>
         <translation>&amp;Name:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="125"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="136"/>
         <source>&amp;From:</source>
         <translation>&amp;Aus:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="126"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="137"/>
         <source>&amp;Import:</source>
         <translation>&amp;Importieren:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="129"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="140"/>
         <source>&amp;Include:</source>
         <translation>&amp;Einschließen:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="130"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="141"/>
         <source>E&amp;xclude:</source>
         <translation>A&amp;usschließen:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="131"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="142"/>
         <source>&amp;Expires in:</source>
         <translation>&amp;Läuft ab in:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="135"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="146"/>
         <source>Create</source>
         <translation>Anlegen</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="163"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="174"/>
         <source>Folder to import</source>
         <translation>Zu importierender Ordner</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="182"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="193"/>
         <source>Choose the folder to import.</source>
         <translation>Den zu importierenden Ordner wählen.</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="184"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="195"/>
         <source>%1 is not a folder.</source>
         <translation>%1 ist kein Ordner.</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="113"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="40"/>
         <source>none (e.g. 500M, 2G)</source>
         <translation>keine (z. B. 500M, 2G)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="114"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="131"/>
         <source>The most its workspace may hold: creation, checkpoints and runs are held to it</source>
         <translation>Was ihr Arbeitsbereich höchstens belegen darf: Anlegen, Checkpoints und Läufe halten sich daran</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="120"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="50"/>
         <source>Unused this long, the sandbox is archived by the next sweep: its work is checkpointed, its folder removed until it is used again</source>
         <translation>So lange unbenutzt, wird die Sandbox beim nächsten Aufräumen archiviert: ihre Arbeit wird als Checkpoint gesichert, ihr Ordner bis zur nächsten Benutzung entfernt</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="132"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="143"/>
         <source>&amp;Quota:</source>
         <translation>&amp;Kontingent:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="133"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="144"/>
         <source>Archive when i&amp;dle for:</source>
         <translation>Archivieren nach &amp;Ruhezeit:</translation>
     </message>
@@ -2854,48 +2855,32 @@ Ihr Arbeitsordner ist bis zur nächsten Benutzung entfernt, die ihren letzten Ch
 <context>
     <name>sb::ui::SandboxSettingsDialog</name>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="389"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="400"/>
         <source>Sandbox settings</source>
         <translation>Sandbox-Einstellungen</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="391"/>
-        <source>none (e.g. 500M, 2G)</source>
-        <translation>keine (z. B. 500M, 2G)</translation>
-    </message>
-    <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="392"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="402"/>
         <source>The most its workspace may hold: checkpoints, restores and runs are held to it</source>
         <translation>Das Höchste, was ihr Arbeitsbereich fassen darf: Checkpoints, Wiederherstellungen und Läufe halten sich daran</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="397"/>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="447"/>
-        <source>never</source>
-        <translation>nie</translation>
-    </message>
-    <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="400"/>
-        <source>Unused this long, the sandbox is archived by the next sweep: its work is checkpointed, its folder removed until it is used again</source>
-        <translation>So lange unbenutzt, wird die Sandbox beim nächsten Aufräumen archiviert: ihre Arbeit wird als Checkpoint gesichert, ihr Ordner bis zur nächsten Benutzung entfernt</translation>
-    </message>
-    <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="410"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="412"/>
         <source>Governance of &lt;b&gt;%1&lt;/b&gt;. A change applies from now on and is recorded in the audit log.</source>
         <translation>Verwaltung von &lt;b&gt;%1&lt;/b&gt;. Eine Änderung gilt ab jetzt und wird im Prüfprotokoll festgehalten.</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="415"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="417"/>
         <source>&amp;Quota:</source>
         <translation>&amp;Kontingent:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="416"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="418"/>
         <source>Archive when i&amp;dle for:</source>
         <translation>Archivieren nach &amp;Ruhezeit:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="417"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="419"/>
         <source>Apply</source>
         <translation>Übernehmen</translation>
     </message>

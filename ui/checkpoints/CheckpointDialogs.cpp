@@ -33,6 +33,24 @@ QLabel* problemLabel(QWidget* parent)
     return label;
 }
 
+// The quota and idle-timeout fields, as the new-sandbox and settings dialogs both show them.
+void setUpQuotaField(QLineEdit* quota, const QString& objectName)
+{
+    quota->setObjectName(objectName);
+    quota->setPlaceholderText(NewSandboxDialog::tr("none (e.g. 500M, 2G)"));
+}
+
+void setUpIdleField(QComboBox* idle, const QString& objectName)
+{
+    idle->setObjectName(objectName);
+    idle->setEditable(true);
+    idle->addItem(NewSandboxDialog::tr("never"), QString());
+    for (const char* duration : {"1d", "7d", "30d"})
+        idle->addItem(QString::fromLatin1(duration), QString::fromLatin1(duration));
+    idle->setToolTip(NewSandboxDialog::tr("Unused this long, the sandbox is archived by the next sweep: its work is "
+                                          "checkpointed, its folder removed until it is used again"));
+}
+
 QString nameProblem(const QString& name)
 {
     if (name.isEmpty())
@@ -109,16 +127,9 @@ NewSandboxDialog::NewSandboxDialog(const std::vector<sb::SandboxInfo>& sandboxes
         m_expiry->addItem(QString::fromLatin1(duration), QString::fromLatin1(duration));
     m_expiry->setToolTip(tr("After this long the sandbox is destroyed by the next sweep (e.g. 2h, 1d12h, 7d)"));
 
-    m_quota->setObjectName(QStringLiteral("newSandboxQuota"));
-    m_quota->setPlaceholderText(tr("none (e.g. 500M, 2G)"));
+    setUpQuotaField(m_quota, QStringLiteral("newSandboxQuota"));
     m_quota->setToolTip(tr("The most its workspace may hold: creation, checkpoints and runs are held to it"));
-    m_idle->setObjectName(QStringLiteral("newSandboxIdle"));
-    m_idle->setEditable(true);
-    m_idle->addItem(tr("never"), QString());
-    for (const char* duration : {"1d", "7d", "30d"})
-        m_idle->addItem(QString::fromLatin1(duration), QString::fromLatin1(duration));
-    m_idle->setToolTip(tr("Unused this long, the sandbox is archived by the next sweep: its work is checkpointed, "
-                          "its folder removed until it is used again"));
+    setUpIdleField(m_idle, QStringLiteral("newSandboxIdle"));
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Name:"), m_name);
@@ -382,29 +393,20 @@ SandboxSettingsDialog::SandboxSettingsDialog(const sb::SandboxInfo& sandbox, QWi
     , m_sandbox(sandbox)
     , m_quota(new QLineEdit(this))
     , m_idle(new QComboBox(this))
-    , m_problem(new QLabel(this))
+    , m_problem(problemLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setObjectName(QStringLiteral("sandboxSettingsDialog"));
     setWindowTitle(tr("Sandbox settings"));
-    m_quota->setObjectName(QStringLiteral("settingsQuota"));
-    m_quota->setPlaceholderText(tr("none (e.g. 500M, 2G)"));
+    setUpQuotaField(m_quota, QStringLiteral("settingsQuota"));
     m_quota->setToolTip(tr("The most its workspace may hold: checkpoints, restores and runs are held to it"));
     if (sandbox.quotaBytes)
         m_quota->setText(exactSize(*sandbox.quotaBytes));
-    m_idle->setObjectName(QStringLiteral("settingsIdle"));
-    m_idle->setEditable(true);
-    m_idle->addItem(tr("never"), QString());
-    for (const char* duration : {"1d", "7d", "30d"})
-        m_idle->addItem(QString::fromLatin1(duration), QString::fromLatin1(duration));
-    m_idle->setToolTip(tr("Unused this long, the sandbox is archived by the next sweep: its work is checkpointed, "
-                          "its folder removed until it is used again"));
+    setUpIdleField(m_idle, QStringLiteral("settingsIdle"));
     m_idle->setEnabled(sandbox.name != sb::SandboxEngine::kMain);
     if (sandbox.idleTimeoutMs)
         m_idle->setCurrentText(exactDuration(*sandbox.idleTimeoutMs));
     m_problem->setObjectName(QStringLiteral("settingsProblem"));
-    m_problem->setStyleSheet(QStringLiteral("color: #b42318;"));
-    m_problem->setWordWrap(true);
     m_problem->hide();
 
     auto* intro = new QLabel(tr("Governance of <b>%1</b>. A change applies from now on and is recorded in the audit log.")
@@ -444,7 +446,7 @@ std::optional<std::optional<std::uint64_t>> SandboxSettingsDialog::quota() const
 std::optional<std::optional<std::int64_t>> SandboxSettingsDialog::idle() const
 {
     const QString text = m_idle->currentText().trimmed();
-    if (text.isEmpty() || text == tr("never"))
+    if (text.isEmpty() || text == NewSandboxDialog::tr("never"))
         return std::optional<std::int64_t>{};
     auto ms = sb::parseLifetimeMs(toStdString(text));
     if (!ms)
