@@ -731,33 +731,33 @@ vorheriger %2</translation>
 <context>
     <name>sb::ui::CheckpointDialog</name>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="251"/>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="261"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="258"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="267"/>
         <source>Create checkpoint</source>
         <translation>Checkpoint anlegen</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="253"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="260"/>
         <source>e.g. before the velocity rule</source>
         <translation>z. B. vor der Velocity-Regel</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="255"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="262"/>
         <source>why (optional)</source>
         <translation>warum (optional)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="256"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="263"/>
         <source>Snapshot the workspace of &lt;b&gt;%1&lt;/b&gt; as it is now.</source>
         <translation>Den Arbeitsbereich von &lt;b&gt;%1&lt;/b&gt; so festhalten, wie er jetzt ist.</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="258"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="265"/>
         <source>&amp;Label:</source>
         <translation>&amp;Bezeichnung:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="259"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="266"/>
         <source>&amp;Message:</source>
         <translation>&amp;Nachricht:</translation>
     </message>
@@ -959,22 +959,22 @@ vorheriger %2</translation>
 <context>
     <name>sb::ui::ForkDialog</name>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="289"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="292"/>
         <source>Fork checkpoint</source>
         <translation>Checkpoint abzweigen</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="292"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="295"/>
         <source>A new sandbox whose workspace is checkpoint %1.</source>
         <translation>Eine neue Sandbox, deren Arbeitsbereich Checkpoint %1 ist.</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="295"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="298"/>
         <source>New sandbox &amp;name:</source>
         <translation>&amp;Name der neuen Sandbox:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="296"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="289"/>
         <source>Fork</source>
         <translation>Abzweigen</translation>
     </message>
@@ -982,27 +982,27 @@ vorheriger %2</translation>
 <context>
     <name>sb::ui::LabelDialog</name>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="328"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="327"/>
         <source>Label checkpoint</source>
         <translation>Checkpoint beschriften</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="330"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="329"/>
         <source>e.g. release candidate 2 (empty: no label)</source>
         <translation>z. B. Release-Kandidat 2 (leer: keine Beschriftung)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="332"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="331"/>
         <source>The label of checkpoint %1. Labels can change at any time; the checkpoint and its id stay as they are.</source>
         <translation>Die Beschriftung von Checkpoint %1. Beschriftungen können sich jederzeit ändern; der Checkpoint und seine ID bleiben, wie sie sind.</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="338"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="337"/>
         <source>&amp;Label:</source>
         <translation>&amp;Beschriftung:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="340"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="338"/>
         <source>Apply</source>
         <translation>Übernehmen</translation>
     </message>
@@ -1429,163 +1429,163 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
 <context>
     <name>sb::ui::NewSandboxDialog</name>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="57"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="68"/>
         <source>Give the sandbox a name.</source>
         <translation>Der Sandbox einen Namen geben.</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="80"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="91"/>
         <source>Browse…</source>
         <translation>Durchsuchen…</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="90"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="101"/>
         <source>New sandbox</source>
         <translation>Neue Sandbox</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="92"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="103"/>
         <source>e.g. try-new-rules</source>
         <translation>z. B. neue-regeln-testen</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="96"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="107"/>
         <source>main (production)</source>
         <translation>main (Produktion)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="96"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="107"/>
         <source>sandbox %1</source>
         <translation>Sandbox %1</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="100"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="111"/>
         <source>checkpoint %1</source>
         <translation>Checkpoint %1</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="101"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="112"/>
         <source>a folder to import…</source>
         <translation>ein zu importierender Ordner…</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="106"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="117"/>
         <source>A sandbox&apos;s current workspace (unsaved changes are checkpointed first), a checkpoint, or a folder copied in (never mounted)</source>
         <translation>Der aktuelle Arbeitsbereich einer Sandbox (ungesicherte Änderungen werden vorher als Checkpoint gesichert), ein Checkpoint oder ein hineinkopierter Ordner (nie eingehängt)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="110"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="121"/>
         <source>folder to copy into the new workspace</source>
         <translation>Ordner, der in den neuen Arbeitsbereich kopiert wird</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="117"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="128"/>
         <source>all files (e.g. rules/** data/*.csv)</source>
         <translation>alle Dateien (z. B. rules/** data/*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="118"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="129"/>
         <source>Only paths matching one of these globs (separated by spaces or commas)</source>
         <translation>Nur Pfade, die auf eines dieser Muster passen (durch Leerzeichen oder Kommas getrennt)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="120"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="131"/>
         <source>none (e.g. *.log build/**)</source>
         <translation>keine (z. B. *.log build/**)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="121"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="132"/>
         <source>Leave out paths matching one of these globs</source>
         <translation>Pfade auslassen, die auf eines dieser Muster passen</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="47"/>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="125"/>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="198"/>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="208"/>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="231"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="58"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="136"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="205"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="215"/>
         <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="238"/>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="449"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="245"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="408"/>
         <source>never</source>
         <translation>nie</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="128"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="139"/>
         <source>After this long the sandbox is destroyed by the next sweep (e.g. 2h, 1d12h, 7d)</source>
         <translation>Nach dieser Zeit löscht das nächste Aufräumen die Sandbox (z. B. 2h, 1d12h, 7d)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="135"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="146"/>
         <source>&amp;Name:</source>
         <translation>&amp;Name:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="136"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="147"/>
         <source>&amp;From:</source>
         <translation>&amp;Aus:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="137"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="148"/>
         <source>&amp;Import:</source>
         <translation>&amp;Importieren:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="140"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="151"/>
         <source>&amp;Include:</source>
         <translation>&amp;Einschließen:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="141"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="152"/>
         <source>E&amp;xclude:</source>
         <translation>A&amp;usschließen:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="142"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="153"/>
         <source>&amp;Expires in:</source>
         <translation>&amp;Läuft ab in:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="146"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="98"/>
         <source>Create</source>
         <translation>Anlegen</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="174"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="181"/>
         <source>Folder to import</source>
         <translation>Zu importierender Ordner</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="193"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="200"/>
         <source>Choose the folder to import.</source>
         <translation>Den zu importierenden Ordner wählen.</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="195"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="202"/>
         <source>%1 is not a folder.</source>
         <translation>%1 ist kein Ordner.</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="40"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="51"/>
         <source>none (e.g. 500M, 2G)</source>
         <translation>keine (z. B. 500M, 2G)</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="131"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="142"/>
         <source>The most its workspace may hold: creation, checkpoints and runs are held to it</source>
         <translation>Was ihr Arbeitsbereich höchstens belegen darf: Anlegen, Checkpoints und Läufe halten sich daran</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="50"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="61"/>
         <source>Unused this long, the sandbox is archived by the next sweep: its work is checkpointed, its folder removed until it is used again</source>
         <translation>So lange unbenutzt, wird die Sandbox beim nächsten Aufräumen archiviert: ihre Arbeit wird als Checkpoint gesichert, ihr Ordner bis zur nächsten Benutzung entfernt</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="143"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="154"/>
         <source>&amp;Quota:</source>
         <translation>&amp;Kontingent:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="144"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="155"/>
         <source>Archive when i&amp;dle for:</source>
         <translation>Archivieren nach &amp;Ruhezeit:</translation>
     </message>
@@ -2855,32 +2855,32 @@ Ihr Arbeitsordner ist bis zur nächsten Benutzung entfernt, die ihren letzten Ch
 <context>
     <name>sb::ui::SandboxSettingsDialog</name>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="400"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="363"/>
         <source>Sandbox settings</source>
         <translation>Sandbox-Einstellungen</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="402"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="365"/>
         <source>The most its workspace may hold: checkpoints, restores and runs are held to it</source>
         <translation>Das Höchste, was ihr Arbeitsbereich fassen darf: Checkpoints, Wiederherstellungen und Läufe halten sich daran</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="412"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="375"/>
         <source>Governance of &lt;b&gt;%1&lt;/b&gt;. A change applies from now on and is recorded in the audit log.</source>
         <translation>Verwaltung von &lt;b&gt;%1&lt;/b&gt;. Eine Änderung gilt ab jetzt und wird im Prüfprotokoll festgehalten.</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="417"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="380"/>
         <source>&amp;Quota:</source>
         <translation>&amp;Kontingent:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="418"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="381"/>
         <source>Archive when i&amp;dle for:</source>
         <translation>Archivieren nach &amp;Ruhezeit:</translation>
     </message>
     <message>
-        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="419"/>
+        <location filename="../ui/checkpoints/CheckpointDialogs.cpp" line="360"/>
         <source>Apply</source>
         <translation>Übernehmen</translation>
     </message>

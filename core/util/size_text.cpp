@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <utility>
 #include <cctype>
 #include <limits>
 
@@ -62,6 +63,17 @@ std::string formatSize(std::uint64_t bytes)
         ++unit;
     }
     return fmt::format("{:.1f} {}", value, kNames[unit]);
+}
+
+std::string formatSizeExact(std::uint64_t bytes)
+{
+    static constexpr std::array<std::pair<char, int>, 4> kUnits{{{'T', 40}, {'G', 30}, {'M', 20}, {'K', 10}}};
+    for (const auto& [letter, shift] : kUnits) {
+        const std::uint64_t unit = 1ULL << shift;
+        if (bytes != 0 && bytes % unit == 0)
+            return fmt::format("{}{}", bytes / unit, letter);
+    }
+    return std::to_string(bytes);
 }
 
 } // namespace sb

@@ -17,5 +17,7 @@ Result<std::uint64_t> parseSizeBytes(std::string_view text);
 
 // A size for listings, in the largest binary unit that keeps it at least 1: "512 B", "1.5 KiB", "2.0 GiB".
 std::string formatSize(std::uint64_t bytes);
+// A size exactly, as parseSizeBytes reads it back: the largest unit that divides it ("2G", "1536K", "4097").
+std::string formatSizeExact(std::uint64_t bytes);
 
 } // namespace sb

@@ -252,6 +252,22 @@ std::string formatDurationShort(std::int64_t ms)
     return out;
 }
 
+std::string formatDurationExact(std::int64_t ms)
+{
+    if (ms <= 0)
+        return "0s";
+    constexpr std::array<std::pair<const char*, std::int64_t>, 5> kUnits = {
+        {{"d", 86'400'000}, {"h", 3'600'000}, {"m", 60'000}, {"s", 1000}, {"ms", 1}}};
+    std::string out;
+    for (const auto& [unit, scale] : kUnits) {
+        if (ms >= scale) {
+            out += fmt::format("{}{}", ms / scale, unit);
+            ms %= scale;
+        }
+    }
+    return out;
+}
+
 std::string formatIsoUtc(std::int64_t epochMs)
 {
     const sys_time<milliseconds> time{milliseconds(epochMs)};

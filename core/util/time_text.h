@@ -24,6 +24,9 @@ Result<std::int64_t> parseLifetimeMs(std::string_view text);
 
 // A duration rounded to its two largest adjacent units, for listings: "2h", "1d3h", "45s".
 std::string formatDurationShort(std::int64_t ms);
+// A duration exactly, as parseDurationMs reads it back: every unit that is not zero ("7d", "1d12h", "1m30s",
+// "1s250ms"); "0s" for zero or less.
+std::string formatDurationExact(std::int64_t ms);
 
 // A point in time: ISO 8601 ("2024-05-01", "2024-05-01T12:30", "2024-05-01 12:30:15.250", optionally with
 // "Z" or an offset such as "+02:00"; without one it is local time), "now", or a duration meaning that long

@@ -34,3 +34,14 @@ TEST(SizeText, Formats)
     EXPECT_EQ(sb::formatSize(1536), "1.5 KiB");
     EXPECT_EQ(sb::formatSize(2ULL << 30), "2.0 GiB");
 }
+
+// What formatSizeExact writes, parseSizeBytes reads back to the same number of bytes.
+TEST(SizeText, ExactFormatsReadBack)
+{
+    EXPECT_EQ(sb::formatSizeExact(2ULL << 30), "2G");
+    EXPECT_EQ(sb::formatSizeExact(1536ULL << 10), "1536K");
+    EXPECT_EQ(sb::formatSizeExact(4097), "4097");
+    EXPECT_EQ(sb::formatSizeExact(3ULL << 40), "3T");
+    for (std::uint64_t bytes : {1ULL, 1023ULL, 1024ULL, 1ULL << 20, (1ULL << 30) + 1, 5ULL << 40, 123456789ULL})
+        EXPECT_EQ(parseSizeBytes(sb::formatSizeExact(bytes)).value(), bytes) << bytes;
+}

@@ -113,6 +113,17 @@ TEST(Lifetime, RefusesWhatIsNotOne)
     }
 }
 
+// What formatDurationExact writes, parseDurationMs reads back to the same milliseconds.
+TEST(Duration, ExactFormatsReadBack)
+{
+    EXPECT_EQ(formatDurationExact(7 * 86'400'000LL), "7d");
+    EXPECT_EQ(formatDurationExact(36 * 3'600'000LL), "1d12h");
+    EXPECT_EQ(formatDurationExact(90'000), "1m30s");
+    EXPECT_EQ(formatDurationExact(0), "0s");
+    for (std::int64_t ms : {1LL, 999LL, 1000LL, 61'001LL, 86'400'000LL + 1, 1'234'567'890LL})
+        EXPECT_EQ(parseDurationMs(formatDurationExact(ms)).value(), ms) << ms;
+}
+
 TEST(Lifetime, FormatsShortly)
 {
     EXPECT_EQ(formatDurationShort(2 * 3'600'000), "2h");

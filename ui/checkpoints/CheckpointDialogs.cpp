@@ -33,6 +33,17 @@ QLabel* problemLabel(QWidget* parent)
     return label;
 }
 
+// OK (with its text and object name) and Cancel, wired to accept and reject.
+QDialogButtonBox* okCancelButtons(QDialog* dialog, const QString& okText, const QString& okName)
+{
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dialog);
+    buttons->button(QDialogButtonBox::Ok)->setText(okText);
+    buttons->button(QDialogButtonBox::Ok)->setObjectName(okName);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    return buttons;
+}
+
 // The quota and idle-timeout fields, as the new-sandbox and settings dialogs both show them.
 void setUpQuotaField(QLineEdit* quota, const QString& objectName)
 {
@@ -84,7 +95,7 @@ NewSandboxDialog::NewSandboxDialog(const std::vector<sb::SandboxInfo>& sandboxes
     , m_quota(new QLineEdit(this))
     , m_idle(new QComboBox(this))
     , m_problem(problemLabel(this))
-    , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
+    , m_buttons(okCancelButtons(this, tr("Create"), QStringLiteral("newSandboxCreate")))
 {
     setObjectName(QStringLiteral("newSandboxDialog"));
     setWindowTitle(tr("New sandbox"));
@@ -143,15 +154,11 @@ NewSandboxDialog::NewSandboxDialog(const std::vector<sb::SandboxInfo>& sandboxes
     form->addRow(tr("&Quota:"), m_quota);
     form->addRow(tr("Archive when i&dle for:"), m_idle);
 
-    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Create"));
-    m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("newSandboxCreate"));
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_problem);
     layout->addWidget(m_buttons);
 
-    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_name, &QLineEdit::textChanged, this, &NewSandboxDialog::validate);
     connect(m_folder, &QLineEdit::textChanged, this, &NewSandboxDialog::validate);
     connect(m_expiry, &QComboBox::currentTextChanged, this, &NewSandboxDialog::validate);
@@ -257,15 +264,11 @@ CheckpointDialog::CheckpointDialog(const QString& sandbox, QWidget* parent)
     auto* form = new QFormLayout;
     form->addRow(tr("&Label:"), m_label);
     form->addRow(tr("&Message:"), m_message);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Create checkpoint"));
-    buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("checkpointCreate"));
+    auto* buttons = okCancelButtons(this, tr("Create checkpoint"), QStringLiteral("checkpointCreate"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro);
     layout->addLayout(form);
     layout->addWidget(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     setMinimumWidth(420);
 }
 
@@ -283,7 +286,7 @@ ForkDialog::ForkDialog(const QString& checkpointText, const QString& suggestedNa
     : QDialog(parent)
     , m_name(new QLineEdit(suggestedName, this))
     , m_problem(problemLabel(this))
-    , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
+    , m_buttons(okCancelButtons(this, tr("Fork"), QStringLiteral("forkCreate")))
 {
     setObjectName(QStringLiteral("forkDialog"));
     setWindowTitle(tr("Fork checkpoint"));
@@ -293,15 +296,11 @@ ForkDialog::ForkDialog(const QString& checkpointText, const QString& suggestedNa
     intro->setWordWrap(true);
     auto* form = new QFormLayout;
     form->addRow(tr("New sandbox &name:"), m_name);
-    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Fork"));
-    m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("forkCreate"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro);
     layout->addLayout(form);
     layout->addWidget(m_problem);
     layout->addWidget(m_buttons);
-    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_name, &QLineEdit::textChanged, this, &ForkDialog::validate);
     setMinimumWidth(420);
     validate();
@@ -336,15 +335,11 @@ LabelDialog::LabelDialog(const QString& checkpointText, const QString& currentLa
     intro->setWordWrap(true);
     auto* form = new QFormLayout;
     form->addRow(tr("&Label:"), m_label);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Apply"));
-    buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("labelApply"));
+    auto* buttons = okCancelButtons(this, tr("Apply"), QStringLiteral("labelApply"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro);
     layout->addLayout(form);
     layout->addWidget(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     setMinimumWidth(420);
 }
 
@@ -356,56 +351,24 @@ QString LabelDialog::label() const
     return text;
 }
 
-} // namespace sb::ui
-
-namespace sb::ui {
-
-namespace {
-
-// Exactly, in the largest unit that divides it, as `sandbox set --quota` reads it: "2G", "1536K", "4097".
-QString exactSize(std::uint64_t bytes)
-{
-    for (const auto& [unit, size] : {std::pair{"T", 1ULL << 40}, {"G", 1ULL << 30}, {"M", 1ULL << 20}, {"K", 1ULL << 10}}) {
-        if (bytes % size == 0)
-            return QString::number(bytes / size) + QLatin1String(unit);
-    }
-    return QString::number(bytes);
-}
-
-// Exactly, as `--idle` reads it: "7d", "1d12h", "90s" is "1m30s".
-QString exactDuration(std::int64_t ms)
-{
-    QString text;
-    for (const auto& [unit, size] : {std::pair{"d", 86'400'000LL}, {"h", 3'600'000LL}, {"m", 60'000LL}, {"s", 1000LL},
-                                     {"ms", 1LL}}) {
-        if (ms >= size) {
-            text += QString::number(ms / size) + QLatin1String(unit);
-            ms %= size;
-        }
-    }
-    return text;
-}
-
-} // namespace
-
 SandboxSettingsDialog::SandboxSettingsDialog(const sb::SandboxInfo& sandbox, QWidget* parent)
     : QDialog(parent)
     , m_sandbox(sandbox)
     , m_quota(new QLineEdit(this))
     , m_idle(new QComboBox(this))
     , m_problem(problemLabel(this))
-    , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
+    , m_buttons(okCancelButtons(this, tr("Apply"), QStringLiteral("settingsApply")))
 {
     setObjectName(QStringLiteral("sandboxSettingsDialog"));
     setWindowTitle(tr("Sandbox settings"));
     setUpQuotaField(m_quota, QStringLiteral("settingsQuota"));
     m_quota->setToolTip(tr("The most its workspace may hold: checkpoints, restores and runs are held to it"));
     if (sandbox.quotaBytes)
-        m_quota->setText(exactSize(*sandbox.quotaBytes));
+        m_quota->setText(toQString(sb::formatSizeExact(*sandbox.quotaBytes)));
     setUpIdleField(m_idle, QStringLiteral("settingsIdle"));
     m_idle->setEnabled(sandbox.name != sb::SandboxEngine::kMain);
     if (sandbox.idleTimeoutMs)
-        m_idle->setCurrentText(exactDuration(*sandbox.idleTimeoutMs));
+        m_idle->setCurrentText(toQString(sb::formatDurationExact(*sandbox.idleTimeoutMs)));
     m_problem->setObjectName(QStringLiteral("settingsProblem"));
     m_problem->hide();
 
@@ -416,15 +379,11 @@ SandboxSettingsDialog::SandboxSettingsDialog(const sb::SandboxInfo& sandbox, QWi
     auto* form = new QFormLayout;
     form->addRow(tr("&Quota:"), m_quota);
     form->addRow(tr("Archive when i&dle for:"), m_idle);
-    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Apply"));
-    m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("settingsApply"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro);
     layout->addLayout(form);
     layout->addWidget(m_problem);
     layout->addWidget(m_buttons);
-    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_quota, &QLineEdit::textChanged, this, &SandboxSettingsDialog::validate);
     connect(m_idle, &QComboBox::currentTextChanged, this, &SandboxSettingsDialog::validate);
     setMinimumWidth(420);
