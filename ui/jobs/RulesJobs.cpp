@@ -29,6 +29,22 @@ int columnOf(const rules::Dataset& data, std::string_view name)
     return -1;
 }
 
+// How the window reads a dataset: bad rows skipped (and reported), cancellable, progress running up to `upTo`
+// percent.
+rules::ReadOptions windowReadOptions(std::vector<rules::Field> declared, std::atomic<bool>& cancel,
+                                     std::atomic<int>& percent, int upTo)
+{
+    rules::ReadOptions read;
+    read.declared = std::move(declared);
+    read.onBadRow = rules::BadRowPolicy::Skip;
+    read.cancel = &cancel;
+    read.progress = [&percent, upTo](std::uint64_t done, std::uint64_t total) {
+        if (total > 0)
+            percent = static_cast<int>(done * static_cast<std::uint64_t>(upTo) / total);
+    };
+    return read;
+}
+
 } // namespace
 
 std::vector<std::int64_t> scoreHistogram(const rules::Evaluation& evaluation, double defaultScore)
@@ -112,14 +128,7 @@ bool RulesJobRunner::loadData(const QString& path, std::vector<rules::Field> dec
 {
     return start(RulesTask::LoadData, [path, declared = std::move(declared)](Shared& shared) {
         Outcome out;
-        rules::ReadOptions read;
-        read.declared = declared;
-        read.onBadRow = rules::BadRowPolicy::Skip;
-        read.cancel = &shared.cancel;
-        read.progress = [&shared](std::uint64_t done, std::uint64_t total) {
-            if (total > 0)
-                shared.percent = static_cast<int>(done * 100 / total);
-        };
+        rules::ReadOptions read = windowReadOptions(declared, shared.cancel, shared.percent, 100);
         auto loaded = std::make_shared<LoadedDataset>();
         sb::Result<rules::Dataset> data;
         if (path.isEmpty()) {
@@ -200,15 +209,8 @@ bool RulesJobRunner::importData(std::filesystem::path store, const QString& path
             out.error = toQString(opened.error().message);
             return out;
         }
-        rules::ReadOptions read;
+        rules::ReadOptions read = windowReadOptions(declared, shared.cancel, shared.percent, 90);
         read.format = *format;
-        read.declared = declared;
-        read.onBadRow = rules::BadRowPolicy::Skip;
-        read.cancel = &shared.cancel;
-        read.progress = [&shared](std::uint64_t done, std::uint64_t total) {
-            if (total > 0)
-                shared.percent = static_cast<int>(done * 90 / total);
-        };
         auto imported = rules::importDataset(*opened, file, toStdString(name), read);
         if (!imported) {
             out.cancelled = shared.cancel.load();
