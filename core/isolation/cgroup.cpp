@@ -285,13 +285,13 @@ void destroy(const RunGroup& group)
     } // v2: the same folder thrice; the later calls fail harmlessly
 }
 
-int pruneStale()
+Pruned pruneStale()
 {
     const Membership m = membership();
     std::vector<std::string> parents = v1Parents(m);
     if (const std::string base = v2Base(m); !base.empty())
         parents = {base};
-    int removed = 0;
+    Pruned pruned;
     for (const auto& parent : parents) {
         DIR* dir = ::opendir(parent.c_str());
         if (!dir)
@@ -313,11 +313,13 @@ int pruneStale()
             if (same)
                 continue;
             if (::rmdir(fmt::format("{}/{}", parent, name).c_str()) == 0)
-                ++removed;
+                ++pruned.removed;
+            else if (errno == EBUSY)
+                ++pruned.busy;
         }
         ::closedir(dir);
     }
-    return removed;
+    return pruned;
 }
 
 bool prepareDelegation(std::string* detail)

@@ -41,8 +41,12 @@ bool oomKilled(const RunGroup& group);
 // Removes the group; call when every process of it is gone (waits a little for those still exiting).
 void destroy(const RunGroup& group);
 // Removes the empty run groups beside this process's whose launcher is gone (killed before it could
-// remove its own); a group with processes in it stays. Returns how many were removed.
-int pruneStale();
+// remove its own); a group with processes in it stays (busy) until they are gone.
+struct Pruned {
+    int removed = 0;
+    int busy = 0;
+};
+Pruned pruneStale();
 // cgroup v2 with a delegated cgroup (systemd's Delegate=yes, e.g. `systemd-run --user --scope -p
 // Delegate=yes sandbench-gui`) whose controllers are not on yet: moves this cgroup's processes into a
 // leaf ("sandbench-supervisor") and enables memory, pids and cpu for the runs' cgroups beside it. Once per

@@ -196,8 +196,8 @@ void killOrphanedRun(pid_t started, const LaunchSpec& spec)
     ::kill(-started, SIGKILL);
     if (spec.dropPrivileges)
         killAllOfTransientUid(spec.uid, spec.gid);
-    if (spec.cgroups) // the launcher could not remove the run's group; it is empty once the run is gone
-        for (int attempt = 0; attempt < 20 && cgroup::pruneStale() == 0; ++attempt)
+    if (spec.cgroups) // the launcher could not remove the run's group; it empties as the killed run goes
+        for (int attempt = 0; attempt < 20 && cgroup::pruneStale().busy > 0; ++attempt)
             ::usleep(5000);
 }
 
