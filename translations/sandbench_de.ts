@@ -4,29 +4,29 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../ui/jobs/RulesJobs.cpp" line="126"/>
+        <location filename="../ui/jobs/RulesJobs.cpp" line="135"/>
         <source>Demo transactions</source>
         <translation>Demo-Transaktionen</translation>
     </message>
     <message>
-        <location filename="../ui/jobs/RulesJobs.cpp" line="133"/>
-        <location filename="../ui/jobs/RulesJobs.cpp" line="191"/>
+        <location filename="../ui/jobs/RulesJobs.cpp" line="142"/>
+        <location filename="../ui/jobs/RulesJobs.cpp" line="200"/>
         <source>%1: not a .csv, .jsonl or .ndjson file</source>
         <translation>%1: keine .csv-, .jsonl- oder .ndjson-Datei</translation>
     </message>
     <message>
-        <location filename="../ui/jobs/RulesJobs.cpp" line="175"/>
-        <location filename="../ui/jobs/RulesJobs.cpp" line="224"/>
+        <location filename="../ui/jobs/RulesJobs.cpp" line="184"/>
+        <location filename="../ui/jobs/RulesJobs.cpp" line="226"/>
         <source>stored %1</source>
         <translation>gespeichert: %1</translation>
     </message>
     <message>
-        <location filename="../ui/jobs/RulesJobs.cpp" line="195"/>
+        <location filename="../ui/jobs/RulesJobs.cpp" line="204"/>
         <source>&apos;%1&apos; is not a valid dataset name (letters, digits, &apos;_&apos;, &apos;-&apos;, &apos;.&apos;)</source>
         <translation>„%1“ ist kein gültiger Datensatzname (Buchstaben, Ziffern, „_“, „-“, „.“)</translation>
     </message>
     <message>
-        <location filename="../ui/jobs/RulesJobs.cpp" line="243"/>
+        <location filename="../ui/jobs/RulesJobs.cpp" line="245"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
@@ -1748,7 +1748,7 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     </message>
     <message>
         <location filename="../ui/promote/PromotionDialog.cpp" line="106"/>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="621"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="626"/>
         <source>Close</source>
         <translation>Schließen</translation>
     </message>
@@ -1955,82 +1955,87 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>keiner (die beiden haben keinen gemeinsamen Checkpoint)</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="403"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="406"/>
+        <source>%1 + unsaved changes</source>
+        <translation>%1 + ungesicherte Änderungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="408"/>
         <source>Source &lt;b&gt;%1&lt;/b&gt; (%2) → target &lt;b&gt;%3&lt;/b&gt; (%4) · common ancestor %5</source>
         <translation>Quelle &lt;b&gt;%1&lt;/b&gt; (%2) → Ziel &lt;b&gt;%3&lt;/b&gt; (%4) · gemeinsamer Vorfahr %5</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="414"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="419"/>
         <source>No risk rule applies.</source>
         <translation>Keine Risikoregel trifft zu.</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="415"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="420"/>
         <source>Why: %1</source>
         <translation>Warum: %1</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="417"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="422"/>
         <source>&lt;b&gt;%1 files&lt;/b&gt; change: %2 added, %3 modified, %4 removed · lines +%5 −%6 · bytes +%7 −%8</source>
         <translation>&lt;b&gt;%1 Dateien&lt;/b&gt; ändern sich: %2 hinzugefügt, %3 geändert, %4 entfernt · Zeilen +%5 −%6 · Bytes +%7 −%8</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="432"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="437"/>
         <source>binary</source>
         <translation>binär</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="433"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="438"/>
         <source>too large</source>
         <translation>zu groß</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="446"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="451"/>
         <source>ok</source>
         <translation>ok</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="452"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="457"/>
         <source>policy</source>
         <translation>Richtlinie</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="453"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="458"/>
         <source>No policy files to check.</source>
         <translation>Keine Richtliniendateien zu prüfen.</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="488"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="493"/>
         <source>Unresolved</source>
         <translation>Ungelöst</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="489"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="494"/>
         <source>Take source (%1)</source>
         <translation>Quelle nehmen (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="490"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="495"/>
         <source>Take target (%1)</source>
         <translation>Ziel nehmen (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="517"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="522"/>
         <source>Both %1 and %2 changed these paths since their common ancestor. Resolve each: edit the sandbox (e.g. take the target&apos;s version there and redo your part), then press Preview again — or settle a path here by taking the source&apos;s or the target&apos;s version wholesale.</source>
         <translation>Sowohl %1 als auch %2 haben diese Pfade seit ihrem gemeinsamen Vorfahren geändert. Jeden auflösen: die Sandbox bearbeiten (z. B. dort die Fassung des Ziels nehmen und den eigenen Teil neu machen), dann „Erneut prüfen“ drücken — oder einen Pfad hier entscheiden, indem die Fassung der Quelle oder des Ziels ganz genommen wird.</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="522"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="527"/>
         <source>Conflicts settled</source>
         <translation>Konflikte entschieden</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="523"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="528"/>
         <source>Every conflict is settled by the side chosen; the promotion records the choices.</source>
         <translation>Jeder Konflikt ist durch die gewählte Seite entschieden; die Übernahme hält die Wahl fest.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/promote/PromotionDialog.cpp" line="540"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="545"/>
         <source>The diff of this file is not shown: the promotion changes more than %n files.</source>
         <translation>
             <numerusform>Der Diff dieser Datei wird nicht gezeigt: die Übernahme ändert mehr als %n Datei.</numerusform>
@@ -2038,77 +2043,77 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         </translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="543"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="548"/>
         <source>Press Preview again to see this file&apos;s diff.</source>
         <translation>„Erneut prüfen“ drücken, um den Diff dieser Datei zu sehen.</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="570"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="575"/>
         <source>High risk: a name and a note are required to promote.</source>
         <translation>Hohes Risiko: zum Übernehmen sind ein Name und eine Notiz nötig.</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="572"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="577"/>
         <source>Name who approves.</source>
         <translation>Angeben, wer freigibt.</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="574"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="579"/>
         <source>Write a note: why this change may go in.</source>
         <translation>Eine Notiz schreiben: warum diese Änderung übernommen werden darf.</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="592"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="597"/>
         <source>Approval (required: high risk)</source>
         <translation>Freigabe (nötig: hohes Risiko)</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="592"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="597"/>
         <source>Approval (optional)</source>
         <translation>Freigabe (optional)</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="595"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="600"/>
         <source>The approval is recorded in the audit log.</source>
         <translation>Die Freigabe wird im Prüfprotokoll festgehalten.</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="596"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="601"/>
         <source>Optional: an approval given here is recorded.</source>
         <translation>Optional: eine hier erteilte Freigabe wird festgehalten.</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="614"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="619"/>
         <source>Resolve the conflicts first</source>
         <translation>Zuerst die Konflikte auflösen</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="618"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="623"/>
         <source>Apply the change to %1, atomically, as a &apos;promote&apos; checkpoint</source>
         <translation>Die Änderung atomar auf %1 anwenden, als Checkpoint „promote“</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="621"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="626"/>
         <source>Done</source>
         <translation>Fertig</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="633"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="638"/>
         <source>Export the promotion to a new or empty folder</source>
         <translation>Die Übernahme in einen neuen oder leeren Ordner exportieren</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="634"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="639"/>
         <source>Save the promotion as a patch</source>
         <translation>Die Übernahme als Patch speichern</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="642"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="647"/>
         <source>Patches (*.patch *.diff)</source>
         <translation>Patches (*.patch *.diff)</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="483"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="488"/>
         <source>edit the sandbox</source>
         <translation>die Sandbox bearbeiten</translation>
     </message>
@@ -2123,17 +2128,17 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>Blockiert durch %1 Konflikte: unten steht, wie sie aufzulösen sind.</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="514"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="519"/>
         <source>A conflict blocks the promotion</source>
         <translation>Ein Konflikt blockiert die Übernahme</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="515"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="520"/>
         <source>%1 conflicts block the promotion</source>
         <translation>%1 Konflikte blockieren die Übernahme</translation>
     </message>
     <message>
-        <location filename="../ui/promote/PromotionDialog.cpp" line="556"/>
+        <location filename="../ui/promote/PromotionDialog.cpp" line="561"/>
         <source>Press Preview again to see this conflict&apos;s diff.</source>
         <translation>„Erneut prüfen“ drücken, um den Diff dieses Konflikts zu sehen.</translation>
     </message>
@@ -2231,7 +2236,7 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
 <context>
     <name>sb::ui::RulesJobRunner</name>
     <message>
-        <location filename="../ui/jobs/RulesJobs.cpp" line="77"/>
+        <location filename="../ui/jobs/RulesJobs.cpp" line="93"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>

@@ -41,6 +41,8 @@ void printReport(const PromotionReport& r)
         std::cout << head << "BLOCKED, nothing applied\n";
     for (const auto& id : r.saved)
         std::cout << "saved unsaved work first as checkpoint " << id << '\n';
+    for (const auto& name : r.unsaved)
+        std::cout << "with the unsaved work of " << name << " (a promotion checkpoints it first)\n";
     std::cout << fmt::format("source   {}\ntarget   {}\nancestor {}\n", r.sourceCheckpoint, r.targetCheckpoint,
                              r.ancestor ? *r.ancestor : std::string("none (no common checkpoint)"));
     const PromotionImpact& i = r.impact;

@@ -242,6 +242,10 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
     const ContentHash targetTree = savedTarget->scan.root;
     report.sourceCheckpoint = sourceHead.info.id;
     report.targetCheckpoint = targetHead.info.id;
+    if (sourceTree != sourceHead.info.tree)
+        report.unsaved.push_back(report.source);
+    if (targetTree != targetHead.info.tree)
+        report.unsaved.push_back(report.target);
     trace("saved");
 
     // 2. The merge, from the nearest common ancestor.

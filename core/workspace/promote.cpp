@@ -467,6 +467,7 @@ nlohmann::json promotionToJson(const PromotionReport& r)
             {"target_checkpoint", r.targetCheckpoint},
             {"ancestor", r.ancestor ? json(*r.ancestor) : json(nullptr)},
             {"saved", r.saved},
+            {"unsaved", r.unsaved},
             {"merged_tree", hashHex(r.mergedTree)},
             {"applied", r.applied},
             {"checkpoint", r.checkpoint.empty() ? json(nullptr) : json(r.checkpoint)},

@@ -151,6 +151,7 @@ struct PromotionReport {
     std::string targetCheckpoint;
     std::optional<std::string> ancestor;     // nullopt: the two share no checkpoint
     std::vector<std::string> saved;          // auto checkpoints made of unsaved work first
+    std::vector<std::string> unsaved;        // a preview: sandboxes whose unsaved work it measured as it is
     ContentHash mergedTree{};
     std::vector<MergeConflict> conflicts;
     std::vector<std::pair<MergeConflict, MergeSide>> resolved; // conflicts settled by the request's resolutions

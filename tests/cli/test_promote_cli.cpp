@@ -115,6 +115,9 @@ TEST_F(PromoteCli, DryRunRecordsNothing)
     const json preview = run("promote feature --dry-run");
     EXPECT_EQ(preview["status"], "preview");
     EXPECT_EQ(preview["saved"], json::array());
+    EXPECT_EQ(preview["unsaved"], json::array({"feature", "main"}));
+    const auto text = cli("promote feature --dry-run" + store());
+    EXPECT_NE(text.out.find("with the unsaved work of feature"), std::string::npos) << text.out;
     EXPECT_EQ(preview["changes"]["added"], json::array({"c.txt"}));
     EXPECT_EQ(preview["changes"]["modified"], json::array({"a.txt"}));
     EXPECT_TRUE(preview["conflicts"].empty());
@@ -126,6 +129,7 @@ TEST_F(PromoteCli, DryRunRecordsNothing)
     // The promotion itself checkpoints both first and applies what the preview showed.
     const json applied = run("promote feature");
     EXPECT_EQ(applied["saved"].size(), 2u);
+    EXPECT_EQ(applied["unsaved"], json::array());
     EXPECT_EQ(applied["changes"], preview["changes"]);
     EXPECT_EQ(readFile(path("main") / "c.txt"), "charlie\n");
     EXPECT_EQ(readFile(path("main") / "b.txt"), "bravo, changed in main\n");
@@ -138,6 +142,7 @@ TEST_F(PromoteCli, DryRunRecordsNothing)
     const std::size_t auditArchived = run("audit list").size();
     const json archived = run("promote feature --dry-run");
     EXPECT_EQ(archived["changes"]["added"], json::array({"d.txt"}));
+    EXPECT_EQ(archived["unsaved"], json::array()); // the sweep checkpointed it when it archived it
     EXPECT_EQ(run("sandbox show feature")["state"], "archived");
     EXPECT_EQ(run("audit list").size(), auditArchived);
     EXPECT_EQ(run("audit verify")["intact"], true);

@@ -185,6 +185,9 @@ void TestPromotionDialog::cleanPromotionLandsInMain()
     waitForPreview(dialog);
     QCOMPARE(in<QComboBox>(dialog, "promotionTarget")->currentText(), QStringLiteral("main"));
     QVERIFY(in<QLabel>(dialog, "promotionHeader")->text().contains(QStringLiteral("common ancestor")));
+    // The sandbox's files were written after its last checkpoint: the preview says it measured them as they are.
+    QVERIFY2(in<QLabel>(dialog, "promotionHeader")->text().contains(QStringLiteral("+ unsaved changes")),
+             qPrintable(in<QLabel>(dialog, "promotionHeader")->text()));
     auto* files = in<QTreeWidget>(dialog, "promotionFiles");
     QCOMPARE(files->topLevelItemCount(), 2);
     QCOMPARE(files->topLevelItem(0)->text(0), QStringLiteral("A"));

@@ -400,9 +400,14 @@ void PromotionDialog::showReport()
     }
     const auto& r = *m_report;
     const QString ancestor = r.ancestor ? shortId(*r.ancestor) : tr("none (the two share no checkpoint)");
+    // A preview measures unsaved work as it is: say so beside the head it is on top of.
+    auto state = [&r](const std::string& sandbox, const std::string& checkpoint) {
+        const bool unsaved = std::find(r.unsaved.begin(), r.unsaved.end(), sandbox) != r.unsaved.end();
+        return unsaved ? tr("%1 + unsaved changes").arg(shortId(checkpoint)) : shortId(checkpoint);
+    };
     m_header->setText(tr("Source <b>%1</b> (%2) → target <b>%3</b> (%4) · common ancestor %5")
-                          .arg(toQString(r.source).toHtmlEscaped(), shortId(r.sourceCheckpoint),
-                               toQString(r.target).toHtmlEscaped(), shortId(r.targetCheckpoint), ancestor));
+                          .arg(toQString(r.source).toHtmlEscaped(), state(r.source, r.sourceCheckpoint),
+                               toQString(r.target).toHtmlEscaped(), state(r.target, r.targetCheckpoint), ancestor));
 
     m_risk->setStyleSheet(riskStyle(r.risk));
     m_risk->setText(riskText(r.risk));
