@@ -410,6 +410,7 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
         int status = 0;
         const pid_t pid = ::waitpid(-1, &status, 0);
         if (pid == program) {
+            sb::starttrace::mark("init.reaped");
             writeAll(statusFd, std::string(reinterpret_cast<const char*>(&status), sizeof status));
             ::_exit(0);
         }
@@ -576,7 +577,7 @@ struct Waiting {
 
 // Waits until the program's process is ready (every layer the job does not decide is in place: it says so
 // with "ready" on the result fd) and has its job (the Runner writes it to the process itself).
-void awaitJob(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& group)
+void awaitJob(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& group, sb::paths::Reporter& paths)
 {
     bool ready = false;
     for (;;) {
@@ -606,6 +607,7 @@ void awaitJob(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& gr
                 ready = true;
                 sb::starttrace::mark("launcher.ready");
                 writeAll(sb::kLauncherResultFd, "ready\n");
+                paths.prepare(w.child); // the root is built: pid 1's is the program's
             } else if (buf[i] == kStartedMarker && ready && !started) {
                 started = true;
                 sb::starttrace::mark("launcher.job");
@@ -795,9 +797,10 @@ int launch(int parent)
     }
     ::close(sb::kLauncherEventFd); // the child has its own copy; EOF reaches the Runner when it ends
 
+    sb::paths::Reporter pathReporter(*spec);
     if (spec->pooled) {
         // Prepared ahead (warm pool): wait for the job; the run and its wall clock start when it comes.
-        awaitJob(*spec, {sigFd, errPipe[0], child}, group);
+        awaitJob(*spec, {sigFd, errPipe[0], child}, group, pathReporter);
         start = Clock::now();
     }
 
@@ -814,7 +817,6 @@ int launch(int parent)
     seccomp_notif_resp* resp = nullptr;
     if (seccomp_notify_alloc(&req, &resp) != 0)
         finishWithError("launcher: seccomp_notify_alloc failed");
-    sb::paths::Reporter pathReporter(*spec);
 
     auto endRun = [&] {
         if (!killed) {
@@ -834,6 +836,7 @@ int launch(int parent)
                 break;
             }
             if (pid == child) {
+                sb::starttrace::mark("launcher.reaped");
                 mainExited = true;
                 if (WIFEXITED(status)) {
                     result.exitCode = WEXITSTATUS(status);

@@ -266,6 +266,14 @@ Reporter::Reporter(const LaunchSpec& spec) : m_container(spec.container), m_rule
     }
 }
 
+void Reporter::prepare(pid_t pid)
+{
+    if (m_handled == 0 || m_root.valid())
+        return;
+    openRoot(pid);
+    prepareRules();
+}
+
 void Reporter::judge(const Call& call, std::vector<BlockedEvent>& events)
 {
     if (m_full || !prepareRules())

@@ -64,6 +64,11 @@ public:
 
     explicit Reporter(const LaunchSpec& spec);
 
+    // Looks the rules up ahead of the first call, in the root `pid` sees (a container's pid 1 shares the
+    // program's root once it has built it). A pooled run does this while it waits for its job, so that the
+    // program's first calls do not wait for it.
+    void prepare(pid_t pid);
+
     // With the caller stopped at the notified call: copies what the judgement needs. Empty for calls it
     // does not report (or that Landlock does not check, like O_PATH opens), when the caller's memory cannot
     // be read or the notification is gone, and once the event limit is reached.
