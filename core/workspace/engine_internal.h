@@ -470,9 +470,9 @@ struct SandboxEngine::Impl {
 
     // Walks a workspace through its stat cache. Listings taken from the cache must be in the store; should
     // one be missing (a collection removed what only a pruned checkpoint held) the walk is done again building
-    // every listing.
+    // every listing. `prefetch`: one started on the workspace before the cache was read (scan.h).
     Result<ScanResult> walkWorkspace(const std::filesystem::path& workspace, const StatCache& cache, BlobStore* into,
-                                     const ProgressCallback& progress);
+                                     const ProgressCallback& progress, StatPrefetch* prefetch = nullptr);
 
     struct Saved {
         ScanResult scan;

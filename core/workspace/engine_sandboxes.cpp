@@ -18,13 +18,20 @@ std::chrono::steady_clock::time_point engine::StepTrace::processStart()
 
 using namespace engine;
 
+namespace {
+// A workspace of this many files gets a stat prefetch before its stat cache is read (scan.h).
+constexpr std::uint64_t kPrefetchFiles = 2000;
+} // namespace
+
 // Walks a workspace through its stat cache. Listings taken from the cache must be in the store; should
 // one be missing (a collection removed what only a pruned checkpoint held) the walk is done again building
 // every listing.
 Result<ScanResult> SandboxEngine::Impl::walkWorkspace(const fs::path& workspace, const StatCache& cache,
-                                                      BlobStore* into, const ProgressCallback& progress)
+                                                      BlobStore* into, const ProgressCallback& progress,
+                                                      StatPrefetch* prefetch)
 {
     ScanOptions options = scanOptions(&cache, into, progress);
+    options.prefetch = prefetch;
     auto scan = scanFolder(workspace, options);
     if (!scan)
         return scan;
@@ -34,6 +41,7 @@ Result<ScanResult> SandboxEngine::Impl::walkWorkspace(const fs::path& workspace,
             return errorOf(present);
         if (!*present) {
             options.reuseListings = false;
+            options.prefetch = nullptr; // its stats are the first walk's
             return scanFolder(workspace, options);
         }
     }
@@ -52,12 +60,18 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
     auto head = checkpointByRow(*sandbox.headRow);
     if (!head)
         return errorOf(head);
+    // A large workspace is mostly unchanged files to stat: another thread starts on them now, while the
+    // stat cache is read.
+    std::unique_ptr<StatPrefetch> prefetch;
+    if (head->info.files >= kPrefetchFiles)
+        prefetch = StatPrefetch::start(sandbox.info.workspace);
     // The stat cache only saves reading files: one that cannot be read is walked without.
     StatCache cache = loadStatCache(sandbox.id).value_or(StatCache{});
     trace("cache loaded");
     if (auto ok = blobs.beginBatch(); !ok)
         return errorOf(ok);
-    auto scan = walkWorkspace(sandbox.info.workspace, cache, &blobs, progress);
+    auto scan = walkWorkspace(sandbox.info.workspace, cache, &blobs, progress, prefetch.get());
+    prefetch.reset();
     if (!scan) {
         (void)blobs.endBatch(); // what was stored is kept: unreferenced, the next collection takes it
         return errorOf(scan);

@@ -1,10 +1,12 @@
 #include "workspace/scan.h"
 
+#include "util/threads.h"
 #include "workspace/files.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -249,17 +251,19 @@ struct DirSummary {
     bool reused = false; // taken from the stat cache: nothing in the subtree changed
 };
 
+} // namespace
+
 // A walk through the stat cache is mostly fstatat(2) of unchanged files, a microsecond each, in directory
-// order. A second thread shares it: it takes the directories the cache knows from the last one backwards and
-// stats the names the cache lists there, while the walk goes forwards; each directory is claimed by exactly
-// one of them, so they meet in the middle and nothing is stat'ed twice. The walk uses a directory's stats only
-// when the prefetch opened the very directory it is in (same inode, reached without a symlink: openat2 with
-// RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV); anything else it stats itself, as without a prefetch.
-class StatPrefetch {
-public:
-    // What the walk reads of a stat (StatPrefetch keeps one per name, so not the whole struct stat).
+// order. A second thread shares it: it lists the folder itself, depth first with names in descending order,
+// and stats the names of every directory it gets to first, while the walk goes the other way; each directory
+// is claimed by exactly one of them, so they meet in the middle and nothing is stat'ed twice. Needing no
+// cache, it can start before the cache is read (StatPrefetch::start). It never follows a symlink nor leaves
+// the folder's file system, and the walk uses a directory's stats only when the prefetch stat'ed in the very
+// directory the walk is in (same inode); anything else the walk stats itself, as without a prefetch.
+struct StatPrefetch::Impl {
+    // What the walk reads of a stat (one per name, so not the whole struct stat).
     struct Stat {
-        std::string_view name; // into the cache's packed bytes
+        std::string name;
         std::uint64_t device = 0;
         std::uint64_t inode = 0;
         std::int64_t size = 0;
@@ -279,166 +283,181 @@ public:
         }
     };
     struct Directory {
-        std::string_view path;  // a key of the cache
-        std::string_view packed;
         std::atomic<int> state{kFree};
         std::uint64_t inode = 0; // of the directory the prefetch stat'ed in
-        std::vector<Stat> stats; // in the cache's (sorted) order
+        std::vector<Stat> stats; // sorted by name
     };
-
-    // Started only for a large cache (null otherwise, or when no thread can start).
-    static std::unique_ptr<StatPrefetch> start(int rootfd, const StatCache& cache)
-    {
-        std::uint64_t names = 0;
-        for (const auto& [path, packed] : cache) {
-            const PackedReader reader(packed);
-            if (reader.valid())
-                names += reader.count;
-        }
-        if (names < kMinNames)
-            return nullptr;
-        const int fd = ::fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
-        if (fd < 0)
-            return nullptr;
-        auto prefetch = std::unique_ptr<StatPrefetch>(new StatPrefetch(fd, cache));
-        try {
-            prefetch->m_thread = std::thread([raw = prefetch.get()] { raw->run(); });
-        } catch (const std::system_error&) {
-            return nullptr;
-        }
-        return prefetch;
-    }
-
-    ~StatPrefetch()
-    {
-        m_stop = true;
-        if (m_thread.joinable())
-            m_thread.join();
-        ::close(m_rootfd);
-    }
-    StatPrefetch(const StatPrefetch&) = delete;
-    StatPrefetch& operator=(const StatPrefetch&) = delete;
-
-    // The walk, entering the directory `path` whose inode is `inode`: the stats the prefetch took there, or
-    // null when the walk must stat it itself (the prefetch did not get there first, could not open it, or
-    // opened another directory than the walk's).
-    const std::vector<Stat>* claim(const std::string& path, std::uint64_t inode)
-    {
-        const auto it = m_index.find(std::string_view(path));
-        if (it == m_index.end())
-            return nullptr;
-        Directory& directory = m_directories[it->second];
-        int state = kFree;
-        if (directory.state.compare_exchange_strong(state, kWalk))
-            return nullptr;
-        while (state == kPrefetching) {
-            std::this_thread::yield();
-            state = directory.state.load();
-        }
-        if (state != kDone || directory.inode != inode)
-            return nullptr;
-        return &directory.stats;
-    }
-
-private:
-    static constexpr std::uint64_t kMinNames = 2000;
     static constexpr int kFree = 0;
-    static constexpr int kWalk = 1;        // the walk took it
+    static constexpr int kWalk = 1; // the walk took it
     static constexpr int kPrefetching = 2;
     static constexpr int kDone = 3;
-    static constexpr int kFailed = 4;
+    static constexpr int kGaveUp = 4;
+    // Deeper directories are left to the walk (each level holds a descriptor open).
+    static constexpr int kMaxDepth = 64;
 
-    StatPrefetch(int rootfd, const StatCache& cache) : m_rootfd(rootfd), m_directories(cache.size())
+    explicit Impl(int fd) : rootfd(fd) {}
+    ~Impl()
     {
-        std::size_t i = 0;
-        for (const auto& [path, packed] : cache) {
-            m_directories[i].path = path;
-            m_directories[i].packed = packed;
-            ++i;
-        }
-        // The walk's order: depth first, names sorted, so "a/b" comes before "a-b" ('/' sorts as the lowest).
-        m_order.resize(m_directories.size());
-        for (std::size_t k = 0; k < m_order.size(); ++k)
-            m_order[k] = k;
-        std::sort(m_order.begin(), m_order.end(), [this](std::size_t a, std::size_t b) {
-            const std::string_view x = m_directories[a].path;
-            const std::string_view y = m_directories[b].path;
-            const std::size_t n = std::min(x.size(), y.size());
-            for (std::size_t c = 0; c < n; ++c) {
-                if (x[c] != y[c]) {
-                    const auto rank = [](char ch) { return ch == '/' ? 0 : static_cast<unsigned char>(ch) + 1; };
-                    return rank(x[c]) < rank(y[c]);
-                }
+        stop = true;
+        if (thread.joinable())
+            thread.join();
+        ::close(rootfd);
+    }
+
+    // The walk, entering the directory `path` whose inode is `inode`: the stats the prefetch took there, or
+    // null when the walk must stat it itself (the prefetch did not get there first, or stat'ed in another
+    // directory than the walk's).
+    const std::vector<Stat>* claim(const std::string& path, std::uint64_t inode)
+    {
+        Directory* directory = nullptr;
+        {
+            const std::lock_guard lock(mutex);
+            auto [it, added] = directories.try_emplace(path);
+            if (added) {
+                it->second = std::make_unique<Directory>();
+                it->second->state.store(kWalk);
+                return nullptr;
             }
-            return x.size() < y.size();
-        });
-        m_index.reserve(m_directories.size());
-        for (std::size_t k = 0; k < m_directories.size(); ++k)
-            m_index.emplace(m_directories[k].path, k);
+            directory = it->second.get();
+        }
+        int state = directory->state.load();
+        while (state == kPrefetching) {
+            std::this_thread::yield();
+            state = directory->state.load();
+        }
+        if (state != kDone || directory->inode != inode)
+            return nullptr;
+        return &directory->stats;
     }
 
     void run()
     {
-        for (auto k = m_order.rbegin(); k != m_order.rend() && !m_stop; ++k) {
-            Directory& directory = m_directories[*k];
-            int state = kFree;
-            if (!directory.state.compare_exchange_strong(state, kPrefetching))
-                return; // the walk got here: they met
-            directory.state.store(prefetch(directory) ? kDone : kFailed);
-        }
-    }
-
-    bool prefetch(Directory& directory)
-    {
-        PackedReader reader(directory.packed);
-        if (!reader.valid())
-            return false;
-        int fd = -1;
-        if (directory.path.empty()) {
-            fd = ::fcntl(m_rootfd, F_DUPFD_CLOEXEC, 0);
-        } else {
-            open_how how{};
-            how.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-            how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
-            const std::string path(directory.path);
-            fd = static_cast<int>(::syscall(SYS_openat2, m_rootfd, path.c_str(), &how, sizeof how));
-        }
-        if (fd < 0)
-            return false;
-        const Fd guard(fd);
         struct stat self {};
-        if (::fstat(fd, &self) != 0)
-            return false;
-        directory.inode = static_cast<std::uint64_t>(self.st_ino);
-        directory.stats.reserve(static_cast<std::size_t>(reader.count));
-        StatView view;
-        std::string name;
-        while (reader.next(view)) {
-            Stat& stat = directory.stats.emplace_back();
-            stat.name = view.name;
-            name.assign(view.name);
-            struct stat st {};
-            if (::fstatat(fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-                stat.error = errno;
-                continue;
-            }
-            stat.device = static_cast<std::uint64_t>(st.st_dev);
-            stat.inode = static_cast<std::uint64_t>(st.st_ino);
-            stat.size = static_cast<std::int64_t>(st.st_size);
-            stat.mtime = st.st_mtim;
-            stat.ctime = st.st_ctim;
-            stat.mode = static_cast<std::uint32_t>(st.st_mode);
-        }
-        return reader.complete();
+        if (::fstat(rootfd, &self) == 0 && S_ISDIR(self.st_mode))
+            visit(rootfd, "", self, 0);
     }
 
-    int m_rootfd;
-    std::vector<Directory> m_directories;
-    std::vector<std::size_t> m_order;
-    std::unordered_map<std::string_view, std::size_t> m_index;
-    std::atomic<bool> m_stop{false};
-    std::thread m_thread;
+    // Takes the directory `fd` (at `path`) unless the walk has, then its subdirectories, last name first.
+    void visit(int fd, const std::string& path, const struct stat& self, int depth)
+    {
+        if (stop)
+            return;
+        struct Name {
+            std::string name;
+            unsigned char type;
+        };
+        std::vector<Name> names;
+        for (;;) {
+            const ssize_t n = ::getdents64(fd, listing.data(), listing.size());
+            if (n < 0)
+                return;
+            if (n == 0)
+                break;
+            for (ssize_t at = 0; at < n;) {
+                const auto* entry = reinterpret_cast<const dirent64*>(listing.data() + at);
+                const std::string_view name = entry->d_name;
+                if (name != "." && name != "..")
+                    names.push_back(Name{std::string(name), entry->d_type});
+                at += entry->d_reclen;
+            }
+        }
+        std::sort(names.begin(), names.end(), [](const Name& a, const Name& b) { return a.name < b.name; });
+
+        Directory* mine = nullptr;
+        {
+            const std::lock_guard lock(mutex);
+            auto [it, added] = directories.try_emplace(path);
+            if (added) {
+                it->second = std::make_unique<Directory>();
+                it->second->state.store(kPrefetching);
+                mine = it->second.get();
+            }
+        }
+        std::vector<std::size_t> subdirectories;
+        if (mine) {
+            mine->inode = static_cast<std::uint64_t>(self.st_ino);
+            mine->stats.reserve(names.size());
+            for (std::size_t i = 0; i < names.size(); ++i) {
+                if (i % 256 == 255 && stop) {
+                    mine->state.store(kGaveUp); // the walk stats it itself
+                    return;
+                }
+                Stat& stat = mine->stats.emplace_back();
+                stat.name = names[i].name;
+                struct stat st {};
+                if (::fstatat(fd, stat.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                    stat.error = errno;
+                    continue;
+                }
+                stat.device = static_cast<std::uint64_t>(st.st_dev);
+                stat.inode = static_cast<std::uint64_t>(st.st_ino);
+                stat.size = static_cast<std::int64_t>(st.st_size);
+                stat.mtime = st.st_mtim;
+                stat.ctime = st.st_ctim;
+                stat.mode = static_cast<std::uint32_t>(st.st_mode);
+                if (S_ISDIR(st.st_mode) && st.st_dev == self.st_dev)
+                    subdirectories.push_back(i);
+            }
+            mine->state.store(kDone);
+        } else {
+            // The walk has it: only its subdirectories are of use here.
+            for (std::size_t i = 0; i < names.size(); ++i) {
+                if (names[i].type == DT_DIR || names[i].type == DT_UNKNOWN)
+                    subdirectories.push_back(i);
+            }
+        }
+        if (depth + 1 >= kMaxDepth)
+            return;
+        for (auto k = subdirectories.rbegin(); k != subdirectories.rend() && !stop; ++k) {
+            const std::string& name = names[*k].name;
+            const int child = ::openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (child < 0)
+                continue;
+            const Fd guard(child);
+            struct stat st {};
+            if (::fstat(child, &st) != 0 || st.st_dev != self.st_dev)
+                continue; // another file system: the walk skips it too
+            visit(child, joinPath(path, name), st, depth + 1);
+        }
+    }
+
+    const int rootfd;
+    std::array<char, 32768> listing; // getdents64 buffer: only the prefetch thread lists
+    std::mutex mutex;
+    std::unordered_map<std::string, std::unique_ptr<Directory>> directories; // by path, never erased
+    std::atomic<bool> stop{false};
+    std::thread thread;
 };
+
+std::unique_ptr<StatPrefetch> StatPrefetch::launch(int fd)
+{
+    if (fd < 0)
+        return nullptr;
+    auto impl = std::make_unique<Impl>(fd);
+    try {
+        impl->thread = startThreadElsewhere([raw = impl.get()] { raw->run(); });
+    } catch (const std::system_error&) {
+        return nullptr;
+    }
+    return std::unique_ptr<StatPrefetch>(new StatPrefetch(std::move(impl)));
+}
+
+std::unique_ptr<StatPrefetch> StatPrefetch::start(int rootfd)
+{
+    // Opened again rather than duplicated: a listing moves the offset of the open file, which the walk's
+    // descriptors must not share.
+    return launch(::openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+}
+
+std::unique_ptr<StatPrefetch> StatPrefetch::start(const std::filesystem::path& root)
+{
+    return launch(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+}
+
+StatPrefetch::StatPrefetch(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+StatPrefetch::~StatPrefetch() = default;
+
+namespace {
 
 // What the threads of one walk share.
 struct WalkShared {
@@ -454,7 +473,7 @@ struct WalkShared {
     std::atomic<std::uint64_t> files{0};
     std::atomic<std::uint64_t> bytesRead{0};
     std::atomic<int> spare; // more threads that may start now
-    StatPrefetch* prefetch = nullptr; // a walk through the stat cache: the other thread's stats
+    StatPrefetch::Impl* prefetch = nullptr; // a walk through the stat cache: the other thread's stats
 
     bool takeThread()
     {
@@ -583,7 +602,7 @@ public:
         StatView cachedView;
         bool haveCachedView = cached && cached->next(cachedView);
         std::string name; // NUL-terminated for the system calls
-        const std::vector<StatPrefetch::Stat>* prefetched =
+        const std::vector<StatPrefetch::Impl::Stat>* prefetched =
             m_shared.prefetch ? m_shared.prefetch->claim(prefix, self.inode) : nullptr;
         std::size_t nextPrefetched = 0;
 
@@ -676,7 +695,7 @@ public:
                         p.path = path;
                         p.mode = mode;
                         try {
-                            p.thread = std::thread([this, &p, fd = std::move(fd), childStat, depth]() {
+                            p.thread = startThreadElsewhere([this, &p, fd = std::move(fd), childStat, depth]() {
                                 Walker walker(m_shared, p.out);
                                 p.result = walker.walk(fd.get(), p.path, childStat, depth + 1);
                                 if (!p.result)
@@ -1048,6 +1067,24 @@ std::optional<StatEntry> ScanResult::find(std::string_view path) const
     return std::nullopt;
 }
 
+namespace {
+
+// Below this many names in the stat cache a walk does without a second thread.
+constexpr std::uint64_t kPrefetchMinNames = 2000;
+
+std::uint64_t cachedNames(const StatCache& cache)
+{
+    std::uint64_t names = 0;
+    for (const auto& [path, packed] : cache) {
+        const PackedReader reader(packed);
+        if (reader.valid())
+            names += reader.count;
+    }
+    return names;
+}
+
+} // namespace
+
 Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptions& options)
 {
     const int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | (options.followRoot ? 0 : O_NOFOLLOW));
@@ -1071,10 +1108,16 @@ Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptio
     const bool incremental = options.cache && !options.cache->empty();
     const bool automatic = options.threads <= 0;
     WalkShared shared(options, st.st_dev, incremental && automatic ? 1 : threads);
-    std::unique_ptr<StatPrefetch> prefetch;
-    if (incremental && automatic && threads > 1)
-        prefetch = StatPrefetch::start(fd, *options.cache);
-    shared.prefetch = prefetch.get();
+    std::unique_ptr<StatPrefetch> ownPrefetch;
+    StatPrefetch* prefetch = nullptr;
+    if (incremental && automatic && threads > 1) {
+        prefetch = options.prefetch;
+        if (!prefetch && cachedNames(*options.cache) >= kPrefetchMinNames) {
+            ownPrefetch = StatPrefetch::start(fd);
+            prefetch = ownPrefetch.get();
+        }
+    }
+    shared.prefetch = prefetch ? prefetch->m_impl.get() : nullptr;
     Walker walker(shared, result);
     auto summary = walker.walk(fd, "", statOf(st), 0);
     if (!summary) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <string>
@@ -75,6 +76,31 @@ struct Skipped {
     std::string reason;
 };
 
+struct ScanOptions;
+struct ScanResult;
+
+// Stats the names of a folder on a thread of its own, for a walk through the stat cache, which then finds
+// about half of them done (how they share the work: scan.cpp). It lists the folder itself, so it can start as
+// soon as the folder is known, before the stat cache is read; hand it to the walk in ScanOptions::prefetch.
+// Destroying it stops its thread.
+class StatPrefetch {
+public:
+    // Null when the folder cannot be opened as a folder (a symlink is not followed) or no thread can start.
+    static std::unique_ptr<StatPrefetch> start(const std::filesystem::path& root);
+    static std::unique_ptr<StatPrefetch> start(int rootfd);
+    ~StatPrefetch();
+    StatPrefetch(const StatPrefetch&) = delete;
+    StatPrefetch& operator=(const StatPrefetch&) = delete;
+
+    struct Impl;
+
+private:
+    explicit StatPrefetch(std::unique_ptr<Impl> impl);
+    static std::unique_ptr<StatPrefetch> launch(int fd); // takes fd
+    std::unique_ptr<Impl> m_impl;
+    friend Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptions& options);
+};
+
 struct ScanProgress {
     std::uint64_t files = 0;       // files seen so far
     std::uint64_t bytesRead = 0;   // bytes read so far (files the stat cache could not vouch for)
@@ -90,6 +116,9 @@ struct ScanOptions {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> ignore;
     // Called for every file (by one thread at a time); returning false cancels the walk.
     std::function<bool(const ScanProgress&)> progress;
+    // A walk through a stat cache with threads > 1 (or 0) shares its fstatat(2) calls with this prefetch of
+    // the same folder; without one it starts its own for a large cache. Unused by other walks.
+    StatPrefetch* prefetch = nullptr;
     // Threads that walk subdirectories side by side (and hash and compress what they read); 0: the
     // machine's cores, at most 4, when there is no stat cache, else one.
     int threads = 0;

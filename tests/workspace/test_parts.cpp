@@ -227,13 +227,23 @@ namespace {
 // The stat cache, the names and listings it lends and the helpers that stat ahead must never change what a
 // walk sees: after any change to a workspace, a walk through the cache gives the tree a walk without one
 // gives.
-void walkThroughTheCacheSeesWhatAFullWalkSees(int folders, int filesPerFolder, int rounds)
+enum class Prefetch { Own, Early, OfAnotherFolder };
+
+void walkThroughTheCacheSeesWhatAFullWalkSees(int folders, int filesPerFolder, int rounds,
+                                              Prefetch prefetch = Prefetch::Own)
 {
     TempDir dir;
     const fs::path root = dir.path() / "ws";
     for (int d = 0; d < folders; ++d)
         for (int f = 0; f < filesPerFolder; ++f)
             writeFile(root / ("d" + std::to_string(d)) / ("f" + std::to_string(f)), noise(100 + (f % 5) * 50, d * 10 + f));
+    // The same paths in other directories, each file there a folder: a walk that took its stats would see folders.
+    const fs::path twin = dir.path() / "twin";
+    if (prefetch == Prefetch::OfAnotherFolder) {
+        for (int d = 0; d < folders; ++d)
+            for (int f = 0; f < filesPerFolder; ++f)
+                writeFile(twin / ("d" + std::to_string(d)) / ("f" + std::to_string(f)) / "x", "x");
+    }
     ::usleep(60'000);
     auto first = scanFolder(root, ScanOptions{});
     ASSERT_TRUE(first) << first.error().message;
@@ -299,7 +309,16 @@ void walkThroughTheCacheSeesWhatAFullWalkSees(int folders, int filesPerFolder, i
             ::usleep(60'000); // sometimes past the racy margin, so that cached stats are trusted
         ScanOptions cached;
         cached.cache = &cache;
+        std::unique_ptr<StatPrefetch> early;
+        if (prefetch == Prefetch::Early) {
+            early = StatPrefetch::start(root);
+            ASSERT_TRUE(early);
+        } else if (prefetch == Prefetch::OfAnotherFolder) {
+            early = StatPrefetch::start(twin);
+        }
+        cached.prefetch = early.get();
         auto through = scanFolder(root, cached);
+        early.reset();
         auto full = scanFolder(root, ScanOptions{});
         ASSERT_TRUE(through && full);
         EXPECT_EQ(hashHex(through->root), hashHex(full->root)) << "round " << round;
@@ -317,6 +336,28 @@ TEST(Walk, ThroughTheCacheItSeesWhatAFullWalkSees)
 TEST(Walk, ThroughALargeCacheItSeesWhatAFullWalkSees)
 {
     walkThroughTheCacheSeesWhatAFullWalkSees(40, 60, 30);
+}
+
+// As the engine does it: the prefetch started before the walk, here before the stat cache is even looked at.
+TEST(Walk, APrefetchStartedEarlyChangesNothing)
+{
+    walkThroughTheCacheSeesWhatAFullWalkSees(40, 60, 20, Prefetch::Early);
+}
+
+// Its stats are taken only where it stat'ed in the very directory the walk is in.
+TEST(Walk, APrefetchOfAnotherFolderChangesNothing)
+{
+    walkThroughTheCacheSeesWhatAFullWalkSees(40, 60, 10, Prefetch::OfAnotherFolder);
+}
+
+TEST(Walk, APrefetchNeverStartsThroughASymlink)
+{
+    TempDir dir;
+    writeFile(dir.path() / "real" / "f", "x");
+    fs::create_directory_symlink("real", dir.path() / "link");
+    EXPECT_FALSE(StatPrefetch::start(dir.path() / "link"));
+    EXPECT_FALSE(StatPrefetch::start(dir.path() / "missing"));
+    EXPECT_TRUE(StatPrefetch::start(dir.path() / "real"));
 }
 
 } // namespace
