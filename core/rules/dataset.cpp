@@ -2,6 +2,7 @@
 
 #include "rules/cel/time.h"
 #include "rules/cel/utf8.h"
+#include "util/threads.h"
 #include "util/unique_fd.h"
 
 #include <fmt/format.h>
@@ -1123,13 +1124,13 @@ Result<void> csvPassInParallel(Reading& r, CsvReader& reader, std::vector<CsvCol
         }
         doneChanged.notify_all();
     };
-    std::vector<std::thread> workers;
+    std::vector<std::thread> workers; // on the other cores at once: this thread reads meanwhile (threads.h)
     for (unsigned t = 1; t < threads; ++t) {
-        workers.emplace_back([&] {
+        workers.push_back(startThreadElsewhere([&] {
             CsvBatch batch;
             while (take(batch, true))
                 work(batch);
-        });
+        }));
     }
     auto shutDown = [&] {
         {

@@ -2,6 +2,7 @@
 
 #include "rules/cel/batch.h"
 #include "rules/cel/json.h"
+#include "util/threads.h"
 
 #include <fmt/format.h>
 
@@ -293,9 +294,10 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
         }
     };
 
+    // On the other cores at once: this thread works too, and a new thread would wait behind it (threads.h).
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(work, std::ref(totals[t]), false);
+        pool.push_back(startThreadElsewhere([&work, &totals, t] { work(totals[t], false); }));
     work(totals[0], true);
     for (auto& t : pool)
         t.join();

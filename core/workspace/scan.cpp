@@ -298,16 +298,21 @@ struct StatPrefetch::Impl {
     explicit Impl(int fd) : rootfd(fd) {}
     ~Impl()
     {
+        finish();
+        ::close(rootfd);
+    }
+
+    void finish()
+    {
         stop = true;
         if (thread.joinable())
             thread.join();
-        ::close(rootfd);
     }
 
     // The walk, entering the directory `path` whose inode is `inode`: the stats the prefetch took there, or
     // null when the walk must stat it itself (the prefetch did not get there first, or stat'ed in another
-    // directory than the walk's).
-    const std::vector<Stat>* claim(const std::string& path, std::uint64_t inode)
+    // directory than the walk's). They are the walk's from then on: it frees them when done with them.
+    std::vector<Stat>* claim(const std::string& path, std::uint64_t inode)
     {
         Directory* directory = nullptr;
         {
@@ -337,6 +342,46 @@ struct StatPrefetch::Impl {
             visit(rootfd, "", self, 0);
     }
 
+    template <typename Name> bool namesFromListing(int fd, std::vector<Name>& names)
+    {
+        for (;;) {
+            const ssize_t n = ::getdents64(fd, listing.data(), listing.size());
+            if (n < 0)
+                return false;
+            if (n == 0)
+                break;
+            for (ssize_t at = 0; at < n;) {
+                const auto* entry = reinterpret_cast<const dirent64*>(listing.data() + at);
+                const std::string_view name = entry->d_name;
+                if (name != "." && name != "..")
+                    names.push_back(Name{std::string(name), entry->d_type == DT_DIR || entry->d_type == DT_UNKNOWN});
+                at += entry->d_reclen;
+            }
+        }
+        std::sort(names.begin(), names.end(), [](const Name& a, const Name& b) { return a.name < b.name; });
+        return true;
+    }
+
+    // Once the walk has begun, the names its stat cache lists, sorted: no listing (ext4 hashes every name of
+    // a directory it lists). The walk copes with names that have come or gone since, as it does here.
+    template <typename Name> bool namesFromCache(const std::string& path, std::vector<Name>& names)
+    {
+        const StatCache* known = cache.load();
+        if (!known)
+            return false;
+        const auto it = known->find(path);
+        if (it == known->end())
+            return false;
+        PackedReader reader(it->second);
+        StatView view;
+        while (reader.next(view))
+            names.push_back(Name{std::string(view.name), view.kind == StatEntry::Kind::Directory});
+        if (reader.complete())
+            return true;
+        names.clear();
+        return false;
+    }
+
     // Takes the directory `fd` (at `path`) unless the walk has, then its subdirectories, last name first.
     void visit(int fd, const std::string& path, const struct stat& self, int depth)
     {
@@ -344,24 +389,11 @@ struct StatPrefetch::Impl {
             return;
         struct Name {
             std::string name;
-            unsigned char type;
+            bool directory; // or may be one (a name the listing gives no type for)
         };
         std::vector<Name> names;
-        for (;;) {
-            const ssize_t n = ::getdents64(fd, listing.data(), listing.size());
-            if (n < 0)
-                return;
-            if (n == 0)
-                break;
-            for (ssize_t at = 0; at < n;) {
-                const auto* entry = reinterpret_cast<const dirent64*>(listing.data() + at);
-                const std::string_view name = entry->d_name;
-                if (name != "." && name != "..")
-                    names.push_back(Name{std::string(name), entry->d_type});
-                at += entry->d_reclen;
-            }
-        }
-        std::sort(names.begin(), names.end(), [](const Name& a, const Name& b) { return a.name < b.name; });
+        if (!namesFromCache(path, names) && !namesFromListing(fd, names))
+            return;
 
         Directory* mine = nullptr;
         {
@@ -402,7 +434,7 @@ struct StatPrefetch::Impl {
         } else {
             // The walk has it: only its subdirectories are of use here.
             for (std::size_t i = 0; i < names.size(); ++i) {
-                if (names[i].type == DT_DIR || names[i].type == DT_UNKNOWN)
+                if (names[i].directory)
                     subdirectories.push_back(i);
             }
         }
@@ -422,10 +454,11 @@ struct StatPrefetch::Impl {
     }
 
     const int rootfd;
-    std::array<char, 32768> listing; // getdents64 buffer: only the prefetch thread lists
+    alignas(dirent64) std::array<char, 32768> listing; // getdents64 buffer: only the prefetch thread lists
     std::mutex mutex;
     std::unordered_map<std::string, std::unique_ptr<Directory>> directories; // by path, never erased
     std::atomic<bool> stop{false};
+    std::atomic<const StatCache*> cache{nullptr}; // the walk's, while it walks
     std::thread thread;
 };
 
@@ -602,7 +635,7 @@ public:
         StatView cachedView;
         bool haveCachedView = cached && cached->next(cachedView);
         std::string name; // NUL-terminated for the system calls
-        const std::vector<StatPrefetch::Impl::Stat>* prefetched =
+        std::vector<StatPrefetch::Impl::Stat>* prefetched =
             m_shared.prefetch ? m_shared.prefetch->claim(prefix, self.inode) : nullptr;
         std::size_t nextPrefetched = 0;
 
@@ -751,6 +784,8 @@ public:
             if (deferring && !reusable)
                 flush();
         }
+        if (prefetched)
+            std::vector<StatPrefetch::Impl::Stat>().swap(*prefetched); // a large tree's stats are not kept to its end
         if (!deferred.empty() && !progress(prefix))
             return fail(std::string(kCancelled));
 
@@ -1118,8 +1153,12 @@ Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptio
         }
     }
     shared.prefetch = prefetch ? prefetch->m_impl.get() : nullptr;
+    if (shared.prefetch)
+        shared.prefetch->cache = options.cache;
     Walker walker(shared, result);
     auto summary = walker.walk(fd, "", statOf(st), 0);
+    if (shared.prefetch)
+        shared.prefetch->finish(); // done with the cache, which is the caller's
     if (!summary) {
         if (summary.error().message == kCancelled)
             return std::unexpected(summary.error());
