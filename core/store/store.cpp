@@ -288,6 +288,23 @@ constexpr std::int64_t kQuickCheckMaxBytes = 64 * 1024 * 1024;
 // of 1000 pages that was up to 4 MB, about 2 ms, per command. A checkpoint every 128 pages (512 KB) bounds
 // that; a run writes a few pages, so the checkpoint's two syncs come every few dozen runs.
 constexpr int kWalCheckpointPages = 128;
+constexpr int kBusyTimeoutMs = 5000;
+
+// SQLite's own automatic checkpoint (PASSIVE) copies the WAL into the database but leaves the log where it is:
+// only a later write transaction of the same connection starts it over, and a command that writes once per
+// process never makes one. A new process does not know what was copied already, so the log grew by every
+// command's frames (11 MB after 150 checkpoints) and each command re-read all of it, and copied all of it
+// again. This checkpoint truncates the log once it reaches kWalCheckpointPages. It never waits: should another
+// connection be reading or writing, it copies what it can, as PASSIVE does, and a later commit tries again.
+int checkpointAndTruncate(void*, sqlite3* db, const char* schema, int pages)
+{
+    if (pages < kWalCheckpointPages)
+        return SQLITE_OK;
+    sqlite3_busy_timeout(db, 0);
+    sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr); // SQLITE_BUSY: as said
+    sqlite3_busy_timeout(db, kBusyTimeoutMs);
+    return SQLITE_OK;
+}
 // Tables the open-time check leaves out (core/workspace): the blobs, each checked against the SHA-256 of its
 // bytes whenever it is read, and the workspaces' stat cache, which a walk ignores when it cannot read it.
 // Together they are most of a store with checkpoints; reading them at every open would cost every command
@@ -379,7 +396,7 @@ Result<Connection> openConnection(const fs::path& path, int flags)
     }
     sqlite3_extended_result_codes(connection.get(), 1);
     // Two Stores on one file (CLI and GUI, or tests) wait for each other's short write transactions.
-    sqlite3_busy_timeout(connection.get(), 5000);
+    sqlite3_busy_timeout(connection.get(), kBusyTimeoutMs);
     return connection;
 }
 
@@ -961,15 +978,17 @@ Result<Store> Store::open(const fs::path& path)
         if (auto ok = switchToWal(db); !ok)
             return std::unexpected(ok.error());
 
-        if (auto ok = db.exec(fmt::format("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = "
-                                          "NORMAL; PRAGMA wal_autocheckpoint = {}",
-                                          kWalCheckpointPages),
+        if (auto ok = db.exec(fmt::format("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {}; PRAGMA synchronous = "
+                                          "NORMAL",
+                                          kBusyTimeoutMs),
                               "cannot configure the connection");
             !ok)
             return std::unexpected(ok.error());
         // The CLI opens the store once per command: checkpointing the WAL at every close cost four syncs per
-        // run. SQLite checkpoints by itself once the WAL reaches kWalCheckpointPages; WAL mode with
-        // synchronous=NORMAL keeps every committed run across a crash of Sandbench.
+        // run. The WAL is checkpointed and truncated once it reaches kWalCheckpointPages instead
+        // (checkpointAndTruncate); WAL mode with synchronous=NORMAL keeps every committed run across a crash
+        // of Sandbench.
+        sqlite3_wal_hook(connection->get(), checkpointAndTruncate, nullptr);
         sqlite3_db_config(connection->get(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
         int persistWal = 1;
         sqlite3_file_control(connection->get(), "main", SQLITE_FCNTL_PERSIST_WAL, &persistWal);

@@ -509,6 +509,26 @@ TEST_F(StoreTest, MovedFromStoreFailsCleanly)
     EXPECT_EQ(runs->size(), 1u);
 }
 
+// Each command opens the store, writes once and exits. The WAL must not grow with every such command: a new
+// process re-reads all of it at open (and the log used to keep every command's frames: 11 MB after 150).
+TEST_F(StoreTest, TheWalStaysShortAcrossManyOneWriteOpens)
+{
+    for (int i = 0; i < 300; ++i) {
+        Store store = openStore();
+        RunResult result = makeResult("run-" + std::to_string(i), i);
+        result.stdoutText = std::string(3000, 'x'); // about a page of its own per run
+        ASSERT_TRUE(store.recordRun(makeRequest(), result));
+    }
+    const fs::path wal = dbPath().string() + "-wal";
+    std::error_code ec;
+    const auto walBytes = fs::exists(wal) ? fs::file_size(wal, ec) : 0;
+    // 128 pages of 4 KiB (and their frame headers) before a checkpoint empties it, plus one command's frames.
+    EXPECT_LT(walBytes, 192u * (4096 + 24)) << "the WAL kept growing: " << walBytes << " bytes";
+    RawDb raw(dbPath());
+    EXPECT_EQ(raw.integer("SELECT count(*) FROM runs"), 300);
+    EXPECT_EQ(raw.text("PRAGMA quick_check"), "ok");
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Refusing files that are not ours, never touching them
 
