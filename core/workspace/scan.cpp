@@ -24,6 +24,7 @@
 #include <system_error>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 #include <unistd.h>
 
@@ -314,17 +315,9 @@ struct StatPrefetch::Impl {
     // directory than the walk's). They are the walk's from then on: it frees them when done with them.
     std::vector<Stat>* claim(const std::string& path, std::uint64_t inode)
     {
-        Directory* directory = nullptr;
-        {
-            const std::lock_guard lock(mutex);
-            auto [it, added] = directories.try_emplace(path);
-            if (added) {
-                it->second = std::make_unique<Directory>();
-                it->second->state.store(kWalk);
-                return nullptr;
-            }
-            directory = it->second.get();
-        }
+        const auto [directory, taken] = take(path, kWalk);
+        if (taken)
+            return nullptr;
         int state = directory->state.load();
         while (state == kPrefetching) {
             std::this_thread::yield();
@@ -333,6 +326,18 @@ struct StatPrefetch::Impl {
         if (state != kDone || directory->inode != inode)
             return nullptr;
         return &directory->stats;
+    }
+
+    // The directory at `path`, and whether this call took it (then it is in `state`, the taker's).
+    std::pair<Directory*, bool> take(const std::string& path, int state)
+    {
+        const std::lock_guard lock(mutex);
+        auto [it, added] = directories.try_emplace(path);
+        if (added) {
+            it->second = std::make_unique<Directory>();
+            it->second->state.store(state);
+        }
+        return {it->second.get(), added};
     }
 
     void run()
@@ -395,16 +400,8 @@ struct StatPrefetch::Impl {
         if (!namesFromCache(path, names) && !namesFromListing(fd, names))
             return;
 
-        Directory* mine = nullptr;
-        {
-            const std::lock_guard lock(mutex);
-            auto [it, added] = directories.try_emplace(path);
-            if (added) {
-                it->second = std::make_unique<Directory>();
-                it->second->state.store(kPrefetching);
-                mine = it->second.get();
-            }
-        }
+        const auto [directory, taken] = take(path, kPrefetching);
+        Directory* mine = taken ? directory : nullptr;
         std::vector<std::size_t> subdirectories;
         if (mine) {
             mine->inode = static_cast<std::uint64_t>(self.st_ino);
