@@ -9,19 +9,20 @@
 namespace sb {
 
 namespace detail {
-// The process's CPUs, and those of them other than the caller's; false when there are no others.
+// The CPUs the calling thread may use, and those of them other than the one it runs on; false when there
+// are no others.
 bool otherCpus(cpu_set_t& all, cpu_set_t& others);
 void setAffinity(std::thread& thread, const cpu_set_t& cpus);
 void setOwnAffinity(const cpu_set_t& cpus);
 } // namespace detail
 
-// A std::thread started on another CPU than the caller's, when the process may use another.
+// A std::thread started on another CPU than the caller's, when the caller may use another.
 //
 // Linux puts a new thread on the CPU of the thread that made it. While the maker keeps running (a walk, a
 // hashing loop) the new thread may wait there for the maker's time slice to end, about 3 ms, with another
 // core idle; a thread that is to share the maker's work from the start loses that much. This one is moved to
-// the process's other CPUs before it first runs, so the scheduler starts it on one of them at once, and its
-// first step gives it the process's whole set of CPUs back. Throws std::system_error as std::thread does.
+// the caller's other CPUs before it first runs, so the scheduler starts it on one of them at once, and its
+// first step gives it the caller's whole set of CPUs back. Throws std::system_error as std::thread does.
 template <typename Body> std::thread startThreadElsewhere(Body&& body)
 {
     cpu_set_t all;
