@@ -18,11 +18,6 @@ std::chrono::steady_clock::time_point engine::StepTrace::processStart()
 
 using namespace engine;
 
-namespace {
-// A workspace of this many files gets a stat prefetch before its stat cache is read (scan.h).
-constexpr std::uint64_t kPrefetchFiles = 2000;
-} // namespace
-
 // Walks a workspace through its stat cache. Listings taken from the cache must be in the store; should
 // one be missing (a collection removed what only a pruned checkpoint held) the walk is done again building
 // every listing.
@@ -63,7 +58,7 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
     // A large workspace is mostly unchanged files to stat: another thread starts on them now, while the
     // stat cache is read.
     std::unique_ptr<StatPrefetch> prefetch;
-    if (head->info.files >= kPrefetchFiles)
+    if (head->info.files >= StatPrefetch::kMinFiles)
         prefetch = StatPrefetch::start(sandbox.info.workspace);
     // The stat cache only saves reading files: one that cannot be read is walked without.
     StatCache cache = loadStatCache(sandbox.id).value_or(StatCache{});

@@ -1101,9 +1101,6 @@ std::optional<StatEntry> ScanResult::find(std::string_view path) const
 
 namespace {
 
-// Below this many names in the stat cache a walk does without a second thread.
-constexpr std::uint64_t kPrefetchMinNames = 2000;
-
 std::uint64_t cachedNames(const StatCache& cache)
 {
     std::uint64_t names = 0;
@@ -1144,7 +1141,7 @@ Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptio
     StatPrefetch* prefetch = nullptr;
     if (incremental && automatic && threads > 1) {
         prefetch = options.prefetch;
-        if (!prefetch && cachedNames(*options.cache) >= kPrefetchMinNames) {
+        if (!prefetch && cachedNames(*options.cache) >= StatPrefetch::kMinFiles) {
             ownPrefetch = StatPrefetch::start(fd);
             prefetch = ownPrefetch.get();
         }

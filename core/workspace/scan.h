@@ -85,6 +85,9 @@ struct ScanResult;
 // Destroying it stops its thread.
 class StatPrefetch {
 public:
+    // A walk through a cache of fewer names (or a workspace of fewer files) does without one.
+    static constexpr std::uint64_t kMinFiles = 2000;
+
     // Null when the folder cannot be opened as a folder (a symlink is not followed) or no thread can start.
     static std::unique_ptr<StatPrefetch> start(const std::filesystem::path& root);
     static std::unique_ptr<StatPrefetch> start(int rootfd);
