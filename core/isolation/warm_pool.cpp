@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <condition_variable>
 #include <deque>
+#include <fcntl.h>
 #include <mutex>
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -60,9 +61,17 @@ struct WarmPool::Impl {
     Result<launch::Plan> plan;
     int wakeFd = -1; // eventfd: a sandbox was taken, or the pool is going
 
+    // A run given a sandbox, whose replacement waits for it (options.refillGrace).
+    struct InFlight {
+        UniqueFd launcher; // a pidfd: readable once the run's launcher has ended
+        Clock::time_point since;
+    };
+
     mutable std::mutex mutex;
     mutable std::condition_variable changed;
     std::deque<std::unique_ptr<launch::Started>> ready;
+    std::vector<InFlight> inFlight;
+    Clock::time_point burstUntil; // a run found the pool empty: until then, what is taken is replaced at once
     std::size_t starting = 0;
     bool stopping = false;
     std::uint64_t handedOut = 0;
@@ -77,6 +86,8 @@ struct WarmPool::Impl {
         if (!plan)
             lastError = plan.error().message;
     }
+
+    bool inBurst(Clock::time_point now) const { return now < burstUntil; }
 
     void wake() const
     {
@@ -104,12 +115,22 @@ struct WarmPool::Impl {
         auto nextAttempt = Clock::now();
         for (;;) {
             std::size_t need = 0;
-            std::vector<int> readyFds; // to notice an idle sandbox that ends (killed, its owner's death)
+            std::vector<int> readyFds;    // to notice an idle sandbox that ends (killed, its owner's death)
+            std::vector<int> inFlightFds; // to notice the end of a run whose replacement waits for it
+            auto graceEnds = Clock::time_point::max();
             {
                 const std::lock_guard lock(mutex);
                 if (stopping)
                     break;
-                const std::size_t have = ready.size() + pending.size();
+                const auto now = Clock::now();
+                std::erase_if(inFlight, [&](const InFlight& run) {
+                    return inBurst(now) || now - run.since >= options.refillGrace;
+                });
+                for (const auto& run : inFlight) {
+                    inFlightFds.push_back(run.launcher.get());
+                    graceEnds = std::min(graceEnds, run.since + options.refillGrace);
+                }
+                const std::size_t have = ready.size() + pending.size() + inFlight.size();
                 need = options.size > have ? options.size - have : 0;
                 for (const auto& s : ready)
                     readyFds.push_back(s->result.get());
@@ -136,10 +157,15 @@ struct WarmPool::Impl {
                 fds.push_back({p.sandbox->result.get(), POLLIN, 0});
             for (int fd : readyFds)
                 fds.push_back({fd, POLLIN, 0});
-            int timeoutMs = 1000; // also a periodic look at sandboxes slow to prepare
+            const std::size_t firstInFlight = fds.size();
+            for (int fd : inFlightFds)
+                fds.push_back({fd, POLLIN, 0});
+            auto wakeAt = Clock::now() + std::chrono::seconds(1); // also a periodic look at slow sandboxes
             if (need > 0)
-                timeoutMs = static_cast<int>(std::clamp<std::int64_t>(
-                    std::chrono::ceil<std::chrono::milliseconds>(nextAttempt - Clock::now()).count(), 0, 1000));
+                wakeAt = std::min(wakeAt, nextAttempt);
+            wakeAt = std::min(wakeAt, graceEnds);
+            const int timeoutMs = static_cast<int>(std::clamp<std::int64_t>(
+                std::chrono::ceil<std::chrono::milliseconds>(wakeAt - Clock::now()).count(), 0, 1000));
             if (::poll(fds.data(), fds.size(), timeoutMs) < 0 && errno != EINTR)
                 continue;
             if (fds[0].revents & POLLIN) {
@@ -172,9 +198,17 @@ struct WarmPool::Impl {
                     ++it;
                 }
             }
+            // Runs that have ended: their replacements are due.
+            {
+                const std::lock_guard lock(mutex);
+                for (std::size_t k = firstInFlight; k < fds.size(); ++k) {
+                    if (fds[k].revents)
+                        std::erase_if(inFlight, [&](const InFlight& run) { return run.launcher.get() == fds[k].fd; });
+                }
+            }
             // Idle sandboxes say nothing; one that does has ended (or failed) and is dropped. Only those
             // still in the pool: one taken meanwhile belongs to its run.
-            for (; i < fds.size(); ++i) {
+            for (; i < firstInFlight; ++i) {
                 if (!fds[i].revents)
                     continue;
                 std::unique_ptr<launch::Started> gone;
@@ -293,13 +327,24 @@ std::unique_ptr<launch::Started> WarmPool::take(const launch::Plan& plan)
     std::unique_ptr<launch::Started> taken;
     {
         const std::lock_guard lock(m_impl->mutex);
-        if (m_impl->ready.empty())
+        const auto now = Clock::now();
+        if (m_impl->ready.empty()) {
+            m_impl->burstUntil = now + m_impl->options.refillGrace;
+            m_impl->wake(); // what was taken is replaced at once
             return nullptr;
+        }
         taken = std::move(m_impl->ready.front());
         m_impl->ready.pop_front();
         ++m_impl->handedOut;
+        if (m_impl->inBurst(now)) {
+            m_impl->burstUntil = now + m_impl->options.refillGrace;
+        } else if (taken->process) {
+            // Its replacement waits for this run (options.refillGrace).
+            if (const int launcher = ::fcntl(taken->process->pidfd(), F_DUPFD_CLOEXEC, 0); launcher >= 0)
+                m_impl->inFlight.push_back({UniqueFd(launcher), now});
+        }
     }
-    m_impl->wake(); // another one is prepared at once
+    m_impl->wake(); // the pool thread watches the run, or replaces its sandbox at once
     return taken;
 }
 

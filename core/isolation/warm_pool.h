@@ -9,7 +9,8 @@
 // limits and execs, and the run's wall clock starts then. Outcomes, blocked events and layers are those of
 // a cold run of the same request.
 //
-// Never reused: a sandbox serves one run and ends with it, and the pool starts another in the background.
+// Never reused: a sandbox serves one run and ends with it, and the pool starts another in the background
+// (when that run has ended, or at once in a burst: WarmPoolOptions::refillGrace).
 // Runs the pool does not fit (another policy, level or language, a command outside the system paths)
 // start cold, as without a pool; so does a burst larger than the pool.
 //
@@ -33,12 +34,17 @@ namespace sb {
 namespace launch {
 struct Plan;
 struct Started;
-}
+} // namespace launch
 
 struct WarmPoolOptions {
-    RunRequest prototype;   // requests like this one (language, policy, a command's program) are served
-    std::size_t size = 2;   // sandboxes kept ready
-    RunnerOptions runner;   // the launcher, work root and available level (warmPool is ignored)
+    RunRequest prototype; // requests like this one (language, policy, a command's program) are served
+    std::size_t size = 2; // sandboxes kept ready
+    // A sandbox handed to a run is replaced once that run has ended, or this long after it began, whichever
+    // comes first, so that preparing the next one does not slow the start of this one (on few cores it
+    // does, measurably). Once a run finds the pool empty (a burst), taken sandboxes are replaced at once,
+    // until no run has come for this long.
+    std::chrono::milliseconds refillGrace{50};
+    RunnerOptions runner; // the launcher, work root and available level (warmPool is ignored)
 };
 
 class WarmPool {
@@ -50,10 +56,10 @@ public:
     WarmPool& operator=(const WarmPool&) = delete;
 
     struct Stats {
-        std::size_t ready = 0;      // waiting for a job
-        std::size_t starting = 0;   // being prepared
+        std::size_t ready = 0;    // waiting for a job
+        std::size_t starting = 0; // being prepared
         std::uint64_t handedOut = 0;
-        std::uint64_t failed = 0;   // sandboxes that could not be prepared (see lastError)
+        std::uint64_t failed = 0; // sandboxes that could not be prepared (see lastError)
     };
     Stats stats() const;
     // Why the last sandbox could not be prepared; empty if none failed. While preparing fails, the pool

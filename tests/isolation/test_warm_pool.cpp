@@ -52,11 +52,13 @@ struct Pooled {
     Runner runner;
 };
 
-Pooled makePooled(const RunRequest& prototype, const fs::path& workRoot, std::size_t size = 2)
+Pooled makePooled(const RunRequest& prototype, const fs::path& workRoot, std::size_t size = 2,
+                  std::chrono::milliseconds refillGrace = WarmPoolOptions{}.refillGrace)
 {
     WarmPoolOptions options;
     options.prototype = prototype;
     options.size = size;
+    options.refillGrace = refillGrace;
     options.runner.workRoot = workRoot;
     auto pool = std::make_shared<WarmPool>(options);
     RunnerOptions runnerOptions;
@@ -155,6 +157,55 @@ TEST(WarmPool, NoSandboxServesTwoRuns)
         EXPECT_FALSE(fs::exists(root.path() / ("sandbench-run-" + r.runId))) << "work dir left after the run";
     }
     EXPECT_EQ(pooled.pool->stats().handedOut, 6u);
+}
+
+// A sandbox handed to a run is replaced once that run has ended, not while it starts (refillGrace).
+TEST(WarmPool, AReplacementWaitsForTheRunItReplaces)
+{
+    WorkRoot root;
+    const auto req = request(Language::Shell, "sleep 1\n", IsolationLevel::Process);
+    auto pooled = makePooled(req, root.path(), 1, 60s);
+    ASSERT_TRUE(pooled.pool->waitUntilReady(10s)) << pooled.pool->lastError();
+    std::atomic<bool> ended = false;
+    std::thread run([&] {
+        const auto r = pooled.runner.run(req);
+        EXPECT_EQ(r.outcome, Outcome::Ok) << describe(r);
+        ended = true;
+    });
+    while (pooled.pool->stats().handedOut == 0)
+        std::this_thread::sleep_for(1ms);
+    std::this_thread::sleep_for(300ms);
+    const auto during = pooled.pool->stats();
+    EXPECT_FALSE(ended);
+    EXPECT_EQ(during.ready, 0u);
+    EXPECT_EQ(during.starting, 0u) << "the replacement was prepared while its run started";
+    run.join();
+    // Well before the grace has passed: the run's end was the signal.
+    EXPECT_TRUE(pooled.pool->waitUntilReady(10s)) << pooled.pool->lastError();
+}
+
+// In a burst (a run found the pool empty) taken sandboxes are replaced at once, runs still going or not.
+TEST(WarmPool, InABurstSandboxesAreReplacedAtOnce)
+{
+    WorkRoot root;
+    const auto req = request(Language::Shell, "sleep 4\n", IsolationLevel::Process);
+    auto pooled = makePooled(req, root.path(), 1, 60s);
+    ASSERT_TRUE(pooled.pool->waitUntilReady(10s)) << pooled.pool->lastError();
+    std::atomic<bool> ended = false;
+    std::thread first([&] {
+        EXPECT_EQ(pooled.runner.run(req).outcome, Outcome::Ok);
+        ended = true;
+    });
+    while (pooled.pool->stats().handedOut == 0)
+        std::this_thread::sleep_for(1ms);
+    // The pool is empty: this run starts cold, and the first run's sandbox is replaced now.
+    const auto quick = request(Language::Shell, "echo cold\n", IsolationLevel::Process);
+    const auto r = pooled.runner.run(quick);
+    EXPECT_EQ(r.stdoutText, "cold\n") << describe(r);
+    EXPECT_EQ(pooled.pool->stats().handedOut, 1u);
+    EXPECT_TRUE(pooled.pool->waitUntilReady(3s)) << pooled.pool->lastError();
+    EXPECT_FALSE(ended) << "the replacement waited for the run after all";
+    first.join();
 }
 
 // The wall clock starts when the job is handed over, not when the sandbox was prepared.
