@@ -1,7 +1,7 @@
 #pragma once
 
-// Small helpers shared by the benches: a monotonic clock, order statistics, a bare posix_spawn that
-// drains the child's output the way sb::Runner does, and a minimal JSON string escaper.
+// Small helpers shared by the benches: a monotonic clock, order statistics, a bare posix_spawn (or fork and
+// exec) that drains the child's output the way sb::Runner does, and a minimal JSON string escaper.
 
 #include <algorithm>
 #include <cerrno>
@@ -62,9 +62,13 @@ struct Spawned {
     double wallMs = 0;     // posix_spawn until waitpid returned
 };
 
-// posix_spawn(argv) with stdin /dev/null and stdout/stderr on pipes that are drained with poll() until
-// EOF, then waitpid: the same shape of work sb::Runner does around its launcher.
-inline Spawned spawnAndWait(const std::vector<std::string>& args)
+// How a bare run starts its process: posix_spawn (glibc: clone(CLONE_VM | CLONE_VFORK), the parent's
+// memory is not copied) or a plain fork() and execve() in the child.
+enum class Start { Spawn, ForkExec };
+
+// Starts argv with stdin /dev/null and stdout/stderr on pipes that are drained with poll() until EOF,
+// then waitpid: the same shape of work sb::Runner does around its launcher.
+inline Spawned startAndWait(const std::vector<std::string>& args, Start how)
 {
     Spawned r;
     int out[2];
@@ -86,14 +90,27 @@ inline Spawned spawnAndWait(const std::vector<std::string>& args)
 
     const auto start = Clock::now();
     pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    int rc = 0;
+    if (how == Start::Spawn) {
+        rc = ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    } else {
+        pid = ::fork();
+        if (pid == 0) {
+            const int null = ::open("/dev/null", O_RDONLY);
+            if (null < 0 || ::dup2(null, 0) < 0 || ::dup2(out[1], 1) < 0 || ::dup2(err[1], 2) < 0)
+                ::_exit(127);
+            ::execve(argv[0], argv.data(), environ);
+            ::_exit(127);
+        }
+        rc = pid < 0 ? errno : 0;
+    }
     posix_spawn_file_actions_destroy(&actions);
     ::close(out[1]);
     ::close(err[1]);
     if (rc != 0) {
         ::close(out[0]);
         ::close(err[0]);
-        r.error = std::string("posix_spawn: ") + std::strerror(rc);
+        r.error = std::string(how == Start::Spawn ? "posix_spawn: " : "fork: ") + std::strerror(rc);
         return r;
     }
     std::string errText;
@@ -140,6 +157,11 @@ inline Spawned spawnAndWait(const std::vector<std::string>& args)
     if (!r.ok)
         r.error = "status " + std::to_string(status) + ": " + errText.substr(0, 200);
     return r;
+}
+
+inline Spawned spawnAndWait(const std::vector<std::string>& args)
+{
+    return startAndWait(args, Start::Spawn);
 }
 
 inline std::string jsonString(std::string_view s)
