@@ -196,6 +196,8 @@ Result<Policy> policyFor(const RunOptions& options)
 // Runs the request, records it (a run that cannot be recorded is not started) and prints the result.
 int runAndReport(RunRequest request, const RunOptions& options)
 {
+    const Runner runner;
+    runner.prepare(); // the launcher's zygote starts on the other core while the store opens
     auto store = openStore(options.store);
     if (!store)
         return reportError(store.error().message);
@@ -240,7 +242,6 @@ int runAndReport(RunRequest request, const RunOptions& options)
         }
     }
 
-    const Runner runner;
     const RunResult result = runner.run(request);
     PolicyVersion policy;
     auto recorded = store->recordRun(request, result, &policy);

@@ -298,4 +298,9 @@ pid_t launcherZygotePid(const fs::path& launcher)
     return it != r.zygotes.end() && it->second && it->second->ours() ? it->second->pid() : -1;
 }
 
+void startLauncherZygote(const fs::path& launcher)
+{
+    zygoteFor(launcher); // none started: the first run execs its launcher instead, as without a zygote
+}
+
 } // namespace sb

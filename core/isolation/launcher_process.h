@@ -64,4 +64,7 @@ private:
 // The pid of this process's zygote for `launcher`, or -1 when none runs (for tests).
 pid_t launcherZygotePid(const std::filesystem::path& launcher);
 
+// Starts this process's zygote for `launcher` if none runs, without waiting for it to be ready.
+void startLauncherZygote(const std::filesystem::path& launcher);
+
 } // namespace sb

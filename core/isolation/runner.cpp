@@ -795,6 +795,12 @@ Result<fs::path> Runner::launcher() const
     return findLauncher(m_options);
 }
 
+void Runner::prepare() const
+{
+    if (auto path = findLauncher(m_options))
+        startLauncherZygote(*path);
+}
+
 RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel) const
 {
     starttrace::Marks trace;

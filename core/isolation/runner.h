@@ -37,6 +37,11 @@ public:
     // The launcher this runner uses, or an error saying why none was found.
     Result<std::filesystem::path> launcher() const;
 
+    // Starts, without waiting for it, what the first run of this process needs whatever the request (the
+    // launcher zygote, launcher_process.h), so that it gets ready while the caller does other work, such as
+    // opening its store. Optional: run() starts it itself when it is not there.
+    void prepare() const;
+
 private:
     RunnerOptions m_options;
 };

@@ -1,6 +1,7 @@
 // Outcome classification, limits, output capture and the import guard of the process level.
 
 #include "isolation/cgroup.h"
+#include "isolation/launcher_process.h"
 #include "proc_scan.h"
 #include "run_helpers.h"
 
@@ -63,6 +64,39 @@ TEST(Runner, EveryRunReportsItsLayers)
     for (const char* name : {"rlimits", "seccomp", "landlock", "no_new_privs", "unprivileged", "clean_env",
                              "private_workdir", "import_guard"})
         EXPECT_TRUE(layer(name)) << name;
+}
+
+// prepare() starts the launcher zygote at once, without a run, and the run that follows uses it. In a child
+// process, whose zygote registry holds none of its own yet (a zygote belongs to the process that started it).
+TEST(Runner, PrepareStartsTheZygoteAheadOfTheFirstRun)
+{
+    int report[2];
+    ASSERT_EQ(::pipe(report), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::close(report[0]);
+        const Runner runner;
+        const auto launcher = runner.launcher();
+        const pid_t before = launcher ? launcherZygotePid(*launcher) : -2;
+        runner.prepare();
+        const pid_t prepared = launcher ? launcherZygotePid(*launcher) : -2;
+        const auto r = runner.run(RunRequest{Language::Shell, "echo ran\n", {}, "prepare"});
+        const pid_t after = launcher ? launcherZygotePid(*launcher) : -2;
+        const int values[4] = {before, prepared, after, r.stdoutText == "ran\n" ? 1 : 0};
+        [[maybe_unused]] const ssize_t n = ::write(report[1], values, sizeof values);
+        ::_exit(0);
+    }
+    ::close(report[1]);
+    int values[4] = {0, 0, 0, 0};
+    const bool heard = ::read(report[0], values, sizeof values) == sizeof values;
+    ::close(report[0]);
+    ::waitpid(child, nullptr, 0);
+    ASSERT_TRUE(heard);
+    EXPECT_EQ(values[0], -1) << "the child had a zygote of its own before prepare()";
+    EXPECT_GT(values[1], 0) << "prepare() started no zygote";
+    EXPECT_EQ(values[2], values[1]) << "the run did not use the prepared zygote";
+    EXPECT_EQ(values[3], 1) << "the run after prepare() failed";
 }
 
 TEST(Runner, ExceptionIsError)
