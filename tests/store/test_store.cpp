@@ -656,6 +656,38 @@ TEST_F(StoreTest, ACorruptedStoreIsAnErrorNotACrash)
     EXPECT_EQ(readBytes(dbPath()), bytes);
 }
 
+// Above the size that gets quick_check at every open (kQuickCheckMaxBytes), damage deep in a table is found
+// when a read reaches it: an error naming the damage, not a crash, and the file is left as it was.
+TEST_F(StoreTest, DamageInALargeStoreIsAnErrorWhenRead)
+{
+    {
+        Store store = openStore();
+        const std::string output(5000, 'x');
+        for (int i = 0; i < 1100; ++i) {
+            RunResult result = makeResult("run-" + std::to_string(i), i);
+            result.stdoutText = output;
+            ASSERT_TRUE(store.recordRun(makeRequest(), result));
+        }
+    }
+    RawDb(dbPath()).exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    std::string bytes = readBytes(dbPath());
+    const std::size_t pageSize = 4096;
+    ASSERT_GT(bytes.size(), 5u * 1024 * 1024) << "the store is not past the open-time check's size";
+    std::mt19937 random(11);
+    for (std::size_t offset = bytes.size() / 2; offset < bytes.size() / 2 + 4 * pageSize; ++offset)
+        bytes[offset] = static_cast<char>(random() & 0xff);
+    writeBytes(dbPath(), bytes);
+
+    auto store = Store::open(dbPath());
+    ASSERT_TRUE(store) << "its schema is intact: " << store.error().message;
+    auto runs = store->recentRuns(5000);
+    ASSERT_FALSE(runs) << "every run read back from a damaged table";
+    const std::string& message = runs.error().message;
+    EXPECT_TRUE(message.find("malformed") != std::string::npos || message.find("corrupt") != std::string::npos)
+        << message;
+    EXPECT_EQ(readBytes(dbPath()), bytes);
+}
+
 TEST_F(StoreTest, ATruncatedStoreIsAnErrorNotACrash)
 {
     {
