@@ -683,6 +683,7 @@ TEST_F(StoreTest, DamageInALargeStoreIsAnErrorWhenRead)
     auto runs = store->recentRuns(5000);
     ASSERT_FALSE(runs) << "every run read back from a damaged table";
     const std::string& message = runs.error().message;
+    EXPECT_NE(message.find(dbPath().string()), std::string::npos) << message;
     EXPECT_TRUE(message.find("malformed") != std::string::npos || message.find("corrupt") != std::string::npos)
         << message;
     EXPECT_EQ(readBytes(dbPath()), bytes);
