@@ -242,6 +242,31 @@ bool addProcess(const RunGroup& group, pid_t pid)
            && writeFile(group.cpuDir + "/cgroup.procs", value);
 }
 
+std::vector<int> openTasksFiles(const RunGroup& group)
+{
+    std::vector<int> tasks;
+    if (!group.active() || group.v2)
+        return tasks;
+    for (const auto& dir : {group.memoryDir, group.pidsDir, group.cpuDir}) {
+        const int fd = ::open((dir + "/tasks").c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0) {
+            for (int open : tasks)
+                ::close(open);
+            return {};
+        }
+        tasks.push_back(fd);
+    }
+    return tasks;
+}
+
+bool moveSelf(const std::vector<int>& tasks)
+{
+    bool moved = !tasks.empty();
+    for (int fd : tasks)
+        moved = ::write(fd, "0", 1) == 1 && moved;
+    return moved;
+}
+
 std::int64_t cpuUsageUs(const RunGroup& group)
 {
     if (!group.active())

@@ -357,9 +357,19 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
 // The container's pid 1: waits for its id maps, builds the root, starts the program and reaps until the
 // program ends; then it exits, and the kernel ends every other process of the pid namespace with it.
 [[noreturn]] void runContainerInit(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job, int syncFd,
-                                   int statusFd, int gateFd)
+                                   int statusFd, int gateFd, const std::vector<int>& cgroupTasks)
 {
     sb::starttrace::mark("init.start");
+    // Into the run's cgroup before anything of the run starts: all it forks is counted and limited there.
+    if (!cgroupTasks.empty()) {
+        if (!sb::cgroup::moveSelf(cgroupTasks))
+            childFail(errFd, fmt::format("cgroup limits: the sandbox's pid 1 could not move into its cgroup: {}; the "
+                                         "strict run was refused rather than run without them",
+                                         std::strerror(errno)));
+        for (int fd : cgroupTasks)
+            ::close(fd);
+        sb::starttrace::mark("init.cgroup");
+    }
     ::setpgid(0, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     // The network namespace is made alongside (container.h, cloneFlags()) and joined before the run starts.
@@ -715,6 +725,9 @@ int launch(int parent)
                                         made.whyNot));
         group = std::move(made.group);
     }
+    // cgroup v1: pid 1 moves itself in through these (cgroup.h, moveSelf), which spares the run the RCU grace
+    // period of moving it from here. Where they cannot be had, it is moved from here after the clone.
+    const std::vector<int> cgroupTasks = spec->container ? sb::cgroup::openTasksFiles(group) : std::vector<int>{};
 
     // A root caller's workspace run in a container: the workspace may lie below folders the run's identity
     // cannot search (a store beside root's home). Mounted on an empty folder the run can reach, in a mount
@@ -748,11 +761,13 @@ int launch(int parent)
             ::close(statusPipe[0]);
             if (gatePair[0] >= 0)
                 ::close(gatePair[0]);
-            runContainerInit(*spec, errPipe[1], fdPair[1], job, syncPipe[0], statusPipe[1], gatePair[1]);
+            runContainerInit(*spec, errPipe[1], fdPair[1], job, syncPipe[0], statusPipe[1], gatePair[1], cgroupTasks);
         }
         runChild(*spec, errPipe[1], fdPair[1], job);
     }
     sb::starttrace::mark("launcher.cloned");
+    for (int fd : cgroupTasks)
+        ::close(fd);
     ::close(errPipe[1]);
     ::close(fdPair[1]);
     if (job)
@@ -773,7 +788,7 @@ int launch(int parent)
         statusFd = statusPipe[0];
         const uid_t outerUid = spec->dropPrivileges ? spec->uid : ::getuid();
         const gid_t outerGid = spec->dropPrivileges ? spec->gid : ::getgid();
-        if (group.active() && !sb::cgroup::addProcess(group, child)) {
+        if (group.active() && cgroupTasks.empty() && !sb::cgroup::addProcess(group, child)) {
             const int addErrno = errno;
             ::kill(child, SIGKILL);
             ::waitpid(child, nullptr, 0);

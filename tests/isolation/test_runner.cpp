@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <atomic>
 #include <thread>
@@ -654,6 +655,37 @@ TEST(Strict, CgroupLimitsWhereTheMachineOffersThem)
     const char* expected = std::getenv("SANDBENCH_EXPECT_CGROUPS");
     if (expected && std::string(expected) == "1") {
         EXPECT_TRUE(available) << why;
+    }
+}
+
+// The program of a strict run lives in the run's own cgroup, in every hierarchy that limits it (pid 1 moves
+// itself in before it starts the program: cgroup.h, moveSelf). Seen from inside, through the run's cgroup
+// namespace, that is a group named sandbench-... below the namespace's root.
+TEST(Strict, TheProgramRunsInTheRunsCgroup)
+{
+    std::string why;
+    if (!cgroup::available(&why))
+        GTEST_SKIP() << "no cgroups for this user: " << why;
+    Policy p;
+    p.level = IsolationLevel::Strict;
+    const auto r = runShell("cat /proc/self/cgroup\n", p);
+    ASSERT_EQ(r.outcome, Outcome::Ok) << r.message << r.stderrText;
+    ASSERT_TRUE(hadLayer(r, "cgroup_limits"));
+    std::map<std::string, std::string> where; // controller list -> path
+    std::istringstream lines(r.stdoutText);
+    for (std::string line; std::getline(lines, line);) {
+        const auto first = line.find(':');
+        const auto second = line.find(':', first + 1);
+        if (first != std::string::npos && second != std::string::npos)
+            where[line.substr(first + 1, second - first - 1)] = line.substr(second + 1);
+    }
+    const bool v2 = where.size() == 1 && where.contains("");
+    const std::vector<std::string> expected = v2 ? std::vector<std::string>{""}
+                                                 : std::vector<std::string>{"memory", "pids", "cpuacct"};
+    for (const auto& controllers : expected) {
+        ASSERT_TRUE(where.contains(controllers)) << "no " << controllers << " line in\n" << r.stdoutText;
+        EXPECT_TRUE(where[controllers].starts_with("/sandbench-"))
+            << controllers << ": " << where[controllers] << "\n" << r.stdoutText;
     }
 }
 
