@@ -82,6 +82,21 @@ std::string describe(const RunResult& r)
     return text;
 }
 
+// Starts `request` on a thread of its own and returns once it has taken a sandbox; `ended` turns true when
+// the run is over (and it ended ok).
+std::thread runWithSandboxTaken(Pooled& pooled, const RunRequest& request, std::atomic<bool>& ended)
+{
+    const auto before = pooled.pool->stats().handedOut;
+    std::thread run([&pooled, request, &ended] {
+        const auto r = pooled.runner.run(request);
+        EXPECT_EQ(r.outcome, Outcome::Ok) << describe(r);
+        ended = true;
+    });
+    while (pooled.pool->stats().handedOut == before)
+        std::this_thread::sleep_for(1ms);
+    return run;
+}
+
 } // namespace
 
 class WarmPoolAtLevel : public ::testing::TestWithParam<IsolationLevel> {};
@@ -167,13 +182,7 @@ TEST(WarmPool, AReplacementWaitsForTheRunItReplaces)
     auto pooled = makePooled(req, root.path(), 1, 60s);
     ASSERT_TRUE(pooled.pool->waitUntilReady(10s)) << pooled.pool->lastError();
     std::atomic<bool> ended = false;
-    std::thread run([&] {
-        const auto r = pooled.runner.run(req);
-        EXPECT_EQ(r.outcome, Outcome::Ok) << describe(r);
-        ended = true;
-    });
-    while (pooled.pool->stats().handedOut == 0)
-        std::this_thread::sleep_for(1ms);
+    std::thread run = runWithSandboxTaken(pooled, req, ended);
     std::this_thread::sleep_for(300ms);
     const auto during = pooled.pool->stats();
     EXPECT_FALSE(ended);
@@ -192,12 +201,7 @@ TEST(WarmPool, InABurstSandboxesAreReplacedAtOnce)
     auto pooled = makePooled(req, root.path(), 1, 60s);
     ASSERT_TRUE(pooled.pool->waitUntilReady(10s)) << pooled.pool->lastError();
     std::atomic<bool> ended = false;
-    std::thread first([&] {
-        EXPECT_EQ(pooled.runner.run(req).outcome, Outcome::Ok);
-        ended = true;
-    });
-    while (pooled.pool->stats().handedOut == 0)
-        std::this_thread::sleep_for(1ms);
+    std::thread first = runWithSandboxTaken(pooled, req, ended);
     // The pool is empty: this run starts cold, and the first run's sandbox is replaced now.
     const auto quick = request(Language::Shell, "echo cold\n", IsolationLevel::Process);
     const auto r = pooled.runner.run(quick);

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
@@ -147,6 +148,36 @@ protected:
         EXPECT_NE(message.find(path.string()), std::string::npos) << message;
         EXPECT_NE(message.find(expectedFragment), std::string::npos) << message;
         EXPECT_EQ(readBytes(path), before) << "the refused file was modified";
+    }
+
+    // Records `count` runs with `outputBytes` of output each (and a blocked import, if `blocked`).
+    void recordRuns(int count, std::size_t outputBytes, bool blocked = false)
+    {
+        Store store = openStore();
+        const std::string output(outputBytes, 'x');
+        for (int i = 0; i < count; ++i) {
+            RunResult result = makeResult("run-" + std::to_string(i), i);
+            result.stdoutText = output;
+            if (blocked)
+                result.blocked = {{"import", "os"}};
+            ASSERT_TRUE(store.recordRun(makeRequest(), result));
+        }
+    }
+
+    // Folds the WAL into the store's file and overwrites the four pages that start at `at` (a fraction of the
+    // file's size, past page 1, so that the header and the schema stay intact) with noise; the file as
+    // written.
+    std::string damageStore(double at, unsigned seed)
+    {
+        RawDb(dbPath()).exec("PRAGMA wal_checkpoint(TRUNCATE)");
+        std::string bytes = readBytes(dbPath());
+        constexpr std::size_t kPageSize = 4096;
+        const auto first = static_cast<std::size_t>(static_cast<double>(bytes.size()) * at);
+        std::mt19937 random(seed);
+        for (std::size_t offset = first; offset < first + 4 * kPageSize && offset < bytes.size(); ++offset)
+            bytes[offset] = static_cast<char>(random() & 0xff);
+        writeBytes(dbPath(), bytes);
+        return bytes;
     }
 
     TempDir m_dir;

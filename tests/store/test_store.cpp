@@ -626,28 +626,12 @@ TEST_F(StoreTest, RefusesAFolder)
 
 TEST_F(StoreTest, ACorruptedStoreIsAnErrorNotACrash)
 {
-    {
-        Store store = openStore();
-        const std::string output(3000, 'x');
-        for (int i = 0; i < 200; ++i) {
-            RunResult result = makeResult("run-" + std::to_string(i), i);
-            result.stdoutText = output;
-            result.blocked = {{"import", "os"}};
-            ASSERT_TRUE(store.recordRun(makeRequest(), result));
-        }
-    }
-    // The store keeps its WAL between opens: fold it into the main file, which the test then damages.
-    RawDb(dbPath()).exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    recordRuns(200, 3000, true);
+    // The store keeps its WAL between opens: it is folded into the main file, which is then damaged where
+    // only a real check finds it (the header and the schema intact).
+    const std::string bytes = damageStore(1.0 / 3, 7);
     ASSERT_FALSE(fs::exists(dbPath().string() + "-wal") && fs::file_size(dbPath().string() + "-wal") > 0);
-
-    std::string bytes = readBytes(dbPath());
-    const std::size_t pageSize = 4096;
-    ASSERT_GT(bytes.size(), 20 * pageSize);
-    std::mt19937 random(7);
-    // Keep page 1 (header and schema) intact: the damage is where only a real check finds it.
-    for (std::size_t offset = bytes.size() / 3; offset < bytes.size() / 3 + 4 * pageSize; ++offset)
-        bytes[offset] = static_cast<char>(random() & 0xff);
-    writeBytes(dbPath(), bytes);
+    ASSERT_GT(bytes.size(), 20u * 4096);
 
     auto store = Store::open(dbPath());
     ASSERT_FALSE(store) << "a damaged store opened";
@@ -660,23 +644,9 @@ TEST_F(StoreTest, ACorruptedStoreIsAnErrorNotACrash)
 // when a read reaches it: an error naming the damage, not a crash, and the file is left as it was.
 TEST_F(StoreTest, DamageInALargeStoreIsAnErrorWhenRead)
 {
-    {
-        Store store = openStore();
-        const std::string output(5000, 'x');
-        for (int i = 0; i < 1100; ++i) {
-            RunResult result = makeResult("run-" + std::to_string(i), i);
-            result.stdoutText = output;
-            ASSERT_TRUE(store.recordRun(makeRequest(), result));
-        }
-    }
-    RawDb(dbPath()).exec("PRAGMA wal_checkpoint(TRUNCATE)");
-    std::string bytes = readBytes(dbPath());
-    const std::size_t pageSize = 4096;
+    recordRuns(1100, 5000);
+    const std::string bytes = damageStore(0.5, 11);
     ASSERT_GT(bytes.size(), 5u * 1024 * 1024) << "the store is not past the open-time check's size";
-    std::mt19937 random(11);
-    for (std::size_t offset = bytes.size() / 2; offset < bytes.size() / 2 + 4 * pageSize; ++offset)
-        bytes[offset] = static_cast<char>(random() & 0xff);
-    writeBytes(dbPath(), bytes);
 
     auto store = Store::open(dbPath());
     ASSERT_TRUE(store) << "its schema is intact: " << store.error().message;
