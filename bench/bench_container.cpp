@@ -36,6 +36,7 @@ constexpr std::pair<const char*, const char*> kPhases[] = {
     {"launcher.spec", "launcher: reads and decodes the spec (it started meanwhile)"},
     {"launcher.clone", "launcher: signals, channels (cgroup)"},
     {"init.start", "clone into new namespaces but the network's (pid 1 runs)"},
+    {"init.cgroup", "pid 1: moves itself into the run's cgroup (strict)"},
     {"init.mapped", "pid 1: waits for the uid/gid maps"},
     {"root.opened", "pid 1: hostname, private mounts, the root's host paths opened"},
     {"root.mounted", "pid 1: tmpfs root, binds, /dev, /proc, /tmp, /work"},
@@ -49,7 +50,9 @@ constexpr std::pair<const char*, const char*> kPhases[] = {
     {"child.job", "program: reads and parses its job (pooled; the filter was loaded ahead)"},
     {"child.execve", "program: rlimits, argv"},
     {"init.reaped", "execve; the program runs and ends; pid 1 reaps it"},
-    {"launcher.reaped", "pid 1 ends (namespaces torn down but the mounts), reaped; process level: execve to reaped"},
+    {"init.told", "pid 1: the rest of the run ended (none here), the program's end told"},
+    {"launcher.told", "launcher: has pid 1's word; pid 1 ends meanwhile"},
+    {"launcher.reaped", "container: pid 1 reaped, in runs where that came first; process level: execve to reaped"},
     {"launcher.done", "launcher: no process of the run is left"},
     {"launcher.result", "launcher: result assembled"},
     {"runner.drained", "Runner: has the result line and EOF on the output pipes"},
@@ -63,7 +66,7 @@ int breakdown(int n, int warmup, bool pooled)
     using namespace std::chrono_literals;
     const auto file = std::filesystem::temp_directory_path() / ("sandbench-trace-" + std::to_string(::getpid()));
     ::setenv("SANDBENCH_TRACE_START", file.c_str(), 1);
-    for (const auto level : {sb::IsolationLevel::Container, sb::IsolationLevel::Process}) {
+    for (const auto level : {sb::IsolationLevel::Container, sb::IsolationLevel::Strict, sb::IsolationLevel::Process}) {
         sb::RunRequest request;
         request.language = sb::Language::Command;
         request.command = {"/bin/true"};
@@ -112,7 +115,9 @@ int breakdown(int n, int warmup, bool pooled)
             total.add(static_cast<double>(at.at("runner.return") - at.at("runner.enter")) / 1000.0);
         }
         std::printf("\n%s level, /bin/true, %s, N=%d: median of each phase in microseconds\n\n",
-                    level == sb::IsolationLevel::Container ? "Container" : "Process",
+                    level == sb::IsolationLevel::Container ? "Container"
+                    : level == sb::IsolationLevel::Strict  ? "Strict"
+                                                           : "Process",
                     pooled ? "from a warm pool" : "cold", n);
         double sum = 0;
         for (const auto& [label, what] : kPhases) {

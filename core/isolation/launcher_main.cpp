@@ -354,8 +354,42 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
     childFail(errFd, fmt::format("exec {}: {}", spec.argv.front(), std::strerror(errno)));
 }
 
+// How the program ended, from the container's pid 1: its wait status, and the CPU time and peak memory of
+// the run's processes as wait4 gave them when each was reaped (the program's own, with its reaped children),
+// not pid 1's or its network helper's. Sent when every process of the run but pid 1 is gone.
+struct ProgramEnd {
+    int status = 0;
+    std::int64_t cpuUs = 0;
+    std::int64_t peakRssKb = 0;
+};
+
+void countUsage(ProgramEnd& end, const rusage& usage)
+{
+    auto us = [](const timeval& tv) { return static_cast<std::int64_t>(tv.tv_sec) * 1'000'000 + tv.tv_usec; };
+    end.cpuUs += us(usage.ru_utime) + us(usage.ru_stime);
+    end.peakRssKb = std::max<std::int64_t>(end.peakRssKb, usage.ru_maxrss);
+}
+
+// pid 1's ProgramEnd, read as soon as it is there (pid 1 is still ending); nothing when pid 1 ended
+// without one (killed: a timeout, a cancel).
+std::optional<ProgramEnd> readProgramEnd(int fd)
+{
+    ProgramEnd end;
+    auto* bytes = reinterpret_cast<char*>(&end);
+    std::size_t got = 0;
+    while (got < sizeof end) {
+        const ssize_t n = ::read(fd, bytes + got, sizeof end - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return std::nullopt;
+        got += static_cast<std::size_t>(n);
+    }
+    return end;
+}
+
 // The container's pid 1: waits for its id maps, builds the root, starts the program and reaps until the
-// program ends; then it exits, and the kernel ends every other process of the pid namespace with it.
+// program ends; then it ends every other process of the pid namespace, tells the supervisor, and exits.
 [[noreturn]] void runContainerInit(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job, int syncFd,
                                    int statusFd, int gateFd, const std::vector<int>& cgroupTasks)
 {
@@ -416,17 +450,43 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
         ::close(job->fd());
     for (int fd : {0, 1, 2, sb::kLauncherEventFd})
         ::close(fd);
+    ProgramEnd end;
+    bool programEnded = false;
+    bool ending = false;
     for (;;) {
         int status = 0;
-        const pid_t pid = ::waitpid(-1, &status, 0);
+        rusage usage{};
+        const pid_t pid = ::wait4(-1, &status, __WALL | (programEnded && !ending ? WNOHANG : 0), &usage);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break; // no child left: every process of the namespace but this one is gone
+        }
+        ending = false;
+        if (pid == 0) {
+            // The program has ended, and so does the rest of the run: ended here, as the kernel would end it
+            // at our exit, so that the supervisor has the run's end before that exit tears the namespaces
+            // down. Again after every process reaped: one forked meanwhile is gone by the next round.
+            ::kill(-1, SIGKILL);
+            ending = true;
+            continue;
+        }
+        countUsage(end, usage);
         if (pid == program) {
             sb::starttrace::mark("init.reaped");
-            writeAll(statusFd, std::string(reinterpret_cast<const char*>(&status), sizeof status));
-            ::_exit(0);
+            end.status = status;
+            programEnded = true;
         }
-        if (pid < 0 && errno != EINTR)
-            ::_exit(0);
     }
+    sb::starttrace::mark("init.told");
+    if (programEnded) {
+        writeAll(statusFd, std::string(reinterpret_cast<const char*>(&end), sizeof end));
+        // Our exit tears the namespaces down (~0.2 ms of a CPU): not before the supervisor has reported the
+        // run, which it tells by closing its end (or by its death).
+        char released = 0;
+        [[maybe_unused]] const ssize_t n = ::read(statusFd, &released, 1);
+    }
+    ::_exit(0);
 }
 
 // ---- supervisor side ----------------------------------------------------------------------------------
@@ -700,9 +760,10 @@ int launch(int parent)
     LineReader* const job = spec->pooled ? &specIn : nullptr;
 
     // The container level: one clone into every namespace, a pipe to hold the child until its ids are
-    // mapped, and a pipe for the program's own wait status (the supervisor only sees pid 1's).
+    // mapped, and a socket on which pid 1 tells the program's end (the supervisor only sees pid 1's) and
+    // waits until the run is reported (ProgramEnd).
     int syncPipe[2] = {-1, -1};
-    int statusPipe[2] = {-1, -1};
+    int statusPair[2] = {-1, -1};
     int gatePair[2] = {-1, -1};
     if (!spec->networkAllow.empty() && !spec->container)
         finishWithError("network allowlist: needs the container or strict level");
@@ -710,7 +771,7 @@ int launch(int parent)
         && ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, gatePair) != 0)
         finishWithError(fmt::format("network proxy: channel: {}", std::strerror(errno)));
     if (spec->container) {
-        if (::pipe2(syncPipe, O_CLOEXEC) != 0 || ::pipe2(statusPipe, O_CLOEXEC) != 0)
+        if (::pipe2(syncPipe, O_CLOEXEC) != 0 || ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, statusPair) != 0)
             finishWithError(fmt::format("launcher: container channels: {}", std::strerror(errno)));
     }
 
@@ -758,10 +819,10 @@ int launch(int parent)
         ::close(sigFd);
         if (spec->container) {
             ::close(syncPipe[1]);
-            ::close(statusPipe[0]);
+            ::close(statusPair[0]);
             if (gatePair[0] >= 0)
                 ::close(gatePair[0]);
-            runContainerInit(*spec, errPipe[1], fdPair[1], job, syncPipe[0], statusPipe[1], gatePair[1], cgroupTasks);
+            runContainerInit(*spec, errPipe[1], fdPair[1], job, syncPipe[0], statusPair[1], gatePair[1], cgroupTasks);
         }
         runChild(*spec, errPipe[1], fdPair[1], job);
     }
@@ -784,8 +845,8 @@ int launch(int parent)
     int statusFd = -1;
     if (spec->container) {
         ::close(syncPipe[0]);
-        ::close(statusPipe[1]);
-        statusFd = statusPipe[0];
+        ::close(statusPair[1]);
+        statusFd = statusPair[0];
         const uid_t outerUid = spec->dropPrivileges ? spec->uid : ::getuid();
         const gid_t outerGid = spec->dropPrivileges ? spec->gid : ::getgid();
         if (group.active() && cgroupTasks.empty() && !sb::cgroup::addProcess(group, child)) {
@@ -828,6 +889,7 @@ int launch(int parent)
     std::string setupError;
     bool mainExited = false;
     bool killed = false;
+    std::optional<ProgramEnd> programEnd; // container: pid 1's word that the run has ended
     seccomp_notif* req = nullptr;
     seccomp_notif_resp* resp = nullptr;
     if (seccomp_notify_alloc(&req, &resp) != 0)
@@ -870,7 +932,7 @@ int launch(int parent)
                 goto done; // nothing left to kill
         }
 
-        pollfd fds[6];
+        pollfd fds[7];
         nfds_t count = 0;
         fds[count++] = {sigFd, POLLIN, 0};
         const nfds_t errIndex = errFd >= 0 ? count : 99;
@@ -885,6 +947,9 @@ int launch(int parent)
         const nfds_t gateIndex = gateFd >= 0 ? count : 99;
         if (gateFd >= 0)
             fds[count++] = {gateFd, POLLIN, 0};
+        const nfds_t statusIndex = statusFd >= 0 ? count : 99;
+        if (statusFd >= 0)
+            fds[count++] = {statusFd, POLLIN, 0};
         const nfds_t watchIndex = !killed && meter.watchFd() >= 0 ? count : 99;
         if (watchIndex < 99)
             fds[count++] = {meter.watchFd(), POLLIN, 0};
@@ -937,6 +1002,16 @@ int launch(int parent)
             sb::seccomp::preferSyncWakeups(notifyFd);
             ::close(sockFd);
             sockFd = -1;
+        }
+        if (statusIndex < count && fds[statusIndex].revents) {
+            programEnd = readProgramEnd(statusFd);
+            if (!programEnd) {
+                ::close(statusFd);
+                statusFd = -1;
+            } else {
+                sb::starttrace::mark("launcher.told");
+                goto done; // every process of the run is gone; pid 1's own exit is not the run's business
+            }
         }
         if (watchIndex < count && fds[watchIndex].revents)
             meter.workDirChanged();
@@ -998,16 +1073,14 @@ done:
         result.setupFailed = true;
         result.setupError = setupError;
     }
-    if (statusFd >= 0) {
-        // The program's own end, as its pid 1 saw it; absent when pid 1 was killed (timeout, cancel).
-        const std::string raw = readAll(statusFd);
+    if (statusFd >= 0 && !programEnd) {
+        programEnd = readProgramEnd(statusFd);
         ::close(statusFd);
-        if (raw.size() == sizeof(int)) {
-            int status = 0;
-            std::memcpy(&status, raw.data(), sizeof status);
-            result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-            result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-        }
+        statusFd = -1;
+    }
+    if (programEnd) { // the program's own end, as its pid 1 saw it; absent when pid 1 was killed
+        result.exitCode = WIFEXITED(programEnd->status) ? WEXITSTATUS(programEnd->status) : -1;
+        result.signal = WIFSIGNALED(programEnd->status) ? WTERMSIG(programEnd->status) : 0;
     }
     result.wallMs = msSince(start); // the last process of the run is gone
     std::int64_t groupCpuUs = -1;
@@ -1023,9 +1096,13 @@ done:
         return static_cast<double>(tv.tv_sec) * 1000.0 + static_cast<double>(tv.tv_usec) / 1000.0;
     };
     result.cpuMs = toMs(usage.ru_utime) + toMs(usage.ru_stime);
+    result.peakRssKb = usage.ru_maxrss;
+    if (programEnd) { // pid 1 is not reaped yet, and its own usage is not the run's anyway
+        result.cpuMs = static_cast<double>(programEnd->cpuUs) / 1000.0;
+        result.peakRssKb = programEnd->peakRssKb;
+    }
     if (groupCpuUs >= 0) // the cgroup counts every process, also those killed before they could be reaped
         result.cpuMs = std::max(result.cpuMs, static_cast<double>(groupCpuUs) / 1000.0);
-    result.peakRssKb = usage.ru_maxrss;
     // RLIMIT_CPU sends SIGXCPU at the soft limit and SIGKILL at the hard one; a SIGKILL the program sent
     // itself is told apart by the CPU time it had used.
     const auto cpuLimitMs = static_cast<double>(sb::cpuLimitSeconds(spec->limits) * 1000);
@@ -1052,6 +1129,10 @@ done:
     sb::starttrace::mark("launcher.result");
     result.trace = sb::starttrace::collected();
     report(result);
+    if (statusFd >= 0)
+        ::close(statusFd); // pid 1 may end now
+    if (programEnd && !mainExited)
+        ::waitpid(child, nullptr, __WALL);
     // Empty (every process of it is reaped), and no longer the caller's business: removing a memory cgroup
     // can take a while.
     if (group.active())

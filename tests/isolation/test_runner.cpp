@@ -499,6 +499,32 @@ TEST(Container, NothingOutlivesPidOne)
     EXPECT_TRUE(processesWithMarker(marker).empty());
 }
 
+// pid 1 ends the rest of the run itself when the program ends and reports before its own exit: by then
+// nothing of the run may be left, not even a process that keeps forking.
+TEST(Container, AForkingBackgroundIsGoneWhenTheResultComes)
+{
+    const std::string marker = "sandbench-container-forker-" + std::to_string(::getpid());
+    Policy p = bashPolicy();
+    p.limits.processes = 64;
+    const auto r = runInContainer(Language::Shell,
+                                  "(exec -a " + marker + " bash -c 'while :; do (exec -a " + marker
+                                      + " sleep 60) & done' 2>/dev/null) &\nsleep 0.2\n",
+                                  p);
+    EXPECT_EQ(r.outcome, Outcome::Ok) << r.message << r.stderrText;
+    EXPECT_TRUE(processesWithMarker(marker).empty());
+}
+
+// The run's CPU time counts what pid 1 ended with the program (a busy background process), and the usage
+// is that of the run's processes, taken as each was reaped.
+TEST(Container, UsageCountsTheProcessesEndedWithTheProgram)
+{
+    const auto r = runInContainer(Language::Shell, "(while :; do :; done) &\nsleep 0.4\n", bashPolicy());
+    ASSERT_EQ(r.outcome, Outcome::Ok) << r.message << r.stderrText;
+    EXPECT_GE(r.cpuMs, 150.0) << "the busy loop's CPU time was not counted";
+    EXPECT_GT(r.peakRssKb, 500);
+    EXPECT_LT(r.peakRssKb, 64 * 1024);
+}
+
 namespace {
 
 Policy withRules(std::vector<SyscallRule> rules, SyscallAction defaultAction = SyscallAction::Allow)
