@@ -10,8 +10,10 @@
 #include <fcntl.h>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace sb::cgroup {
@@ -267,36 +269,93 @@ bool moveSelf(const std::vector<int>& tasks)
     return moved;
 }
 
-std::int64_t cpuUsageUs(const RunGroup& group)
+namespace {
+
+// The whole of a cgroup file from its start (seq_file: a read at offset 0 renders it anew).
+std::string readFrom(int fd)
 {
-    if (!group.active())
-        return -1;
-    if (group.v2) {
-        std::istringstream stat(readFile(group.cpuDir + "/cpu.stat"));
-        std::string key;
-        std::int64_t value = 0;
-        while (stat >> key >> value) {
-            if (key == "usage_usec")
-                return value;
+    std::string text;
+    char buffer[4096];
+    for (off_t offset = 0;;) {
+        const ssize_t n = ::pread(fd, buffer, sizeof buffer, offset);
+        if (n > 0) {
+            text.append(buffer, static_cast<std::size_t>(n));
+            offset += n;
+            continue;
         }
-        return -1;
+        if (n < 0 && errno == EINTR)
+            continue;
+        return text;
     }
-    const std::string ns = readFile(group.cpuDir + "/cpuacct.usage");
-    return ns.empty() ? -1 : std::atoll(ns.c_str()) / 1000;
 }
 
-bool oomKilled(const RunGroup& group)
+// The value of `key` in a "key value" per line file; -1 when absent.
+std::int64_t keyedValue(const std::string& text, std::string_view key)
+{
+    std::istringstream lines(text);
+    std::string name;
+    std::int64_t value = 0;
+    while (lines >> name >> value) {
+        if (name == key)
+            return value;
+    }
+    return -1;
+}
+
+} // namespace
+
+Figures::Figures(const RunGroup& group) : m_v2(group.v2)
 {
     if (!group.active())
-        return false;
-    std::istringstream events(readFile(group.memoryDir + (group.v2 ? "/memory.events" : "/memory.oom_control")));
-    std::string key;
-    std::int64_t value = 0;
-    while (events >> key >> value) {
-        if (key == "oom_kill" && value > 0)
-            return true;
+        return;
+    m_cpu = ::open((group.cpuDir + (group.v2 ? "/cpu.stat" : "/cpuacct.usage")).c_str(), O_RDONLY | O_CLOEXEC);
+    m_memory = ::open((group.memoryDir + (group.v2 ? "/memory.events" : "/memory.oom_control")).c_str(),
+                      O_RDONLY | O_CLOEXEC);
+}
+
+Figures::Figures(Figures&& other) noexcept
+    : m_v2(other.m_v2), m_cpu(std::exchange(other.m_cpu, -1)), m_memory(std::exchange(other.m_memory, -1))
+{
+}
+
+Figures& Figures::operator=(Figures&& other) noexcept
+{
+    if (this != &other) {
+        close();
+        m_v2 = other.m_v2;
+        m_cpu = std::exchange(other.m_cpu, -1);
+        m_memory = std::exchange(other.m_memory, -1);
     }
-    return false;
+    return *this;
+}
+
+Figures::~Figures()
+{
+    close();
+}
+
+void Figures::close()
+{
+    for (int* fd : {&m_cpu, &m_memory}) {
+        if (*fd >= 0)
+            ::close(*fd);
+        *fd = -1;
+    }
+}
+
+std::int64_t Figures::cpuUsageUs() const
+{
+    if (m_cpu < 0)
+        return -1;
+    const std::string text = readFrom(m_cpu);
+    if (m_v2)
+        return keyedValue(text, "usage_usec");
+    return text.empty() ? -1 : std::atoll(text.c_str()) / 1000;
+}
+
+bool Figures::oomKilled() const
+{
+    return m_memory >= 0 && keyedValue(readFrom(m_memory), "oom_kill") > 0;
 }
 
 void destroy(const RunGroup& group)

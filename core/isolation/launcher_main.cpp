@@ -545,11 +545,12 @@ public:
     }
 
     // Samples what is due; true (with the reason in `result`) when the run passed a limit and must end.
-    bool exceeded(pid_t child, const sb::cgroup::RunGroup& group, LaunchResult& result)
+    // figures: the run's cgroup's, when it has one.
+    bool exceeded(pid_t child, const sb::cgroup::Figures* figures, LaunchResult& result)
     {
         const auto now = Clock::now();
         const auto& limits = m_spec.limits;
-        if (now >= m_nextSample && processesExceeded(child, group, result))
+        if (now >= m_nextSample && processesExceeded(child, figures, result))
             return true;
         if (now >= m_nextDisk || (m_diskDue && now >= m_lastDisk + m_diskGap)) {
             const auto disk = sb::usage::diskUsage(m_spec.workDir, limits.diskMb * 1024);
@@ -572,20 +573,20 @@ private:
     static constexpr auto kEvery = std::chrono::milliseconds(50);
     static constexpr auto kMinDiskGap = std::chrono::milliseconds(2);
 
-    bool processesExceeded(pid_t child, const sb::cgroup::RunGroup& group, LaunchResult& result)
+    bool processesExceeded(pid_t child, const sb::cgroup::Figures* figures, LaunchResult& result)
     {
         m_nextSample = Clock::now() + kEvery;
         const auto& limits = m_spec.limits;
-        if (group.active()) { // the cgroup holds memory and pids itself and counts every process's CPU
+        if (figures) { // the cgroup holds memory and pids itself and counts every process's CPU
             // The kernel's OOM killer ended a process of the run: the run as a whole reached its memory
             // limit, and ends now, as it does where the launcher measures memory itself.
-            if (sb::cgroup::oomKilled(group)) {
+            if (figures->oomKilled()) {
                 result.memoryLimited = true;
                 result.limitDetail = fmt::format("the kernel ended a process of the run at its memory limit of {} MiB",
                                                  limits.memoryMb);
                 return true;
             }
-            const std::int64_t usedUs = sb::cgroup::cpuUsageUs(group);
+            const std::int64_t usedUs = figures->cpuUsageUs();
             if (usedUs >= 0 && usedUs >= sb::cpuLimitUs(limits)) {
                 result.cpuLimited = true;
                 result.limitDetail = fmt::format("the run used {} ms of CPU time in all", usedUs / 1000);
@@ -872,6 +873,9 @@ int launch(int parent)
         sb::starttrace::mark("launcher.mapped");
     }
     ::close(sb::kLauncherEventFd); // the child has its own copy; EOF reaches the Runner when it ends
+    std::optional<sb::cgroup::Figures> figures; // opened while pid 1 builds the root, or a job is awaited
+    if (group.active())
+        figures.emplace(group);
 
     sb::paths::Reporter pathReporter(*spec);
     if (spec->pooled) {
@@ -963,7 +967,7 @@ int launch(int parent)
                 continue;
             }
             timeoutMs = static_cast<int>(left);
-            if (Clock::now() >= meter.nextCheck() && meter.exceeded(child, group, result)) {
+            if (Clock::now() >= meter.nextCheck() && meter.exceeded(child, figures ? &*figures : nullptr, result)) {
                 endRun();
                 continue;
             }
@@ -1084,9 +1088,9 @@ done:
     }
     result.wallMs = msSince(start); // the last process of the run is gone
     std::int64_t groupCpuUs = -1;
-    if (group.active()) {
-        result.memoryLimited = sb::cgroup::oomKilled(group);
-        groupCpuUs = sb::cgroup::cpuUsageUs(group);
+    if (figures) {
+        result.memoryLimited = figures->oomKilled();
+        groupCpuUs = figures->cpuUsageUs();
     }
     if (::getppid() != caller && !spec->keepWorkDir)
         sb::removeWorkDir(spec->workDir); // the caller died: nobody else will clean up after the run
@@ -1135,6 +1139,7 @@ done:
         ::waitpid(child, nullptr, __WALL);
     // Empty (every process of it is reaped), and no longer the caller's business: removing a memory cgroup
     // can take a while.
+    figures.reset();
     if (group.active())
         sb::cgroup::destroy(group);
     ::_exit(0);
