@@ -3,6 +3,8 @@
 #include "isolation/oci_seccomp.h"
 #include "isolation/policy_presets.h" // generated from resources/policies/*.yaml (see presets.cmake there)
 
+#include "util/utf8.h"
+
 #include <fmt/format.h>
 #include <seccomp.h>
 #include <yaml-cpp/yaml.h>
@@ -281,11 +283,27 @@ private:
         return {};
     }
 
+    // A value is UTF-8 without control characters but tab and newline, as YAML itself asks of its text
+    // (yaml-cpp lets both through): anything else would not render back the same (renderPolicy).
     Result<std::string> scalar(const YAML::Node& node, std::string_view field)
     {
         if (!node.IsScalar())
             return fail(where(node, field) + "expected a single value");
-        return node.Scalar();
+        const std::string& text = node.Scalar();
+        for (std::size_t i = 0; i < text.size();) {
+            const auto c = static_cast<unsigned char>(text[i]);
+            std::uint32_t codePoint = c;
+            const std::size_t length = c < 0x80 ? 1 : utf8::decodeMultiByte(text, i, codePoint);
+            if (length == 0)
+                return fail(where(node, field) + fmt::format("byte {} of the value (0x{:02X}) is not UTF-8", i + 1, c));
+            const bool control = (codePoint < 0x20 && codePoint != '\t' && codePoint != '\n')
+                                 || (codePoint >= 0x7F && codePoint <= 0x9F);
+            if (control)
+                return fail(where(node, field)
+                            + fmt::format("byte {} of the value is a control character (U+{:04X})", i + 1, codePoint));
+            i += length;
+        }
+        return text;
     }
 
     Result<std::int64_t> integer(const YAML::Node& node, std::string_view field, std::int64_t min, std::int64_t max)

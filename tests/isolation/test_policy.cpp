@@ -148,6 +148,35 @@ TEST(Policy, FileErrorsAreClear)
     EXPECT_NE(tooBig.error().message.find("larger than 1 MiB"), std::string::npos) << tooBig.error().message;
 }
 
+// A value with bytes that are not UTF-8 or with control characters (a lone carriage return at the end of
+// the file included) is refused, naming the field: it would not render back the same, and every run
+// stores its policy rendered.
+TEST(Policy, ValuesAreUtf8WithoutControlCharacters)
+{
+    auto badUtf8 = parsePolicy("name: caf\xC3(\n", "bad.yaml");
+    ASSERT_FALSE(badUtf8);
+    EXPECT_NE(badUtf8.error().message.find("bad.yaml:1:"), std::string::npos) << badUtf8.error().message;
+    EXPECT_NE(badUtf8.error().message.find("'name'"), std::string::npos) << badUtf8.error().message;
+    EXPECT_NE(badUtf8.error().message.find("not UTF-8"), std::string::npos) << badUtf8.error().message;
+
+    auto carriageReturn = parsePolicy("level: process\nname: a*\r", "cr.yaml");
+    ASSERT_FALSE(carriageReturn);
+    EXPECT_NE(carriageReturn.error().message.find("U+000D"), std::string::npos) << carriageReturn.error().message;
+
+    auto inAList = parsePolicy("paths:\n  read: [\"/usr/\\x01lib\"]\n", "list.yaml");
+    ASSERT_FALSE(inAList);
+    EXPECT_NE(inAList.error().message.find("paths.read"), std::string::npos) << inAList.error().message;
+    EXPECT_NE(inAList.error().message.find("U+0001"), std::string::npos) << inAList.error().message;
+
+    // Text that is fine: other scripts, tabs and newlines in a value, Windows line ends.
+    auto fine = parsePolicy("name: \"caf\xC3\xA9 \xE6\xB2\x99\xE7\x9B\x92\\tx\\ny\"\r\nlevel: process\r\n", "fine.yaml");
+    ASSERT_TRUE(fine) << fine.error().message;
+    EXPECT_EQ(fine->name, "caf\xC3\xA9 \xE6\xB2\x99\xE7\x9B\x92\tx\ny");
+    auto again = parsePolicy(renderPolicy(*fine), "rendered.yaml");
+    ASSERT_TRUE(again) << again.error().message;
+    EXPECT_EQ(again->name, fine->name);
+}
+
 TEST(Policy, NetworkAllowlist)
 {
     auto p = parsePolicy("level: container\nnetwork:\n  mode: allowlist\n  allow: [\"pypi.org:443\", \"*.example.com:*\"]\n",
