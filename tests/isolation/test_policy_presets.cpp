@@ -1,6 +1,7 @@
 // Syscall rules, allow_lower_level, the built-in presets and the OCI/Docker seccomp profile import.
 #include "isolation/oci_seccomp.h"
 #include "isolation/policy.h"
+#include "source_tree.h"
 
 #include <gtest/gtest.h>
 
@@ -13,10 +14,10 @@ using namespace sb;
 
 namespace {
 
-// The fixtures sit beside this file (tests/isolation/data).
+// The fixtures sit beside this file (tests/isolation/data; source_tree.h).
 std::filesystem::path dataDir()
 {
-    return SANDBENCH_TEST_DATA_DIR;
+    return sb::test::isolationTestData();
 }
 
 std::string readFile(const std::filesystem::path& path)
@@ -36,8 +37,8 @@ const SyscallRule* ruleFor(const SyscallPolicy& sys, std::string_view name, std:
     return nullptr;
 }
 
-// scripts/test also runs a copy of this binary as an unprivileged user, who may not be able to enter the
-// source tree; the tests that read it were already run from the build, so they step aside there.
+// Run by hand as a user who cannot enter the source tree (scripts/test gives its unprivileged run a readable
+// copy, source_tree.h), the tests that read it step aside: they ran from the build already.
 bool sourceTreeReadable()
 {
     return std::ifstream(dataDir() / "docker-default-subset.json").good();
@@ -238,7 +239,7 @@ TEST(PolicyPresets, EveryPresetParsesAndRoundTrips)
 TEST(PolicyPresets, PresetTextIsTheFileInResources)
 {
     SKIP_WITHOUT_SOURCE_TREE();
-    const auto source = std::filesystem::path(SANDBENCH_SOURCE_DIR) / "resources" / "policies";
+    const auto source = sb::test::sourceTree() / "resources" / "policies";
     for (const auto& name : builtinPresetNames()) {
         SCOPED_TRACE(name);
         auto text = builtinPresetText(name);

@@ -4,6 +4,7 @@
 #include "isolation/launcher_process.h"
 #include "proc_scan.h"
 #include "run_helpers.h"
+#include "source_tree.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -601,9 +602,8 @@ TEST(SyscallRules, DefaultDenyWithAnAllowList)
 
 TEST(SyscallRules, DockerProfileRunsAShell)
 {
-    const auto path = std::filesystem::path(SANDBENCH_TEST_DATA_DIR) / "docker-default-subset.json";
-    // scripts/test runs a copy of this binary as an unprivileged user who may not enter the source tree;
-    // the same test ran from the build as root already.
+    const auto path = sb::test::isolationTestData() / "docker-default-subset.json";
+    // Run by hand as a user who cannot enter the source tree, it steps aside (source_tree.h).
     if (std::error_code ec; !std::filesystem::exists(path, ec))
         GTEST_SKIP() << "fixture not readable by this user: " << path;
     auto policy = parsePolicy("syscalls:\n  profile: " + path.string() + "\n", "inline.yaml");
