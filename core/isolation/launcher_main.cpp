@@ -361,6 +361,7 @@ struct ProgramEnd {
     int status = 0;
     std::int64_t cpuUs = 0;
     std::int64_t peakRssKb = 0;
+    bool sigkilled = false; // a process of the run ended by SIGKILL (the OOM killer's, or pid 1's at the end)
 };
 
 void countUsage(ProgramEnd& end, const rusage& usage)
@@ -472,6 +473,8 @@ std::optional<ProgramEnd> readProgramEnd(int fd)
             continue;
         }
         countUsage(end, usage);
+        if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+            end.sigkilled = true;
         if (pid == program) {
             sb::starttrace::mark("init.reaped");
             end.status = status;
@@ -1089,8 +1092,11 @@ done:
     result.wallMs = msSince(start); // the last process of the run is gone
     std::int64_t groupCpuUs = -1;
     if (figures) {
-        result.memoryLimited = figures->oomKilled();
-        groupCpuUs = figures->cpuUsageUs();
+        // With pid 1's word, its figures are the run's processes' own (pid 1 and its helper are not counted),
+        // and only a process ended by SIGKILL may have been the OOM killer's.
+        result.memoryLimited = (!programEnd || programEnd->sigkilled) && figures->oomKilled();
+        if (!programEnd)
+            groupCpuUs = figures->cpuUsageUs();
     }
     if (::getppid() != caller && !spec->keepWorkDir)
         sb::removeWorkDir(spec->workDir); // the caller died: nobody else will clean up after the run
@@ -1105,7 +1111,7 @@ done:
         result.cpuMs = static_cast<double>(programEnd->cpuUs) / 1000.0;
         result.peakRssKb = programEnd->peakRssKb;
     }
-    if (groupCpuUs >= 0) // the cgroup counts every process, also those killed before they could be reaped
+    if (groupCpuUs >= 0) // the cgroup counts every process, also those the kernel ended with pid 1
         result.cpuMs = std::max(result.cpuMs, static_cast<double>(groupCpuUs) / 1000.0);
     // RLIMIT_CPU sends SIGXCPU at the soft limit and SIGKILL at the hard one; a SIGKILL the program sent
     // itself is told apart by the CPU time it had used.
