@@ -32,6 +32,11 @@ inline constexpr int kLauncherResultFd = 4;
 inline constexpr int kLauncherEventFd = 5;
 inline constexpr int kChildEventFd = 3;
 
+// LaunchSpec::processBase of a cold process-level run of an unprivileged caller: the launcher counts the
+// caller's tasks (a /proc walk, 50-150 µs) while the program's process applies its first layers, instead
+// of the caller before it sends the spec.
+inline constexpr std::int64_t kProcessBaseCountedByLauncher = -1;
+
 struct LaunchSpec {
     std::vector<std::string> argv;   // argv[0] is an absolute path
     std::vector<std::string> env;    // NAME=value, the whole environment of the program
@@ -47,7 +52,8 @@ struct LaunchSpec {
     std::vector<std::string> readPaths;  // read and execute
     std::vector<std::string> devPaths;   // device files that may be read and written (/dev/null, ...)
     bool passEventFd = false;
-    std::int64_t processBase = 0;    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC)
+    std::int64_t processBase = 0;    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC);
+                                     // kProcessBaseCountedByLauncher: counted by the launcher (cold runs)
     SyscallPolicy syscalls;          // the policy's syscall rules, on top of the built-in refusals
     std::string seccompProgram;      // those rules compiled (seccomp::compileFilter); empty: compiled by the launcher
     std::vector<std::string> networkAllow; // non-empty: the allowlist proxy (netproxy.h), container only

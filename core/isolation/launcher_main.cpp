@@ -196,7 +196,7 @@ void dropAllCapabilities(int errFd)
 // Closes every descriptor from `from` up, except those in `keep`.
 void closeAllBut(int from, std::initializer_list<int> keep)
 {
-    int kept[4];
+    int kept[6];
     std::size_t n = 0;
     for (int fd : keep) { // in ascending order, by insertion
         if (fd < from || n == std::size(kept))
@@ -272,7 +272,8 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
 // The program: applies the layers and becomes the snippet or command. In a container it runs as the
 // sandbox user inside the new root; otherwise on the host, as a dropped or the caller's identity.
 // job: where a pooled sandbox's job comes from; null when the spec has its job already.
-[[noreturn]] void runChild(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job)
+// baseFd: where the launcher sends the caller's task count (kProcessBaseCountedByLauncher), else -1.
+[[noreturn]] void runChild(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job, int baseFd)
 {
     sb::starttrace::mark("child.start");
     ::setpgid(0, 0); // the run's own process group: one kill(-pgid) reaches all of it
@@ -288,7 +289,8 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
         if (::dup2(sb::kLauncherEventFd, sb::kChildEventFd) < 0)
             childFail(errFd, "launcher: event fd");
     }
-    closeAllBut(spec.passEventFd ? sb::kChildEventFd + 1 : sb::kChildEventFd, {errFd, fdSocket, job ? job->fd() : -1});
+    closeAllBut(spec.passEventFd ? sb::kChildEventFd + 1 : sb::kChildEventFd,
+                {errFd, fdSocket, job ? job->fd() : -1, baseFd});
 
     const std::string workDir = spec.container ? sb::container::kWorkDir : spec.workDir;
     if (::chdir(workDir.c_str()) != 0)
@@ -327,6 +329,17 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
     if (!filterFirst)
         loadSeccomp(spec, errFd, fdSocket);
 
+    if (spec.processBase == sb::kProcessBaseCountedByLauncher) {
+        std::int64_t tasks = -1;
+        ssize_t n = 0;
+        do {
+            n = baseFd >= 0 ? ::read(baseFd, &tasks, sizeof tasks) : -1;
+        } while (n < 0 && errno == EINTR);
+        if (n != static_cast<ssize_t>(sizeof tasks) || tasks < 0)
+            childFail(errFd, "rlimits: the launcher could not count the caller's tasks for RLIMIT_NPROC");
+        ::close(baseFd);
+        spec.processBase = tasks;
+    }
     const auto& l = spec.limits;
     const rlim_t mb = 1024 * 1024;
     const auto cpuSeconds = static_cast<rlim_t>(sb::cpuLimitSeconds(l));
@@ -442,7 +455,7 @@ std::optional<ProgramEnd> readProgramEnd(int fd)
         childFail(errFd, fmt::format("container: fork: {}", std::strerror(errno)));
     if (program == 0) {
         ::close(statusFd);
-        runChild(spec, errFd, fdSocket, job);
+        runChild(spec, errFd, fdSocket, job, -1);
     }
     // Only the program and the supervisor hold the run's channels.
     ::close(errFd);
@@ -778,6 +791,18 @@ int launch(int parent)
         if (::pipe2(syncPipe, O_CLOEXEC) != 0 || ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, statusPair) != 0)
             finishWithError(fmt::format("launcher: container channels: {}", std::strerror(errno)));
     }
+    // The caller's task count, for the program's RLIMIT_NPROC: counted here once the program's process is
+    // forked, while it applies its first layers. Its end sits above the descriptors that process sets up.
+    int basePipe[2] = {-1, -1};
+    if (spec->processBase == sb::kProcessBaseCountedByLauncher && !spec->container) {
+        if (::pipe2(basePipe, O_CLOEXEC) != 0)
+            finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
+        const int readEnd = ::fcntl(basePipe[0], F_DUPFD_CLOEXEC, sb::kLauncherEventFd + 1);
+        if (readEnd < 0)
+            finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
+        ::close(basePipe[0]);
+        basePipe[0] = readEnd;
+    }
 
     // Strict runs: limits for the run as a whole, where the machine offers cgroups. Offered but not made
     // (a full hierarchy, a name taken) is a layer that failed: the run is refused, not run without it.
@@ -828,7 +853,7 @@ int launch(int parent)
                 ::close(gatePair[0]);
             runContainerInit(*spec, errPipe[1], fdPair[1], job, syncPipe[0], statusPair[1], gatePair[1], cgroupTasks);
         }
-        runChild(*spec, errPipe[1], fdPair[1], job);
+        runChild(*spec, errPipe[1], fdPair[1], job, basePipe[0]);
     }
     sb::starttrace::mark("launcher.cloned");
     for (int fd : cgroupTasks)
@@ -846,6 +871,14 @@ int launch(int parent)
     }
     // Tell the Runner at once whom to kill should this launcher die without a result.
     writeAll(sb::kLauncherResultFd, fmt::format("started {}\n", child));
+    if (basePipe[1] >= 0) {
+        ::close(basePipe[0]);
+        // The program's own process is counted now; the limit's `processes` include it.
+        const std::int64_t tasks = std::max<std::int64_t>(sb::usage::tasksOfUid(::getuid()) - 1, 0);
+        writeAll(basePipe[1], std::string(reinterpret_cast<const char*>(&tasks), sizeof tasks));
+        ::close(basePipe[1]);
+        sb::starttrace::mark("launcher.counted");
+    }
     int statusFd = -1;
     if (spec->container) {
         ::close(syncPipe[0]);

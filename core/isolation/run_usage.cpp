@@ -262,4 +262,33 @@ bool WorkDirWatch::drain()
     return changed;
 }
 
+std::int64_t tasksOfUid(uid_t uid)
+{
+    std::int64_t tasks = 0;
+    DIR* proc = ::opendir("/proc");
+    if (!proc)
+        return 0;
+    const int procFd = ::dirfd(proc);
+    while (const dirent* e = ::readdir(proc)) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        struct stat st {};
+        if (::fstatat(procFd, e->d_name, &st, 0) != 0 || st.st_uid != uid)
+            continue;
+        char path[sizeof e->d_name + 16];
+        char buf[1024];
+        std::snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        if (!readSmall(path, buf, sizeof buf))
+            continue;
+        // num_threads is field 20; the fields after the command's closing parenthesis start at 3.
+        const char* at = std::strrchr(buf, ')');
+        for (int field = 2; at && field < 20; ++field)
+            at = std::strchr(at + 1, ' ');
+        if (at)
+            tasks += std::atoll(at + 1);
+    }
+    ::closedir(proc);
+    return tasks;
+}
+
 } // namespace sb::usage

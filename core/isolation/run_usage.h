@@ -26,6 +26,10 @@ TreeSample sampleTree(pid_t root);
 // The CPU time, in microseconds, of every child the caller reaped so far (and of what they reaped).
 std::int64_t reapedCpuUs();
 
+// The tasks (threads) of every process whose /proc entry belongs to `uid`: what the kernel counts against
+// that uid's RLIMIT_NPROC, give or take the processes that come and go meanwhile.
+std::int64_t tasksOfUid(uid_t uid);
+
 struct DiskSample {
     std::int64_t kb = 0;          // allocated size of every file and folder below the dir, each inode once
     std::int64_t entries = 0;     // how many were looked at

@@ -94,36 +94,6 @@ std::uint32_t transientId()
 }
 
 // Tasks (processes and threads) the uid has now: an unprivileged caller's RLIMIT_NPROC counts them too.
-std::int64_t tasksOfUid(uid_t uid)
-{
-    std::int64_t tasks = 0;
-    DIR* proc = ::opendir("/proc");
-    if (!proc)
-        return 0;
-    while (const dirent* e = ::readdir(proc)) {
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
-        struct stat st {};
-        const std::string dir = std::string("/proc/") + e->d_name;
-        if (::stat(dir.c_str(), &st) != 0 || st.st_uid != uid)
-            continue;
-        std::ifstream stat(dir + "/stat");
-        std::string line;
-        std::getline(stat, line);
-        const auto close = line.rfind(')');
-        if (close == std::string::npos)
-            continue;
-        std::istringstream fields(line.substr(close + 2));
-        std::string field;
-        for (int i = 3; i <= 20 && fields >> field; ++i) {
-            if (i == 20)
-                tasks += std::atoll(field.c_str());
-        }
-    }
-    ::closedir(proc);
-    return tasks;
-}
-
 bool containsAny(const std::string& text, std::initializer_list<const char*> needles)
 {
     for (const char* n : needles) {
@@ -619,7 +589,9 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
     // level. In a container the limit counts the tasks of the run's own user namespace alone (the kernel
     // keeps the count per namespace), as for a root caller's transient uid: none to add, and no /proc
     // walk on every run.
-    spec.processBase = spec.dropPrivileges || spec.container ? 0 : tasksOfUid(::getuid());
+    spec.processBase = spec.dropPrivileges || spec.container ? 0
+                      : started->pooled                     ? usage::tasksOfUid(::getuid())
+                                                            : kProcessBaseCountedByLauncher;
     mark("runner.prepared");
 
     // A cold launcher gets both lines now; a pooled one has its sandbox and waits for the job alone. The

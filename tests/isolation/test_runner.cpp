@@ -354,6 +354,29 @@ TEST(Limits, ForkBombIsContained)
     EXPECT_LT(r.durationMs, 1500.0 + 5000.0);
 }
 
+// `processes` is what the run itself may have, counted by the kernel (RLIMIT_NPROC) on top of what the
+// caller's uid had at the start (the launcher counts those for an unprivileged caller; a root caller's run
+// has a uid of its own). dash stops at the first fork that fails: the numbers it echoed tell how many
+// background processes it got besides itself.
+TEST(Limits, ProcessesAreTheRunsOwn)
+{
+    RunRequest request;
+    request.language = Language::Command;
+    request.command = {"/bin/sh", "-c", "i=0; while [ $i -lt 40 ]; do echo $i; sleep 5 & i=$((i+1)); done"};
+    request.policy.level = IsolationLevel::Process;
+    request.policy.limits.processes = 8;
+    request.policy.limits.wallMs = 10000;
+    const auto r = Runner().run(request);
+    ASSERT_NE(r.outcome, Outcome::InternalError) << r.message;
+    const auto forked = std::count(r.stdoutText.begin(), r.stdoutText.end(), '\n') - 1;
+    if (::geteuid() == 0) {
+        EXPECT_EQ(forked, 7) << r.stdoutText << r.stderrText;
+    } else { // the caller's other processes come and go meanwhile
+        EXPECT_GE(forked, 5) << r.stdoutText << r.stderrText;
+        EXPECT_LE(forked, 9) << r.stdoutText << r.stderrText;
+    }
+}
+
 TEST(Command, RunsAnyProgramUnderTheSameLayers)
 {
     RunRequest request;
