@@ -1133,16 +1133,17 @@ done:
     }
     if (::getppid() != caller && !spec->keepWorkDir)
         sb::removeWorkDir(spec->workDir); // the caller died: nobody else will clean up after the run
-    rusage usage{};
-    ::getrusage(RUSAGE_CHILDREN, &usage);
-    auto toMs = [](const timeval& tv) {
-        return static_cast<double>(tv.tv_sec) * 1000.0 + static_cast<double>(tv.tv_usec) / 1000.0;
-    };
-    result.cpuMs = toMs(usage.ru_utime) + toMs(usage.ru_stime);
-    result.peakRssKb = usage.ru_maxrss;
-    if (programEnd) { // pid 1 is not reaped yet, and its own usage is not the run's anyway
+    if (programEnd) { // the run's processes as pid 1 reaped them (pid 1 itself is not reaped yet, nor the run's)
         result.cpuMs = static_cast<double>(programEnd->cpuUs) / 1000.0;
         result.peakRssKb = programEnd->peakRssKb;
+    } else {
+        rusage usage{};
+        ::getrusage(RUSAGE_CHILDREN, &usage);
+        auto toMs = [](const timeval& tv) {
+            return static_cast<double>(tv.tv_sec) * 1000.0 + static_cast<double>(tv.tv_usec) / 1000.0;
+        };
+        result.cpuMs = toMs(usage.ru_utime) + toMs(usage.ru_stime);
+        result.peakRssKb = usage.ru_maxrss;
     }
     if (groupCpuUs >= 0) // the cgroup counts every process, also those the kernel ended with pid 1
         result.cpuMs = std::max(result.cpuMs, static_cast<double>(groupCpuUs) / 1000.0);
