@@ -13,7 +13,6 @@
 #include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <utility>
 #include <vector>
 
 namespace sb::cgroup {
@@ -308,46 +307,16 @@ Figures::Figures(const RunGroup& group) : m_v2(group.v2)
 {
     if (!group.active())
         return;
-    m_cpu = ::open((group.cpuDir + (group.v2 ? "/cpu.stat" : "/cpuacct.usage")).c_str(), O_RDONLY | O_CLOEXEC);
-    m_memory = ::open((group.memoryDir + (group.v2 ? "/memory.events" : "/memory.oom_control")).c_str(),
-                      O_RDONLY | O_CLOEXEC);
-}
-
-Figures::Figures(Figures&& other) noexcept
-    : m_v2(other.m_v2), m_cpu(std::exchange(other.m_cpu, -1)), m_memory(std::exchange(other.m_memory, -1))
-{
-}
-
-Figures& Figures::operator=(Figures&& other) noexcept
-{
-    if (this != &other) {
-        close();
-        m_v2 = other.m_v2;
-        m_cpu = std::exchange(other.m_cpu, -1);
-        m_memory = std::exchange(other.m_memory, -1);
-    }
-    return *this;
-}
-
-Figures::~Figures()
-{
-    close();
-}
-
-void Figures::close()
-{
-    for (int* fd : {&m_cpu, &m_memory}) {
-        if (*fd >= 0)
-            ::close(*fd);
-        *fd = -1;
-    }
+    m_cpu.reset(::open((group.cpuDir + (group.v2 ? "/cpu.stat" : "/cpuacct.usage")).c_str(), O_RDONLY | O_CLOEXEC));
+    m_memory.reset(::open((group.memoryDir + (group.v2 ? "/memory.events" : "/memory.oom_control")).c_str(),
+                          O_RDONLY | O_CLOEXEC));
 }
 
 std::int64_t Figures::cpuUsageUs() const
 {
-    if (m_cpu < 0)
+    if (!m_cpu.valid())
         return -1;
-    const std::string text = readFrom(m_cpu);
+    const std::string text = readFrom(m_cpu.get());
     if (m_v2)
         return keyedValue(text, "usage_usec");
     return text.empty() ? -1 : std::atoll(text.c_str()) / 1000;
@@ -355,7 +324,7 @@ std::int64_t Figures::cpuUsageUs() const
 
 bool Figures::oomKilled() const
 {
-    return m_memory >= 0 && keyedValue(readFrom(m_memory), "oom_kill") > 0;
+    return m_memory.valid() && keyedValue(readFrom(m_memory.get()), "oom_kill") > 0;
 }
 
 void destroy(const RunGroup& group)

@@ -7,6 +7,8 @@
 // neither, the run goes on with per-process limits only and its layers say cgroup_limits: false; where it
 // offers one and making the run's group fails, the run is refused.
 
+#include "util/unique_fd.h"
+
 #include <cstdint>
 #include <string>
 #include <sys/types.h>
@@ -49,11 +51,6 @@ class Figures {
 public:
     Figures() = default;
     explicit Figures(const RunGroup& group);
-    Figures(Figures&& other) noexcept;
-    Figures& operator=(Figures&& other) noexcept;
-    Figures(const Figures&) = delete;
-    Figures& operator=(const Figures&) = delete;
-    ~Figures();
 
     // CPU time of every process that ran in the group, in microseconds; -1 when unknown.
     std::int64_t cpuUsageUs() const;
@@ -61,10 +58,9 @@ public:
     bool oomKilled() const;
 
 private:
-    void close();
     bool m_v2 = false;
-    int m_cpu = -1;    // cpuacct.usage (v1), cpu.stat (v2)
-    int m_memory = -1; // memory.oom_control (v1), memory.events (v2)
+    UniqueFd m_cpu;    // cpuacct.usage (v1), cpu.stat (v2)
+    UniqueFd m_memory; // memory.oom_control (v1), memory.events (v2)
 };
 // Removes the group; call when every process of it is gone (waits a little for those still exiting).
 void destroy(const RunGroup& group);

@@ -586,9 +586,9 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
             spec.env.push_back(std::string(name) + "=" + proxy);
     }
     // Tasks the caller's uid has now: an unprivileged caller's RLIMIT_NPROC counts them too at the process
-    // level. In a container the limit counts the tasks of the run's own user namespace alone (the kernel
-    // keeps the count per namespace), as for a root caller's transient uid: none to add, and no /proc
-    // walk on every run.
+    // level. A cold launcher counts them itself while the program's process sets up; a pooled run's are
+    // counted here, at its job. In a container the limit counts the tasks of the run's own user namespace
+    // alone (the kernel keeps the count per namespace), as for a root caller's transient uid: none to add.
     spec.processBase = spec.dropPrivileges || spec.container ? 0
                       : started->pooled                     ? usage::tasksOfUid(::getuid())
                                                             : kProcessBaseCountedByLauncher;
