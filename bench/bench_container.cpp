@@ -1,6 +1,7 @@
 // Container-level start of /bin/true through sb::Runner vs bubblewrap doing the same job
 // (`bwrap --unshare-all --die-with-parent --ro-bind /usr /usr ... /bin/true`), interleaved A, B, A, B.
-// PRODUCT.md: at most half of bubblewrap's time. Also the process level and a bare posix_spawn for scale.
+// PRODUCT.md: at most half of bubblewrap's time. Also the kernel's floor for the same namespaces and root
+// (floor_sandbox.h), the process level and a bare posix_spawn for scale.
 //
 //   bench_container [N] [WARMUP]              the side-by-side figures
 //   bench_container [N] [WARMUP] --breakdown  where a container-level (and a process-level) start goes:
@@ -9,6 +10,7 @@
 //       phases from the Runner's run() on; the sandbox was prepared before)
 
 #include "bench_common.h"
+#include "floor_sandbox.h"
 
 #include "isolation/runner.h"
 #include "isolation/warm_pool.h"
@@ -162,7 +164,12 @@ int main(int argc, char** argv)
         stats.add(ms);
         inside.add(r.durationMs);
     };
-    bench::Stats container, containerInside, process, processInside, bwrapStats, bareStats;
+    char floorWork[] = "/tmp/bench-floor-XXXXXX";
+    if (!::mkdtemp(floorWork)) {
+        std::perror("mkdtemp");
+        return 1;
+    }
+    bench::Stats container, containerInside, process, processInside, bwrapStats, floorStats, bareStats;
     bench::Stats scratch; // warm-up rounds land here and are discarded
     for (int i = -warmup; i < n; ++i) {
         runAt(sb::IsolationLevel::Container, i < 0 ? scratch : container, i < 0 ? scratch : containerInside);
@@ -173,6 +180,14 @@ int main(int argc, char** argv)
         }
         if (i >= 0)
             bwrapStats.add(b.wallMs);
+        const auto f = bench::floor::run("/bin/true", floorWork);
+        if (!f.ok) {
+            std::cerr << "the kernel's floor: " << f.error << '\n';
+            ::rmdir(floorWork);
+            return 1;
+        }
+        if (i >= 0)
+            floorStats.add(f.wallMs);
         runAt(sb::IsolationLevel::Process, i < 0 ? scratch : process, i < 0 ? scratch : processInside);
         const auto t = bench::spawnAndWait(bare);
         if (i >= 0)
@@ -187,13 +202,20 @@ int main(int argc, char** argv)
     row("/bin/true, container level (sb::Runner::run)", container);
     std::printf("    (launcher-measured median %.2f)\n", containerInside.median());
     row("/bin/true, bwrap --unshare-all --die-with-parent ...", bwrapStats);
+    row("/bin/true, the kernel's floor (floor_sandbox.h)", floorStats);
     row("/bin/true, process level (sb::Runner::run)", process);
     row("/bin/true, bare posix_spawn + wait", bareStats);
     const double ratio = container.median() / bwrapStats.median();
+    const double floorRatio = floorStats.median() / bwrapStats.median();
     std::printf("  => container / bwrap, ratio of medians: %.2fx  (PRODUCT.md target <= 0.50x: %s)\n", ratio,
                 ratio <= 0.5 ? "met" : "not met");
+    std::printf("  => the kernel's floor / bwrap: %.2fx; container / the floor: %.2fx\n", floorRatio,
+                container.median() / floorStats.median());
     std::printf("{\"bench\":\"container\",\"n\":%d,\"container_median_ms\":%.3f,\"bwrap_median_ms\":%.3f,"
-                "\"process_median_ms\":%.3f,\"bare_median_ms\":%.3f,\"ratio_container_bwrap\":%.3f}\n",
-                n, container.median(), bwrapStats.median(), process.median(), bareStats.median(), ratio);
+                "\"floor_median_ms\":%.3f,\"process_median_ms\":%.3f,\"bare_median_ms\":%.3f,"
+                "\"ratio_container_bwrap\":%.3f,\"ratio_floor_bwrap\":%.3f}\n",
+                n, container.median(), bwrapStats.median(), floorStats.median(), process.median(), bareStats.median(),
+                ratio, floorRatio);
+    ::rmdir(floorWork);
     return 0;
 }
