@@ -1,6 +1,6 @@
 // The warm pool (warm_pool.h), side by side with its peers in one run.
 //
-//   bench_pool [N=40] [WARMUP=5] [THROUGHPUT_RUNS=200]
+//   bench_pool [N=40] [WARMUP=5] [THROUGHPUT_RUNS=200] [--idle MS]
 //
 // 1. Start: a pooled run of a program through sb::Runner vs a bare start + wait of the same argv (stdout/
 //    stderr drained from pipes, as the Runner does), once by posix_spawn and once by fork + execve,
@@ -13,6 +13,9 @@
 //    reported beside it. For scale, a second pass interleaves a cold run of the same request with the bare
 //    posix_spawn start (apart, so that a cold run's namespace teardown, which the kernel finishes in the
 //    background, does not land on a pooled run).
+//    --idle MS: the machine is left idle for MS ms before each timed start of the first pass, pooled and
+//    bare alike: a request that comes after a pause, when the pool's processes and the CPUs have gone to
+//    sleep, instead of one of a burst.
 // 2. Throughput: T = 1, 2, 4 threads sharing THROUGHPUT_RUNS runs of /bin/true back to back at each
 //    level (cold, then through a pool of T sandboxes), and the same with bare spawns; runs per second and
 //    the speed-up over one thread, and how many cores the machine kept busy meanwhile (/proc/stat; other
@@ -66,7 +69,7 @@ struct StartRow {
 };
 
 StartRow measureStart(const std::vector<std::string>& argv, const std::string& expect, sb::IsolationLevel level,
-                      int n, int warmup)
+                      int n, int warmup, std::chrono::milliseconds idle)
 {
     const auto request = commandRequest(argv, level);
     sb::WarmPoolOptions poolOptions;
@@ -80,7 +83,12 @@ StartRow measureStart(const std::vector<std::string>& argv, const std::string& e
     StartRow row{argv.front() == "/bin/true" ? "/bin/true" : "python3 -c 'print(1)'", std::string(sb::toString(level)),
                  {}, {}, {}, {}, {}};
     bench::Stats scratch;
+    auto pause = [&] {
+        if (idle.count() > 0)
+            std::this_thread::sleep_for(idle);
+    };
     auto bare = [&](bench::Stats& into, bench::Start how = bench::Start::Spawn) {
+        pause();
         const auto b = bench::startAndWait(argv, how);
         if (!b.ok || b.stdoutText != expect) {
             std::cerr << "bare " << argv.front() << ": " << b.error << '\n';
@@ -93,6 +101,7 @@ StartRow measureStart(const std::vector<std::string>& argv, const std::string& e
             std::cerr << "the pool did not get ready: " << pool->lastError() << '\n';
             std::exit(1);
         }
+        pause();
         const auto handedOut = pool->stats().handedOut;
         const auto start = bench::Clock::now();
         const auto p = pooled.run(request);
@@ -114,7 +123,12 @@ StartRow measureStart(const std::vector<std::string>& argv, const std::string& e
         if (c.outcome != sb::Outcome::Ok || c.stdoutText != expect)
             failed("cold " + argv.front(), c);
         (i < 0 ? scratch : row.cold).add(coldMs);
-        bare(i < 0 ? scratch : row.coldBare);
+        const auto b = bench::startAndWait(argv, bench::Start::Spawn);
+        if (!b.ok || b.stdoutText != expect) {
+            std::cerr << "bare " << argv.front() << ": " << b.error << '\n';
+            std::exit(1);
+        }
+        (i < 0 ? scratch : row.coldBare).add(b.wallMs);
     }
     return row;
 }
@@ -172,9 +186,15 @@ Rate throughput(int threads, int total, Job job)
 
 int main(int argc, char** argv)
 {
-    const int n = argc > 1 ? bench::parseCount(argv[1], "N") : 40;
-    const int warmup = argc > 2 ? bench::parseCount(argv[2], "WARMUP") : 5;
-    const int runs = argc > 3 ? bench::parseCount(argv[3], "THROUGHPUT_RUNS") : 200;
+    std::vector<const char*> args(argv + 1, argv + argc);
+    std::chrono::milliseconds idle{0};
+    if (args.size() >= 2 && std::string_view(args[args.size() - 2]) == "--idle") {
+        idle = std::chrono::milliseconds(bench::parseCount(args.back(), "--idle MS"));
+        args.resize(args.size() - 2);
+    }
+    const int n = args.size() > 0 ? bench::parseCount(args[0], "N") : 40;
+    const int warmup = args.size() > 1 ? bench::parseCount(args[1], "WARMUP") : 5;
+    const int runs = args.size() > 2 ? bench::parseCount(args[2], "THROUGHPUT_RUNS") : 200;
     const sb::IsolationLevel deepest = sb::highestAvailableLevel();
     std::vector<sb::IsolationLevel> levels = {sb::IsolationLevel::Process};
     if (deepest >= sb::IsolationLevel::Container)
@@ -187,13 +207,16 @@ int main(int argc, char** argv)
         {{"/bin/true"}, ""}, {{"/usr/bin/python3", "-c", "print(1)"}, "1\n"}};
     for (const auto& [program, expect] : programs) {
         for (const auto level : levels)
-            rows.push_back(measureStart(program, expect, level, n, warmup));
+            rows.push_back(measureStart(program, expect, level, n, warmup, idle));
     }
-    std::printf("Pooled start: N=%d interleaved rounds after %d warm-up rounds; wall ms seen by the caller\n\n", n,
-                warmup);
+    std::printf("Pooled start: N=%d interleaved rounds after %d warm-up rounds; wall ms seen by the caller", n, warmup);
+    if (idle.count() > 0)
+        std::printf("; each after %lld ms idle", static_cast<long long>(idle.count()));
+    std::printf("\n\n");
     std::printf("  %-24s %-10s %8s %8s %8s %8s %8s %10s %8s | %8s %8s %8s\n", "program", "level", "pooled", "p10", "p90",
                 "spawn", "ratio", "fork+exec", "ratio", "cold", "spawn", "ratio");
-    std::string json = "{\"bench\":\"pool\",\"n\":" + std::to_string(n) + ",\"start\":[";
+    std::string json = "{\"bench\":\"pool\",\"n\":" + std::to_string(n)
+                       + ",\"idle_ms\":" + std::to_string(idle.count()) + ",\"start\":[";
     bool allMet = true;
     bool allMetFork = true;
     for (std::size_t i = 0; i < rows.size(); ++i) {
