@@ -164,6 +164,14 @@ inline Spawned spawnAndWait(const std::vector<std::string>& args)
     return startAndWait(args, Start::Spawn);
 }
 
+// The peer's command for a container-level start of /bin/true: bubblewrap with every namespace it has.
+inline std::vector<std::string> bwrapTrueArgs()
+{
+    return {"/usr/bin/bwrap", "--unshare-all", "--die-with-parent", "--ro-bind", "/usr", "/usr", "--symlink",
+            "usr/lib64", "/lib64", "--symlink", "usr/lib", "/lib", "--symlink", "usr/bin", "/bin", "--proc", "/proc",
+            "--dev", "/dev", "/bin/true"};
+}
+
 inline std::string jsonString(std::string_view s)
 {
     std::string out = "\"";

@@ -143,10 +143,7 @@ int main(int argc, char** argv)
     const int warmup = argc > 2 ? bench::parseCount(argv[2], "WARMUP") : 5;
     if (argc > 3 && std::string_view(argv[3]) == "--breakdown")
         return breakdown(n, warmup, argc > 4 && std::string_view(argv[4]) == "--pooled");
-    const std::vector<std::string> bwrap = {"/usr/bin/bwrap", "--unshare-all", "--die-with-parent", "--ro-bind", "/usr",
-                                            "/usr", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/lib", "/lib",
-                                            "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev",
-                                            "/bin/true"};
+    const std::vector<std::string> bwrap = bench::bwrapTrueArgs();
     const std::vector<std::string> bare = {"/bin/true"};
     const sb::Runner runner;
     auto runAt = [&](sb::IsolationLevel level, bench::Stats& stats, bench::Stats& inside) {

@@ -20,7 +20,8 @@
 //    level (cold, then through a pool of T sandboxes), and the same with bare spawns; runs per second and
 //    the speed-up over one thread, and how many cores the machine kept busy meanwhile (/proc/stat; other
 //    load on the machine counts too). On 2 cores, 2 threads should give close to 2x, 4 threads no more,
-//    unless one thread already keeps more than one core busy.
+//    unless one thread already keeps more than one core busy. bubblewrap's container-level start of
+//    /bin/true (bench_container's command) is measured the same way, as the peer for the scaling.
 // Ends with one JSON line starting with {"bench":"pool".
 
 #include "bench_common.h"
@@ -250,6 +251,11 @@ int main(int argc, char** argv)
                 "bare spawn (cores busy)");
     json += "],\"throughput\":[";
     bool firstRow = true;
+    auto cell = [](const Rate& r, double one) {
+        char text[64];
+        std::snprintf(text, sizeof text, "%5.0f/s %4.2fx (%3.1f)", r.perSecond, r.perSecond / one, r.coresBusy);
+        return std::string(text);
+    };
     for (const auto level : levels) {
         const auto request = commandRequest({"/bin/true"}, level);
         const sb::Runner cold;
@@ -273,11 +279,6 @@ int main(int argc, char** argv)
                 base[1] = pooledRate.perSecond;
                 base[2] = bareRate.perSecond;
             }
-            auto cell = [](const Rate& r, double one) {
-                char text[64];
-                std::snprintf(text, sizeof text, "%5.0f/s %4.2fx (%3.1f)", r.perSecond, r.perSecond / one, r.coresBusy);
-                return std::string(text);
-            };
             std::printf("  %-10s %-8d %23s %23s %23s\n", std::string(sb::toString(level)).c_str(), threads,
                         cell(coldRate, base[0]).c_str(), cell(pooledRate, base[1]).c_str(), cell(bareRate, base[2]).c_str());
             json += std::string(firstRow ? "" : ",") + "{\"level\":\"" + std::string(sb::toString(level))
@@ -290,6 +291,21 @@ int main(int argc, char** argv)
                     + ",\"bare_cores_busy\":" + bench::jsonNumber(bareRate.coresBusy) + "}";
             firstRow = false;
         }
+    }
+    json += "],\"peer_throughput\":[";
+    if (::access("/usr/bin/bwrap", X_OK) == 0) {
+        double one = 0;
+        for (const int threads : {1, 2, 4}) {
+            const Rate rate = throughput(threads, runs, [] { return bench::spawnAndWait(bench::bwrapTrueArgs()).ok; });
+            if (threads == 1)
+                one = rate.perSecond;
+            std::printf("  %-10s %-8d %23s\n", "bwrap", threads, cell(rate, one).c_str());
+            json += std::string(threads == 1 ? "" : ",") + "{\"peer\":\"bwrap\",\"threads\":" + std::to_string(threads)
+                    + ",\"per_s\":" + bench::jsonNumber(rate.perSecond)
+                    + ",\"cores_busy\":" + bench::jsonNumber(rate.coresBusy) + "}";
+        }
+    } else {
+        std::printf("  bwrap: not installed, no peer for the scaling\n");
     }
     json += "]}";
     std::printf("\n%s\n", json.c_str());
