@@ -160,7 +160,8 @@ inline bool bindReadOnly(const char* source, const char* target)
 } // namespace detail
 
 // One run of `program` (no arguments) through the floor's sequence, timed like spawnAndWait(): from before
-// the clone to the reaped pid 1, the output drained. workDir must exist; it becomes /work.
+// the clone to the reaped pid 1, the output drained. workDir must exist; it becomes /work. The clone is a
+// raw system call (glibc's fork handlers do not run): call this from a process with one thread.
 inline Spawned run(const char* program, const std::string& workDir)
 {
     Spawned r;

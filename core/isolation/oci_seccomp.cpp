@@ -133,7 +133,7 @@ public:
         json root;
         try {
             root = json::parse(text.begin(), text.end());
-        } catch (const json::parse_error& e) {
+        } catch (const json::exception& e) { // parse_error; out_of_range for a number too large for a double
             return fail(fmt::format("{}: invalid JSON: {}", m_origin, e.what()));
         }
         if (!root.is_object())
@@ -413,6 +413,8 @@ private:
             return {};
         }
         for (const auto& name : names) {
+            if (std::find(out.names.begin(), out.names.end(), name) != out.names.end())
+                continue; // listed twice in one rule: the same rule
             if (!isKnownSyscall(name)) {
                 if (std::find(m_report.unknownSyscalls.begin(), m_report.unknownSyscalls.end(), name)
                     == m_report.unknownSyscalls.end())

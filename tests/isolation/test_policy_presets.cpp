@@ -382,6 +382,26 @@ TEST(OciSeccomp, ActionsMapAsDocumented)
     EXPECT_EQ(ruleFor(*sys, "swapon", 1), nullptr);
 }
 
+// What an import keeps is stored with every run (renderPolicy): it must parse back as a policy. A syscall
+// listed twice in one rule (with conditions, where no first-wins applies) is the same rule once.
+TEST(OciSeccomp, ASyscallListedTwiceInOneRuleIsKeptOnce)
+{
+    auto sys = importOciSeccompProfile(R"({"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+        {"names": ["faccessat", "openat", "faccessat"], "name": "openat", "action": "SCMP_ACT_ERRNO",
+         "args": [{"index": 2, "value": 1, "op": "SCMP_CMP_EQ"}]}
+    ]})",
+                                       "inline.json");
+    ASSERT_TRUE(sys) << sys.error().message;
+    ASSERT_EQ(sys->rules.size(), 1U);
+    EXPECT_EQ(sys->rules[0].names, (std::vector<std::string>{"faccessat", "openat"}));
+    Policy policy;
+    policy.syscalls = *sys;
+    const std::string rendered = renderPolicy(policy);
+    auto again = parsePolicy(rendered, "rendered.yaml");
+    ASSERT_TRUE(again) << again.error().message << "\n" << rendered;
+    EXPECT_EQ(renderPolicy(*again), rendered);
+}
+
 struct BadProfile {
     const char* json;
     const char* expected;
@@ -400,6 +420,9 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, OciSeccompErrors,
     ::testing::Values(
         BadProfile{"{", "profile.json: invalid JSON"},
+        // Valid JSON syntax, but nlohmann refuses a number beyond a double with out_of_range, not parse_error.
+        BadProfile{R"({"defaultAction": "SCMP_ACT_ALLOW", "defaultErrnoRet": 1e400})",
+                   "profile.json: invalid JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'"},
         BadProfile{"[]", "profile.json: a seccomp profile must be a JSON object"},
         BadProfile{"{}", "profile.json: defaultAction: missing"},
         BadProfile{R"({"defaultAction": "SCMP_ACT_MAYBE"})",
