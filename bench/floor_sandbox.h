@@ -17,6 +17,8 @@
 
 #include "bench_common.h"
 
+#include "isolation/fd_passing.h" // sendmsg/recvmsg of one descriptor, nothing more
+
 #include <fcntl.h>
 #include <sched.h>
 #include <string>
@@ -48,44 +50,6 @@ inline bool writeText(const std::string& path, const std::string& text)
     return ok;
 }
 
-inline bool sendFd(int socket, int fd)
-{
-    char byte = 0;
-    iovec iov{&byte, 1};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
-    cmsghdr* c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
-    return ::sendmsg(socket, &msg, 0) == 1;
-}
-
-inline int receiveFd(int socket)
-{
-    char byte = 0;
-    iovec iov{&byte, 1};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
-    if (::recvmsg(socket, &msg, 0) != 1)
-        return -1;
-    const cmsghdr* c = CMSG_FIRSTHDR(&msg);
-    if (!c || c->cmsg_type != SCM_RIGHTS)
-        return -1;
-    int fd = -1;
-    std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
-    return fd;
-}
-
 inline bool bindReadOnly(const char* source, const char* target)
 {
     return ::mount(source, target, nullptr, MS_BIND | MS_REC, nullptr) == 0
@@ -104,7 +68,7 @@ inline bool bindReadOnly(const char* source, const char* target)
         if (::unshare(CLONE_NEWNET) != 0)
             ::_exit(1);
         const int ns = ::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-        ::_exit(ns >= 0 && sendFd(channel[1], ns) ? 0 : 1);
+        ::_exit(ns >= 0 && sb::sendFd(channel[1], ns) ? 0 : 1);
     }
     ::close(channel[1]); // a helper that failed is EOF
     char go = 0;
@@ -138,7 +102,7 @@ inline bool bindReadOnly(const char* source, const char* target)
               && ::chdir("/") == 0,
           14);
     check(::mount(nullptr, "/", nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, nullptr) == 0, 15);
-    const int net = receiveFd(channel[0]);
+    const int net = sb::receiveFd(channel[0]);
     check(net >= 0 && ::setns(net, CLONE_NEWNET) == 0, 16);
     int status = 0;
     check(::waitpid(helper, &status, 0) == helper && WIFEXITED(status) && WEXITSTATUS(status) == 0, 17);
