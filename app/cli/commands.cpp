@@ -14,11 +14,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <sys/stat.h>
 
 namespace sb::cli {
 
@@ -47,27 +50,38 @@ namespace {
 
 constexpr std::size_t kMaxSnippetBytes = 1 << 20;
 
+// At most `limit` bytes of `in`: what is beyond is never read (stdin may not end).
+std::string readAtMost(std::istream& in, std::size_t limit)
+{
+    std::string text(limit, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(limit));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    return text;
+}
+
 Result<std::string> readSnippet(const std::string& file)
 {
+    const std::string name = file == "-" ? "stdin" : file;
     std::string text;
     if (file == "-") {
-        text.assign(std::istreambuf_iterator<char>(std::cin), {});
+        text = readAtMost(std::cin, kMaxSnippetBytes + 1);
     } else {
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(file, ec))
-            return fail(fmt::format("{}: no such file", file));
-        if (std::filesystem::file_size(file, ec) > kMaxSnippetBytes)
+        struct stat st {};
+        if (::stat(file.c_str(), &st) != 0)
+            return fail(fmt::format("{}: {}", file, std::strerror(errno)));
+        if (!S_ISREG(st.st_mode))
+            return fail(fmt::format("{}: not a regular file; a snippet is a file of Python or shell source", file));
+        if (static_cast<std::uint64_t>(st.st_size) > kMaxSnippetBytes)
             return fail(fmt::format("{}: larger than 1 MiB; a snippet must be smaller", file));
         std::ifstream in(file, std::ios::binary);
         if (!in)
-            return fail(fmt::format("{}: cannot read", file));
-        text.assign(std::istreambuf_iterator<char>(in), {});
+            return fail(fmt::format("{}: cannot read: {}", file, std::strerror(errno)));
+        text = readAtMost(in, kMaxSnippetBytes + 1);
     }
     if (text.size() > kMaxSnippetBytes)
-        return fail(fmt::format("{}: larger than 1 MiB; a snippet must be smaller", file == "-" ? "stdin" : file));
+        return fail(fmt::format("{}: larger than 1 MiB; a snippet must be smaller", name));
     if (text.find('\0') != std::string::npos)
-        return fail(fmt::format("{}: binary content (NUL bytes); expected Python or shell source",
-                                file == "-" ? "stdin" : file));
+        return fail(fmt::format("{}: binary content (NUL bytes); expected Python or shell source", name));
     return text;
 }
 
@@ -83,26 +97,14 @@ void printSummary(std::ostream& out, const RunResult& r)
         out << "[sandbench] output was truncated at the policy's limit\n";
 }
 
-// Whether a policy file names its level itself (otherwise the machine's highest level applies).
-bool policyNamesLevel(const std::string& path)
-{
-    try {
-        const YAML::Node root = YAML::LoadFile(path);
-        return root.IsMap() && root["level"];
-    } catch (const YAML::Exception&) {
-        return false;
-    }
-}
-
 } // namespace
 
 Result<Policy> loadPolicyOrPreset(const std::string& nameOrPath, bool& namesLevel)
 {
     std::error_code ec;
-    if (std::filesystem::exists(nameOrPath, ec)) {
-        namesLevel = policyNamesLevel(nameOrPath);
-        return loadPolicyFile(nameOrPath);
-    }
+    // A dangling link or a loop is a file the user meant: its error says what is wrong with it.
+    if (std::filesystem::exists(nameOrPath, ec) || std::filesystem::is_symlink(nameOrPath, ec))
+        return loadPolicyFile(nameOrPath, nullptr, &namesLevel);
     if (auto text = builtinPresetText(nameOrPath)) {
         namesLevel = YAML::Load(std::string(*text))["level"].IsDefined();
         return builtinPreset(nameOrPath);

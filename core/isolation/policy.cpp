@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 #include <seccomp.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
@@ -220,6 +222,57 @@ Result<std::string> readBoundedFile(const std::filesystem::path& path, std::size
     return text;
 }
 
+// Where a YAML stream's second document with content starts, if it has one. Only events, nothing built,
+// and at most two documents read: yaml-cpp's LoadAll() can go on without end on some malformed streams.
+std::optional<YAML::Mark> secondDocument(std::string_view text)
+{
+    struct Finder : YAML::EventHandler {
+        std::optional<YAML::Mark> content; // the document's first node that is not an empty one
+        void found(const YAML::Mark& mark)
+        {
+            if (!content)
+                content = mark;
+        }
+        void OnDocumentStart(const YAML::Mark&) override {}
+        void OnDocumentEnd() override {}
+        void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+        void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { found(mark); }
+        void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override
+        {
+            found(mark);
+        }
+        void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override
+        {
+            found(mark);
+        }
+        void OnSequenceEnd() override {}
+        void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override
+        {
+            found(mark);
+        }
+        void OnMapEnd() override {}
+    };
+    std::istringstream in{std::string(text)};
+    YAML::Parser parser(in);
+    Finder first;
+    Finder second;
+    if (!parser.HandleNextDocument(first) || !parser.HandleNextDocument(second))
+        return std::nullopt;
+    return second.content;
+}
+
+// A value as error messages show it: a long one cut (a policy may hold megabytes in one value).
+std::string shown(std::string_view value)
+{
+    constexpr std::size_t kShown = 80;
+    if (value.size() <= kShown)
+        return std::string(value);
+    std::size_t cut = kShown;
+    while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80)
+        --cut; // not inside a UTF-8 sequence
+    return fmt::format("{}… ({} bytes)", value.substr(0, cut), value.size());
+}
+
 class PolicyParser {
 public:
     PolicyParser(std::string_view origin, std::optional<std::filesystem::path> baseDir,
@@ -228,15 +281,21 @@ public:
     {
     }
 
-    Result<Policy> parse(std::string_view text)
+    Result<Policy> parse(std::string_view text, bool* namesLevel = nullptr)
     {
         YAML::Node root;
         try {
             root = YAML::Load(std::string(text));
+            if (const auto second = secondDocument(text))
+                return fail(fmt::format("{}:{}:{}: a policy is one YAML document; another one starts here (it "
+                                        "would be ignored)",
+                                        m_origin, second->line + 1, second->column + 1));
         } catch (const YAML::ParserException& e) {
             return fail(fmt::format("{}:{}:{}: invalid YAML: {}", m_origin, e.mark.line + 1, e.mark.column + 1, e.msg));
         }
         Policy policy;
+        if (namesLevel)
+            *namesLevel = root.IsMap() && root["level"];
         if (!root || root.IsNull())
             return policy; // an empty file is the default policy
         if (!root.IsMap())
@@ -263,10 +322,46 @@ private:
         return loc;
     }
 
+    // What reading the policy may cost: its values and keys, counted each time they are read. A file is at
+    // most 1 MiB, but YAML aliases repeat what they name, so that a small file can stand for gigabytes.
+    static constexpr std::size_t kMaxExpandedBytes = 4 << 20;
+
+    Status spend(const YAML::Node& node, std::size_t bytes)
+    {
+        m_spent += bytes + 1;
+        if (m_spent > kMaxExpandedBytes)
+            return fail(where(node, "") + fmt::format("the policy stands for more than {} MiB of keys and values "
+                                                      "(YAML aliases repeat what they name)",
+                                                      kMaxExpandedBytes >> 20));
+        return {};
+    }
+
+    // The keys of a mapping, each once: YAML forbids a key given twice, and yaml-cpp would let it through
+    // (with the first one winning at the top and the last in a flow mapping).
+    Result<std::vector<std::string>> keysOf(const YAML::Node& map, std::string_view path)
+    {
+        std::vector<std::string> keys;
+        std::map<std::string, int> lines;
+        for (const auto& kv : map) {
+            if (!kv.first.IsScalar())
+                return fail(where(kv.first, path) + "expected a plain key");
+            const std::string& key = kv.first.Scalar();
+            if (auto spent = spend(kv.first, key.size()); !spent)
+                return std::unexpected(spent.error());
+            const std::string field = path.empty() ? key : fmt::format("{}.{}", path, key);
+            if (const auto [it, fresh] = lines.emplace(key, kv.first.Mark().line + 1); !fresh)
+                return fail(where(kv.first, field) + fmt::format("given twice (first at line {})", it->second));
+            keys.push_back(key);
+        }
+        return keys;
+    }
+
     Status checkKeys(const YAML::Node& map, std::string_view path, std::initializer_list<std::string_view> allowed)
     {
         if (!map.IsMap())
             return fail(where(map, path) + "expected a mapping");
+        if (auto keys = keysOf(map, path); !keys)
+            return std::unexpected(keys.error());
         for (const auto& kv : map) {
             const auto key = kv.first.as<std::string>();
             if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
@@ -290,6 +385,8 @@ private:
         if (!node.IsScalar())
             return fail(where(node, field) + "expected a single value");
         const std::string& text = node.Scalar();
+        if (auto spent = spend(node, text.size()); !spent)
+            return std::unexpected(spent.error());
         for (std::size_t i = 0; i < text.size();) {
             const auto c = static_cast<unsigned char>(text[i]);
             std::uint32_t codePoint = c;
@@ -314,7 +411,7 @@ private:
         std::int64_t value = 0;
         std::istringstream in(*text);
         if (!(in >> value) || !in.eof())
-            return fail(where(node, field) + fmt::format("expected an integer, got '{}'", *text));
+            return fail(where(node, field) + fmt::format("expected an integer, got '{}'", shown(*text)));
         if (value < min || value > max)
             return fail(where(node, field) + fmt::format("{} is out of range [{}, {}]", value, min, max));
         return value;
@@ -329,7 +426,7 @@ private:
             return true;
         if (*text == "false" || *text == "no" || *text == "off")
             return false;
-        return fail(where(node, field) + fmt::format("expected true or false, got '{}'", *text));
+        return fail(where(node, field) + fmt::format("expected true or false, got '{}'", shown(*text)));
     }
 
     Result<std::vector<std::string>> stringList(const YAML::Node& node, std::string_view field)
@@ -352,7 +449,7 @@ private:
         if (!text)
             return text;
         if (text->empty() || text->front() != '/' || text->find('\0') != std::string::npos)
-            return fail(where(node, field) + fmt::format("expected an absolute path, got '{}'", *text));
+            return fail(where(node, field) + fmt::format("expected an absolute path, got '{}'", shown(*text)));
         return text;
     }
 
@@ -382,7 +479,7 @@ private:
                 return std::unexpected(v.error());
             auto level = isolationLevelFromString(*v);
             if (!level)
-                return fail(where(n, "level") + fmt::format("unknown isolation level '{}' (process, container, strict)", *v));
+                return fail(where(n, "level") + fmt::format("unknown isolation level '{}' (process, container, strict)", shown(*v)));
             policy.level = *level;
         }
         if (auto n = root["allow_lower_level"]) {
@@ -397,7 +494,7 @@ private:
                     return fail(where(n, "network")
                                 + fmt::format("network '{}' is not supported; use 'none' or {{mode: allowlist, allow: "
                                               "[host:port, ...]}}",
-                                              n.Scalar()));
+                                              shown(n.Scalar())));
                 policy.network = NetworkMode::None;
             } else {
                 if (auto r = checkKeys(n, "network", {"mode", "allow"}); !r)
@@ -406,7 +503,7 @@ private:
                 if (!mode)
                     return std::unexpected(mode.error());
                 if (*mode != "none" && *mode != "allowlist")
-                    return fail(where(n["mode"], "network.mode") + fmt::format("unknown mode '{}' (none, allowlist)", *mode));
+                    return fail(where(n["mode"], "network.mode") + fmt::format("unknown mode '{}' (none, allowlist)", shown(*mode)));
                 policy.network = *mode == "allowlist" ? NetworkMode::Allowlist : NetworkMode::None;
                 if (auto a = n["allow"]) {
                     auto list = stringList(a, "network.allow");
@@ -423,7 +520,7 @@ private:
                         const bool hostOk = !host.empty() && host.find_first_of(" /\\@") == std::string::npos;
                         if (!portOk || !hostOk)
                             return fail(where(a, "network.allow")
-                                        + fmt::format("'{}' is not host:port (e.g. pypi.org:443, *.example.com:*)", entry));
+                                        + fmt::format("'{}' is not host:port (e.g. pypi.org:443, *.example.com:*)", shown(entry)));
                     }
                     policy.networkAllow = *list;
                 }
@@ -437,6 +534,8 @@ private:
                 keys.emplace_back(b.key);
             if (!n.IsMap())
                 return fail(where(n, "limits") + "expected a mapping");
+            if (auto unique = keysOf(n, "limits"); !unique)
+                return std::unexpected(unique.error());
             for (const auto& kv : n) {
                 const auto key = kv.first.as<std::string>();
                 const auto* bound = std::find_if(std::begin(kLimitBounds), std::end(kLimitBounds),
@@ -459,17 +558,19 @@ private:
                     return std::unexpected(v.error());
                 for (const auto& name : *v) {
                     if (!validEnvName(name))
-                        return fail(where(p, "env.pass") + fmt::format("'{}' is not a variable name", name));
+                        return fail(where(p, "env.pass") + fmt::format("'{}' is not a variable name", shown(name)));
                 }
                 policy.envPass = *v;
             }
             if (auto s = n["set"]) {
                 if (!s.IsMap())
                     return fail(where(s, "env.set") + "expected a mapping of NAME: value");
+                if (auto unique = keysOf(s, "env.set"); !unique)
+                    return std::unexpected(unique.error());
                 for (const auto& kv : s) {
                     const auto name = kv.first.as<std::string>();
                     if (!validEnvName(name))
-                        return fail(where(kv.first, "env.set") + fmt::format("'{}' is not a variable name", name));
+                        return fail(where(kv.first, "env.set") + fmt::format("'{}' is not a variable name", shown(name)));
                     auto v = scalar(kv.second, "env.set." + name);
                     if (!v)
                         return std::unexpected(v.error());
@@ -520,7 +621,7 @@ private:
                 for (const auto& name : *v) {
                     if (name.empty() || name.find('.') != std::string::npos || !validEnvName(name))
                         return fail(where(b, "python.blocked_imports")
-                                    + fmt::format("'{}' is not a top-level module name", name));
+                                    + fmt::format("'{}' is not a top-level module name", shown(name)));
                 }
                 policy.blockedImports = *v;
             }
@@ -563,7 +664,7 @@ private:
             r = std::from_chars(first, last, value);
         }
         if (t.empty() || r.ec != std::errc() || r.ptr != last)
-            return fail(where(node, field) + fmt::format("expected a 64-bit integer, got '{}'", t));
+            return fail(where(node, field) + fmt::format("expected a 64-bit integer, got '{}'", shown(t)));
         return value;
     }
 
@@ -575,7 +676,7 @@ private:
         auto value = errnoFromString(*text);
         if (!value)
             return fail(where(node, field)
-                        + fmt::format("'{}' is not an errno (a name such as EPERM or EACCES, or 1..4095)", *text));
+                        + fmt::format("'{}' is not an errno (a name such as EPERM or EACCES, or 1..4095)", shown(*text)));
         return *value;
     }
 
@@ -788,6 +889,7 @@ private:
     std::string m_origin;
     std::optional<std::filesystem::path> m_baseDir;
     std::vector<std::string>* m_warnings = nullptr;
+    std::size_t m_spent = 0; // spend()
 };
 
 } // namespace
@@ -797,7 +899,7 @@ Result<Policy> parsePolicy(std::string_view yamlText, std::string_view origin, s
     return PolicyParser(origin, std::nullopt, warnings).parse(yamlText);
 }
 
-Result<Policy> loadPolicyFile(const std::filesystem::path& path, std::vector<std::string>* warnings)
+Result<Policy> loadPolicyFile(const std::filesystem::path& path, std::vector<std::string>* warnings, bool* namesLevel)
 {
     constexpr std::size_t kMaxPolicyBytes = 1 << 20;
     auto text = readBoundedFile(path, kMaxPolicyBytes, "policy file");
@@ -805,7 +907,7 @@ Result<Policy> loadPolicyFile(const std::filesystem::path& path, std::vector<std
         return std::unexpected(text.error());
     if (text->find('\0') != std::string::npos)
         return fail(fmt::format("{}: policy file is binary, expected YAML", path.string()));
-    return PolicyParser(path.string(), std::filesystem::absolute(path).parent_path(), warnings).parse(*text);
+    return PolicyParser(path.string(), std::filesystem::absolute(path).parent_path(), warnings).parse(*text, namesLevel);
 }
 
 namespace {

@@ -115,7 +115,9 @@ struct Policy {
 Result<Policy> parsePolicy(std::string_view yamlText, std::string_view origin,
                            std::vector<std::string>* warnings = nullptr);
 // As parsePolicy; a relative `syscalls.profile` path is taken relative to the policy file's folder.
-Result<Policy> loadPolicyFile(const std::filesystem::path& path, std::vector<std::string>* warnings = nullptr);
+// `namesLevel` (optional): whether the file names its level (otherwise the caller's default applies).
+Result<Policy> loadPolicyFile(const std::filesystem::path& path, std::vector<std::string>* warnings = nullptr,
+                              bool* namesLevel = nullptr);
 // A canonical YAML rendering (stored with every run; parsePolicy(renderPolicy(p)) == p).
 // Imported profiles appear as their rules, so a stored run does not depend on the profile file.
 std::string renderPolicy(const Policy& policy);

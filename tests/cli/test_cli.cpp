@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 namespace fs = std::filesystem;
@@ -132,6 +133,37 @@ TEST_F(Cli, BadInputFilesAreRefusedClearly)
                          true);
     EXPECT_EQ(badPolicy.status, 1);
     EXPECT_NE(badPolicy.out.find("p.yaml:2:12"), std::string::npos) << badPolicy.out;
+}
+
+// What is named as a file but is none (a folder, a FIFO, a device, endless stdin) is refused at once: never
+// read until the machine runs out of memory, never waited on, never a crash.
+TEST_F(Cli, InputsThatAreNotFilesAreRefusedWithoutHangingOrCrashing)
+{
+    const auto folder = (m_dir / "a-folder.yaml").string();
+    fs::create_directories(folder);
+    const auto fifo = (m_dir / "fifo.yaml").string();
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    for (const auto& policy : {folder, fifo, std::string("/dev/zero")}) {
+        for (const std::string& command : {"exec --policy " + policy + store() + " -- /bin/true",
+                                          "run --policy " + policy + store() + " " + write("ok.py", "print(1)\n")}) {
+            const auto r = cli(command, true);
+            EXPECT_EQ(r.status, 1) << command << "\n" << r.out;
+            EXPECT_NE(r.out.find("not a regular file"), std::string::npos) << command << "\n" << r.out;
+        }
+    }
+    const auto endless = cli("run --lang sh" + store() + " - < /dev/zero", true);
+    EXPECT_EQ(endless.status, 1) << endless.out;
+    EXPECT_NE(endless.out.find("stdin: larger than 1 MiB"), std::string::npos) << endless.out;
+    const auto snippetFolder = cli("run" + store() + " " + folder, true);
+    EXPECT_EQ(snippetFolder.status, 1) << snippetFolder.out;
+    EXPECT_NE(snippetFolder.out.find("not a regular file"), std::string::npos) << snippetFolder.out;
+
+    std::string bomb = "name: &a \"" + std::string(100000, 'A') + "\"\nenv: {pass: [*a";
+    for (int i = 1; i < 100; ++i)
+        bomb += ", *a";
+    const auto aliases = cli("exec --policy " + write("bomb.yaml", bomb + "]}\n") + store() + " -- /bin/true", true);
+    EXPECT_EQ(aliases.status, 1) << aliases.out.substr(0, 300);
+    EXPECT_NE(aliases.out.find("more than 4 MiB"), std::string::npos) << aliases.out.substr(0, 300);
 }
 
 TEST_F(Cli, PolicyFileIsApplied)

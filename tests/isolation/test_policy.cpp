@@ -177,6 +177,68 @@ TEST(Policy, ValuesAreUtf8WithoutControlCharacters)
     EXPECT_EQ(again->name, fine->name);
 }
 
+// A policy is read within a budget: YAML aliases let a small file stand for gigabytes ("billion laughs"),
+// which must be refused with a message, not read until the machine runs out of memory.
+TEST(Policy, AliasesCannotBlowAPolicyUp)
+{
+    std::string text = "name: &a \"" + std::string(100000, 'A') + "\"\nlevel: process\nenv: {pass: [";
+    for (int i = 0; i < 100; ++i)
+        text += i ? ", *a" : "*a";
+    text += "]}\n";
+    auto bomb = parsePolicy(text, "bomb.yaml");
+    ASSERT_FALSE(bomb);
+    EXPECT_NE(bomb.error().message.find("bomb.yaml:1:"), std::string::npos) << bomb.error().message.substr(0, 300);
+    EXPECT_NE(bomb.error().message.find("more than 4 MiB"), std::string::npos) << bomb.error().message.substr(0, 300);
+
+    // Mappings count too: a rule repeated through an alias.
+    std::string rules = "syscalls:\n  rules:\n    - &r {names: [ptrace], action: errno, errno: EPERM, args: [{index: 0, "
+                        "op: eq, value: 1}]}\n";
+    for (int i = 0; i < 100000; ++i) // under the 1 MiB a policy file may have
+        rules += "    - *r\n";
+    auto repeated = parsePolicy(rules, "rules.yaml");
+    ASSERT_FALSE(repeated);
+    EXPECT_NE(repeated.error().message.find("more than 4 MiB"), std::string::npos) << repeated.error().message;
+
+    // Anchors as people use them stay fine.
+    auto fine = parsePolicy("name: &n shared\nlevel: process\nenv: {set: {A: *n, B: *n}}\n", "fine.yaml");
+    ASSERT_TRUE(fine) << fine.error().message;
+    EXPECT_EQ(fine->envSet.at("B"), "shared");
+}
+
+TEST(Policy, AKeyGivenTwiceIsAnError)
+{
+    for (const char* text : {"name: dup\nlevel: process\nlevel: strict\n", "limits: {wall_ms: 100, wall_ms: 99999}\n",
+                             "env:\n  set:\n    A: x\n    A: y\n", "syscalls:\n  rules:\n    - names: [ptrace]\n"
+                                                                     "      action: kill\n      action: log\n"}) {
+        auto p = parsePolicy(text, "dup.yaml");
+        ASSERT_FALSE(p) << text;
+        EXPECT_NE(p.error().message.find("given twice (first at line"), std::string::npos) << p.error().message;
+    }
+    auto level = parsePolicy("name: dup\nlevel: process\nlevel: strict\n", "dup.yaml");
+    EXPECT_NE(level.error().message.find("dup.yaml:3:1: 'level'"), std::string::npos) << level.error().message;
+}
+
+TEST(Policy, OneDocumentPerFile)
+{
+    auto two = parsePolicy("level: process\n---\nlevel: strict\n", "two.yaml");
+    ASSERT_FALSE(two);
+    EXPECT_NE(two.error().message.find("two.yaml:3:1: a policy is one YAML document"), std::string::npos)
+        << two.error().message;
+    // Document markers around one document, and an empty document after it, are fine.
+    auto one = parsePolicy("---\nlevel: container\n...\n", "one.yaml");
+    ASSERT_TRUE(one) << one.error().message;
+    EXPECT_EQ(one->level, IsolationLevel::Container);
+    EXPECT_TRUE(parsePolicy("level: process\n---\n", "trailing.yaml"));
+}
+
+TEST(Policy, ErrorsShowLongValuesCut)
+{
+    auto p = parsePolicy("level: " + std::string(500000, 'x') + "\n", "long.yaml");
+    ASSERT_FALSE(p);
+    EXPECT_LT(p.error().message.size(), 400U);
+    EXPECT_NE(p.error().message.find("(500000 bytes)"), std::string::npos) << p.error().message;
+}
+
 TEST(Policy, NetworkAllowlist)
 {
     auto p = parsePolicy("level: container\nnetwork:\n  mode: allowlist\n  allow: [\"pypi.org:443\", \"*.example.com:*\"]\n",
