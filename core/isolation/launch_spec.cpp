@@ -1,5 +1,7 @@
 #include "isolation/launch_spec.h"
 
+#include "util/utf8.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -109,6 +111,34 @@ std::string fromHex(const std::string& text)
     return out;
 }
 
+// Bytes from the caller (argv, the environment, paths): a JSON string when they are UTF-8, else
+// {"hex": ...}. They reach the program byte for byte; a JSON dump would put U+FFFD for what is not UTF-8.
+json bytesToJson(const std::string& bytes)
+{
+    return utf8::isPlainText(bytes) ? json(bytes) : json{{"hex", toHex(bytes)}};
+}
+
+std::string bytesFromJson(const json& j)
+{
+    return j.is_object() ? fromHex(j.at("hex").get<std::string>()) : j.get<std::string>();
+}
+
+json bytesToJson(const std::vector<std::string>& list)
+{
+    json out = json::array();
+    for (const auto& item : list)
+        out.push_back(bytesToJson(item));
+    return out;
+}
+
+std::vector<std::string> bytesListFromJson(const json& j)
+{
+    std::vector<std::string> out;
+    for (const auto& item : j)
+        out.push_back(bytesFromJson(item));
+    return out;
+}
+
 } // namespace
 
 void killAllOfTransientUid(uid_t uid, gid_t gid)
@@ -156,15 +186,15 @@ void removeWorkDir(const std::string& dir)
 
 std::string encodeSandbox(const LaunchSpec& s)
 {
-    json j = {{"work_dir", s.workDir},
+    json j = {{"work_dir", bytesToJson(s.workDir)},
               {"keep_work_dir", s.keepWorkDir},
-              {"stage_dir", s.stageDir},
+              {"stage_dir", bytesToJson(s.stageDir)},
               {"limits", limitsToJson(s.limits)},
               {"drop_privileges", s.dropPrivileges},
               {"uid", s.uid},
               {"gid", s.gid},
-              {"read_paths", s.readPaths},
-              {"dev_paths", s.devPaths},
+              {"read_paths", bytesToJson(s.readPaths)},
+              {"dev_paths", bytesToJson(s.devPaths)},
               {"pass_event_fd", s.passEventFd},
               {"syscalls", syscallsToJson(s.syscalls)},
               {"seccomp_program", toHex(s.seccompProgram)},
@@ -189,7 +219,7 @@ bool sameSandbox(const LaunchSpec& a, const LaunchSpec& b)
 
 std::string encodeJob(const LaunchSpec& s)
 {
-    const json j = {{"argv", s.argv}, {"env", s.env}, {"process_base", s.processBase}};
+    const json j = {{"argv", bytesToJson(s.argv)}, {"env", bytesToJson(s.env)}, {"process_base", s.processBase}};
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -203,15 +233,15 @@ Result<LaunchSpec> decodeSandbox(std::string_view text)
     try {
         const json j = json::parse(text.begin(), text.end());
         LaunchSpec s;
-        s.workDir = j.at("work_dir").get<std::string>();
+        s.workDir = bytesFromJson(j.at("work_dir"));
         s.keepWorkDir = j.at("keep_work_dir").get<bool>();
-        s.stageDir = j.at("stage_dir").get<std::string>();
+        s.stageDir = bytesFromJson(j.at("stage_dir"));
         s.limits = limitsFromJson(j.at("limits"));
         s.dropPrivileges = j.at("drop_privileges").get<bool>();
         s.uid = j.at("uid").get<uid_t>();
         s.gid = j.at("gid").get<gid_t>();
-        s.readPaths = j.at("read_paths").get<std::vector<std::string>>();
-        s.devPaths = j.at("dev_paths").get<std::vector<std::string>>();
+        s.readPaths = bytesListFromJson(j.at("read_paths"));
+        s.devPaths = bytesListFromJson(j.at("dev_paths"));
         s.passEventFd = j.at("pass_event_fd").get<bool>();
         s.syscalls = syscallsFromJson(j.at("syscalls"));
         s.seccompProgram = fromHex(j.at("seccomp_program").get<std::string>());
@@ -231,8 +261,8 @@ Result<void> applyJob(LaunchSpec& spec, std::string_view text)
 {
     try {
         const json j = json::parse(text.begin(), text.end());
-        auto argv = j.at("argv").get<std::vector<std::string>>();
-        auto env = j.at("env").get<std::vector<std::string>>();
+        auto argv = bytesListFromJson(j.at("argv"));
+        auto env = bytesListFromJson(j.at("env"));
         const auto processBase = j.at("process_base").get<std::int64_t>();
         if (argv.empty() || argv.front().empty() || argv.front().front() != '/')
             return fail("launch spec: argv[0] must be an absolute path");

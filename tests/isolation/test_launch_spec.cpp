@@ -30,6 +30,27 @@ TEST(LaunchSpec, RoundTrips)
     EXPECT_EQ(back->seccompProgram, spec.seccompProgram);
 }
 
+// Arguments, variables and paths are bytes: what is not UTF-8 reaches the program as it was given (a JSON
+// dump alone would put U+FFFD in its place).
+TEST(LaunchSpec, BytesThatAreNotUtf8RoundTripExactly)
+{
+    LaunchSpec spec;
+    spec.argv = {"/tmp/bad\xffname", "\xff\xfe\x80 bad", "caf\xc3\xa9", ""};
+    spec.env = {"A=\xc0\xaf", "B=fine"};
+    spec.workDir = "/tmp/w\xe9rk";
+    spec.stageDir = "/tmp/st\xe9ge";
+    spec.readPaths = {"/srv/\xff", "/usr"};
+    spec.devPaths = {"/dev/null"};
+    auto back = decodeSpec(encodeSpec(spec));
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(back->argv, spec.argv);
+    EXPECT_EQ(back->env, spec.env);
+    EXPECT_EQ(back->workDir, spec.workDir);
+    EXPECT_EQ(back->stageDir, spec.stageDir);
+    EXPECT_EQ(back->readPaths, spec.readPaths);
+    EXPECT_TRUE(sameSandbox(*back, spec));
+}
+
 TEST(LaunchSpec, RejectsGarbageAndRelativePrograms)
 {
     EXPECT_FALSE(decodeSpec(""));

@@ -390,6 +390,21 @@ TEST(Command, RunsAnyProgramUnderTheSameLayers)
     EXPECT_NE(r.stderrText.find("Permission denied"), std::string::npos) << r.stderrText;
 }
 
+// Arguments are bytes, and reach the program as they were given, UTF-8 or not, at every level.
+TEST(Command, ArgumentsReachTheProgramByteForByte)
+{
+    const std::string bytes = "\xff\xfe\x80 bad \xc3\xa9\t'\"$x";
+    for (const auto level : {IsolationLevel::Process, IsolationLevel::Container}) {
+        RunRequest request;
+        request.language = Language::Command;
+        request.command = {"/usr/bin/printf", "%s", bytes};
+        request.policy.level = level;
+        const auto r = Runner().run(request);
+        ASSERT_EQ(r.outcome, Outcome::Ok) << toString(level) << ": " << r.message << r.stderrText;
+        EXPECT_EQ(r.stdoutText, bytes) << toString(level);
+    }
+}
+
 TEST(Command, UnknownProgramIsRefused)
 {
     RunRequest request;
