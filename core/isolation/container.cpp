@@ -282,7 +282,11 @@ Result<void> enterRoot(const RootSpec& spec)
     if (::mount("tmpfs", kNewRoot, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=4m") != 0)
         return fail(err("mount the new root"));
 
+    // Read paths inside /tmp go on top of the sandbox's own /tmp, once it is there (below); the rest now.
+    auto insideTmp = [](const Source& source) { return source.path.starts_with("/tmp/"); };
     for (const auto& source : sources) {
+        if (insideTmp(source))
+            continue;
         if (auto r = mirrorReadOnly(source); !r)
             return r;
     }
@@ -333,6 +337,12 @@ Result<void> enterRoot(const RootSpec& spec)
         const auto options = fmt::format("mode=1777,size={}m", spec.tmpSizeMb);
         if (::mount("tmpfs", (root + "/tmp").c_str(), "tmpfs", MS_NOSUID | MS_NODEV, options.c_str()) != 0)
             return fail(err("mount /tmp"));
+    }
+    for (const auto& source : sources) {
+        if (!insideTmp(source))
+            continue;
+        if (auto r = mirrorReadOnly(source); !r)
+            return r;
     }
 
     // The work dir, read-write, at a fixed path.

@@ -469,6 +469,33 @@ TEST(Container, RootIsReadOnlyAndWorkDirWritable)
     EXPECT_EQ(r.stdoutText, "data\nt\n") << r.stderrText;
 }
 
+// The sandbox has a /tmp of its own, and a read path inside the host's /tmp is shown on top of it (read-only),
+// as is a program there: neither is hidden by the private /tmp.
+TEST(Container, ReadPathsInsideTmpAreSeenOverTheSandboxsOwnTmp)
+{
+    std::string pattern = "/tmp/sandbench-test-XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    struct Removed {
+        fs::path path;
+        ~Removed() { fs::remove_all(path); }
+    } dir{pattern};
+    fs::permissions(dir.path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec
+                                  | fs::perms::others_read | fs::perms::others_exec);
+    {
+        std::ofstream(dir.path / "hello.txt") << "hello\n";
+    }
+    const auto program = dir.path / "mycat";
+    fs::copy_file("/bin/cat", program);
+    Policy p;
+    p.readPaths = {dir.path.string()};
+    const auto r = runInContainer(Language::Shell,
+                                  program.string() + " " + (dir.path / "hello.txt").string() + "\necho t > /tmp/t && cat "
+                                      "/tmp/t\ntouch " + (dir.path / "x").string() + " 2>/dev/null && echo WROTE\nls /tmp\n",
+                                  p);
+    EXPECT_EQ(r.outcome, Outcome::Ok) << r.message << r.stderrText;
+    EXPECT_EQ(r.stdoutText, "hello\nt\n" + dir.path.filename().string() + "\nt\n") << r.stderrText;
+}
+
 // A read path with a mount under it (a separate /usr/local, a data disk) cannot be written to, down to the
 // mounts under it (read-only binds all the way down, and Landlock). Needs root for the mount, in a mount
 // namespace of its own so the host sees none of it.
