@@ -179,8 +179,8 @@ Result<Policy> policyFor(const RunOptions& options)
 {
     Policy policy;
     policy.level = highestAvailableLevel();
+    bool namesLevel = false;
     if (!options.policyFile.empty()) {
-        bool namesLevel = false;
         auto loaded = loadPolicyOrPreset(options.policyFile, namesLevel);
         if (!loaded)
             return loaded;
@@ -189,8 +189,15 @@ Result<Policy> policyFor(const RunOptions& options)
         if (!namesLevel)
             policy.level = fallback;
     }
-    if (!options.level.empty())
-        policy.level = *isolationLevelFromString(options.level); // validated by the parser
+    if (!options.level.empty()) {
+        const IsolationLevel asked = *isolationLevelFromString(options.level); // validated by the parser
+        // A policy that names its level needs it: --level may ask for more, not for less (fail closed).
+        if (namesLevel && asked < policy.level && !policy.allowLowerLevel)
+            return fail(fmt::format("--level {} is below the level the policy '{}' needs ({}), and the policy does "
+                                    "not allow a lower one (allow_lower_level)",
+                                    toString(asked), options.policyFile, toString(policy.level)));
+        policy.level = asked;
+    }
     applyLimitOptions(policy, options);
     return policy;
 }

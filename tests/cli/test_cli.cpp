@@ -256,6 +256,19 @@ TEST_F(Cli, LevelFromFlagOrPolicy)
     const auto silent = write("q.yaml", "limits:\n  wall_ms: 2000\n");
     const auto unnamed = nlohmann::json::parse(cli("run --json --policy " + silent + store() + " " + script).out);
     EXPECT_EQ(unnamed["isolation"]["level"], defaultLevel());
+
+    // --level may ask more of a policy that names its level, never less unless the policy allows it.
+    const auto raised = nlohmann::json::parse(
+        cli("run --json --level container --policy " + policy + store() + " " + script).out);
+    EXPECT_EQ(raised["isolation"]["level"], "container");
+    const auto strict = write("s.yaml", "level: strict\n");
+    const auto lowered = cli("run --json --level process --policy " + strict + store() + " " + script, true);
+    EXPECT_EQ(lowered.status, 1) << lowered.out;
+    EXPECT_NE(lowered.out.find("--level process is below the level the policy"), std::string::npos) << lowered.out;
+    const auto allowed = write("a.yaml", "level: strict\nallow_lower_level: true\n");
+    const auto lowerAllowed = nlohmann::json::parse(
+        cli("run --json --level process --policy " + allowed + store() + " " + script).out);
+    EXPECT_EQ(lowerAllowed["isolation"]["level"], "process");
 }
 
 TEST_F(Cli, PolicyVersionsAreRecordedListedAndShown)
