@@ -76,6 +76,14 @@ IsolationLevel highestAvailableLevel()
     return level;
 }
 
+std::string whyUnavailable(IsolationLevel level)
+{
+    if (level == IsolationLevel::Process)
+        return "";
+    const LayerStatus userns = probeUserNamespaces();
+    return userns.available ? "" : fmt::format("the layer it needs first, user namespaces, is missing: {}", userns.detail);
+}
+
 DoctorReport runDoctor()
 {
     DoctorReport report;

@@ -25,4 +25,7 @@ DoctorReport runDoctor();
 // The deepest level runs can have here: what a run gets when neither a flag nor its policy names one.
 IsolationLevel highestAvailableLevel();
 
+// Why `level` is not available here, naming the missing layer and what to do about it; empty when it is.
+std::string whyUnavailable(IsolationLevel level);
+
 } // namespace sb

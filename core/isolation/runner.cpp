@@ -322,10 +322,12 @@ Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
     // A run never silently gets less than it asked for: below the asked level only when the policy says so.
     const IsolationLevel available = options.availableLevel.value_or(highestAvailableLevel());
     if (policy.level > available) {
-        if (!policy.allowLowerLevel)
-            return fail(fmt::format("isolation level '{}' is not available here (`sandbench doctor` says why); the "
-                                    "run was refused rather than run with less isolation",
-                                    toString(policy.level)));
+        if (!policy.allowLowerLevel) {
+            const std::string why = whyUnavailable(policy.level);
+            return fail(fmt::format("isolation level '{}' is not available here{}; the run was refused rather than run "
+                                    "with less isolation (`sandbench doctor` says more)",
+                                    toString(policy.level), why.empty() ? "" : ": " + why));
+        }
         plan.note = fmt::format("ran at level '{}': '{}' is not available here and the policy allows a lower level",
                                 toString(available), toString(policy.level));
         policy.level = available;
