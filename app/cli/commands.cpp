@@ -560,7 +560,7 @@ int policyCommand(const PolicyOptions& options)
     bool namesLevel = false;
     std::vector<std::string> warnings;
     std::error_code ec;
-    auto policy = std::filesystem::exists(argument, ec) ? loadPolicyFile(argument, &warnings)
+    auto policy = std::filesystem::exists(argument, ec) ? loadPolicyFile(argument, &warnings, &namesLevel)
                                                         : loadPolicyOrPreset(argument, namesLevel);
     if (!policy) {
         if (json)
@@ -569,11 +569,20 @@ int policyCommand(const PolicyOptions& options)
             std::cerr << "sandbench: " << policy.error().message << '\n';
         return kExitFailure;
     }
+    // Shown as a run would have it: a policy that names no level gets the deepest this machine offers.
+    if (!namesLevel)
+        policy->level = highestAvailableLevel();
     if (json) {
-        std::cout << dumpJson({{"valid", true}, {"warnings", warnings}, {"policy", renderPolicy(*policy)}}) << '\n';
+        std::cout << dumpJson({{"valid", true},
+                               {"warnings", warnings},
+                               {"level_named", namesLevel},
+                               {"policy", renderPolicy(*policy)}})
+                  << '\n';
     } else {
         for (const auto& w : warnings)
             std::cerr << "warning: " << w << '\n';
+        if (!namesLevel)
+            std::cout << "# the policy names no level: a run gets the deepest this machine offers\n";
         std::cout << renderPolicy(*policy) << '\n';
     }
     return 0;

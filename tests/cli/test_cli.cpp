@@ -256,6 +256,11 @@ TEST_F(Cli, LevelFromFlagOrPolicy)
     const auto silent = write("q.yaml", "limits:\n  wall_ms: 2000\n");
     const auto unnamed = nlohmann::json::parse(cli("run --json --policy " + silent + store() + " " + script).out);
     EXPECT_EQ(unnamed["isolation"]["level"], defaultLevel());
+    // policy check shows the level such a run gets.
+    const auto checked = nlohmann::json::parse(cli("policy check --json " + silent).out);
+    EXPECT_EQ(checked["level_named"], false);
+    EXPECT_NE(checked["policy"].get<std::string>().find("level: " + defaultLevel() + "\n"), std::string::npos)
+        << checked.dump();
 
     // --level may ask more of a policy that names its level, never less unless the policy allows it.
     const auto raised = nlohmann::json::parse(
