@@ -210,6 +210,9 @@ int runAndReport(RunRequest request, const RunOptions& options)
     auto store = openStore(options.store);
     if (!store)
         return reportError(store.error().message);
+    if (store->readOnly())
+        return reportError(fmt::format("store {} is read-only: the run was not started, as it could not be recorded",
+                                       store->path().string()));
     std::string policySource = options.policyFile.empty() && options.level.empty() ? "default" : "option";
     std::string sandboxPolicy;
     bool quotaCapped = false; // disk_mb is what is left of the sandbox's quota

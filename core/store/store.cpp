@@ -1032,6 +1032,11 @@ Store::~Store()
         sqlite3_close_v2(m_db);
 }
 
+bool Store::readOnly() const
+{
+    return m_db && ::sqlite3_db_readonly(m_db, "main") == 1;
+}
+
 int Store::schemaVersion() const
 {
     if (!m_db)

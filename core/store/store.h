@@ -73,6 +73,8 @@ public:
 
     const std::filesystem::path& path() const { return m_path; }
     int schemaVersion() const;
+    // Opened read-only (the file or its folder is not writable): nothing can be recorded in it.
+    bool readOnly() const;
 
     // Records the run and, in the same transaction, its policy's version. `policy` (optional) receives that
     // version. Returns the run's row id.
