@@ -55,13 +55,14 @@ inline Policy bashPolicy()
     return p;
 }
 
-// A temporary directory that is removed with its contents at the end of the scope.
+// A temporary directory (in `parent`) that is removed with its contents at the end of the scope.
 class TempDir {
 public:
-    TempDir()
+    explicit TempDir(const std::filesystem::path& parent = std::filesystem::temp_directory_path())
     {
-        std::string pattern = (std::filesystem::temp_directory_path() / "sandbench-test-XXXXXX").string();
-        m_path = ::mkdtemp(pattern.data());
+        std::string pattern = (parent / "sandbench-test-XXXXXX").string();
+        if (::mkdtemp(pattern.data()))
+            m_path = pattern;
     }
     ~TempDir()
     {

@@ -473,27 +473,24 @@ TEST(Container, RootIsReadOnlyAndWorkDirWritable)
 // as is a program there: neither is hidden by the private /tmp.
 TEST(Container, ReadPathsInsideTmpAreSeenOverTheSandboxsOwnTmp)
 {
-    std::string pattern = "/tmp/sandbench-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    struct Removed {
-        fs::path path;
-        ~Removed() { fs::remove_all(path); }
-    } dir{pattern};
-    fs::permissions(dir.path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec
-                                  | fs::perms::others_read | fs::perms::others_exec);
+    const test::TempDir temp("/tmp");
+    ASSERT_FALSE(temp.path().empty());
+    const fs::path dir = temp.path();
+    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read
+                             | fs::perms::others_exec);
     {
-        std::ofstream(dir.path / "hello.txt") << "hello\n";
+        std::ofstream(dir / "hello.txt") << "hello\n";
     }
-    const auto program = dir.path / "mycat";
+    const auto program = dir / "mycat";
     fs::copy_file("/bin/cat", program);
     Policy p;
-    p.readPaths = {dir.path.string()};
+    p.readPaths = {dir.string()};
     const auto r = runInContainer(Language::Shell,
-                                  program.string() + " " + (dir.path / "hello.txt").string() + "\necho t > /tmp/t && cat "
-                                      "/tmp/t\ntouch " + (dir.path / "x").string() + " 2>/dev/null && echo WROTE\nls /tmp\n",
+                                  program.string() + " " + (dir / "hello.txt").string() + "\necho t > /tmp/t && cat "
+                                      "/tmp/t\ntouch " + (dir / "x").string() + " 2>/dev/null && echo WROTE\nls /tmp\n",
                                   p);
     EXPECT_EQ(r.outcome, Outcome::Ok) << r.message << r.stderrText;
-    EXPECT_EQ(r.stdoutText, "hello\nt\n" + dir.path.filename().string() + "\nt\n") << r.stderrText;
+    EXPECT_EQ(r.stdoutText, "hello\nt\n" + dir.filename().string() + "\nt\n") << r.stderrText;
 }
 
 // A read path with a mount under it (a separate /usr/local, a data disk) cannot be written to, down to the
@@ -503,24 +500,21 @@ TEST(Container, ReadPathsAreReadOnlyWithTheMountsUnderThem)
 {
     if (::geteuid() != 0)
         GTEST_SKIP() << "mounting a tmpfs needs root";
-    // Not under /tmp: the sandbox has a /tmp of its own over it.
-    std::string pattern = "/var/tmp/sandbench-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    struct Removed {
-        fs::path path;
-        ~Removed() { fs::remove_all(path); }
-    } dir{pattern};
-    fs::permissions(dir.path, fs::perms::all);
+    // In /var/tmp, where data of this kind lives (read paths inside /tmp have a test of their own).
+    const test::TempDir temp("/var/tmp");
+    ASSERT_FALSE(temp.path().empty());
+    const fs::path dir = temp.path();
+    fs::permissions(dir, fs::perms::all);
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
-        const fs::path sub = dir.path / "sub";
+        const fs::path sub = dir / "sub";
         fs::create_directory(sub);
         if (::unshare(CLONE_NEWNS) != 0 || ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0
             || ::mount("tmpfs", sub.c_str(), "tmpfs", 0, "mode=1777,size=1m") != 0)
             ::_exit(3);
         Policy p;
-        p.readPaths = {dir.path.string()};
+        p.readPaths = {dir.string()};
         const auto r = runInContainer(Language::Shell,
                                       "ls " + sub.string() + " >/dev/null && echo SEEN\ntouch " + sub.string()
                                           + "/x 2>/dev/null && echo WROTE\n",
