@@ -14,6 +14,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -53,9 +54,14 @@ constexpr std::size_t kMaxSnippetBytes = 1 << 20;
 // At most `limit` bytes of `in`: what is beyond is never read (stdin may not end).
 std::string readAtMost(std::istream& in, std::size_t limit)
 {
-    std::string text(limit, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(limit));
-    text.resize(static_cast<std::size_t>(in.gcount()));
+    std::string text;
+    std::array<char, 65536> chunk{};
+    while (text.size() < limit) {
+        in.read(chunk.data(), static_cast<std::streamsize>(std::min(chunk.size(), limit - text.size())));
+        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+        if (!in)
+            break;
+    }
     return text;
 }
 

@@ -123,7 +123,7 @@ std::string bytesFromJson(const json& j)
     return j.is_object() ? fromHex(j.at("hex").get<std::string>()) : j.get<std::string>();
 }
 
-json bytesToJson(const std::vector<std::string>& list)
+json bytesListToJson(const std::vector<std::string>& list)
 {
     json out = json::array();
     for (const auto& item : list)
@@ -193,8 +193,8 @@ std::string encodeSandbox(const LaunchSpec& s)
               {"drop_privileges", s.dropPrivileges},
               {"uid", s.uid},
               {"gid", s.gid},
-              {"read_paths", bytesToJson(s.readPaths)},
-              {"dev_paths", bytesToJson(s.devPaths)},
+              {"read_paths", bytesListToJson(s.readPaths)},
+              {"dev_paths", bytesListToJson(s.devPaths)},
               {"pass_event_fd", s.passEventFd},
               {"syscalls", syscallsToJson(s.syscalls)},
               {"seccomp_program", toHex(s.seccompProgram)},
@@ -219,7 +219,7 @@ bool sameSandbox(const LaunchSpec& a, const LaunchSpec& b)
 
 std::string encodeJob(const LaunchSpec& s)
 {
-    const json j = {{"argv", bytesToJson(s.argv)}, {"env", bytesToJson(s.env)}, {"process_base", s.processBase}};
+    const json j = {{"argv", bytesListToJson(s.argv)}, {"env", bytesListToJson(s.env)}, {"process_base", s.processBase}};
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

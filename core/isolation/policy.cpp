@@ -226,6 +226,12 @@ Result<std::string> readBoundedFile(const std::filesystem::path& path, std::size
 // and at most two documents read: yaml-cpp's LoadAll() can go on without end on some malformed streams.
 std::optional<YAML::Mark> secondDocument(std::string_view text)
 {
+    // Another document needs a line starting with "---" or "..." (the common case has neither: one parse).
+    auto marker = [&](std::string_view m) {
+        return text.starts_with(m) || text.find("\n" + std::string(m)) != std::string_view::npos;
+    };
+    if (!marker("---") && !marker("..."))
+        return std::nullopt;
     struct Finder : YAML::EventHandler {
         std::optional<YAML::Mark> content; // the document's first node that is not an empty one
         void found(const YAML::Mark& mark)
