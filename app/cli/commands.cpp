@@ -8,21 +8,15 @@
 #include "isolation/warm_pool.h"
 #include "store/store.h"
 #include "util/hash.h"
+#include "util/input_file.h"
 #include "workspace/sandbox_engine.h"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <array>
-#include <cerrno>
-#include <cstring>
 #include <ctime>
-#include <fstream>
 #include <iostream>
-#include <iterator>
-#include <sstream>
-#include <sys/stat.h>
 
 namespace sb::cli {
 
@@ -49,46 +43,9 @@ std::string formatTime(std::int64_t epochMs)
 
 namespace {
 
-constexpr std::size_t kMaxSnippetBytes = 1 << 20;
-
-// At most `limit` bytes of `in`: what is beyond is never read (stdin may not end).
-std::string readAtMost(std::istream& in, std::size_t limit)
-{
-    std::string text;
-    std::array<char, 65536> chunk{};
-    while (text.size() < limit) {
-        in.read(chunk.data(), static_cast<std::streamsize>(std::min(chunk.size(), limit - text.size())));
-        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
-        if (!in)
-            break;
-    }
-    return text;
-}
-
 Result<std::string> readSnippet(const std::string& file)
 {
-    const std::string name = file == "-" ? "stdin" : file;
-    std::string text;
-    if (file == "-") {
-        text = readAtMost(std::cin, kMaxSnippetBytes + 1);
-    } else {
-        struct stat st {};
-        if (::stat(file.c_str(), &st) != 0)
-            return fail(fmt::format("{}: {}", file, std::strerror(errno)));
-        if (!S_ISREG(st.st_mode))
-            return fail(fmt::format("{}: not a regular file; a snippet is a file of Python or shell source", file));
-        if (static_cast<std::uint64_t>(st.st_size) > kMaxSnippetBytes)
-            return fail(fmt::format("{}: larger than 1 MiB; a snippet must be smaller", file));
-        std::ifstream in(file, std::ios::binary);
-        if (!in)
-            return fail(fmt::format("{}: cannot read: {}", file, std::strerror(errno)));
-        text = readAtMost(in, kMaxSnippetBytes + 1);
-    }
-    if (text.size() > kMaxSnippetBytes)
-        return fail(fmt::format("{}: larger than 1 MiB; a snippet must be smaller", name));
-    if (text.find('\0') != std::string::npos)
-        return fail(fmt::format("{}: binary content (NUL bytes); expected Python or shell source", name));
-    return text;
+    return file == "-" ? readStdinText(input::kSnippet) : readInputText(file, input::kSnippet);
 }
 
 void printSummary(std::ostream& out, const RunResult& r)

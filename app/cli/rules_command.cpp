@@ -8,13 +8,12 @@
 #include "rules/cel/json.h"
 #include "rules/cel/parser.h"
 #include "rules/cel/program.h"
+#include "util/input_file.h"
 #include "util/printable.h"
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
-#include <iterator>
 
 namespace sb::cli {
 
@@ -83,10 +82,10 @@ int rulesExprCommand(const RulesExprOptions& options)
     if (!options.record.empty()) {
         std::string text = options.record;
         if (text.starts_with('@')) {
-            std::ifstream in(text.substr(1), std::ios::binary);
-            if (!in)
-                return reportError(fmt::format("cannot read the record file {}", printable(text.substr(1))));
-            text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+            auto file = readInputText(text.substr(1), input::kRecord);
+            if (!file)
+                return reportError("--record: " + printable(file.error().message));
+            text = std::move(*file);
         }
         auto parsed = cel::recordFromJson(text, arena);
         if (!parsed)

@@ -9,6 +9,7 @@
 #include "store/store.h"
 #include "rules/dataset_store.h"
 #include "rules/ruleset_diff.h"
+#include "util/input_file.h"
 #include "util/printable.h"
 #include "util/size_text.h"
 #include "util/time_text.h"
@@ -21,10 +22,8 @@
 #include <cmath>
 #include <ctime>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <map>
-#include <fstream>
 
 namespace sb::cli {
 
@@ -451,21 +450,13 @@ struct RuleSetFileDiff {
 std::unique_ptr<rules::ParsedRuleSet> ruleSetSide(SandboxEngine& engine, const std::optional<TreeEntry>& entry,
                                                   const std::string& path, const std::filesystem::path& live)
 {
-    constexpr std::uint64_t kMaxRuleSetBytes = 4 << 20;
-    if (!entry || entry->type != EntryType::File || entry->size > kMaxRuleSetBytes)
+    if (!entry || entry->type != EntryType::File || entry->size > input::kRuleSet.maxBytes)
         return nullptr;
-    std::string text;
-    if (!live.empty()) {
-        std::ifstream in(live / path, std::ios::binary);
-        text.assign(std::istreambuf_iterator<char>(in), {});
-        if (!in.eof() && in.fail())
-            return nullptr;
-    } else {
-        auto read = engine.readFile(*entry, kMaxRuleSetBytes);
-        if (!read)
-            return nullptr;
-        text = std::move(*read);
-    }
+    auto read = live.empty() ? engine.readFile(*entry, input::kRuleSet.maxBytes)
+                             : readInputFile(live / path, input::kRuleSet);
+    if (!read)
+        return nullptr;
+    const std::string text = std::move(*read);
     if (!rules::looksLikeRuleSet(path, text))
         return nullptr;
     return std::make_unique<rules::ParsedRuleSet>(rules::parseRuleSet(text, path));

@@ -3,6 +3,7 @@
 #include "isolation/oci_seccomp.h"
 #include "isolation/policy_presets.h" // generated from resources/policies/*.yaml (see presets.cmake there)
 
+#include "util/input_file.h"
 #include "util/utf8.h"
 
 #include <fmt/format.h>
@@ -11,16 +12,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
-#include <cstring>
-#include <fcntl.h>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace sb {
 
@@ -186,41 +181,6 @@ constexpr Bound kLimitBounds[] = {
     {"open_files", &Limits::openFiles, 8, 1048576},
     {"output_bytes", &Limits::outputBytes, 0, 1LL << 30},
 };
-
-// Reads a file a policy names, refusing what is not a regular file (a FIFO would block, /dev/zero never
-// ends) and what is larger than `maxBytes`, before reading it. `what` names the file in messages.
-Result<std::string> readBoundedFile(const std::filesystem::path& path, std::size_t maxBytes, std::string_view what)
-{
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0)
-        return fail(fmt::format("{}: cannot read {}: {}", path.string(), what, std::strerror(errno)));
-    struct stat st {};
-    std::string text;
-    std::string problem;
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        problem = fmt::format("{}: {} is not a regular file", path.string(), what);
-    } else if (static_cast<std::uint64_t>(st.st_size) > maxBytes) {
-        problem = fmt::format("{}: {} is larger than {} MiB", path.string(), what, maxBytes >> 20);
-    } else {
-        text.resize(maxBytes + 1);
-        std::size_t done = 0;
-        while (done < text.size()) {
-            const ssize_t n = ::read(fd, text.data() + done, text.size() - done);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                break;
-            done += static_cast<std::size_t>(n);
-        }
-        text.resize(done);
-        if (done > maxBytes) // grew while we read it
-            problem = fmt::format("{}: {} is larger than {} MiB", path.string(), what, maxBytes >> 20);
-    }
-    ::close(fd);
-    if (!problem.empty())
-        return fail(problem);
-    return text;
-}
 
 // Where a YAML stream's second document with content starts, if it has one. Only events, nothing built,
 // and at most two documents read: yaml-cpp's LoadAll() can go on without end on some malformed streams.
@@ -879,8 +839,7 @@ private:
                                           *text));
             path = *m_baseDir / path;
         }
-        constexpr std::size_t kMaxProfileBytes = 4 << 20;
-        auto json = readBoundedFile(path, kMaxProfileBytes, "the seccomp profile");
+        auto json = readInputText(path, input::kSeccompProfile);
         if (!json)
             return fail(where(node, "syscalls.profile") + json.error().message);
         OciImportReport report;
@@ -907,12 +866,9 @@ Result<Policy> parsePolicy(std::string_view yamlText, std::string_view origin, s
 
 Result<Policy> loadPolicyFile(const std::filesystem::path& path, std::vector<std::string>* warnings, bool* namesLevel)
 {
-    constexpr std::size_t kMaxPolicyBytes = 1 << 20;
-    auto text = readBoundedFile(path, kMaxPolicyBytes, "policy file");
+    auto text = readInputText(path, input::kPolicy);
     if (!text)
         return std::unexpected(text.error());
-    if (text->find('\0') != std::string::npos)
-        return fail(fmt::format("{}: policy file is binary, expected YAML", path.string()));
     return PolicyParser(path.string(), std::filesystem::absolute(path).parent_path(), warnings).parse(*text, namesLevel);
 }
 

@@ -3,26 +3,22 @@
 #include "rules/cel/time.h"
 #include "rules/cel/utf8.h"
 #include "util/threads.h"
-#include "util/unique_fd.h"
+#include "util/input_file.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
-#include <fcntl.h>
 #include <limits>
 #include <map>
 #include <mutex>
-#include <sys/stat.h>
 #include <thread>
-#include <unistd.h>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -240,18 +236,12 @@ class Input {
 public:
     static Result<Input> openFile(const std::filesystem::path& path, std::size_t maxRecordBytes)
     {
+        auto file = InputFile::open(path, input::kDataFile);
+        if (!file)
+            return std::unexpected(file.error());
         Input in;
-        in.m_fd = UniqueFd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-        if (!in.m_fd.valid())
-            return fail(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
-        struct stat st {};
-        if (::fstat(in.m_fd.get(), &st) == 0) {
-            if (S_ISDIR(st.st_mode))
-                return fail(fmt::format("{}: is a folder, not a data file", path.string()));
-            if (S_ISREG(st.st_mode))
-                in.m_size = static_cast<std::uint64_t>(st.st_size);
-            in.m_seekable = S_ISREG(st.st_mode);
-        }
+        in.m_size = file->size();
+        in.m_file = std::move(*file);
         in.m_buffer.resize(std::max<std::size_t>(kBlock * 2, maxRecordBytes + kBlock));
         in.m_name = path.string();
         return in;
@@ -264,14 +254,13 @@ public:
         in.m_size = text.size();
         in.m_end = text.size();
         in.m_eof = true;
-        in.m_seekable = true;
         in.m_name = std::string(name);
         return in;
     }
 
     std::string_view window() const
     {
-        const char* base = m_fd.valid() ? m_buffer.data() : m_text.data();
+        const char* base = m_file ? m_buffer.data() : m_text.data();
         return {base + m_begin, m_end - m_begin};
     }
     bool eof() const { return m_eof; }
@@ -282,7 +271,6 @@ public:
     }
     std::uint64_t consumed() const { return m_consumed; }
     std::uint64_t size() const { return m_size; }
-    bool seekable() const { return m_seekable; }
 
     // Reads more after the window (moving it to the buffer's start first). False at the end of the input.
     Result<bool> more()
@@ -297,33 +285,27 @@ public:
         if (m_end == m_buffer.size())
             return false; // full: the caller's record is longer than the limit
         const std::size_t want = std::min(kBlock, m_buffer.size() - m_end);
-        for (;;) {
-            const ssize_t n = ::read(m_fd.get(), m_buffer.data() + m_end, want);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n < 0)
-                return fail(fmt::format("{}: read error: {}", m_name, std::strerror(errno)));
-            if (n == 0) {
-                m_eof = true;
-                return false;
-            }
-            m_end += static_cast<std::size_t>(n);
-            return true;
+        auto n = m_file->read(m_buffer.data() + m_end, want);
+        if (!n)
+            return std::unexpected(n.error());
+        if (*n == 0) {
+            m_eof = true;
+            return false;
         }
+        m_end += *n;
+        return true;
     }
 
     Result<void> rewind()
     {
         m_begin = 0;
         m_consumed = 0;
-        if (!m_fd.valid()) {
+        if (!m_file) {
             m_end = m_text.size();
             return {};
         }
-        if (::lseek(m_fd.get(), 0, SEEK_SET) != 0)
-            return fail(fmt::format("{}: cannot read the input twice (it is not a regular file); declare every "
-                                    "column's type so that one pass does",
-                                    m_name));
+        if (auto ok = m_file->rewind(); !ok)
+            return ok;
         m_end = 0;
         m_eof = false;
         return {};
@@ -331,7 +313,7 @@ public:
 
 private:
     static constexpr std::size_t kBlock = 1u << 20;
-    UniqueFd m_fd;
+    std::optional<InputFile> m_file; // none: text in memory
     std::vector<char> m_buffer;
     std::string_view m_text;
     std::string m_name;
@@ -339,7 +321,6 @@ private:
     std::uint64_t m_consumed = 0;
     std::uint64_t m_size = 0;
     bool m_eof = false;
-    bool m_seekable = false;
 };
 
 // ---- Values as text ---------------------------------------------------------------------------------------

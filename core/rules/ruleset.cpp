@@ -3,6 +3,7 @@
 #include "rules/cel/lexer.h"
 #include "rules/cel/parser.h"
 #include "rules/cel/utf8.h"
+#include "util/input_file.h"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -10,8 +11,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -566,34 +565,29 @@ ParsedRuleSet parseRuleSet(std::string_view text, std::string file)
     return out;
 }
 
-Result<ParsedRuleSet> loadRuleSetFile(const std::filesystem::path& path)
+Result<std::string> readRuleSetFile(const std::filesystem::path& path)
 {
-    constexpr std::uintmax_t kMaxBytes = 4u << 20;
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        return fail(fmt::format("{}: is a folder, not a rule set", path.string()));
-    if (!std::filesystem::exists(path, ec))
-        return fail(fmt::format("{}: no such file", path.string()));
-    const auto size = std::filesystem::file_size(path, ec);
-    if (!ec && size > kMaxBytes)
-        return fail(fmt::format("{}: larger than 4 MiB; not a rule set", path.string()));
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return fail(fmt::format("{}: cannot read", path.string()));
-    std::string text;
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (text.size() > kMaxBytes)
-        return fail(fmt::format("{}: larger than 4 MiB; not a rule set", path.string()));
-    if (const auto nul = text.find('\0'); nul != std::string::npos) {
-        const auto p = cel::positionOf(text, static_cast<std::uint32_t>(nul));
+    auto text = readInputFile(path, input::kRuleSet);
+    if (!text)
+        return text;
+    if (const auto nul = text->find('\0'); nul != std::string::npos) {
+        const auto p = cel::positionOf(*text, static_cast<std::uint32_t>(nul));
         return fail(fmt::format("{}:{}:{}: error: binary content (a NUL byte); a rule set is YAML text", path.string(),
                                 p.line, p.column));
     }
-    if (const auto bad = cel::invalidUtf8At(text); bad != std::string::npos) {
-        const auto p = cel::positionOf(text, static_cast<std::uint32_t>(bad));
+    if (const auto bad = cel::invalidUtf8At(*text); bad != std::string::npos) {
+        const auto p = cel::positionOf(*text, static_cast<std::uint32_t>(bad));
         return fail(fmt::format("{}:{}:{}: error: not UTF-8 text", path.string(), p.line, p.column));
     }
-    return parseRuleSet(text, path.string());
+    return text;
+}
+
+Result<ParsedRuleSet> loadRuleSetFile(const std::filesystem::path& path)
+{
+    auto text = readRuleSetFile(path);
+    if (!text)
+        return std::unexpected(text.error());
+    return parseRuleSet(*text, path.string());
 }
 
 // ---- Compiling --------------------------------------------------------------------------------------------

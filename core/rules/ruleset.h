@@ -110,8 +110,11 @@ struct ParsedRuleSet {
 // Reads the YAML; structural problems (malformed YAML, missing or duplicate ids, wrong types, an unknown
 // strategy) are errors, unknown keys warnings. The conditions are not compiled yet.
 ParsedRuleSet parseRuleSet(std::string_view text, std::string file);
-// The same from a file; an error value only when the file cannot be read as text (missing, a folder, larger
-// than 4 MiB, binary, not UTF-8).
+// The text of a rule set file, through the bounded reader (util/input_file.h): an error when it cannot be
+// read as text (missing, not a regular file, larger than 4 MiB, binary, not UTF-8; the last two at
+// FILE:LINE:COL). What the workbench's editor opens, too.
+Result<std::string> readRuleSetFile(const std::filesystem::path& path);
+// The same, parsed; an error value only when the file cannot be read as text.
 Result<ParsedRuleSet> loadRuleSetFile(const std::filesystem::path& path);
 
 struct CompiledRule {

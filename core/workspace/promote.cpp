@@ -4,15 +4,13 @@
 #include "workspace/promote.h"
 
 #include "isolation/policy.h"
+#include "util/input_file.h"
 #include "util/printable.h"
 #include "util/utf8.h"
 #include "workspace/path_filter.h"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
-
-#include <fstream>
-#include <iterator>
 
 namespace sb {
 
@@ -250,11 +248,10 @@ Result<RiskConfig> RiskConfig::parse(std::string_view yaml, std::string_view ori
 
 Result<RiskConfig> RiskConfig::load(const std::filesystem::path& file)
 {
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        return fail(fmt::format("{}: cannot read the risk configuration", file.string()));
-    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    return parse(text, file.string());
+    auto text = readInputText(file, input::kRiskConfig);
+    if (!text)
+        return std::unexpected(text.error());
+    return parse(*text, file.string());
 }
 
 void gradeRisk(const RiskConfig& config, const std::vector<PromotionChange>& changes, const PromotionImpact& impact,

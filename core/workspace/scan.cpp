@@ -1,5 +1,6 @@
 #include "workspace/scan.h"
 
+#include "util/input_file.h"
 #include "util/threads.h"
 #include "workspace/files.h"
 
@@ -44,19 +45,6 @@ FileStat statOf(const struct stat& st)
 {
     return FileStat{static_cast<std::uint64_t>(st.st_ino), static_cast<std::uint64_t>(st.st_size),
                     nanoseconds(st.st_mtim), nanoseconds(st.st_ctim), static_cast<std::uint32_t>(st.st_mode)};
-}
-
-std::string specialKind(mode_t mode)
-{
-    if (S_ISFIFO(mode))
-        return "a FIFO";
-    if (S_ISSOCK(mode))
-        return "a socket";
-    if (S_ISCHR(mode))
-        return "a character device";
-    if (S_ISBLK(mode))
-        return "a block device";
-    return "a special file";
 }
 
 std::string joinPath(const std::string& prefix, const std::string& name)
@@ -766,7 +754,7 @@ public:
                 if (!m_options.filter || m_options.filter->takes(path))
                     slots.push_back(symlink(dirfd, name, path));
             } else {
-                skip(path, fmt::format("{}; special files are not kept in checkpoints", specialKind(st.st_mode)));
+                skip(path, fmt::format("{}; special files are not kept in checkpoints", fileKindName(st.st_mode)));
             }
             if (!recorded) {
                 if (deferring) {

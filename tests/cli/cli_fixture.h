@@ -24,13 +24,9 @@ struct Output {
     std::string out;
 };
 
-// Runs the CLI through /bin/sh with stdout captured (stderr folded in when asked).
-inline Output cli(const std::string& args, bool withStderr = false, const std::string& input = "")
+// Runs a command line through /bin/sh with stdout captured.
+inline Output shell(const std::string& command)
 {
-    std::string command = std::string(SANDBENCH_CLI) + " " + args;
-    if (!input.empty())
-        command = "printf '%s' '" + input + "' | " + command;
-    command += withStderr ? " 2>&1" : " 2>/dev/null";
     Output o;
     FILE* pipe = ::popen(command.c_str(), "r");
     if (!pipe)
@@ -42,6 +38,23 @@ inline Output cli(const std::string& args, bool withStderr = false, const std::s
     const int rc = ::pclose(pipe);
     o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
     return o;
+}
+
+// Runs the CLI through /bin/sh with stdout captured (stderr folded in when asked).
+inline Output cli(const std::string& args, bool withStderr = false, const std::string& input = "")
+{
+    std::string command = std::string(SANDBENCH_CLI) + " " + args;
+    if (!input.empty())
+        command = "printf '%s' '" + input + "' | " + command;
+    return shell(command + (withStderr ? " 2>&1" : " 2>/dev/null"));
+}
+
+// As cli(), stopped after `seconds` (exit status 124, as timeout(1) gives): for an input that could block, so
+// that a regression fails the test instead of hanging it.
+inline Output cliWithin(int seconds, const std::string& args, bool withStderr = false)
+{
+    return shell("timeout -k 5 " + std::to_string(seconds) + " " + std::string(SANDBENCH_CLI) + " " + args
+                 + (withStderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 // One word for /bin/sh, whatever bytes it holds.

@@ -153,7 +153,7 @@ TEST_F(Cli, InputsThatAreNotFilesAreRefusedWithoutHangingOrCrashing)
     }
     const auto endless = cli("run --lang sh" + store() + " - < /dev/zero", true);
     EXPECT_EQ(endless.status, 1) << endless.out;
-    EXPECT_NE(endless.out.find("stdin: larger than 1 MiB"), std::string::npos) << endless.out;
+    EXPECT_NE(endless.out.find("stdin: the snippet is larger than 1 MiB"), std::string::npos) << endless.out;
     const auto snippetFolder = cli("run" + store() + " " + folder, true);
     EXPECT_EQ(snippetFolder.status, 1) << snippetFolder.out;
     EXPECT_NE(snippetFolder.out.find("not a regular file"), std::string::npos) << snippetFolder.out;

@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <fstream>
 #include <memory>
+#include <sys/stat.h>
 
 using namespace sb::ui;
 
@@ -53,6 +54,7 @@ private slots:
     void longReadCanBeCancelled();
     void importCanBeCancelled();
     void hundredsOfThousandsOfChangedRowsScroll();
+    void openingWhatIsNoFileSaysWhy();
     void cleanupTestCase();
 
 private:
@@ -402,6 +404,30 @@ void TestRulesWorkspace::hundredsOfThousandsOfChangedRowsScroll()
     QTest::qWait(50);
     QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
     QCOMPARE(table->model()->index(kRows - 1, ChangedDecisionsModel::NewDecisionColumn).data().toString(), QStringLiteral("allow"));
+}
+
+// Open rule set and Open dataset go through the one bounded reader: a FIFO with no writer is refused at
+// once (it would block), a device is never read, and the status says what the file is.
+void TestRulesWorkspace::openingWhatIsNoFileSaysWhy()
+{
+    waitIdle();
+    const int ruleSets = ws()->ruleSetCount();
+    const QString fifo = m_dir.path() + QStringLiteral("/pipe.yaml");
+    QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+    QVERIFY(!ws()->openRuleSetFile(fifo));
+    QCOMPARE(ws()->statusText(), fifo + QStringLiteral(": the rule set is not a regular file but a FIFO"));
+    QVERIFY(!ws()->openRuleSetFile(QStringLiteral("/dev/zero")));
+    QCOMPARE(ws()->statusText(),
+             QStringLiteral("/dev/zero: the rule set is not a regular file but a character device"));
+    QCOMPARE(ws()->ruleSetCount(), ruleSets);
+
+    const QString data = m_dir.path() + QStringLiteral("/pipe.csv");
+    QVERIFY(::mkfifo(QFile::encodeName(data).constData(), 0600) == 0);
+    const auto* before = ws()->dataset();
+    QVERIFY(ws()->loadDataFile(data)); // read off the GUI thread: the refusal comes as the job's end
+    waitIdle();
+    QCOMPARE(ws()->statusText(), data + QStringLiteral(": the data file is not a regular file but a FIFO"));
+    QCOMPARE(ws()->dataset(), before);
 }
 
 void TestRulesWorkspace::cleanupTestCase()

@@ -322,7 +322,7 @@ TEST(RuleSet, FilesThatAreNotRuleSets)
     EXPECT_NE(r.error().message.find("no such file"), std::string::npos);
     r = loadRuleSetFile(dir.path());
     ASSERT_FALSE(r);
-    EXPECT_NE(r.error().message.find("is a folder"), std::string::npos);
+    EXPECT_NE(r.error().message.find("not a regular file but a folder"), std::string::npos);
 }
 
 } // namespace

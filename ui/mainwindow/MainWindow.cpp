@@ -12,6 +12,7 @@
 #include "models/Conversions.h"
 #include "models/RunHistoryModel.h"
 #include "models/Traceback.h"
+#include "util/input_file.h"
 #include "style/Icons.h"
 
 #include <QAction>
@@ -19,7 +20,6 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -638,12 +638,17 @@ void MainWindow::openFileDialog()
 
 bool MainWindow::openFile(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        QMessageBox::warning(this, tr("Open snippet"), tr("Cannot read %1: %2").arg(path, file.errorString()));
+    auto read = sb::readInputText(toStdString(path), sb::input::kSnippet);
+    if (!read) {
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Open snippet"), tr("This file cannot be opened:"),
+                                    QMessageBox::Ok, this);
+        box->setObjectName(QStringLiteral("openSnippetErrorBox"));
+        box->setInformativeText(toQString(read.error().message));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
         return false;
     }
-    const QString text = QString::fromUtf8(file.readAll());
+    const QString text = toQString(*read);
     const bool shell = path.endsWith(QStringLiteral(".sh")) || text.startsWith(QStringLiteral("#!/bin/sh"))
                        || text.startsWith(QStringLiteral("#!/bin/bash"));
     setLanguage(shell ? sb::Language::Shell : sb::Language::Python);

@@ -5,6 +5,7 @@
 #include "rules/RuleSetEditor.h"
 #include "rules/RulesCharts.h"
 #include "rules/dataset_store.h"
+#include "rules/ruleset.h"
 #include "style/Icons.h"
 #include "store/store.h"
 
@@ -461,12 +462,12 @@ void RulesWorkspace::openDemo()
 
 bool RulesWorkspace::openRuleSetFile(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        setStatus(tr("Cannot open %1: %2").arg(path, file.errorString()));
+    auto text = sb::rules::readRuleSetFile(toStdString(path));
+    if (!text) {
+        setStatus(toQString(text.error().message));
         return false;
     }
-    addRuleSet(QFileInfo(path).completeBaseName(), QString::fromUtf8(file.readAll()), path);
+    addRuleSet(QFileInfo(path).completeBaseName(), toQString(*text), path);
     return true;
 }
 
