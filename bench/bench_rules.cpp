@@ -4,7 +4,9 @@
 // both, compare), and the A/B of variants A and B (read, evaluate three rule sets, two impacts). Wall time of
 // each phase, best of ROUNDS, with the process's CPU time beside it (which holds on a busy machine where wall
 // time does not), and the peak resident memory. A report, not a test. The JavaScript and DuckDB peers of
-// PRODUCT.md are run separately (see bench/README.md).
+// PRODUCT.md are run separately (see bench/README.md). Then a rule set of many rules: reading and checking a
+// generated 40 000-rule file (rules::generatedRuleSetYaml, just under the 4 MiB cap), as `rules check` does,
+// and evaluating it on the first 10 000 records with every rule's hits and shadowing (as `rules check --data`).
 //
 //   bench_rules [ROWS=1000000] [ROUNDS=3] [CSV]     (without CSV, the demo data is generated to a temp file)
 //   BENCH_READ_THREADS=1 bench_rules ...           (read the CSV on one thread; default: one per core)
@@ -144,7 +146,17 @@ int main(int argc, char** argv)
     const rules::ImpactOptions labels{"is_fraud", "amount"};
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
 
-    Best readBest, eval1, evalAll, impactBest, abBest;
+    constexpr std::size_t kManyRules = 40000;
+    const fs::path manyRules =
+        fs::temp_directory_path() / ("sandbench-bench-rules-" + std::to_string(::getpid()) + "-many.yaml");
+    {
+        std::ofstream out(manyRules, std::ios::binary);
+        out << rules::generatedRuleSetYaml(kManyRules);
+        if (!out)
+            die("cannot write " + manyRules.string());
+    }
+
+    Best readBest, eval1, evalAll, impactBest, abBest, manyCheck, manyEval;
     double rate1 = 0, rateAll = 0;
     std::size_t records = 0, conditions = 0, ruleCount = 0;
     std::int64_t affected = 0;
@@ -204,11 +216,32 @@ int main(int argc, char** argv)
             abBest.add(seconds(t), cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - c);
         }
     }
-    rate1 = static_cast<double>(conditions) / eval1.cpu;
-    rateAll = static_cast<double>(conditions) / evalAll.wall;
     rusage usage{};
     ::getrusage(RUSAGE_SELF, &usage);
-    const double peakMb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    const double peakMb = static_cast<double>(usage.ru_maxrss) / 1024.0; // of the phases above
+
+    for (int round = 0; round < rounds; ++round) {
+        // Many rules: read and check (parse, compile every condition), then every rule on a slice of the data.
+        const auto t = Clock::now();
+        const double c = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
+        const Loaded many = loadRules(manyRules);
+        if (!rules::compileRuleSet(many.parsed->ruleSet, nullptr).compiled)
+            die("cannot compile " + manyRules.string());
+        manyCheck.add(seconds(t), cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - c);
+        rules::ReadOptions slice;
+        slice.maxRows = 10000;
+        auto data = rules::readDataset(csv, slice);
+        if (!data)
+            die(data.error().message);
+        const auto w = Clock::now();
+        const double cw = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
+        const auto compiled = compile(many, *data);
+        (void)evaluate(compiled, *data, cores, true);
+        manyEval.add(seconds(w), cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - cw);
+    }
+    fs::remove(manyRules);
+    rate1 = static_cast<double>(conditions) / eval1.cpu;
+    rateAll = static_cast<double>(conditions) / evalAll.wall;
 
     std::printf("data: %zu records, %.1f MiB CSV; %zu enabled rules in current.yaml; best of %d\n", records, fileMb,
                 ruleCount, rounds);
@@ -222,14 +255,18 @@ int main(int argc, char** argv)
     std::printf("impact current -> variant_a, end to end:      %7.3f s wall  %7.3f s CPU  (%lld affected)\n",
                 impactBest.wall, impactBest.cpu, static_cast<long long>(affected));
     std::printf("A/B current vs variant_a, variant_b, e2e:     %7.3f s wall  %7.3f s CPU\n", abBest.wall, abBest.cpu);
+    std::printf("check %zu rules (read, parse, compile):     %7.3f s wall  %7.3f s CPU\n", kManyRules,
+                manyCheck.wall, manyCheck.cpu);
+    std::printf("eval %zu rules, every rule, 10000 records:  %7.3f s wall  %7.3f s CPU\n", kManyRules, manyEval.wall,
+                manyEval.cpu);
     std::printf("peak resident memory: %.0f MiB\n", peakMb);
     std::printf(
         "{\"bench\":\"rules\",\"records\":%zu,\"csv_mib\":%.1f,\"rules\":%zu,\"read_s\":%.4f,\"read_cpu_s\":%.4f,"
         "\"eval1_records_x_rules_per_cpu_s\":%.0f,\"eval_all_records_x_rules_per_s\":%.0f,\"threads\":%u,"
         "\"impact_e2e_s\":%.4f,\"impact_e2e_cpu_s\":%.4f,\"ab3_e2e_s\":%.4f,\"ab3_e2e_cpu_s\":%.4f,"
-        "\"peak_rss_mib\":%.0f}\n",
+        "\"check_many_rules\":%zu,\"check_many_s\":%.4f,\"eval_many_10k_s\":%.4f,\"peak_rss_mib\":%.0f}\n",
         records, fileMb, ruleCount, readBest.wall, readBest.cpu, rate1, rateAll, cores, impactBest.wall, impactBest.cpu,
-        abBest.wall, abBest.cpu, peakMb);
+        abBest.wall, abBest.cpu, kManyRules, manyCheck.wall, manyEval.wall, peakMb);
     if (!generated.empty())
         fs::remove(generated);
     return 0;

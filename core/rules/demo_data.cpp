@@ -259,4 +259,17 @@ std::string demoTransactionsCsv(std::uint64_t rows, std::uint64_t seed)
     return std::move(out).str();
 }
 
+std::string generatedRuleSetYaml(std::size_t rules)
+{
+    static constexpr std::array<std::string_view, 6> kCountries = {"US", "FR", "NG", "BR", "DE", "IN"};
+    std::string out = "name: generated\nversion: 1\nstrategy: first_match\ndefault: {decision: allow, score: 0}\n"
+                      "fields: {amount: double, country: string, hour: int}\nrules:\n";
+    for (std::size_t i = 0; i < rules; ++i)
+        fmt::format_to(std::back_inserter(out),
+                       "- id: r{}\n  when: amount > {}.5 && country == '{}' && hour < {}\n  decision: {}\n  score: {}\n{}",
+                       i, i % 20000, kCountries[i % kCountries.size()], i % 24, i % 2 ? "review" : "block", i % 100,
+                       i % 10 == 9 ? "  enabled: false\n" : "");
+    return out;
+}
+
 } // namespace sb::rules

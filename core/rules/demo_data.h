@@ -24,4 +24,9 @@ inline constexpr std::uint64_t kDemoSeed = 20240501;
 void writeDemoTransactions(std::ostream& out, std::uint64_t rows, std::uint64_t seed);
 std::string demoTransactionsCsv(std::uint64_t rows, std::uint64_t seed);
 
+// A first_match rule set of `rules` rules over these columns (each an amount threshold, a country and a range
+// of hours; every tenth disabled), for scale tests and benches: the demo's rule sets hold a dozen rules, an
+// analyst's may hold tens of thousands. 40 000 rules take about 4.0 MB, under the 4 MiB a rule set may have.
+std::string generatedRuleSetYaml(std::size_t rules);
+
 } // namespace sb::rules

@@ -58,23 +58,60 @@ std::string notBoolMessage(const cel::Value& v)
     return fmt::format("the condition is {}, not a bool", cel::kindName(v.kind()));
 }
 
+// How many records each rule matched that another rule decided, for allRules: a dense table for a few rules,
+// so that the evaluation's inner loop stays an increment, and a hash map of the pairs that occur for many (a
+// dense table of 40 000 rules would take 12.8 GB per thread).
+class ShadowCounts {
+public:
+    static constexpr std::size_t kMaxDenseRules = 256; // 512 KiB per thread
+
+    ShadowCounts(std::size_t rules, bool wanted) : m_rules(wanted ? rules : 0)
+    {
+        if (wanted && rules <= kMaxDenseRules)
+            m_dense.assign(rules * rules, 0);
+    }
+
+    // Rule `matched` matched a record that rule `decider` decided.
+    void add(std::size_t matched, std::size_t decider)
+    {
+        if (!m_dense.empty())
+            ++m_dense[matched * m_rules + decider];
+        else
+            ++m_sparse[(std::uint64_t{matched} << 32) | decider];
+    }
+
+    // Adds these counts to the rules' shadowedBy.
+    void addTo(std::vector<RuleStats>& rules) const
+    {
+        for (std::size_t i = 0; i < m_dense.size(); ++i) {
+            if (m_dense[i] != 0)
+                rules[i / m_rules].shadowedBy[i % m_rules] += m_dense[i];
+        }
+        for (const auto& [pair, count] : m_sparse)
+            rules[pair >> 32].shadowedBy[pair & 0xffffffffu] += count;
+    }
+
+private:
+    std::size_t m_rules;
+    std::vector<std::int64_t> m_dense;
+    std::unordered_map<std::uint64_t, std::int64_t> m_sparse;
+};
+
 // A thread's own counters. Cache-line aligned: the threads' counters sit side by side in one vector, and one
 // thread's `conditions` (written for every condition) shared a line with the next thread's vector headers
 // (read for every condition), which cost the second thread most of its speed.
 struct alignas(64) ThreadTotals {
     std::vector<std::int64_t> hits, decided, errors, firstErrorRow;
     std::vector<std::string> firstError;
-    std::vector<std::vector<std::int64_t>> shadowedBy;
+    ShadowCounts shadowedBy;
     std::vector<std::int64_t> decisionCounts;
     std::int64_t recordsWithErrors = 0;
     std::int64_t conditions = 0;
 
     ThreadTotals(std::size_t rules, std::size_t decisions, bool shadows)
         : hits(rules), decided(rules), errors(rules), firstErrorRow(rules, -1), firstError(rules),
-          decisionCounts(decisions)
+          shadowedBy(rules, shadows), decisionCounts(decisions)
     {
-        if (shadows)
-            shadowedBy.assign(rules, std::vector<std::int64_t>(rules));
     }
 };
 
@@ -152,7 +189,7 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
                 for (std::uint64_t m = mask; m; m &= m - 1) {
                     const std::uint32_t k = active[static_cast<std::size_t>(std::countr_zero(m))];
                     if (k != static_cast<std::uint32_t>(best))
-                        ++L.shadowedBy[k][static_cast<std::size_t>(best)];
+                        L.shadowedBy.add(k, static_cast<std::size_t>(best));
                 }
             }
         }
@@ -277,7 +314,7 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
                         ++L.decided[static_cast<std::size_t>(best)];
                         for (const std::uint32_t k : matched) {
                             if (k != static_cast<std::uint32_t>(best))
-                                ++L.shadowedBy[k][static_cast<std::size_t>(best)];
+                                L.shadowedBy.add(k, static_cast<std::size_t>(best));
                         }
                     } else {
                         o.decision = rs.defaultDecision;
@@ -308,8 +345,6 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
     out.decisionCounts.assign(rs.decisions.size(), 0);
     for (std::size_t k = 0; k < ruleCount; ++k) {
         RuleStats& s = out.rules[k];
-        if (options.allRules)
-            s.shadowedBy.assign(ruleCount, 0);
         for (const ThreadTotals& L : totals) {
             s.hits += L.hits[k];
             s.decided += L.decided[k];
@@ -318,13 +353,10 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
                 s.firstErrorRow = L.firstErrorRow[k];
                 s.firstError = L.firstError[k];
             }
-            if (options.allRules) {
-                for (std::size_t j = 0; j < ruleCount; ++j)
-                    s.shadowedBy[j] += L.shadowedBy[k][j];
-            }
         }
     }
     for (const ThreadTotals& L : totals) {
+        L.shadowedBy.addTo(out.rules);
         for (std::size_t d = 0; d < out.decisionCounts.size(); ++d)
             out.decisionCounts[d] += L.decisionCounts[d];
         out.recordsWithErrors += L.recordsWithErrors;
@@ -345,12 +377,12 @@ std::vector<Diagnostic> dataDiagnostics(const CompiledRuleSet& rs, const Evaluat
             continue;
         if (s.hits > 0 && s.decided == 0) {
             std::string by;
-            if (!s.shadowedBy.empty()) {
-                const auto most = std::max_element(s.shadowedBy.begin(), s.shadowedBy.end());
-                if (*most > 0) {
-                    const Rule& other = rs.rule(static_cast<std::size_t>(most - s.shadowedBy.begin()));
-                    by = fmt::format(" (most often by '{}', line {})", other.id, other.pos.line);
-                }
+            // The first of the rules that decided most of its records.
+            const auto most = std::max_element(s.shadowedBy.begin(), s.shadowedBy.end(),
+                                               [](const auto& a, const auto& b) { return a.second < b.second; });
+            if (most != s.shadowedBy.end()) {
+                const Rule& other = rs.rule(most->first);
+                by = fmt::format(" (most often by '{}', line {})", other.id, other.pos.line);
             }
             const std::string message =
                 rs.strategy == Strategy::FirstMatch

@@ -22,6 +22,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,8 +62,9 @@ struct RuleStats {
     std::int64_t errors = 0;  // records its condition was an error for
     std::string firstError;   // the first error's message ("1:8: no value for 'amount'"), by record order
     std::int64_t firstErrorRow = -1;
-    // allRules: per earlier-deciding rule, the records this one matched that the other decided.
-    std::vector<std::int64_t> shadowedBy;
+    // allRules: the rules that decided records this one matched, by index, with how many such records (only
+    // rules with at least one: a rule set of 40 000 rules has no room for every pair).
+    std::map<std::size_t, std::int64_t> shadowedBy;
 };
 
 struct EvalOptions {

@@ -72,7 +72,7 @@ SourcePos RuleSet::positionInWhen(const Rule& rule, std::uint32_t offset) const
     if (rule.whenOffsets.empty())
         return rule.whenPos;
     const std::uint32_t at = rule.whenOffsets[std::min<std::size_t>(offset, rule.whenOffsets.size() - 1)];
-    const cel::SourcePosition p = cel::positionOf(text, at);
+    const cel::SourcePosition p = lines.positionOf(text, at);
     return {p.line, p.column};
 }
 
@@ -105,11 +105,11 @@ SourcePos posOf(const YAML::Mark& mark)
 }
 
 // yaml-cpp counts columns in bytes; people (and CEL's diagnostics) count characters.
-SourcePos posAt(std::string_view text, const YAML::Mark& mark)
+SourcePos posAt(const RuleSet& rs, const YAML::Mark& mark)
 {
-    if (mark.is_null() || mark.pos < 0 || static_cast<std::size_t>(mark.pos) > text.size())
+    if (mark.is_null() || mark.pos < 0 || static_cast<std::size_t>(mark.pos) > rs.text.size())
         return posOf(mark);
-    const cel::SourcePosition p = cel::positionOf(text, static_cast<std::uint32_t>(mark.pos));
+    const cel::SourcePosition p = rs.lines.positionOf(rs.text, static_cast<std::uint32_t>(mark.pos));
     return {p.line, p.column};
 }
 
@@ -256,23 +256,23 @@ std::vector<std::uint32_t> scalarOffsets(std::string_view text, const YAML::Mark
 
 class Reader {
 public:
-    Reader(std::string_view text, ParsedRuleSet& out) : m_text(text), m_out(out) {}
+    explicit Reader(ParsedRuleSet& out) : m_out(out) {}
 
     void error(const YAML::Node& at, std::string message, std::string code, std::string rule = {})
     {
-        add(Severity::Error, at.IsDefined() ? posAt(m_text, at.Mark()) : SourcePos{}, std::move(message),
-            std::move(code), std::move(rule));
+        add(Severity::Error, at.IsDefined() ? pos(at) : SourcePos{}, std::move(message), std::move(code),
+            std::move(rule));
     }
     void warning(const YAML::Node& at, std::string message, std::string code, std::string rule = {})
     {
-        add(Severity::Warning, at.IsDefined() ? posAt(m_text, at.Mark()) : SourcePos{}, std::move(message),
-            std::move(code), std::move(rule));
+        add(Severity::Warning, at.IsDefined() ? pos(at) : SourcePos{}, std::move(message), std::move(code),
+            std::move(rule));
     }
     void add(Severity s, SourcePos pos, std::string message, std::string code, std::string rule)
     {
         m_out.diagnostics.push_back(Diagnostic{s, pos, std::move(message), std::move(rule), std::move(code)});
     }
-    SourcePos pos(const YAML::Node& n) const { return posAt(m_text, n.Mark()); }
+    SourcePos pos(const YAML::Node& n) const { return posAt(m_out.ruleSet, n.Mark()); }
 
     // The keys of a map, each checked against the known ones; repeated keys are errors (YAML allows no two,
     // and yaml-cpp would silently keep the first).
@@ -363,7 +363,6 @@ public:
     }
 
 private:
-    std::string_view m_text;
     ParsedRuleSet& m_out;
 };
 
@@ -471,13 +470,14 @@ ParsedRuleSet parseRuleSet(std::string_view text, std::string file)
     RuleSet& rs = out.ruleSet;
     rs.file = std::move(file);
     rs.text = std::string(text);
-    Reader r(rs.text, out);
+    rs.lines = cel::LineStarts(rs.text);
+    Reader r(out);
 
     YAML::Node root;
     try {
         root = YAML::Load(rs.text);
     } catch (const YAML::Exception& e) {
-        r.add(Severity::Error, posAt(rs.text, e.mark), "malformed YAML: " + e.msg, "yaml", {});
+        r.add(Severity::Error, posAt(rs, e.mark), "malformed YAML: " + e.msg, "yaml", {});
         return out;
     }
     if (!root.IsDefined() || root.IsNull()) {
@@ -857,18 +857,18 @@ CompileResult compileRuleSet(const RuleSet& rs, const Schema* data)
         std::any_of(diags.begin(), diags.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
     std::set<int> referenced;
     std::optional<std::size_t> alwaysTrue; // first_match: an enabled rule that matches everything
+    // Decisions by name, numbered in order of first use (a rule set may name a new one in each of its rules).
+    std::unordered_map<std::string_view, std::size_t> decisionIndex{{rs.defaultDecision, 0}};
     for (std::size_t i = 0; i < rs.rules.size(); ++i) {
         const Rule& rule = rs.rules[i];
         CompiledRule cr;
         cr.index = i;
         cr.score = rule.score;
         cr.enabled = rule.enabled;
-        int decision = out.findDecision(rule.decision);
-        if (decision < 0) {
+        const auto [decision, added] = decisionIndex.emplace(rule.decision, out.decisions.size());
+        if (added)
             out.decisions.push_back(rule.decision);
-            decision = static_cast<int>(out.decisions.size() - 1);
-        }
-        cr.decision = static_cast<std::uint16_t>(decision);
+        cr.decision = static_cast<std::uint16_t>(decision->second);
 
         auto program = cel::compile(rule.when, out.declarations);
         if (!program) {

@@ -23,6 +23,7 @@
 // against the fields (declared under `fields:`, else the dataset's columns, else each name a rule reads, as
 // dyn) and looks for rules that can never fire. Errors make a rule set unusable; warnings do not.
 
+#include "rules/cel/lexer.h"
 #include "rules/cel/program.h"
 #include "rules/schema.h"
 #include "util/error.h"
@@ -87,6 +88,7 @@ struct FieldDecl {
 struct RuleSet {
     std::string file; // as given, for messages
     std::string text; // the file's content
+    cel::LineStarts lines; // of `text`: positions in a file of thousands of rules cost a line's walk, not the file's
     std::string name;
     std::string version;
     Strategy strategy = Strategy::FirstMatch;

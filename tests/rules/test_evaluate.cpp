@@ -128,7 +128,7 @@ TEST(Evaluate, MaxScoreTakesTheHighestAndTheFirstOfTies)
     EXPECT_EQ(ev.records[3].rule, 1);
     EXPECT_EQ(ev.rules[2].hits, 2);
     EXPECT_EQ(ev.rules[2].decided, 1);
-    EXPECT_EQ(ev.rules[2].shadowedBy[1], 1);
+    EXPECT_EQ(ev.rules[2].shadowedBy.at(1), 1);
 }
 
 TEST(Evaluate, ErrorsAreCountedPerRuleNotCrashes)

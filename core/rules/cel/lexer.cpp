@@ -276,20 +276,43 @@ bool isReservedWord(std::string_view word)
     return std::find(kReserved.begin(), kReserved.end(), word) != kReserved.end();
 }
 
-SourcePosition positionOf(std::string_view source, std::uint32_t offset)
+namespace {
+
+// `from` advanced over source[begin, end): lines at '\n', columns in code points (continuation bytes skipped).
+SourcePosition advance(SourcePosition from, std::string_view source, std::size_t begin, std::size_t end)
 {
-    SourcePosition p;
-    const std::size_t end = std::min<std::size_t>(offset, source.size());
-    for (std::size_t i = 0; i < end; ++i) {
+    for (std::size_t i = begin; i < end; ++i) {
         const auto c = static_cast<unsigned char>(source[i]);
         if (c == '\n') {
-            ++p.line;
-            p.column = 1;
+            ++from.line;
+            from.column = 1;
         } else if ((c & 0xC0) != 0x80) {
-            ++p.column;
+            ++from.column;
         }
     }
-    return p;
+    return from;
+}
+
+} // namespace
+
+SourcePosition positionOf(std::string_view source, std::uint32_t offset)
+{
+    return advance(SourcePosition{}, source, 0, std::min<std::size_t>(offset, source.size()));
+}
+
+LineStarts::LineStarts(std::string_view source)
+{
+    for (std::size_t i = source.find('\n'); i != std::string_view::npos; i = source.find('\n', i + 1))
+        m_starts.push_back(static_cast<std::uint32_t>(i + 1));
+}
+
+SourcePosition LineStarts::positionOf(std::string_view source, std::uint32_t offset) const
+{
+    const std::size_t end = std::min<std::size_t>(offset, source.size());
+    // The last line starting at or before `end`.
+    const auto line = std::upper_bound(m_starts.begin(), m_starts.end(), end) - 1;
+    const SourcePosition lineStart{static_cast<int>(line - m_starts.begin()) + 1, 1};
+    return advance(lineStart, source, *line, end);
 }
 
 } // namespace sb::cel

@@ -72,4 +72,17 @@ struct SourcePosition {
 };
 SourcePosition positionOf(std::string_view source, std::uint32_t offset);
 
+// Where a source's lines start, for many positions in one large source (a rule set of thousands of rules):
+// each position costs a search among the lines and a walk along one line, not a walk from the start.
+class LineStarts {
+public:
+    LineStarts() = default; // of an empty source
+    explicit LineStarts(std::string_view source);
+    // As positionOf(source, offset); `source` must be the text this was built from.
+    SourcePosition positionOf(std::string_view source, std::uint32_t offset) const;
+
+private:
+    std::vector<std::uint32_t> m_starts{0}; // the offset of every line's first byte; the first is 0
+};
+
 } // namespace sb::cel

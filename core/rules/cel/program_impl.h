@@ -100,7 +100,7 @@ struct Program::Impl {
     std::vector<std::unique_ptr<RE2>> regexes;
     std::vector<int> slots;
     int localCount = 0;
-    Arena arena; // constants' storage
+    Arena arena{1024}; // constants' storage: most conditions have a few
 };
 
 // Gives every instruction of a finished program its handler (see Handler).

@@ -36,7 +36,6 @@ std::string_view kindName(Kind kind)
 
 void* Arena::allocate(std::size_t bytes, std::size_t align)
 {
-    constexpr std::size_t kBlock = 16 * 1024;
     while (m_block < m_blocks.size()) {
         Block& b = m_blocks[m_block];
         const std::size_t start = (m_offset + align - 1) & ~(align - 1);
@@ -49,9 +48,9 @@ void* Arena::allocate(std::size_t bytes, std::size_t align)
         m_offset = 0;
     }
     // A new block at the end, large enough; the next ones double up to 1 MiB so long runs settle quickly.
-    std::size_t size = m_blocks.empty() ? kBlock : std::min<std::size_t>(m_blocks.back().size * 2, 1 << 20);
+    std::size_t size = m_blocks.empty() ? m_firstBlock : std::min<std::size_t>(m_blocks.back().size * 2, 1 << 20);
     size = std::max(size, bytes + align);
-    m_blocks.push_back(Block{std::make_unique<std::byte[]>(size), size});
+    m_blocks.push_back(Block{std::make_unique_for_overwrite<std::byte[]>(size), size});
     m_block = m_blocks.size() - 1;
     const auto base = reinterpret_cast<std::uintptr_t>(m_blocks.back().data.get());
     const std::size_t start = ((base + align - 1) & ~(static_cast<std::uintptr_t>(align) - 1)) - base;
