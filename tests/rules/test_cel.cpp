@@ -8,8 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace cel = sb::cel;
@@ -432,6 +436,50 @@ TEST(CelEval, StringAndTimeFunctions)
     EXPECT_EQ(evalText("timestamp('2024-01-01T00:00:00Z').getHours('Mars/Olympus')").rfind("error: ", 0), 0u);
     EXPECT_EQ(evalText("timestamp('2024-01-01T00:00:00Z').getHours('../../etc/passwd')").rfind("error: ", 0), 0u);
     EXPECT_EQ(evalText("timestamp('2024-01-01T00:00:00Z').getHours('America')").rfind("error: ", 0), 0u); // a directory
+}
+
+// An unknown zone's error says what is missing: no time zone database at all (naming the Debian package
+// tzdata), a zone the database lists without its file, or a name that is no zone. TZDIR points at a
+// database made here, so the test holds on a machine without tzdata as on one with it.
+TEST(CelEval, AnUnknownTimeZoneSaysWhatIsMissing)
+{
+    std::string pattern = (std::filesystem::temp_directory_path() / "sandbench-tz-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    const std::filesystem::path dir = pattern;
+    const char* saved = std::getenv("TZDIR");
+    const std::string savedValue = saved ? saved : "";
+    auto hoursIn = [](const std::string& zone) {
+        return evalText("timestamp('2050-07-01T12:00:00Z').getHours('" + zone + "')");
+    };
+
+    const auto empty = dir / "empty";
+    std::filesystem::create_directories(empty);
+    ::setenv("TZDIR", empty.c_str(), 1);
+    EXPECT_EQ(hoursIn("America/New_York"),
+              "error: 1:35: unknown time zone 'America/New_York': this machine has no time zone database ("
+                  + empty.string()
+                  + " is missing or empty); install the Debian package tzdata");
+    ::setenv("TZDIR", (dir / "missing").c_str(), 1);
+    EXPECT_NE(hoursIn("Europe/Paris").find("no time zone database"), std::string::npos) << hoursIn("Europe/Paris");
+
+    // A database that lists America/New_York (and its link US/Eastern) but lost the zone's file.
+    const auto partial = dir / "partial";
+    std::filesystem::create_directories(partial / "America");
+    std::ofstream(partial / "tzdata.zi") << "# version 2024a\nZ America/New_York -4:56:2 - LMT 1883 N 18 17u\n"
+                                            "L America/New_York US/Eastern\n";
+    ::setenv("TZDIR", partial.c_str(), 1);
+    EXPECT_EQ(hoursIn("America/New_York"),
+              "error: 1:35: unknown time zone 'America/New_York': the time zone database in " + partial.string()
+                  + " lists it but has no readable file for it; reinstall the Debian package tzdata");
+    EXPECT_NE(hoursIn("US/Eastern").find("lists it but has no readable file"), std::string::npos);
+    // A typo is only that.
+    EXPECT_EQ(hoursIn("America/New_Yrok"), "error: 1:35: unknown time zone 'America/New_Yrok'");
+
+    if (saved)
+        ::setenv("TZDIR", savedValue.c_str(), 1);
+    else
+        ::unsetenv("TZDIR");
+    std::filesystem::remove_all(dir);
 }
 
 TEST(CelEval, StringTestsOnFieldsAndExpressions)

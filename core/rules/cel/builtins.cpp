@@ -255,7 +255,7 @@ Value timestampPart(Fn fn, std::span<const Value> args, Arena& arena, std::int32
             return noOverload(arena, node);
         const auto offset = utcOffset(args[1].asString(), ts.seconds());
         if (!offset)
-            return makeError(arena, "unknown time zone '" + std::string(args[1].asString()) + "'", node);
+            return makeError(arena, unknownZoneMessage(args[1].asString(), offset.error()), node);
         local += *offset;
     }
     // Time of day needs no calendar: the common accessors in rules skip the date arithmetic.

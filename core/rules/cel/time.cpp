@@ -1,17 +1,18 @@
 #include "rules/cel/time.h"
 
 #include "rules/cel/int128.h"
+#include "util/input_file.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <sstream>
+#include <unordered_set>
 #include <vector>
-
-#include <sys/stat.h>
 
 namespace sb::cel {
 
@@ -485,50 +486,108 @@ bool validZoneName(std::string_view name)
     });
 }
 
-const Zone* loadZone(std::string_view name)
+std::string zoneinfoRoot()
+{
+    const char* dir = std::getenv("TZDIR");
+    return dir && *dir ? dir : "/usr/share/zoneinfo";
+}
+
+// What a zone database holds, as far as telling a name that is no zone from a zone whose file is missing.
+struct ZoneIndex {
+    bool present = false;                  // the folder exists and holds something
+    std::unordered_set<std::string> names; // the zones and links its tzdata.zi lists (none without one)
+};
+
+ZoneIndex readZoneIndex(const std::string& root)
+{
+    ZoneIndex index;
+    std::error_code ec;
+    const std::filesystem::directory_iterator entries(root, ec);
+    index.present = !ec && entries != std::filesystem::directory_iterator();
+    if (!index.present)
+        return index;
+    // "Z America/New_York -4:56:2 - LMT 1883 N 18 17u" names a zone, "L America/New_York US/Eastern" a link.
+    auto text = readInputText(root + "/tzdata.zi", input::kTimeZone);
+    if (!text)
+        return index;
+    std::istringstream lines(*text);
+    std::string line;
+    while (std::getline(lines, line)) {
+        std::istringstream words(line);
+        std::string kind, first, second;
+        words >> kind >> first >> second;
+        if (kind == "Z")
+            index.names.insert(first);
+        else if (kind == "L")
+            index.names.insert(second);
+    }
+    return index;
+}
+
+// Why `root` has no zone `name`; the database is looked at once per root.
+ZoneProblem diagnoseMissingZone(const std::string& root, std::string_view name)
+{
+    static std::mutex mutex;
+    static std::map<std::string, ZoneIndex, std::less<>> indexes;
+    std::lock_guard lock(mutex);
+    auto it = indexes.find(root);
+    if (it == indexes.end())
+        it = indexes.emplace(root, readZoneIndex(root)).first;
+    if (!it->second.present)
+        return ZoneProblem::NoDatabase;
+    return it->second.names.contains(std::string(name)) ? ZoneProblem::MissingFile : ZoneProblem::UnknownName;
+}
+
+struct ZoneLookup {
+    const Zone* zone = nullptr; // null: not found, for `problem`
+    ZoneProblem problem = ZoneProblem::UnknownName;
+};
+
+ZoneLookup loadZone(std::string_view name)
 {
     // Entries are never removed, so the pointers handed out stay valid for every thread. Zones that exist
     // are bounded by the files in zoneinfo; names that do not are remembered up to a limit (a rule evaluated
-    // over a million records asks a million times), then looked up each time.
+    // over a million records asks a million times), then looked up each time. Keyed by the file's path:
+    // TZDIR may name another database.
+    struct Entry {
+        std::unique_ptr<Zone> zone;
+        ZoneProblem problem = ZoneProblem::UnknownName;
+    };
     static std::shared_mutex mutex;
-    static std::map<std::string, std::unique_ptr<Zone>, std::less<>> cache; // null: no such zone
+    static std::map<std::string, Entry, std::less<>> cache;
     static std::size_t unknown = 0;
+    if (!validZoneName(name))
+        return {};
+    const std::string root = zoneinfoRoot();
+    const std::string path = root + "/" + std::string(name);
     {
         std::shared_lock lock(mutex);
-        if (auto it = cache.find(name); it != cache.end())
-            return it->second.get();
+        if (auto it = cache.find(path); it != cache.end())
+            return {it->second.zone.get(), it->second.problem};
     }
-    std::unique_ptr<Zone> zone;
-    if (validZoneName(name)) {
-        const char* dir = std::getenv("TZDIR");
-        const std::string path = std::string(dir && *dir ? dir : "/usr/share/zoneinfo") + "/" + std::string(name);
-        // Only a regular file of sane size: a name can be a directory ("America") or anything else.
-        if (std::FILE* f = std::fopen(path.c_str(), "rbe")) {
-            struct stat st {};
-            if (::fstat(::fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size <= (1 << 20)) {
-                std::string data(static_cast<std::size_t>(st.st_size), '\0');
-                if (std::fread(data.data(), 1, data.size(), f) == data.size()) {
-                    if (auto parsed = parseTzif(data))
-                        zone = std::make_unique<Zone>(std::move(*parsed));
-                }
-            }
-            std::fclose(f);
-        }
+    Entry entry;
+    // A name can be a folder ("America") or anything else: the reader takes only a regular file of sane size.
+    if (auto data = readInputFile(path, input::kTimeZone)) {
+        if (auto parsed = parseTzif(*data))
+            entry.zone = std::make_unique<Zone>(std::move(*parsed));
     }
+    if (!entry.zone)
+        entry.problem = diagnoseMissingZone(root, name);
     std::unique_lock lock(mutex);
-    if (auto it = cache.find(name); it != cache.end())
-        return it->second.get();
-    if (!zone) {
+    if (auto it = cache.find(path); it != cache.end())
+        return {it->second.zone.get(), it->second.problem};
+    if (!entry.zone) {
         if (unknown >= 4096)
-            return nullptr;
+            return {nullptr, entry.problem};
         ++unknown;
     }
-    return cache.emplace(std::string(name), std::move(zone)).first->second.get();
+    const Entry& kept = cache.emplace(path, std::move(entry)).first->second;
+    return {kept.zone.get(), kept.problem};
 }
 
 } // namespace
 
-std::optional<std::int64_t> utcOffset(std::string_view zone, std::int64_t utcSeconds)
+std::expected<std::int64_t, ZoneProblem> utcOffset(std::string_view zone, std::int64_t utcSeconds)
 {
     if (zone == "UTC" || zone == "Z" || zone == "GMT" || zone == "Etc/UTC")
         return 0;
@@ -542,12 +601,28 @@ std::optional<std::int64_t> utcOffset(std::string_view zone, std::int64_t utcSec
     int h = 0, m = 0;
     if (z.size() == 5 && digits(z, 0, 2, h) && z[2] == ':' && digits(z, 3, 2, m)) {
         if (h > 23 || m > 59)
-            return std::nullopt;
+            return std::unexpected(ZoneProblem::UnknownName);
         return sign * (h * 3600 + m * 60);
     }
-    if (const Zone* loaded = loadZone(zone))
-        return loaded->offsetAt(utcSeconds);
-    return std::nullopt;
+    const ZoneLookup found = loadZone(zone);
+    if (found.zone)
+        return found.zone->offsetAt(utcSeconds);
+    return std::unexpected(found.problem);
+}
+
+std::string unknownZoneMessage(std::string_view zone, ZoneProblem problem)
+{
+    const std::string head = "unknown time zone '" + std::string(zone) + "'";
+    switch (problem) {
+    case ZoneProblem::NoDatabase:
+        return head + ": this machine has no time zone database (" + zoneinfoRoot()
+               + " is missing or empty); install the Debian package tzdata";
+    case ZoneProblem::MissingFile:
+        return head + ": the time zone database in " + zoneinfoRoot()
+               + " lists it but has no readable file for it; reinstall the Debian package tzdata";
+    case ZoneProblem::UnknownName: break;
+    }
+    return head;
 }
 
 } // namespace sb::cel

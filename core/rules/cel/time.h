@@ -6,6 +6,7 @@
 // ("+05:30", "-02:00") or IANA names read from the system's zoneinfo files ("Australia/Sydney").
 
 #include <cstdint>
+#include <expected>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,8 +46,15 @@ std::optional<std::int64_t> parseDuration(std::string_view text, DurationError* 
 // Seconds with the fraction that is needed: "0s", "1.5s", "-0.000000001s", "3600s".
 std::string formatDuration(std::int64_t nanos);
 
-// The UTC offset in seconds of `zone` at `utcSeconds`: "UTC", "+05:30", "-02:00", "02:00" or an IANA name.
-// Empty when the zone is not known.
-std::optional<std::int64_t> utcOffset(std::string_view zone, std::int64_t utcSeconds);
+// Why a time zone has no offset: a name that is no zone (a typo), no time zone database on the machine at
+// all ($TZDIR, else /usr/share/zoneinfo, missing or empty), or a zone the database lists without its file.
+enum class ZoneProblem { UnknownName, NoDatabase, MissingFile };
+
+// The UTC offset in seconds of `zone` at `utcSeconds`: "UTC", "+05:30", "-02:00", "02:00" or an IANA name
+// (read from $TZDIR, else /usr/share/zoneinfo).
+std::expected<std::int64_t, ZoneProblem> utcOffset(std::string_view zone, std::int64_t utcSeconds);
+// The error an unknown zone gives, saying what is missing: "unknown time zone 'X'", and for a missing
+// database or zone file, where it was looked for and the Debian package that provides it (tzdata).
+std::string unknownZoneMessage(std::string_view zone, ZoneProblem problem);
 
 } // namespace sb::cel
