@@ -22,7 +22,7 @@ namespace sb::cli {
 
 Result<Store> openStore(const std::string& path)
 {
-    return Store::open(path.empty() ? Store::defaultPath() : std::filesystem::path(path));
+    return Store::open(Store::locate(path));
 }
 
 int reportError(const std::string& message)

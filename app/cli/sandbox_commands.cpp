@@ -651,7 +651,7 @@ int checkpointPrune(SandboxEngine& engine, const CheckpointOptions& options)
 
 Result<OpenedEngine> openEngine(const std::string& path)
 {
-    auto store = Store::open(path.empty() ? Store::defaultPath() : std::filesystem::path(path));
+    auto store = openStore(path);
     if (!store)
         return std::unexpected(store.error());
     OpenedEngine opened;

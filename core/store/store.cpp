@@ -379,6 +379,23 @@ Result<void> ensureParentFolder(const fs::path& file)
     return {};
 }
 
+// The folder of a store a person named must exist: it is never made, so that a typo is not a new store.
+Result<void> requireParentFolder(const fs::path& file)
+{
+    const fs::path parent = file.parent_path();
+    if (parent.empty())
+        return {};
+    std::error_code ec;
+    const auto status = fs::status(parent, ec);
+    if (!fs::exists(status))
+        return fail(fmt::format("store {}: the folder {} does not exist (a store named with --store or "
+                                "$SANDBENCH_STORE is only made in a folder that exists: create it first)",
+                                file.string(), parent.string()));
+    if (!fs::is_directory(status))
+        return fail(fmt::format("store {}: {} is not a folder", file.string(), parent.string()));
+    return {};
+}
+
 // SQLite may treat a name starting with "file:" as a URI; a path with a folder part never is one.
 std::string sqliteFileName(const fs::path& path)
 {
@@ -933,25 +950,38 @@ std::unexpected<Error> closedError(const fs::path& path)
 
 // -------------------------------------------------------------------------------------------------------------
 
-fs::path Store::defaultPath()
+StoreLocation Store::locate(const fs::path& named)
 {
+    if (!named.empty())
+        return {named, false};
     if (const char* explicitPath = std::getenv("SANDBENCH_STORE"); explicitPath && *explicitPath)
-        return explicitPath;
+        return {explicitPath, false};
     // The XDG spec says relative values are invalid and must be ignored.
     if (const char* dataHome = std::getenv("XDG_DATA_HOME"); dataHome && *dataHome == '/')
-        return fs::path(dataHome) / "sandbench" / "workbench.db";
+        return {fs::path(dataHome) / "sandbench" / "workbench.db", true};
     const fs::path home = homeFolder();
     if (home.empty())
-        return fs::path("workbench.db"); // no home at all (a bare container): the current folder
-    return home / ".local" / "share" / "sandbench" / "workbench.db";
+        return {fs::path("workbench.db"), true}; // no home at all (a bare container): the current folder
+    return {home / ".local" / "share" / "sandbench" / "workbench.db", true};
+}
+
+fs::path Store::defaultPath()
+{
+    return locate().path;
 }
 
 Result<Store> Store::open(const fs::path& path)
 {
+    return open(StoreLocation{path, false});
+}
+
+Result<Store> Store::open(const StoreLocation& location)
+{
+    const fs::path& path = location.path;
     return guarded(path, "opening", [&]() -> Result<Store> {
         if (path.empty())
             return fail("store path is empty");
-        if (auto ok = ensureParentFolder(path); !ok)
+        if (auto ok = location.isDefault ? ensureParentFolder(path) : requireParentFolder(path); !ok)
             return std::unexpected(ok.error());
 
         std::error_code ec;

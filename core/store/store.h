@@ -55,6 +55,15 @@ struct StoredRun {
     std::string policyError;
 };
 
+// Where a store is, and who chose it (README, "The store"). The default location is Sandbench's own: its
+// missing folders are made, private to the user, on first use. A path a person named (--store PATH,
+// $SANDBENCH_STORE) is taken as given: a folder of it that does not exist is an error naming that folder, so
+// that a typo never opens an empty store without a word.
+struct StoreLocation {
+    std::filesystem::path path;
+    bool isDefault = false; // the default location, not a path a person named
+};
+
 // The one SQLite file of Sandbench: WAL, foreign keys, a versioned schema migrated on open.
 // A corrupt or foreign file is refused with a clear error and never written to.
 class Store {
@@ -62,9 +71,15 @@ public:
     static constexpr int kSchemaVersion = 6;
     static constexpr std::int32_t kApplicationId = 0x53424e43; // "SBNC"
 
-    // $SANDBENCH_STORE, else $XDG_DATA_HOME/sandbench/workbench.db, else ~/.local/share/sandbench/workbench.db.
+    // The store a front end opens: `named` (--store) when not empty, else $SANDBENCH_STORE, else the default
+    // location, $XDG_DATA_HOME/sandbench/workbench.db, else ~/.local/share/sandbench/workbench.db.
+    static StoreLocation locate(const std::filesystem::path& named = {});
+    // locate().path: $SANDBENCH_STORE, else the default location.
     static std::filesystem::path defaultPath();
-    // Opens (creating the file and its folder when missing) and migrates the store.
+    // Opens and migrates the store, creating its file when missing, and its folders when it is the default
+    // location; a named store's missing folder is an error naming it.
+    static Result<Store> open(const StoreLocation& location);
+    // A store at a path a person named: its folder must exist.
     static Result<Store> open(const std::filesystem::path& path);
 
     Store(Store&&) noexcept;

@@ -6,6 +6,7 @@
 #include "demo/demo.h"
 #include "editor/CodeEditor.h"
 #include "mainwindow/MainWindow.h"
+#include "store/store.h"
 
 #include <Qsci/qscilexer.h>
 
@@ -26,6 +27,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QTableView>
@@ -37,6 +39,7 @@
 #include <sqlite3.h>
 
 #include <memory>
+#include <sys/stat.h>
 
 using namespace sb::ui;
 
@@ -56,6 +59,9 @@ private slots:
     void isolationLevelComboChoosesTheLevel();
     void auditViewFiltersVerifiesAndNamesTheBrokenEntry();
     void corruptStoreIsReportedAndLeftUntouched();
+    void namedStoreInAMissingFolderIsRefused();
+    void defaultStoreLocationGetsItsFolders();
+    void openingASnippetThatIsNoFileSaysWhy();
     void cleanupTestCase();
 
 private:
@@ -411,6 +417,51 @@ void TestGui::corruptStoreIsReportedAndLeftUntouched()
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.readAll(), garbage);
     QVERIFY(!QFile::exists(path + QStringLiteral("-wal")));
+}
+
+// --store with a folder that does not exist (a typo) is refused, naming the folder, as the command line
+// refuses it: no folder is made and no empty store opened.
+void TestGui::namedStoreInAMissingFolderIsRefused()
+{
+    const QString folder = m_dir.path() + QStringLiteral("/no/such/dir");
+    const QString path = folder + QStringLiteral("/store.db");
+    MainWindow window(sb::Store::locate(path.toStdString()));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const auto error = window.openStore();
+    QVERIFY(error.has_value());
+    QVERIFY2(error->contains(QStringLiteral("the folder %1 does not exist").arg(folder)), qPrintable(*error));
+    QVERIFY(!QDir(m_dir.path() + QStringLiteral("/no")).exists());
+}
+
+// The default location is Sandbench's own: its folders are made on first use.
+void TestGui::defaultStoreLocationGetsItsFolders()
+{
+    const QString path = m_dir.path() + QStringLiteral("/xdg/sandbench/workbench.db");
+    MainWindow window(sb::StoreLocation{path.toStdString(), true});
+    const auto error = window.openStore();
+    QVERIFY2(!error.has_value(), qPrintable(error.value_or(QString())));
+    QVERIFY(QFile::exists(path));
+}
+
+// Open… of something that is not a file (a FIFO with no writer would block the window) says what it is.
+void TestGui::openingASnippetThatIsNoFileSaysWhy()
+{
+    const QString fifo = m_dir.path() + QStringLiteral("/pipe.py");
+    QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+    auto* editor = child<CodeEditor>("codeEditor");
+    const QString before = editor->text();
+    QVERIFY(!m_window->openFile(fifo));
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY((box = m_window->findChild<QMessageBox*>(QStringLiteral("openSnippetErrorBox"))) != nullptr);
+    QVERIFY2(box->informativeText().contains(QStringLiteral("%1: the snippet is not a regular file but a FIFO").arg(fifo)),
+             qPrintable(box->informativeText()));
+    delete box;
+    QCOMPARE(editor->text(), before);
+    QVERIFY(!m_window->openFile(QStringLiteral("/dev/zero")));
+    QTRY_VERIFY((box = m_window->findChild<QMessageBox*>(QStringLiteral("openSnippetErrorBox"))) != nullptr);
+    QVERIFY2(box->informativeText().contains(QStringLiteral("character device")), qPrintable(box->informativeText()));
+    delete box;
 }
 
 void TestGui::cleanupTestCase()

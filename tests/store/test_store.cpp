@@ -424,7 +424,7 @@ TEST(StoreDefaultPath, EnvironmentIsRestored)
 TEST_F(StoreTest, AFreshStoreIsTheLatestVersionInWalMode)
 {
     const fs::path nested = m_dir.path() / "a" / "b" / "workbench.db";
-    auto store = Store::open(nested);
+    auto store = Store::open(StoreLocation{nested, true}); // the default location: its folders are made
     ASSERT_TRUE(store) << store.error().message;
     EXPECT_EQ(store->schemaVersion(), Store::kSchemaVersion);
     EXPECT_EQ(store->path(), nested);
@@ -446,6 +446,41 @@ TEST_F(StoreTest, AFreshStoreIsTheLatestVersionInWalMode)
               1);
     EXPECT_EQ(raw.integer("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql LIKE '%(outcome)%'"), 1);
     EXPECT_EQ(raw.text("PRAGMA quick_check"), "ok");
+}
+
+// A store a person named (--store, $SANDBENCH_STORE) is taken as given: when its folder does not exist (a
+// typo), it is refused naming the folder, and nothing is made.
+TEST_F(StoreTest, ANamedStoreInAMissingFolderIsRefusedNamingTheFolder)
+{
+    const fs::path folder = m_dir.path() / "no" / "such";
+    for (const auto& location : {Store::locate(folder / "store.db"), StoreLocation{folder / "store.db", false}}) {
+        EXPECT_FALSE(location.isDefault);
+        auto store = Store::open(location);
+        ASSERT_FALSE(store);
+        EXPECT_NE(store.error().message.find("the folder " + folder.string() + " does not exist"), std::string::npos)
+            << store.error().message;
+    }
+    auto byPath = Store::open(folder / "store.db");
+    ASSERT_FALSE(byPath);
+    EXPECT_FALSE(fs::exists(m_dir.path() / "no"));
+
+    // A store file that is missing in a folder that exists is made.
+    auto fresh = Store::open(m_dir.path() / "fresh.db");
+    ASSERT_TRUE(fresh) << fresh.error().message;
+}
+
+TEST(StoreLocate, OnlyTheDefaultLocationIsDefault)
+{
+    EnvGuard guard({"SANDBENCH_STORE", "XDG_DATA_HOME", "HOME"});
+    EnvGuard::set("SANDBENCH_STORE", "/srv/explicit.db");
+    EnvGuard::set("XDG_DATA_HOME", "/xdg/data");
+    EXPECT_EQ(Store::locate("/given.db").path, fs::path("/given.db"));
+    EXPECT_FALSE(Store::locate("/given.db").isDefault);
+    EXPECT_EQ(Store::locate().path, fs::path("/srv/explicit.db"));
+    EXPECT_FALSE(Store::locate().isDefault);
+    EnvGuard::unset("SANDBENCH_STORE");
+    EXPECT_EQ(Store::locate().path, fs::path("/xdg/data/sandbench/workbench.db"));
+    EXPECT_TRUE(Store::locate().isDefault);
 }
 
 TEST_F(StoreTest, ReopenIsIdempotent)

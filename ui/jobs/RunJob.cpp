@@ -12,9 +12,9 @@
 
 namespace sb::ui {
 
-sb::Result<StoreSnapshot> loadStoreSnapshot(const std::filesystem::path& path, int historyLimit)
+sb::Result<StoreSnapshot> loadStoreSnapshot(const sb::StoreLocation& location, int historyLimit)
 {
-    auto store = sb::Store::open(path);
+    auto store = sb::Store::open(location);
     if (!store)
         return std::unexpected(store.error());
     auto metrics = store->metrics();

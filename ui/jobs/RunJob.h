@@ -24,8 +24,8 @@ struct StoreSnapshot {
 
 inline constexpr int kHistoryLimit = 200;
 
-// Opens the store at path (creating it when missing) and reads a snapshot. Safe on any thread.
-sb::Result<StoreSnapshot> loadStoreSnapshot(const std::filesystem::path& path, int historyLimit = kHistoryLimit);
+// Opens the store (creating it when missing, as Store::open does) and reads a snapshot. Safe on any thread.
+sb::Result<StoreSnapshot> loadStoreSnapshot(const sb::StoreLocation& store, int historyLimit = kHistoryLimit);
 
 // One step of a job, handed from the worker to the GUI thread by value.
 struct RunEvent {

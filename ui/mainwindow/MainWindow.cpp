@@ -51,9 +51,14 @@ const QString kRecentFilesKey = QStringLiteral("recentFiles");
 
 } // namespace
 
-MainWindow::MainWindow(std::filesystem::path storePath, QWidget* parent)
+MainWindow::MainWindow(const std::filesystem::path& storePath, QWidget* parent)
+    : MainWindow(sb::StoreLocation{storePath, false}, parent)
+{
+}
+
+MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     : QMainWindow(parent)
-    , m_storePath(std::move(storePath))
+    , m_store(std::move(store))
     , m_jobs(new JobRunner(this))
     , m_historyModel(new RunHistoryModel(this))
     , m_editor(new CodeEditor(this))
@@ -397,11 +402,11 @@ void MainWindow::saveSettings() const
 
 std::optional<QString> MainWindow::openStore()
 {
-    const QString path = QString::fromStdString(m_storePath.string());
+    const QString path = QString::fromStdString(m_store.path.string());
     m_storeLabel->setText(tr("Store: %1").arg(QFileInfo(path).fileName()));
     m_storeLabel->setToolTip(path);
     m_storeLabel->setMinimumWidth(m_storeLabel->sizeHint().width()); // status messages must not squeeze it
-    auto snapshot = loadStoreSnapshot(m_storePath);
+    auto snapshot = loadStoreSnapshot(m_store);
     if (!snapshot) {
         m_storeUsable = false;
         m_jobs->setStorePath(std::nullopt);
@@ -419,10 +424,10 @@ std::optional<QString> MainWindow::openStore()
     }
     m_storeUsable = true;
     m_storeBanner->hide();
-    m_jobs->setStorePath(m_storePath);
-    m_auditView->setStorePath(m_storePath);
-    m_rulesWorkspace->setStorePath(m_storePath);
-    m_checkpointBrowser->setStorePath(m_storePath);
+    m_jobs->setStorePath(m_store.path);
+    m_auditView->setStorePath(m_store.path);
+    m_rulesWorkspace->setStorePath(m_store.path);
+    m_checkpointBrowser->setStorePath(m_store.path);
     m_checkpointBrowser->sweep(true); // at start, off the GUI thread: expired sandboxes go, idle ones are archived
     applySnapshot(*snapshot);
     if (m_editor->text().isEmpty() && m_currentFile.isEmpty()) {
@@ -756,7 +761,7 @@ void MainWindow::about()
                           "sandbox, every outcome is measured and kept in one SQLite store.</p>"
                           "<p>Store: <code>%2</code></p>")
                            .arg(QApplication::applicationVersion(),
-                                QString::fromStdString(m_storePath.string()).toHtmlEscaped()));
+                                QString::fromStdString(m_store.path.string()).toHtmlEscaped()));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

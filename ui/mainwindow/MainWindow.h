@@ -33,7 +33,10 @@ class RunHistoryModel;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(std::filesystem::path storePath, QWidget* parent = nullptr);
+    // The store at `store` (see sb::StoreLocation: only the default location gets its folders made).
+    explicit MainWindow(sb::StoreLocation store, QWidget* parent = nullptr);
+    // The store at a path a person named: its folder must exist.
+    explicit MainWindow(const std::filesystem::path& storePath, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     // Opens the store and shows what it holds. On failure the window stays usable for editing, runs
@@ -90,7 +93,7 @@ private:
     void about();
     void updateTitle();
 
-    std::filesystem::path m_storePath;
+    sb::StoreLocation m_store;
     bool m_storeUsable = false;
     QString m_currentFile;
     bool m_demoRunning = false;
