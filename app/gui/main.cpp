@@ -10,45 +10,94 @@
 
 #include <filesystem>
 
-int main(int argc, char* argv[])
+namespace {
+
+void describeApplication()
 {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Sandbench"));
-    QApplication::setApplicationName(QStringLiteral("sandbench-gui"));
-    QApplication::setApplicationVersion(QStringLiteral(SANDBENCH_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("io.github.sandbench.Sandbench"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Sandbench"));
+    QCoreApplication::setApplicationName(QStringLiteral("sandbench-gui"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SANDBENCH_VERSION));
+}
 
-    QTranslator qtTranslator;
-    if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
-                          QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QApplication::installTranslator(&qtTranslator);
-    QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("sandbench"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        QApplication::installTranslator(&translator);
-    QApplication::setApplicationDisplayName(QCoreApplication::translate("main", "Sandbench"));
+// Qt's own strings and Sandbench's in the user's language, for as long as this lives.
+class Translators {
+public:
+    Translators()
+    {
+        if (m_qt.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                      QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+            QCoreApplication::installTranslator(&m_qt);
+        if (m_sandbench.load(QLocale(), QStringLiteral("sandbench"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+            QCoreApplication::installTranslator(&m_sandbench);
+    }
 
+private:
+    QTranslator m_qt;
+    QTranslator m_sandbench;
+};
+
+// The options, for both readings of the command line.
+struct CommandLine {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QCoreApplication::translate("main", "Run code you do not trust in an OS sandbox."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption storeOption(
+    QCommandLineOption store{
         QStringLiteral("store"),
         QCoreApplication::translate("main", "The store file to use (default: $SANDBENCH_STORE or the user's data folder)."),
-        QCoreApplication::translate("main", "PATH"));
-    parser.addOption(storeOption);
-    parser.process(app);
+        QCoreApplication::translate("main", "PATH")};
 
-    const std::filesystem::path storePath = parser.isSet(storeOption)
-                                                ? std::filesystem::path(parser.value(storeOption).toStdString())
-                                                : sb::Store::defaultPath();
+    CommandLine()
+    {
+        parser.setApplicationDescription(
+            QCoreApplication::translate("main", "Run code you do not trust in an OS sandbox."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOption(store);
+    }
+};
 
-    sb::ui::MainWindow window(storePath);
+// --help and --version, answered before the window system is touched, so that they work with no display.
+// An unknown option is left to the second reading, under QApplication: it may be one of Qt's own (-platform),
+// which QApplication takes out of the arguments first.
+void answerHelpAndVersion(int argc, char* argv[])
+{
+    QCoreApplication app(argc, argv);
+    describeApplication();
+    const Translators translators;
+    CommandLine line;
+    const bool parsed = line.parser.parse(QCoreApplication::arguments());
+    const bool help = line.parser.isSet(QStringLiteral("help")) || line.parser.isSet(QStringLiteral("help-all"));
+    const bool version = line.parser.isSet(QStringLiteral("version"));
+    if (parsed && (help || version))
+        line.parser.process(app); // prints and exits
+    if (help)
+        line.parser.showHelp(); // exits
+    if (version)
+        line.parser.showVersion(); // exits
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    answerHelpAndVersion(argc, argv);
+
+    QApplication app(argc, argv);
+    describeApplication();
+    QApplication::setDesktopFileName(QStringLiteral("io.github.sandbench.Sandbench"));
+    const Translators translators;
+    QApplication::setApplicationDisplayName(QCoreApplication::translate("main", "Sandbench"));
+    CommandLine line;
+    line.parser.process(app);
+    const sb::StoreLocation store = sb::Store::locate(
+        line.parser.isSet(line.store) ? std::filesystem::path(line.parser.value(line.store).toStdString())
+                                      : std::filesystem::path());
+
+    sb::ui::MainWindow window(store);
     window.show();
     if (const auto error = window.openStore()) {
         // Errors are values up to here; this is the one place that turns one into a dialog.
         auto* box = new QMessageBox(QMessageBox::Critical, QCoreApplication::translate("main", "Store unavailable"),
                                     QCoreApplication::translate("main", "The store could not be opened:\n%1\n\n%2")
-                                        .arg(*error, QString::fromStdString(storePath.string())),
+                                        .arg(*error, QString::fromStdString(store.path.string())),
                                     QMessageBox::Ok, &window);
         box->setInformativeText(QCoreApplication::translate(
             "main", "You can still edit and run snippets; runs are not recorded and the file is left untouched."));
