@@ -1253,8 +1253,8 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     </message>
     <message>
         <location filename="../ui/mainwindow/MainWindow.cpp" line="643"/>
-        <source>Cannot read %1: %2</source>
-        <translation>%1 kann nicht gelesen werden: %2</translation>
+        <source>This file cannot be opened:</source>
+        <translation>Diese Datei kann nicht geöffnet werden:</translation>
     </message>
     <message>
         <location filename="../ui/mainwindow/MainWindow.cpp" line="661"/>
@@ -2523,11 +2523,6 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <location filename="../ui/rules/RulesWorkspace.cpp" line="435"/>
         <source>%1 error(s), %2 warning(s)</source>
         <translation>%1 Fehler, %2 Warnung(en)</translation>
-    </message>
-    <message>
-        <location filename="../ui/rules/RulesWorkspace.cpp" line="466"/>
-        <source>Cannot open %1: %2</source>
-        <translation>%1 kann nicht geöffnet werden: %2</translation>
     </message>
     <message>
         <location filename="../ui/rules/RulesWorkspace.cpp" line="475"/>
