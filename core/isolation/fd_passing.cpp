@@ -60,7 +60,7 @@ bool sendFds(int socket, std::string_view message, std::span<const int> fds)
 
 int receiveFds(int socket, std::string& message, std::span<int> fds)
 {
-    char buf[512];
+    char buf[8192]; // the largest message: the zygote request with a run folder (PATH_MAX)
     iovec iov{buf, sizeof buf};
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxPassedFds)]{};
     msghdr msg{};
