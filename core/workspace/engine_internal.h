@@ -654,6 +654,8 @@ struct SandboxEngine::Impl {
     // Staging folders of restores that never reached the journal, and half-written new workspaces, of
     // sandboxes no one is working on; a workspace folder that is missing is written again from its head.
     Result<void> cleanLeftovers();
+    // The same for one sandbox, with its lock held and its row read under it.
+    Result<void> cleanLeftoversLocked(const engine::SandboxRow& sandbox);
 };
 
 } // namespace sb
