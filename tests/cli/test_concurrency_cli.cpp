@@ -327,17 +327,16 @@ TEST_F(ConcurrencyCli, EightWritersForAMinute)
     auto record = [&](const std::string& what, const Reply& o, bool isRun) {
         const std::lock_guard lock(mutex);
         ++done[what];
-        if (o.status != 0) {
-            failures.push_back(what + " exited " + std::to_string(o.status) + ": " + o.err.substr(0, 600));
+        const json r = isRun ? json::parse(o.out, nullptr, false) : json();
+        const bool ranOk = !isRun || (r.is_object() && r["outcome"] == "ok");
+        if (o.status != 0 || !ranOk) {
+            const std::string outcome =
+                r.is_object() ? r.value("outcome", "") + " (" + r.value("message", "") + ") " : std::string();
+            failures.push_back(what + " exited " + std::to_string(o.status) + ": " + outcome + o.err.substr(0, 600));
             return;
         }
         if (!isRun)
             return;
-        const json r = json::parse(o.out, nullptr, false);
-        if (r.is_discarded() || r["outcome"] != "ok") {
-            failures.push_back(what + ": " + o.out.substr(0, 600));
-            return;
-        }
         runIds.insert(r["run_id"].get<std::string>());
     };
 
