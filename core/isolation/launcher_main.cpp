@@ -845,6 +845,8 @@ int launch(int parent)
         finishWithError(fmt::format("launcher: fork: {}", std::strerror(cloneErrno)));
     }
     if (child == 0) {
+        if (workspaceLock >= 0)
+            ::close(workspaceLock); // the supervisor's alone: nothing in the sandbox holds it
         ::close(errPipe[0]);
         ::close(fdPair[0]);
         ::close(sigFd);
