@@ -97,6 +97,8 @@ void printSummary(std::ostream& out, const RunResult& r)
                        r.durationMs, r.cpuMs, humanBytes(r.peakRssKb), r.runId);
     for (const auto& b : r.blocked)
         out << fmt::format("[sandbench] blocked {}: {}\n", b.kind, b.detail);
+    for (const auto& c : r.claims)
+        out << fmt::format("[sandbench] the program says (not observed): {}: {}\n", c.kind, c.detail);
     if (!r.message.empty() && r.outcome != Outcome::Ok)
         out << "[sandbench] " << r.message << '\n';
     if (r.stdoutTruncated || r.stderrTruncated)

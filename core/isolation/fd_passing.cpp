@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -61,10 +62,10 @@ bool sendFds(int socket, std::string_view message, std::span<const int> fds)
 
 namespace {
 
-// As receiveFds, reading at most `maxBytes` (up to 512) of the stream.
+// As receiveFds, reading at most `maxBytes` of the stream.
 int receiveFdsInto(int socket, std::string& message, std::span<int> fds, std::size_t maxBytes)
 {
-    char buf[512];
+    char buf[8192]; // the largest message: the zygote request with a run folder (PATH_MAX)
     iovec iov{buf, std::min(maxBytes, sizeof buf)};
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxPassedFds)]{};
     msghdr msg{};
@@ -105,7 +106,7 @@ int receiveFdsInto(int socket, std::string& message, std::span<int> fds, std::si
 
 int receiveFds(int socket, std::string& message, std::span<int> fds)
 {
-    return receiveFdsInto(socket, message, fds, 512);
+    return receiveFdsInto(socket, message, fds, std::numeric_limits<std::size_t>::max());
 }
 
 int receiveMarkedFd(int socket, char marker)

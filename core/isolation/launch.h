@@ -66,7 +66,6 @@ struct Started {
     std::string reported;           // what the launcher said on the result pipe so far ("started", "ready")
     Fd out;
     Fd err;
-    Fd events;
     Fd specWrite;
     Fd result;
     std::optional<LauncherProcess> process;

@@ -16,9 +16,9 @@ namespace fs = std::filesystem;
 
 // One hand-over: which entries change hands, and to whom.
 struct Handover {
-    uid_t from = 0;           // the entries of this uid...
+    uid_t from = 0;            // the entries of this uid...
     bool anyTransient = false; // ...or of any transient uid
-    bool multiLinked = false; // files with more than one hard link too
+    bool multiLinked = false;  // files with more than one hard link too
     Owner to;
 
     bool takes(const struct stat& st) const
@@ -113,8 +113,8 @@ Result<void> reclaim(const fs::path& workspace, Owner owner)
                                 workspace.string(), lent));
     handOver(workspace, Handover{.anyTransient = true, .multiLinked = true, .to = owner}, Root::Last);
     if (const uid_t still = lentTo(workspace); still != 0)
-        return fail(fmt::format("cannot take the workspace {} back from a run's identity (uid {})", workspace.string(),
-                                still));
+        return fail(
+            fmt::format("cannot take the workspace {} back from a run's identity (uid {})", workspace.string(), still));
     return {};
 }
 

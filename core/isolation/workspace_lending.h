@@ -2,10 +2,10 @@
 
 // Lending a sandbox's workspace to a run, and getting it back whatever dies.
 //
-// A root caller's run becomes a transient uid of its own (kTransientIdBase + n, drawn per run): nobody else
-// owns it, so the run cannot signal or read other processes, RLIMIT_NPROC counts this run alone, and one
-// kill(-1) as that uid ends everything it started. A workspace run (RunRequest::workspace) of such a caller
-// is lent the workspace: what its owner owns there goes to the run's uid for the run and back afterwards.
+// A root caller's run becomes a transient uid of its own (kTransientIdBase + n, drawn per run; launch_spec.h):
+// nobody else owns it, so the run cannot signal or read other processes, RLIMIT_NPROC counts this run alone,
+// and one kill(-1) as that uid ends everything it started. A workspace run (RunRequest::workspace) of such a
+// caller is lent the workspace: what its owner owns there goes to the run's uid for the run and back afterwards.
 //
 // Runs in one workspace queue; they never run side by side. Side by side, each run would need the workspace
 // lent to its own uid (the second lend takes the first run's files away from it), or the runs of a sandbox
@@ -20,26 +20,17 @@
 // Whatever dies, nothing stays lent for good. lend() hands the workspace's own folder over first and
 // giveBack() hands it back last, so a workspace whose folder belongs to a transient uid is one whose last
 // lend was not given back in full; reclaim(), run by whoever takes the lock next, gives back every entry of a
-// transient uid and removes the job folders runs left. Only transient uids are taken back: files another
-// user put in the workspace on purpose stay theirs.
+// transient uid (and the workspace engine removes the job folders runs left). Only transient uids are taken
+// back: files another user put in the workspace on purpose stay theirs.
 
+#include "isolation/launch_spec.h"
 #include "util/error.h"
 
-#include <cstdint>
 #include <filesystem>
 #include <string_view>
 #include <sys/types.h>
 
 namespace sb::lending {
-
-// Runs started by root become a uid/gid of their own from this range (the Runner draws one per run).
-inline constexpr std::uint32_t kTransientIdBase = 1'600'000'000;
-inline constexpr std::uint32_t kTransientIdRange = 1'000'000;
-
-constexpr bool isTransientId(std::uint32_t id)
-{
-    return id >= kTransientIdBase && id - kTransientIdBase < kTransientIdRange;
-}
 
 // The folder of a workspace run's own files (its snippet), in the workspace: this prefix and the run's id.
 inline constexpr std::string_view kJobFolderPrefix = ".sandbench-run-";
@@ -60,9 +51,9 @@ void giveBack(const std::filesystem::path& workspace, uid_t from, Owner owner);
 // The transient uid the workspace's own folder belongs to (a lend not given back in full), or 0.
 uid_t lentTo(const std::filesystem::path& workspace);
 
-// Call with the workspace's lock held (no run in it): every entry of a transient uid goes back to `owner`,
-// the workspace's own folder last, and the job folders of runs that did not finish are removed. Giving back
-// needs root; an unprivileged caller is told so. A workspace that does not exist has nothing to reclaim.
+// Call with the workspace's lock held (no run in it): when the workspace is lent (lentTo), every entry of a
+// transient uid goes back to `owner`, the workspace's own folder last. Giving back needs root; an unprivileged
+// caller is told so. A workspace that does not exist has nothing to reclaim.
 Result<void> reclaim(const std::filesystem::path& workspace, Owner owner);
 
 } // namespace sb::lending

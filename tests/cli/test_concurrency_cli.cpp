@@ -349,28 +349,26 @@ TEST_F(ConcurrencyCli, EightWritersForAMinute)
                 switch (step % 9) {
                 case 0:
                 case 1:
-                    record("run --sandbox", command("run --sandbox sb --json " + quoted(inSandbox) + store(), w),
-                           true);
+                    record("run --sandbox", command("run --sandbox sb --json " + quoted(inSandbox) + store(), w), true);
                     break;
                 case 2:
                     record("exec --sandbox",
                            command("exec --sandbox sb --json" + store() + " -- /bin/sh -c 'echo exec >> log.txt'", w),
                            true);
                     break;
-                case 3:
-                    record("run", command("run --json " + quoted(outside) + store(), w), true);
-                    break;
+                case 3: record("run", command("run --json " + quoted(outside) + store(), w), true); break;
                 case 4:
                     record("checkpoint create",
                            command("checkpoint create --sandbox sb --json --label " + mine + store(), w), false);
                     break;
                 case 5:
-                    record("checkpoint restore", command("checkpoint restore " + first + " --json" + store(), w), false);
+                    record("checkpoint restore", command("checkpoint restore " + first + " --json" + store(), w),
+                           false);
                     break;
                 case 6: {
                     const std::string name = "from-sb-" + mine;
-                    record("sandbox create --from", command("sandbox create " + name + " --from sb --json" + store(), w),
-                           false);
+                    record("sandbox create --from",
+                           command("sandbox create " + name + " --from sb --json" + store(), w), false);
                     record("sandbox destroy", command("sandbox destroy " + name + " --json" + store(), w), false);
                     break;
                 }

@@ -109,7 +109,7 @@ TEST(WorkspaceLending, AWorkspaceLentAlreadyIsNotLentAgain)
     const fs::path workspace = root.path() / "workspace";
     fs::create_directories(workspace);
     writeFile(workspace / "theirs.txt", "another run's\n");
-    constexpr uid_t kOtherRun = lending::kTransientIdBase + 4242;
+    constexpr uid_t kOtherRun = kTransientIdBase + 4242;
     ASSERT_EQ(::chown(workspace.c_str(), kOtherRun, kOtherRun), 0);
     ASSERT_EQ(::chown((workspace / "theirs.txt").c_str(), kOtherRun, kOtherRun), 0);
     const auto r = Runner().run(inWorkspace(workspace, "open('theirs.txt', 'w').write('mine')\n"));
@@ -153,13 +153,15 @@ TEST(WorkspaceLending, ReclaimGivesBackEveryTransientEntryAndLeavesOthersAlone)
     fs::create_directories(workspace / "deep" / "er");
     writeFile(workspace / "deep" / "er" / "run.txt", "a run's\n");
     writeFile(workspace / "users.txt", "a user's\n");
-    for (const fs::path& p : {workspace, workspace / "deep", workspace / "deep" / "er", workspace / "deep" / "er" / "run.txt"})
-        ASSERT_EQ(::chown(p.c_str(), lending::kTransientIdBase + 1, lending::kTransientIdBase + 1), 0);
+    for (const fs::path& p :
+         {workspace, workspace / "deep", workspace / "deep" / "er", workspace / "deep" / "er" / "run.txt"})
+        ASSERT_EQ(::chown(p.c_str(), kTransientIdBase + 1, kTransientIdBase + 1), 0);
     ASSERT_EQ(::chown((workspace / "users.txt").c_str(), kSomeUser, kSomeUser), 0);
-    EXPECT_EQ(lending::lentTo(workspace), lending::kTransientIdBase + 1);
+    EXPECT_EQ(lending::lentTo(workspace), kTransientIdBase + 1);
     ASSERT_TRUE(lending::reclaim(workspace, {0, 0}));
     EXPECT_EQ(lending::lentTo(workspace), 0u);
-    for (const fs::path& p : {workspace, workspace / "deep", workspace / "deep" / "er", workspace / "deep" / "er" / "run.txt"})
+    for (const fs::path& p :
+         {workspace, workspace / "deep", workspace / "deep" / "er", workspace / "deep" / "er" / "run.txt"})
         EXPECT_EQ(ownerOf(p), 0u) << p;
     EXPECT_EQ(ownerOf(workspace / "users.txt"), kSomeUser);
 }

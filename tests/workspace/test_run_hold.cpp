@@ -88,7 +88,7 @@ TEST_F(RunHoldTest, AWorkspaceLeftLentIsTakenBackByTheNextHolder)
     const fs::path ws = workspace("sb");
     writeFile(ws / "made" / "by-a-run.txt", "run\n");
     writeFile(ws / "a-users.txt", "user\n");
-    constexpr uid_t kRun = lending::kTransientIdBase + 77;
+    constexpr uid_t kRun = kTransientIdBase + 77;
     for (const fs::path& p : {ws, ws / "made", ws / "made" / "by-a-run.txt"})
         ASSERT_EQ(::chown(p.c_str(), kRun, kRun), 0);
     ASSERT_EQ(::chown((ws / "a-users.txt").c_str(), 12345, 12345), 0);
