@@ -224,15 +224,20 @@ int runAndReport(RunRequest request, const RunOptions& options)
     std::string policySource = options.policyFile.empty() && options.level.empty() ? "default" : "option";
     std::string sandboxPolicy;
     bool quotaCapped = false; // disk_mb is what is left of the sandbox's quota
+    // A run in a sandbox holds it (its lock) until the run has ended: runs in one sandbox queue.
+    std::optional<SandboxHold> held;
     if (!options.sandbox.empty()) {
         auto engine = SandboxEngine::open(*store);
         if (!engine)
             return reportError(engine.error().message);
         // Using it revives an archived sandbox and counts as activity.
-        auto sandbox = (*engine)->use(options.sandbox);
-        if (!sandbox)
-            return reportError(sandbox.error().message);
+        auto hold = (*engine)->holdForRun(options.sandbox);
+        if (!hold)
+            return reportError(hold.error().message);
+        held = std::move(*hold);
+        const SandboxInfo* sandbox = &held->sandbox;
         request.workspace = sandbox->workspace;
+        request.workspaceLock = held->lockDescriptor();
         sandboxPolicy = sandbox->policy;
         // The sandbox's policy unless --policy or --level says otherwise.
         if (!sandbox->policy.empty() && policySource == "default") {
@@ -246,9 +251,7 @@ int runAndReport(RunRequest request, const RunOptions& options)
         }
         // The quota bounds what the run may add: the smaller of the policy's disk_mb and what is left.
         if (sandbox->quotaBytes) {
-            auto used = (*engine)->usage(sandbox->name);
-            if (!used)
-                return reportError(used.error().message);
+            const std::optional<std::uint64_t>& used = held->usedBytes;
             constexpr std::uint64_t kMiB = 1024 * 1024;
             const std::uint64_t left = *used < *sandbox->quotaBytes ? *sandbox->quotaBytes - *used : 0;
             if (left < kMiB)
@@ -263,6 +266,7 @@ int runAndReport(RunRequest request, const RunOptions& options)
     }
 
     const RunResult result = runner.run(request);
+    held.reset(); // the workspace is given back: the next run in the sandbox may start
     PolicyVersion policy;
     auto recorded = store->recordRun(request, result, &policy);
     if (!recorded)

@@ -30,6 +30,11 @@ namespace sb {
 inline constexpr int kLauncherSpecFd = 3;
 inline constexpr int kLauncherResultFd = 4;
 
+// A workspace run's lock (RunRequest::workspaceLock) comes first on the spec socket, alone: this one byte
+// with the lock's descriptor. The launcher holds it until the run's result is written, so the workspace stays
+// locked while anything supervises the run, also when the caller is killed (workspace_lending.h).
+inline constexpr char kWorkspaceLockMarker = '\x02';
+
 // LaunchSpec::processBase of a cold process-level run of an unprivileged caller: the launcher counts the
 // caller's tasks (a /proc walk, 50-150 µs) while the program's process applies its first layers, instead
 // of the caller before it sends the spec.

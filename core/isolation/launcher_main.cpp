@@ -770,6 +770,8 @@ int launch(int parent)
     if (caller == 1 || (parent > 0 && caller != parent))
         return 1; // whoever started us is gone already
 
+    // A workspace run's lock comes first, when there is one; held until the run's result is written.
+    const int workspaceLock = sb::receiveMarkedFd(sb::kLauncherSpecFd, sb::kWorkspaceLockMarker);
     LineReader specIn(sb::kLauncherSpecFd);
     const auto sandboxLine = specIn.next();
     auto spec = sandboxLine ? sb::decodeSandbox(*sandboxLine) : sb::fail("launch spec: empty");
@@ -883,6 +885,8 @@ int launch(int parent)
         finishWithError(fmt::format("launcher: fork: {}", std::strerror(cloneErrno)));
     }
     if (child == 0) {
+        if (workspaceLock >= 0)
+            ::close(workspaceLock); // the supervisor's alone: nothing in the sandbox holds it
         ::close(errPipe[0]);
         ::close(fdPair[0]);
         ::close(sigFd);
@@ -1214,6 +1218,8 @@ done:
     sb::starttrace::mark("launcher.result");
     result.trace = sb::starttrace::collected();
     report(result);
+    if (workspaceLock >= 0)
+        ::close(workspaceLock); // every process of the run is gone: the caller gives the workspace back
     if (statusFd >= 0)
         ::close(statusFd); // pid 1 may end now
     if (programEnd && !mainExited)

@@ -44,6 +44,10 @@ struct RunRequest {
     // and stays afterwards with what the run left in it. limits.disk_mb bounds what the run adds to it.
     // Such a run never comes from a warm pool.
     std::filesystem::path workspace{};
+    // With a workspace: the descriptor of the workspace's lock, which the caller holds (core/workspace: the
+    // sandbox's lock) and keeps open until run() returns; the run's launcher holds it too (workspace_lending.h).
+    // Runs in one workspace must not overlap: -1 leaves that to the caller.
+    int workspaceLock = -1;
 };
 
 struct RunResult {

@@ -13,6 +13,7 @@
 #include "isolation/start_trace.h"
 #include "isolation/strict.h"
 #include "isolation/warm_pool.h"
+#include "isolation/workspace_lending.h"
 
 #include <fmt/format.h>
 
@@ -22,7 +23,6 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
-#include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
 #include <limits>
@@ -241,57 +241,6 @@ RunResult refused(const RunRequest& request, std::string message)
 
 namespace {
 
-// Hands the entries of a workspace owned by `from` to `to` (and back after the run): for a root caller, whose
-// runs become a transient identity, the workspace is lent to that identity for the run. Never follows a
-// symlink nor leaves the workspace's file system; a file with more than one hard link is left alone, since
-// its other names may be anywhere (the run cannot write it). Folders nest at most kMaxDepth deep.
-void chownTreeAt(int dirFd, dev_t device, uid_t from, uid_t to, gid_t toGid, int depth)
-{
-    constexpr int kMaxDepth = 256;
-    if (depth > kMaxDepth)
-        return;
-    const int listFd = ::dup(dirFd);
-    DIR* dir = listFd >= 0 ? ::fdopendir(listFd) : nullptr;
-    if (!dir) {
-        if (listFd >= 0)
-            ::close(listFd);
-        return;
-    }
-    while (const dirent* entry = ::readdir(dir)) {
-        const std::string_view name(entry->d_name);
-        if (name == "." || name == "..")
-            continue;
-        struct stat st {};
-        if (::fstatat(dirFd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_dev != device)
-            continue;
-        const bool isDir = S_ISDIR(st.st_mode);
-        if (st.st_uid == from && (isDir || st.st_nlink == 1))
-            ::fchownat(dirFd, entry->d_name, to, toGid, AT_SYMLINK_NOFOLLOW);
-        if (isDir) {
-            const int sub = ::openat(dirFd, entry->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub >= 0) {
-                chownTreeAt(sub, device, from, to, toGid, depth + 1);
-                ::close(sub);
-            }
-        }
-    }
-    ::closedir(dir);
-}
-
-void chownTree(const fs::path& root, uid_t from, uid_t to, gid_t toGid)
-{
-    const int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    struct stat st {};
-    if (::fstat(fd, &st) == 0) {
-        if (st.st_uid == from)
-            ::fchown(fd, to, toGid);
-        chownTreeAt(fd, st.st_dev, from, to, toGid, 0);
-    }
-    ::close(fd);
-}
-
 // The rest of start(): the run's pipes and its launcher.
 Result<std::unique_ptr<Started>> finishStart(std::unique_ptr<Started> started, const Plan& plan, bool pooled);
 
@@ -335,6 +284,7 @@ Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
     plan.launcher = *launcherPath;
     const char* tmpdir = std::getenv("TMPDIR");
     plan.workRoot = !options.workRoot.empty() ? options.workRoot : tmpdir && *tmpdir ? fs::path(tmpdir) : fs::path("/tmp");
+    plan.workspaceLock = request.workspaceLock;
     if (!request.workspace.empty()) {
         struct stat st {};
         if (!request.workspace.is_absolute() || ::lstat(request.workspace.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
@@ -409,8 +359,8 @@ Started::~Started()
     if (keepWorkDir) {
         if (!jobDir.empty())
             removeWorkDir(jobDir.string());
-        if (lentTo != 0)
-            chownTree(workDir, lentTo, ownerUid, ownerGid); // every process of the run is gone by now
+        if (lentTo != 0) // every process of the run is gone by now
+            lending::giveBack(workDir, lentTo, {ownerUid, ownerGid});
         if (!stageDir.empty())
             ::rmdir(stageDir.c_str()); // the mount on it went with the launcher's mount namespace
     } else if (!workDir.empty()) {
@@ -437,14 +387,22 @@ Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled)
         struct stat st {};
         if (::lstat(workspace.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
             return fail(fmt::format("the workspace {} is not a folder", workspace.string()));
+        // Lent already: another run has it, or one that died does and nobody reclaimed it (the caller holds
+        // the workspace's lock and reclaims first: workspace_lending.h). Lending it again would take its files
+        // from under that run, so the run is refused.
+        if (const uid_t lent = lending::lentTo(workspace); lent != 0)
+            return fail(fmt::format("the workspace {} is lent to another run (uid {}); runs in one workspace wait "
+                                    "for each other on its lock",
+                                    workspace.string(), lent));
         started->workDir = workspace;
         started->keepWorkDir = true;
         spec.workDir = workspace.string();
         spec.keepWorkDir = true;
+        started->workspaceLock = plan.workspaceLock;
         // disk_mb bounds what the run adds: the workspace's present size comes on top.
         const auto present = usage::diskUsage(workspace.string(), std::numeric_limits<std::int64_t>::max() / 4);
         spec.limits.diskMb += (present.kb + 1023) / 1024;
-        const fs::path jobDir = workspace / (".sandbench-run-" + started->runId);
+        const fs::path jobDir = workspace / (std::string(lending::kJobFolderPrefix) + started->runId);
         if (::mkdir(jobDir.c_str(), 0700) != 0)
             return fail(fmt::format("cannot create {}: {}", jobDir.string(), std::strerror(errno)));
         started->jobDir = jobDir;
@@ -452,7 +410,11 @@ Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled)
             started->ownerUid = st.st_uid;
             started->ownerGid = st.st_gid;
             started->lentTo = spec.uid;
-            chownTree(workspace, st.st_uid, spec.uid, spec.gid);
+            lending::lend(workspace, {st.st_uid, st.st_gid}, {spec.uid, spec.gid});
+            // Made by this process, so lent only when root owns the workspace: the run's own either way.
+            if (::chown(jobDir.c_str(), spec.uid, spec.gid) != 0)
+                return fail(
+                    fmt::format("cannot hand {} to the run's identity: {}", jobDir.string(), std::strerror(errno)));
             if (spec.container) {
                 const fs::path stage = plan.workRoot / ("sandbench-run-" + started->runId);
                 if (::mkdir(stage.c_str(), 0700) != 0 || ::chown(stage.c_str(), spec.uid, spec.gid) != 0)
@@ -502,6 +464,12 @@ Result<std::unique_ptr<Started>> finishStart(std::unique_ptr<Started> started, c
     started->err = std::move(err->read);
     started->result = std::move(resultPipe->read);
     // The write ends (the launcher's now) close as the pipes go out of scope.
+    // The workspace's lock goes to the launcher before anything else: held by it too, the workspace stays
+    // locked as long as anything supervises the run, also if this process is killed (workspace_lending.h).
+    if (started->workspaceLock >= 0
+        && !sendFds(started->specWrite.get(), std::string_view(&kWorkspaceLockMarker, 1),
+                    std::span<const int>(&started->workspaceLock, 1)))
+        return fail(fmt::format("cannot hand the workspace's lock to the launcher: {}", std::strerror(errno)));
     if (pooled) {
         // The pool listens to many launchers on one thread: their result pipes must never block it.
         ::fcntl(started->result.get(), F_SETFL, O_NONBLOCK);
