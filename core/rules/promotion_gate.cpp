@@ -3,6 +3,7 @@
 #include "rules/evaluate.h"
 #include "rules/ruleset_diff.h"
 #include "rules/ruleset.h"
+#include "util/input_file.h"
 #include "util/printable.h"
 #include "workspace/path_filter.h"
 
@@ -13,8 +14,6 @@
 namespace sb::rules {
 
 namespace {
-
-constexpr std::uint64_t kMaxRuleSetBytes = 4 << 20; // as loadRuleSetFile reads them
 
 bool isYamlName(std::string_view path)
 {
@@ -41,9 +40,9 @@ bool isPolicy(const std::optional<PathFilter>& policies, const std::string& path
 Result<std::optional<std::string>> ruleSetText(const PromotionSubject& subject, const std::string& path,
                                                const std::optional<TreeEntry>& entry)
 {
-    if (!entry || entry->type != EntryType::File || entry->size > kMaxRuleSetBytes || !isYamlName(path))
+    if (!entry || entry->type != EntryType::File || entry->size > input::kRuleSet.maxBytes || !isYamlName(path))
         return std::optional<std::string>{};
-    auto text = subject.read(*entry, kMaxRuleSetBytes);
+    auto text = subject.read(*entry, input::kRuleSet.maxBytes);
     if (!text)
         return std::unexpected(text.error());
     if (!looksLikeRuleSet(path, *text))
