@@ -15,8 +15,8 @@ SANDBENCH_PACKAGES=(
 )
 # Only for the tests (scripts/test): GoogleTest (its CMake files name GMock's archive too), the desktop-file
 # and AppStream validators, the sqlite3 shell and git (the audit and promotion tests use them as a person
-# would), useradd for the unprivileged test user.
-SANDBENCH_TEST_PACKAGES=(libgtest-dev libgmock-dev desktop-file-utils appstream sqlite3 git passwd)
+# would), useradd for the unprivileged test user, mount (a CLI test hides python3 behind a bind mount).
+SANDBENCH_TEST_PACKAGES=(libgtest-dev libgmock-dev desktop-file-utils appstream sqlite3 git passwd mount)
 # Only for the CEL conformance suite, an npm package (tests/rules/conformance): Node.js and npm. Installed only
 # where no npm is on PATH: a Node.js from elsewhere ships its own npm, which Debian's npm package conflicts with.
 SANDBENCH_NODE_PACKAGES=(nodejs npm)
