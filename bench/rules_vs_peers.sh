@@ -17,7 +17,7 @@
 #   ROWS=200000 ROUNDS=5 bench/rules_vs_peers.sh
 #
 # Needs node and npm (the peers are pinned in bench/rules_peers/package-lock.json; `npm ci` runs there when
-# node_modules is missing). SANDBENCH (default: build/release-bench/bin/sandbench, else build/release/...,
+# node_modules is missing). SANDBENCH (default: build/bench/bin/sandbench, else build/release/...,
 # else build/dev/...) is the CLI measured. OUT_DIR keeps the JSON results.
 set -euo pipefail
 
@@ -31,7 +31,7 @@ OUT_DIR="${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/sandbench-rules-bench.XXXXXX")}
 mkdir -p "$OUT_DIR"
 
 if [[ -z "${SANDBENCH:-}" ]]; then
-  for dir in build/release-bench build/release build/dev; do
+  for dir in build/bench build/release build/dev; do
     if [[ -x "$root/$dir/bin/sandbench" ]]; then SANDBENCH="$root/$dir/bin/sandbench"; break; fi
   done
 fi

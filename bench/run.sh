@@ -8,7 +8,7 @@
 #   N=100 TIMEOUT_N=20 bench/run.sh # bigger samples
 #   BUILD_DIR=build/other JOBS=1 bench/run.sh
 #
-# Environment: BUILD_DIR (default build/release-bench; build/release, the release preset's, works too),
+# Environment: BUILD_DIR (default build/bench, the bench preset's; build/release, the release preset's, works too),
 # JOBS (default 2), N (bench_start, bench_container and bench_pool rounds, 40), WARMUP (warm-up rounds,
 # 5), POOL_RUNS (bench_pool throughput runs, 200), TIMEOUT_N (bench_timeout runs per case, 10), CEL_RECORDS
 # (bench_cel records, 1000000), RULES_ROWS (bench_rules transactions, 1000000), RUNS (hyperfine runs, 30), LEAK_N
@@ -20,7 +20,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 cd "$root"
 
-BUILD_DIR="${BUILD_DIR:-build/release-bench}"
+BUILD_DIR="${BUILD_DIR:-build/bench}"
 JOBS="${JOBS:-2}"
 N="${N:-40}"
 WARMUP="${WARMUP:-5}"
@@ -35,15 +35,18 @@ done
 PY=/usr/bin/python3
 [ -x "$PY" ] || { echo "run.sh: $PY is required (it is the peer the benches compare with)" >&2; exit 1; }
 
-# A Release build of the core, the CLI and the benches only (no GUI, no tests). The `release` preset
-# (build/release) builds the GUI too, which needs Qt and much longer; this dir is kept apart from it.
+# A Release build of the core, the CLI and the benches only (no GUI, no tests): the `bench` preset. The
+# `release` preset (build/release) builds the GUI too, which needs Qt and much longer. Another BUILD_DIR not
+# configured yet is configured as the bench preset is.
 if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-  launcher=()
-  if command -v ccache >/dev/null; then
-    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export SANDBENCH_CCACHE="${SANDBENCH_CCACHE-$(command -v ccache || true)}"
+  if [ "$BUILD_DIR" = build/bench ]; then
+    cmake --preset bench
+  else
+    cmake -S "$root" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSANDBENCH_BUILD_GUI=OFF \
+      -DSANDBENCH_BUILD_TESTS=OFF -DSANDBENCH_BUILD_FUZZ=OFF -DSANDBENCH_BUILD_BENCH=ON \
+      -DCMAKE_C_COMPILER_LAUNCHER="$SANDBENCH_CCACHE" -DCMAKE_CXX_COMPILER_LAUNCHER="$SANDBENCH_CCACHE"
   fi
-  cmake -S "$root" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DSANDBENCH_BUILD_GUI=OFF -DSANDBENCH_BUILD_TESTS=OFF -DSANDBENCH_BUILD_BENCH=ON "${launcher[@]}"
 fi
 cmake --build "$BUILD_DIR" -j"$JOBS" --target bench_all
 

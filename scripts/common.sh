@@ -2,17 +2,21 @@
 
 SANDBENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# Debian 12 packages for building and running Sandbench.
+# Debian 12 packages for building and running Sandbench (scripts/run). Each one that CMake looks for is named in
+# the configure error when it is missing (cmake/RequirePackage.cmake).
 SANDBENCH_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
-  qt6-base-dev qt6-charts-dev libqscintilla2-qt6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-  qt6-qpa-plugins libgl-dev
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqscintilla2-qt6-dev qt6-tools-dev qt6-tools-dev-tools
+  qt6-l10n-tools qt6-qpa-plugins libgl-dev
   libseccomp-dev libsqlite3-dev nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev nettle-dev libzstd-dev
   libre2-dev
   python3 bash util-linux
+  tzdata # the time zones of CEL's timestamp functions (rule conditions), read at run time
 )
-# Only for the tests: GoogleTest, desktop-file and AppStream validators, a user to test as.
-SANDBENCH_TEST_PACKAGES=(libgtest-dev libgmock-dev libbenchmark-dev desktop-file-utils appstream passwd xauth xvfb)
+# Only for the tests (scripts/test): GoogleTest (its CMake files name GMock's archive too), the desktop-file
+# and AppStream validators, the sqlite3 shell and git (the audit and promotion tests use them as a person
+# would), useradd for the unprivileged test user, mount (a CLI test hides python3 behind a bind mount).
+SANDBENCH_TEST_PACKAGES=(libgtest-dev libgmock-dev desktop-file-utils appstream sqlite3 git passwd mount)
 # Only for the CEL conformance suite, an npm package (tests/rules/conformance): Node.js and npm. Installed only
 # where no npm is on PATH: a Node.js from elsewhere ships its own npm, which Debian's npm package conflicts with.
 SANDBENCH_NODE_PACKAGES=(nodejs npm)

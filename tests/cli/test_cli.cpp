@@ -202,6 +202,35 @@ TEST_F(Cli, DemoMovesEveryOutcomeItCovers)
     EXPECT_GT(metrics["duration_ms"]["p95"].get<double>(), 0.0);
 }
 
+// scripts/run (and CI through it) relies on the demo's exit status: it is a failure when a case ends otherwise
+// than expected. Here python3 is /bin/false, in a mount namespace of this command alone, so every Python case
+// ends in `error`.
+TEST_F(Cli, TheDemoFailsWhenACaseEndsOtherwise)
+{
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "replacing /usr/bin/python3 for one command takes a mount namespace of root's";
+    const std::string command = "unshare --mount --propagation private sh -c 'mount --bind /bin/false /usr/bin/python3 "
+                                "&& exec \"$0\" \"$@\"' "
+                                + std::string(SANDBENCH_CLI) + " demo --json" + store();
+    FILE* pipe = ::popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string out;
+    std::array<char, 4096> buf{};
+    for (size_t n = 0; (n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0;)
+        out.append(buf.data(), n);
+    const int rc = ::pclose(pipe);
+    ASSERT_TRUE(WIFEXITED(rc)) << out;
+    EXPECT_EQ(WEXITSTATUS(rc), 1) << out;
+    const auto j = nlohmann::json::parse(out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << out;
+    EXPECT_FALSE(j["all_as_expected"].get<bool>());
+    for (const auto& c : j["cases"]) {
+        if (c["case"] == "arithmetic") {
+            EXPECT_FALSE(c["as_expected"].get<bool>()) << c.dump();
+        }
+    }
+}
+
 TEST_F(Cli, CorruptStoreIsRefusedAndUntouched)
 {
     const auto bad = write("corrupt.db", std::string(8192, 'Z'));
