@@ -42,26 +42,31 @@ std::optional<std::pair<std::uint64_t, std::uint64_t>> spaceOf(const std::filesy
                                                    static_cast<std::uint64_t>(fs.f_blocks) * fs.f_frsize);
 }
 
-// Below this, a failed transaction is put down to the space left (see Transaction::commit).
+// Below this much free space, a file system is full (for a write that found no room, and a transaction that
+// SQLite rolled back).
 constexpr std::uint64_t kNearlyFullBytes = 1024 * 1024;
 
 } // namespace
 
-std::string fullFileSystemNote(const std::filesystem::path& file)
+std::string noRoomNote(const std::filesystem::path& file)
 {
     const std::filesystem::path folder = folderOf(file);
     const auto space = spaceOf(folder);
     if (!space)
-        return fmt::format("the file system holding {} is full", folder.string());
-    return fmt::format("the file system holding {} is full: {} bytes free of {}", folder.string(), space->first,
-                       space->second);
+        return fmt::format("the file system holding {} has no room", folder.string());
+    if (space->first < kNearlyFullBytes)
+        return fmt::format("the file system holding {} is full: {} bytes free of {}", folder.string(), space->first,
+                           space->second);
+    return fmt::format("the file system holding {} has {} bytes free of {}: not enough for this write, or another "
+                       "limit was reached (a disk quota, SQLite's temporary files)",
+                       folder.string(), space->first, space->second);
 }
 
 std::unexpected<Error> Db::error(std::string_view what) const
 {
     std::string message = fmt::format("store {}: {}: {}", m_path->string(), what, sqlite3_errmsg(m_db));
     if (outOfSpace(m_db))
-        message += " (" + fullFileSystemNote(*m_path) + ")";
+        message += " (" + noRoomNote(*m_path) + ")";
     return fail(std::move(message));
 }
 
@@ -147,7 +152,7 @@ Result<void> Transaction::commit()
                                           m_db.path().string());
         const auto space = spaceOf(folderOf(m_db.path()));
         if (space && space->first < kNearlyFullBytes)
-            message += " (" + fullFileSystemNote(m_db.path()) + ")";
+            message += " (" + noRoomNote(m_db.path()) + ")";
         return fail(std::move(message));
     }
     auto ok = m_nested ? m_db.exec(fmt::format("RELEASE {}", kNested), "cannot release a savepoint")

@@ -41,7 +41,7 @@ public:
     const std::filesystem::path& path() const { return *m_path; }
 
     // "store PATH: what: SQLite's message", and, when SQLite could not write for want of space (SQLITE_FULL,
-    // or an I/O error of ENOSPC or EDQUOT), which file system is full and how much it has left.
+    // or an I/O error of ENOSPC or EDQUOT), which file system is full and how much it has left (noRoomNote).
     std::unexpected<Error> error(std::string_view what) const;
     Result<Statement> prepare(std::string_view sql) const;
     Result<void> exec(std::string_view sql, std::string_view what) const;
@@ -56,9 +56,10 @@ private:
     const std::filesystem::path* m_path;
 };
 
-// "the file system holding FOLDER is full: N bytes free of M", FOLDER the one `file` is in (the store's own
-// for a store): what a write that found no room says.
-std::string fullFileSystemNote(const std::filesystem::path& file);
+// What a write that found no room says about the file system holding the folder `file` is in (the store's own
+// for a store): "the file system holding FOLDER is full: N bytes free of M", or, with more than a little
+// left, how much, and that some other limit may have been reached.
+std::string noRoomNote(const std::filesystem::path& file);
 
 // The connection of an open store, for the core modules that keep tables in it. The Store keeps its handle
 // out of its public API and befriends only this function.
