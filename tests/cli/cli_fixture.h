@@ -80,9 +80,11 @@ protected:
         std::string pattern = (fs::temp_directory_path() / "sandbench-cli-XXXXXX").string();
         m_dir = ::mkdtemp(pattern.data());
         m_store = (m_dir / "store.db").string();
-        // Never the user's store, even for a command that forgets --store.
+        // Never the user's store, even for a command that forgets --store, nor the user's audit keys.
         ::setenv("XDG_DATA_HOME", (m_dir / "xdg").c_str(), 1);
+        ::setenv("XDG_CONFIG_HOME", (m_dir / "config").c_str(), 1);
         ::unsetenv("SANDBENCH_STORE");
+        ::unsetenv("SANDBENCH_AUDIT_KEYS");
     }
     void TearDown() override { fs::remove_all(m_dir); }
 

@@ -416,8 +416,9 @@ TEST_F(Cli, AuditListsEveryRecordedRunAndPolicyVersion)
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const auto& entry = entries[i];
         for (const char* field :
-             {"seq", "at_ms", "at", "actor", "operation", "subject", "details", "prev_hash", "hash"})
+             {"seq", "at_ms", "at", "actor", "operation", "subject", "details", "prev_hash", "hash", "mac"})
             EXPECT_TRUE(entry.contains(field)) << field;
+        EXPECT_EQ(entry["mac"].get<std::string>().size(), 64u);
         EXPECT_EQ(entry["seq"], i + 1);
         EXPECT_EQ(entry["prev_hash"], previous);
         EXPECT_EQ(entry["hash"].get<std::string>().size(), 64u);
@@ -483,11 +484,24 @@ TEST_F(Cli, AuditVerifyProvesTheLogAndPrintsItsHead)
     EXPECT_EQ(head.size(), 64u);
     EXPECT_TRUE(j["first_broken"].is_null());
     EXPECT_EQ(j["store"], m_store);
+    // Signed with the store's key, kept under $XDG_CONFIG_HOME, not in the store.
+    ASSERT_TRUE(j["key"].is_object()) << j.dump();
+    EXPECT_TRUE(j["key"]["found"].get<bool>());
+    EXPECT_EQ(j["key"]["first_seq"], 1);
+    EXPECT_EQ(j["key"]["file"].get<std::string>().rfind((m_dir / "config" / "sandbench" / "audit-keys").string(), 0),
+              0u)
+        << j.dump();
+    EXPECT_EQ(j["signed_entries"], 3);
+    EXPECT_EQ(j["entries_before_key"], 0);
+    EXPECT_TRUE(j["witness"].is_null()) << "the first verification";
+    EXPECT_TRUE(j["warnings"].is_array());
+    EXPECT_EQ(nlohmann::json::parse(cli("audit verify --json" + store()).out)["witness"]["seq"], 3);
 
     const auto text = cli("audit verify" + store());
     EXPECT_EQ(text.status, 0) << text.out;
     EXPECT_NE(text.out.find("intact"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find(head), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("signatures: 3 entries signed by the store's key"), std::string::npos) << text.out;
 
     // An anchor: the head kept elsewhere is still in the log; a hash the log never had is not.
     EXPECT_EQ(cli("audit verify --anchor " + head + store()).status, 0);
