@@ -10,24 +10,13 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
-#include <sqlite3.h>
 
 using sb::clitest::Cli;
 using sb::clitest::cli;
+using sb::clitest::editStore;
 namespace fs = std::filesystem;
 
 namespace {
-
-void editStore(const std::string& path, const std::string& sql)
-{
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    char* error = nullptr;
-    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
-    EXPECT_EQ(rc, SQLITE_OK) << sql << ": " << (error ? error : "");
-    sqlite3_free(error);
-    sqlite3_close(db);
-}
 
 // An environment variable for the commands run while it lives.
 class ScopedEnv {

@@ -18,6 +18,7 @@ namespace fs = std::filesystem;
 
 using sb::clitest::Cli;
 using sb::clitest::cli;
+using sb::clitest::editStore;
 
 namespace {
 
@@ -382,22 +383,6 @@ TEST_F(Cli, AStoredPolicyEditedIntoNonsenseIsNamedAndTheRunKept)
     EXPECT_NE(shown.out.find("wall_ms: soon"), std::string::npos) << shown.out;
     EXPECT_NE(shown.out.find("does not match its sha256"), std::string::npos) << shown.out;
 }
-
-namespace {
-
-// Edits the store below the CLI, as a person with the sqlite3 shell would.
-void editStore(const std::string& path, const std::string& sql)
-{
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    char* error = nullptr;
-    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
-    EXPECT_EQ(rc, SQLITE_OK) << sql << ": " << (error ? error : "");
-    sqlite3_free(error);
-    sqlite3_close(db);
-}
-
-} // namespace
 
 TEST_F(Cli, AuditListsEveryRecordedRunAndPolicyVersion)
 {
