@@ -124,6 +124,12 @@ std::string canonicalStore(const fs::path& store)
     return (ec ? absolute : canonical).string();
 }
 
+// A member of a JSON object, or null when it is missing (reading never throws, whatever the file holds).
+nlohmann::json member(const nlohmann::json& object, const char* name)
+{
+    return object.is_object() && object.contains(name) ? object[name] : nlohmann::json();
+}
+
 Result<std::string> derivedId(std::span<const std::uint8_t> secret)
 {
     auto mac = hmacSha256Hex(secret, "sandbench-audit-key-id");
@@ -138,11 +144,11 @@ Result<AuditKey> parseKey(const std::string& text, const fs::path& file, std::st
         return fail(fmt::format("audit key {} is damaged: {}", file.string(), what));
     };
     const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (!json.is_object() || json.value("format", "") != kKeyFormat)
+    if (member(json, "format") != kKeyFormat)
         return damaged(fmt::format("it is not a {} file", kKeyFormat));
     AuditKey key;
     key.file = file;
-    const auto field = [&json](const char* name) { return json.contains(name) ? json[name] : nlohmann::json(); };
+    const auto field = [&json](const char* name) { return member(json, name); };
     const auto secret = field("secret");
     if (!secret.is_string() || !isLowerHex(secret.get<std::string>(), 2 * key.secret.size()))
         return damaged("its secret is not 64 hex digits");
@@ -177,11 +183,11 @@ fs::path witnessFile(const AuditKey& key)
 std::optional<AuditWitness> parseWitness(const std::string& text)
 {
     const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (!json.is_object() || json.value("format", "") != kWitnessFormat)
+    if (member(json, "format") != kWitnessFormat)
         return std::nullopt;
-    const auto seq = json.contains("seq") ? json["seq"] : nlohmann::json();
-    const auto hash = json.contains("hash") ? json["hash"] : nlohmann::json();
-    const auto at = json.contains("at_ms") ? json["at_ms"] : nlohmann::json();
+    const auto seq = member(json, "seq");
+    const auto hash = member(json, "hash");
+    const auto at = member(json, "at_ms");
     if (!seq.is_number_integer() || seq.get<std::int64_t>() < 1 || !hash.is_string()
         || !isLowerHex(hash.get<std::string>(), 64) || !at.is_number_integer())
         return std::nullopt;
