@@ -97,6 +97,8 @@ void printSummary(std::ostream& out, const RunResult& r)
                        r.durationMs, r.cpuMs, humanBytes(r.peakRssKb), r.runId);
     for (const auto& b : r.blocked)
         out << fmt::format("[sandbench] blocked {}: {}\n", b.kind, b.detail);
+    for (const auto& c : r.claims)
+        out << fmt::format("[sandbench] the program says (not observed): {}: {}\n", c.kind, c.detail);
     if (!r.message.empty() && r.outcome != Outcome::Ok)
         out << "[sandbench] " << r.message << '\n';
     if (r.stdoutTruncated || r.stderrTruncated)
@@ -223,15 +225,20 @@ int runAndReport(RunRequest request, const RunOptions& options)
     std::string policySource = options.policyFile.empty() && options.level.empty() ? "default" : "option";
     std::string sandboxPolicy;
     bool quotaCapped = false; // disk_mb is what is left of the sandbox's quota
+    // A run in a sandbox holds it (its lock) until the run has ended: runs in one sandbox queue.
+    std::optional<SandboxHold> held;
     if (!options.sandbox.empty()) {
         auto engine = SandboxEngine::open(*store);
         if (!engine)
             return reportError(engine.error().message);
         // Using it revives an archived sandbox and counts as activity.
-        auto sandbox = (*engine)->use(options.sandbox);
-        if (!sandbox)
-            return reportError(sandbox.error().message);
+        auto hold = (*engine)->holdForRun(options.sandbox);
+        if (!hold)
+            return reportError(hold.error().message);
+        held = std::move(*hold);
+        const SandboxInfo* sandbox = &held->sandbox;
         request.workspace = sandbox->workspace;
+        request.workspaceLock = held->lockDescriptor();
         sandboxPolicy = sandbox->policy;
         // The sandbox's policy unless --policy or --level says otherwise.
         if (!sandbox->policy.empty() && policySource == "default") {
@@ -245,9 +252,7 @@ int runAndReport(RunRequest request, const RunOptions& options)
         }
         // The quota bounds what the run may add: the smaller of the policy's disk_mb and what is left.
         if (sandbox->quotaBytes) {
-            auto used = (*engine)->usage(sandbox->name);
-            if (!used)
-                return reportError(used.error().message);
+            const std::optional<std::uint64_t>& used = held->usedBytes;
             constexpr std::uint64_t kMiB = 1024 * 1024;
             const std::uint64_t left = *used < *sandbox->quotaBytes ? *sandbox->quotaBytes - *used : 0;
             if (left < kMiB)
@@ -262,6 +267,7 @@ int runAndReport(RunRequest request, const RunOptions& options)
     }
 
     const RunResult result = runner.run(request);
+    held.reset(); // the workspace is given back: the next run in the sandbox may start
     PolicyVersion policy;
     auto recorded = store->recordRun(request, result, &policy);
     if (!recorded)

@@ -22,6 +22,9 @@ json runToJson(const RunRequest& request, const RunResult& r, const PolicyVersio
     json blocked = json::array();
     for (const auto& b : r.blocked)
         blocked.push_back({{"kind", b.kind}, {"detail", b.detail}});
+    json claims = json::array();
+    for (const auto& c : r.claims)
+        claims.push_back({{"kind", c.kind}, {"detail", c.detail}});
     json layers = json::object();
     for (const auto& [name, on] : r.isolation.layers)
         layers[name] = on;
@@ -37,6 +40,7 @@ json runToJson(const RunRequest& request, const RunResult& r, const PolicyVersio
             {"cpu_ms", std::round(r.cpuMs * 1000) / 1000},
             {"peak_rss_kb", r.peakRssKb},
             {"blocked", blocked},
+            {"claims", claims},
             {"isolation", {{"level", toString(r.isolation.level)}, {"layers", layers}}},
             {"message", r.message},
             {"language", toString(request.language)},

@@ -1,7 +1,9 @@
 #include "isolation/fd_passing.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -58,10 +60,13 @@ bool sendFds(int socket, std::string_view message, std::span<const int> fds)
     }
 }
 
-int receiveFds(int socket, std::string& message, std::span<int> fds)
+namespace {
+
+// As receiveFds, reading at most `maxBytes` of the stream.
+int receiveFdsInto(int socket, std::string& message, std::span<int> fds, std::size_t maxBytes)
 {
-    char buf[512];
-    iovec iov{buf, sizeof buf};
+    char buf[8192]; // the largest message: the zygote request with a run folder (PATH_MAX)
+    iovec iov{buf, std::min(maxBytes, sizeof buf)};
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxPassedFds)]{};
     msghdr msg{};
     msg.msg_iov = &iov;
@@ -95,6 +100,28 @@ int receiveFds(int socket, std::string& message, std::span<int> fds)
         return -1;
     }
     return static_cast<int>(count);
+}
+
+} // namespace
+
+int receiveFds(int socket, std::string& message, std::span<int> fds)
+{
+    return receiveFdsInto(socket, message, fds, std::numeric_limits<std::size_t>::max());
+}
+
+int receiveMarkedFd(int socket, char marker)
+{
+    char first = 0;
+    ssize_t n = -1;
+    do {
+        n = ::recv(socket, &first, 1, MSG_PEEK);
+    } while (n < 0 && errno == EINTR);
+    if (n != 1 || first != marker)
+        return -1;
+    // Exactly the marker's byte: what follows on the stream stays for its next reader.
+    std::string message;
+    int fd = -1;
+    return receiveFdsInto(socket, message, std::span<int>(&fd, 1), 1) == 1 ? fd : -1;
 }
 
 } // namespace sb

@@ -18,6 +18,10 @@ bool sendFd(int socket, int fd);
 // Receives a descriptor sent by sendFd (close-on-exec); -1 when the peer is gone or sent none.
 int receiveFd(int socket);
 
+// A descriptor sent by sendFds with the one-byte message `marker`, if that is what comes next on the stream
+// socket (it waits for the first byte); -1, with nothing read, when something else comes or the peer is gone.
+int receiveMarkedFd(int socket, char marker);
+
 inline constexpr std::size_t kMaxPassedFds = 8;
 
 // Sends a message (not empty) with up to kMaxPassedFds descriptors; false when the peer is gone.

@@ -35,6 +35,7 @@ struct Plan {
     std::filesystem::path launcher;
     std::filesystem::path workRoot; // where work dirs are made
     std::filesystem::path workspace; // the request's (RunRequest::workspace): the work dir itself when set
+    int workspaceLock = -1;         // the request's (RunRequest::workspaceLock), borrowed
     LaunchSpec spec;                // the sandbox part; the work dir and the run's identity come with start()
 };
 
@@ -59,12 +60,12 @@ struct Started {
     uid_t lentTo = 0;               // the transient uid the workspace was lent to (0: not lent)
     uid_t ownerUid = 0;
     gid_t ownerGid = 0;
+    int workspaceLock = -1;         // the plan's, sent to the launcher (workspace_lending.h)
     LaunchSpec spec;                // the plan's, with the work dir and the identity
     bool pooled = false;
     std::string reported;           // what the launcher said on the result pipe so far ("started", "ready")
     Fd out;
     Fd err;
-    Fd events;
     Fd specWrite;
     Fd result;
     std::optional<LauncherProcess> process;

@@ -195,7 +195,6 @@ std::string encodeSandbox(const LaunchSpec& s)
               {"gid", s.gid},
               {"read_paths", bytesListToJson(s.readPaths)},
               {"dev_paths", bytesListToJson(s.devPaths)},
-              {"pass_event_fd", s.passEventFd},
               {"syscalls", syscallsToJson(s.syscalls)},
               {"seccomp_program", toHex(s.seccompProgram)},
               {"network_allow", s.networkAllow},
@@ -211,7 +210,7 @@ bool sameSandbox(const LaunchSpec& a, const LaunchSpec& b)
 {
     // The fields of encodeSandbox(), less work_dir, uid, gid, trace_start and pooled.
     auto fields = [](const LaunchSpec& s) {
-        return std::tie(s.keepWorkDir, s.stageDir, s.limits, s.dropPrivileges, s.readPaths, s.devPaths, s.passEventFd, s.syscalls,
+        return std::tie(s.keepWorkDir, s.stageDir, s.limits, s.dropPrivileges, s.readPaths, s.devPaths, s.syscalls,
                         s.seccompProgram, s.networkAllow, s.cgroups, s.container, s.tmpSizeMb);
     };
     return fields(a) == fields(b);
@@ -242,7 +241,6 @@ Result<LaunchSpec> decodeSandbox(std::string_view text)
         s.gid = j.at("gid").get<gid_t>();
         s.readPaths = bytesListFromJson(j.at("read_paths"));
         s.devPaths = bytesListFromJson(j.at("dev_paths"));
-        s.passEventFd = j.at("pass_event_fd").get<bool>();
         s.syscalls = syscallsFromJson(j.at("syscalls"));
         s.seccompProgram = fromHex(j.at("seccomp_program").get<std::string>());
         s.networkAllow = j.at("network_allow").get<std::vector<std::string>>();
@@ -305,6 +303,7 @@ std::string encodeResult(const LaunchResult& r)
               {"cancelled", r.cancelled},
               {"killed_by_policy", r.killedByPolicy},
               {"memory_limited", r.memoryLimited},
+              {"memory_refused", r.memoryRefused},
               {"disk_limited", r.diskLimited},
               {"limit_detail", r.limitDetail},
               {"wall_ms", r.wallMs},
@@ -352,6 +351,7 @@ Result<LaunchResult> decodeResult(const std::string& text)
         r.cancelled = j.at("cancelled").get<bool>();
         r.killedByPolicy = j.at("killed_by_policy").get<bool>();
         r.memoryLimited = j.at("memory_limited").get<bool>();
+        r.memoryRefused = j.at("memory_refused").get<bool>();
         r.diskLimited = j.at("disk_limited").get<bool>();
         r.limitDetail = j.at("limit_detail").get<std::string>();
         r.wallMs = j.at("wall_ms").get<double>();

@@ -5,9 +5,9 @@
 // definition.
 //
 // Launcher file descriptors: 0 /dev/null, 1 and 2 the run's stdout/stderr pipes, 3 the spec (a socket), 4
-// the result (one JSON line, written once at the end), 5 the guard's event pipe (becomes fd 3 of the
-// sandboxed program when it is a Python snippet). Everything else is closed by the launcher before it
-// starts.
+// the result (one JSON line, written once at the end). Everything else is closed by the launcher before it
+// starts. The sandboxed program gets 0 (/dev/null), 1 and 2 and nothing else of the outside: no descriptor
+// through which it could speak to Sandbench but its output.
 //
 // The spec is two JSON lines: the sandbox (encodeSandbox: everything the policy decides) and the job
 // (encodeJob: argv, environment). A cold start writes both at once. A pooled launcher (spec.pooled, see
@@ -29,8 +29,11 @@ namespace sb {
 
 inline constexpr int kLauncherSpecFd = 3;
 inline constexpr int kLauncherResultFd = 4;
-inline constexpr int kLauncherEventFd = 5;
-inline constexpr int kChildEventFd = 3;
+
+// A workspace run's lock (RunRequest::workspaceLock) comes first on the spec socket, alone: this one byte
+// with the lock's descriptor. The launcher holds it until the run's result is written, so the workspace stays
+// locked while anything supervises the run, also when the caller is killed (workspace_lending.h).
+inline constexpr char kWorkspaceLockMarker = '\x02';
 
 // LaunchSpec::processBase of a cold process-level run of an unprivileged caller: the launcher counts the
 // caller's tasks (a /proc walk, 50-150 µs) while the program's process applies its first layers, instead
@@ -51,7 +54,6 @@ struct LaunchSpec {
     gid_t gid = 0;
     std::vector<std::string> readPaths;  // read and execute
     std::vector<std::string> devPaths;   // device files that may be read and written (/dev/null, ...)
-    bool passEventFd = false;
     std::int64_t processBase = 0;    // tasks the uid already has (unprivileged callers share RLIMIT_NPROC);
                                      // kProcessBaseCountedByLauncher: counted by the launcher (cold runs)
     SyscallPolicy syscalls;          // the policy's syscall rules, on top of the built-in refusals
@@ -78,6 +80,9 @@ struct LaunchResult {
     // policy allows. limitDetail says what was measured, for people.
     bool memoryLimited = false;
     bool diskLimited = false;
+    // A process of the run asked the kernel for more address space than its limit allows (RLIMIT_AS refuses
+    // such a call with ENOMEM): seen by the launcher in the call's own arguments (seccomp_filter.h).
+    bool memoryRefused = false;
     std::string limitDetail;
     double wallMs = 0;
     double cpuMs = 0;
@@ -99,6 +104,17 @@ inline std::int64_t cpuLimitSeconds(const Limits& limits)
 {
     const std::int64_t ms = limits.cpuMs > 0 ? limits.cpuMs : limits.wallMs + 1000;
     return (ms + 999) / 1000;
+}
+
+// Runs started by root become a uid/gid of their own from this range: nobody else owns it, so the run
+// cannot signal or read other processes, RLIMIT_NPROC counts this run alone, and one kill(-1) as that
+// uid ends everything the run started.
+inline constexpr std::uint32_t kTransientIdBase = 1'600'000'000;
+inline constexpr std::uint32_t kTransientIdRange = 1'000'000;
+
+inline bool isTransientId(std::uint32_t id)
+{
+    return id >= kTransientIdBase && id - kTransientIdBase < kTransientIdRange;
 }
 
 // Kills every process of a transient uid (one kill(-1) as that uid, from a short-lived child). Only for

@@ -87,13 +87,24 @@ public:
     int fd() const { return m_fd; }
     // Goes on reading from `fd` (what it read ahead stays).
     void adopt(int fd) { m_fd = fd; }
+    // Reads lines of at most `bytes` without allocating any more memory: a pooled sandbox's program process
+    // waits for its job under its seccomp filter, whose large mappings go to a launcher that does not answer
+    // until the job has come (seccomp_filter.h, kSupervisedMappingBytes).
+    void reserve(std::size_t bytes)
+    {
+        m_buffer.reserve(bytes);
+        m_capacity = bytes;
+    }
+    // A line was longer than reserve() allows: next() gave nothing.
+    bool overflowed() const { return m_overflowed; }
     // The next line without its newline; nothing at EOF (a last line without newline counts).
     std::optional<std::string> next()
     {
         for (;;) {
             if (const auto newline = m_buffer.find('\n'); newline != std::string::npos) {
-                std::string line = m_buffer.substr(0, newline);
-                m_buffer.erase(0, newline + 1);
+                std::string rest = m_buffer.substr(newline + 1); // nothing after a job line
+                std::string line = std::exchange(m_buffer, std::move(rest));
+                line.resize(newline);
                 return line;
             }
             char buf[8192];
@@ -105,6 +116,10 @@ public:
                     return std::nullopt;
                 return std::exchange(m_buffer, {});
             }
+            if (m_capacity > 0 && m_buffer.size() + static_cast<std::size_t>(n) > m_capacity) {
+                m_overflowed = true;
+                return std::nullopt;
+            }
             m_buffer.append(buf, static_cast<std::size_t>(n));
         }
     }
@@ -112,7 +127,12 @@ public:
 private:
     int m_fd;
     std::string m_buffer;
+    std::size_t m_capacity = 0;
+    bool m_overflowed = false;
 };
+
+// A job line is an argv and an environment that execve takes (a few MiB at most), written as JSON.
+constexpr std::size_t kMaxJobLine = 8 << 20;
 
 // The result, newline-terminated: a complete line tells the Runner that the run is over without waiting
 // for this process to end. The run's output pipes are closed first, so their EOF comes with it; what is
@@ -247,6 +267,8 @@ void awaitJobInChild(LaunchSpec& spec, int errFd, LineReader& job)
 {
     writeAll(errFd, std::string(1, kReadyMarker));
     const auto line = job.next();
+    if (!line && job.overflowed())
+        childFail(errFd, fmt::format("launch spec: the job is larger than {} MiB", kMaxJobLine >> 20));
     if (!line)
         ::_exit(0); // released without a job (the pool went, or its owner)
     writeAll(errFd, std::string(1, kStartedMarker));
@@ -284,13 +306,9 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
     for (int sig : {SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD})
         std::signal(sig, SIG_DFL);
 
-    // Keep 0-2, the event fd (as 3) and our private channels; close everything else.
-    if (spec.passEventFd) {
-        if (::dup2(sb::kLauncherEventFd, sb::kChildEventFd) < 0)
-            childFail(errFd, "launcher: event fd");
-    }
-    closeAllBut(spec.passEventFd ? sb::kChildEventFd + 1 : sb::kChildEventFd,
-                {errFd, fdSocket, job ? job->fd() : -1, baseFd});
+    // Keep 0-2 and our private channels (closed on exec); close everything else: the program gets no
+    // descriptor that reaches outside the sandbox but its output.
+    closeAllBut(3, {errFd, fdSocket, job ? job->fd() : -1, baseFd});
 
     const std::string workDir = spec.container ? sb::container::kWorkDir : spec.workDir;
     if (::chdir(workDir.c_str()) != 0)
@@ -322,6 +340,8 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
         childFail(errFd, "landlock: " + applied.error().message);
     sb::starttrace::mark("child.landlock");
     const bool filterFirst = !job || filterFitsTheWait(spec.syscalls);
+    if (job)
+        job->reserve(kMaxJobLine);
     if (filterFirst)
         loadSeccomp(spec, errFd, fdSocket);
     if (job)
@@ -462,7 +482,7 @@ std::optional<ProgramEnd> readProgramEnd(int fd)
     ::close(fdSocket);
     if (job)
         ::close(job->fd());
-    for (int fd : {0, 1, 2, sb::kLauncherEventFd})
+    for (int fd : {0, 1, 2})
         ::close(fd);
     ProgramEnd end;
     bool programEnded = false;
@@ -635,6 +655,26 @@ private:
     bool m_diskDue = false;
 };
 
+// A large mapping asked for by a process of the run, seen while it waits in the call: past its RLIMIT_AS
+// (the policy's memory_mb), the kernel refuses it once the call goes on. The launcher's own sight of the run
+// reaching its memory limit.
+void noteAddressSpaceRequest(const seccomp_notif& request, std::uint64_t growth, const sb::Limits& limits,
+                             int notifyFd, LaunchResult& result)
+{
+    const std::int64_t mapped = sb::usage::addressSpaceBytes(static_cast<pid_t>(request.pid));
+    // Read while the caller waits; still the same call (and process) afterwards?
+    if (mapped < 0 || seccomp_notify_id_valid(notifyFd, request.id) != 0)
+        return;
+    const auto limit = static_cast<std::uint64_t>(limits.memoryMb) << 20;
+    if (static_cast<std::uint64_t>(mapped) + growth <= limit)
+        return;
+    result.memoryRefused = true;
+    if (result.limitDetail.empty())
+        result.limitDetail = fmt::format("a process of the run asked for {} MiB more address space with {} MiB "
+                                         "mapped already, past its limit",
+                                         (growth + (1 << 20) - 1) >> 20, mapped >> 20);
+}
+
 // ---- a pooled launcher, before its job -------------------------------------------------------------
 
 struct Waiting {
@@ -724,12 +764,14 @@ int launch(int parent)
 {
     const std::int64_t enteredNs = sb::starttrace::nowNs();
     // Nothing of the caller beyond our six descriptors: the store, sockets and files stay outside.
-    ::syscall(SYS_close_range, sb::kLauncherEventFd + 1, ~0U, 0);
+    ::syscall(SYS_close_range, sb::kLauncherResultFd + 1, ~0U, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
     const pid_t caller = ::getppid();
     if (caller == 1 || (parent > 0 && caller != parent))
         return 1; // whoever started us is gone already
 
+    // A workspace run's lock comes first, when there is one; held until the run's result is written.
+    const int workspaceLock = sb::receiveMarkedFd(sb::kLauncherSpecFd, sb::kWorkspaceLockMarker);
     LineReader specIn(sb::kLauncherSpecFd);
     const auto sandboxLine = specIn.next();
     auto spec = sandboxLine ? sb::decodeSandbox(*sandboxLine) : sb::fail("launch spec: empty");
@@ -766,9 +808,9 @@ int launch(int parent)
     if (::pipe2(errPipe, O_CLOEXEC) != 0 || ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fdPair) != 0)
         finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
     // Pooled: the spec fd goes to the program's process, which reads its job there itself (one hop
-    // less); moved above the launcher's fixed descriptors, as 3 is the program's event fd.
+    // less); moved above the launcher's fixed descriptors.
     if (spec->pooled) {
-        const int jobFd = ::fcntl(sb::kLauncherSpecFd, F_DUPFD_CLOEXEC, sb::kLauncherEventFd + 1);
+        const int jobFd = ::fcntl(sb::kLauncherSpecFd, F_DUPFD_CLOEXEC, sb::kLauncherResultFd + 1);
         if (jobFd < 0)
             finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
         ::close(sb::kLauncherSpecFd);
@@ -797,7 +839,7 @@ int launch(int parent)
     if (spec->processBase == sb::kProcessBaseCountedByLauncher && !spec->container) {
         if (::pipe2(basePipe, O_CLOEXEC) != 0)
             finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
-        const int readEnd = ::fcntl(basePipe[0], F_DUPFD_CLOEXEC, sb::kLauncherEventFd + 1);
+        const int readEnd = ::fcntl(basePipe[0], F_DUPFD_CLOEXEC, sb::kLauncherResultFd + 1);
         if (readEnd < 0)
             finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
         ::close(basePipe[0]);
@@ -843,6 +885,8 @@ int launch(int parent)
         finishWithError(fmt::format("launcher: fork: {}", std::strerror(cloneErrno)));
     }
     if (child == 0) {
+        if (workspaceLock >= 0)
+            ::close(workspaceLock); // the supervisor's alone: nothing in the sandbox holds it
         ::close(errPipe[0]);
         ::close(fdPair[0]);
         ::close(sigFd);
@@ -908,7 +952,6 @@ int launch(int parent)
         ::close(syncPipe[1]);
         sb::starttrace::mark("launcher.mapped");
     }
-    ::close(sb::kLauncherEventFd); // the child has its own copy; EOF reaches the Runner when it ends
     std::optional<sb::cgroup::Figures> figures; // opened while pid 1 builds the root, or a job is awaited
     if (group.active())
         figures.emplace(group);
@@ -1074,6 +1117,8 @@ int launch(int parent)
                     const auto decision = sb::seccomp::decide(spec->syscalls, *req, !spec->networkAllow.empty());
                     if (decision.report && result.blocked.size() < 1000)
                         result.blocked.push_back(sb::seccomp::describe(*req));
+                    if (decision.addressSpaceGrowth > 0 && !result.memoryRefused)
+                        noteAddressSpaceRequest(*req, decision.addressSpaceGrowth, spec->limits, notifyFd, result);
                     // A path call: copied while the caller waits, judged once it has gone on (path_report.h).
                     auto pathCall = decision.allow ? pathReporter.capture(notifyFd, *req) : std::nullopt;
                     std::memset(resp, 0, sizeof *resp);
@@ -1173,6 +1218,8 @@ done:
     sb::starttrace::mark("launcher.result");
     result.trace = sb::starttrace::collected();
     report(result);
+    if (workspaceLock >= 0)
+        ::close(workspaceLock); // every process of the run is gone: the caller gives the workspace back
     if (statusFd >= 0)
         ::close(statusFd); // pid 1 may end now
     if (programEnd && !mainExited)

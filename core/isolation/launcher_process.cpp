@@ -108,13 +108,16 @@ public:
     bool ours() const { return m_owner == ::getpid(); }
 
     // A fresh launcher with the run's descriptors: its pid and pidfd.
-    Result<std::pair<pid_t, int>> launch(const LauncherFds& fds)
+    Result<std::pair<pid_t, int>> launch(const LauncherFds& fds, const fs::path& runDir)
     {
         int reply[2];
         if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, reply) != 0)
             return fail(fmt::format("zygote: socketpair: {}", std::strerror(errno)));
-        const int passed[] = {fds.out, fds.err, fds.spec, fds.result, reply[1], fds.events};
-        const bool sent = sendFds(m_socket, zygote::kRequest, passed);
+        const int passed[] = {fds.out, fds.err, fds.spec, fds.result, reply[1]};
+        std::string request = zygote::kRequest;
+        if (!runDir.empty())
+            request += '\0' + runDir.string();
+        const bool sent = sendFds(m_socket, request, passed);
         ::close(reply[1]);
         if (!sent) {
             ::close(reply[0]);
@@ -180,7 +183,8 @@ std::shared_ptr<Zygote> zygoteFor(const fs::path& launcher, const std::shared_pt
 
 } // namespace
 
-Result<LauncherProcess> LauncherProcess::start(const fs::path& launcher, const LauncherFds& fds, Via via)
+Result<LauncherProcess> LauncherProcess::start(const fs::path& launcher, const LauncherFds& fds, Via via,
+                                               const fs::path& runDir)
 {
     if (via == Via::Zygote) {
         std::shared_ptr<Zygote> failed;
@@ -188,7 +192,7 @@ Result<LauncherProcess> LauncherProcess::start(const fs::path& launcher, const L
             auto zygote = zygoteFor(launcher, failed);
             if (!zygote)
                 break;
-            if (auto launched = zygote->launch(fds))
+            if (auto launched = zygote->launch(fds, runDir))
                 return LauncherProcess(launched->first, launched->second, false);
             failed = zygote; // killed (or gone): a new one is started once
         }
@@ -196,8 +200,7 @@ Result<LauncherProcess> LauncherProcess::start(const fs::path& launcher, const L
     const std::vector<std::pair<int, int>> moves = {{fds.out, 1},
                                                     {fds.err, 2},
                                                     {fds.spec, kLauncherSpecFd},
-                                                    {fds.result, kLauncherResultFd},
-                                                    {fds.events, kLauncherEventFd}};
+                                                    {fds.result, kLauncherResultFd}};
     auto pid = spawn(launcher, nullptr, moves);
     if (!pid)
         return std::unexpected(pid.error());

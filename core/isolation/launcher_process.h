@@ -13,22 +13,22 @@
 
 namespace sb {
 
-// The launcher's descriptors (launch_spec.h): they become its 1, 2, 3, 4 and 5.
+// The launcher's descriptors (launch_spec.h): they become its 1, 2, 3 and 4.
 struct LauncherFds {
     int out = -1;
     int err = -1;
     int spec = -1;
     int result = -1;
-    int events = -1; // always there: the launcher closes its 5, whatever it is
 };
 
 class LauncherProcess {
 public:
     enum class Via { Zygote, Exec };
 
-    // `via`: Zygote falls back to Exec when no zygote can be started.
+    // `via`: Zygote falls back to Exec when no zygote can be started. `runDir`: the run's own folder, which
+    // the zygote removes should the launcher be killed from outside (zygote.h); empty for none.
     static Result<LauncherProcess> start(const std::filesystem::path& launcher, const LauncherFds& fds,
-                                         Via via = Via::Zygote);
+                                         Via via = Via::Zygote, const std::filesystem::path& runDir = {});
 
     LauncherProcess(LauncherProcess&& other) noexcept;
     LauncherProcess& operator=(LauncherProcess&& other) noexcept;

@@ -18,6 +18,15 @@ struct BlockedEvent {
     bool operator==(const BlockedEvent&) const = default;
 };
 
+// Something the sandboxed program said about itself (on its stderr): that the import guard refused a
+// module ("import"), that it ran out of memory ("memory"). Recorded as the program's word, apart from what
+// Sandbench observed; it never decides an outcome, as the program can write anything.
+struct ProgramClaim {
+    std::string kind;
+    std::string detail;
+    bool operator==(const ProgramClaim&) const = default;
+};
+
 // The layers a run really had, in a stable order (e.g. {"rlimits", true}, {"seccomp", true}, ...).
 struct IsolationReport {
     IsolationLevel level = IsolationLevel::Process;
@@ -35,6 +44,10 @@ struct RunRequest {
     // and stays afterwards with what the run left in it. limits.disk_mb bounds what the run adds to it.
     // Such a run never comes from a warm pool.
     std::filesystem::path workspace{};
+    // With a workspace: the descriptor of the workspace's lock, which the caller holds (core/workspace: the
+    // sandbox's lock) and keeps open until run() returns; the run's launcher holds it too (workspace_lending.h).
+    // Runs in one workspace must not overlap: -1 leaves that to the caller.
+    int workspaceLock = -1;
 };
 
 struct RunResult {
@@ -49,7 +62,8 @@ struct RunResult {
     double durationMs = 0;         // wall time from start to the last process gone
     double cpuMs = 0;              // user + system time of every process of the run
     std::int64_t peakRssKb = 0;    // largest resident set of any process of the run
-    std::vector<BlockedEvent> blocked;
+    std::vector<BlockedEvent> blocked; // what Sandbench observed the policy refuse
+    std::vector<ProgramClaim> claims;  // what the program said it met, not observed by Sandbench
     IsolationReport isolation;
     std::string message;           // why the outcome is what it is, for people (e.g. the failing layer)
     std::int64_t startedAtMs = 0;  // Unix epoch milliseconds

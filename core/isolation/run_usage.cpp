@@ -262,6 +262,17 @@ bool WorkDirWatch::drain()
     return changed;
 }
 
+std::int64_t addressSpaceBytes(pid_t pid)
+{
+    char path[32];
+    char buf[128];
+    std::snprintf(path, sizeof path, "/proc/%d/statm", static_cast<int>(pid));
+    if (!readSmall(path, buf, sizeof buf))
+        return -1;
+    static const long pageSize = ::sysconf(_SC_PAGESIZE);
+    return std::atoll(buf) * pageSize; // the first field: the whole mapped size, in pages
+}
+
 std::int64_t tasksOfUid(uid_t uid)
 {
     std::int64_t tasks = 0;

@@ -26,6 +26,10 @@ TreeSample sampleTree(pid_t root);
 // The CPU time, in microseconds, of every child the caller reaped so far (and of what they reaped).
 std::int64_t reapedCpuUs();
 
+// The address space a process (or thread) has mapped, in bytes, as RLIMIT_AS counts it; -1 when it cannot
+// be read (the process is gone).
+std::int64_t addressSpaceBytes(pid_t pid);
+
 // The tasks (threads) of every process whose /proc entry belongs to `uid`: what the kernel counts against
 // that uid's RLIMIT_NPROC, give or take the processes that come and go meanwhile.
 std::int64_t tasksOfUid(uid_t uid);

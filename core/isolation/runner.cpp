@@ -13,21 +13,21 @@
 #include "isolation/start_trace.h"
 #include "isolation/strict.h"
 #include "isolation/warm_pool.h"
+#include "isolation/workspace_lending.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
-#include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <poll.h>
 #include <sys/random.h>
 #include <sys/socket.h>
@@ -41,12 +41,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-// Runs started by root become a uid/gid of their own from this range: nobody else owns it, so the run
-// cannot signal or read other processes, RLIMIT_NPROC counts this run alone, and one kill(-1) as that
-// uid ends everything the run started.
-constexpr std::uint32_t kTransientIdBase = 1'600'000'000;
-constexpr std::uint32_t kTransientIdRange = 1'000'000;
 
 // Public system configuration that runtimes read on their own (refusing it only made a path report of
 // every such run): /etc/locale.alias whenever a program sets its locale (Python at every start, through
@@ -91,16 +85,6 @@ std::uint32_t transientId()
     if (::getrandom(&r, sizeof r, 0) != sizeof r)
         r = static_cast<std::uint32_t>(::getpid());
     return kTransientIdBase + r % kTransientIdRange;
-}
-
-// Tasks (processes and threads) the uid has now: an unprivileged caller's RLIMIT_NPROC counts them too.
-bool containsAny(const std::string& text, std::initializer_list<const char*> needles)
-{
-    for (const char* n : needles) {
-        if (text.find(n) != std::string::npos)
-            return true;
-    }
-    return false;
 }
 
 struct Capture {
@@ -257,57 +241,6 @@ RunResult refused(const RunRequest& request, std::string message)
 
 namespace {
 
-// Hands the entries of a workspace owned by `from` to `to` (and back after the run): for a root caller, whose
-// runs become a transient identity, the workspace is lent to that identity for the run. Never follows a
-// symlink nor leaves the workspace's file system; a file with more than one hard link is left alone, since
-// its other names may be anywhere (the run cannot write it). Folders nest at most kMaxDepth deep.
-void chownTreeAt(int dirFd, dev_t device, uid_t from, uid_t to, gid_t toGid, int depth)
-{
-    constexpr int kMaxDepth = 256;
-    if (depth > kMaxDepth)
-        return;
-    const int listFd = ::dup(dirFd);
-    DIR* dir = listFd >= 0 ? ::fdopendir(listFd) : nullptr;
-    if (!dir) {
-        if (listFd >= 0)
-            ::close(listFd);
-        return;
-    }
-    while (const dirent* entry = ::readdir(dir)) {
-        const std::string_view name(entry->d_name);
-        if (name == "." || name == "..")
-            continue;
-        struct stat st {};
-        if (::fstatat(dirFd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_dev != device)
-            continue;
-        const bool isDir = S_ISDIR(st.st_mode);
-        if (st.st_uid == from && (isDir || st.st_nlink == 1))
-            ::fchownat(dirFd, entry->d_name, to, toGid, AT_SYMLINK_NOFOLLOW);
-        if (isDir) {
-            const int sub = ::openat(dirFd, entry->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub >= 0) {
-                chownTreeAt(sub, device, from, to, toGid, depth + 1);
-                ::close(sub);
-            }
-        }
-    }
-    ::closedir(dir);
-}
-
-void chownTree(const fs::path& root, uid_t from, uid_t to, gid_t toGid)
-{
-    const int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    struct stat st {};
-    if (::fstat(fd, &st) == 0) {
-        if (st.st_uid == from)
-            ::fchown(fd, to, toGid);
-        chownTreeAt(fd, st.st_dev, from, to, toGid, 0);
-    }
-    ::close(fd);
-}
-
 // The rest of start(): the run's pipes and its launcher.
 Result<std::unique_ptr<Started>> finishStart(std::unique_ptr<Started> started, const Plan& plan, bool pooled);
 
@@ -351,6 +284,7 @@ Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
     plan.launcher = *launcherPath;
     const char* tmpdir = std::getenv("TMPDIR");
     plan.workRoot = !options.workRoot.empty() ? options.workRoot : tmpdir && *tmpdir ? fs::path(tmpdir) : fs::path("/tmp");
+    plan.workspaceLock = request.workspaceLock;
     if (!request.workspace.empty()) {
         struct stat st {};
         if (!request.workspace.is_absolute() || ::lstat(request.workspace.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
@@ -403,7 +337,6 @@ Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
     for (const auto& p : policy.readPaths)
         addReadPath(p);
     spec.devPaths.assign(kDevicePaths.begin(), kDevicePaths.end());
-    spec.passEventFd = python;
     spec.traceStart = !starttrace::outputFile().empty();
     return plan;
 }
@@ -420,15 +353,14 @@ Started::~Started()
         specWrite.reset(); // no job: the launcher releases its sandbox and ends
         out.reset();
         err.reset();
-        events.reset();
         result.reset();
         process.reset(); // waits for it
     }
     if (keepWorkDir) {
         if (!jobDir.empty())
             removeWorkDir(jobDir.string());
-        if (lentTo != 0)
-            chownTree(workDir, lentTo, ownerUid, ownerGid); // every process of the run is gone by now
+        if (lentTo != 0) // every process of the run is gone by now
+            lending::giveBack(workDir, lentTo, {ownerUid, ownerGid});
         if (!stageDir.empty())
             ::rmdir(stageDir.c_str()); // the mount on it went with the launcher's mount namespace
     } else if (!workDir.empty()) {
@@ -455,14 +387,22 @@ Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled)
         struct stat st {};
         if (::lstat(workspace.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
             return fail(fmt::format("the workspace {} is not a folder", workspace.string()));
+        // Lent already: another run has it, or one that died does and nobody reclaimed it (the caller holds
+        // the workspace's lock and reclaims first: workspace_lending.h). Lending it again would take its files
+        // from under that run, so the run is refused.
+        if (const uid_t lent = lending::lentTo(workspace); lent != 0)
+            return fail(fmt::format("the workspace {} is lent to another run (uid {}); runs in one workspace wait "
+                                    "for each other on its lock",
+                                    workspace.string(), lent));
         started->workDir = workspace;
         started->keepWorkDir = true;
         spec.workDir = workspace.string();
         spec.keepWorkDir = true;
+        started->workspaceLock = plan.workspaceLock;
         // disk_mb bounds what the run adds: the workspace's present size comes on top.
         const auto present = usage::diskUsage(workspace.string(), std::numeric_limits<std::int64_t>::max() / 4);
         spec.limits.diskMb += (present.kb + 1023) / 1024;
-        const fs::path jobDir = workspace / (".sandbench-run-" + started->runId);
+        const fs::path jobDir = workspace / (std::string(lending::kJobFolderPrefix) + started->runId);
         if (::mkdir(jobDir.c_str(), 0700) != 0)
             return fail(fmt::format("cannot create {}: {}", jobDir.string(), std::strerror(errno)));
         started->jobDir = jobDir;
@@ -470,7 +410,11 @@ Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled)
             started->ownerUid = st.st_uid;
             started->ownerGid = st.st_gid;
             started->lentTo = spec.uid;
-            chownTree(workspace, st.st_uid, spec.uid, spec.gid);
+            lending::lend(workspace, {st.st_uid, st.st_gid}, {spec.uid, spec.gid});
+            // Made by this process, so lent only when root owns the workspace: the run's own either way.
+            if (::chown(jobDir.c_str(), spec.uid, spec.gid) != 0)
+                return fail(
+                    fmt::format("cannot hand {} to the run's identity: {}", jobDir.string(), std::strerror(errno)));
             if (spec.container) {
                 const fs::path stage = plan.workRoot / ("sandbench-run-" + started->runId);
                 if (::mkdir(stage.c_str(), 0700) != 0 || ::chown(stage.c_str(), spec.uid, spec.gid) != 0)
@@ -500,26 +444,32 @@ Result<std::unique_ptr<Started>> finishStart(std::unique_ptr<Started> started, c
 
     auto out = Pipe::make();
     auto err = Pipe::make();
-    auto events = Pipe::make();
     auto resultPipe = Pipe::make();
     // The spec goes over a socket, not a pipe: send(MSG_NOSIGNAL) to a launcher that is gone fails with
     // EPIPE instead of raising SIGPIPE in the caller.
     int specPair[2] = {-1, -1};
-    if (!out || !err || !events || !resultPipe
+    if (!out || !err || !resultPipe
         || ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, specPair) != 0)
         return fail("cannot create the run's pipes");
     const Fd specRead(specPair[0]);
     started->specWrite = Fd(specPair[1]);
-    LauncherFds fds{out->write.get(), err->write.get(), specRead.get(), resultPipe->write.get(), events->write.get()};
-    auto process = LauncherProcess::start(plan.launcher, fds);
+    LauncherFds fds{out->write.get(), err->write.get(), specRead.get(), resultPipe->write.get()};
+    // The run's own folder, should the launcher be killed (a workspace run's is the job's folder in it).
+    const fs::path& runDir = started->keepWorkDir ? started->jobDir : started->workDir;
+    auto process = LauncherProcess::start(plan.launcher, fds, LauncherProcess::Via::Zygote, runDir);
     if (!process)
         return std::unexpected(process.error());
     started->process.emplace(std::move(*process));
     started->out = std::move(out->read);
     started->err = std::move(err->read);
-    started->events = std::move(events->read);
     started->result = std::move(resultPipe->read);
     // The write ends (the launcher's now) close as the pipes go out of scope.
+    // The workspace's lock goes to the launcher before anything else: held by it too, the workspace stays
+    // locked as long as anything supervises the run, also if this process is killed (workspace_lending.h).
+    if (started->workspaceLock >= 0
+        && !sendFds(started->specWrite.get(), std::string_view(&kWorkspaceLockMarker, 1),
+                    std::span<const int>(&started->workspaceLock, 1)))
+        return fail(fmt::format("cannot hand the workspace's lock to the launcher: {}", std::strerror(errno)));
     if (pooled) {
         // The pool listens to many launchers on one thread: their result pipes must never block it.
         ::fcntl(started->result.get(), F_SETFL, O_NONBLOCK);
@@ -527,6 +477,72 @@ Result<std::unique_ptr<Started>> finishStart(std::unique_ptr<Started> started, c
             return fail(fmt::format("cannot send the launch spec: {}", std::strerror(errno)));
     }
     return started;
+}
+
+} // namespace
+
+namespace {
+
+bool hasBlocked(const RunResult& result, std::string_view kind, std::string_view detail)
+{
+    return std::any_of(result.blocked.begin(), result.blocked.end(),
+                       [&](const BlockedEvent& e) { return e.kind == kind && e.detail == detail; });
+}
+
+// The run's outcome from what the kernel and the launcher observed, and the snippet's import statements
+// Sandbench read before the run: never from anything the program said.
+void judge(const LaunchResult& launched, const Policy& policy, const std::vector<RefusedImport>& imports,
+           RunResult& result)
+{
+    std::vector<BlockedEvent> importEvents;
+    for (const auto& refused : imports)
+        importEvents.push_back({"import", refused.module});
+    result.blocked.insert(result.blocked.begin(), importEvents.begin(), importEvents.end());
+
+    if (launched.killedByPolicy) {
+        result.outcome = Outcome::Blocked;
+        result.message = result.blocked.empty() ? "a syscall rule of the policy ended the run"
+                                                : "the policy ends the run on " + result.blocked.back().detail;
+    } else if (launched.cancelled) {
+        result.outcome = Outcome::Error;
+        result.message = "cancelled";
+    } else if (launched.timedOut) {
+        result.outcome = Outcome::Timeout;
+        result.message = fmt::format("wall-clock limit of {} ms reached; every process of the run was killed",
+                                     policy.limits.wallMs);
+    } else if (launched.cpuLimited) {
+        result.outcome = Outcome::Timeout;
+        result.message = fmt::format("CPU time limit of {} ms reached", sb::cpuLimitUs(policy.limits) / 1000);
+        if (!launched.limitDetail.empty())
+            result.message += ": " + launched.limitDetail;
+    } else if (launched.memoryLimited || (launched.memoryRefused && result.exitCode != 0)) {
+        // The run as a whole was measured past its limit, or a process of it asked for more than its limit
+        // allows, was refused, and the run did not end well.
+        result.outcome = Outcome::MemoryLimit;
+        result.message = fmt::format("memory limit of {} MiB reached", policy.limits.memoryMb);
+        if (!launched.limitDetail.empty())
+            result.message += ": " + launched.limitDetail;
+    } else if (launched.diskLimited) {
+        // Writing past the run's disk quota is refused like any other act the policy does not allow.
+        result.outcome = Outcome::Blocked;
+        result.blocked.push_back({"disk", launched.limitDetail});
+        result.message = fmt::format("disk quota of {} MiB reached: the run was ended", policy.limits.diskMb);
+    } else if (!imports.empty()) {
+        result.outcome = Outcome::Blocked;
+        result.message = fmt::format("the policy refuses the snippet's import of '{}' (line {})",
+                                     imports.front().module, imports.front().line);
+    } else if (!result.blocked.empty()) {
+        result.outcome = Outcome::Blocked;
+        result.message = fmt::format("the policy refused {} {}", result.blocked.front().kind, result.blocked.front().detail);
+    } else if (result.signal != 0) {
+        result.outcome = Outcome::Crashed;
+        result.message = fmt::format("killed by signal {} ({})", result.signal, ::strsignal(result.signal));
+    } else if (result.exitCode != 0) {
+        result.outcome = Outcome::Error;
+        result.message = fmt::format("exited with status {}", result.exitCode);
+    } else {
+        result.outcome = Outcome::Ok;
+    }
 }
 
 } // namespace
@@ -606,18 +622,18 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
     const auto cap = static_cast<std::size_t>(policy.limits.outputBytes);
     Capture stdoutCap{{}, false, cap};
     Capture stderrCap{{}, false, cap};
-    Capture eventCap{{}, false, 64 * 1024};
     Capture resultCap{started->reported, false, 4 * 1024 * 1024};
     struct Stream {
         Fd* fd;
         Capture* capture;
     };
-    std::array<Stream, 4> streams = {Stream{&started->out, &stdoutCap}, Stream{&started->err, &stderrCap},
-                                     Stream{&started->events, &eventCap}, Stream{&started->result, &resultCap}};
+    std::array<Stream, 3> streams = {Stream{&started->out, &stdoutCap}, Stream{&started->err, &stderrCap},
+                                     Stream{&started->result, &resultCap}};
     // The launcher enforces the wall limit; this later deadline only guards against a launcher gone wrong.
-    const auto safetyDeadline = Clock::now() + std::chrono::milliseconds(policy.limits.wallMs + 10000);
+    auto safetyDeadline = Clock::now() + std::chrono::milliseconds(policy.limits.wallMs + 10000);
     bool cancelSent = false;
     bool launcherHung = false;
+    bool orphanKilled = false;
     std::array<char, 65536> buf{};
     // The launcher's result is one line: complete, with the run's output pipes at EOF, the run is over.
     auto resultComplete = [&] {
@@ -625,8 +641,8 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
         return !text.empty() && text.back() == '\n' && text.find('{') != std::string::npos;
     };
     for (;;) {
-        std::array<pollfd, 4> fds{};
-        std::array<Stream*, 4> which{};
+        std::array<pollfd, 3> fds{};
+        std::array<Stream*, 3> which{};
         nfds_t count = 0;
         for (auto& s : streams) {
             if (s.fd->get() >= 0) {
@@ -652,9 +668,19 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
             launcher.signal(SIGTERM);
             cancelSent = true;
         }
+        // The result pipe ended without a result: the launcher is gone (killed from outside), and with it the
+        // run's supervision. Its processes end now, not when they let go of their output pipes.
+        if (!orphanKilled && !started->result.valid() && !resultComplete()) {
+            if (const pid_t first = splitLauncherReport(resultCap.text).started; first > 0)
+                killOrphanedRun(first, spec);
+            orphanKilled = true;
+            safetyDeadline = std::min(safetyDeadline, Clock::now() + std::chrono::seconds(2));
+        }
         if (Clock::now() > safetyDeadline) {
-            launcher.signal(SIGKILL);
-            launcherHung = true;
+            if (!orphanKilled) {
+                launcher.signal(SIGKILL);
+                launcherHung = true;
+            }
             break;
         }
     }
@@ -668,7 +694,7 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
 
     const LauncherReport report = splitLauncherReport(resultCap.text);
     auto launched = decodeResult(report.json);
-    if (!launched && report.started > 0)
+    if (!launched && report.started > 0 && !orphanKilled)
         killOrphanedRun(report.started, spec);
 
     result.stdoutText = std::move(stdoutCap.text);
@@ -696,61 +722,18 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
     if (launched->setupFailed)
         return refuse("a sandbox layer could not be applied, so the program was not run: " + launched->setupError);
 
-    // The guard's reports: "kind\tdetail" lines.
-    bool memoryReported = false;
-    std::istringstream lines(eventCap.text);
-    for (std::string line; std::getline(lines, line);) {
-        const auto tab = line.find('\t');
-        const std::string kind = line.substr(0, tab);
-        const std::string detail = tab == std::string::npos ? "" : line.substr(tab + 1);
-        if (kind == "import" && !detail.empty() && result.blocked.size() < 1000)
-            result.blocked.push_back({"import", detail});
-        else if (kind == "memory_limit")
-            memoryReported = true;
-    }
-
-    if (launched->killedByPolicy) {
-        result.outcome = Outcome::Blocked;
-        result.message = result.blocked.empty() ? "a syscall rule of the policy ended the run"
-                                                : "the policy ends the run on " + result.blocked.back().detail;
-    } else if (launched->cancelled) {
-        result.outcome = Outcome::Error;
-        result.message = "cancelled";
-    } else if (launched->timedOut) {
-        result.outcome = Outcome::Timeout;
-        result.message = fmt::format("wall-clock limit of {} ms reached; every process of the run was killed",
-                                     policy.limits.wallMs);
-    } else if (launched->cpuLimited) {
-        result.outcome = Outcome::Timeout;
-        result.message = fmt::format("CPU time limit of {} ms reached", sb::cpuLimitUs(policy.limits) / 1000);
-        if (!launched->limitDetail.empty())
-            result.message += ": " + launched->limitDetail;
-    } else if (launched->memoryLimited
-               || (result.exitCode != 0
-                   && (memoryReported
-                       || (!python
-                           && containsAny(result.stderrText, {"Cannot allocate memory", "xmalloc", "out of memory"}))))) {
-        result.outcome = Outcome::MemoryLimit;
-        result.message = fmt::format("memory limit of {} MiB reached", policy.limits.memoryMb);
-        if (!launched->limitDetail.empty())
-            result.message += ": " + launched->limitDetail;
-    } else if (launched->diskLimited) {
-        // Writing past the run's disk quota is refused like any other act the policy does not allow.
-        result.outcome = Outcome::Blocked;
-        result.blocked.push_back({"disk", launched->limitDetail});
-        result.message = fmt::format("disk quota of {} MiB reached: the run was ended", policy.limits.diskMb);
-    } else if (!result.blocked.empty()) {
-        result.outcome = Outcome::Blocked;
-        result.message = fmt::format("the policy refused {} {}", result.blocked.front().kind, result.blocked.front().detail);
-    } else if (result.signal != 0) {
-        result.outcome = Outcome::Crashed;
-        result.message = fmt::format("killed by signal {} ({})", result.signal, ::strsignal(result.signal));
-    } else if (result.exitCode != 0) {
-        result.outcome = Outcome::Error;
-        result.message = fmt::format("exited with status {}", result.exitCode);
-    } else {
-        result.outcome = Outcome::Ok;
-    }
+    std::vector<RefusedImport> imports;
+    if (python && policy.importGuard)
+        imports = refusedImports(request.source, policy.blockedImports);
+    judge(*launched, policy, imports, result);
+    if (python) // what the program said about itself, where Sandbench did not see it happen
+        for (auto& claim : claimsFromOutput(result.stderrText)) {
+            const std::string module = claim.detail.substr(0, claim.detail.find('.')); // the guard's unit
+            const bool observed = claim.kind == "import" ? hasBlocked(result, "import", module)
+                                                         : result.outcome == Outcome::MemoryLimit;
+            if (!observed)
+                result.claims.push_back(std::move(claim));
+        }
     mark("runner.judged");
     started.reset(); // the work dir goes
     if (traced) {

@@ -323,6 +323,46 @@ Result<int> loadCompiled(std::string_view program)
 
 namespace {
 
+bool isMappingCall(std::string_view name)
+{
+    return name == "mmap" || name == "mremap";
+}
+
+// Large anonymous mappings go to the supervisor (kSupervisedMappingBytes); every other mapping call is
+// allowed as before. Under a default that allows, the large ones are singled out; under a default that
+// sends everything to the supervisor (strict), the others are let through.
+Result<void> addMappingRules(Ctx& ctx, bool defaultAllows, const std::vector<std::string>& supervised)
+{
+    const auto isSupervised = [&](const char* name) {
+        return std::find(supervised.begin(), supervised.end(), name) != supervised.end();
+    };
+    struct Rule {
+        std::uint32_t action;
+        int nr;
+        std::vector<scmp_arg_cmp> conditions;
+    };
+    std::vector<Rule> rules;
+    if (defaultAllows) {
+        rules.push_back({SCMP_ACT_NOTIFY, SCMP_SYS(mmap),
+                         {SCMP_A1(SCMP_CMP_GE, kSupervisedMappingBytes),
+                          SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_ANONYMOUS, MAP_ANONYMOUS)}});
+        rules.push_back({SCMP_ACT_NOTIFY, SCMP_SYS(mremap), {SCMP_A2(SCMP_CMP_GE, kSupervisedMappingBytes)}});
+    } else {
+        rules.push_back({SCMP_ACT_ALLOW, SCMP_SYS(mmap), {SCMP_A1(SCMP_CMP_LT, kSupervisedMappingBytes)}});
+        rules.push_back({SCMP_ACT_ALLOW, SCMP_SYS(mmap), {SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_ANONYMOUS, 0)}});
+        rules.push_back({SCMP_ACT_ALLOW, SCMP_SYS(mremap), {SCMP_A2(SCMP_CMP_LT, kSupervisedMappingBytes)}});
+    }
+    for (const auto& rule : rules) {
+        if (isSupervised(rule.nr == SCMP_SYS(mmap) ? "mmap" : "mremap"))
+            continue; // every call of it goes to the supervisor already
+        if (int rc = seccomp_rule_add_array(ctx.get(), rule.action, rule.nr,
+                                            static_cast<unsigned>(rule.conditions.size()), rule.conditions.data());
+            rc != 0)
+            return fail(fmt::format("seccomp rule for the memory mappings: {}", std::strerror(-rc)));
+    }
+    return {};
+}
+
 Result<void> buildFilter(Ctx& ctx, const SyscallPolicy& policy, bool allowInetSockets)
 {
     const bool defaultAllows = policy.defaultAction == SyscallAction::Allow;
@@ -424,6 +464,8 @@ Result<void> buildFilter(Ctx& ctx, const SyscallPolicy& policy, bool allowInetSo
         if (int rc = seccomp_rule_add_array(ctx.get(), SCMP_ACT_NOTIFY, nr, 1, &notSelf); rc != 0 && rc != -EACCES)
             return fail(fmt::format("seccomp rule for {}: {}", name, std::strerror(-rc)));
     }
+    if (auto memory = addMappingRules(ctx, defaultAllows, supervised); !memory)
+        return memory;
     // clone3 passes its flags in memory where a filter cannot look: make libc fall back to clone.
     if (int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0); rc != 0)
         return fail(fmt::format("seccomp rule for clone3: {}", std::strerror(-rc)));
@@ -444,6 +486,8 @@ Result<void> buildFilter(Ctx& ctx, const SyscallPolicy& policy, bool allowInetSo
             if (std::find(supervised.begin(), supervised.end(), name) != supervised.end() || name == "clone3"
                 || name == "socket" || name == "clone")
                 continue; // decided by the built-in rules above
+            if (isMappingCall(name) && conditions.empty() && action == SCMP_ACT_ALLOW)
+                continue; // allowed by addMappingRules but for the large anonymous ones
             const int nr = seccomp_syscall_resolve_name(name.c_str());
             if (nr == __NR_SCMP_ERROR || nr < 0)
                 continue;
@@ -470,9 +514,11 @@ Result<void> buildFilter(Ctx& ctx, const SyscallPolicy& policy, bool allowInetSo
 
 } // namespace
 
-Decision decide(const SyscallPolicy& policy, const seccomp_notif& req, bool allowInetSockets)
+namespace {
+
+Decision decideByPolicy(const SyscallPolicy& policy, const seccomp_notif& req, const std::string& name,
+                        bool allowInetSockets)
 {
-    const std::string name = syscallName(req);
     const __u64* args = req.data.args;
     // Built-in refusals first: a policy cannot lift them.
     if (name == "socket") {
@@ -515,6 +561,20 @@ Decision decide(const SyscallPolicy& policy, const seccomp_notif& req, bool allo
     case SyscallAction::Kill: return {false, EPERM, true, true};
     }
     return {false, EPERM, true, false};
+}
+
+} // namespace
+
+Decision decide(const SyscallPolicy& policy, const seccomp_notif& req, bool allowInetSockets)
+{
+    const std::string name = syscallName(req);
+    Decision decision = decideByPolicy(policy, req, name, allowInetSockets);
+    const __u64* args = req.data.args;
+    if (decision.allow && name == "mmap" && (args[3] & MAP_ANONYMOUS) && args[1] >= kSupervisedMappingBytes)
+        decision.addressSpaceGrowth = args[1];
+    else if (decision.allow && name == "mremap" && args[2] > args[1] && args[2] >= kSupervisedMappingBytes)
+        decision.addressSpaceGrowth = args[2] - args[1];
+    return decision;
 }
 
 BlockedEvent describe(const seccomp_notif& req)

@@ -4,6 +4,7 @@
 #include "isolation/run.h"
 #include "util/error.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -45,12 +46,22 @@ void preferSyncWakeups(int notifyFd);
 // The syscalls the launcher's child needs between loading the filter and execve.
 bool isBootstrapSyscall(std::string_view name);
 
+// Anonymous mappings of at least this size (mmap), and growth to at least this size (mremap), go to the
+// supervisor, which lets them through and notes whether the process asked for more address space than its
+// RLIMIT_AS allows (the kernel then refuses the call with ENOMEM): the launcher's own sight of a run
+// reaching its memory limit, where the program's word (a MemoryError on its stderr) is only a claim.
+// Python's arenas are 1 MiB, and glibc's malloc falls back to mappings of at least 1 MiB when the heap
+// cannot grow; smaller requests pass the filter untouched.
+inline constexpr std::uint64_t kSupervisedMappingBytes = 1 << 20;
+
 // What the supervisor answers to one notification.
 struct Decision {
     bool allow = false;         // let the call proceed (decided on register values only, never memory)
     int error = 0;              // errno for a refused call
     bool report = false;        // record it as a blocked event
     bool endRun = false;        // a kill rule: the run ends as blocked
+    // An allowed mmap or mremap that asks for this much more address space (0: none, or not a mapping).
+    std::uint64_t addressSpaceGrowth = 0;
 };
 Decision decide(const SyscallPolicy& policy, const seccomp_notif& request, bool allowInetSockets = false);
 

@@ -8,12 +8,17 @@
 // launcher that has done nothing but that start-up costs ~0.1 ms. What the exec gave each run stays true:
 // the launcher is a new, single-threaded process that shares no memory with the caller (its peak-memory
 // figures are the run's own) and holds none of the caller's descriptors; it never saw another run, since
-// the zygote only forks and never reads a spec. It ends with its owner: the socket's EOF ends the zygote,
-// and the launchers' parent-death signal ends theirs.
+// the zygote only forks and never reads a spec. It ends with its owner: at the socket's EOF the zygote tells
+// its launchers to end their runs, waits for them, removes their runs' folders and exits (and should it be
+// killed itself, the launchers' parent-death signal ends them).
 //
-// Protocol, one SOCK_SEQPACKET message per launcher: the Runner sends kRequest with the run's six
-// descriptors (stdout, stderr, spec, result, a reply socket, the event pipe) in that order; the zygote
-// answers on the reply socket with "pid <n>" and the launcher's pidfd.
+// Protocol, one SOCK_SEQPACKET message per launcher: the Runner sends kRequest (followed by a NUL and the
+// run's folder, when it has one to remove) with the run's five descriptors (stdout, stderr, spec, result, a
+// reply socket) in that order; the zygote answers on the reply socket with "pid <n>" and the launcher's pidfd.
+//
+// The zygote is the subreaper above its launchers: should one be killed from outside, the run it
+// supervised is reparented to the zygote, which ends every process of it and removes the run's folder, also
+// when its owner is killed with the launcher.
 
 namespace sb::zygote {
 
@@ -22,7 +27,7 @@ inline constexpr int kSocketFd = 3;           // the zygote's end of its control
 inline constexpr char kRequest[] = "launch";
 
 // The zygote's loop: serves requests on kSocketFd until its owner is gone. `launch(parent)` is the
-// launcher's own main, run in each forked child with its descriptors in place (0-5, launch_spec.h).
+// launcher's own main, run in each forked child with its descriptors in place (0-4, launch_spec.h).
 int serve(int (*launch)(int parent));
 
 } // namespace sb::zygote

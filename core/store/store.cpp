@@ -265,11 +265,17 @@ ALTER TABLE checkpoints ADD COLUMN meta TEXT NOT NULL DEFAULT '';
 ALTER TABLE checkpoints ADD COLUMN relabel TEXT;
 )sql";
 
+// What a run's program said about itself (isolation/run.h, ProgramClaim), as a JSON list of {kind, detail}:
+// recorded apart from the blocked events Sandbench observed.
+constexpr std::string_view kSchemaV7 = R"sql(
+ALTER TABLE runs ADD COLUMN claims TEXT NOT NULL DEFAULT '[]';
+)sql";
+
 // The audit log is signed (store/audit_key.h): each entry's MAC under the store's audit key, a secret kept
 // outside the store (NULL for an entry written before the store had a key, as every entry of an older store
 // was), and in the head the key's id and its MAC of the head. The key is made by the first entry appended
 // after this step, not here: opening a store needs no folder but the store's own.
-constexpr std::string_view kSchemaV7 = R"sql(
+constexpr std::string_view kSchemaV8 = R"sql(
 ALTER TABLE audit_log ADD COLUMN mac TEXT;
 ALTER TABLE log_heads ADD COLUMN key_id TEXT;
 ALTER TABLE log_heads ADD COLUMN mac TEXT;
@@ -283,6 +289,7 @@ constexpr std::array kMigrations = {
     Migration{5, kSchemaV5, kObjectsV5},
     Migration{6, kSchemaV6, {}},
     Migration{7, kSchemaV7, {}},
+    Migration{8, kSchemaV8, {}},
 };
 static_assert(kMigrations.back().version == Store::kSchemaVersion, "kSchemaVersion is the last migration's");
 
@@ -331,6 +338,28 @@ std::string layersToJson(const std::vector<std::pair<std::string, bool>>& layers
     for (const auto& [name, active] : layers)
         object[name] = active;
     return object.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::string claimsToJson(const std::vector<ProgramClaim>& claims)
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& claim : claims)
+        list.push_back({{"kind", claim.kind}, {"detail", claim.detail}});
+    return list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::vector<ProgramClaim> claimsFromJson(const std::string& text)
+{
+    std::vector<ProgramClaim> claims;
+    const auto list = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!list.is_array())
+        return claims;
+    for (const auto& item : list) {
+        if (item.is_object() && item.value("kind", nlohmann::json()).is_string()
+            && item.value("detail", nlohmann::json()).is_string())
+            claims.push_back({item["kind"].get<std::string>(), item["detail"].get<std::string>()});
+    }
+    return claims;
 }
 
 std::vector<std::pair<std::string, bool>> layersFromJson(const std::string& text)
@@ -786,14 +815,14 @@ Result<void> moveRunPoliciesToTable(const Db& db)
 constexpr std::string_view kRunInsertColumns =
     "run_id, started_at_ms, label, language, source, policy_id, outcome, exit_code, signal, stdout, stderr, "
     "stdout_truncated, stderr_truncated, duration_ms, cpu_ms, peak_rss_kb, isolation_level, isolation_layers, "
-    "message";
+    "message, claims";
 
 // What readRun reads, in the order of RunColumn; a run's policy may be missing (edited by hand), hence the
 // LEFT JOIN.
 constexpr std::string_view kRunSelect =
     "SELECT r.id, r.run_id, r.started_at_ms, r.label, r.language, r.source, r.outcome, r.exit_code, r.signal, "
     "r.stdout, r.stderr, r.stdout_truncated, r.stderr_truncated, r.duration_ms, r.cpu_ms, r.peak_rss_kb, "
-    "r.isolation_level, r.isolation_layers, r.message, r.policy_id, "
+    "r.isolation_level, r.isolation_layers, r.message, r.claims, r.policy_id, "
     "p.id, p.name, p.version, p.sha256, p.created_at_ms, p.yaml "
     "FROM runs AS r LEFT JOIN policies AS p ON p.id = r.policy_id";
 
@@ -817,6 +846,7 @@ enum RunColumn : int {
     kColLevel,
     kColLayers,
     kColMessage,
+    kColClaims,
     kColPolicyRef,  // runs.policy_id as stored
     kColPolicy,     // policies: kPolicyColumns from here (NULL when the row is missing)
     kColPolicyYaml = kColPolicy + 5,
@@ -850,6 +880,7 @@ StoredRun readRun(sqlite3_stmt* statement, const fs::path& path, PolicyCache& po
         isolationLevelFromString(columnString(statement, kColLevel)).value_or(IsolationLevel::Process);
     result.isolation.layers = layersFromJson(columnString(statement, kColLayers));
     result.message = columnString(statement, kColMessage);
+    result.claims = claimsFromJson(columnString(statement, kColClaims));
 
     // A policy this build cannot read (written by a newer Sandbench, edited by hand, or its row gone) must
     // not hide the run: keep the default policy and the rest of the record, and say what is wrong and where.
@@ -1054,6 +1085,7 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
         if (!policySha)
             return fail(fmt::format("store {}: {}", m_path.string(), policySha.error().message));
         const std::string layers = layersToJson(result.isolation.layers);
+        const std::string claims = claimsToJson(result.claims); // bound without a copy: lives to the step
         const std::string_view language = toString(request.language);
         const std::string_view outcome = toString(result.outcome);
         const std::string_view level = toString(result.isolation.level);
@@ -1075,7 +1107,7 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
 
         auto insert = db.prepare(fmt::format(
             "INSERT INTO runs ({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
-            "?17, ?18, ?19) RETURNING id",
+            "?17, ?18, ?19, ?20) RETURNING id",
             kRunInsertColumns));
         if (!insert)
             return std::unexpected(insert.error());
@@ -1098,7 +1130,8 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
             .integer(16, result.peakRssKb)
             .text(17, level)
             .text(18, layers)
-            .text(19, result.message);
+            .text(19, result.message)
+            .text(20, claims);
         if (!run.ok() || sqlite3_step(insert->get()) != SQLITE_ROW)
             return db.error(fmt::format("cannot record run {}", result.runId));
         const std::int64_t id = sqlite3_column_int64(insert->get(), 0);

@@ -59,7 +59,7 @@ struct StoredRun {
 // A corrupt or foreign file is refused with a clear error and never written to.
 class Store {
 public:
-    static constexpr int kSchemaVersion = 7;
+    static constexpr int kSchemaVersion = 8;
     static constexpr std::int32_t kApplicationId = 0x53424e43; // "SBNC"
 
     // $SANDBENCH_STORE, else $XDG_DATA_HOME/sandbench/workbench.db, else ~/.local/share/sandbench/workbench.db.

@@ -319,33 +319,66 @@ Result<SandboxInfo> SandboxEngine::setSandbox(const SandboxSettings& settings)
 
 Result<SandboxInfo> SandboxEngine::use(std::string_view name)
 {
+    auto lock = m_impl->lockForUse(name);
+    if (!lock)
+        return errorOf(lock);
+    return m_impl->useLocked(name);
+}
+
+Result<SandboxHold> SandboxEngine::holdForRun(std::string_view name)
+{
+    auto lock = m_impl->lockForUse(name);
+    if (!lock)
+        return errorOf(lock);
+    auto used = m_impl->useLocked(name);
+    if (!used)
+        return errorOf(used);
+    SandboxHold hold;
+    if (used->quotaBytes) {
+        auto row = m_impl->requireSandbox(name);
+        if (!row)
+            return errorOf(row);
+        auto bytes = m_impl->liveBytes(*row);
+        if (!bytes)
+            return errorOf(bytes);
+        hold.usedBytes = *bytes;
+    }
+    hold.sandbox = std::move(*used);
+    hold.lock = std::move(*lock);
+    return hold;
+}
+
+Result<FileLock> SandboxEngine::Impl::lockForUse(std::string_view name)
+{
     if (name == kMain) {
-        if (auto main = m_impl->ensureMain(); !main)
+        if (auto main = ensureMain(); !main)
             return errorOf(main);
     } else if (auto ok = validateName(name); !ok) {
         return errorOf(ok);
     }
-    auto lock = m_impl->lockSandbox(name);
-    if (!lock)
-        return errorOf(lock);
-    auto garbage = m_impl->lockGarbage(FileLock::Mode::Shared);
+    return lockSandbox(name);
+}
+
+Result<SandboxInfo> SandboxEngine::Impl::useLocked(std::string_view name)
+{
+    auto garbage = lockGarbage(FileLock::Mode::Shared);
     if (!garbage)
         return errorOf(garbage);
-    auto row = m_impl->requireSandbox(name);
+    auto row = requireSandbox(name);
     if (!row)
         return errorOf(row);
-    if (auto ok = m_impl->revive(*row); !ok)
+    if (auto ok = revive(*row); !ok)
         return errorOf(ok);
     // A run or a look at its folder is activity too; not an operation of the audit log (a run has its record).
-    const std::int64_t now = m_impl->clock();
-    auto touch = m_impl->db.prepare(
-        "UPDATE sandboxes SET last_activity_ms = max(coalesce(last_activity_ms, 0), ?1) WHERE id = ?2");
+    const std::int64_t now = clock();
+    auto touch =
+        db.prepare("UPDATE sandboxes SET last_activity_ms = max(coalesce(last_activity_ms, 0), ?1) WHERE id = ?2");
     if (!touch)
         return errorOf(touch);
     sqlite3_bind_int64(touch->get(), 1, now);
     sqlite3_bind_int64(touch->get(), 2, row->id);
     if (sqlite3_step(touch->get()) != SQLITE_DONE)
-        return m_impl->db.error("cannot record a sandbox's activity");
+        return db.error("cannot record a sandbox's activity");
     row->info.lastActivityMs = std::max(row->info.lastActivityMs, now);
     return std::move(row->info);
 }

@@ -376,7 +376,14 @@ struct SandboxEngine::Impl {
     }
     std::filesystem::path lockOf(std::string_view name) const { return root / "locks" / std::string(name); }
 
+    // Also takes back what a run that died left lent in the sandbox's workspace (reclaimWorkspace).
     Result<FileLock> lockSandbox(std::string_view name);
+    // With the sandbox's lock held: a workspace left lent to a run's identity is given back to the owner of the
+    // sandbox's folder, and job folders of runs that did not finish are removed (isolation/workspace_lending.h).
+    Result<void> reclaimWorkspace(std::string_view name);
+    // The lock of a sandbox about to be used (main made first if need be), and use() itself with it held.
+    Result<FileLock> lockForUse(std::string_view name);
+    Result<SandboxInfo> useLocked(std::string_view name);
     // Several sandboxes, each once, in name order: two operations that lock the same pair cannot wait on each other.
     Result<std::vector<FileLock>> lockSandboxes(std::vector<std::string> names);
     Result<FileLock> lockGarbage(FileLock::Mode mode);
@@ -647,6 +654,8 @@ struct SandboxEngine::Impl {
     // Staging folders of restores that never reached the journal, and half-written new workspaces, of
     // sandboxes no one is working on; a workspace folder that is missing is written again from its head.
     Result<void> cleanLeftovers();
+    // The same for one sandbox, with its lock held and its row read under it.
+    Result<void> cleanLeftoversLocked(const engine::SandboxRow& sandbox);
 };
 
 } // namespace sb

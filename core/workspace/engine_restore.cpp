@@ -566,20 +566,11 @@ Result<void> SandboxEngine::Impl::cleanLeftovers()
     auto rows = sandboxRows(std::nullopt);
     if (!rows)
         return errorOf(rows);
-    std::set<std::pair<std::int64_t, std::string>> journaled;
-    {
-        auto statement = db.prepare("SELECT sandbox_id, staging FROM workspace_journal");
-        if (!statement)
-            return errorOf(statement);
-        while (sqlite3_step(statement->get()) == SQLITE_ROW)
-            journaled.emplace(sqlite3_column_int64(statement->get(), 0), sqlite::columnString(statement->get(), 1));
-    }
     for (const auto& row : *rows) {
         const fs::path folder = sandboxFolder(row.info.name);
         std::error_code ec;
         // An archived sandbox has no workspace folder on purpose: its next use writes it.
-        const bool workspaceMissing = !row.info.archived && !fs::exists(fs::symlink_status(row.info.workspace, ec));
-        bool leftovers = workspaceMissing;
+        bool leftovers = !row.info.archived && !fs::exists(fs::symlink_status(row.info.workspace, ec));
         for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
             const std::string entryName = it->path().filename().string();
             if (entryName.starts_with(kStagingPrefix) || entryName == kNewWorkspaceFolder)
@@ -592,26 +583,50 @@ Result<void> SandboxEngine::Impl::cleanLeftovers()
             return errorOf(lock);
         if (!lock->valid())
             continue;
-        for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-            const std::string entryName = it->path().filename().string();
-            const std::string owner =
-                entryName.ends_with(".old") ? entryName.substr(0, entryName.size() - 4) : entryName;
-            if ((entryName.starts_with(kStagingPrefix) && !journaled.contains({row.id, owner}))
-                || entryName == kNewWorkspaceFolder)
-                (void)removeTree(it->path());
-        }
-        if (workspaceMissing && row.headRow) {
-            auto head = checkpointByRow(*row.headRow);
-            if (!head)
-                return errorOf(head);
-            if (auto ok = makeDirectories(folder); !ok)
-                return ok;
-            TreeReader reader(blobs);
-            if (auto written = writeWorkspace(reader, head->info.tree, folder, {}); !written)
-                return errorOf(written);
-            (void)dropStatCacheUnder(row.id, "");
-        }
+        // The rows were read before the lock: the command that held it may have destroyed the sandbox (its
+        // folder and head gone), made it anew, or journaled a restore since.
+        auto current = findSandbox(row.info.name);
+        if (!current)
+            return errorOf(current);
+        if (!*current)
+            continue;
+        if (auto ok = cleanLeftoversLocked(**current); !ok)
+            return ok;
     }
+    return {};
+}
+
+Result<void> SandboxEngine::Impl::cleanLeftoversLocked(const SandboxRow& sandbox)
+{
+    std::set<std::string> journaled;
+    {
+        auto statement = db.prepare("SELECT staging FROM workspace_journal WHERE sandbox_id = ?1");
+        if (!statement)
+            return errorOf(statement);
+        sqlite3_bind_int64(statement->get(), 1, sandbox.id);
+        while (sqlite3_step(statement->get()) == SQLITE_ROW)
+            journaled.insert(sqlite::columnString(statement->get(), 0));
+    }
+    const fs::path folder = sandboxFolder(sandbox.info.name);
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string entryName = it->path().filename().string();
+        const std::string owner = entryName.ends_with(".old") ? entryName.substr(0, entryName.size() - 4) : entryName;
+        if ((entryName.starts_with(kStagingPrefix) && !journaled.contains(owner)) || entryName == kNewWorkspaceFolder)
+            (void)removeTree(it->path());
+    }
+    const bool workspaceMissing = !sandbox.info.archived && !fs::exists(fs::symlink_status(sandbox.info.workspace, ec));
+    if (!workspaceMissing || !sandbox.headRow)
+        return {};
+    auto head = checkpointByRow(*sandbox.headRow);
+    if (!head)
+        return errorOf(head);
+    if (auto ok = makeDirectories(folder); !ok)
+        return ok;
+    TreeReader reader(blobs);
+    if (auto written = writeWorkspace(reader, head->info.tree, folder, {}); !written)
+        return errorOf(written);
+    (void)dropStatCacheUnder(sandbox.id, "");
     return {};
 }
 

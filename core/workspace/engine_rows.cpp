@@ -2,6 +2,7 @@
 
 #include "workspace/engine_internal.h"
 
+#include "isolation/workspace_lending.h"
 #include "store/audit.h"
 
 #include <nlohmann/json.hpp>
@@ -15,8 +16,39 @@ using namespace engine;
 
 Result<FileLock> SandboxEngine::Impl::lockSandbox(std::string_view name)
 {
-    return FileLock::acquire(lockOf(name), FileLock::Mode::Exclusive, kSandboxLockWaitMs,
-                             fmt::format("sandbox '{}'", name));
+    auto lock = FileLock::acquire(lockOf(name), FileLock::Mode::Exclusive, kSandboxLockWaitMs,
+                                  fmt::format("sandbox '{}'", name));
+    if (!lock)
+        return lock;
+    if (auto ok = reclaimWorkspace(name); !ok)
+        return errorOf(ok);
+    return lock;
+}
+
+Result<void> SandboxEngine::Impl::reclaimWorkspace(std::string_view name)
+{
+    struct stat folder {};
+    if (::lstat(sandboxFolder(name).c_str(), &folder) != 0 || !S_ISDIR(folder.st_mode))
+        return {}; // not made yet (or being made under this lock)
+    const fs::path workspace = workspaceOf(name);
+    if (auto ok = lending::reclaim(workspace, {folder.st_uid, folder.st_gid}); !ok)
+        return fail(fmt::format("sandbox '{}': {}", name, ok.error().message));
+    auto dir = openDirectory(workspace);
+    if (!dir)
+        return {}; // archived: no workspace folder
+    std::vector<std::string> jobFolders;
+    std::error_code ec;
+    for (fs::directory_iterator it(workspace, ec), end; !ec && it != end; it.increment(ec)) {
+        std::string entry = it->path().filename().string();
+        if (entry.starts_with(lending::kJobFolderPrefix))
+            jobFolders.push_back(std::move(entry));
+    }
+    for (const auto& job : jobFolders) {
+        if (auto ok = removeTreeAt(dir->get(), job); !ok)
+            return fail(fmt::format("cannot remove {} (a run's job folder): {}", (workspace / job).string(),
+                                    ok.error().message));
+    }
+    return {};
 }
 
 Result<std::vector<FileLock>> SandboxEngine::Impl::lockSandboxes(std::vector<std::string> names)

@@ -72,6 +72,8 @@ public:
     // Takes the lock only if it is free now; an empty lock (valid() false) when it is not.
     static Result<FileLock> tryAcquire(const std::filesystem::path& path, Mode mode);
     bool valid() const { return m_fd.valid(); }
+    // Another process given this descriptor (SCM_RIGHTS) holds the same lock, until both have closed it.
+    int descriptor() const { return m_fd.get(); }
 
 private:
     Fd m_fd;

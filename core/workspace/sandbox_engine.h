@@ -7,13 +7,16 @@
 //
 // Every public call is one operation; each commits in its own transaction and reports it to the
 // OperationObserver (the audit log's seam) inside that transaction. Long calls take a ProgressCallback that
-// can cancel them. Operations on one sandbox are serialized across processes by a lock file; a process
-// killed midway leaves nothing half done: the next SandboxEngine::open finishes or undoes an interrupted
-// restore, and storage of an interrupted checkpoint is reclaimed by the next garbage collection.
+// can cancel them. Operations on one sandbox, and runs in its workspace (holdForRun), are serialized across
+// processes by a lock file; a process killed midway leaves nothing half done: the next SandboxEngine::open
+// finishes or undoes an interrupted restore, storage of an interrupted checkpoint is reclaimed by the next
+// garbage collection, and whoever takes a sandbox's lock next takes back a workspace a run that died left lent
+// to its identity (isolation/workspace_lending.h).
 
 #include "store/store.h"
 #include "util/error.h"
 #include "workspace/diff.h"
+#include "workspace/files.h"
 #include "workspace/operation.h"
 #include "workspace/promote.h"
 #include "workspace/scan.h"
@@ -179,6 +182,17 @@ struct DestroyResult {
     GarbageStats garbage;
 };
 
+// A sandbox held for a run in its workspace (SandboxEngine::holdForRun): its lock, the one every operation on
+// the sandbox takes, held until this goes. Runs in one sandbox therefore queue behind each other and behind
+// its checkpoints and restores (isolation/workspace_lending.h says why they do not run side by side).
+struct SandboxHold {
+    SandboxInfo sandbox;
+    std::optional<std::uint64_t> usedBytes; // the live workspace's bytes when it has a quota, measured under the lock
+    FileLock lock;
+    // For RunRequest::workspaceLock: the run's launcher holds the lock too, so it lasts as long as the run does.
+    int lockDescriptor() const { return lock.descriptor(); }
+};
+
 struct SweepResult {
     std::vector<std::string> destroyed;
     std::vector<std::string> archived;             // idle past their timeout: saved, their folders removed
@@ -266,6 +280,9 @@ public:
     // The sandbox about to be used (a run in it, its path asked for): revived when archived (its head
     // checkpoint written again as its workspace) and its activity recorded.
     Result<SandboxInfo> use(std::string_view name);
+    // use() for a run in the sandbox's workspace: the sandbox stays locked until the hold goes, and its usage is
+    // measured under the lock when it has a quota.
+    Result<SandboxHold> holdForRun(std::string_view name);
     // The bytes of the sandbox's live workspace (files and symlinks, as a checkpoint counts them); an archived
     // sandbox's are its head's.
     Result<std::uint64_t> usage(std::string_view name);

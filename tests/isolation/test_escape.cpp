@@ -61,7 +61,7 @@ TEST(Escape, NoDescriptorOfTheCallerReachesTheChild)
     ::close(fd);
     ::close(high);
     EXPECT_EQ(r.outcome, Outcome::Ok) << r.stderrText;
-    EXPECT_EQ(r.stdoutText, "[3]\n") << "only the guard's event pipe may be open; found: " << r.stdoutText;
+    EXPECT_EQ(r.stdoutText, "[]\n") << "nothing but stdin, stdout and stderr may be open; found: " << r.stdoutText;
 }
 
 TEST(Escape, FilesOutsideTheWorkDirAreNotReadable)

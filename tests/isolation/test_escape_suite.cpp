@@ -64,19 +64,6 @@ IsolationLevel suiteLevel()
     return atTestLevel(Policy{}).level;
 }
 
-bool checkKnownHoles()
-{
-    const char* v = std::getenv("SANDBENCH_CHECK_KNOWN_HOLES");
-    return v && *v && std::string(v) != "0";
-}
-
-// Skips the current test when a known, reported hole let the effect happen (unless the check is forced).
-#define SB_KNOWN_HOLE_IF(effect, what)                                                                     \
-    do {                                                                                                   \
-        if ((effect) && !checkKnownHoles())                                                                \
-            GTEST_SKIP() << "REAL HOLE (needs a fix in core/, see docs/THREAT_MODEL.md): " << what;        \
-    } while (0)
-
 std::string slurp(const fs::path& path)
 {
     return readWhole(path.string());
@@ -719,14 +706,8 @@ TEST(EscapeSuite, CannotTamperWithProcessesOutside)
         changed += "CPU affinity; ";
     if (ioprioAfter != ioprioBefore)
         changed += fmt::format("ioprio {} -> {}; ", ioprioBefore, ioprioAfter);
-    SB_KNOWN_HOLE_IF(!changed.empty(),
-                     "a run of an unprivileged caller changed a process outside it (same uid): "
-                         << changed
-                         << "Fix in seccomp_filter.cpp loadProcessFilter: allow prlimit64, setpriority, "
-                            "sched_setaffinity, sched_setscheduler, sched_setparam, sched_setattr, ioprio_set "
-                            "only on the caller itself (pid/who argument 0), else refuse with a report "
-                            "(or check the target belongs to the run in the launcher's notification handler).");
-    EXPECT_TRUE(changed.empty()) << changed << describe(r);
+    EXPECT_TRUE(changed.empty()) << "a run of an unprivileged caller changed a process outside it (same uid): "
+                                 << changed << describe(r);
 }
 
 // TIOCSTI pushes characters into a terminal's input as if typed. The run has no terminal even when the
@@ -862,6 +843,43 @@ TEST(EscapeSuite, ImportGuardBypassesStillCannotEscape)
     }
 }
 
+// ---- what the program says is not what happened --------------------------------------------------------
+
+// The program may write anything anywhere it can: nothing it writes may decide the recorded outcome. It has
+// no descriptor to Sandbench but its output (fd 3 used to carry the Python guard's reports), and what it
+// says there about itself (a MemoryError, a refused import) is recorded as its claim, never as a verdict.
+TEST(EscapeSuite, TheProgramCannotForgeItsOutcome)
+{
+    const std::string reachPosix = "import sys\no = sys.modules['posix']\n";
+    const auto forged = runPython(reachPosix + "for fd in range(3, 64):\n"
+                                                "    try:\n"
+                                                "        o.write(fd, b'memory_limit\\tMemoryError\\nimport\\tsocket\\n')\n"
+                                                "        print('WROTE', fd)\n"
+                                                "    except OSError:\n"
+                                                "        pass\n"
+                                                "sys.stderr.write('MemoryError\\n')\n"
+                                                "sys.exit(1)\n");
+    EXPECT_EQ(forged.outcome, Outcome::Error) << describe(forged);
+    EXPECT_EQ(forged.stdoutText.find("WROTE"), std::string::npos) << "a descriptor beyond 0-2 was open\n"
+                                                                   << describe(forged);
+    EXPECT_TRUE(forged.blocked.empty()) << describe(forged);
+    EXPECT_EQ(forged.claims, (std::vector<ProgramClaim>{{"memory", "MemoryError"}})) << describe(forged);
+
+    // The guard's own message, written by the snippet: a claim; the outcome stays the exit's.
+    const auto claimed = runPython("import sys\nsys.stderr.write(\"ImportError: sandbench: import of 'socket' is "
+                                   "blocked by the sandbox policy\\n\")\nsys.exit(1)\n");
+    EXPECT_EQ(claimed.outcome, Outcome::Error) << describe(claimed);
+    EXPECT_TRUE(claimed.blocked.empty()) << describe(claimed);
+    EXPECT_EQ(claimed.claims, (std::vector<ProgramClaim>{{"import", "socket"}})) << describe(claimed);
+
+    // The same for a shell, which never had the guard's channel.
+    const auto shell = runShell("for fd in 3 4 5 6 7 8 9; do { printf 'memory_limit\\tx\\n' >&$fd; } 2>/dev/null "
+                                "&& echo WROTE $fd; done\necho 'Cannot allocate memory' >&2\nexit 1\n",
+                                bashPolicy());
+    EXPECT_EQ(shell.outcome, Outcome::Error) << describe(shell);
+    EXPECT_EQ(shell.stdoutText.find("WROTE"), std::string::npos) << describe(shell);
+}
+
 // ---- cross-run channels through kernel objects -------------------------------------------------------
 
 // SysV message queues and shared memory are not files: Landlock does not see them and, at the process
@@ -914,16 +932,7 @@ TEST(EscapeSuite, SysvIpcIsNotACrossRunChannel)
     const bool crossed = r2.stdoutText.find("from-run-1") != std::string::npos;
     const bool leftBehind = q >= 0 || s >= 0 || sem >= 0 || mq != static_cast<mqd_t>(-1);
     EXPECT_NE(r1.stdoutText.find("mq_open -1"), std::string::npos) << "POSIX message queue created\n" << describe(r1);
-    SB_KNOWN_HOLE_IF(crossed || leftBehind,
-                     "SysV IPC is open at the process level: run 2 read run 1's message/segment ("
-                         << (crossed ? "yes" : "no") << "), run 1's objects outlived it (" << (leftBehind ? "yes" : "no")
-                         << "; msg " << q << ", shm " << s << ", sem " << sem
-                         << "). An unprivileged caller's runs can also attach the user's own segments "
-                            "(X11 MIT-SHM, ...). Fix in seccomp_filter.cpp loadProcessFilter: refuse with a "
-                            "report msgget, msgsnd, msgrcv, msgctl, shmget, shmat, shmdt, shmctl, semget, semop, "
-                            "semtimedop, semctl (and mq_open, mq_unlink, mq_timedsend, mq_timedreceive, "
-                            "mq_notify, mq_getsetattr); container level: CLONE_NEWIPC.");
-    EXPECT_FALSE(crossed) << describe(r2);
+    EXPECT_FALSE(crossed) << "run 2 read run 1's SysV message or segment\n" << describe(r2);
     EXPECT_FALSE(leftBehind);
 }
 
@@ -968,28 +977,14 @@ TEST(EscapeSuite, RunEndsWhenTheCallerIsKilled)
             break;
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-    SB_KNOWN_HOLE_IF(!leftDirs.empty(),
-                     "the work dir " << (leftDirs.empty() ? "" : leftDirs.front())
-                                     << " outlived a SIGKILLed caller: only the Runner's WorkDirGuard removes it. "
-                                        "Fix: the launcher removes spec.workDir itself when it ends the run because "
-                                        "its parent died (PDEATHSIG SIGTERM, launcher_main.cpp), or Runner "
-                                        "sweeps stale sandbench-run-* dirs whose launcher is gone (runner.cpp).");
-    EXPECT_TRUE(leftDirs.empty());
+    EXPECT_TRUE(leftDirs.empty()) << "the work dir " << (leftDirs.empty() ? "" : leftDirs.front())
+                                  << " outlived a SIGKILLed caller";
 }
 
-// The launcher itself is SIGKILLed (the OOM killer, an impatient user, the Runner's own safety net).
-TEST(EscapeSuite, RunEndsWhenTheLauncherIsKilled)
+// The run's launcher: a sandbench-launcher whose parent is `caller` or its launcher zygote (zygote.h), which
+// forks the launchers; -1 when there is none.
+pid_t launcherOf(pid_t caller)
 {
-    const std::string marker = unique("launcherkill");
-    Policy p = bashPolicy();
-    p.limits.wallMs = 30000;
-    RunResult result;
-    std::thread runner([&] {
-        result = runShell("(exec -a " + marker + " sleep 20 >/dev/null 2>&1) &\nexec -a " + marker + " sleep 20\n", p);
-    });
-    const bool started = waitUntilPresent(marker, 2, std::chrono::seconds(10));
-    // The launcher: a sandbench-launcher whose parent is this process or this process's launcher zygote
-    // (zygote.h), which forks the launchers.
     auto parentOf = [](pid_t pid, std::string* comm) {
         const auto stat = slurp("/proc/" + std::to_string(pid) + "/stat");
         const auto open = stat.find('(');
@@ -1002,34 +997,93 @@ TEST(EscapeSuite, RunEndsWhenTheLauncherIsKilled)
         *comm = stat.substr(open + 1, close - open - 1);
         return ppid;
     };
-    pid_t launcher = -1;
     for (pid_t pid : allPids()) {
         std::string comm;
         std::string parentComm;
         const int ppid = parentOf(pid, &comm);
         if (comm != "sandbench-launc" || ppid <= 0)
             continue;
-        if (ppid == ::getpid() || (parentOf(ppid, &parentComm) == ::getpid() && parentComm == "sandbench-zygot"))
-            launcher = pid;
+        if (ppid == caller || (parentOf(ppid, &parentComm) == caller && parentComm == "sandbench-zygot"))
+            return pid;
     }
+    return -1;
+}
+
+// The launcher itself is SIGKILLed (the OOM killer, an impatient user, the Runner's own safety net): the
+// run's processes end at once, and the Runner says so without waiting for them to let go of its pipes.
+TEST(EscapeSuite, RunEndsWhenTheLauncherIsKilled)
+{
+    const std::string marker = unique("launcherkill");
+    Policy p = bashPolicy();
+    p.limits.wallMs = 30000;
+    RunResult result;
+    std::atomic<bool> returned = false;
+    std::thread runner([&] {
+        result = runShell("(exec -a " + marker + " sleep 20) &\n(exec -a " + marker
+                              + " sleep 20 >/dev/null 2>&1) &\nexec -a " + marker + " sleep 20\n",
+                          p);
+        returned = true;
+    });
+    const bool started = waitUntilPresent(marker, 3, std::chrono::seconds(10));
+    const pid_t launcher = launcherOf(::getpid());
     if (launcher > 0)
         ::kill(launcher, SIGKILL);
-    // Measured from the kill, before waiting for the Runner (which waits for the run's pipes to close).
+    // Measured from the kill: "did it end", well before the run's own 20 s.
     const bool gone = waitUntilGone(marker, std::chrono::seconds(5));
     const auto left = processesWith(marker).size();
+    for (int i = 0; i < 50 && !returned; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const bool answered = returned;
     killAll(marker);
     runner.join();
     ASSERT_TRUE(started) << describe(result);
     ASSERT_GT(launcher, 0) << "launcher not found";
     EXPECT_EQ(result.outcome, Outcome::InternalError) << describe(result);
-    SB_KNOWN_HOLE_IF(!gone, left << " process(es) of the run outlived a SIGKILLed launcher: the launcher is their "
-                                    "subreaper and only the direct child has PDEATHSIG (which a root caller's run "
-                                    "loses: the kernel clears it when dropPrivileges changes the uid, so set it "
-                                    "after the drop in runChild), so they are reparented and run on. Fix: also "
-                                    "the launcher reports the run's pgid (and uid) to "
-                                    "the Runner as soon as it forks (launcher_main.cpp), and Runner::run kills "
-                                    "-pgid (and, as root, everything of the transient uid, as killTree does) when "
-                                    "the launcher ends without a result (runner.cpp); at container level a pid "
-                                    "namespace ends them all with its init.");
-    EXPECT_TRUE(gone);
+    EXPECT_TRUE(gone) << left << " process(es) of the run outlived a SIGKILLed launcher";
+    EXPECT_TRUE(answered) << "the Runner waited for the run's processes instead of ending them";
+}
+
+// The launcher and then its caller are SIGKILLed: nothing of Sandbench's is left to wait for the run, and
+// still none of its processes, nor its work dir, outlives them.
+TEST(EscapeSuite, RunEndsWhenTheLauncherAndTheCallerAreKilled)
+{
+    const std::string marker = unique("bothkilled");
+    TempDir root;
+    fs::permissions(root.path(), fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
+    const pid_t caller = ::fork();
+    ASSERT_GE(caller, 0);
+    if (caller == 0) {
+        Policy p = bashPolicy();
+        p.limits.wallMs = 30000;
+        const auto r = runSnippet(Language::Shell,
+                                  "(exec -a " + marker + " sleep 20) &\n(exec -a " + marker
+                                      + " sleep 20 >/dev/null 2>&1) &\nexec -a " + marker + " sleep 20\n",
+                                  p, RunnerOptions{{}, root.path()});
+        ::_exit(r.outcome == Outcome::Ok ? 0 : 1);
+    }
+    const bool started = waitUntilPresent(marker, 3, std::chrono::seconds(10));
+    const pid_t launcher = launcherOf(caller);
+    if (launcher > 0)
+        ::kill(launcher, SIGKILL);
+    ::kill(caller, SIGKILL);
+    int status = 0;
+    ::waitpid(caller, &status, 0);
+    ASSERT_TRUE(started) << "the run did not start";
+    ASSERT_GT(launcher, 0) << "launcher not found";
+    const bool gone = waitUntilGone(marker, std::chrono::seconds(5));
+    const auto left = processesWith(marker).size();
+    killAll(marker);
+    EXPECT_TRUE(gone) << left << " process(es) of the run outlived their launcher and their caller";
+    std::vector<std::string> leftDirs;
+    for (int attempt = 0; attempt < 50; ++attempt) {
+        leftDirs.clear();
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(root.path(), ec))
+            leftDirs.push_back(entry.path().filename().string());
+        if (leftDirs.empty())
+            break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_TRUE(leftDirs.empty()) << "the work dir " << (leftDirs.empty() ? "" : leftDirs.front())
+                                  << " outlived its SIGKILLed launcher and caller";
 }

@@ -16,7 +16,6 @@ TEST(LaunchSpec, RoundTrips)
     spec.gid = 1600000123;
     spec.readPaths = {"/usr"};
     spec.devPaths = {"/dev/null"};
-    spec.passEventFd = true;
     spec.processBase = 7;
     spec.seccompProgram = std::string("\x00\x01\x7f\x80\xff bpf", 9);
     auto back = decodeSpec(encodeSpec(spec));
@@ -25,7 +24,6 @@ TEST(LaunchSpec, RoundTrips)
     EXPECT_EQ(back->env, spec.env);
     EXPECT_EQ(back->limits.wallMs, 42);
     EXPECT_EQ(back->uid, spec.uid);
-    EXPECT_TRUE(back->passEventFd);
     EXPECT_EQ(back->processBase, 7);
     EXPECT_EQ(back->seccompProgram, spec.seccompProgram);
 }
@@ -73,6 +71,7 @@ TEST(LaunchResult, RoundTripsAndRejectsGarbage)
     r.exitCode = 3;
     r.signal = 0;
     r.timedOut = true;
+    r.memoryRefused = true;
     r.wallMs = 1000.5;
     r.blocked = {{"syscall", "ptrace(PTRACE_ATTACH, 1)"}};
     r.layers = {{"seccomp", true}, {"landlock_scope", false}};
@@ -80,6 +79,7 @@ TEST(LaunchResult, RoundTripsAndRejectsGarbage)
     ASSERT_TRUE(back) << back.error().message;
     EXPECT_EQ(back->exitCode, 3);
     EXPECT_TRUE(back->timedOut);
+    EXPECT_TRUE(back->memoryRefused);
     EXPECT_EQ(back->blocked, r.blocked);
     EXPECT_EQ(back->layers, r.layers);
     EXPECT_FALSE(decodeResult("partial {"));

@@ -170,6 +170,36 @@ TEST(Runner, MemoryBombIsMemoryLimit)
     const auto r = runPython("hoard = []\nwhile True:\n    hoard.append(bytearray(8 * 1024 * 1024))\n", p);
     EXPECT_EQ(r.outcome, Outcome::MemoryLimit) << r.message << r.stderrText;
     EXPECT_LT(r.peakRssKb, 140 * 1024);
+    EXPECT_NE(r.message.find("asked for"), std::string::npos) << "seen by the launcher in the call itself: " << r.message;
+    EXPECT_TRUE(r.claims.empty()) << "the MemoryError is no claim where the launcher saw the limit reached";
+}
+
+// Any allocation past the limit, in one piece or in many small ones, in Python or in a shell.
+TEST(Runner, MemoryLimitIsSeenWhateverTheAllocation)
+{
+    Policy p;
+    p.limits.memoryMb = 128;
+    EXPECT_EQ(runPython("x = bytearray(10 ** 10)\n", p).outcome, Outcome::MemoryLimit);
+    const auto small = runPython("hoard = []\nwhile True:\n    hoard.append([0] * 1000)\n", p);
+    EXPECT_EQ(small.outcome, Outcome::MemoryLimit) << small.message << small.stderrText;
+    const auto shell = runShell("dd if=/dev/zero of=/dev/null bs=300M count=1\n", [] {
+        Policy q = bashPolicy();
+        q.limits.memoryMb = 128;
+        return q;
+    }());
+    EXPECT_EQ(shell.outcome, Outcome::MemoryLimit) << shell.message << shell.stderrText;
+}
+
+// A program that says it ran out of memory without having come near its limit: its word is recorded as
+// its claim, and the outcome is what the launcher saw.
+TEST(Runner, AMemoryErrorThatDidNotHappenIsAClaim)
+{
+    const auto r = runPython("raise MemoryError\n");
+    EXPECT_EQ(r.outcome, Outcome::Error) << r.message << r.stderrText;
+    EXPECT_EQ(r.claims, (std::vector<ProgramClaim>{{"memory", "MemoryError"}}));
+    const auto shell = runShell("echo 'xmalloc: cannot allocate 12 bytes (Cannot allocate memory)' >&2\nexit 2\n",
+                                bashPolicy());
+    EXPECT_EQ(shell.outcome, Outcome::Error) << shell.message;
 }
 
 TEST(Runner, OutputIsCappedAndFlagged)
@@ -203,14 +233,37 @@ TEST(Runner, BinaryOutputSurvives)
 TEST(ImportGuard, RefusesTheSnippetsOwnImports)
 {
     for (const std::string src : {"import os\n", "import subprocess\n", "import socket\n", "from os import path\n",
-                                  "import os.path\n", "__import__('os')\n", "exec('import os')\n",
-                                  "import shutil\n", "import ctypes\n", "import importlib\nimportlib.import_module('os')\n"}) {
+                                  "import os.path\n", "import shutil\n", "import ctypes\n",
+                                  "import importlib\nimportlib.import_module('os')\n"}) {
         const auto r = runPython(src);
         EXPECT_EQ(r.outcome, Outcome::Blocked) << src << r.stderrText;
         ASSERT_FALSE(r.blocked.empty()) << src;
         EXPECT_EQ(r.blocked.front().kind, "import") << src;
         EXPECT_NE(r.stderrText.find("blocked by the sandbox policy"), std::string::npos) << src << r.stderrText;
+        EXPECT_NE(r.message.find("line 1"), std::string::npos) << r.message;
+        EXPECT_TRUE(r.claims.empty()) << "Sandbench read the statement itself: no claim is needed";
     }
+}
+
+// Imports no reading of the source can see are refused by the guard inside the program, which says so on
+// its stderr: the program's claim, recorded as such, while the outcome is what Sandbench saw (exit 1).
+TEST(ImportGuard, DynamicImportsAreTheProgramsClaim)
+{
+    for (const std::string src : {"__import__('os')\n", "exec('import os')\n", "__import__('o' + 's')\n"}) {
+        const auto r = runPython(src);
+        EXPECT_EQ(r.outcome, Outcome::Error) << src << r.stderrText;
+        EXPECT_TRUE(r.blocked.empty()) << src;
+        EXPECT_EQ(r.claims, (std::vector<ProgramClaim>{{"import", "os"}})) << src << r.stderrText;
+        EXPECT_NE(r.stderrText.find("blocked by the sandbox policy"), std::string::npos) << src << r.stderrText;
+    }
+}
+
+TEST(ImportGuard, TheStatementIsBlockedEvenWhereItNeverRuns)
+{
+    const auto r = runPython("print('before')\nif False:\n    import socket\n");
+    EXPECT_EQ(r.outcome, Outcome::Blocked) << r.stderrText;
+    EXPECT_EQ(r.stdoutText, "before\n") << "the snippet still runs: the guard refuses the import where it happens";
+    EXPECT_EQ(r.message, "the policy refuses the snippet's import of 'socket' (line 3)");
 }
 
 TEST(ImportGuard, NamesTheModule)

@@ -340,7 +340,7 @@ TEST_F(AuditKeyTest, AKeyRecordRemovedIsNamed)
     EXPECT_FALSE(appendAudit(*moved, AuditEntry("run", "x")));
 }
 
-// A store whose entries were written before keys existed (schema version 6) keeps verifying; its first entry
+// A store whose entries were written before keys existed (schema version 7) keeps verifying; its first entry
 // after that makes its key, which pins the older entries by the hash of the last of them.
 TEST_F(AuditKeyTest, EntriesFromBeforeTheKeyKeepVerifyingAndArePinned)
 {
@@ -351,7 +351,7 @@ TEST_F(AuditKeyTest, EntriesFromBeforeTheKeyKeepVerifyingAndArePinned)
     {
         RawDb raw(dbPath());
         raw.exec("ALTER TABLE audit_log DROP COLUMN mac; ALTER TABLE log_heads DROP COLUMN key_id; "
-                 "ALTER TABLE log_heads DROP COLUMN mac; PRAGMA user_version = 6");
+                 "ALTER TABLE log_heads DROP COLUMN mac; PRAGMA user_version = 7");
     }
     fs::remove_all(keyFolder()); // an older Sandbench made no key
 

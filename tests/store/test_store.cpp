@@ -53,6 +53,7 @@ TEST_F(StoreTest, RoundTripOfARunWithBlockedEvents)
     result.cpuMs = 3.5;
     result.peakRssKb = 12345;
     result.blocked = {{"syscall", "connect"}, {"network", "example.com:443"}, {"import", "socket"}};
+    result.claims = {{"import", "os"}, {"memory", "MemoryError"}};
     result.isolation.level = IsolationLevel::Container;
     // Deliberately not alphabetical: the stored order must be the report's order.
     result.isolation.layers = {{"user_ns", true}, {"seccomp", true}, {"cgroup", false}, {"landlock", true}};
@@ -96,6 +97,7 @@ TEST_F(StoreTest, RoundTripOfARunWithBlockedEvents)
     EXPECT_DOUBLE_EQ(back.cpuMs, 3.5);
     EXPECT_EQ(back.peakRssKb, 12345);
     EXPECT_EQ(back.blocked, result.blocked);
+    EXPECT_EQ(back.claims, result.claims);
     EXPECT_EQ(back.isolation.level, IsolationLevel::Container);
     EXPECT_EQ(back.isolation.layers, result.isolation.layers);
     EXPECT_EQ(back.message, result.message);
@@ -105,6 +107,8 @@ TEST_F(StoreTest, RoundTripOfARunWithBlockedEvents)
     EXPECT_EQ(raw.text("SELECT isolation_layers FROM runs"),
               R"({"user_ns":true,"seccomp":true,"cgroup":false,"landlock":true})");
     EXPECT_EQ(raw.integer("SELECT count(*) FROM blocked_events"), 3);
+    EXPECT_EQ(raw.text("SELECT claims FROM runs"),
+              R"([{"detail":"os","kind":"import"},{"detail":"MemoryError","kind":"memory"}])");
 }
 
 TEST_F(StoreTest, BinaryAndInvalidUtf8OutputComesBackByteForByte)

@@ -63,8 +63,8 @@ TEST_F(GovernanceTest, AStoreOfSchemaFiveMigratesWithItsSandboxesAndCheckpoints)
     const std::string second = checkpoint("feature");
     const std::string headBefore = engine().sandbox("feature")->head;
 
-    // The file as schema 5 left it: without the columns schemas 6 and 7 add, and its version number; with no
-    // audit key, which schema 7 brought.
+    // The file as schema 5 left it: without the columns schemas 6, 7 and 8 add, and its version number; with
+    // no audit key, which schema 8 brought.
     m_engine.reset();
     m_store.reset();
     {
@@ -75,8 +75,9 @@ TEST_F(GovernanceTest, AStoreOfSchemaFiveMigratesWithItsSandboxesAndCheckpoints)
               "ALTER TABLE sandboxes DROP COLUMN last_activity_ms", "ALTER TABLE sandboxes DROP COLUMN state",
               "ALTER TABLE sandboxes DROP COLUMN policy", "ALTER TABLE sandboxes DROP COLUMN datasets",
               "ALTER TABLE checkpoints DROP COLUMN meta", "ALTER TABLE checkpoints DROP COLUMN relabel",
-              "ALTER TABLE audit_log DROP COLUMN mac", "ALTER TABLE log_heads DROP COLUMN key_id",
-              "ALTER TABLE log_heads DROP COLUMN mac", "PRAGMA user_version = 5"}) {
+              "ALTER TABLE runs DROP COLUMN claims", "ALTER TABLE audit_log DROP COLUMN mac",
+              "ALTER TABLE log_heads DROP COLUMN key_id", "ALTER TABLE log_heads DROP COLUMN mac",
+              "PRAGMA user_version = 5"}) {
             char* error = nullptr;
             ASSERT_EQ(sqlite3_exec(raw, sql, nullptr, nullptr, &error), SQLITE_OK) << sql << ": " << error;
         }

@@ -164,6 +164,13 @@ void OutputPane::showResult(const sb::RunResult& result)
             lines << toQString(event.kind) + QStringLiteral(": ") + toQString(event.detail);
         appendSection(tr("blocked"), lines.join(QLatin1Char('\n')), kBlocked);
     }
+    if (!result.claims.empty()) {
+        // The program's own word, shown apart from what the sandbox observed, and never as a verdict.
+        QStringList lines;
+        for (const auto& claim : result.claims)
+            lines << toQString(claim.kind) + QStringLiteral(": ") + toQString(claim.detail);
+        appendSection(tr("the program says (not observed by the sandbox)"), lines.join(QLatin1Char('\n')), kStderr);
+    }
     m_output->moveCursor(QTextCursor::Start);
 }
 
