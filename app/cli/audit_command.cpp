@@ -68,6 +68,26 @@ int auditListCommand(const AuditOptions& options)
     return 0;
 }
 
+// What the signatures proved, in one line.
+std::string signaturesLine(const AuditVerification& result)
+{
+    if (!result.key)
+        return result.entries == 0
+                   ? std::string("signatures: none yet (the store gets its audit key with its first entry)")
+                   : fmt::format("signatures: none: the entries were written before the store had an audit key "
+                                 "(it gets one with its next entry); only their hash chain was checked");
+    const AuditKeyFound& key = *result.key;
+    std::string line =
+        fmt::format("signatures: {} {} signed by the store's key {} ({})", result.signedEntries,
+                    result.signedEntries == 1 ? "entry" : "entries", key.id, printable(key.file.string()));
+    if (result.entriesBeforeKey > 0)
+        line += fmt::format("; {} written before it, pinned by its record of entry {}",
+                            result.entriesBeforeKey == 1 ? std::string("entry 1")
+                                                         : fmt::format("entries 1–{}", result.entriesBeforeKey),
+                            result.entriesBeforeKey);
+    return line;
+}
+
 int auditVerifyCommand(const AuditOptions& options)
 {
     auto store = openStore(options.store);
@@ -75,10 +95,13 @@ int auditVerifyCommand(const AuditOptions& options)
         return reportError(store.error().message);
     AuditVerifyOptions verifyOptions;
     verifyOptions.anchor = options.anchor;
+    verifyOptions.keyFolder = options.keys;
     auto verification = verifyAudit(*store, verifyOptions);
     if (!verification)
         return reportError(verification.error().message);
     const AuditVerification& result = *verification;
+    for (const auto& warning : result.warnings)
+        std::cerr << "sandbench: warning: " << printable(warning) << '\n';
 
     if (options.json) {
         auto report = auditVerificationToJson(result);
@@ -90,11 +113,19 @@ int auditVerifyCommand(const AuditOptions& options)
         std::cout << fmt::format("audit log intact: {} {} in {}\n", result.entries,
                                  result.entries == 1 ? "entry" : "entries", printable(store->path().string()));
         std::cout << fmt::format("head: entry {} {}\n", result.headSeq, result.headHash);
+        std::cout << signaturesLine(result) << '\n';
         if (!options.anchor.empty())
             std::cout << "anchor found: the log holds the entry it names\n";
         else
             std::cout << "Keep the head hash somewhere else and pass it back with --anchor to prove later that the "
                          "log was not rewritten.\n";
+    } else if (result.broken->damage == AuditDamage::KeyMissing) {
+        // Nothing was found wrong, but not everything could be checked: not a pass.
+        std::cout << fmt::format("audit log NOT VERIFIED ({}): {}\n", toString(result.broken->damage),
+                                 printable(result.broken->message));
+        std::cout << fmt::format("the hash chain of its {} {} is intact; head: entry {} {}\n", result.entries,
+                                 result.entries == 1 ? "entry" : "entries", result.headSeq, result.headHash);
+        std::cout << fmt::format("store: {}\n", printable(store->path().string()));
     } else {
         const AuditBreak& broken = *result.broken;
         std::cout << fmt::format("audit log BROKEN ({}): {}\n", toString(broken.damage), printable(broken.message));

@@ -167,7 +167,8 @@ Result<Policy> policyFor(const RunOptions& options)
     return policy;
 }
 
-// Runs the request, records it (a run that cannot be recorded is not started) and prints the result.
+// Runs the request, records it (a run that cannot be recorded is not started) and prints the result. A run
+// that could not be recorded after all (the disk filled up meanwhile) is printed, and ends in exit status 1.
 int runAndReport(RunRequest request, const RunOptions& options)
 {
     const Runner runner;
@@ -231,6 +232,9 @@ int runAndReport(RunRequest request, const RunOptions& options)
 
     if (options.json) {
         auto out = runToJson(request, result, recorded ? &policy : nullptr);
+        out["recorded"] = recorded.has_value();
+        if (!recorded)
+            out["record_error"] = recorded.error().message;
         if (!options.sandbox.empty()) {
             out["sandbox"] = options.sandbox;
             out["sandbox_policy"] = sandboxPolicy.empty() ? nlohmann::json(nullptr) : nlohmann::json(sandboxPolicy);
@@ -248,6 +252,9 @@ int runAndReport(RunRequest request, const RunOptions& options)
             std::cerr << fmt::format("[sandbench] disk_mb {} was what is left of sandbox {}'s quota\n",
                                      request.policy.limits.diskMb, options.sandbox);
     }
+    // A run the store does not hold did not happen as far as history, metrics and the audit log know.
+    if (!recorded)
+        return kExitFailure;
     return exitStatusFor(result.outcome);
 }
 

@@ -50,6 +50,7 @@ struct AuditOptions {
     std::int64_t limit = 0;   // 0: every entry
     // verify
     std::string anchor;
+    std::string keys;         // folder of audit keys; empty: the default (store/audit_key.h)
 };
 
 struct RulesExprOptions {

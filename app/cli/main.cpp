@@ -19,10 +19,12 @@ int main(int argc, char** argv)
     app.set_version_flag("--version", std::string("sandbench ") + SANDBENCH_VERSION);
     app.require_subcommand(1);
     app.footer("Exit status: 0 ok; 10 error, 11 blocked, 12 timeout, 13 memory_limit, 14 crashed, 15 internal_error;\n"
-               "1 Sandbench could not do it (store, input, unknown sandbox or checkpoint), audit verify found the log\n"
-               "broken, a rules expression does not compile or evaluates to an error, or a rule set has errors;\n"
+               "1 Sandbench could not do it (store, input, unknown sandbox or checkpoint, a run not recorded), audit\n"
+               "verify found the log broken or without its key, a rules expression does not compile or evaluates\n"
+               "to an error, or a rule set has errors;\n"
                "2 usage error. The store is $SANDBENCH_STORE, else $XDG_DATA_HOME/sandbench/workbench.db;\n"
-               "sandbox workspaces live beside it, in STORE.d/sandboxes/NAME/workspace.");
+               "sandbox workspaces live beside it, in STORE.d/sandboxes/NAME/workspace. The key that signs its\n"
+               "audit log is in $SANDBENCH_AUDIT_KEYS, else $XDG_CONFIG_HOME/sandbench/audit-keys.");
 
     RunOptions run;
     auto* runCmd = app.add_subcommand("run", "Run a Python or shell snippet in the sandbox and record it");
@@ -117,7 +119,11 @@ int main(int argc, char** argv)
     auditListCmd->add_option("--until", audit.until, "At or before: ISO 8601 or a duration ago")->check(timePoint);
     auditListCmd->add_option("--limit", audit.limit, "Only the N most recent matches")->check(CLI::PositiveNumber);
     auto* auditVerifyCmd = auditCmd->add_subcommand(
-        "verify", "Walk the hash chain: exit 0 when intact, 1 naming the first altered or removed entry");
+        "verify", "Walk the hash chain and check each entry's signature with the store's key: exit 0 when "
+                  "intact, 1 naming the first altered, forged or removed entry (or a key that is not there)");
+    auditVerifyCmd->add_option("--keys", audit.keys,
+                               "Folder of audit keys to check with (default: $SANDBENCH_AUDIT_KEYS, else "
+                               "$XDG_CONFIG_HOME/sandbench/audit-keys)");
     auditVerifyCmd->add_option("--anchor", audit.anchor,
                                "A head hash kept elsewhere earlier: the log must still hold that entry")
         ->transform(CLI::Validator(

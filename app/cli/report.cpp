@@ -106,7 +106,8 @@ json auditRecordToJson(const AuditRecord& record)
                   {"subject", record.subject},
                   {"details", std::move(details)},
                   {"prev_hash", record.prevHash},
-                  {"hash", record.hash}};
+                  {"hash", record.hash},
+                  {"mac", record.mac.empty() ? json(nullptr) : json(record.mac)}};
     if (!record.problem.empty())
         entry["problem"] = record.problem;
     return entry;
@@ -119,10 +120,26 @@ json auditVerificationToJson(const AuditVerification& verification)
         broken = {{"seq", verification.broken->seq},
                   {"kind", toString(verification.broken->damage)},
                   {"message", verification.broken->message}};
+    json key = nullptr;
+    if (verification.key)
+        key = {{"id", verification.key->id},
+               {"file", verification.key->file.string()},
+               {"found", verification.key->found},
+               {"first_seq", verification.key->found ? json(verification.key->firstSeq) : json(nullptr)}};
+    json witness = nullptr;
+    if (verification.witness)
+        witness = {{"seq", verification.witness->seq},
+                   {"hash", verification.witness->hash},
+                   {"at_ms", verification.witness->atMs}};
     return {{"intact", verification.intact()},
             {"entries", verification.entries},
             {"head", {{"seq", verification.headSeq}, {"hash", verification.headHash}}},
-            {"first_broken", std::move(broken)}};
+            {"first_broken", std::move(broken)},
+            {"key", std::move(key)},
+            {"signed_entries", verification.signedEntries},
+            {"entries_before_key", verification.entriesBeforeKey},
+            {"witness", std::move(witness)},
+            {"warnings", verification.warnings}};
 }
 
 std::string dumpJson(const json& j)

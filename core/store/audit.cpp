@@ -1,5 +1,7 @@
 #include "store/audit.h"
 
+#include "store/audit_key.h"
+#include "store/audit_rows.h"
 #include "store/sqlite_db.h"
 #include "store/store.h"
 #include "util/hash.h"
@@ -9,7 +11,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -17,159 +22,89 @@ namespace sb {
 
 namespace {
 
+using namespace audit_rows;
 using sqlite::Binder;
-using sqlite::bindString;
 using sqlite::columnString;
 using sqlite::Db;
 using sqlite::Transaction;
 
-// The log's row in log_heads (schema: store.cpp, kSchemaV3).
-constexpr std::string_view kHeadName = "audit";
-
-constexpr std::string_view kEntryColumns = "seq, at_ms, actor, operation, subject, details, prev_hash, hash";
-enum EntryColumn : int { kSeq, kAt, kActor, kOperation, kSubject, kDetails, kPrevHash, kHash };
-
-// A value from the file, fit for a message on a terminal.
-std::string shown(std::string_view value)
+// Keys read by this process, by file: a process that records many operations (the window, the demo) reads
+// and parses its key once, and then only checks, with one stat, that the file is still the one it read.
+Result<std::optional<AuditKey>> cachedKey(const std::filesystem::path& folder, const std::string& id)
 {
-    return "'" + printable(value, 40) + "'";
-}
-
-std::string_view typeName(int type)
-{
-    switch (type) {
-    case SQLITE_INTEGER: return "an integer";
-    case SQLITE_FLOAT: return "a real number";
-    case SQLITE_TEXT: return "text";
-    case SQLITE_BLOB: return "a blob";
-    default: return "NULL";
-    }
-}
-
-bool isSha256Hex(std::string_view text)
-{
-    return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
-               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-           });
-}
-
-// Reads one row of kEntryColumns. A row that Sandbench cannot have written (a hand edit) is read as far as
-// it goes and `problem` says what is wrong, naming the entry.
-AuditRecord readRecord(sqlite3_stmt* statement)
-{
-    AuditRecord record;
-    record.seq = sqlite3_column_int64(statement, kSeq); // the rowid: always an integer
-    std::vector<std::string> wrong;
-
-    const int atType = sqlite3_column_type(statement, kAt);
-    if (atType == SQLITE_INTEGER)
-        record.atMs = sqlite3_column_int64(statement, kAt);
-    else
-        wrong.push_back(atType == SQLITE_NULL ? std::string("at_ms is NULL")
-                                              : fmt::format("at_ms is {} ({}), not an integer", typeName(atType),
-                                                            shown(columnString(statement, kAt))));
-
-    struct TextColumn {
-        int column;
-        std::string_view name;
-        std::string* value;
+    struct Cached {
+        AuditKey key;
+        struct stat file {};
     };
-    for (const TextColumn& text :
-         {TextColumn{kActor, "actor", &record.actor}, TextColumn{kOperation, "operation", &record.operation},
-          TextColumn{kSubject, "subject", &record.subject}, TextColumn{kDetails, "details", &record.details}}) {
-        const int type = sqlite3_column_type(statement, text.column);
-        *text.value = columnString(statement, text.column);
-        if (type == SQLITE_NULL)
-            wrong.push_back(fmt::format("{} is NULL", text.name));
-        else if (type != SQLITE_TEXT && type != SQLITE_BLOB)
-            wrong.push_back(fmt::format("{} is {} ({}), not text", text.name, typeName(type), shown(*text.value)));
+    static std::mutex mutex;
+    static std::map<std::string, Cached> keys;
+    const std::string file = auditKeyFile(folder, id).string();
+    struct stat now {};
+    const bool exists = ::stat(file.c_str(), &now) == 0;
+    const std::lock_guard lock(mutex);
+    if (auto found = keys.find(file); found != keys.end()) {
+        const struct stat& then = found->second.file;
+        if (exists && then.st_dev == now.st_dev && then.st_ino == now.st_ino && then.st_size == now.st_size
+            && then.st_mtim.tv_sec == now.st_mtim.tv_sec && then.st_mtim.tv_nsec == now.st_mtim.tv_nsec)
+            return std::optional<AuditKey>(found->second.key);
+        keys.erase(found);
     }
-
-    for (const TextColumn& hash :
-         {TextColumn{kPrevHash, "prev_hash", &record.prevHash}, TextColumn{kHash, "hash", &record.hash}}) {
-        const int type = sqlite3_column_type(statement, hash.column);
-        *hash.value = columnString(statement, hash.column);
-        if (type == SQLITE_NULL)
-            wrong.push_back(fmt::format("{} is NULL", hash.name));
-        else if (type != SQLITE_TEXT || !isSha256Hex(*hash.value))
-            wrong.push_back(
-                fmt::format("{} {} is not a SHA-256 (64 lower-case hex digits)", hash.name, shown(*hash.value)));
-    }
-
-    if (!wrong.empty()) {
-        record.problem = fmt::format("entry {}: ", record.seq);
-        for (std::size_t i = 0; i < wrong.size(); ++i)
-            record.problem += (i == 0 ? "" : "; ") + wrong[i];
-    }
-    return record;
+    auto key = readAuditKey(folder, id);
+    if (key && *key && exists)
+        keys.emplace(file, Cached{**key, now});
+    return key;
 }
 
-struct Head {
-    std::int64_t seq = 0;
-    std::string hash;
-};
-
-// The head record; nullopt when it is missing or damaged (a hand edit).
-Result<std::optional<Head>> readHead(const Db& db)
+// The key the next entry is signed with. The store's own, whose MAC the head must carry (a head moved by
+// someone without the key is not built on); or, for a store without one (new, or with entries from before
+// keys), a new key, unless the log shows that it had one (signed entries, or a key made for a store here that
+// signed entries still in the log): then its key record was removed, and nothing is recorded.
+Result<AuditKey> signingKey(const Db& db, const Head& head)
 {
-    auto statement = db.prepare("SELECT seq, hash, typeof(seq), typeof(hash) FROM log_heads WHERE log = ?1");
-    if (!statement)
-        return std::unexpected(statement.error());
-    if (bindString(statement->get(), 1, kHeadName) != SQLITE_OK)
-        return db.error("cannot read the audit log's head");
-    const int rc = sqlite3_step(statement->get());
-    if (rc == SQLITE_DONE)
-        return std::optional<Head>{};
-    if (rc != SQLITE_ROW)
-        return db.error("cannot read the audit log's head");
-    Head head{sqlite3_column_int64(statement->get(), 0), columnString(statement->get(), 1)};
-    if (columnString(statement->get(), 2) != "integer" || columnString(statement->get(), 3) != "text"
-        || !isSha256Hex(head.hash) || head.seq < 0)
-        return std::optional<Head>{};
-    return std::optional<Head>(std::move(head));
-}
-
-std::string headWhere(const Db& db)
-{
-    return fmt::format("store {}: the audit log", db.path().string());
-}
-
-// A read transaction when the connection has none yet, so a long read sees one state of the file.
-class ReadSnapshot {
-public:
-    explicit ReadSnapshot(const Db& db) : m_db(db) {}
-    ReadSnapshot(const ReadSnapshot&) = delete;
-    ReadSnapshot& operator=(const ReadSnapshot&) = delete;
-    ~ReadSnapshot()
-    {
-        if (m_own)
-            sqlite3_exec(m_db.handle(), "COMMIT", nullptr, nullptr, nullptr);
+    auto folder = auditKeyFolder();
+    if (!folder)
+        return fail(fmt::format("{}: {}", headWhere(db), folder.error().message));
+    if (!head.keyId.empty()) {
+        auto key = cachedKey(*folder, head.keyId);
+        if (!key)
+            return fail(fmt::format("{}: {}", headWhere(db), key.error().message));
+        if (!*key)
+            return fail(fmt::format("{} is signed with key {}, which is not in {}: nothing is recorded without it "
+                                    "(copy {}.key from the machine where the store was made, or set {} to the "
+                                    "folder that holds it)",
+                                    headWhere(db), head.keyId, folder->string(), head.keyId, kAuditKeysEnv));
+        auto mac = auditHeadMac(**key, head.seq, head.hash);
+        if (!mac)
+            return std::unexpected(mac.error());
+        if (head.seq < (*key)->firstSeq || *mac != head.mac)
+            return fail(fmt::format("{}'s head (entry {}) is not signed by the store's key: it was moved outside "
+                                    "Sandbench; nothing more is recorded until it is looked into: run sandbench "
+                                    "audit verify",
+                                    headWhere(db), head.seq));
+        return std::move(**key);
     }
-    Result<void> begin()
-    {
-        if (sqlite3_get_autocommit(m_db.handle()) == 0)
-            return {};
-        auto ok = m_db.exec("BEGIN", "cannot start a read transaction");
-        m_own = ok.has_value();
-        return ok;
+    if (head.seq > 0) {
+        auto signedEntry = db.prepare("SELECT min(seq) FROM audit_log WHERE mac IS NOT NULL");
+        if (!signedEntry)
+            return std::unexpected(signedEntry.error());
+        if (sqlite3_step(signedEntry->get()) != SQLITE_ROW)
+            return db.error("cannot read the audit log");
+        if (sqlite3_column_type(signedEntry->get(), 0) != SQLITE_NULL)
+            return fail(fmt::format("{} has signed entries (from entry {}) but its head names no key: the key "
+                                    "record was removed; nothing more is recorded until it is looked into: run "
+                                    "sandbench audit verify",
+                                    headWhere(db), sqlite3_column_int64(signedEntry->get(), 0)));
+        if (const auto former = formerAuditKey(*folder, db.path(), head.seq))
+            return fail(fmt::format("{} names no key, but key {} ({}) was made for a store here and signed its entries "
+                                    "from entry {} on: the key record was removed, or another store was put in its "
+                                    "place; nothing more is recorded until it is looked into: run sandbench audit "
+                                    "verify",
+                                    headWhere(db), former->id, former->file.string(), former->firstSeq));
     }
-
-private:
-    const Db& m_db;
-    bool m_own = false;
-};
-
-// No exception crosses the public API: nlohmann and the allocator may throw.
-template <typename Function>
-auto guarded(const Db& db, std::string_view what, Function&& function) -> decltype(function())
-{
-    try {
-        return function();
-    } catch (const std::exception& e) {
-        return fail(fmt::format("store {}: {} failed: {}", db.path().string(), what, e.what()));
-    } catch (...) {
-        return fail(fmt::format("store {}: {} failed", db.path().string(), what));
-    }
+    auto made = makeAuditKey(*folder, db.path(), head.seq + 1, head.hash);
+    if (!made)
+        return fail(fmt::format("{}: {}", headWhere(db), made.error().message));
+    return made;
 }
 
 } // namespace
@@ -194,6 +129,8 @@ std::string_view toString(AuditDamage damage)
     case AuditDamage::Unrecorded: return "unrecorded";
     case AuditDamage::HeadMissing: return "head_missing";
     case AuditDamage::AnchorMissing: return "anchor_missing";
+    case AuditDamage::Forged: return "forged";
+    case AuditDamage::KeyMissing: return "key_missing";
     }
     return "altered";
 }
@@ -301,15 +238,24 @@ Result<AuditRecord> appendAudit(const Db& db, const AuditEntry& entry)
                                     "records {}): they were added outside Sandbench; run sandbench audit verify",
                                     headWhere(db), lastSeq, (*head)->seq));
 
+        auto key = signingKey(db, **head);
+        if (!key)
+            return std::unexpected(key.error());
+
         record.seq = (*head)->seq + 1;
         record.prevHash = (*head)->hash;
         auto hash = auditHash(record);
         if (!hash)
             return fail(fmt::format("store {}: audit: {}", db.path().string(), hash.error().message));
         record.hash = std::move(*hash);
+        auto mac = auditEntryMac(*key, record.hash);
+        auto headMac = auditHeadMac(*key, record.seq, record.hash);
+        if (!mac || !headMac)
+            return fail(fmt::format("store {}: audit: cannot sign entry {}", db.path().string(), record.seq));
+        record.mac = std::move(*mac);
 
         auto insert = db.prepare(
-            fmt::format("INSERT INTO audit_log ({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", kEntryColumns));
+            fmt::format("INSERT INTO audit_log ({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", kEntryColumns));
         if (!insert)
             return std::unexpected(insert.error());
         Binder row(insert->get());
@@ -320,15 +266,16 @@ Result<AuditRecord> appendAudit(const Db& db, const AuditEntry& entry)
             .text(5, record.subject)
             .text(6, record.details)
             .text(7, record.prevHash)
-            .text(8, record.hash);
+            .text(8, record.hash)
+            .text(9, record.mac);
         if (!row.ok() || sqlite3_step(insert->get()) != SQLITE_DONE)
             return db.error(fmt::format("cannot append audit entry {} ({})", record.seq, record.operation));
 
-        auto update = db.prepare("UPDATE log_heads SET seq = ?1, hash = ?2 WHERE log = ?3");
+        auto update = db.prepare("UPDATE log_heads SET seq = ?1, hash = ?2, key_id = ?3, mac = ?4 WHERE log = ?5");
         if (!update)
             return std::unexpected(update.error());
         Binder moved(update->get());
-        moved.integer(1, record.seq).text(2, record.hash).text(3, kHeadName);
+        moved.integer(1, record.seq).text(2, record.hash).text(3, key->id).text(4, *headMac).text(5, kHeadName);
         if (!moved.ok() || sqlite3_step(update->get()) != SQLITE_DONE || sqlite3_changes(db.handle()) != 1)
             return db.error("cannot move the audit log's head");
 
@@ -411,140 +358,6 @@ Result<AuditFacets> auditFacets(const Store& store)
             values->erase(std::unique(values->begin(), values->end()), values->end());
         }
         return facets;
-    });
-}
-
-Result<AuditVerification> verifyAudit(const Store& store, const AuditVerifyOptions& options)
-{
-    auto connection = sqlite::connectionOf(store);
-    if (!connection)
-        return std::unexpected(connection.error());
-    const Db& db = *connection;
-    if (!options.anchor.empty() && !isSha256Hex(options.anchor))
-        return fail(fmt::format("anchor {} is not a SHA-256 (64 lower-case hex digits)", shown(options.anchor)));
-
-    return guarded(db, "verifying the audit log", [&]() -> Result<AuditVerification> {
-        ReadSnapshot snapshot(db);
-        if (auto ok = snapshot.begin(); !ok)
-            return std::unexpected(ok.error());
-
-        std::int64_t total = 0;
-        if (auto count = db.prepare("SELECT max(seq) FROM audit_log"); !count) {
-            return std::unexpected(count.error());
-        } else if (sqlite3_step(count->get()) == SQLITE_ROW) {
-            total = std::max<std::int64_t>(0, sqlite3_column_int64(count->get(), 0));
-        }
-
-        auto statement = db.prepare(fmt::format("SELECT {} FROM audit_log ORDER BY seq", kEntryColumns));
-        if (!statement)
-            return std::unexpected(statement.error());
-
-        AuditVerification result;
-        auto broken = [&result](AuditDamage damage, std::int64_t seq, std::string message) {
-            result.broken = AuditBreak{damage, seq, std::move(message)};
-            return result;
-        };
-        Sha256 hasher;
-        std::int64_t previousSeq = 0;
-        std::string previousHash(kAuditGenesisHash);
-        bool anchorFound = options.anchor.empty();
-        int rc = 0;
-        while ((rc = sqlite3_step(statement->get())) == SQLITE_ROW) {
-            if (options.cancel && result.entries % 256 == 0 && options.cancel->load()) {
-                result.cancelled = true;
-                return result;
-            }
-            if (options.progress && result.entries % 1024 == 0)
-                options.progress(result.entries, total);
-
-            const AuditRecord record = readRecord(statement->get());
-            ++result.entries;
-            if (record.seq < 1)
-                return broken(AuditDamage::Inserted, record.seq,
-                              fmt::format("entry {} cannot be part of the log (entries are numbered from 1): it "
-                                          "was inserted",
-                                          record.seq));
-            if (record.seq != previousSeq + 1) {
-                const std::int64_t first = previousSeq + 1;
-                const std::int64_t last = record.seq - 1;
-                return broken(AuditDamage::Removed, first,
-                              first == last
-                                  ? fmt::format("entry {} was removed (the log goes from entry {} to entry {})", first,
-                                                previousSeq, record.seq)
-                                  : fmt::format("entries {}–{} were removed (the log goes from entry {} to entry {})",
-                                                first, last, previousSeq, record.seq));
-            }
-            if (!record.problem.empty())
-                return broken(AuditDamage::Malformed, record.seq, record.problem + " (edited outside Sandbench)");
-
-            hasher.update(auditHashInput(record));
-            auto hash = hasher.finishHex();
-            if (!hash)
-                return fail(
-                    fmt::format("store {}: verifying the audit log: {}", db.path().string(), hash.error().message));
-            if (*hash != record.hash)
-                return broken(AuditDamage::Altered, record.seq,
-                              fmt::format("entry {} was altered: its content no longer matches its hash", record.seq));
-            if (record.prevHash != previousHash) {
-                if (record.seq == 1)
-                    return broken(AuditDamage::Altered, 1,
-                                  "entry 1 was altered: it does not start the chain (its prev_hash is not the "
-                                  "genesis hash)");
-                return broken(AuditDamage::Altered, previousSeq,
-                              fmt::format("entry {} was altered or replaced (its hash recomputed): entry {} was "
-                                          "chained to a different entry {}",
-                                          previousSeq, record.seq, previousSeq));
-            }
-            anchorFound = anchorFound || record.hash == options.anchor;
-            previousSeq = record.seq;
-            previousHash = record.hash;
-            result.headSeq = record.seq;
-            result.headHash = record.hash;
-        }
-        if (rc != SQLITE_DONE)
-            return db.error("cannot read the audit log");
-        if (options.progress)
-            options.progress(result.entries, std::max(total, result.entries));
-
-        auto head = readHead(db);
-        if (!head)
-            return std::unexpected(head.error());
-        if (!*head)
-            return broken(AuditDamage::HeadMissing, previousSeq + 1,
-                          fmt::format("the log's head record is missing or damaged (log_heads, row '{}'): entries "
-                                      "after entry {} may have been removed",
-                                      kHeadName, previousSeq));
-        const Head& recorded = **head;
-        if (recorded.seq > previousSeq) {
-            const std::int64_t first = previousSeq + 1;
-            const std::string ends = previousSeq == 0 ? std::string("the log is empty")
-                                                      : fmt::format("the log ends at entry {}", previousSeq);
-            return broken(AuditDamage::Truncated, first,
-                          first == recorded.seq
-                              ? fmt::format("entry {} was removed from the end: {} but its head records entry {}",
-                                            first, ends, recorded.seq)
-                              : fmt::format("entries {}–{} were removed from the end: {} but its head records "
-                                            "entry {}",
-                                            first, recorded.seq, ends, recorded.seq));
-        }
-        if (recorded.seq < previousSeq)
-            return broken(AuditDamage::Unrecorded, recorded.seq + 1,
-                          fmt::format("entry {} was added outside Sandbench: the log's head records entry {} as the "
-                                      "last",
-                                      recorded.seq + 1, recorded.seq));
-        if (recorded.hash != previousHash)
-            return broken(AuditDamage::Altered, previousSeq,
-                          previousSeq == 0
-                              ? std::string("the log's head records a hash but the log is empty: entries were removed")
-                              : fmt::format("entry {} was altered or replaced (its hash recomputed): the log's head "
-                                            "records a different hash for it",
-                                            previousSeq));
-        if (!anchorFound)
-            return broken(AuditDamage::AnchorMissing, 0,
-                          fmt::format("no entry has the anchor hash {}: the log was rewritten after the anchor was "
-                                      "taken, or the anchor belongs to another store",
-                                      options.anchor));
-        return result;
     });
 }
 

@@ -1,24 +1,31 @@
 #pragma once
 
-// The audit log: an append-only, hash-chained record of every operation on the store.
+// The audit log: an append-only, hash-chained, signed record of every operation on the store.
 //
 // Each entry has a sequence number (1, 2, 3, … with no gaps), a time, an actor, an operation, a subject and
 // details (a JSON object), plus prev_hash (the previous entry's hash; 64 zeros for entry 1) and its own hash,
-// SHA-256 over auditHashInput(): a length-prefixed encoding of every field and prev_hash. The last entry's
-// sequence number and hash are also kept apart from the entries (the log's head), updated in the same
-// transaction as each append.
+// SHA-256 over auditHashInput(): a length-prefixed encoding of every field and prev_hash. Each entry also
+// carries a MAC: HMAC-SHA256 of its hash under the store's audit key, a secret kept outside the store
+// (store/audit_key.h); entries written before the store had a key have none. The last entry's sequence
+// number, hash and the key's MAC of both are also kept apart from the entries (the log's head), updated in
+// the same transaction as each append, with the id of the store's key.
 //
 // What verifyAudit() can tell from the file alone: an edited field, a deleted, inserted or reordered entry, a
-// row of the wrong types, entries removed from the end, entries appended by hand. What it cannot: someone
-// with the file in hand who rewrites the whole chain from some entry on, recomputing every hash and the head.
-// Only a hash kept outside the file (an anchor: `sandbench audit verify --json` prints the head's) shows that.
+// row of the wrong types, entries removed from the end, entries appended by hand. With the key, also what
+// someone who can write the file but does not hold the key did however consistently (a forged entry, a
+// rewritten chain, the head moved back), and, with the witness kept beside the key, the store put back to an
+// older copy of itself. What it cannot: whoever holds the key too can rewrite the whole log; only a hash
+// kept elsewhere (an anchor: `sandbench audit verify --json` prints the head's) shows that.
+// docs/THREAT_MODEL.md ("The audit log") has the whole list.
 
+#include "store/audit_key.h"
 #include "util/error.h"
 
 #include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -81,6 +88,7 @@ struct AuditRecord {
     std::string details;  // the JSON text exactly as stored (and hashed)
     std::string prevHash; // lower-case hex
     std::string hash;     // lower-case hex
+    std::string mac;      // lower-case hex; empty for an entry written before the store had a key
     // Empty for a row as Sandbench writes it; otherwise what is wrong with its types or hashes (a hand edit),
     // naming the entry. Such a row is still listed, with what could be read.
     std::string problem;
@@ -143,6 +151,8 @@ enum class AuditDamage {
     Unrecorded,    // entries after the recorded head: appended outside Sandbench
     HeadMissing,   // the head record is gone or damaged
     AnchorMissing, // the chain is whole but the anchor given is in no entry: rewritten since
+    Forged,        // an entry the store's key did not sign: added or rewritten by someone without the key
+    KeyMissing,    // the store's key is not where it is looked for (or cannot be read): no MAC was checked
 };
 std::string_view toString(AuditDamage damage);
 
@@ -152,12 +162,27 @@ struct AuditBreak {
     std::string message;  // what is wrong, naming the entry
 };
 
+// The store's audit key, as verifyAudit found it.
+struct AuditKeyFound {
+    std::string id;             // the key the store names
+    std::filesystem::path file; // where it is, or was looked for
+    bool found = false;         // false: no MAC could be checked (AuditDamage::KeyMissing says why)
+    std::int64_t firstSeq = 0;  // the first entry it signs (when found)
+};
+
 struct AuditVerification {
     std::int64_t entries = 0;                              // rows checked
     std::int64_t headSeq = 0;                              // the last entry read (0: empty log)
     std::string headHash = std::string(kAuditGenesisHash); // its hash, as stored
     std::optional<AuditBreak> broken;
     bool cancelled = false; // stopped early: nothing is known about the rest
+    // nullopt: the store has no key yet (its entries, if any, were written before keys existed, and only
+    // their chain was checked).
+    std::optional<AuditKeyFound> key;
+    std::int64_t signedEntries = 0;      // entries whose MAC was checked with the key
+    std::int64_t entriesBeforeKey = 0;   // entries from before the key, pinned by its record of the last of them
+    std::optional<AuditWitness> witness; // the head found intact last time, before this verification
+    std::vector<std::string> warnings;   // what could not be done but breaks nothing (the witness kept)
     bool intact() const { return !broken && !cancelled; }
 };
 
@@ -165,6 +190,10 @@ struct AuditVerifyOptions {
     // A hash of an entry recorded outside the store earlier (e.g. a head printed by audit verify --json);
     // the log must still hold an entry with that hash. Empty: no anchor.
     std::string anchor;
+    // Where the store's key is looked for; empty: auditKeyFolder() (store/audit_key.h).
+    std::filesystem::path keyFolder;
+    // Keep the head of a log found intact, with its key, as the witness for the next verification.
+    bool recordWitness = true;
     const std::atomic<bool>* cancel = nullptr;
     // Called now and then with the entries checked so far and about how many there are.
     std::function<void(std::int64_t done, std::int64_t total)> progress;

@@ -6,11 +6,68 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <optional>
+#include <sys/statvfs.h>
+#include <utility>
+
 namespace sb::sqlite {
+
+namespace {
+
+// Whether the connection's last failure was a write the file system had no room for.
+bool outOfSpace(sqlite3* db)
+{
+    const int code = sqlite3_extended_errcode(db);
+    if ((code & 0xff) == SQLITE_FULL)
+        return true;
+    const int error = sqlite3_system_errno(db);
+    return (code & 0xff) == SQLITE_IOERR && (error == ENOSPC || error == EDQUOT);
+}
+
+// The folder a file lives in (for a store, also its -wal and -shm).
+std::filesystem::path folderOf(const std::filesystem::path& file)
+{
+    const std::filesystem::path parent = file.parent_path();
+    return parent.empty() ? std::filesystem::path(".") : parent;
+}
+
+// Free bytes (for an unprivileged writer) and size of the file system holding `folder`.
+std::optional<std::pair<std::uint64_t, std::uint64_t>> spaceOf(const std::filesystem::path& folder)
+{
+    struct statvfs fs {};
+    if (::statvfs(folder.c_str(), &fs) != 0)
+        return std::nullopt;
+    return std::pair<std::uint64_t, std::uint64_t>(static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize,
+                                                   static_cast<std::uint64_t>(fs.f_blocks) * fs.f_frsize);
+}
+
+// Below this much free space, a file system is full (for a write that found no room, and a transaction that
+// SQLite rolled back).
+constexpr std::uint64_t kNearlyFullBytes = 1024 * 1024;
+
+} // namespace
+
+std::string noRoomNote(const std::filesystem::path& file)
+{
+    const std::filesystem::path folder = folderOf(file);
+    const auto space = spaceOf(folder);
+    if (!space)
+        return fmt::format("the file system holding {} has no room", folder.string());
+    if (space->first < kNearlyFullBytes)
+        return fmt::format("the file system holding {} is full: {} bytes free of {}", folder.string(), space->first,
+                           space->second);
+    return fmt::format("the file system holding {} has {} bytes free of {}: not enough for this write, or another "
+                       "limit was reached (a disk quota, SQLite's temporary files)",
+                       folder.string(), space->first, space->second);
+}
 
 std::unexpected<Error> Db::error(std::string_view what) const
 {
-    return fail(fmt::format("store {}: {}: {}", m_path->string(), what, sqlite3_errmsg(m_db)));
+    std::string message = fmt::format("store {}: {}: {}", m_path->string(), what, sqlite3_errmsg(m_db));
+    if (outOfSpace(m_db))
+        message += " (" + noRoomNote(*m_path) + ")";
+    return fail(std::move(message));
 }
 
 Result<Statement> Db::prepare(std::string_view sql) const
@@ -87,6 +144,17 @@ Result<void> Transaction::beginOrNest()
 
 Result<void> Transaction::commit()
 {
+    if (m_active && sqlite3_get_autocommit(m_db.handle()) != 0) {
+        // SQLite undid the transaction after a failure that the caller went past (see the class comment).
+        m_active = false;
+        std::string message = fmt::format("store {}: cannot commit: a statement failed and SQLite rolled the whole "
+                                          "change back; nothing of it was stored",
+                                          m_db.path().string());
+        const auto space = spaceOf(folderOf(m_db.path()));
+        if (space && space->first < kNearlyFullBytes)
+            message += " (" + noRoomNote(m_db.path()) + ")";
+        return fail(std::move(message));
+    }
     auto ok = m_nested ? m_db.exec(fmt::format("RELEASE {}", kNested), "cannot release a savepoint")
                        : m_db.exec("COMMIT", "cannot commit");
     if (ok)

@@ -40,6 +40,8 @@ public:
     sqlite3* handle() const { return m_db; }
     const std::filesystem::path& path() const { return *m_path; }
 
+    // "store PATH: what: SQLite's message", and, when SQLite could not write for want of space (SQLITE_FULL,
+    // or an I/O error of ENOSPC or EDQUOT), which file system is full and how much it has left (noRoomNote).
     std::unexpected<Error> error(std::string_view what) const;
     Result<Statement> prepare(std::string_view sql) const;
     Result<void> exec(std::string_view sql, std::string_view what) const;
@@ -54,11 +56,20 @@ private:
     const std::filesystem::path* m_path;
 };
 
+// What a write that found no room says about the file system holding the folder `file` is in (the store's own
+// for a store): "the file system holding FOLDER is full: N bytes free of M", or, with more than a little
+// left, how much, and that some other limit may have been reached.
+std::string noRoomNote(const std::filesystem::path& file);
+
 // The connection of an open store, for the core modules that keep tables in it. The Store keeps its handle
 // out of its public API and befriends only this function.
 Result<Db> connectionOf(const Store& store);
 
 // Rolls back unless committed, so an early return or an exception never leaves half a change behind.
+//
+// SQLite itself rolls the whole transaction back when a statement fails for want of disk space or memory, or
+// with an I/O error; the connection is then in autocommit mode and later statements would each commit on
+// their own. commit() notices that (rather than SQLite's "no transaction is active") and says what happened.
 class Transaction {
 public:
     explicit Transaction(const Db& db) : m_db(db) {}

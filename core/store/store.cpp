@@ -3,6 +3,7 @@
 #include "store/audit.h"
 #include "store/sqlite_db.h"
 #include "util/hash.h"
+#include "util/home_folder.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -17,7 +18,6 @@
 #include <fcntl.h>
 #include <map>
 #include <memory>
-#include <pwd.h>
 #include <set>
 #include <span>
 #include <string_view>
@@ -271,6 +271,16 @@ constexpr std::string_view kSchemaV7 = R"sql(
 ALTER TABLE runs ADD COLUMN claims TEXT NOT NULL DEFAULT '[]';
 )sql";
 
+// The audit log is signed (store/audit_key.h): each entry's MAC under the store's audit key, a secret kept
+// outside the store (NULL for an entry written before the store had a key, as every entry of an older store
+// was), and in the head the key's id and its MAC of the head. The key is made by the first entry appended
+// after this step, not here: opening a store needs no folder but the store's own.
+constexpr std::string_view kSchemaV8 = R"sql(
+ALTER TABLE audit_log ADD COLUMN mac TEXT;
+ALTER TABLE log_heads ADD COLUMN key_id TEXT;
+ALTER TABLE log_heads ADD COLUMN mac TEXT;
+)sql";
+
 constexpr std::array kMigrations = {
     Migration{1, kSchemaV1, kObjectsV1},
     Migration{2, kSchemaV2, kObjectsV2, moveRunPoliciesToTable},
@@ -279,6 +289,7 @@ constexpr std::array kMigrations = {
     Migration{5, kSchemaV5, kObjectsV5},
     Migration{6, kSchemaV6, {}},
     Migration{7, kSchemaV7, {}},
+    Migration{8, kSchemaV8, {}},
 };
 static_assert(kMigrations.back().version == Store::kSchemaVersion, "kSchemaVersion is the last migration's");
 
@@ -364,21 +375,6 @@ std::vector<std::pair<std::string, bool>> layersFromJson(const std::string& text
 
 // ---------------------------------------------------------------------------------------------------------
 // Opening.
-
-fs::path homeFolder()
-{
-    if (const char* home = std::getenv("HOME"); home && *home)
-        return home;
-    // Reentrant lookup: the GUI may call this while other threads use getpw*.
-    long size = sysconf(_SC_GETPW_R_SIZE_MAX);
-    std::vector<char> buffer(static_cast<std::size_t>(size > 0 ? size : 16384));
-    passwd entry{};
-    passwd* found = nullptr;
-    if (getpwuid_r(getuid(), &entry, buffer.data(), buffer.size(), &found) == 0 && found && found->pw_dir
-        && *found->pw_dir)
-        return found->pw_dir;
-    return {};
-}
 
 std::string errnoText(int error)
 {

@@ -68,7 +68,7 @@ struct StoreLocation {
 // A corrupt or foreign file is refused with a clear error and never written to.
 class Store {
 public:
-    static constexpr int kSchemaVersion = 7;
+    static constexpr int kSchemaVersion = 8;
     static constexpr std::int32_t kApplicationId = 0x53424e43; // "SBNC"
 
     // The store a front end opens: `named` (--store) when not empty, else $SANDBENCH_STORE, else the default

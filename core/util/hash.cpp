@@ -1,5 +1,7 @@
 #include "util/hash.h"
 
+#include <nettle/hmac.h>
+
 namespace sb {
 
 Sha256::Sha256()
@@ -57,6 +59,16 @@ Result<std::string> sha256Hex(std::string_view bytes)
     if (!digest)
         return std::unexpected(digest.error());
     return toHex(*digest);
+}
+
+Result<std::string> hmacSha256Hex(std::span<const std::uint8_t> key, std::string_view message)
+{
+    hmac_sha256_ctx context{};
+    hmac_sha256_set_key(&context, key.size(), key.data());
+    hmac_sha256_update(&context, message.size(), reinterpret_cast<const std::uint8_t*>(message.data()));
+    Sha256::Digest digest{};
+    hmac_sha256_digest(&context, Sha256::kDigestSize, digest.data());
+    return toHex(digest);
 }
 
 } // namespace sb

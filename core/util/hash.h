@@ -47,4 +47,7 @@ std::string toHex(std::span<const std::uint8_t> bytes);
 Result<Sha256::Digest> sha256(std::string_view bytes);
 Result<std::string> sha256Hex(std::string_view bytes);
 
+// HMAC-SHA256 (RFC 2104) of `message` under `key`, lower-case hex: the audit log's entries are signed with it.
+Result<std::string> hmacSha256Hex(std::span<const std::uint8_t> key, std::string_view message);
+
 } // namespace sb

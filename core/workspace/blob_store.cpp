@@ -13,6 +13,7 @@
 #include <optional>
 #include <system_error>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace sb {
@@ -142,6 +143,9 @@ struct BlobStore::Impl {
     bool batching = false;
     std::optional<sqlite::Transaction> batch;
     std::uint64_t batchBytes = 0;
+    // The first write of the batch that failed. SQLite may have rolled the batch back with it (a full disk
+    // does), so every later write of the batch, and endBatch(), fail with it too: none commits on its own.
+    std::optional<Error> batchFailure;
 };
 
 BlobStore::BlobStore(sqlite::Db db) : m_db(db), m_impl(std::make_unique<Impl>()) {}
@@ -198,6 +202,17 @@ Result<BlobStore::Added> BlobStore::put(const ContentHash& hash, BlobKind kind, 
     const std::string_view data = useCompressed ? std::string_view(compressed.data(), length) : bytes;
 
     const std::lock_guard lock(m_impl->mutex);
+    auto added = putLocked(hash, kind, bytes.size(), useCompressed, data);
+    if (!added && m_impl->batching && !m_impl->batchFailure)
+        m_impl->batchFailure = added.error();
+    return added;
+}
+
+Result<BlobStore::Added> BlobStore::putLocked(const ContentHash& hash, BlobKind kind, std::size_t size,
+                                              bool compressed, std::string_view data)
+{
+    if (m_impl->batchFailure)
+        return std::unexpected(*m_impl->batchFailure);
     if (m_impl->batching && !m_impl->batch) {
         m_impl->batch.emplace(m_db);
         if (auto ok = m_impl->batch->begin(); !ok) {
@@ -218,8 +233,8 @@ Result<BlobStore::Added> BlobStore::put(const ContentHash& hash, BlobKind kind, 
     sqlite::Binder bind(s);
     bind.blob(1, asChars(hash))
         .integer(2, static_cast<int>(kind))
-        .integer(3, static_cast<std::int64_t>(bytes.size()))
-        .integer(4, useCompressed ? kZstd : kStoredAsIs)
+        .integer(3, static_cast<std::int64_t>(size))
+        .integer(4, compressed ? kZstd : kStoredAsIs)
         .blob(5, data);
     const int rc = bind.ok() ? sqlite3_step(s) : SQLITE_ERROR;
     sqlite3_reset(s);
@@ -302,6 +317,7 @@ Result<void> BlobStore::beginBatch()
     const std::lock_guard lock(m_impl->mutex);
     m_impl->batching = true;
     m_impl->batchBytes = 0;
+    m_impl->batchFailure.reset();
     return {};
 }
 
@@ -309,6 +325,10 @@ Result<void> BlobStore::endBatch()
 {
     const std::lock_guard lock(m_impl->mutex);
     m_impl->batching = false;
+    if (auto failure = std::exchange(m_impl->batchFailure, std::nullopt)) {
+        m_impl->batch.reset(); // rolls back whatever SQLite kept of it
+        return std::unexpected(std::move(*failure));
+    }
     if (m_impl->batch) {
         auto ok = m_impl->batch->commit();
         m_impl->batch.reset();
@@ -439,8 +459,9 @@ Result<StoredFile> storeBytes(std::string_view bytes, BlobStore* store)
     return storer.finish(bytes.size(), *digest);
 }
 
-Result<StoredFile> storeFile(int fd, BlobStore* store, const ReadProgress& progress)
+std::expected<StoredFile, FileNotStored> storeFile(int fd, BlobStore* store, const ReadProgress& progress)
 {
+    const auto notStored = [](Error error) { return std::unexpected(FileNotStored{std::move(error), false}); };
     constexpr std::size_t kRead = 1024 * 1024;
     // Holds the chunk being cut plus the next read: a cut needs kMax bytes ahead unless the file ends. One per
     // thread, kept and never cleared: a walk reads thousands of files, and zeroing a fresh buffer for each
@@ -454,13 +475,13 @@ Result<StoredFile> storeFile(int fd, BlobStore* store, const ReadProgress& progr
     std::uint64_t total = 0;
     bool ended = false;
 
-    auto fill = [&]() -> Result<void> {
+    auto fill = [&]() -> std::expected<void, FileNotStored> {
         while (!ended && filled < buffer.size()) {
             const ssize_t n = ::read(fd, buffer.data() + filled, buffer.size() - filled);
             if (n < 0) {
                 if (errno == EINTR)
                     continue;
-                return fail(errnoText(errno));
+                return std::unexpected(FileNotStored{Error{errnoText(errno)}, true});
             }
             if (n == 0) {
                 ended = true;
@@ -469,7 +490,7 @@ Result<StoredFile> storeFile(int fd, BlobStore* store, const ReadProgress& progr
             filled += static_cast<std::size_t>(n);
             total += static_cast<std::uint64_t>(n);
             if (progress && !progress(total))
-                return fail(std::string(kCancelled));
+                return std::unexpected(FileNotStored{Error{std::string(kCancelled)}, false});
         }
         return {};
     };
@@ -477,8 +498,12 @@ Result<StoredFile> storeFile(int fd, BlobStore* store, const ReadProgress& progr
     // Small files: one read decides.
     if (auto ok = fill(); !ok)
         return std::unexpected(ok.error());
-    if (ended && filled <= kWholeMax)
-        return storeSmall(std::string_view(reinterpret_cast<const char*>(buffer.data()), filled), store);
+    if (ended && filled <= kWholeMax) {
+        auto small = storeSmall(std::string_view(reinterpret_cast<const char*>(buffer.data()), filled), store);
+        if (!small)
+            return notStored(small.error());
+        return std::move(*small);
+    }
 
     FileStorer storer(store);
     Sha256 content;
@@ -490,7 +515,7 @@ Result<StoredFile> storeFile(int fd, BlobStore* store, const ReadProgress& progr
             const std::string_view piece(reinterpret_cast<const char*>(buffer.data() + start), length);
             content.update(piece);
             if (auto ok = storer.chunk(piece); !ok)
-                return std::unexpected(ok.error());
+                return notStored(ok.error());
             start += length;
         }
         if (ended)
@@ -504,8 +529,11 @@ Result<StoredFile> storeFile(int fd, BlobStore* store, const ReadProgress& progr
     }
     auto digest = content.finish();
     if (!digest)
-        return std::unexpected(digest.error());
-    return storer.finish(total, *digest);
+        return notStored(digest.error());
+    auto stored = storer.finish(total, *digest);
+    if (!stored)
+        return notStored(stored.error());
+    return std::move(*stored);
 }
 
 Result<std::vector<ContentHash>> chunksOf(BlobStore& store, const ContentHash& chunkList)

@@ -47,12 +47,16 @@ public:
     Result<std::string> get(const ContentHash& hash);
 
     Result<void> beginBatch();
-    Result<void> endBatch(); // commits what the batch holds
+    // Commits what the batch holds; fails with the batch's first failed write, if any, and then commits
+    // nothing.
+    Result<void> endBatch();
 
     const sqlite::Db& db() const { return m_db; }
 
 private:
     Result<bool> containsLocked(const ContentHash& hash);
+    Result<Added> putLocked(const ContentHash& hash, BlobKind kind, std::size_t size, bool compressed,
+                            std::string_view data);
     Result<void> afterWrite(std::uint64_t bytes);
 
     sqlite::Db m_db;
@@ -74,9 +78,16 @@ struct StoredFile {
 using ReadProgress = std::function<bool(std::uint64_t bytes)>;
 inline constexpr std::string_view kCancelled = "cancelled";
 
+// Why storeFile did not take a file: `unreadable` when reading it failed (a walk skips such a file and says
+// why); otherwise the store could not keep it, or the work was cancelled (kCancelled), and a walk stops.
+struct FileNotStored {
+    Error error;
+    bool unreadable = false;
+};
+
 // Reads `fd` to its end and stores its content: inline, whole or chunked by its size. With `store` null
 // only the references are computed (the same ones), nothing is written.
-Result<StoredFile> storeFile(int fd, BlobStore* store, const ReadProgress& progress = {});
+std::expected<StoredFile, FileNotStored> storeFile(int fd, BlobStore* store, const ReadProgress& progress = {});
 // The same for bytes in memory.
 Result<StoredFile> storeBytes(std::string_view bytes, BlobStore* store);
 

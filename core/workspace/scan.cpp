@@ -973,9 +973,11 @@ private:
             return progress(path);
         });
         if (!stored) {
-            if (stored.error().message == kCancelled)
-                return std::unexpected(stored.error());
-            skip(path, fmt::format("cannot read it: {}", stored.error().message));
+            // A store that cannot keep what is read (a full disk) ends the walk: skipping the file would leave
+            // it out of the checkpoint.
+            if (!stored.error().unreadable)
+                return std::unexpected(std::move(stored.error().error));
+            skip(path, fmt::format("cannot read it: {}", stored.error().error.message));
             return untaken();
         }
         ++m_out.filesRead;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 #include <array>
 #include <cstdio>
@@ -86,6 +87,18 @@ inline std::string readFile(const fs::path& path)
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// Runs SQL on a store below the CLI, as a person with the sqlite3 shell would.
+inline void editStore(const std::string& path, const std::string& sql)
+{
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    char* error = nullptr;
+    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
+    EXPECT_EQ(rc, SQLITE_OK) << sql << ": " << (error ? error : "");
+    sqlite3_free(error);
+    sqlite3_close(db);
+}
+
 class Cli : public ::testing::Test {
 protected:
     void SetUp() override
@@ -93,9 +106,11 @@ protected:
         std::string pattern = (fs::temp_directory_path() / "sandbench-cli-XXXXXX").string();
         m_dir = ::mkdtemp(pattern.data());
         m_store = (m_dir / "store.db").string();
-        // Never the user's store, even for a command that forgets --store.
+        // Never the user's store, even for a command that forgets --store, nor the user's audit keys.
         ::setenv("XDG_DATA_HOME", (m_dir / "xdg").c_str(), 1);
+        ::setenv("XDG_CONFIG_HOME", (m_dir / "config").c_str(), 1);
         ::unsetenv("SANDBENCH_STORE");
+        ::unsetenv("SANDBENCH_AUDIT_KEYS");
     }
     void TearDown() override { fs::remove_all(m_dir); }
 

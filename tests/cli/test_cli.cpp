@@ -18,6 +18,7 @@ namespace fs = std::filesystem;
 
 using sb::clitest::Cli;
 using sb::clitest::cli;
+using sb::clitest::editStore;
 
 namespace {
 
@@ -412,22 +413,6 @@ TEST_F(Cli, AStoredPolicyEditedIntoNonsenseIsNamedAndTheRunKept)
     EXPECT_NE(shown.out.find("does not match its sha256"), std::string::npos) << shown.out;
 }
 
-namespace {
-
-// Edits the store below the CLI, as a person with the sqlite3 shell would.
-void editStore(const std::string& path, const std::string& sql)
-{
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    char* error = nullptr;
-    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
-    EXPECT_EQ(rc, SQLITE_OK) << sql << ": " << (error ? error : "");
-    sqlite3_free(error);
-    sqlite3_close(db);
-}
-
-} // namespace
-
 TEST_F(Cli, AuditListsEveryRecordedRunAndPolicyVersion)
 {
     const auto script = write("a.py", "print(1)\n");
@@ -445,8 +430,9 @@ TEST_F(Cli, AuditListsEveryRecordedRunAndPolicyVersion)
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const auto& entry = entries[i];
         for (const char* field :
-             {"seq", "at_ms", "at", "actor", "operation", "subject", "details", "prev_hash", "hash"})
+             {"seq", "at_ms", "at", "actor", "operation", "subject", "details", "prev_hash", "hash", "mac"})
             EXPECT_TRUE(entry.contains(field)) << field;
+        EXPECT_EQ(entry["mac"].get<std::string>().size(), 64u);
         EXPECT_EQ(entry["seq"], i + 1);
         EXPECT_EQ(entry["prev_hash"], previous);
         EXPECT_EQ(entry["hash"].get<std::string>().size(), 64u);
@@ -512,11 +498,24 @@ TEST_F(Cli, AuditVerifyProvesTheLogAndPrintsItsHead)
     EXPECT_EQ(head.size(), 64u);
     EXPECT_TRUE(j["first_broken"].is_null());
     EXPECT_EQ(j["store"], m_store);
+    // Signed with the store's key, kept under $XDG_CONFIG_HOME, not in the store.
+    ASSERT_TRUE(j["key"].is_object()) << j.dump();
+    EXPECT_TRUE(j["key"]["found"].get<bool>());
+    EXPECT_EQ(j["key"]["first_seq"], 1);
+    EXPECT_EQ(j["key"]["file"].get<std::string>().rfind((m_dir / "config" / "sandbench" / "audit-keys").string(), 0),
+              0u)
+        << j.dump();
+    EXPECT_EQ(j["signed_entries"], 3);
+    EXPECT_EQ(j["entries_before_key"], 0);
+    EXPECT_TRUE(j["witness"].is_null()) << "the first verification";
+    EXPECT_TRUE(j["warnings"].is_array());
+    EXPECT_EQ(nlohmann::json::parse(cli("audit verify --json" + store()).out)["witness"]["seq"], 3);
 
     const auto text = cli("audit verify" + store());
     EXPECT_EQ(text.status, 0) << text.out;
     EXPECT_NE(text.out.find("intact"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find(head), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("signatures: 3 entries signed by the store's key"), std::string::npos) << text.out;
 
     // An anchor: the head kept elsewhere is still in the log; a hash the log never had is not.
     EXPECT_EQ(cli("audit verify --anchor " + head + store()).status, 0);

@@ -126,7 +126,11 @@ inline RunResult makeResult(std::string runId, std::int64_t startedAtMs, Outcome
 
 class StoreTest : public ::testing::Test {
 protected:
+    // The audit keys of this test's stores are kept in its folder, never the user's.
+    StoreTest() { ::setenv("SANDBENCH_AUDIT_KEYS", keyFolder().c_str(), 1); }
+
     fs::path dbPath() const { return m_dir.path() / "workbench.db"; }
+    fs::path keyFolder() const { return m_dir.path() / "keys"; }
 
     Store openStore()
     {

@@ -139,5 +139,21 @@ TEST(Hex, LowerCaseTwoDigitsPerByte)
     EXPECT_EQ(toHex(std::span<const std::uint8_t>()), "");
 }
 
+// RFC 4231, test cases 1 and 2 (and 6: a key longer than a block, hashed first).
+TEST(HmacSha256, KnownVectors)
+{
+    const std::vector<std::uint8_t> twenty(20, 0x0b);
+    EXPECT_EQ(hmacSha256Hex(twenty, "Hi There").value(),
+              "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+    const std::string jefe = "Jefe";
+    EXPECT_EQ(hmacSha256Hex(std::span(reinterpret_cast<const std::uint8_t*>(jefe.data()), jefe.size()),
+                            "what do ya want for nothing?")
+                  .value(),
+              "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+    const std::vector<std::uint8_t> long131(131, 0xaa);
+    EXPECT_EQ(hmacSha256Hex(long131, "Test Using Larger Than Block-Size Key - Hash Key First").value(),
+              "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+}
+
 } // namespace
 } // namespace sb

@@ -63,7 +63,8 @@ TEST_F(GovernanceTest, AStoreOfSchemaFiveMigratesWithItsSandboxesAndCheckpoints)
     const std::string second = checkpoint("feature");
     const std::string headBefore = engine().sandbox("feature")->head;
 
-    // The file as schema 5 left it: without the columns schemas 6 and 7 add, and its version number.
+    // The file as schema 5 left it: without the columns schemas 6, 7 and 8 add, and its version number; with
+    // no audit key, which schema 8 brought.
     m_engine.reset();
     m_store.reset();
     {
@@ -74,11 +75,14 @@ TEST_F(GovernanceTest, AStoreOfSchemaFiveMigratesWithItsSandboxesAndCheckpoints)
               "ALTER TABLE sandboxes DROP COLUMN last_activity_ms", "ALTER TABLE sandboxes DROP COLUMN state",
               "ALTER TABLE sandboxes DROP COLUMN policy", "ALTER TABLE sandboxes DROP COLUMN datasets",
               "ALTER TABLE checkpoints DROP COLUMN meta", "ALTER TABLE checkpoints DROP COLUMN relabel",
-              "ALTER TABLE runs DROP COLUMN claims", "PRAGMA user_version = 5"}) {
+              "ALTER TABLE runs DROP COLUMN claims", "ALTER TABLE audit_log DROP COLUMN mac",
+              "ALTER TABLE log_heads DROP COLUMN key_id", "ALTER TABLE log_heads DROP COLUMN mac",
+              "PRAGMA user_version = 5"}) {
             char* error = nullptr;
             ASSERT_EQ(sqlite3_exec(raw, sql, nullptr, nullptr, &error), SQLITE_OK) << sql << ": " << error;
         }
         sqlite3_close(raw);
+        fs::remove_all(m_dir.path() / "keys");
     }
     reopenWithClock();
     EXPECT_EQ(m_store->schemaVersion(), Store::kSchemaVersion);

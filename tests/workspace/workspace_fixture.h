@@ -105,6 +105,8 @@ protected:
 
     void SetUp() override
     {
+        // The audit keys of the test's store are kept in its folder, never the user's.
+        ::setenv("SANDBENCH_AUDIT_KEYS", (m_dir.path() / "keys").c_str(), 1);
         auto store = Store::open(storePath());
         ASSERT_TRUE(store) << store.error().message;
         m_store = std::make_unique<Store>(std::move(*store));
