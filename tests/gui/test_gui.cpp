@@ -29,6 +29,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QTextCursor>
 #include <QProgressBar>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -50,6 +51,7 @@ private slots:
     void startsWithSnippetAndEmptyDashboard();
     void runPrintShowsOk();
     void blockedImportShowsBlocked();
+    void whatTheProgramSaysIsShownApartAsItsClaim();
     void guiStaysResponsiveDuringRun();
     void cancelEndsRunEarly();
     void errorMarksTheLine();
@@ -215,6 +217,23 @@ void TestGui::blockedImportShowsBlocked()
     QCOMPARE(badge(), QStringLiteral("blocked"));
     QVERIFY2(output().contains(QStringLiteral("os")), qPrintable(output()));
     QTRY_COMPARE_WITH_TIMEOUT(outcomeBar(sb::Outcome::Blocked), blockedBefore + 1, 5000);
+}
+
+// A refusal only the program's own guard saw reaches the window as the program's word, under its own
+// heading, and the badge shows what the sandbox observed.
+void TestGui::whatTheProgramSaysIsShownApartAsItsClaim()
+{
+    typeSnippet(QStringLiteral("__import__('o' + 's')"));
+    runWithShortcut();
+    waitForJobEnd();
+    QCOMPARE(badge(), QStringLiteral("error"));
+    QVERIFY2(output().contains(QStringLiteral("the program says (not observed by the sandbox)")), qPrintable(output()));
+    QVERIFY2(output().contains(QStringLiteral("import: os")), qPrintable(output()));
+    QVERIFY2(!output().contains(QStringLiteral("\nblocked\n")), qPrintable(output()));
+    auto* view = child<QPlainTextEdit>("outputView");
+    view->moveCursor(QTextCursor::End);
+    view->ensureCursorVisible();
+    screenshot(QStringLiteral("07-program-claim.png"));
 }
 
 void TestGui::guiStaysResponsiveDuringRun()
