@@ -360,6 +360,16 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
         ::close(baseFd);
         spec.processBase = tasks;
     }
+    // Nothing is allocated past RLIMIT_AS: a new mapping of this process's own (a sanitizer's allocator
+    // maps afresh; its address space is far past any limit) would be refused before the program is there.
+    std::vector<char*> argv;
+    for (const auto& a : spec.argv)
+        argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    std::vector<char*> envp;
+    for (const auto& e : spec.env)
+        envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
     const auto& l = spec.limits;
     const rlim_t mb = 1024 * 1024;
     const auto cpuSeconds = static_cast<rlim_t>(sb::cpuLimitSeconds(l));
@@ -374,14 +384,6 @@ void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
     setLimit(errFd, RLIMIT_MEMLOCK, 0, 0, "RLIMIT_MEMLOCK");
     setLimit(errFd, RLIMIT_MSGQUEUE, 0, 0, "RLIMIT_MSGQUEUE");
 
-    std::vector<char*> argv;
-    for (const auto& a : spec.argv)
-        argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    std::vector<char*> envp;
-    for (const auto& e : spec.env)
-        envp.push_back(const_cast<char*>(e.c_str()));
-    envp.push_back(nullptr);
     sb::starttrace::mark("child.execve");
     ::execve(argv[0], argv.data(), envp.data());
     childFail(errFd, fmt::format("exec {}: {}", spec.argv.front(), std::strerror(errno)));
@@ -673,6 +675,18 @@ void noteAddressSpaceRequest(const seccomp_notif& request, std::uint64_t growth,
         result.limitDetail = fmt::format("a process of the run asked for {} MiB more address space with {} MiB "
                                          "mapped already, past its limit",
                                          (growth + (1 << 20) - 1) >> 20, mapped >> 20);
+}
+
+// Whether the program is there: its process has gone through execve (which closed the last writer of errFd,
+// the launcher's pipe from its child), so what it maps is the program's, not the launcher's own code before
+// exec (a job being copied, a sanitizer's allocator). A call waiting in the filter after exec finds the pipe
+// closed already, whatever the order its readiness was seen in.
+bool programStarted(int errFd)
+{
+    if (errFd < 0)
+        return true;
+    pollfd fd{errFd, POLLIN, 0};
+    return ::poll(&fd, 1, 0) == 1 && (fd.revents & POLLHUP) != 0;
 }
 
 // ---- a pooled launcher, before its job -------------------------------------------------------------
@@ -1117,7 +1131,7 @@ int launch(int parent)
                     const auto decision = sb::seccomp::decide(spec->syscalls, *req, !spec->networkAllow.empty());
                     if (decision.report && result.blocked.size() < 1000)
                         result.blocked.push_back(sb::seccomp::describe(*req));
-                    if (decision.addressSpaceGrowth > 0 && !result.memoryRefused)
+                    if (decision.addressSpaceGrowth > 0 && !result.memoryRefused && programStarted(errFd))
                         noteAddressSpaceRequest(*req, decision.addressSpaceGrowth, spec->limits, notifyFd, result);
                     // A path call: copied while the caller waits, judged once it has gone on (path_report.h).
                     auto pathCall = decision.allow ? pathReporter.capture(notifyFd, *req) : std::nullopt;
