@@ -938,6 +938,27 @@ TEST(EscapeSuite, SysvIpcIsNotACrossRunChannel)
 
 // ---- orphans -----------------------------------------------------------------------------------------
 
+namespace {
+
+// A caller of its own (forked) whose run leaves three processes named marker for 20 s: two in the
+// background, one in the foreground. The caller's pid, or -1 when the fork failed.
+pid_t startCallerOfThreeSleepers(const std::string& marker, const fs::path& workRoot)
+{
+    const pid_t caller = ::fork();
+    if (caller == 0) {
+        Policy p = bashPolicy();
+        p.limits.wallMs = 30000;
+        const auto r = runSnippet(Language::Shell,
+                                  "(exec -a " + marker + " sleep 20) &\n(exec -a " + marker
+                                      + " sleep 20 >/dev/null 2>&1) &\nexec -a " + marker + " sleep 20\n",
+                                  p, RunnerOptions{{}, workRoot});
+        ::_exit(r.outcome == Outcome::Ok ? 0 : 1);
+    }
+    return caller;
+}
+
+} // namespace
+
 // The caller (the process holding the Runner) is SIGKILLed mid-run: the run's processes end too, and
 // nothing of the run (its work dir) is left behind.
 TEST(EscapeSuite, RunEndsWhenTheCallerIsKilled)
@@ -945,17 +966,8 @@ TEST(EscapeSuite, RunEndsWhenTheCallerIsKilled)
     const std::string marker = unique("orphan");
     TempDir root;
     fs::permissions(root.path(), fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
-    const pid_t caller = ::fork();
+    const pid_t caller = startCallerOfThreeSleepers(marker, root.path());
     ASSERT_GE(caller, 0);
-    if (caller == 0) {
-        Policy p = bashPolicy();
-        p.limits.wallMs = 30000;
-        const auto r = runSnippet(Language::Shell,
-                                  "(exec -a " + marker + " sleep 20) &\n(exec -a " + marker
-                                      + " sleep 20 >/dev/null 2>&1) &\nexec -a " + marker + " sleep 20\n",
-                                  p, RunnerOptions{{}, root.path()});
-        ::_exit(r.outcome == Outcome::Ok ? 0 : 1);
-    }
     const bool started = waitUntilPresent(marker, 3, std::chrono::seconds(10));
     ::kill(caller, SIGKILL);
     int status = 0;
@@ -1050,17 +1062,8 @@ TEST(EscapeSuite, RunEndsWhenTheLauncherAndTheCallerAreKilled)
     const std::string marker = unique("bothkilled");
     TempDir root;
     fs::permissions(root.path(), fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
-    const pid_t caller = ::fork();
+    const pid_t caller = startCallerOfThreeSleepers(marker, root.path());
     ASSERT_GE(caller, 0);
-    if (caller == 0) {
-        Policy p = bashPolicy();
-        p.limits.wallMs = 30000;
-        const auto r = runSnippet(Language::Shell,
-                                  "(exec -a " + marker + " sleep 20) &\n(exec -a " + marker
-                                      + " sleep 20 >/dev/null 2>&1) &\nexec -a " + marker + " sleep 20\n",
-                                  p, RunnerOptions{{}, root.path()});
-        ::_exit(r.outcome == Outcome::Ok ? 0 : 1);
-    }
     const bool started = waitUntilPresent(marker, 3, std::chrono::seconds(10));
     const pid_t launcher = launcherOf(caller);
     if (launcher > 0)
