@@ -7,13 +7,13 @@
 #include "util/hash.h"
 #include "util/printable.h"
 #include "util/time_text.h"
+#include "util/user_account.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
 #include <mutex>
-#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -157,15 +157,7 @@ std::string auditDetailsLine(std::string_view detailsJson, std::size_t maxChars)
 std::string currentAuditActor()
 {
     const uid_t uid = ::getuid();
-    // Reentrant lookup: the GUI's worker threads may call this while others use getpw*.
-    const long size = ::sysconf(_SC_GETPW_R_SIZE_MAX);
-    std::vector<char> buffer(static_cast<std::size_t>(size > 0 ? size : 16384));
-    passwd entry{};
-    passwd* found = nullptr;
-    if (::getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 && found && found->pw_name
-        && *found->pw_name)
-        return found->pw_name;
-    return fmt::format("uid {}", uid);
+    return accountName(uid).value_or(fmt::format("uid {}", uid));
 }
 
 std::string auditHashInput(const AuditRecord& record)

@@ -3,7 +3,7 @@
 #include "store/audit.h"
 #include "store/sqlite_db.h"
 #include "util/hash.h"
-#include "util/home_folder.h"
+#include "util/user_account.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

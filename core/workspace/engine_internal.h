@@ -5,6 +5,7 @@
 // sandboxes, engine_restore.cpp for restores and their recovery, engine_garbage.cpp for removing checkpoints
 // and collecting blobs). Not part of the engine's interface.
 
+#include "util/user_account.h"
 #include "workspace/blob_store.h"
 #include "workspace/files.h"
 #include "workspace/materialize.h"
@@ -22,7 +23,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
-#include <pwd.h>
 #include <set>
 #include <sys/random.h>
 #include <unistd.h>
@@ -74,13 +74,8 @@ template <typename T> inline std::unexpected<Error> errorOf(const Result<T>& res
 
 inline std::string currentUser()
 {
-    long size = ::sysconf(_SC_GETPW_R_SIZE_MAX);
-    std::vector<char> buffer(static_cast<std::size_t>(size > 0 ? size : 16384));
-    passwd entry{};
-    passwd* found = nullptr;
-    if (::getpwuid_r(::geteuid(), &entry, buffer.data(), buffer.size(), &found) == 0 && found && found->pw_name
-        && *found->pw_name)
-        return found->pw_name;
+    if (auto name = accountName(::geteuid()))
+        return *name;
     if (const char* user = std::getenv("USER"); user && *user)
         return user;
     return fmt::format("uid {}", ::geteuid());
