@@ -2,6 +2,7 @@
 
 #include "store/sqlite_db.h"
 #include "util/hash.h"
+#include "util/input_file.h"
 #include "util/user_account.h"
 
 #include <fmt/format.h>
@@ -27,7 +28,6 @@ namespace fs = std::filesystem;
 constexpr std::string_view kKeyFormat = "sandbench-audit-key-1";
 constexpr std::string_view kWitnessFormat = "sandbench-audit-witness-1";
 constexpr std::size_t kIdDigits = 32;
-constexpr std::size_t kMaxFileBytes = 64 * 1024; // a key or witness file is a few hundred bytes
 
 std::string errnoText(int error)
 {
@@ -55,37 +55,17 @@ std::unexpected<Error> writeError(std::string_view what, const fs::path& file, i
     return fail(std::move(message));
 }
 
-// A whole small file; nullopt when it does not exist.
-Result<std::optional<std::string>> readSmallFile(const fs::path& file, std::string_view what)
+// A whole small file, through the one reader of files (util/input_file.h: a FIFO or a device is refused, not
+// read); nullopt when it does not exist.
+Result<std::optional<std::string>> readSmallFile(const fs::path& file, const InputKind& kind)
 {
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT)
-            return std::optional<std::string>{};
-        return fail(fmt::format("cannot read {} {}: {}", what, file.string(), errnoText(errno)));
-    }
-    std::string text;
-    char buffer[4096];
-    for (;;) {
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            const int error = errno;
-            ::close(fd);
-            return fail(fmt::format("cannot read {} {}: {}", what, file.string(), errnoText(error)));
-        }
-        if (n == 0)
-            break;
-        text.append(buffer, static_cast<std::size_t>(n));
-        if (text.size() > kMaxFileBytes) {
-            ::close(fd);
-            return fail(
-                fmt::format("{} {} is damaged: it is larger than {} bytes", what, file.string(), kMaxFileBytes));
-        }
-    }
-    ::close(fd);
-    return std::optional<std::string>(std::move(text));
+    struct stat st {};
+    if (::lstat(file.c_str(), &st) != 0 && errno == ENOENT)
+        return std::optional<std::string>{};
+    auto text = readInputFile(file, kind);
+    if (!text)
+        return std::unexpected(text.error());
+    return std::optional<std::string>(std::move(*text));
 }
 
 Result<void> writeAll(int fd, std::string_view text, std::string_view what, const fs::path& file)
@@ -224,7 +204,7 @@ Result<std::optional<AuditKey>> readAuditKey(const fs::path& folder, std::string
     if (!isAuditKeyId(id))
         return fail(fmt::format("'{}' is not an audit key id (32 hex digits)", id));
     const fs::path file = auditKeyFile(folder, id);
-    auto text = readSmallFile(file, "audit key");
+    auto text = readSmallFile(file, input::kAuditKey);
     if (!text)
         return std::unexpected(text.error());
     if (!*text)
@@ -316,7 +296,7 @@ Result<std::string> auditHeadMac(const AuditKey& key, std::int64_t seq, std::str
 Result<std::optional<AuditWitness>> readAuditWitness(const AuditKey& key)
 {
     const fs::path file = witnessFile(key);
-    auto text = readSmallFile(file, "the audit witness");
+    auto text = readSmallFile(file, input::kAuditWitness);
     if (!text)
         return std::unexpected(text.error());
     if (!*text)
@@ -336,7 +316,7 @@ Result<void> recordAuditWitness(const AuditKey& key, const AuditWitness& witness
     // Held until close: two verifies at once keep the later head.
     while (::flock(fd, LOCK_EX) != 0 && errno == EINTR) {
     }
-    std::string text(kMaxFileBytes, '\0');
+    std::string text(input::kAuditWitness.maxBytes, '\0');
     const ssize_t n = ::pread(fd, text.data(), text.size(), 0);
     text.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
     if (const auto recorded = parseWitness(text); recorded && recorded->seq >= witness.seq) {

@@ -32,6 +32,9 @@ inline constexpr InputKind kRuleSet{"rule set", 4ULL << 20};
 inline constexpr InputKind kRecord{"record file", 1ULL << 20};
 inline constexpr InputKind kRiskConfig{"risk configuration", 1ULL << 20};
 inline constexpr InputKind kTimeZone{"time zone file", 1ULL << 20};
+// A key or witness file is a few hundred bytes (store/audit_key.h).
+inline constexpr InputKind kAuditKey{"audit key", 64ULL << 10};
+inline constexpr InputKind kAuditWitness{"audit witness", 64ULL << 10};
 // Datasets of hundreds of megabytes and more are what backtests run on: read in blocks, never whole; the cap
 // is the largest snapshot the store takes.
 inline constexpr InputKind kDataFile{"data file", 16ULL << 30};

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <atomic>
 #include <string>
 #include <thread>
@@ -300,6 +302,24 @@ TEST_F(AuditKeyTest, AMissingKeyIsReportedAndNothingIsRecordedWithoutIt)
     ASSERT_EQ(warned.warnings.size(), 1u);
     EXPECT_NE(warned.warnings[0].find("witness"), std::string::npos) << warned.warnings[0];
     EXPECT_TRUE(verify().warnings.empty());
+}
+
+// A key file that is no file (a FIFO nobody writes, a device) is refused by name, not waited on or read.
+TEST_F(AuditKeyTest, AKeyFileThatIsNoFileIsRefusedWithoutBlocking)
+{
+    {
+        Store store = openStore();
+        appendSome(store, 1);
+    }
+    const std::string id = keyId();
+    const fs::path file = keyFolder() / (id + ".key");
+    fs::remove(file);
+    ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0);
+    auto key = readAuditKey(keyFolder(), id);
+    ASSERT_FALSE(key);
+    EXPECT_NE(key.error().message.find("the audit key is not a regular file but a FIFO"), std::string::npos)
+        << key.error().message;
+    expectBroken(verify(), AuditDamage::KeyMissing, 0, "FIFO");
 }
 
 TEST_F(AuditKeyTest, AKeyRecordRemovedIsNamed)
