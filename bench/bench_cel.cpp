@@ -9,8 +9,8 @@
 //
 //   bench_cel [RECORDS=1000000] [ROUNDS=3]
 
-#include "rules/cel/batch.h"
-#include "rules/cel/program.h"
+#include "cel/batch.h"
+#include "cel/program.h"
 
 #include <algorithm>
 #include <chrono>

@@ -16,7 +16,7 @@
 
 #include "bench_common.h"
 
-#include "isolation/python_guard.h"
+#include "python_guard.h"
 #include "isolation/runner.h"
 
 #include <cstdio>

@@ -17,7 +17,7 @@
 
 #include "bench_common.h"
 
-#include "isolation/fd_passing.h" // sendmsg/recvmsg of one descriptor, nothing more
+#include "fd_passing.h" // sendmsg/recvmsg of one descriptor, nothing more
 
 #include <fcntl.h>
 #include <sched.h>

@@ -5,7 +5,7 @@
 // - a program evaluates to the same value with and without a trace (explanations show what really ran);
 // - errors that evaluation returns are placed inside the source too.
 
-#include "rules/cel/program.h"
+#include "cel/program.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -13,7 +13,7 @@
 // bit 2 declare some columns' types, bit 3 sample half the records, bit 4 read on three threads in batches of
 // three records and compare with one thread.
 
-#include "rules/cel/utf8.h"
+#include "cel/utf8.h"
 #include "rules/dataset.h"
 #include "rules/dataset_store.h"
 

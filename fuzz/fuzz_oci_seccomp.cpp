@@ -4,7 +4,7 @@
 // be storable: as a policy's syscall part it renders and re-parses to the same policy (renderPolicy is what
 // every run records). The machine facts are pinned, so that a finding replays the same anywhere.
 
-#include "isolation/oci_seccomp.h"
+#include "oci_seccomp.h"
 #include "isolation/policy.h"
 
 #include <cstddef>

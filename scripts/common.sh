@@ -17,7 +17,7 @@ SANDBENCH_PACKAGES=(
 # and AppStream validators, the sqlite3 shell and git (the audit and promotion tests use them as a person
 # would), useradd for the unprivileged test user, mount (a CLI test hides python3 behind a bind mount).
 SANDBENCH_TEST_PACKAGES=(libgtest-dev libgmock-dev desktop-file-utils appstream sqlite3 git passwd mount)
-# Only for the CEL conformance suite, an npm package (tests/rules/conformance): Node.js and npm. Installed only
+# Only for the CEL conformance suite, an npm package (tests/cel/conformance): Node.js and npm. Installed only
 # where no npm is on PATH: a Node.js from elsewhere ships its own npm, which Debian's npm package conflicts with.
 SANDBENCH_NODE_PACKAGES=(nodejs npm)
 # Only for the fuzz step of the tests (scripts/fuzz): clang-19, its libFuzzer and sanitizer runtimes, and
@@ -46,9 +46,9 @@ install_missing() {
 # node_modules is not there yet. The suite's data is never committed; the tests read it from node_modules.
 install_conformance_suite() {
   command -v npm >/dev/null || install_missing "${SANDBENCH_NODE_PACKAGES[@]}"
-  local dir=$SANDBENCH_ROOT/tests/rules/conformance
+  local dir=$SANDBENCH_ROOT/tests/cel/conformance
   if [[ ! -f $dir/node_modules/@bufbuild/cel-spec/package.json ]]; then
-    echo "==> installing the CEL conformance suite (npm ci in tests/rules/conformance)"
+    echo "==> installing the CEL conformance suite (npm ci in tests/cel/conformance)"
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
   fi
 }

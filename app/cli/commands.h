@@ -1,8 +1,9 @@
 #pragma once
 
 #include "store/store.h"
+#include "usecases/policy_reference.h"
 #include "util/error.h"
-#include "workspace/sandbox_engine.h"
+#include "sandboxes/sandbox_engine.h"
 
 #include <cstdint>
 #include <memory>
@@ -169,14 +170,6 @@ struct OpenedEngine {
     std::unique_ptr<SandboxEngine> engine;
 };
 Result<OpenedEngine> openEngine(const std::string& storePath);
-
-// --policy names a file, or else one of the built-in presets; `namesLevel` says whether it names its level.
-Result<Policy> loadPolicyOrPreset(const std::string& nameOrPath, bool& namesLevel);
-// What a sandbox keeps of --policy FILE|PRESET: "preset:NAME", or a file's policy recorded in the store's
-// versions as "NAME@VERSION". A bad file is refused with the parser's line and field.
-Result<std::string> policyReference(Store& store, const std::string& fileOrPreset);
-// The policy a sandbox's reference names (the level a preset leaves open: the deepest this machine offers).
-Result<Policy> policyFromReference(const Store& store, const std::string& reference);
 
 int sandboxCommand(const SandboxOptions& options);
 int promoteCommand(const PromoteOptions& options);

@@ -5,7 +5,7 @@
 #include "isolation/policy.h"
 #include "util/size_text.h"
 #include "util/time_text.h"
-#include "workspace/sandbox_engine.h"
+#include "sandboxes/sandbox_engine.h"
 
 #include <CLI/CLI.hpp>
 

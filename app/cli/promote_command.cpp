@@ -9,8 +9,8 @@
 
 #include "rules/promotion_gate.h"
 #include "util/printable.h"
-#include "workspace/promote.h"
-#include "workspace/sandbox_engine.h"
+#include "promotion/promote.h"
+#include "sandboxes/sandbox_engine.h"
 
 #include <fmt/format.h>
 

@@ -7,7 +7,7 @@
 #include "store/audit.h"
 #include "store/metrics.h"
 #include "store/store.h"
-#include "workspace/sandbox_engine.h"
+#include "sandboxes/sandbox_engine.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,9 +5,9 @@
 
 #include "report.h"
 
-#include "rules/cel/json.h"
-#include "rules/cel/parser.h"
-#include "rules/cel/program.h"
+#include "cel/json.h"
+#include "cel/parser.h"
+#include "cel/program.h"
 #include "util/input_file.h"
 #include "util/printable.h"
 

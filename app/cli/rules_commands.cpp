@@ -7,7 +7,7 @@
 #include "report.h"
 #include "rules_support.h"
 
-#include "rules/cel/json.h"
+#include "cel/json.h"
 #include "util/printable.h"
 
 #include <fmt/format.h>

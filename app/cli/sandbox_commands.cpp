@@ -13,8 +13,8 @@
 #include "util/printable.h"
 #include "util/size_text.h"
 #include "util/time_text.h"
-#include "workspace/files.h"
-#include "workspace/sandbox_engine.h"
+#include "checkpoints/files.h"
+#include "sandboxes/sandbox_engine.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

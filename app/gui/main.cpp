@@ -1,4 +1,4 @@
-#include "mainwindow/MainWindow.h"
+#include "ui/mainwindow/MainWindow.h"
 #include "store/store.h"
 
 #include <QApplication>

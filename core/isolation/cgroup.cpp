@@ -1,4 +1,4 @@
-#include "isolation/cgroup.h"
+#include "cgroup.h"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
-#include "isolation/container.h"
+#include "container.h"
 
-#include "isolation/fd_passing.h"
+#include "fd_passing.h"
 #include "isolation/start_trace.h"
 
 #include <fmt/format.h>

@@ -1,9 +1,9 @@
 #include "isolation/doctor.h"
 
-#include "isolation/cgroup.h"
-#include "isolation/landlock.h"
+#include "cgroup.h"
+#include "landlock.h"
 #include "isolation/runner.h"
-#include "isolation/seccomp_filter.h"
+#include "seccomp_filter.h"
 
 #include <fmt/format.h>
 

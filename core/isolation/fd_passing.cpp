@@ -1,4 +1,4 @@
-#include "isolation/fd_passing.h"
+#include "fd_passing.h"
 
 #include <algorithm>
 #include <cerrno>

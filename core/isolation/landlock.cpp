@@ -1,4 +1,4 @@
-#include "isolation/landlock.h"
+#include "landlock.h"
 
 #include "util/unique_fd.h"
 

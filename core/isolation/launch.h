@@ -9,7 +9,7 @@
 // Internal to core/isolation (runner.cpp, warm_pool.cpp): callers use Runner and WarmPool.
 
 #include "isolation/launch_spec.h"
-#include "isolation/launcher_process.h"
+#include "launcher_process.h"
 #include "isolation/runner.h"
 #include "isolation/start_trace.h"
 #include "util/unique_fd.h"

@@ -9,17 +9,17 @@
 // (it is their subreaper) and kills the whole tree when the program ends, times out or is cancelled.
 // It writes one JSON result on fd 4 and nothing on stdout/stderr, which belong to the program.
 
-#include "isolation/cgroup.h"
-#include "isolation/container.h"
-#include "isolation/fd_passing.h"
-#include "isolation/landlock.h"
+#include "cgroup.h"
+#include "container.h"
+#include "fd_passing.h"
+#include "landlock.h"
 #include "isolation/launch_spec.h"
-#include "isolation/netproxy.h"
-#include "isolation/path_report.h"
-#include "isolation/run_usage.h"
-#include "isolation/seccomp_filter.h"
+#include "netproxy.h"
+#include "path_report.h"
+#include "run_usage.h"
+#include "seccomp_filter.h"
 #include "isolation/start_trace.h"
-#include "isolation/zygote.h"
+#include "zygote.h"
 
 #include <fmt/format.h>
 #include <seccomp.h>

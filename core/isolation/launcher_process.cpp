@@ -1,8 +1,8 @@
-#include "isolation/launcher_process.h"
+#include "launcher_process.h"
 
-#include "isolation/fd_passing.h"
+#include "fd_passing.h"
 #include "isolation/launch_spec.h"
-#include "isolation/zygote.h"
+#include "zygote.h"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
-#include "isolation/netproxy.h"
+#include "netproxy.h"
 
-#include "isolation/fd_passing.h"
+#include "fd_passing.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "isolation/oci_seccomp.h"
+#include "oci_seccomp.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

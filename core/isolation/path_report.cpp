@@ -1,6 +1,6 @@
-#include "isolation/path_report.h"
+#include "path_report.h"
 
-#include "isolation/container.h"
+#include "container.h"
 
 #include <fmt/format.h>
 

@@ -15,7 +15,7 @@
 // races its own arguments (another thread rewriting the path, a symlink swapped in) can at worst spoil
 // a report, never gain an access. Paths that exist nowhere are not reported (runtimes probe many).
 
-#include "isolation/landlock.h"
+#include "landlock.h"
 #include "isolation/launch_spec.h"
 #include "isolation/run.h"
 #include "util/unique_fd.h"

@@ -1,6 +1,6 @@
 #include "isolation/policy.h"
 
-#include "isolation/oci_seccomp.h"
+#include "oci_seccomp.h"
 #include "isolation/policy_presets.h" // generated from resources/policies/*.yaml (see presets.cmake there)
 
 #include "util/input_file.h"

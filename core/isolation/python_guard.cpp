@@ -1,4 +1,4 @@
-#include "isolation/python_guard.h"
+#include "python_guard.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "isolation/run_usage.h"
+#include "run_usage.h"
 
 #include <cerrno>
 #include <cstdio>

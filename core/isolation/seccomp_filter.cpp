@@ -1,6 +1,6 @@
-#include "isolation/seccomp_filter.h"
+#include "seccomp_filter.h"
 
-#include "isolation/path_report.h"
+#include "path_report.h"
 
 #include <fmt/format.h>
 #include <seccomp.h>

@@ -1,4 +1,4 @@
-#include "isolation/strict.h"
+#include "strict.h"
 
 namespace sb {
 

@@ -1,6 +1,6 @@
 #include "isolation/warm_pool.h"
 
-#include "isolation/launch.h"
+#include "launch.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,6 +1,6 @@
-#include "isolation/zygote.h"
+#include "zygote.h"
 
-#include "isolation/fd_passing.h"
+#include "fd_passing.h"
 #include "isolation/launch_spec.h"
 
 #include <array>

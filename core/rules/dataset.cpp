@@ -1,7 +1,7 @@
 #include "rules/dataset.h"
 
-#include "rules/cel/time.h"
-#include "rules/cel/utf8.h"
+#include "cel/time.h"
+#include "cel/utf8.h"
 #include "util/threads.h"
 #include "util/input_file.h"
 

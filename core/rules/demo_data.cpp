@@ -1,6 +1,6 @@
 #include "rules/demo_data.h"
 
-#include "rules/cel/time.h"
+#include "cel/time.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 #include "rules/evaluate.h"
 
-#include "rules/cel/batch.h"
-#include "rules/cel/json.h"
+#include "cel/batch.h"
+#include "cel/json.h"
 #include "util/threads.h"
 
 #include <fmt/format.h>

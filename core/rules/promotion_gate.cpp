@@ -5,7 +5,7 @@
 #include "rules/ruleset.h"
 #include "util/input_file.h"
 #include "util/printable.h"
-#include "workspace/path_filter.h"
+#include "checkpoints/path_filter.h"
 
 #include <fmt/format.h>
 

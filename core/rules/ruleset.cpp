@@ -1,8 +1,8 @@
 #include "rules/ruleset.h"
 
-#include "rules/cel/lexer.h"
-#include "rules/cel/parser.h"
-#include "rules/cel/utf8.h"
+#include "cel/lexer.h"
+#include "cel/parser.h"
+#include "cel/utf8.h"
 #include "util/input_file.h"
 
 #include <fmt/format.h>

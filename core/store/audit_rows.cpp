@@ -1,4 +1,4 @@
-#include "store/audit_rows.h"
+#include "audit_rows.h"
 
 #include "store/audit_key.h"
 #include "util/printable.h"

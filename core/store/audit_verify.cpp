@@ -3,7 +3,7 @@
 #include "store/audit.h"
 
 #include "store/audit_key.h"
-#include "store/audit_rows.h"
+#include "audit_rows.h"
 #include "store/sqlite_db.h"
 #include "store/store.h"
 #include "util/hash.h"

@@ -1,6 +1,6 @@
-# Compiles resources/policies/*.yaml into sandbench_base: the YAML files stay the single source of truth,
+# Compiles resources/policies/*.yaml into sandbench_policy: the YAML files stay the single source of truth,
 # the library carries their text (builtinPreset() in core/isolation/policy.h). Included from
-# core/CMakeLists.txt after sandbench_base exists; editing or adding a preset re-runs the configure step.
+# core/isolation/CMakeLists.txt after sandbench_policy exists; editing or adding a preset re-runs the configure step.
 file(GLOB _sb_preset_files CONFIGURE_DEPENDS "${CMAKE_CURRENT_LIST_DIR}/*.yaml")
 list(SORT _sb_preset_files)
 set(SANDBENCH_PRESET_ENTRIES "")
@@ -20,4 +20,4 @@ endif()
 # configure_file rewrites the header only when a preset changed, so nothing rebuilds needlessly.
 configure_file("${CMAKE_CURRENT_LIST_DIR}/policy_presets.h.in"
                "${CMAKE_CURRENT_BINARY_DIR}/generated/isolation/policy_presets.h" @ONLY)
-target_include_directories(sandbench_base PRIVATE "${CMAKE_CURRENT_BINARY_DIR}/generated")
+target_include_directories(sandbench_policy PRIVATE "${CMAKE_CURRENT_BINARY_DIR}/generated")

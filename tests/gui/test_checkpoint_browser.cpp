@@ -3,14 +3,14 @@
 // disk), Fork, Destroy, Sweep, Cancel, the demo's sandboxes, and a clear error. Dialogs are real and
 // window-modal; the test fills and clicks them as a person would. Screenshots go to the build tree.
 #include "gui_test_main.h"
-#include "checkpoints/CheckpointBrowser.h"
-#include "editor/DiffView.h"
-#include "mainwindow/MainWindow.h"
-#include "models/CheckpointListModel.h"
-#include "models/DiffFileModel.h"
-#include "models/SandboxListModel.h"
+#include "ui/checkpoints/CheckpointBrowser.h"
+#include "ui/editor/DiffView.h"
+#include "ui/mainwindow/MainWindow.h"
+#include "ui/models/CheckpointListModel.h"
+#include "ui/models/DiffFileModel.h"
+#include "ui/models/SandboxListModel.h"
 #include "store/store.h"
-#include "workspace/sandbox_engine.h"
+#include "sandboxes/sandbox_engine.h"
 
 #include <QAction>
 #include <QApplication>

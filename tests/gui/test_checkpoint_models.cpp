@@ -1,10 +1,10 @@
 // The checkpoint browser's Qt layer without a widget: the lane layout of the graph (data-driven), the
 // models (under QAbstractItemModelTester), and CheckpointJobRunner on a real store.
-#include "jobs/CheckpointJobs.h"
-#include "models/CheckpointGraph.h"
-#include "models/CheckpointListModel.h"
-#include "models/DiffFileModel.h"
-#include "models/SandboxListModel.h"
+#include "ui/jobs/CheckpointJobs.h"
+#include "ui/models/CheckpointGraph.h"
+#include "ui/models/CheckpointListModel.h"
+#include "ui/models/DiffFileModel.h"
+#include "ui/models/SandboxListModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>

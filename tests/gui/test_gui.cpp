@@ -1,11 +1,11 @@
 // Drives the real workbench window: types into the editor, runs with Ctrl+Return, runs the demo,
 // and checks what a person would see. Every test uses its own temporary store and settings.
 #include "gui_test_main.h"
-#include "audit/AuditView.h"
-#include "charts/MetricsDashboard.h"
+#include "ui/audit/AuditView.h"
+#include "ui/charts/MetricsDashboard.h"
 #include "demo/demo.h"
-#include "editor/CodeEditor.h"
-#include "mainwindow/MainWindow.h"
+#include "ui/editor/CodeEditor.h"
+#include "ui/mainwindow/MainWindow.h"
 #include "store/store.h"
 
 #include <Qsci/qscilexer.h>
@@ -17,7 +17,7 @@
 #include <QChart>
 #include <QChartView>
 #include "isolation/doctor.h"
-#include "models/AuditLogModel.h"
+#include "ui/models/AuditLogModel.h"
 
 #include <QComboBox>
 #include <QDir>

@@ -4,14 +4,14 @@
 // a high-risk change (Promote disabled until name and note are filled; the approval is in the audit log),
 // an export to a folder, and a cancelled preview. Screenshots go to the build tree.
 #include "gui_test_main.h"
-#include "checkpoints/CheckpointBrowser.h"
-#include "editor/DiffView.h"
-#include "mainwindow/MainWindow.h"
-#include "models/CheckpointListModel.h"
-#include "promote/PromotionDialog.h"
+#include "ui/checkpoints/CheckpointBrowser.h"
+#include "ui/editor/DiffView.h"
+#include "ui/mainwindow/MainWindow.h"
+#include "ui/models/CheckpointListModel.h"
+#include "ui/promote/PromotionDialog.h"
 #include "store/audit.h"
 #include "store/store.h"
-#include "workspace/sandbox_engine.h"
+#include "sandboxes/sandbox_engine.h"
 
 #include <QAction>
 #include <QApplication>

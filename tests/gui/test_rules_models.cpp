@@ -1,8 +1,8 @@
 // The rules workspace's Qt layer without widgets: RulesJobRunner reads, evaluates and compares on a worker and
 // hands back snapshots, and ChangedDecisionsModel (checked by QAbstractItemModelTester) shows what changed.
 
-#include "jobs/RulesJobs.h"
-#include "models/ChangedDecisionsModel.h"
+#include "ui/jobs/RulesJobs.h"
+#include "ui/models/ChangedDecisionsModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>

@@ -4,12 +4,12 @@
 // and a long read can be cancelled. Screenshots go to the build tree.
 
 #include "gui_test_main.h"
-#include "mainwindow/MainWindow.h"
-#include "models/ChangedDecisionsModel.h"
-#include "rules/RuleSetEditor.h"
-#include "rules/RulesCharts.h"
-#include "rules/RulesLexer.h"
-#include "rules/RulesWorkspace.h"
+#include "ui/mainwindow/MainWindow.h"
+#include "ui/models/ChangedDecisionsModel.h"
+#include "ui/rules/RuleSetEditor.h"
+#include "ui/rules/RulesCharts.h"
+#include "ui/rules/RulesLexer.h"
+#include "ui/rules/RulesWorkspace.h"
 #include "rules/demo_data.h"
 
 #include <QAbstractItemModelTester>

@@ -1,12 +1,12 @@
 // Models, adapters and background jobs of the workbench, without a single widget.
-#include "jobs/AuditJobs.h"
-#include "jobs/RunJob.h"
-#include "models/AuditLogModel.h"
+#include "ui/jobs/AuditJobs.h"
+#include "ui/jobs/RunJob.h"
+#include "ui/models/AuditLogModel.h"
 #include "store/sqlite_db.h"
-#include "models/MetricsChartData.h"
-#include "models/RunHistoryModel.h"
-#include "models/Traceback.h"
-#include "style/OutcomeStyle.h"
+#include "ui/models/MetricsChartData.h"
+#include "ui/models/RunHistoryModel.h"
+#include "ui/models/Traceback.h"
+#include "ui/style/OutcomeStyle.h"
 
 #include <QAbstractItemModelTester>
 #include <QGuiApplication>

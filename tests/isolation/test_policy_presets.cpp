@@ -1,5 +1,5 @@
 // Syscall rules, allow_lower_level, the built-in presets and the OCI/Docker seccomp profile import.
-#include "isolation/oci_seccomp.h"
+#include "oci_seccomp.h"
 #include "isolation/policy.h"
 #include "source_tree.h"
 

@@ -2,7 +2,7 @@
 // what it takes from a program's stderr as the program's claims.
 
 #include "isolation/policy.h"
-#include "isolation/python_guard.h"
+#include "python_guard.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Outcome classification, limits, output capture and the import guard of the process level.
 
-#include "isolation/cgroup.h"
-#include "isolation/launcher_process.h"
+#include "cgroup.h"
+#include "launcher_process.h"
 #include "proc_scan.h"
 #include "run_helpers.h"
 #include "source_tree.h"

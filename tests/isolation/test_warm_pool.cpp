@@ -5,7 +5,7 @@
 #include "run_helpers.h"
 
 #include "isolation/doctor.h"
-#include "isolation/launcher_process.h"
+#include "launcher_process.h"
 #include "isolation/warm_pool.h"
 
 #include <gtest/gtest.h>

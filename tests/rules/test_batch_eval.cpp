@@ -5,7 +5,7 @@
 // and the record, and reproduces. BATCH_DEBUG=1 prints what the generator wrote that does not compile, and
 // how many rows the batches decided.
 
-#include "rules/cel/batch.h"
+#include "cel/batch.h"
 #include "rules/demo_data.h"
 #include "rules/evaluate.h"
 #include "rules/ruleset.h"

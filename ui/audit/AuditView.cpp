@@ -1,8 +1,8 @@
-#include "audit/AuditView.h"
+#include "ui/audit/AuditView.h"
 
-#include "models/AuditLogModel.h"
-#include "models/Conversions.h"
-#include "style/Icons.h"
+#include "ui/models/AuditLogModel.h"
+#include "ui/models/Conversions.h"
+#include "ui/style/Icons.h"
 #include "util/printable.h"
 
 #include <QComboBox>

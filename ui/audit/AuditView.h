@@ -1,6 +1,6 @@
 #pragma once
 
-#include "jobs/AuditJobs.h"
+#include "ui/jobs/AuditJobs.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
-#include "charts/MetricsDashboard.h"
+#include "ui/charts/MetricsDashboard.h"
 
-#include "style/OutcomeStyle.h"
+#include "ui/style/OutcomeStyle.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

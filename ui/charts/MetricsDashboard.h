@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/MetricsChartData.h"
+#include "ui/models/MetricsChartData.h"
 #include "store/metrics.h"
 
 #include <QWidget>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "jobs/CheckpointJobs.h"
+#include "ui/jobs/CheckpointJobs.h"
 
 #include <QStringList>
 #include <QWidget>

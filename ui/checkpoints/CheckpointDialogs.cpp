@@ -1,6 +1,6 @@
-#include "checkpoints/CheckpointDialogs.h"
+#include "ui/checkpoints/CheckpointDialogs.h"
 
-#include "models/Conversions.h"
+#include "ui/models/Conversions.h"
 #include "util/size_text.h"
 #include "util/time_text.h"
 

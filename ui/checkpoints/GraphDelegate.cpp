@@ -1,8 +1,8 @@
-#include "checkpoints/GraphDelegate.h"
+#include "ui/checkpoints/GraphDelegate.h"
 
-#include "models/CheckpointListModel.h"
-#include "models/Conversions.h"
-#include "style/ChangeStyle.h"
+#include "ui/models/CheckpointListModel.h"
+#include "ui/models/Conversions.h"
+#include "ui/style/ChangeStyle.h"
 
 #include <QApplication>
 #include <QPainter>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/CheckpointGraph.h"
+#include "ui/models/CheckpointGraph.h"
 
 #include <QStyledItemDelegate>
 

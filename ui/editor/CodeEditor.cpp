@@ -1,4 +1,4 @@
-#include "editor/CodeEditor.h"
+#include "ui/editor/CodeEditor.h"
 
 #include <Qsci/qscilexerbash.h>
 #include <Qsci/qscilexerpython.h>

@@ -1,4 +1,4 @@
-#include "editor/DiffView.h"
+#include "ui/editor/DiffView.h"
 
 #include <Qsci/qscilexerdiff.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "editor/CodeEditor.h"
+#include "ui/editor/CodeEditor.h"
 
 class QsciLexerDiff;
 

@@ -1,6 +1,6 @@
-#include "jobs/AuditJobs.h"
+#include "ui/jobs/AuditJobs.h"
 
-#include "models/Conversions.h"
+#include "ui/models/Conversions.h"
 #include "store/store.h"
 
 #include <QPromise>

@@ -1,7 +1,7 @@
-#include "jobs/CheckpointJobs.h"
+#include "ui/jobs/CheckpointJobs.h"
 
 #include "demo/demo_sandboxes.h"
-#include "models/Conversions.h"
+#include "ui/models/Conversions.h"
 #include "store/store.h"
 #include "util/printable.h"
 #include "util/time_text.h"

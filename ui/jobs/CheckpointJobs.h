@@ -1,6 +1,6 @@
 #pragma once
 
-#include "workspace/sandbox_engine.h"
+#include "sandboxes/sandbox_engine.h"
 
 #include <QFutureWatcher>
 #include <QObject>

@@ -1,10 +1,10 @@
-#include "jobs/PromotionJobs.h"
+#include "ui/jobs/PromotionJobs.h"
 
-#include "models/Conversions.h"
+#include "ui/models/Conversions.h"
 #include "rules/promotion_gate.h"
 #include "store/store.h"
 #include "util/printable.h"
-#include "workspace/diff.h"
+#include "checkpoints/diff.h"
 
 #include <QPromise>
 #include <QTimer>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "jobs/CheckpointJobs.h"
-#include "workspace/promote.h"
+#include "ui/jobs/CheckpointJobs.h"
+#include "promotion/promote.h"
 
 #include <QFutureWatcher>
 #include <QObject>

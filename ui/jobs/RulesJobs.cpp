@@ -1,6 +1,6 @@
-#include "jobs/RulesJobs.h"
+#include "ui/jobs/RulesJobs.h"
 
-#include "models/Conversions.h"
+#include "ui/models/Conversions.h"
 #include "rules/dataset_store.h"
 #include "rules/demo_data.h"
 #include "store/store.h"

@@ -1,9 +1,9 @@
-#include "jobs/RunJob.h"
+#include "ui/jobs/RunJob.h"
 
 #include "demo/demo.h"
 #include "isolation/runner.h"
 #include "isolation/warm_pool.h"
-#include "models/Conversions.h"
+#include "ui/models/Conversions.h"
 
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>

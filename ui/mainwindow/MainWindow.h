@@ -1,7 +1,7 @@
 #pragma once
 
 #include "isolation/policy.h"
-#include "jobs/RunJob.h"
+#include "ui/jobs/RunJob.h"
 
 #include <QMainWindow>
 #include <QString>

@@ -1,8 +1,8 @@
-#include "mainwindow/OutputPane.h"
+#include "ui/mainwindow/OutputPane.h"
 
-#include "models/Conversions.h"
-#include "models/MetricsChartData.h"
-#include "style/OutcomeStyle.h"
+#include "ui/models/Conversions.h"
+#include "ui/models/MetricsChartData.h"
+#include "ui/style/OutcomeStyle.h"
 
 #include <QFontDatabase>
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
-#include "models/AuditLogModel.h"
+#include "ui/models/AuditLogModel.h"
 
-#include "models/Conversions.h"
+#include "ui/models/Conversions.h"
 #include "util/printable.h"
 
 #include <QColor>

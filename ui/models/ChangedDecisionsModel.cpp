@@ -1,6 +1,6 @@
-#include "models/ChangedDecisionsModel.h"
+#include "ui/models/ChangedDecisionsModel.h"
 
-#include "models/Conversions.h"
+#include "ui/models/Conversions.h"
 
 namespace sb::ui {
 

@@ -2,7 +2,7 @@
 // The records whose decision a variant changes, as a virtual table over the impact's changed rows: nothing is
 // copied per row, so a million changed records cost the index vector the impact already has.
 
-#include "jobs/RulesJobs.h"
+#include "ui/jobs/RulesJobs.h"
 
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>

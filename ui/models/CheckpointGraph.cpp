@@ -1,4 +1,4 @@
-#include "models/CheckpointGraph.h"
+#include "ui/models/CheckpointGraph.h"
 
 #include <algorithm>
 #include <unordered_set>

@@ -1,8 +1,8 @@
-#include "models/CheckpointListModel.h"
+#include "ui/models/CheckpointListModel.h"
 
-#include "models/Conversions.h"
-#include "models/SandboxListModel.h"
-#include "style/ChangeStyle.h"
+#include "ui/models/Conversions.h"
+#include "ui/models/SandboxListModel.h"
+#include "ui/style/ChangeStyle.h"
 #include "util/printable.h"
 
 #include <QColor>

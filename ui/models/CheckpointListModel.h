@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/CheckpointGraph.h"
-#include "workspace/sandbox_engine.h"
+#include "ui/models/CheckpointGraph.h"
+#include "sandboxes/sandbox_engine.h"
 
 #include <QAbstractTableModel>
 

@@ -1,7 +1,7 @@
-#include "models/DiffFileModel.h"
+#include "ui/models/DiffFileModel.h"
 
-#include "models/Conversions.h"
-#include "style/ChangeStyle.h"
+#include "ui/models/Conversions.h"
+#include "ui/style/ChangeStyle.h"
 #include "util/printable.h"
 
 #include <QColor>

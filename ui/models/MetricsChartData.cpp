@@ -1,4 +1,4 @@
-#include "models/MetricsChartData.h"
+#include "ui/models/MetricsChartData.h"
 
 #include <QCoreApplication>
 #include <QLocale>

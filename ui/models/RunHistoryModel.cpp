@@ -1,7 +1,7 @@
-#include "models/RunHistoryModel.h"
+#include "ui/models/RunHistoryModel.h"
 
-#include "models/Conversions.h"
-#include "style/OutcomeStyle.h"
+#include "ui/models/Conversions.h"
+#include "ui/style/OutcomeStyle.h"
 
 #include <QDateTime>
 #include <QLocale>

@@ -1,6 +1,6 @@
-#include "models/SandboxListModel.h"
+#include "ui/models/SandboxListModel.h"
 
-#include "models/Conversions.h"
+#include "ui/models/Conversions.h"
 #include "util/printable.h"
 #include "util/time_text.h"
 

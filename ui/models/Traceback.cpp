@@ -1,4 +1,4 @@
-#include "models/Traceback.h"
+#include "ui/models/Traceback.h"
 
 #include <QRegularExpression>
 

@@ -1,8 +1,8 @@
-#include "promote/PromotionDialog.h"
+#include "ui/promote/PromotionDialog.h"
 
-#include "editor/DiffView.h"
-#include "models/Conversions.h"
-#include "style/ChangeStyle.h"
+#include "ui/editor/DiffView.h"
+#include "ui/models/Conversions.h"
+#include "ui/style/ChangeStyle.h"
 #include "util/printable.h"
 
 #include <QApplication>

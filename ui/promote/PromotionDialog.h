@@ -1,6 +1,6 @@
 #pragma once
 
-#include "jobs/PromotionJobs.h"
+#include "ui/jobs/PromotionJobs.h"
 
 #include <QDialog>
 #include <QString>

@@ -1,7 +1,7 @@
-#include "rules/RuleSetEditor.h"
+#include "ui/rules/RuleSetEditor.h"
 
-#include "models/Conversions.h"
-#include "rules/RulesLexer.h"
+#include "ui/models/Conversions.h"
+#include "ui/rules/RulesLexer.h"
 
 #include <QFutureWatcher>
 #include <QTimer>

@@ -5,7 +5,7 @@
 // large one, whose result is dropped if the text changed meanwhile. Each error or warning is underlined where
 // it points, marked in the margin and explained in a tooltip.
 
-#include "editor/CodeEditor.h"
+#include "ui/editor/CodeEditor.h"
 
 #include "rules/ruleset.h"
 #include "rules/schema.h"

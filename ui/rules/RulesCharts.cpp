@@ -1,6 +1,6 @@
-#include "rules/RulesCharts.h"
+#include "ui/rules/RulesCharts.h"
 
-#include "models/Conversions.h"
+#include "ui/models/Conversions.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>

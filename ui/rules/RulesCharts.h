@@ -2,7 +2,7 @@
 // The figures of an evaluation or a comparison in Qt Charts: decisions per rule set (stacked bars), impact
 // rate per variant, hits per rule, and precision/recall of "flagged" when the data has labels.
 
-#include "jobs/RulesJobs.h"
+#include "ui/jobs/RulesJobs.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
-#include "rules/RulesLexer.h"
+#include "ui/rules/RulesLexer.h"
 
-#include "rules/cel/lexer.h"
+#include "cel/lexer.h"
 
 #include <Qsci/qsciscintilla.h>
 

@@ -1,12 +1,12 @@
-#include "rules/RulesWorkspace.h"
+#include "ui/rules/RulesWorkspace.h"
 
-#include "models/ChangedDecisionsModel.h"
-#include "models/Conversions.h"
-#include "rules/RuleSetEditor.h"
-#include "rules/RulesCharts.h"
+#include "ui/models/ChangedDecisionsModel.h"
+#include "ui/models/Conversions.h"
+#include "ui/rules/RuleSetEditor.h"
+#include "ui/rules/RulesCharts.h"
 #include "rules/dataset_store.h"
 #include "rules/ruleset.h"
-#include "style/Icons.h"
+#include "ui/style/Icons.h"
 #include "store/store.h"
 
 #include <QAction>

@@ -3,7 +3,7 @@
 // dataset, Evaluate and Compare running off the GUI thread, their figures in charts, the records a variant
 // changes in a table, and why a record got its decision. It assembles; RulesJobRunner and core do the work.
 
-#include "jobs/RulesJobs.h"
+#include "ui/jobs/RulesJobs.h"
 
 #include <QWidget>
 

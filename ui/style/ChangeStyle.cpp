@@ -1,4 +1,4 @@
-#include "style/ChangeStyle.h"
+#include "ui/style/ChangeStyle.h"
 
 #include <QFont>
 #include <QPainter>

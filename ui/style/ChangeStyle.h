@@ -1,6 +1,6 @@
 #pragma once
 
-#include "workspace/diff.h"
+#include "checkpoints/diff.h"
 
 #include <QColor>
 #include <QIcon>

@@ -1,4 +1,4 @@
-#include "style/Icons.h"
+#include "ui/style/Icons.h"
 
 #include <QApplication>
 #include <QLinearGradient>

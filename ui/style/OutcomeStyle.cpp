@@ -1,6 +1,6 @@
-#include "style/OutcomeStyle.h"
+#include "ui/style/OutcomeStyle.h"
 
-#include "models/Conversions.h"
+#include "ui/models/Conversions.h"
 
 namespace sb::ui {
 

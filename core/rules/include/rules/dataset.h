@@ -1,0 +1,180 @@
+#pragma once
+
+// Datasets: the records rule sets are evaluated on, read from CSV (a header row, RFC 4180 quoting, LF or
+// CRLF, an optional UTF-8 BOM) or JSON Lines (one object per line; nested objects become dotted fields,
+// "merchant": {"country": "FR"} is merchant.country), streamed from the file in blocks.
+//
+// Every column has one type (schema.h): declared by the caller (a rule set's `fields:`, --field), else
+// inferred from the values of the records read: int when every value is an integer, double when every value
+// is a number, bool (true/false), timestamp (RFC 3339), else string. An empty CSV cell of a non-string column
+// and a JSON null or absent field are missing values; a rule condition that reads one gets an error ("no
+// value for 'amount'"), counted per rule, never a crash. The id column (`id`, or the one named) is a string
+// unless declared otherwise; without one, records are identified by their number (1, 2, ...).
+//
+// In memory a dataset is columnar: one array of CEL values per column (16 bytes a cell, strings viewing the
+// dataset's own arena, repeated strings stored once), so an evaluation reads a record's fields without
+// converting anything.
+//
+// Reading is two passes over the file when some column's type must be inferred (the first only checks
+// values), one pass otherwise. A record that cannot be read (wrong number of fields, a value that is not
+// of its column's declared type, invalid UTF-8, broken quoting, invalid JSON) is a bad row: reported with
+// its line, and either refused (the read fails naming it) or skipped and counted — the caller chooses, and
+// skipped rows are always reported. Input that is not text at all (a NUL byte), a record longer than the
+// limit or a quote never closed fails the read whatever the choice, naming the line.
+
+#include "cel/value.h"
+#include "rules/schema.h"
+#include "util/error.h"
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sb::rules {
+
+enum class DataFormat : std::uint8_t { Csv, JsonLines };
+std::string_view toString(DataFormat format); // "csv", "jsonl"
+// By extension: .csv, .jsonl, .ndjson (any case); empty for anything else.
+std::optional<DataFormat> formatForPath(const std::filesystem::path& path);
+
+enum class BadRowPolicy : std::uint8_t { Fail, Skip };
+std::string_view toString(BadRowPolicy policy); // "fail", "skip"
+
+struct ReadOptions {
+    DataFormat format = DataFormat::Csv;
+    std::vector<Field> declared; // types of these columns; a declared name the input lacks is an error
+    std::string idColumn;        // empty: `id` when the input has that column, else record numbers
+    BadRowPolicy onBadRow = BadRowPolicy::Fail;
+    // Deterministic sampling: the n-th record of the input (0-based, bad ones included) is kept when a hash
+    // of (seed, n) falls below `sample`, so the same file, ratio and seed always keep the same records.
+    double sample = 1.0;
+    std::uint64_t seed = 0;
+    std::uint64_t maxRows = 0; // stop after this many records kept; 0: no limit
+    std::size_t maxRecordBytes = 1u << 20;
+    std::size_t maxColumns = 4096;
+    std::size_t maxBadRowExamples = 20;
+    // CSV is split into records on the calling thread and checked and converted on `threads` (0: one per
+    // core) when the input is at least parallelMinBytes long and there is no row limit; the result is the
+    // same as on one thread. batchRecords: records handed to a thread at a time.
+    unsigned threads = 0;
+    std::uint64_t parallelMinBytes = 4u << 20;
+    std::size_t batchRecords = 8192;
+    const std::atomic<bool>* cancel = nullptr;
+    // Called every few megabytes with the bytes read so far and the input's size (0 when unknown); the
+    // first pass counts for half when there are two.
+    std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+};
+
+struct BadRow {
+    std::int64_t line = 0; // where the record starts (1-based)
+    std::string message;
+};
+
+struct ReadReport {
+    std::int64_t records = 0;           // data records in the input (blank lines are not records)
+    std::int64_t kept = 0;              // records in the dataset
+    std::int64_t sampledOut = 0;        // left out by sampling
+    std::int64_t badRows = 0;           // skipped as bad
+    std::vector<BadRow> badRowExamples; // the first ReadOptions::maxBadRowExamples of them
+    bool stoppedAtMaxRows = false;
+};
+
+class DatasetBuilder;
+
+class Dataset {
+public:
+    Dataset() = default;
+    Dataset(Dataset&&) noexcept = default;
+    Dataset& operator=(Dataset&&) noexcept = default;
+    Dataset(const Dataset&) = delete;
+    Dataset& operator=(const Dataset&) = delete;
+
+    const Schema& schema() const { return m_schema; }
+    std::size_t rowCount() const { return m_lines.size(); }
+    std::size_t columnCount() const { return m_columns.size(); }
+    std::span<const cel::Value> column(std::size_t index) const { return m_columns[index]; }
+    const cel::Value& value(std::size_t row, std::size_t column) const { return m_columns[column][row]; }
+    bool isMissing(std::size_t row, std::size_t column) const { return value(row, column).isError(); }
+
+    // The column that identifies records, or -1 (records are then identified by their number, from 1).
+    int idColumn() const { return m_idColumn; }
+    // The record's id as text: the id column's value (a string as it is, a number in decimal), else "N".
+    std::string recordId(std::size_t row) const;
+    // The first record with this id, if any.
+    std::optional<std::size_t> findRecord(std::string_view id) const;
+    // The line of the source file the record starts on (for messages), 0 when not known.
+    std::int64_t sourceLine(std::size_t row) const { return m_lines[row]; }
+    // What the records were read from, for messages: a file path or "dataset NAME".
+    const std::string& source() const { return m_source; }
+    void setSource(std::string source) { m_source = std::move(source); }
+
+    // The value a missing field of `column` has: an error naming the field.
+    cel::Value missing(std::size_t column) const { return m_missing[column]; }
+
+    // Gives the columns `declared` names the declared type where that loses nothing (an int column declared
+    // double); any other difference is an error naming the column. Names the data lacks are left alone.
+    Result<void> adaptTo(const std::vector<Field>& declared);
+
+private:
+    friend class DatasetBuilder;
+    Schema m_schema;
+    std::vector<std::vector<cel::Value>> m_columns;
+    std::vector<cel::Value> m_missing;
+    std::vector<std::int64_t> m_lines;
+    int m_idColumn = -1;
+    std::string m_source;
+    cel::Arena m_strings;                  // the bytes string cells view
+    std::vector<cel::Arena> m_moreStrings; // the same, of parts read on other threads
+};
+
+// Fills a Dataset column by column or row by row (readers, snapshots, the demo generator).
+class DatasetBuilder {
+public:
+    // `idColumn`: the index of the id column in `schema`, or -1.
+    DatasetBuilder(Schema schema, int idColumn, std::string source);
+    ~DatasetBuilder();
+    DatasetBuilder(const DatasetBuilder&) = delete;
+    DatasetBuilder& operator=(const DatasetBuilder&) = delete;
+
+    const Schema& schema() const { return m_data.m_schema; }
+    void reserve(std::size_t rows);
+    // One record's cells, by column; strings are copied (repeated ones stored once).
+    void addRow(std::span<const cel::Value> cells, std::int64_t line);
+    cel::Value string(std::size_t column, std::string_view text);
+    cel::Value missing(std::size_t column) const { return m_data.m_missing[column]; }
+    // Whole columns at once (snapshots): cells of strings must view strings made by string().
+    std::vector<cel::Value>& columnCells(std::size_t column) { return m_data.m_columns[column]; }
+    std::vector<std::int64_t>& lines() { return m_data.m_lines; }
+    // Appends the rows of a part built with the same schema (its strings move along).
+    void append(DatasetBuilder&& part);
+    std::size_t rowCount() const { return m_data.m_lines.size(); }
+    Dataset finish();
+
+private:
+    Dataset m_data;
+    struct Interner;
+    std::vector<std::unique_ptr<Interner>> m_interners;
+};
+
+// Reads a CSV or JSON Lines file (format from options.format). Errors name the file and the line:
+// "data.csv:7: expected 5 fields, found 4".
+Result<Dataset> readDataset(const std::filesystem::path& path, const ReadOptions& options,
+                            ReadReport* report = nullptr);
+// The same from text in memory; `sourceName` stands for the file in messages.
+Result<Dataset> readDatasetText(std::string_view text, std::string_view sourceName, const ReadOptions& options,
+                                ReadReport* report = nullptr);
+
+// Text of a value as a dataset would read it back: integers in decimal, doubles in the shortest form that
+// reads back the same, bools as true/false, timestamps in RFC 3339, strings as they are; missing: empty.
+std::string cellText(const cel::Value& value);
+
+// Whether sampling keeps the `ordinal`-th record (see ReadOptions::sample).
+bool sampleKeeps(std::uint64_t seed, std::uint64_t ordinal, double ratio);
+
+} // namespace sb::rules

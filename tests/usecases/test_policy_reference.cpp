@@ -1,0 +1,124 @@
+// What a policy argument and a sandbox's policy reference mean (usecases/policy_reference.h).
+
+#include "usecases/policy_reference.h"
+
+#include "isolation/doctor.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+
+namespace sb {
+namespace {
+
+namespace fs = std::filesystem;
+
+class PolicyReferenceTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        std::string pattern = (fs::temp_directory_path() / "sandbench-usecases-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) == nullptr)
+            throw std::runtime_error("mkdtemp failed");
+        m_dir = pattern;
+        auto store = Store::open(m_dir / "store.db");
+        ASSERT_TRUE(store) << store.error().message;
+        m_store.emplace(std::move(*store));
+    }
+    void TearDown() override
+    {
+        m_store.reset();
+        std::error_code ec;
+        fs::remove_all(m_dir, ec);
+    }
+    fs::path write(const std::string& name, const std::string& text) const
+    {
+        std::ofstream(m_dir / name) << text;
+        return m_dir / name;
+    }
+
+    fs::path m_dir;
+    std::optional<Store> m_store;
+};
+
+TEST_F(PolicyReferenceTest, APresetIsReferredToByItsName)
+{
+    auto reference = policyReference(*m_store, "strict");
+    ASSERT_TRUE(reference) << reference.error().message;
+    EXPECT_EQ(*reference, "preset:strict");
+    auto policy = policyFromReference(*m_store, *reference);
+    ASSERT_TRUE(policy) << policy.error().message;
+    auto preset = builtinPreset("strict");
+    ASSERT_TRUE(preset);
+    EXPECT_EQ(renderPolicy(*policy), renderPolicy(*preset));
+}
+
+TEST_F(PolicyReferenceTest, AFileIsRecordedAsAVersionAndReadBackFromTheStore)
+{
+    const fs::path file = write("tight.yaml", "name: tight\nlevel: process\nlimits:\n  wall_ms: 1234\n");
+    auto reference = policyReference(*m_store, file.string());
+    ASSERT_TRUE(reference) << reference.error().message;
+    EXPECT_EQ(*reference, "tight@1");
+    // The file may change or go: the reference names what was recorded.
+    fs::remove(file);
+    auto policy = policyFromReference(*m_store, *reference);
+    ASSERT_TRUE(policy) << policy.error().message;
+    EXPECT_EQ(policy->limits.wallMs, 1234);
+    EXPECT_EQ(policy->level, IsolationLevel::Process);
+}
+
+TEST_F(PolicyReferenceTest, AFileThatNamesNoLevelGetsTheDeepestThisMachineOffers)
+{
+    const fs::path file = write("open.yaml", "name: open\n");
+    bool namesLevel = true;
+    auto loaded = loadPolicyOrPreset(file.string(), namesLevel);
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    EXPECT_FALSE(namesLevel);
+    auto reference = policyReference(*m_store, file.string());
+    ASSERT_TRUE(reference) << reference.error().message;
+    auto policy = policyFromReference(*m_store, *reference);
+    ASSERT_TRUE(policy) << policy.error().message;
+    EXPECT_EQ(policy->level, highestAvailableLevel());
+}
+
+TEST_F(PolicyReferenceTest, ABadFileIsRefusedWithItsLine)
+{
+    const fs::path file = write("bad.yaml", "name: bad\nlimits:\n  wall_ms: [1, 2\n");
+    auto reference = policyReference(*m_store, file.string());
+    ASSERT_FALSE(reference);
+    EXPECT_NE(reference.error().message.find("bad.yaml"), std::string::npos) << reference.error().message;
+    EXPECT_NE(reference.error().message.find("line"), std::string::npos) << reference.error().message;
+}
+
+TEST_F(PolicyReferenceTest, ANameThatIsNeitherFileNorPresetListsThePresets)
+{
+    bool namesLevel = false;
+    auto loaded = loadPolicyOrPreset((m_dir / "nowhere.yaml").string(), namesLevel);
+    ASSERT_FALSE(loaded);
+    EXPECT_NE(loaded.error().message.find("no such policy file, and not a preset"), std::string::npos);
+    EXPECT_NE(loaded.error().message.find("strict"), std::string::npos) << loaded.error().message;
+}
+
+TEST_F(PolicyReferenceTest, MalformedAndUnknownReferencesAreRefused)
+{
+    for (const std::string reference : {"tight", "tight@", "tight@zero", "tight@0", "tight@-3"}) {
+        auto policy = policyFromReference(*m_store, reference);
+        ASSERT_FALSE(policy) << reference;
+        EXPECT_NE(policy.error().message.find("is not a policy reference"), std::string::npos)
+            << reference << ": " << policy.error().message;
+    }
+    auto unknown = policyFromReference(*m_store, "tight@7");
+    ASSERT_FALSE(unknown);
+    EXPECT_NE(unknown.error().message.find("policy tight@7 is not in store"), std::string::npos)
+        << unknown.error().message;
+    auto noPreset = policyFromReference(*m_store, "preset:nosuch");
+    EXPECT_FALSE(noPreset);
+}
+
+} // namespace
+} // namespace sb
