@@ -49,9 +49,10 @@ struct RegisteredStep {
     const SchemaStep* step = nullptr;
 };
 
-// Adds a module's steps to those every Store::open runs. Called once per module, when the program starts
-// (a module's schema library registers itself, see core/store/CMakeLists.txt); a second registration of the same
-// module is ignored. Returns true, for use in a static initializer.
+// Adds a module's steps to those every Store::open runs. Called by a static initializer of the module's
+// store_tables.cpp when the program starts: every program that links the store links every module's steps
+// whole (sandbench_module_schema, core/store/CMakeLists.txt). A second registration of a module is ignored.
+// Returns true, for use in that initializer.
 bool registerModuleSchema(const ModuleSchema& schema);
 
 // Every registered step, the store's own included, in the order they run: by version, then part.
