@@ -7,7 +7,8 @@
 // The store has one schema version (PRAGMA user_version, Store::kSchemaVersion): step N brings a file from
 // version N - 1 to N. A version may be made of parts of several modules (version 4 creates the checkpoints'
 // blobs and the sandboxes' tables); its parts run in their order, in one transaction, which sets the version.
-// A step is never edited once released: a change to a module's tables is a new step, with the next version.
+// A step is never edited once released: a change to a module's tables is a new step, with the next version, one
+// module's whole (version 4 is the one made of two modules' parts).
 
 #include "util/error.h"
 
