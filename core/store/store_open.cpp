@@ -38,16 +38,16 @@ using sqlite::Db;
 constexpr std::int64_t kQuickCheckMaxBytes = 4 * 1024 * 1024;
 // The first connection of a process rebuilds the WAL's index by reading (and checksumming) every frame
 // written since the log last restarted, so every CLI command pays for the WAL's length: at SQLite's default
-// of 1000 pages that was up to 4 MB, about 2 ms, per command. A checkpoint every 128 pages (512 KB) bounds
+// of 1000 pages that is up to 4 MB, about 2 ms, per command. A checkpoint every 128 pages (512 KB) bounds
 // that; a run writes a few pages, so the checkpoint's two syncs come every few dozen runs.
 constexpr int kWalCheckpointPages = 128;
 constexpr int kBusyTimeoutMs = 5000;
 
 // SQLite's own automatic checkpoint (PASSIVE) copies the WAL into the database but leaves the log where it is:
 // only a later write transaction of the same connection starts it over, and a command that writes once per
-// process never makes one. A new process does not know what was copied already, so the log grew by every
-// command's frames (11 MB after 150 checkpoints) and each command re-read all of it, and copied all of it
-// again. This checkpoint truncates the log once it reaches kWalCheckpointPages. It never waits: should another
+// process never makes one. A new process does not know what is copied already, so left to SQLite the log grows
+// by every command's frames (11 MB after 150 checkpoints), and each command re-reads all of it and copies all
+// of it again. This checkpoint truncates the log once it reaches kWalCheckpointPages. It never waits: should another
 // connection be reading or writing, it copies what it can, as PASSIVE does, and a later commit tries again.
 int checkpointAndTruncate(void*, sqlite3* db, const char* schema, int pages)
 {
@@ -303,7 +303,7 @@ Result<Store> Store::open(const StoreLocation& location)
         sqlite3_file_control(connection->get(), "main", SQLITE_FCNTL_PERSIST_WAL, &persistWal);
         if (auto ok = migrateSchema(db, steps); !ok)
             return std::unexpected(ok.error());
-        // A file accepted with application_id 0 (our tables, hand-made or older) is claimed now.
+        // A file accepted with application_id 0 (our tables, hand-made or older) is claimed here.
         auto applicationId = db.pragmaInt("application_id");
         if (!applicationId)
             return std::unexpected(applicationId.error());
