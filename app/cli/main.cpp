@@ -12,8 +12,6 @@ int main(int argc, char** argv)
     CLI::App app{"Sandbench: run what you do not trust inside an OS sandbox, and measure every outcome.", "sandbench"};
     app.set_version_flag("--version", std::string("sandbench ") + SANDBENCH_VERSION);
     app.require_subcommand(1);
-    app.set_version_flag("--version", std::string("sandbench ") + SANDBENCH_VERSION);
-    app.require_subcommand(1);
     app.footer("Exit status: 0 ok; 10 error, 11 blocked, 12 timeout, 13 memory_limit, 14 crashed, 15 internal_error;\n"
                "1 Sandbench could not do it (store, input, unknown sandbox or checkpoint, a run not recorded), audit\n"
                "verify found the log broken or without its key, a rules expression does not compile or evaluates\n"
