@@ -589,8 +589,8 @@ void TestGui::aSnippetRunInTheWindowIsRecordedAsTheCommandLineRecordsIt()
     const sb::StoredRun& fromWindow = runs[1];
     QCOMPARE(outcomeName(fromWindow.result.outcome), QStringLiteral("ok"));
     QCOMPARE(outcomeName(fromCli.result.outcome), outcomeName(fromWindow.result.outcome));
-    QCOMPARE(fromWindow.request.policy.level, sb::IsolationLevel::Process);
-    QCOMPARE(fromCli.request.policy.level, fromWindow.request.policy.level);
+    QVERIFY(fromWindow.request.policy.level == sb::IsolationLevel::Process);
+    QVERIFY(fromCli.request.policy.level == fromWindow.request.policy.level);
     QCOMPARE(fromWindow.request.policy.limits.wallMs, std::int64_t{3000});
     QCOMPARE(fromWindow.request.policy.limits.memoryMb, std::int64_t{128});
     QCOMPARE(renderedPolicy(fromCli), renderedPolicy(fromWindow));

@@ -13,7 +13,9 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <linux/capability.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace sb {
@@ -37,7 +39,6 @@ protected:
     {
         m_store.reset();
         std::error_code ec;
-        fs::permissions(m_dir, fs::perms::owner_all, ec);
         fs::remove_all(m_dir, ec);
     }
     std::string write(const std::string& name, const std::string& text) const
@@ -222,20 +223,52 @@ TEST_F(RunUseCaseTest, AnUnknownSandboxIsRefused)
     ASSERT_FALSE(record);
 }
 
+// Root writes any file through CAP_DAC_OVERRIDE: without it in its effective set, this thread is held to the
+// file's mode as any user is. Capabilities are per thread, and the permitted set keeps it for the restore.
+class FileModesHoldForThisThread {
+public:
+    FileModesHoldForThisThread()
+    {
+        if (::syscall(SYS_capget, &m_header, m_saved) != 0)
+            return;
+        __user_cap_data_struct lowered[2] = {m_saved[0], m_saved[1]};
+        lowered[0].effective &= ~((1u << CAP_DAC_OVERRIDE) | (1u << CAP_DAC_READ_SEARCH) | (1u << CAP_FOWNER));
+        m_lowered = ::syscall(SYS_capset, &m_header, lowered) == 0;
+    }
+    ~FileModesHoldForThisThread()
+    {
+        if (m_lowered)
+            ::syscall(SYS_capset, &m_header, m_saved);
+    }
+    FileModesHoldForThisThread(const FileModesHoldForThisThread&) = delete;
+    FileModesHoldForThisThread& operator=(const FileModesHoldForThisThread&) = delete;
+
+private:
+    __user_cap_header_struct m_header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct m_saved[2]{};
+    bool m_lowered = false;
+};
+
 TEST_F(RunUseCaseTest, AReadOnlyStoreDoesNotStartTheRun)
 {
     m_store.reset();
-    ::chmod((m_dir / "store.db").c_str(), 0444);
-    ::chmod(m_dir.c_str(), 0555);
-    if (::access((m_dir / "store.db").c_str(), W_OK) == 0)
-        GTEST_SKIP() << "this caller may write a read-only file (root): the store cannot be made read-only";
-    auto store = Store::open(m_dir / "store.db");
-    ASSERT_TRUE(store) << store.error().message;
+    const fs::path file = m_dir / "store.db";
+    ASSERT_EQ(::chmod(file.c_str(), 0444), 0);
+    std::optional<Store> store;
+    {
+        const FileModesHoldForThisThread modesHold;
+        auto opened = Store::open(file);
+        ASSERT_TRUE(opened) << opened.error().message;
+        store.emplace(std::move(*opened));
+    }
     ASSERT_TRUE(store->readOnly());
     auto record = runAndRecord(*store, m_runner, printOrder({}));
     ASSERT_FALSE(record);
-    EXPECT_EQ(record.error().message, "store " + (m_dir / "store.db").string()
-                                          + " is read-only: the run was not started, as it could not be recorded");
+    EXPECT_EQ(record.error().message,
+              "store " + file.string() + " is read-only: the run was not started, as it could not be recorded");
+    auto runs = store->recentRuns(5);
+    ASSERT_TRUE(runs) << runs.error().message;
+    EXPECT_TRUE(runs->empty());
 }
 
 } // namespace
