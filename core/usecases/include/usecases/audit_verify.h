@@ -16,10 +16,10 @@
 namespace sb {
 
 struct AuditVerifyRequest {
-    std::string anchor;            // a head hash kept elsewhere earlier (empty: none)
-    std::filesystem::path keys;    // the folder of audit keys (empty: the default)
+    std::string anchor{};          // a head hash kept elsewhere earlier (empty: none)
+    std::filesystem::path keys{};  // the folder of audit keys (empty: the default)
     const std::atomic<bool>* cancel = nullptr;
-    std::function<void(std::int64_t done, std::int64_t total)> progress;
+    std::function<void(std::int64_t done, std::int64_t total)> progress{};
 };
 
 // What a verification means to whoever asked for it.

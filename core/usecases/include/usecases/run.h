@@ -25,8 +25,8 @@ namespace sb {
 
 // What a front end asks of a run's policy. Empty or zero: not asked.
 struct RunPolicyRequest {
-    std::string policy;                  // a policy file or preset name
-    std::optional<IsolationLevel> level; // --level, the window's isolation choice
+    std::string policy{};                // a policy file or preset name
+    std::optional<IsolationLevel> level{}; // --level, the window's isolation choice
     std::int64_t timeoutMs = 0;          // on top of whichever policy applies
     std::int64_t memoryMb = 0;
 
