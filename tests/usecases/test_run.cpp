@@ -171,12 +171,12 @@ TEST_F(RunUseCaseTest, AskedPolicyOrLevelIsTheOptionsSource)
 
 TEST_F(RunUseCaseTest, ASandboxsPolicyAppliesUnlessOneIsAsked)
 {
-    createSandbox("sb", std::nullopt, "preset:strict");
+    createSandbox("sb", std::nullopt, "preset:untrusted-strict");
     auto record = runAndRecord(*m_store, m_runner, printOrder({.memoryMb = 128}, "sb"));
     ASSERT_TRUE(record) << record.error().message;
     EXPECT_EQ(record->policySource, PolicySource::Sandbox);
-    EXPECT_EQ(record->sandboxPolicy, "preset:strict");
-    auto strict = policyFromReference(*m_store, "preset:strict");
+    EXPECT_EQ(record->sandboxPolicy, "preset:untrusted-strict");
+    auto strict = policyFromReference(*m_store, "preset:untrusted-strict");
     ASSERT_TRUE(strict) << strict.error().message;
     EXPECT_EQ(record->request.policy.name, strict->name);
     EXPECT_EQ(record->request.policy.limits.memoryMb, 128); // asked limits go on top of the sandbox's policy
@@ -185,7 +185,7 @@ TEST_F(RunUseCaseTest, ASandboxsPolicyAppliesUnlessOneIsAsked)
     auto asked = runAndRecord(*m_store, m_runner, printOrder({.level = IsolationLevel::Process}, "sb"));
     ASSERT_TRUE(asked) << asked.error().message;
     EXPECT_EQ(asked->policySource, PolicySource::Option);
-    EXPECT_EQ(asked->sandboxPolicy, "preset:strict");
+    EXPECT_EQ(asked->sandboxPolicy, "preset:untrusted-strict");
     EXPECT_EQ(asked->request.policy.level, IsolationLevel::Process);
 }
 
