@@ -60,6 +60,8 @@ public:
 
     // A request whose policy is settled, run outside any sandbox.
     quint64 startRun(sb::RunRequest request);
+    // A run as the run use case takes it (usecases/run.h): recorded, in its sandbox when it names one. A run the
+    // use case refuses ends in a Finished event with its refusal.
     quint64 startRun(sb::RunOrder order);
     quint64 startDemo(const sb::Policy& basePolicy = {});
     void cancel();
