@@ -11,7 +11,6 @@
 #include "util/input_file.h"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <ctime>
