@@ -1,7 +1,9 @@
 #pragma once
 // Background work of the rules workspace: loading a dataset, evaluating rule sets on it and comparing
-// variants with a baseline. Each job runs on a worker thread on value inputs (rule set texts, a shared
-// immutable dataset) and hands back an immutable snapshot; a job can be cancelled and reports progress.
+// variants with a baseline, and listing the store's snapshots. Each job runs on a worker thread on value inputs
+// (rule set texts, a shared immutable dataset) and hands back an immutable snapshot; a job can be cancelled and
+// reports progress. What data a name means and how rule sets compare are the use cases' (usecases/
+// dataset_source.h, usecases/rule_comparison.h), as on the command line.
 
 #include "rules/dataset.h"
 #include "rules/evaluate.h"
