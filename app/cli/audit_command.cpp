@@ -5,6 +5,7 @@
 #include "report.h"
 
 #include "store/audit.h"
+#include "usecases/audit_verify.h"
 #include "util/printable.h"
 #include "util/time_text.h"
 
@@ -93,13 +94,11 @@ int auditVerifyCommand(const AuditOptions& options)
     auto store = openStore(options.store);
     if (!store)
         return reportError(store.error().message);
-    AuditVerifyOptions verifyOptions;
-    verifyOptions.anchor = options.anchor;
-    verifyOptions.keyFolder = options.keys;
-    auto verification = verifyAudit(*store, verifyOptions);
+    auto verification = verifyAuditLog(*store, AuditVerifyRequest{.anchor = options.anchor, .keys = options.keys});
     if (!verification)
         return reportError(verification.error().message);
     const AuditVerification& result = *verification;
+    const AuditVerdict verdict = verdictOf(result);
     for (const auto& warning : result.warnings)
         std::cerr << "sandbench: warning: " << printable(warning) << '\n';
 
@@ -109,7 +108,7 @@ int auditVerifyCommand(const AuditOptions& options)
         if (!options.anchor.empty())
             report["anchor"] = options.anchor;
         std::cout << dumpJson(report) << '\n';
-    } else if (result.intact()) {
+    } else if (verdict == AuditVerdict::Intact) {
         std::cout << fmt::format("audit log intact: {} {} in {}\n", result.entries,
                                  result.entries == 1 ? "entry" : "entries", printable(store->path().string()));
         std::cout << fmt::format("head: entry {} {}\n", result.headSeq, result.headHash);
@@ -119,7 +118,7 @@ int auditVerifyCommand(const AuditOptions& options)
         else
             std::cout << "Keep the head hash somewhere else and pass it back with --anchor to prove later that the "
                          "log was not rewritten.\n";
-    } else if (result.broken->damage == AuditDamage::KeyMissing) {
+    } else if (verdict == AuditVerdict::NotVerified) {
         // Nothing was found wrong, but not everything could be checked: not a pass.
         std::cout << fmt::format("audit log NOT VERIFIED ({}): {}\n", toString(result.broken->damage),
                                  printable(result.broken->message));
@@ -135,7 +134,7 @@ int auditVerifyCommand(const AuditOptions& options)
             std::cout << fmt::format("entries 1–{} are intact\n", broken.seq - 1);
         std::cout << fmt::format("store: {}\n", printable(store->path().string()));
     }
-    return result.intact() ? 0 : kExitFailure;
+    return verdict == AuditVerdict::Intact ? 0 : kExitFailure;
 }
 
 } // namespace

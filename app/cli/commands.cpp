@@ -2,14 +2,13 @@
 
 #include "report.h"
 
-#include "demo/demo.h"
 #include "isolation/doctor.h"
 #include "isolation/runner.h"
-#include "isolation/warm_pool.h"
 #include "store/store.h"
+#include "usecases/demo_run.h"
+#include "usecases/run.h"
 #include "util/hash.h"
 #include "util/input_file.h"
-#include "sandboxes/sandbox_engine.h"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -66,44 +65,49 @@ void printSummary(std::ostream& out, const RunResult& r)
 
 namespace {
 
-// --timeout-ms and --memory-mb on top of whichever policy applies.
-void applyLimitOptions(Policy& policy, const RunOptions& options)
+// What --policy, --level, --timeout-ms and --memory-mb ask of the run's policy.
+RunPolicyRequest askedPolicy(const RunOptions& options)
 {
-    if (options.timeoutMs > 0)
-        policy.limits.wallMs = options.timeoutMs;
-    if (options.memoryMb > 0)
-        policy.limits.memoryMb = options.memoryMb;
+    RunPolicyRequest asked;
+    asked.policy = options.policyFile;
+    if (!options.level.empty())
+        asked.level = *isolationLevelFromString(options.level); // validated by the parser
+    asked.timeoutMs = options.timeoutMs;
+    asked.memoryMb = options.memoryMb;
+    return asked;
 }
 
-Result<Policy> policyFor(const RunOptions& options)
+void printRecord(const RunRecord& record, const RunOptions& options)
 {
-    Policy policy;
-    policy.level = highestAvailableLevel();
-    bool namesLevel = false;
-    if (!options.policyFile.empty()) {
-        auto loaded = loadPolicyOrPreset(options.policyFile, namesLevel);
-        if (!loaded)
-            return loaded;
-        const IsolationLevel fallback = policy.level;
-        policy = *loaded;
-        if (!namesLevel)
-            policy.level = fallback;
+    const RunRequest& request = record.request;
+    const RunResult& result = record.result;
+    if (options.json) {
+        auto out = runToJson(request, result, record.policy ? &*record.policy : nullptr);
+        out["recorded"] = record.recorded();
+        if (!record.recorded())
+            out["record_error"] = record.recordError;
+        if (!options.sandbox.empty()) {
+            out["sandbox"] = options.sandbox;
+            out["sandbox_policy"] = record.sandboxPolicy.empty() ? nlohmann::json(nullptr)
+                                                                 : nlohmann::json(record.sandboxPolicy);
+            out["disk_mb"] = request.policy.limits.diskMb;
+            out["disk_mb_source"] = record.quotaCapped ? "quota" : "policy";
+        }
+        // Where the run's policy came from: the sandbox's, --policy/--level, or the default.
+        out["policy_source"] = std::string(toString(record.policySource));
+        std::cout << dumpJson(out) << '\n';
+    } else {
+        std::cout << result.stdoutText << std::flush;
+        std::cerr << result.stderrText;
+        printSummary(std::cerr, result);
+        if (record.quotaCapped && result.outcome == Outcome::Blocked)
+            std::cerr << fmt::format("[sandbench] disk_mb {} was what is left of sandbox {}'s quota\n",
+                                     request.policy.limits.diskMb, options.sandbox);
     }
-    if (!options.level.empty()) {
-        const IsolationLevel asked = *isolationLevelFromString(options.level); // validated by the parser
-        // A policy that names its level needs it: --level may ask for more, not for less (fail closed).
-        if (namesLevel && asked < policy.level && !policy.allowLowerLevel)
-            return fail(fmt::format("--level {} is below the level the policy '{}' needs ({}), and the policy does "
-                                    "not allow a lower one (allow_lower_level)",
-                                    toString(asked), options.policyFile, toString(policy.level)));
-        policy.level = asked;
-    }
-    applyLimitOptions(policy, options);
-    return policy;
 }
 
-// Runs the request, records it (a run that cannot be recorded is not started) and prints the result. A run
-// that could not be recorded after all (the disk filled up meanwhile) is printed, and ends in exit status 1.
+// Runs the request through the run use case and prints the result. A run that could not be recorded after
+// all (the disk filled up meanwhile) is printed, and ends in exit status 1.
 int runAndReport(RunRequest request, const RunOptions& options)
 {
     const Runner runner;
@@ -111,86 +115,16 @@ int runAndReport(RunRequest request, const RunOptions& options)
     auto store = openStore(options.store);
     if (!store)
         return reportError(store.error().message);
-    if (store->readOnly())
-        return reportError(fmt::format("store {} is read-only: the run was not started, as it could not be recorded",
-                                       store->path().string()));
-    std::string policySource = options.policyFile.empty() && options.level.empty() ? "default" : "option";
-    std::string sandboxPolicy;
-    bool quotaCapped = false; // disk_mb is what is left of the sandbox's quota
-    // A run in a sandbox holds it (its lock) until the run has ended: runs in one sandbox queue.
-    std::optional<SandboxHold> held;
-    if (!options.sandbox.empty()) {
-        auto engine = SandboxEngine::open(*store);
-        if (!engine)
-            return reportError(engine.error().message);
-        // Using it revives an archived sandbox and counts as activity.
-        auto hold = (*engine)->holdForRun(options.sandbox);
-        if (!hold)
-            return reportError(hold.error().message);
-        held = std::move(*hold);
-        const SandboxInfo* sandbox = &held->sandbox;
-        request.workspace = sandbox->workspace;
-        request.workspaceLock = held->lockDescriptor();
-        sandboxPolicy = sandbox->policy;
-        // The sandbox's policy unless --policy or --level says otherwise.
-        if (!sandbox->policy.empty() && policySource == "default") {
-            auto policy = policyFromReference(*store, sandbox->policy);
-            if (!policy)
-                return reportError(fmt::format("sandbox '{}': its policy {}: {}", sandbox->name, sandbox->policy,
-                                               policy.error().message));
-            request.policy = std::move(*policy);
-            applyLimitOptions(request.policy, options);
-            policySource = "sandbox";
-        }
-        // The quota bounds what the run may add: the smaller of the policy's disk_mb and what is left.
-        if (sandbox->quotaBytes) {
-            const std::optional<std::uint64_t>& used = held->usedBytes;
-            constexpr std::uint64_t kMiB = 1024 * 1024;
-            const std::uint64_t left = *used < *sandbox->quotaBytes ? *sandbox->quotaBytes - *used : 0;
-            if (left < kMiB)
-                return reportError(fmt::format("sandbox '{}' holds {} bytes of its quota of {} bytes: less than 1 MiB "
-                                               "is left for a run (free space, or raise the quota with: sandbench "
-                                               "sandbox set {} --quota SIZE)",
-                                               sandbox->name, *used, *sandbox->quotaBytes, sandbox->name));
-            const auto leftMb = static_cast<std::int64_t>(left / kMiB);
-            quotaCapped = leftMb < request.policy.limits.diskMb;
-            request.policy.limits.diskMb = std::min(request.policy.limits.diskMb, leftMb);
-        }
-    }
-
-    const RunResult result = runner.run(request);
-    held.reset(); // the workspace is given back: the next run in the sandbox may start
-    PolicyVersion policy;
-    auto recorded = store->recordRun(request, result, &policy);
-    if (!recorded)
-        std::cerr << "sandbench: the run could not be recorded: " << recorded.error().message << '\n';
-
-    if (options.json) {
-        auto out = runToJson(request, result, recorded ? &policy : nullptr);
-        out["recorded"] = recorded.has_value();
-        if (!recorded)
-            out["record_error"] = recorded.error().message;
-        if (!options.sandbox.empty()) {
-            out["sandbox"] = options.sandbox;
-            out["sandbox_policy"] = sandboxPolicy.empty() ? nlohmann::json(nullptr) : nlohmann::json(sandboxPolicy);
-            out["disk_mb"] = request.policy.limits.diskMb;
-            out["disk_mb_source"] = quotaCapped ? "quota" : "policy";
-        }
-        // Where the run's policy came from: the sandbox's, --policy/--level, or the default.
-        out["policy_source"] = policySource;
-        std::cout << dumpJson(out) << '\n';
-    } else {
-        std::cout << result.stdoutText << std::flush;
-        std::cerr << result.stderrText;
-        printSummary(std::cerr, result);
-        if (quotaCapped && result.outcome == Outcome::Blocked)
-            std::cerr << fmt::format("[sandbench] disk_mb {} was what is left of sandbox {}'s quota\n",
-                                     request.policy.limits.diskMb, options.sandbox);
-    }
+    auto record = runAndRecord(*store, runner, RunOrder{std::move(request), askedPolicy(options), options.sandbox});
+    if (!record)
+        return reportError(record.error().message);
+    if (!record->recorded())
+        std::cerr << "sandbench: the run could not be recorded: " << record->recordError << '\n';
+    printRecord(*record, options);
     // A run the store does not hold did not happen as far as history, metrics and the audit log know.
-    if (!recorded)
+    if (!record->recorded())
         return kExitFailure;
-    return exitStatusFor(result.outcome);
+    return exitStatusFor(record->result.outcome);
 }
 
 std::string shellQuote(const std::string& word)
@@ -208,7 +142,7 @@ std::string shellQuote(const std::string& word)
 
 int runCommand(const RunOptions& options)
 {
-    auto policy = policyFor(options);
+    auto policy = resolveRunPolicy(askedPolicy(options));
     if (!policy)
         return reportError(policy.error().message);
 
@@ -230,7 +164,7 @@ int runCommand(const RunOptions& options)
 
 int execCommand(const RunOptions& options)
 {
-    auto policy = policyFor(options);
+    auto policy = resolveRunPolicy(askedPolicy(options));
     if (!policy)
         return reportError(policy.error().message);
     RunRequest request;
@@ -248,32 +182,23 @@ int demoCommand(const std::string& storePath, bool json)
     auto store = openStore(storePath);
     if (!store)
         return reportError(store.error().message);
-    Policy demoPolicy;
-    demoPolicy.level = highestAvailableLevel();
-    std::vector<RunRequest> requests;
-    for (const auto& demoCase : demoCases())
-        requests.push_back(demoRequest(demoCase, demoPolicy));
-    // The demo is a burst: most cases are Python snippets under one policy, whose sandboxes a warm pool
-    // prepares while the others run; every other case starts cold.
-    RunnerOptions runnerOptions;
-    runnerOptions.warmPool = makeBurstPool(requests, runnerOptions);
-    const Runner runner(runnerOptions);
+    auto demoPolicy = resolveRunPolicy({}); // the default: the deepest level this machine offers
+    if (!demoPolicy)
+        return reportError(demoPolicy.error().message);
+    const DemoRun demo(*demoPolicy);
     nlohmann::json cases = nlohmann::json::array();
     bool allExpected = true;
     if (!json) {
         std::cout << fmt::format("{:<20} {:<15} {:>8}  {}\n", "case", "outcome", "ms", "detail");
         std::cout << std::string(72, '-') << '\n';
     }
-    for (std::size_t i = 0; i < requests.size(); ++i) {
-        const auto& demoCase = demoCases()[i];
-        const RunRequest& request = requests[i];
-        const RunResult result = runner.run(request);
-        PolicyVersion policy;
-        if (auto recorded = store->recordRun(request, result, &policy); !recorded)
-            return reportError("recording the demo run: " + recorded.error().message);
-        const bool expected = std::find(demoCase.expected.begin(), demoCase.expected.end(), result.outcome)
-                              != demoCase.expected.end();
-        allExpected = allExpected && expected;
+    for (std::size_t i = 0; i < demo.size(); ++i) {
+        const DemoCaseRun run = demo.runCase(i, &*store);
+        if (!run.recordError.empty())
+            return reportError("recording the demo run: " + run.recordError);
+        const DemoCase& demoCase = *run.demoCase;
+        const RunResult& result = run.result;
+        allExpected = allExpected && run.asExpected;
         const std::string detail = !result.blocked.empty()
                                        ? result.blocked.front().kind + ": " + result.blocked.front().detail
                                        : result.message;
@@ -281,17 +206,17 @@ int demoCommand(const std::string& storePath, bool json)
             nlohmann::json exp = nlohmann::json::array();
             for (auto o : demoCase.expected)
                 exp.push_back(toString(o));
-            auto entry = runToJson(request, result, &policy);
+            auto entry = runToJson(run.request, result, run.policy ? &*run.policy : nullptr);
             entry["case"] = demoCase.name;
             entry["expected"] = exp;
-            entry["as_expected"] = expected;
+            entry["as_expected"] = run.asExpected;
             cases.push_back(entry);
         } else {
             std::cout << fmt::format("{:<20} {:<15} {:>8.0f}  {}{}\n", demoCase.name, toString(result.outcome),
-                                     result.durationMs, detail.substr(0, 60), expected ? "" : "  <-- unexpected");
+                                     result.durationMs, detail.substr(0, 60), run.asExpected ? "" : "  <-- unexpected");
         }
     }
-    const std::uint64_t pooled = runnerOptions.warmPool ? runnerOptions.warmPool->stats().handedOut : 0;
+    const std::uint64_t pooled = demo.pooledRuns();
     if (json) {
         std::cout << dumpJson({{"cases", cases},
                                {"all_as_expected", allExpected},

@@ -1,6 +1,6 @@
 #pragma once
 
-// The audit log's rows as SQLite holds them (schema: store.cpp, versions 3 and 8), read the way a hand edit
+// The audit log's rows as SQLite holds them (schema: store_tables.cpp, versions 3 and 8), read the way a hand edit
 // may have left them. Shared by appending and listing (audit.cpp) and verifying (audit_verify.cpp); private to
 // core/store.
 

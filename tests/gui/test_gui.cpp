@@ -6,6 +6,7 @@
 #include "demo/demo.h"
 #include "ui/editor/CodeEditor.h"
 #include "ui/mainwindow/MainWindow.h"
+#include "isolation/policy.h"
 #include "store/store.h"
 
 #include <Qsci/qscilexer.h>
@@ -21,6 +22,11 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSpinBox>
 #include <QDockWidget>
 #include <QLineEdit>
 #include <QPushButton>
@@ -64,6 +70,9 @@ private slots:
     void namedStoreInAMissingFolderIsRefused();
     void defaultStoreLocationGetsItsFolders();
     void openingASnippetThatIsNoFileSaysWhy();
+    void aSnippetRunInTheWindowIsRecordedAsTheCommandLineRecordsIt();
+    void theDemoInTheWindowRunsTheCommandLinesCases();
+    void auditVerifyInTheWindowAgreesWithTheCommandLine();
     void cleanupTestCase();
 
 private:
@@ -481,6 +490,205 @@ void TestGui::openingASnippetThatIsNoFileSaysWhy()
     QTRY_VERIFY((box = m_window->findChild<QMessageBox*>(QStringLiteral("openSnippetErrorBox"))) != nullptr);
     QVERIFY2(box->informativeText().contains(QStringLiteral("character device")), qPrintable(box->informativeText()));
     delete box;
+}
+
+// The same use case through both front ends (core/usecases): a window of its own on a fresh store, and the
+// sandbench binary on that store.
+namespace {
+
+struct CliRun {
+    int status = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+CliRun runCli(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(SANDBENCH_CLI), arguments);
+    CliRun run;
+    if (!process.waitForFinished(120000))
+        return run;
+    run.status = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+template <typename T>
+T* childOf(QWidget& window, const char* name)
+{
+    auto* widget = window.findChild<T*>(QString::fromLatin1(name));
+    if (!widget)
+        qFatal("no child named %s", name);
+    return widget;
+}
+
+// A window on its own store, shown and with its store open.
+std::unique_ptr<MainWindow> openWindow(const QString& storePath)
+{
+    auto window = std::make_unique<MainWindow>(storePath.toStdString());
+    window->resize(1200, 800);
+    window->show();
+    if (!QTest::qWaitForWindowExposed(window.get()))
+        return nullptr;
+    if (const auto error = window->openStore())
+        qWarning("the store did not open: %s", qPrintable(*error));
+    return window;
+}
+
+std::vector<sb::StoredRun> recordedRuns(const QString& storePath, int limit)
+{
+    auto store = sb::Store::open(std::filesystem::path(storePath.toStdString()));
+    if (!store)
+        return {};
+    auto runs = store->recentRuns(limit);
+    return runs ? std::move(*runs) : std::vector<sb::StoredRun>{};
+}
+
+QString renderedPolicy(const sb::StoredRun& run)
+{
+    return QString::fromStdString(sb::renderPolicy(run.request.policy));
+}
+
+} // namespace
+
+// The window's level, timeout and memory are what --level, --timeout-ms and --memory-mb ask: both front ends
+// resolve them into the same policy, run under it and record the same version of it.
+void TestGui::aSnippetRunInTheWindowIsRecordedAsTheCommandLineRecordsIt()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString storePath = dir.path() + QStringLiteral("/store.db");
+    auto window = openWindow(storePath);
+    QVERIFY(window);
+    auto* level = childOf<QComboBox>(*window, "levelCombo");
+    level->setCurrentIndex(level->findText(QStringLiteral("process")));
+    childOf<QSpinBox>(*window, "timeoutSpin")->setValue(3000);
+    childOf<QSpinBox>(*window, "memorySpin")->setValue(128);
+    const QString snippet = QStringLiteral("print(6*7)\n");
+    childOf<CodeEditor>(*window, "codeEditor")->setText(snippet);
+    childOf<QAction>(*window, "actionRun")->trigger();
+    QVERIFY(window->jobs()->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(!window->jobs()->isRunning(), 20000);
+
+    QFile file(dir.path() + QStringLiteral("/snippet.py"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(snippet.toUtf8());
+    file.close();
+    const CliRun cli = runCli({QStringLiteral("run"), file.fileName(), QStringLiteral("--store"), storePath,
+                               QStringLiteral("--level"), QStringLiteral("process"), QStringLiteral("--timeout-ms"),
+                               QStringLiteral("3000"), QStringLiteral("--memory-mb"), QStringLiteral("128"),
+                               QStringLiteral("--json")});
+    QVERIFY2(cli.status == 0, cli.err.constData());
+
+    const auto runs = recordedRuns(storePath, 10);
+    QCOMPARE(runs.size(), std::size_t(2));
+    const sb::StoredRun& fromCli = runs[0]; // newest first
+    const sb::StoredRun& fromWindow = runs[1];
+    QVERIFY(fromWindow.result.outcome == sb::Outcome::Ok);
+    QVERIFY(fromCli.result.outcome == fromWindow.result.outcome);
+    QVERIFY(fromWindow.request.policy.level == sb::IsolationLevel::Process);
+    QVERIFY(fromCli.request.policy.level == fromWindow.request.policy.level);
+    QCOMPARE(fromWindow.request.policy.limits.wallMs, std::int64_t{3000});
+    QCOMPARE(fromWindow.request.policy.limits.memoryMb, std::int64_t{128});
+    QCOMPARE(renderedPolicy(fromCli), renderedPolicy(fromWindow));
+    QVERIFY(fromWindow.policy.id != 0);
+    QCOMPARE(fromCli.policy.id, fromWindow.policy.id); // one recorded version of one policy
+}
+
+// The demo: the same cases under the same policies, each ending as its case expects in both.
+void TestGui::theDemoInTheWindowRunsTheCommandLinesCases()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString storePath = dir.path() + QStringLiteral("/store.db");
+    auto window = openWindow(storePath);
+    QVERIFY(window);
+    auto* level = childOf<QComboBox>(*window, "levelCombo");
+    QCOMPARE(level->currentData().toInt(), static_cast<int>(sb::highestAvailableLevel()));
+    childOf<QAction>(*window, "actionDemo")->trigger();
+    QVERIFY(window->jobs()->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(!window->jobs()->isRunning(), 120000);
+    const QString log = childOf<QPlainTextEdit>(*window, "outputView")->toPlainText();
+    const bool windowAllExpected = log.contains(QStringLiteral("Demo finished: every case ended as expected."));
+    window.reset();
+
+    const CliRun cli = runCli({QStringLiteral("demo"), QStringLiteral("--store"), storePath, QStringLiteral("--json")});
+    const QJsonObject report = QJsonDocument::fromJson(cli.out).object();
+    QVERIFY2(!report.isEmpty(), cli.err.constData());
+    QCOMPARE(report.value(QStringLiteral("all_as_expected")).toBool(), windowAllExpected);
+    QCOMPARE(cli.status, windowAllExpected ? 0 : 1);
+
+    const std::size_t cases = sb::demoCases().size();
+    const auto runs = recordedRuns(storePath, 1000);
+    QCOMPARE(runs.size(), 2 * cases);
+    // Newest first: the command line's cases, then the window's, each in reverse case order.
+    for (std::size_t i = 0; i < cases; ++i) {
+        const sb::StoredRun& fromCli = runs[i];
+        const sb::StoredRun& fromWindow = runs[cases + i];
+        QCOMPARE(QString::fromStdString(fromCli.request.label), QString::fromStdString(fromWindow.request.label));
+        QCOMPARE(renderedPolicy(fromCli), renderedPolicy(fromWindow));
+        QCOMPARE(fromCli.policy.id, fromWindow.policy.id);
+    }
+}
+
+// Verify in the audit view and `sandbench audit verify` find the same: intact with as many entries, then the
+// same broken entry.
+void TestGui::auditVerifyInTheWindowAgreesWithTheCommandLine()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString storePath = dir.path() + QStringLiteral("/store.db");
+    QFile file(dir.path() + QStringLiteral("/snippet.py"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("print(1)\n");
+    file.close();
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(runCli({QStringLiteral("run"), file.fileName(), QStringLiteral("--store"), storePath}).status, 0);
+
+    auto window = openWindow(storePath);
+    QVERIFY(window);
+    auto* dock = childOf<QDockWidget>(*window, "auditDock");
+    dock->show();
+    dock->raise();
+    auto* verify = childOf<QPushButton>(*window, "auditVerifyButton");
+    auto* verdict = childOf<QLabel>(*window, "auditVerifyResult");
+    QTRY_VERIFY(verify->isEnabled());
+
+    const auto verifyBoth = [&](QJsonObject& cliReport) {
+        QTest::mouseClick(verify, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(verdict->text().contains(QStringLiteral("Intact"))
+                                     || verdict->text().contains(QStringLiteral("Broken")),
+                                 10000);
+        const CliRun cli = runCli({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--store"),
+                                   storePath, QStringLiteral("--json")});
+        cliReport = QJsonDocument::fromJson(cli.out).object();
+        QVERIFY2(!cliReport.isEmpty(), cli.err.constData());
+        QCOMPARE(cli.status, cliReport.value(QStringLiteral("intact")).toBool() ? 0 : 1);
+        QCOMPARE(verdict->text().contains(QStringLiteral("Intact")), cliReport.value(QStringLiteral("intact")).toBool());
+    };
+
+    QJsonObject intact;
+    verifyBoth(intact);
+    QVERIFY(intact.value(QStringLiteral("intact")).toBool());
+    const int entries = intact.value(QStringLiteral("entries")).toInt();
+    QVERIFY(entries >= 4); // three runs and their policy's version
+    QVERIFY2(verdict->text().contains(QString::number(entries)), qPrintable(verdict->text()));
+
+    // Someone edits entry 2 with the sqlite3 shell: both name it.
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(storePath.toUtf8().constData(), &db), SQLITE_OK);
+    const int rc = sqlite3_exec(db, "UPDATE audit_log SET actor = 'mallory' WHERE seq = 2", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    QCOMPARE(rc, SQLITE_OK);
+    verdict->clear();
+    QJsonObject broken;
+    verifyBoth(broken);
+    QVERIFY(!broken.value(QStringLiteral("intact")).toBool());
+    const int seq = broken.value(QStringLiteral("first_broken")).toObject().value(QStringLiteral("seq")).toInt();
+    QCOMPARE(seq, 2);
+    QVERIFY2(verdict->text().contains(QStringLiteral("entry %1").arg(seq)), qPrintable(verdict->text()));
 }
 
 void TestGui::cleanupTestCase()

@@ -222,7 +222,7 @@ TEST_F(StoreTest, ARunWhosePolicyRowIsGoneIsStillRead)
 // ---------------------------------------------------------------------------------------------------------
 // Migrating a v1 store
 
-// The schema as released in version 1 (store.cpp's kSchemaV1), to make files the way that build did.
+// The schema as released in version 1 (store_tables.cpp's kSchemaV1), to make files the way that build did.
 constexpr const char* kReleasedSchemaV1 = R"sql(
 CREATE TABLE runs (
     id INTEGER PRIMARY KEY,

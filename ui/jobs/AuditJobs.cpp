@@ -2,6 +2,7 @@
 
 #include "ui/models/Conversions.h"
 #include "store/store.h"
+#include "usecases/audit_verify.h"
 
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
@@ -56,14 +57,15 @@ void verifyInWorker(QPromise<AuditCheck>& promise, std::filesystem::path storePa
     }
     constexpr int kSteps = 1000;
     promise.setProgressRange(0, kSteps);
-    sb::AuditVerifyOptions options;
-    options.cancel = cancel.get();
-    options.progress = [&promise, &progress](std::int64_t done, std::int64_t total) {
+    // The keys in the default folder, no anchor: what `sandbench audit verify` checks when asked nothing.
+    sb::AuditVerifyRequest request;
+    request.cancel = cancel.get();
+    request.progress = [&promise, &progress](std::int64_t done, std::int64_t total) {
         progress->done = done;
         progress->total = total;
         promise.setProgressValue(total > 0 ? static_cast<int>(done * kSteps / total) : kSteps);
     };
-    auto verification = sb::verifyAudit(*store, options);
+    auto verification = sb::verifyAuditLog(*store, request);
     if (verification)
         check.verification = std::move(*verification);
     else

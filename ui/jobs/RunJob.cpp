@@ -2,8 +2,8 @@
 
 #include "demo/demo.h"
 #include "isolation/runner.h"
-#include "isolation/warm_pool.h"
 #include "ui/models/Conversions.h"
+#include "usecases/demo_run.h"
 
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
@@ -28,50 +28,93 @@ sb::Result<StoreSnapshot> loadStoreSnapshot(const sb::StoreLocation& location, i
 
 namespace {
 
-// The worker: runs every request in turn, records it, and reports each step through the promise.
-// It touches nothing but its arguments, so the JobRunner may be gone by the time it ends.
-void runRequests(QPromise<RunEvent>& promise, quint64 jobId, std::vector<sb::RunRequest> requests,
-                 std::optional<std::filesystem::path> storePath, std::shared_ptr<std::atomic<bool>> cancel)
-{
-    std::optional<sb::Store> store;
-    QString storeError;
-    if (storePath) {
-        auto opened = sb::Store::open(*storePath);
-        if (opened)
-            store.emplace(std::move(*opened));
-        else
-            storeError = toQString(opened.error().message);
-    }
+using CancelFlag = std::shared_ptr<std::atomic<bool>>;
 
-    // A burst (the demo) gets a warm pool for its most frequent kind of request, prepared while the others
-    // run; a single run starts cold.
-    sb::RunnerOptions options;
-    options.warmPool = sb::makeBurstPool(requests, options);
-    const sb::Runner runner(options);
-    const int total = static_cast<int>(requests.size());
+// The job's own connection to the store; none when there is no store path or it cannot be opened (`error`).
+std::optional<sb::Store> openJobStore(const std::optional<std::filesystem::path>& storePath, QString& error)
+{
+    if (!storePath)
+        return std::nullopt;
+    auto opened = sb::Store::open(*storePath);
+    if (!opened) {
+        error = toQString(opened.error().message);
+        return std::nullopt;
+    }
+    return std::move(*opened);
+}
+
+// The store as it is after a run was recorded, or why the run could not be recorded or read back.
+void attachStore(RunEvent& event, const sb::Store& store, const std::string& recordError)
+{
+    if (!recordError.empty()) {
+        event.storeError = toQString(recordError);
+        return;
+    }
+    auto metrics = store.metrics();
+    auto history = store.recentRuns(kHistoryLimit);
+    if (metrics && history)
+        event.store = StoreSnapshot{std::move(*metrics), std::move(*history)};
+    else
+        event.storeError = toQString(metrics ? history.error().message : metrics.error().message);
+}
+
+// The workers touch nothing but their arguments, so the JobRunner may be gone by the time they end.
+void runOrder(QPromise<RunEvent>& promise, quint64 jobId, sb::RunOrder order,
+              std::optional<std::filesystem::path> storePath, CancelFlag cancel)
+{
+    QString storeError;
+    std::optional<sb::Store> store = openJobStore(storePath, storeError);
+    if (cancel->load())
+        return;
+    RunEvent event;
+    event.jobId = jobId;
+    event.total = 1;
+    event.request = order.request;
+    promise.addResult(event);
+
+    event.stage = RunEvent::Stage::Finished;
+    const sb::Runner runner; // a single run starts cold
+    if (!store) {
+        sb::RunRecord record = sb::runUnrecorded(runner, std::move(order), cancel.get());
+        event.request = std::move(record.request);
+        event.result = std::move(record.result);
+        event.storeError = storeError;
+        promise.addResult(std::move(event));
+        return;
+    }
+    auto record = sb::runAndRecord(*store, runner, std::move(order), cancel.get());
+    if (!record) {
+        event.refusal = toQString(record.error().message);
+        promise.addResult(std::move(event));
+        return;
+    }
+    event.request = std::move(record->request);
+    event.result = std::move(record->result);
+    attachStore(event, *store, record->recordError);
+    promise.addResult(std::move(event));
+}
+
+void runDemo(QPromise<RunEvent>& promise, quint64 jobId, sb::Policy basePolicy,
+             std::optional<std::filesystem::path> storePath, CancelFlag cancel)
+{
+    QString storeError;
+    std::optional<sb::Store> store = openJobStore(storePath, storeError);
+    const sb::DemoRun demo(basePolicy);
+    const int total = static_cast<int>(demo.size());
     for (int i = 0; i < total && !cancel->load(); ++i) {
         RunEvent event;
         event.jobId = jobId;
         event.index = i;
         event.total = total;
-        event.request = std::move(requests[static_cast<std::size_t>(i)]);
+        event.request = demo.request(static_cast<std::size_t>(i));
         promise.addResult(event);
 
         event.stage = RunEvent::Stage::Finished;
-        event.result = runner.run(event.request, cancel.get());
+        sb::DemoCaseRun run = demo.runCase(static_cast<std::size_t>(i), store ? &*store : nullptr, cancel.get());
+        event.result = std::move(run.result);
         event.storeError = storeError;
-        if (store) {
-            if (auto recorded = store->recordRun(event.request, event.result); !recorded) {
-                event.storeError = toQString(recorded.error().message);
-            } else {
-                auto metrics = store->metrics();
-                auto history = store->recentRuns(kHistoryLimit);
-                if (metrics && history)
-                    event.store = StoreSnapshot{std::move(*metrics), std::move(*history)};
-                else
-                    event.storeError = toQString(metrics ? history.error().message : metrics.error().message);
-            }
-        }
+        if (store)
+            attachStore(event, *store, run.recordError);
         promise.addResult(std::move(event));
     }
 }
@@ -102,20 +145,29 @@ void JobRunner::setStorePath(std::optional<std::filesystem::path> path)
 
 quint64 JobRunner::startRun(sb::RunRequest request)
 {
-    std::vector<sb::RunRequest> requests;
-    requests.push_back(std::move(request));
-    return start(std::move(requests));
+    return startRun(sb::RunOrder{std::move(request), {}, {}});
+}
+
+quint64 JobRunner::startRun(sb::RunOrder order)
+{
+    return start(1, [order = std::move(order)](QPromise<RunEvent>& promise, quint64 jobId,
+                                               std::optional<std::filesystem::path> storePath,
+                                               CancelFlag cancel) mutable {
+        runOrder(promise, jobId, std::move(order), std::move(storePath), std::move(cancel));
+    });
 }
 
 quint64 JobRunner::startDemo(const sb::Policy& basePolicy)
 {
-    std::vector<sb::RunRequest> requests;
-    for (const auto& demoCase : sb::demoCases())
-        requests.push_back(sb::demoRequest(demoCase, basePolicy));
-    return start(std::move(requests));
+    return start(static_cast<int>(sb::demoCases().size()),
+                 [basePolicy](QPromise<RunEvent>& promise, quint64 jobId,
+                              std::optional<std::filesystem::path> storePath, CancelFlag cancel) {
+                     runDemo(promise, jobId, basePolicy, std::move(storePath), std::move(cancel));
+                 });
 }
 
-quint64 JobRunner::start(std::vector<sb::RunRequest> requests)
+quint64 JobRunner::start(int total, std::function<void(QPromise<RunEvent>&, quint64, std::optional<std::filesystem::path>,
+                                                       std::shared_ptr<std::atomic<bool>>)> work)
 {
     cancel();
     const quint64 jobId = m_nextJobId++;
@@ -124,8 +176,9 @@ quint64 JobRunner::start(std::vector<sb::RunRequest> requests)
             [this, jobId](int resultIndex) { onResultReady(jobId, resultIndex); });
     connect(job.watcher, &QFutureWatcher<RunEvent>::finished, this, [this, jobId] { onJobDone(jobId); });
 
-    const int total = static_cast<int>(requests.size());
-    job.watcher->setFuture(QtConcurrent::run(&m_pool, runRequests, jobId, std::move(requests), m_storePath, job.cancel));
+    job.watcher->setFuture(QtConcurrent::run(
+        &m_pool, [work = std::move(work), jobId, storePath = m_storePath, cancel = job.cancel](
+                     QPromise<RunEvent>& promise) { work(promise, jobId, storePath, cancel); }));
     m_jobs.push_back(job);
     m_currentJobId = jobId;
     emit jobStarted(jobId, total);

@@ -2,14 +2,17 @@
 
 #include "isolation/run.h"
 #include "store/store.h"
+#include "usecases/run.h"
 
 #include <QFutureWatcher>
 #include <QObject>
+#include <QPromise>
 #include <QString>
 #include <QThreadPool>
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -35,14 +38,16 @@ struct RunEvent {
     int index = 0; // which request of the job (0-based)
     int total = 0; // how many requests the job has
     sb::RunRequest request;
-    sb::RunResult result;                // valid when stage == Finished
+    sb::RunResult result;                // valid when stage == Finished and the run was not refused
     std::optional<StoreSnapshot> store;  // the store after recording this run, when it is usable
     QString storeError;                  // why the run could not be recorded or read back
+    QString refusal;                     // why the run was not started (Finished only; empty: it ran)
 };
 
-// Runs one request or the whole demo on a worker thread, one job at a time. Each run is recorded in the
-// store by the worker through its own connection, and the store's fresh snapshot travels with the event.
-// Starting a job cancels the one before it; events of a job that is no longer current are dropped.
+// Runs one request (usecases/run.h) or the whole demo (usecases/demo_run.h) on a worker thread, one job at a
+// time. Each run is recorded in the store by the worker through its own connection, and the store's fresh
+// snapshot travels with the event. Starting a job cancels the one before it; events of a job that is no
+// longer current are dropped.
 class JobRunner : public QObject {
     Q_OBJECT
 public:
@@ -53,9 +58,12 @@ public:
     void setStorePath(std::optional<std::filesystem::path> path);
     const std::optional<std::filesystem::path>& storePath() const { return m_storePath; }
 
+    // A request whose policy is settled, run outside any sandbox.
     quint64 startRun(sb::RunRequest request);
+    // A run as the run use case takes it (usecases/run.h): recorded, in its sandbox when it names one. A run the
+    // use case refuses ends in a Finished event with its refusal.
+    quint64 startRun(sb::RunOrder order);
     quint64 startDemo(const sb::Policy& basePolicy = {});
-    quint64 start(std::vector<sb::RunRequest> requests);
     void cancel();
 
     bool isRunning() const { return m_currentJobId != 0; }
@@ -74,6 +82,8 @@ private:
         QFutureWatcher<RunEvent>* watcher = nullptr;
     };
 
+    quint64 start(int total, std::function<void(QPromise<RunEvent>&, quint64 jobId, std::optional<std::filesystem::path>,
+                                                std::shared_ptr<std::atomic<bool>>)> work);
     void onResultReady(quint64 jobId, int resultIndex);
     void onJobDone(quint64 jobId);
 

@@ -4,6 +4,8 @@
 #include "ui/charts/MetricsDashboard.h"
 #include "ui/checkpoints/CheckpointBrowser.h"
 #include "demo/demo.h"
+#include "usecases/demo_run.h"
+#include "usecases/run.h"
 #include "ui/editor/CodeEditor.h"
 #include "isolation/doctor.h"
 #include "ui/mainwindow/OutputPane.h"
@@ -458,13 +460,13 @@ void MainWindow::applySnapshot(const StoreSnapshot& snapshot)
     m_dashboard->setSnapshot(snapshot.metrics);
 }
 
-sb::Policy MainWindow::currentPolicy() const
+sb::RunPolicyRequest MainWindow::askedPolicy() const
 {
-    sb::Policy policy;
-    policy.level = static_cast<sb::IsolationLevel>(m_levelCombo->currentData().toInt());
-    policy.limits.wallMs = m_timeoutSpin->value();
-    policy.limits.memoryMb = m_memorySpin->value();
-    return policy;
+    sb::RunPolicyRequest asked;
+    asked.level = static_cast<sb::IsolationLevel>(m_levelCombo->currentData().toInt());
+    asked.timeoutMs = m_timeoutSpin->value();
+    asked.memoryMb = m_memorySpin->value();
+    return asked;
 }
 
 void MainWindow::setLanguage(sb::Language language)
@@ -479,14 +481,20 @@ void MainWindow::runSnippet()
 {
     if (m_jobs->isRunning())
         return;
+    const sb::RunPolicyRequest asked = askedPolicy();
+    auto policy = sb::resolveRunPolicy(asked);
+    if (!policy) {
+        m_statusLabel->setText(tr("The run was not started: %1").arg(toQString(policy.error().message)));
+        return;
+    }
     sb::RunRequest request;
     request.language = m_editor->language();
     request.source = toStdString(m_editor->text());
-    request.policy = currentPolicy();
+    request.policy = std::move(*policy);
     request.label = m_currentFile.isEmpty() ? std::string() : toStdString(QFileInfo(m_currentFile).fileName());
     m_editor->clearErrorMarks();
     m_demoRunning = false;
-    m_jobs->startRun(std::move(request));
+    m_jobs->startRun(sb::RunOrder{std::move(request), asked, {}});
     setBusy(true);
 }
 
@@ -494,6 +502,11 @@ void MainWindow::runDemo()
 {
     if (m_jobs->isRunning())
         return;
+    auto basePolicy = sb::resolveRunPolicy(askedPolicy());
+    if (!basePolicy) {
+        m_statusLabel->setText(tr("The demo was not started: %1").arg(toQString(basePolicy.error().message)));
+        return;
+    }
     m_demoRunning = true;
     m_demoUnexpected = 0;
     const auto total = static_cast<int>(sb::demoCases().size());
@@ -502,7 +515,7 @@ void MainWindow::runDemo()
     m_progress->setFormat(tr("Demo %v/%m"));
     m_progress->show();
     m_output->beginLog(tr("Demo: %n case(s)", nullptr, total));
-    m_jobs->startDemo(currentPolicy());
+    m_jobs->startDemo(*basePolicy);
     setBusy(true);
     // The demo's sandboxes and checkpoints, beside its runs, for the checkpoint browser.
     if (m_storeUsable)
@@ -565,14 +578,17 @@ void MainWindow::onRunStarted(const RunEvent& event)
 
 void MainWindow::onRunFinished(const RunEvent& event)
 {
+    if (!event.refusal.isEmpty()) {
+        m_output->showIdle();
+        showStoreError(tr("The run was not started: %1").arg(event.refusal));
+        return;
+    }
     const auto& result = event.result;
     if (m_demoRunning) {
         const auto& cases = sb::demoCases();
         bool expected = true;
-        if (event.index >= 0 && static_cast<std::size_t>(event.index) < cases.size()) {
-            const auto& allowed = cases[static_cast<std::size_t>(event.index)].expected;
-            expected = std::find(allowed.begin(), allowed.end(), result.outcome) != allowed.end();
-        }
+        if (event.index >= 0 && static_cast<std::size_t>(event.index) < cases.size())
+            expected = sb::endedAsExpected(cases[static_cast<std::size_t>(event.index)], result.outcome);
         if (!expected)
             ++m_demoUnexpected;
         m_output->appendLogLine(result, toQString(event.request.label), expected);

@@ -68,7 +68,8 @@ private:
     void restoreSettings();
     void saveSettings() const;
 
-    sb::Policy currentPolicy() const;
+    // What the toolbar asks of a run's policy: its isolation level and limits.
+    sb::RunPolicyRequest askedPolicy() const;
     void runSnippet();
     void runDemo();
     void cancelJob();

@@ -1,7 +1,7 @@
 #pragma once
 
 // SQLite below the store's API: handles, statements, transactions and text that may not be text. Shared by
-// the modules that keep tables in the one store file (store.cpp, audit.cpp); not for use outside core/store
+// the modules that keep tables in the one store file (runs.cpp, audit.cpp, ...); not for use outside core/store
 // and the core modules that own tables of their own.
 
 #include "util/error.h"

@@ -64,11 +64,11 @@ struct StoreLocation {
     bool isDefault = false; // the default location, not a path a person named
 };
 
-// The one SQLite file of Sandbench: WAL, foreign keys, a versioned schema migrated on open.
-// A corrupt or foreign file is refused with a clear error and never written to.
+// The one SQLite file of Sandbench: WAL, foreign keys, a versioned schema migrated on open (store/schema.h: each
+// module defines its tables, the store runs their steps). A corrupt or foreign file is refused, never written to.
 class Store {
 public:
-    static constexpr int kSchemaVersion = 8;
+    static constexpr int kSchemaVersion = 8; // the newest version: the last of every module's steps
     static constexpr std::int32_t kApplicationId = 0x53424e43; // "SBNC"
 
     // The store a front end opens: `named` (--store) when not empty, else $SANDBENCH_STORE, else the default
