@@ -35,27 +35,16 @@ std::string humanSize(std::int64_t bytes)
 
 int importCommand(const DataOptions& o)
 {
-    const auto format = rules::formatForPath(o.file);
-    if (!format)
-        return failure(o, fmt::format("{}: unknown data format (expected .csv, .jsonl or .ndjson)", printable(o.file)));
-    auto policy = badRowPolicy(o.onBadRow);
-    if (!policy)
-        return failure(o, policy.error().message);
-    auto fields = parseFieldFlags(o.fields);
-    if (!fields)
-        return failure(o, fields.error().message);
-    rules::ReadOptions read;
-    read.format = *format;
-    read.declared = *fields;
-    read.idColumn = o.idColumn;
-    read.onBadRow = *policy;
-    read.sample = o.sample;
-    read.seed = o.seed;
-    read.maxRows = static_cast<std::uint64_t>(o.maxRows);
-    auto store = openStore(o.store);
-    if (!store)
-        return failure(o, store.error().message);
-    auto imported = rules::importDataset(*store, o.file, o.name, read);
+    DatasetImport request;
+    request.file = o.file;
+    request.name = o.name;
+    request.fieldFlags = o.fields;
+    request.idColumn = o.idColumn;
+    request.onBadRow = o.onBadRow;
+    request.sample = o.sample;
+    request.seed = o.seed;
+    request.maxRows = static_cast<std::uint64_t>(o.maxRows);
+    auto imported = importDatasetFile(request, [&o] { return openStore(o.store); });
     if (!imported)
         return failure(o, imported.error().message);
     const rules::DatasetInfo& info = imported->info;
@@ -82,15 +71,7 @@ int importCommand(const DataOptions& o)
                 report.stoppedAtMaxRows ? fmt::format(", stopped at --max-rows {}", o.maxRows) : "");
         std::cout << fmt::format("  stored {} ({} uncompressed)\n", humanSize(info.storedSize), humanSize(info.size));
     }
-    if (report.badRows > 0) {
-        std::cerr << fmt::format("sandbench: warning: {}: skipped {} bad {} (--on-bad-row skip):\n", printable(o.file),
-                                 report.badRows, report.badRows == 1 ? "row" : "rows");
-        for (const auto& bad : report.badRowExamples)
-            std::cerr << fmt::format("  line {}: {}\n", bad.line, printable(bad.message));
-        if (report.badRows > static_cast<std::int64_t>(report.badRowExamples.size()))
-            std::cerr << fmt::format("  … and {} more\n",
-                                     report.badRows - static_cast<std::int64_t>(report.badRowExamples.size()));
-    }
+    reportBadRows(o.file, report);
     return 0;
 }
 

@@ -1,13 +1,13 @@
-// sandbench promote SANDBOX: the promotion gate (core/workspace/promote.h) from the command line. Exit status
-// 0 applied (or nothing to promote, or a clean preview or export), 1 blocked (conflicts, a failed
-// compatibility check, high risk without an approval) or not possible, 2 usage errors.
+// sandbench promote SANDBOX: the promotion gate (promotion/promote.h, usecases/promotion.h) from the command
+// line. Exit status 0 applied (or nothing to promote, or a clean preview or export), 1 blocked (conflicts, a
+// failed compatibility check, high risk without an approval) or not possible, 2 usage errors.
 
 #include "commands.h"
 #include "rules_support.h"
 
 #include "report.h"
 
-#include "rules/promotion_gate.h"
+#include "usecases/promotion.h"
 #include "util/printable.h"
 #include "promotion/promote.h"
 #include "sandboxes/sandbox_engine.h"
@@ -99,49 +99,22 @@ int promoteCommand(const PromoteOptions& options)
         request.mode = PromotionRequest::Mode::Patch;
         request.output = options.patchFile;
     }
-    if (!options.riskConfig.empty()) {
-        auto config = RiskConfig::load(options.riskConfig);
-        if (!config)
-            return reportError(config.error().message);
-        request.risk = std::move(*config);
-    }
-    // Rule sets in the tree must parse and compile; with --data, every field they read must be a column of the
-    // data, and each changed rule set's impact rate on it grades the risk.
-    std::shared_ptr<const rules::Dataset> data;
-    if (!options.data.empty()) {
-        DataSourceOptions source;
-        source.data = options.data;
-        source.store = options.store;
-        // A name the promoted sandbox refers to is its snapshot (as `rules impact --sandbox` reads it).
-        source.sandbox = options.sandbox;
-        source.storeIfNotReferenced = true;
-        auto loaded = loadData(source, {});
-        if (!loaded)
-            return reportError(loaded.error().message);
-        reportBadRows(*loaded);
-        data = std::make_shared<const rules::Dataset>(std::move(loaded->data));
-        request.riskInputs.push_back(rules::ruleSetImpactRisk(data));
-    }
-    request.checks.push_back(rules::ruleSetCompatibilityCheck(data));
+    PromotionPlan plan{std::move(request), options.riskConfig, options.data};
+    auto prepared = preparePromotion(std::move(plan), [&options] { return openStore(options.store); });
+    if (!prepared)
+        return reportError(prepared.error().message);
+    reportBadRows(prepared->dataSource, prepared->dataReport);
     auto opened = openEngine(options.store);
     if (!opened)
         return reportError(opened.error().message);
-    auto report = opened->engine->promote(request);
+    auto report = opened->engine->promote(prepared->request);
     if (!report)
         return reportError(report.error().message);
     if (options.json)
         std::cout << dumpJson(promotionToJson(*report)) << '\n';
     else
         printReport(*report);
-    if (report->status == "applied" || report->status == "up-to-date")
-        return 0;
-    if (report->status == "blocked")
-        return kExitFailure;
-    // A preview or an export: fine unless conflicts or failed checks would block the promotion itself.
-    bool failedCheck = false;
-    for (const auto& c : report->compatibility)
-        failedCheck = failedCheck || !c.ok;
-    return report->conflicts.empty() && !failedCheck ? 0 : kExitFailure;
+    return promotionPasses(*report) ? 0 : kExitFailure;
 }
 
 } // namespace sb::cli

@@ -7,6 +7,8 @@
 #include "report.h"
 #include "rules_support.h"
 
+#include "usecases/rule_comparison.h"
+
 #include "cel/json.h"
 #include "util/printable.h"
 
@@ -314,21 +316,24 @@ Result<Comparison> prepare(const RulesOptions& o, const std::vector<std::string>
     c.data = std::move(*data);
     reportBadRows(*c.data);
     for (const auto& rs : c.ruleSets) {
+        auto evaluated = evaluateOn(rs.ruleSet(), rs.path, c.data->data, evalOptions(o, false),
+                                    [&rs](const std::vector<rules::Diagnostic>& warnings) {
+                                        printWarnings(warnings, rs.path);
+                                    });
+        if (!evaluated)
+            return std::unexpected(evaluated.error());
         Side side;
         side.loaded = &rs;
-        std::vector<rules::Diagnostic> warnings;
-        auto compiled = compileFor(rs, c.data->data, &warnings);
-        if (!compiled)
-            return std::unexpected(compiled.error());
-        printWarnings(warnings, rs.path);
-        side.compiled = std::move(*compiled);
-        auto ev = rules::evaluate(*side.compiled, c.data->data, evalOptions(o, false));
-        if (!ev)
-            return std::unexpected(ev.error());
-        side.evaluation = std::move(*ev);
+        side.compiled = std::move(evaluated->compiled);
+        side.evaluation = std::move(evaluated->evaluation);
         c.sides.push_back(std::move(side));
     }
     return c;
+}
+
+ComparedRuleSet sideOf(const Side& side, std::string name)
+{
+    return {std::move(name), &*side.compiled, &*side.evaluation};
 }
 
 rules::ImpactOptions impactOptions(const RulesOptions& o)
@@ -351,13 +356,6 @@ OrderedJson figuresJson(const rules::LabelFigures& f, bool amounts)
         j["amount_hurt"] = std::round(f.amountHurt * 100) / 100;
     }
     return j;
-}
-
-std::optional<double> f1Of(const rules::LabelFigures& f)
-{
-    if (!f.precision || !f.recall || *f.precision + *f.recall == 0)
-        return f.tp + f.fp + f.fn > 0 ? std::optional<double>(0.0) : std::nullopt;
-    return 2 * *f.precision * *f.recall / (*f.precision + *f.recall);
 }
 
 OrderedJson flaggedJson(const rules::LabelFigures& b, const rules::LabelFigures& c, bool amounts,
@@ -538,10 +536,10 @@ int impactCommand(const RulesOptions& o)
         return inputError(o, c.error().message);
     const Side& base = c->sides[0];
     const Side& cand = c->sides[1];
-    auto impact = rules::computeImpact(*base.compiled, *base.evaluation, *cand.compiled, *cand.evaluation,
-                                       c->data->data, impactOptions(o));
-    if (!impact)
-        return inputError(o, impact.error().message);
+    auto compared = compareRuleSets(sideOf(base, {}), {sideOf(cand, {})}, c->data->data, impactOptions(o));
+    if (!compared)
+        return inputError(o, compared.error().message);
+    const rules::Impact* impact = &compared->impacts.front();
     if (o.json) {
         OrderedJson out = impactJson(o, *c, base, cand, *impact, o.limit > 0 ? static_cast<std::size_t>(o.limit) : 0);
         out["rulesets"] = {{"baseline", ruleSetToJson(*base.loaded)}, {"candidate", ruleSetToJson(*cand.loaded)}};
@@ -567,38 +565,26 @@ int abCommand(const RulesOptions& o)
         return inputError(o, c.error().message);
     const Side& base = c->sides[0];
     const rules::Dataset& data = c->data->data;
-    const auto opts = impactOptions(o);
-    const std::string& pass = base.compiled->decisions[base.compiled->defaultDecision];
     const bool labels = !o.labelColumn.empty();
 
-    std::vector<rules::Impact> impacts;
-    std::vector<rules::VariantSummary> summaries;
+    std::vector<ComparedRuleSet> compareTo;
     std::vector<std::string> names;
     for (std::size_t v = 1; v < c->sides.size(); ++v) {
         const Side& cand = c->sides[v];
-        auto impact =
-            rules::computeImpact(*base.compiled, *base.evaluation, *cand.compiled, *cand.evaluation, data, opts);
-        if (!impact)
-            return inputError(o, impact.error().message);
         std::string name = variantName(cand.loaded->path);
         if (std::find(names.begin(), names.end(), name) != names.end())
             name = cand.loaded->path;
         names.push_back(name);
-        rules::VariantSummary s;
-        s.name = name;
-        s.impactRate = impact->impactRate;
-        s.affected = impact->affected;
-        if (labels) {
-            s.flagged = rules::flaggedFigures(*cand.compiled, *cand.evaluation, data, opts, pass);
-            s.f1 = f1Of(*s.flagged);
-        }
-        summaries.push_back(std::move(s));
-        impacts.push_back(std::move(*impact));
+        compareTo.push_back(sideOf(cand, name));
     }
-    const auto ranking = rules::rankVariants(summaries, labels);
-    std::optional<rules::LabelFigures> baseFlagged;
-    if (labels)
-        baseFlagged = rules::flaggedFigures(*base.compiled, *base.evaluation, data, opts, pass);
+    auto compared = compareRuleSets(sideOf(base, variantName(base.loaded->path)), compareTo, data, impactOptions(o));
+    if (!compared)
+        return inputError(o, compared.error().message);
+    const std::string& pass = compared->notFlagged;
+    const std::vector<rules::Impact>& impacts = compared->impacts;
+    const std::vector<rules::VariantSummary>& summaries = compared->summaries;
+    const std::vector<std::size_t>& ranking = compared->ranking;
+    const std::optional<rules::LabelFigures>& baseFlagged = compared->baselineFlagged;
 
     if (o.json) {
         OrderedJson baseDist = OrderedJson::object();

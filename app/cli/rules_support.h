@@ -9,6 +9,7 @@
 #include "rules/dataset_store.h"
 #include "rules/evaluate.h"
 #include "rules/ruleset.h"
+#include "usecases/dataset_source.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,20 +32,13 @@ struct LoadedRuleSet {
 // error diagnostic as FILE:LINE:COL: error: message, one a line).
 Result<LoadedRuleSet> loadRules(const std::string& path);
 
-struct LoadedData {
-    rules::Dataset data;
-    rules::ReadReport report;
-    std::optional<rules::DatasetInfo> stored; // set when --data named a stored snapshot
-};
+using LoadedData = sb::ResolvedDataset;
 
-// NAME:TYPE flags as fields.
-Result<std::vector<rules::Field>> parseFieldFlags(const std::vector<std::string>& flags);
-// The fields every rule set declares, plus the flags; one name declared with two types is an error.
+// The fields every rule set declares, plus the flags (usecases/dataset_source.h).
 Result<std::vector<rules::Field>> declaredFields(const std::vector<const LoadedRuleSet*>& ruleSets,
                                                  const std::vector<std::string>& flags);
-Result<rules::BadRowPolicy> badRowPolicy(const std::string& text);
 
-// --data: a file when one exists at that path (or it names one by its extension), else a stored snapshot.
+// --data, resolved as usecases/dataset_source.h says.
 Result<LoadedData> loadData(const DataSourceOptions& options, const std::vector<rules::Field>& declared);
 
 // Compiles against the data; an error listing the error diagnostics when it does not compile.
@@ -53,6 +47,7 @@ Result<rules::CompiledRuleSet> compileFor(const LoadedRuleSet& rules, const rule
 
 // Skipped bad rows, on stderr (never silent), unless there were none.
 void reportBadRows(const LoadedData& data);
+void reportBadRows(const std::string& source, const rules::ReadReport& report);
 
 OrderedJson diagnosticToJson(const rules::Diagnostic& d, const std::string& file);
 OrderedJson ruleSetToJson(const LoadedRuleSet& rules);

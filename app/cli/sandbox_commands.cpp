@@ -7,7 +7,6 @@
 #include "report.h"
 
 #include "store/store.h"
-#include "rules/dataset_store.h"
 #include "rules/ruleset_diff.h"
 #include "util/input_file.h"
 #include "util/printable.h"
@@ -15,6 +14,8 @@
 #include "util/time_text.h"
 #include "checkpoints/files.h"
 #include "sandboxes/sandbox_engine.h"
+#include "usecases/checkpoint_rule_sets.h"
+#include "usecases/sandbox_setup.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -84,59 +85,6 @@ void printCreated(const CreateSandboxResult& made, std::string_view verb)
         std::cout << fmt::format("expires    {}\n", when(*made.sandbox.expiresAtMs));
 }
 
-// What `--dataset NAME` refers to: the stored snapshot as it is now, by name and content.
-Result<DatasetRef> datasetRef(const Store& store, const std::string& name)
-{
-    auto found = rules::findDataset(store, name);
-    if (!found)
-        return std::unexpected(found.error());
-    if (!*found)
-        return fail(fmt::format("no dataset named '{}' in store {} (see: sandbench data list)", name,
-                                store.path().string()));
-    DatasetRef ref;
-    ref.name = name;
-    ref.snapshot = name;
-    ref.sha256 = (*found)->sha256;
-    return ref;
-}
-
-// A sampled snapshot of `name` for sandbox `sandbox`, named SANDBOX.NAME so that it shows whose it is. Made
-// again with the same records it is the same snapshot: one left by an earlier sandbox of this name is reused
-// when its content is what sampling gives now.
-Result<DatasetRef> sampledRef(Store& store, const std::string& sandbox, const std::string& name, double ratio,
-                              std::uint64_t seed, std::vector<std::string>& made)
-{
-    auto base = datasetRef(store, name);
-    if (!base)
-        return base;
-    DatasetRef ref = *base;
-    ref.snapshot = fmt::format("{}.{}", sandbox, name);
-    ref.sampled = true;
-    ref.sample = ratio;
-    ref.seed = seed;
-    auto existing = rules::findDataset(store, ref.snapshot);
-    if (!existing)
-        return std::unexpected(existing.error());
-    if (*existing) {
-        auto from = rules::findDataset(store, name);
-        if (!from)
-            return std::unexpected(from.error());
-        const double expectedRatio = (*from) ? (*from)->sampleRatio * ratio : -1.0;
-        if ((*existing)->seed != seed || (*existing)->source != fmt::format("dataset {}", name)
-            || std::abs((*existing)->sampleRatio - expectedRatio) > 1e-12)
-            return fail(fmt::format("a dataset named '{}' exists already and is not this sample of '{}'", ref.snapshot,
-                                    name));
-        ref.sha256 = (*existing)->sha256;
-        return ref;
-    }
-    auto sampled = rules::sampleDataset(store, name, ref.snapshot, ratio, seed);
-    if (!sampled)
-        return std::unexpected(sampled.error());
-    made.push_back(ref.snapshot);
-    ref.sha256 = sampled->sha256;
-    return ref;
-}
-
 int create(Store& store, SandboxEngine& engine, const SandboxOptions& options)
 {
     CreateSandboxRequest request;
@@ -152,38 +100,10 @@ int create(Store& store, SandboxEngine& engine, const SandboxOptions& options)
         request.quotaBytes = *parseSizeBytes(options.quota); // checked by the parser
     if (!options.idle.empty())
         request.idleTimeoutMs = *parseLifetimeMs(options.idle); // checked by the parser
-    // Every named snapshot must exist, and the name be free, before anything is made or recorded.
-    for (const auto& name : options.datasets) {
-        if (auto ref = datasetRef(store, name); !ref)
-            return failWith(ref.error().message);
-    }
-    if (auto exists = engine.sandbox(options.name); exists && options.name != SandboxEngine::kMain)
-        return failWith(fmt::format("a sandbox named '{}' exists already", options.name));
-    if (!options.policy.empty()) {
-        auto policy = policyReference(store, options.policy);
-        if (!policy)
-            return failWith(policy.error().message);
-        request.policy = *policy;
-    }
-    std::vector<std::string> sampled; // made for this sandbox: removed again should it not be made
-    auto dropSampled = [&] {
-        for (const auto& name : sampled)
-            (void)rules::removeDataset(store, name, fmt::format("sandbox '{}' was not created", options.name));
-    };
-    for (const auto& name : options.datasets) {
-        auto ref = options.sample < 1.0 ? sampledRef(store, options.name, name, options.sample, options.seed, sampled)
-                                        : datasetRef(store, name);
-        if (!ref) {
-            dropSampled();
-            return failWith(ref.error().message);
-        }
-        request.datasets.push_back(std::move(*ref));
-    }
-    auto made = engine.createSandbox(request);
-    if (!made) {
-        dropSampled();
+    SandboxCreation creation{std::move(request), options.policy, options.datasets, options.sample, options.seed};
+    auto made = createSandbox(store, engine, creation);
+    if (!made)
         return failWith(made.error().message);
-    }
     if (options.json) {
         std::cout << dumpJson(createdToJson(*made, nowMs())) << '\n';
         return 0;
@@ -306,24 +226,8 @@ int set(Store& store, SandboxEngine& engine, const SandboxOptions& options)
                                    : std::optional<std::int64_t>(*parseLifetimeMs(options.expires));
     if (!options.owner.empty())
         settings.owner = options.owner;
-    if (!options.policy.empty()) {
-        if (options.policy == "none") {
-            settings.policy = std::string();
-        } else {
-            auto policy = policyReference(store, options.policy);
-            if (!policy)
-                return failWith(policy.error().message);
-            settings.policy = *policy;
-        }
-    }
-    for (const auto& name : options.datasets) {
-        auto ref = datasetRef(store, name);
-        if (!ref)
-            return failWith(ref.error().message);
-        settings.addDatasets.push_back(std::move(*ref));
-    }
     settings.dropDatasets = options.dropDatasets;
-    auto changed = engine.setSandbox(settings);
+    auto changed = changeSandbox(store, engine, SandboxChange{std::move(settings), options.policy, options.datasets});
     if (!changed)
         return failWith(changed.error().message);
     if (options.json) {
@@ -439,53 +343,6 @@ int checkpointList(SandboxEngine& engine, const CheckpointOptions& options)
     return 0;
 }
 
-// A rule-set file of a diff, compared rule by rule.
-struct RuleSetFileDiff {
-    std::unique_ptr<rules::ParsedRuleSet> before;
-    std::unique_ptr<rules::ParsedRuleSet> after;
-    rules::RuleSetDiff diff;
-};
-
-// One side of a changed file as text, when it is a rule set: from the store, or from the live workspace.
-std::unique_ptr<rules::ParsedRuleSet> ruleSetSide(SandboxEngine& engine, const std::optional<TreeEntry>& entry,
-                                                  const std::string& path, const std::filesystem::path& live)
-{
-    if (!entry || entry->type != EntryType::File || entry->size > input::kRuleSet.maxBytes)
-        return nullptr;
-    auto read = live.empty() ? engine.readFile(*entry, input::kRuleSet.maxBytes)
-                             : readInputFile(live / path, input::kRuleSet);
-    if (!read)
-        return nullptr;
-    const std::string text = std::move(*read);
-    if (!rules::looksLikeRuleSet(path, text))
-        return nullptr;
-    return std::make_unique<rules::ParsedRuleSet>(rules::parseRuleSet(text, path));
-}
-
-// The rule-set files among a diff's changes, by path.
-std::map<std::string, RuleSetFileDiff> ruleSetDiffs(SandboxEngine& engine, const DiffResult& diff)
-{
-    std::map<std::string, RuleSetFileDiff> out;
-    std::filesystem::path live;
-    if (diff.to == "workspace" && !diff.sandbox.empty()) {
-        if (auto sandbox = engine.sandbox(diff.sandbox))
-            live = sandbox->workspace;
-    }
-    for (const auto& file : diff.files) {
-        const auto& path = file.change.path;
-        if (!path.ends_with(".yaml") && !path.ends_with(".yml"))
-            continue;
-        RuleSetFileDiff d;
-        d.before = ruleSetSide(engine, file.change.before, path, {});
-        d.after = ruleSetSide(engine, file.change.after, path, live);
-        if (!d.before && !d.after)
-            continue;
-        d.diff = rules::diffRuleSets(d.before ? &d.before->ruleSet : nullptr, d.after ? &d.after->ruleSet : nullptr);
-        out.emplace(path, std::move(d));
-    }
-    return out;
-}
-
 json ruleSetDiffToJson(const rules::RuleSetDiff& diff)
 {
     json added = json::array();
@@ -531,7 +388,7 @@ int checkpointDiff(SandboxEngine& engine, const CheckpointOptions& options)
     auto diff = engine.diff(options.first, options.second, diffOptions);
     if (!diff)
         return failWith(diff.error().message);
-    const auto ruleSets = ruleSetDiffs(engine, *diff);
+    const auto ruleSets = checkpointRuleSetDiffs(engine, *diff);
     if (options.json) {
         json out = diffToJson(*diff);
         for (auto& item : out["files"]) {

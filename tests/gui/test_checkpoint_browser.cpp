@@ -10,6 +10,8 @@
 #include "ui/models/DiffFileModel.h"
 #include "ui/models/SandboxListModel.h"
 #include "store/store.h"
+#include "rules/dataset_store.h"
+#include "rules/demo_data.h"
 #include "sandboxes/sandbox_engine.h"
 
 #include <QAction>
@@ -25,6 +27,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QProcess>
 #include <QPushButton>
 #include <QStatusBar>
 #include <QTableView>
@@ -34,7 +37,11 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
+#include <fstream>
 #include <memory>
 
 using namespace sb::ui;
@@ -70,6 +77,7 @@ private slots:
     void newSandboxWithAQuotaAndAnIdleTimeout();
     void settingsChangeTheQuotaAndIdleTimeout();
     void sweepAtStartArchivesIdleSandboxesAndUseRevives();
+    void sandboxWithAPolicyAndASampleIsTheCommandLines();
     void cleanupTestCase();
 
 private:
@@ -776,6 +784,83 @@ void TestCheckpointBrowser::sweepAtStartArchivesIdleSandboxesAndUseRevives()
     QTRY_COMPARE(model->index(model->rowOf(QStringLiteral("dormant")), SandboxListModel::StateColumn).data().toString(),
                  QStringLiteral("active"));
     QTRY_VERIFY(!browserHere->jobs()->isBusy() && !browserHere->jobs()->isLoading() && !browserHere->jobs()->isDiffing());
+}
+
+// The window makes a sandbox with a policy argument and a sampled dataset as `sandbench sandbox create` does:
+// the same policy reference, the same sampled records; and a name taken is refused with the same message.
+void TestCheckpointBrowser::sandboxWithAPolicyAndASampleIsTheCommandLines()
+{
+    waitIdle();
+    const std::filesystem::path storePath = QString(m_dir.path() + QStringLiteral("/store.db")).toStdString();
+    const std::filesystem::path csv = QString(m_dir.path() + QStringLiteral("/tx.csv")).toStdString();
+    {
+        std::ofstream out(csv);
+        sb::rules::writeDemoTransactions(out, 500, 3);
+    }
+    {
+        auto store = sb::Store::open(storePath);
+        QVERIFY(store);
+        auto imported = sb::rules::importDataset(*store, csv, "tx", sb::rules::ReadOptions{});
+        QVERIFY2(imported, imported ? "" : imported.error().message.c_str());
+    }
+    sb::SandboxCreation creation;
+    creation.request.name = "sampled";
+    creation.policy = "untrusted-strict";
+    creation.datasets = {"tx"};
+    creation.sample = 0.5;
+    creation.seed = 7;
+    QList<TaskOutcome> finished;
+    const auto connection = connect(browser()->jobs(), &CheckpointJobRunner::taskFinished, this,
+                                    [&finished](const TaskOutcome& outcome) { finished << outcome; });
+    QVERIFY(browser()->jobs()->createSandbox(creation));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.size() == 1, 30000);
+    QVERIFY2(finished.at(0).error.isEmpty(), qPrintable(finished.at(0).error));
+    waitIdle();
+
+    auto runCli = [&](const QStringList& args, QByteArray* err = nullptr) {
+        QProcess cli;
+        cli.start(QStringLiteral(SANDBENCH_CLI), args + QStringList{QStringLiteral("--store"),
+                                                                     QString::fromStdString(storePath.string())});
+        cli.waitForFinished(120000);
+        if (err)
+            *err = cli.readAllStandardError();
+        return std::make_pair(cli.exitCode(), cli.readAllStandardOutput());
+    };
+    const auto [status, out] = runCli({QStringLiteral("sandbox"), QStringLiteral("create"), QStringLiteral("cli-sampled"),
+                                       QStringLiteral("--policy"), QStringLiteral("untrusted-strict"),
+                                       QStringLiteral("--dataset"), QStringLiteral("tx"), QStringLiteral("--sample"),
+                                       QStringLiteral("0.5"), QStringLiteral("--seed"), QStringLiteral("7"),
+                                       QStringLiteral("--json")});
+    QCOMPARE(status, 0);
+    const QJsonObject cli = QJsonDocument::fromJson(out).object();
+    const QJsonObject cliRef = cli[QStringLiteral("datasets")].toArray().at(0).toObject();
+    QCOMPARE(cliRef[QStringLiteral("snapshot")].toString(), QStringLiteral("cli-sampled.tx"));
+
+    auto store = sb::Store::open(storePath);
+    QVERIFY(store);
+    auto engine = sb::SandboxEngine::open(*store);
+    QVERIFY(engine);
+    auto window = (*engine)->sandbox("sampled");
+    QVERIFY(window);
+    QCOMPARE(QString::fromStdString(window->policy), cli[QStringLiteral("policy")].toString());
+    QCOMPARE(window->datasets.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(window->datasets[0].snapshot), QStringLiteral("sampled.tx"));
+    QCOMPARE(QString::fromStdString(window->datasets[0].sha256), cliRef[QStringLiteral("sha256")].toString());
+    QCOMPARE(window->datasets[0].sampled, cliRef[QStringLiteral("sampled")].toBool());
+
+    // A name taken: the window's message is the command line's.
+    QByteArray err;
+    const auto refused = runCli({QStringLiteral("sandbox"), QStringLiteral("create"), QStringLiteral("sampled")}, &err);
+    QCOMPARE(refused.first, 1);
+    QVERIFY(browser()->jobs()->createSandbox(creation));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.size() == 2, 30000);
+    disconnect(connection);
+    QCOMPARE(QStringLiteral("sandbench: ") + finished.at(1).error + QLatin1Char('\n'), QString::fromUtf8(err));
+    auto* box = modal<QMessageBox>("checkpointErrorBox");
+    QVERIFY(box);
+    QTest::mouseClick(box->button(QMessageBox::Ok), Qt::LeftButton);
+    QTRY_VERIFY(!QApplication::activeModalWidget());
+    waitIdle();
 }
 
 void TestCheckpointBrowser::cleanupTestCase()

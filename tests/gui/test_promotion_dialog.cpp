@@ -24,6 +24,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QProcess>
 #include <QPushButton>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -45,6 +46,7 @@ private slots:
     void conflictBlocksUntilASideIsTaken();
     void highRiskNeedsAnApproval();
     void previewCanBeCancelled();
+    void previewEqualsTheCommandLinesDryRun();
     void cleanupTestCase();
 
 private:
@@ -357,6 +359,40 @@ void TestPromotionDialog::previewCanBeCancelled()
     QTest::mouseClick(in<QPushButton>(dialog, "promotionPreviewAgain"), Qt::LeftButton);
     waitForPreview(dialog);
     QCOMPARE(in<QTreeWidget>(dialog, "promotionFiles")->topLevelItemCount(), 1);
+    dialog->reject();
+    QTRY_VERIFY(!QApplication::activeModalWidget());
+}
+
+// The dialog's preview is what `sandbench promote SANDBOX --dry-run --json` reports on the same store, rule-set
+// check included, and both let it through.
+void TestPromotionDialog::previewEqualsTheCommandLinesDryRun()
+{
+    const QString workspace = makeSandbox(QStringLiteral("compared"));
+    writeFile(workspace + QStringLiteral("/notes/compared.txt"), "one\ntwo\n");
+    writeFile(workspace + QStringLiteral("/rules/fraud.yaml"),
+              "name: fraud\nversion: 1\nstrategy: first_match\ndefault: {decision: allow, score: 0}\n"
+              "fields: {amount: double}\nrules:\n  - id: big\n    when: amount > 100.0\n    decision: block\n"
+              "    score: 80\n");
+    auto* dialog = openDialog(QStringLiteral("compared"));
+    QVERIFY(dialog);
+    waitForPreview(dialog);
+    const nlohmann::json window = sb::promotionToJson(*dialog->report());
+
+    QProcess cli;
+    cli.start(QStringLiteral(SANDBENCH_CLI),
+              {QStringLiteral("promote"), QStringLiteral("compared"), QStringLiteral("--dry-run"), QStringLiteral("--json"),
+               QStringLiteral("--store"), QString::fromStdString(storePath().string())});
+    QVERIFY(cli.waitForFinished(120000));
+    QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(cli.exitCode(), 0);
+    const auto parsed = nlohmann::json::parse(cli.readAllStandardOutput().toStdString(), nullptr, false);
+    QVERIFY(!parsed.is_discarded());
+    QCOMPARE(parsed.value("status", std::string()), std::string("preview"));
+    bool ruleSetChecked = false;
+    for (const auto& check : parsed["compatibility"])
+        ruleSetChecked = ruleSetChecked || (check.value("check", std::string()) == "rules" && check.value("ok", false));
+    QVERIFY2(ruleSetChecked, parsed["compatibility"].dump().c_str());
+    QVERIFY2(parsed == window, (parsed.dump(1) + "\n---\n" + window.dump(1)).c_str());
     dialog->reject();
     QTRY_VERIFY(!QApplication::activeModalWidget());
 }

@@ -24,7 +24,11 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
+#include <QProcess>
 #include <QStackedBarSeries>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -55,6 +59,8 @@ private slots:
     void importCanBeCancelled();
     void hundredsOfThousandsOfChangedRowsScroll();
     void openingWhatIsNoFileSaysWhy();
+    void impactOnASandboxsDatasetEqualsTheCommandLine();
+    void ruleSetsThatDeclareOneFieldTwiceAreRefused();
     void cleanupTestCase();
 
 private:
@@ -428,6 +434,111 @@ void TestRulesWorkspace::openingWhatIsNoFileSaysWhy()
     waitIdle();
     QCOMPARE(ws()->statusText(), data + QStringLiteral(": the data file is not a regular file but a FIFO"));
     QCOMPARE(ws()->dataset(), before);
+}
+
+namespace {
+
+// The real `sandbench` on the test's store: its standard output, or a failure.
+QByteArray runCli(const QStringList& args, int expectedStatus = 0)
+{
+    QProcess cli;
+    cli.start(QStringLiteral(SANDBENCH_CLI), args);
+    if (!cli.waitForFinished(120000) || cli.exitStatus() != QProcess::NormalExit || cli.exitCode() != expectedStatus) {
+        qWarning("sandbench %s: %s", qPrintable(args.join(QLatin1Char(' '))), cli.readAllStandardError().constData());
+        return {};
+    }
+    return cli.readAllStandardOutput();
+}
+
+void writeText(const QString& path, const QString& text)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text.toUtf8());
+}
+
+const char* const kImpactHead = "name: %1\nversion: 1\nstrategy: first_match\ndefault: {decision: allow, score: 0}\n"
+                                "fields: {amount: double}\nrules:\n  - id: big\n    when: amount > %2\n"
+                                "    decision: block\n    score: 80\n";
+
+} // namespace
+
+// A stored snapshot a sandbox refers to (sampled for it) reads the same in the window as with
+// `rules impact --sandbox`, and the impact on it is the same.
+void TestRulesWorkspace::impactOnASandboxsDatasetEqualsTheCommandLine()
+{
+    const QString store = m_dir.path() + QStringLiteral("/store.db");
+    const QString csv = m_dir.path() + QStringLiteral("/tx.csv");
+    {
+        std::ofstream out(csv.toStdString());
+        sb::rules::writeDemoTransactions(out, 3000, 5);
+    }
+    const QString baseText = QString::fromLatin1(kImpactHead).arg(QStringLiteral("base"), QStringLiteral("400.0"));
+    const QString candText = QString::fromLatin1(kImpactHead).arg(QStringLiteral("cand"), QStringLiteral("150.0"));
+    const QString base = m_dir.path() + QStringLiteral("/base.yaml");
+    const QString cand = m_dir.path() + QStringLiteral("/cand.yaml");
+    writeText(base, baseText);
+    writeText(cand, candText);
+    const QString storeFlag = QStringLiteral("--store");
+    QVERIFY(!runCli({QStringLiteral("data"), QStringLiteral("import"), csv, QStringLiteral("--name"),
+                     QStringLiteral("tx"), storeFlag, store})
+                 .isNull());
+    QVERIFY(!runCli({QStringLiteral("sandbox"), QStringLiteral("create"), QStringLiteral("exp"), QStringLiteral("--dataset"),
+                     QStringLiteral("tx"), QStringLiteral("--sample"), QStringLiteral("0.5"), QStringLiteral("--seed"),
+                     QStringLiteral("7"), QStringLiteral("--json"), storeFlag, store})
+                 .isNull());
+    const QByteArray out = runCli({QStringLiteral("rules"), QStringLiteral("impact"), QStringLiteral("--baseline"), base,
+                                   QStringLiteral("--candidate"), cand, QStringLiteral("--data"), QStringLiteral("tx"),
+                                   QStringLiteral("--sandbox"), QStringLiteral("exp"), QStringLiteral("--limit"),
+                                   QStringLiteral("100000"), QStringLiteral("--json"), storeFlag, store});
+    const QJsonObject cli = QJsonDocument::fromJson(out).object();
+    QVERIFY2(!cli.isEmpty(), out.constData());
+
+    RulesWorkspace workspace;
+    workspace.setStorePath(store.toStdString());
+    workspace.addRuleSet(QStringLiteral("base"), baseText);
+    workspace.addRuleSet(QStringLiteral("cand"), candText);
+    QVERIFY(workspace.loadSnapshot(QStringLiteral("tx"), QStringLiteral("exp")));
+    QTRY_VERIFY_WITH_TIMEOUT(!workspace.jobs()->isBusy(), 60000);
+    QVERIFY2(workspace.dataset(), qPrintable(workspace.statusText()));
+    // The sandbox's sample, not the store's whole snapshot.
+    const auto rows = static_cast<qint64>(workspace.dataset()->data.rowCount());
+    QCOMPARE(rows, cli[QStringLiteral("data")].toObject()[QStringLiteral("rows")].toInteger());
+    QVERIFY(rows < 3000);
+    QVERIFY(workspace.compare());
+    QTRY_VERIFY_WITH_TIMEOUT(workspace.result() != nullptr && !workspace.jobs()->isBusy(), 60000);
+    const sb::rules::Impact& impact = workspace.result()->impacts.at(0);
+    QCOMPARE(impact.total, cli[QStringLiteral("total")].toInteger());
+    QCOMPARE(impact.affected, cli[QStringLiteral("affected")].toInteger());
+    QCOMPARE(impact.impactRate, cli[QStringLiteral("impact_rate")].toDouble());
+    QCOMPARE(impact.scoreChanged, cli[QStringLiteral("score_changed")].toInteger());
+    const QJsonArray changed = cli[QStringLiteral("changed")].toArray();
+    QCOMPARE(static_cast<qsizetype>(impact.changedRows.size()), changed.size());
+    const auto& data = workspace.dataset()->data;
+    for (qsizetype i = 0; i < changed.size(); ++i) {
+        const QString id = changed[i].toObject()[QStringLiteral("record_id")].toVariant().toString();
+        QCOMPARE(QString::fromStdString(data.recordId(impact.changedRows[static_cast<std::size_t>(i)])), id);
+    }
+
+    // A name the sandbox does not refer to is refused, as on the command line.
+    QVERIFY(workspace.loadSnapshot(QStringLiteral("other"), QStringLiteral("exp")));
+    QTRY_VERIFY_WITH_TIMEOUT(!workspace.jobs()->isBusy(), 60000);
+    QVERIFY2(workspace.statusText().contains(QStringLiteral("sandbox 'exp' has no dataset 'other'")),
+             qPrintable(workspace.statusText()));
+}
+
+// The fields of every rule set type the data, merged as the command line merges them: one field declared with
+// two types by two rule sets is refused before anything is read.
+void TestRulesWorkspace::ruleSetsThatDeclareOneFieldTwiceAreRefused()
+{
+    RulesWorkspace workspace;
+    workspace.addRuleSet(QStringLiteral("base"), QString::fromLatin1(kImpactHead).arg(QStringLiteral("base"), QStringLiteral("1.0")));
+    workspace.addRuleSet(QStringLiteral("odd"), QStringLiteral("name: odd\nversion: 1\nstrategy: first_match\n"
+                                                               "default: {decision: allow, score: 0}\n"
+                                                               "fields: {amount: string}\nrules: []\n"));
+    QVERIFY(!workspace.loadDataFile({}));
+    QVERIFY2(workspace.statusText().contains(QStringLiteral("field 'amount' is declared string")),
+             qPrintable(workspace.statusText()));
 }
 
 void TestRulesWorkspace::cleanupTestCase()

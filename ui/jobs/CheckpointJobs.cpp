@@ -271,6 +271,13 @@ void CheckpointJobRunner::pollProgress()
 
 bool CheckpointJobRunner::startTask(CheckpointTask task, bool automatic, TaskBody body)
 {
+    return startStoreTask(task, automatic,
+                          [body = std::move(body)](sb::Store&, sb::SandboxEngine& engine,
+                                                   const sb::ProgressCallback& progress) { return body(engine, progress); });
+}
+
+bool CheckpointJobRunner::startStoreTask(CheckpointTask task, bool automatic, StoreTaskBody body)
+{
     if (!m_storePath || isBusy())
         return false;
     const quint64 id = m_nextId++;
@@ -298,7 +305,7 @@ bool CheckpointJobRunner::startTask(CheckpointTask task, bool automatic, TaskBod
                 outcome.error = toQString(opened.error().message);
             } else {
                 const sb::ProgressCallback progress = [shared](const sb::Progress& p) { return shared->report(p); };
-                outcome = body(*opened->engine, progress);
+                outcome = body(*opened->store, *opened->engine, progress);
                 if (!outcome.error.isEmpty() && shared->cancel) {
                     outcome.cancelled = true;
                     outcome.error.clear();
@@ -314,10 +321,16 @@ bool CheckpointJobRunner::startTask(CheckpointTask task, bool automatic, TaskBod
 
 bool CheckpointJobRunner::createSandbox(sb::CreateSandboxRequest request)
 {
-    return startTask(CheckpointTask::CreateSandbox, false,
-                     [request = std::move(request)](sb::SandboxEngine& engine, const sb::ProgressCallback& progress) {
+    return createSandbox(sb::SandboxCreation{std::move(request), {}, {}, 1.0, 0});
+}
+
+bool CheckpointJobRunner::createSandbox(sb::SandboxCreation creation)
+{
+    return startStoreTask(CheckpointTask::CreateSandbox, false,
+                     [creation = std::move(creation)](sb::Store& store, sb::SandboxEngine& engine,
+                                                      const sb::ProgressCallback& progress) {
                          TaskOutcome outcome;
-                         auto made = engine.createSandbox(request, progress);
+                         auto made = sb::createSandbox(store, engine, creation, progress);
                          if (!made) {
                              outcome.error = toQString(made.error().message);
                              return outcome;
@@ -491,10 +504,16 @@ bool CheckpointJobRunner::label(const QString& checkpoint, const QString& text)
 
 bool CheckpointJobRunner::settings(sb::SandboxSettings settings)
 {
-    return startTask(CheckpointTask::Settings, false,
-                     [settings = std::move(settings)](sb::SandboxEngine& engine, const sb::ProgressCallback&) {
+    return this->settings(sb::SandboxChange{std::move(settings), {}, {}});
+}
+
+bool CheckpointJobRunner::settings(sb::SandboxChange change)
+{
+    return startStoreTask(CheckpointTask::Settings, false,
+                     [change = std::move(change)](sb::Store& store, sb::SandboxEngine& engine,
+                                                  const sb::ProgressCallback&) {
                          TaskOutcome outcome;
-                         auto changed = engine.setSandbox(settings);
+                         auto changed = sb::changeSandbox(store, engine, change);
                          if (!changed) {
                              outcome.error = toQString(changed.error().message);
                              return outcome;

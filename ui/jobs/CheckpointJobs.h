@@ -1,6 +1,7 @@
 #pragma once
 
 #include "sandboxes/sandbox_engine.h"
+#include "usecases/sandbox_setup.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -109,6 +110,8 @@ public:
 
     // Each returns false (and does nothing) while another task runs or without a store.
     bool createSandbox(sb::CreateSandboxRequest request);
+    // As the command line makes one: a policy argument and datasets (usecases/sandbox_setup.h).
+    bool createSandbox(sb::SandboxCreation creation);
     bool destroySandbox(const QString& name);
     bool checkpoint(sb::CheckpointRequest request);
     bool restore(const QString& checkpoint, const QString& sandbox);
@@ -119,6 +122,8 @@ public:
     bool label(const QString& checkpoint, const QString& text);
     // A sandbox's quota and idle timeout (SandboxEngine::setSandbox).
     bool settings(sb::SandboxSettings settings);
+    // As the command line changes one: a policy argument and datasets too (usecases/sandbox_setup.h).
+    bool settings(sb::SandboxChange change);
     // Writes an archived sandbox's workspace back from its head (what every use of it does).
     bool revive(const QString& sandbox);
     void cancelTask();
@@ -138,8 +143,11 @@ signals:
 private:
     struct Shared; // progress and cancellation between a worker and the GUI thread
     using TaskBody = std::function<TaskOutcome(sb::SandboxEngine&, const sb::ProgressCallback&)>;
+    // A task that needs the store besides the engine (policy versions, datasets).
+    using StoreTaskBody = std::function<TaskOutcome(sb::Store&, sb::SandboxEngine&, const sb::ProgressCallback&)>;
 
     bool startTask(CheckpointTask task, bool automatic, TaskBody body);
+    bool startStoreTask(CheckpointTask task, bool automatic, StoreTaskBody body);
     void pollProgress();
 
     QThreadPool m_pool;

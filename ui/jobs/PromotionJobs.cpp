@@ -1,7 +1,7 @@
 #include "ui/jobs/PromotionJobs.h"
 
 #include "ui/models/Conversions.h"
-#include "rules/promotion_gate.h"
+#include "usecases/promotion.h"
 #include "store/store.h"
 #include "util/printable.h"
 #include "checkpoints/diff.h"
@@ -94,10 +94,13 @@ void PromotionJobRunner::pollProgress()
 
 bool PromotionJobRunner::start(sb::PromotionRequest request)
 {
+    return start(sb::PromotionPlan{std::move(request), {}, {}});
+}
+
+bool PromotionJobRunner::start(sb::PromotionPlan plan)
+{
     if (isBusy())
         return false;
-    // Rule sets in the merged tree must parse and compile, as on the command line.
-    request.checks.push_back(sb::rules::ruleSetCompatibilityCheck());
     const quint64 id = m_nextId++;
     m_jobId = id;
     auto shared = std::make_shared<Shared>();
@@ -123,9 +126,17 @@ bool PromotionJobRunner::start(sb::PromotionRequest request)
     });
     m_progressTimer->start();
     m_watcher->setFuture(QtConcurrent::run(
-        &m_pool, [path = m_storePath, shared, request = std::move(request)](QPromise<PromotionOutcome>& promise) {
+        &m_pool, [path = m_storePath, shared, plan = std::move(plan)](QPromise<PromotionOutcome>& promise) {
             PromotionOutcome outcome;
-            outcome.mode = request.mode;
+            outcome.mode = plan.request.mode;
+            // The gate's rules for rule sets and data, as on the command line.
+            auto prepared = sb::preparePromotion(plan, [&path] { return sb::Store::open(path); });
+            if (!prepared) {
+                outcome.error = toQString(prepared.error().message);
+                promise.addResult(std::move(outcome));
+                return;
+            }
+            const sb::PromotionRequest& request = prepared->request;
             auto store = sb::Store::open(path);
             if (!store) {
                 outcome.error = toQString(store.error().message);

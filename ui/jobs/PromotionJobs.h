@@ -2,6 +2,7 @@
 
 #include "ui/jobs/CheckpointJobs.h"
 #include "promotion/promote.h"
+#include "usecases/promotion.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -38,8 +39,10 @@ public:
     explicit PromotionJobRunner(std::filesystem::path storePath, QObject* parent);
     ~PromotionJobRunner() override; // cancels what runs and waits for the worker
 
-    // Returns false (and does nothing) while another job runs.
+    // Returns false (and does nothing) while another job runs. The request is prepared as
+    // usecases/promotion.h says, off the GUI thread (a plan's data is read there too).
     bool start(sb::PromotionRequest request);
+    bool start(sb::PromotionPlan plan);
     void cancel();
     bool isBusy() const { return m_jobId != 0; }
 

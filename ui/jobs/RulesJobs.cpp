@@ -4,6 +4,8 @@
 #include "rules/dataset_store.h"
 #include "rules/demo_data.h"
 #include "store/store.h"
+#include "usecases/dataset_source.h"
+#include "usecases/rule_comparison.h"
 
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -43,6 +45,16 @@ rules::ReadOptions windowReadOptions(std::vector<rules::Field> declared, std::at
             percent = static_cast<int>(done * static_cast<std::uint64_t>(upTo) / total);
     };
     return read;
+}
+
+QStringList namesIn(const sb::Store& store)
+{
+    QStringList out;
+    if (auto names = sb::storedDatasetNames(store)) {
+        for (const auto& name : *names)
+            out << toQString(name);
+    }
+    return out;
 }
 
 } // namespace
@@ -89,6 +101,8 @@ RulesJobRunner::RulesJobRunner(QObject* parent)
         m_busy = false;
         m_shared.reset();
         const Outcome out = m_watcher->result();
+        if (out.storedNames)
+            emit storedDatasetsListed(*out.storedNames);
         if (out.cancelled || !out.error.isEmpty())
             emit failed(out.cancelled ? tr("Cancelled") : out.error, out.cancelled);
         else if (out.result)
@@ -137,14 +151,26 @@ bool RulesJobRunner::loadData(const QString& path, std::vector<rules::Field> dec
             data = rules::readDatasetText(csv, "transactions.csv", read, &loaded->report);
         } else {
             const std::filesystem::path file(toStdString(path));
-            const auto format = rules::formatForPath(file);
-            if (!format) {
+            if (!rules::formatForPath(file)) {
                 out.error = QObject::tr("%1: not a .csv, .jsonl or .ndjson file").arg(path);
                 return out;
             }
-            read.format = *format;
             loaded->label = toQString(file.filename().string());
-            data = rules::readDataset(file, read, &loaded->report);
+            sb::DatasetRequest request;
+            request.data = file.string();
+            request.declared = read.declared;
+            request.onBadRow = "skip";
+            request.cancel = read.cancel;
+            request.progress = read.progress;
+            auto resolved = sb::resolveDataset(request, []() -> sb::Result<sb::Store> {
+                return sb::fail("a data file needs no store");
+            });
+            if (resolved) {
+                loaded->report = resolved->report;
+                data = std::move(resolved->data);
+            } else {
+                data = std::unexpected(resolved.error());
+            }
         }
         if (shared.cancel) {
             out.cancelled = true;
@@ -161,29 +187,29 @@ bool RulesJobRunner::loadData(const QString& path, std::vector<rules::Field> dec
 }
 
 bool RulesJobRunner::loadSnapshot(std::filesystem::path store, const QString& name,
-                                  std::vector<rules::Field> declared)
+                                  std::vector<rules::Field> declared, const QString& sandbox)
 {
-    return start(RulesTask::LoadData, [store = std::move(store), name, declared = std::move(declared)](Shared& shared) {
+    return start(RulesTask::LoadData, [store = std::move(store), name, declared = std::move(declared),
+                                       sandbox](Shared& shared) {
         Outcome out;
-        auto opened = sb::Store::open(store);
-        if (!opened) {
-            out.error = toQString(opened.error().message);
-            return out;
-        }
-        shared.percent = 10;
-        auto data = rules::loadDataset(*opened, toStdString(name));
-        if (!data) {
-            out.error = toQString(data.error().message);
-            return out;
-        }
-        if (auto ok = data->adaptTo(declared); !ok) {
-            out.error = toQString(ok.error().message);
+        sb::DatasetRequest request;
+        request.data = toStdString(name);
+        request.declared = declared;
+        request.sandbox = toStdString(sandbox);
+        auto resolved = sb::resolveDataset(request, [&store, &shared]() -> sb::Result<sb::Store> {
+            auto opened = sb::Store::open(store);
+            shared.percent = 10;
+            return opened;
+        });
+        if (!resolved) {
+            out.error = toQString(resolved.error().message);
             return out;
         }
         auto loaded = std::make_shared<LoadedDataset>();
-        loaded->label = QObject::tr("stored %1").arg(name);
-        loaded->data = std::move(*data);
-        loaded->report.records = loaded->report.kept = static_cast<std::int64_t>(loaded->data.rowCount());
+        loaded->label = sandbox.isEmpty() ? QObject::tr("stored %1").arg(name)
+                                          : QObject::tr("stored %1 of sandbox %2").arg(name, sandbox);
+        loaded->data = std::move(resolved->data);
+        loaded->report = resolved->report;
         out.data = std::move(loaded);
         return out;
     });
@@ -204,17 +230,25 @@ bool RulesJobRunner::importData(std::filesystem::path store, const QString& path
             out.error = QObject::tr("'%1' is not a valid dataset name (letters, digits, '_', '-', '.')").arg(name);
             return out;
         }
+        const rules::ReadOptions read = windowReadOptions(declared, shared.cancel, shared.percent, 90);
+        sb::DatasetImport request;
+        request.file = file.string();
+        request.name = toStdString(name);
+        request.declared = read.declared;
+        request.onBadRow = "skip";
+        request.cancel = read.cancel;
+        request.progress = read.progress;
+        auto imported = sb::importDatasetFile(request, [&store] { return sb::Store::open(store); });
         auto opened = sb::Store::open(store);
-        if (!opened) {
-            out.error = toQString(opened.error().message);
-            return out;
-        }
-        rules::ReadOptions read = windowReadOptions(declared, shared.cancel, shared.percent, 90);
-        read.format = *format;
-        auto imported = rules::importDataset(*opened, file, toStdString(name), read);
+        if (opened)
+            out.storedNames = namesIn(*opened);
         if (!imported) {
             out.cancelled = shared.cancel.load();
             out.error = toQString(imported.error().message);
+            return out;
+        }
+        if (!opened) {
+            out.error = toQString(opened.error().message);
             return out;
         }
         auto data = rules::loadDataset(*opened, toStdString(name));
@@ -248,20 +282,19 @@ QString evaluateOne(EvaluatedRuleSet& rs, const RuleSetSource& source, const rul
     };
     if (rs.parsed.hasErrors())
         return firstError(rs.parsed.diagnostics);
-    auto compiled = rules::compileRuleSet(rs.parsed.ruleSet, &data.schema());
-    if (!compiled.compiled)
-        return firstError(compiled.diagnostics);
-    rs.compiled = std::move(compiled.compiled);
     rules::EvalOptions options;
     options.cancel = &cancel;
     options.progress = [&progress](std::size_t done, std::size_t total) {
         if (total > 0)
             progress(static_cast<double>(done) / static_cast<double>(total));
     };
-    auto ev = rules::evaluate(*rs.compiled, data, options);
-    if (!ev)
-        return toQString(ev.error().message);
-    rs.evaluation = std::move(*ev);
+    auto evaluated = sb::evaluateOn(rs.parsed.ruleSet, toStdString(source.name), data, options);
+    if (!evaluated) {
+        const std::string& message = evaluated.error().message;
+        return QObject::tr("%1: %2").arg(source.name, toQString(message.substr(0, message.find('\n'))));
+    }
+    rs.compiled = std::move(evaluated->compiled);
+    rs.evaluation = std::move(evaluated->evaluation);
     rs.scoreBins = scoreHistogram(rs.evaluation, rs.compiled->defaultScore);
     rs.dataDiagnostics = rules::dataDiagnostics(*rs.compiled, rs.evaluation, data);
     rs.text = source.text;
@@ -304,44 +337,57 @@ bool RulesJobRunner::compare(std::shared_ptr<const LoadedDataset> data, std::vec
         rules::ImpactOptions options;
         options.labelColumn = toStdString(result->labelColumn);
         options.amountColumn = toStdString(result->amountColumn);
-        const EvaluatedRuleSet& base = *result->ruleSets.front();
-        const std::string notFlagged = base.compiled->decisions[base.compiled->defaultDecision];
-        for (std::size_t i = 1; i < result->ruleSets.size(); ++i) {
-            const EvaluatedRuleSet& cand = *result->ruleSets[i];
-            auto impact = rules::computeImpact(*base.compiled, base.evaluation, *cand.compiled, cand.evaluation,
-                                               data->data, options);
-            if (!impact) {
-                out.error = toQString(impact.error().message);
-                return out;
-            }
-            rules::VariantSummary summary;
-            summary.name = toStdString(cand.name);
-            summary.impactRate = impact->impactRate;
-            summary.affected = impact->affected;
-            result->impacts.push_back(std::move(*impact));
-            result->summaries.push_back(std::move(summary));
+        auto sideOf = [](const EvaluatedRuleSet& rs) {
+            return sb::ComparedRuleSet{toStdString(rs.name), &*rs.compiled, &rs.evaluation};
+        };
+        std::vector<sb::ComparedRuleSet> variants;
+        for (std::size_t i = 1; i < result->ruleSets.size(); ++i)
+            variants.push_back(sideOf(*result->ruleSets[i]));
+        auto compared = sb::compareRuleSets(sideOf(*result->ruleSets.front()), variants, data->data, options);
+        if (!compared) {
+            out.error = toQString(compared.error().message);
+            return out;
         }
+        result->impacts = std::move(compared->impacts);
+        result->summaries = std::move(compared->summaries);
         // Flagged-vs-label figures for every rule set, the baseline included (the charts show all).
-        if (!result->labelColumn.isEmpty()) {
-            for (std::size_t i = 0; i < result->ruleSets.size(); ++i) {
-                const EvaluatedRuleSet& rs = *result->ruleSets[i];
-                rules::VariantSummary summary;
-                if (i > 0)
-                    summary = result->summaries[i - 1];
-                summary.flagged = rules::flaggedFigures(*rs.compiled, rs.evaluation, data->data, options, notFlagged);
-                const auto& f = *summary.flagged;
-                if (f.precision && f.recall && *f.precision + *f.recall > 0)
-                    summary.f1 = 2 * *f.precision * *f.recall / (*f.precision + *f.recall);
-                if (i == 0)
-                    result->baselineSummary = summary;
-                else
-                    result->summaries[i - 1] = summary;
-            }
+        if (compared->baselineFlagged) {
+            rules::VariantSummary baseline;
+            baseline.flagged = compared->baselineFlagged;
+            baseline.f1 = sb::f1Of(*baseline.flagged);
+            result->baselineSummary = std::move(baseline);
         }
         shared.percent = 100;
         out.result = std::move(result);
         return out;
     });
+}
+
+StoredDatasetsLister::StoredDatasetsLister(QObject* parent)
+    : QObject(parent)
+{
+}
+
+StoredDatasetsLister::~StoredDatasetsLister()
+{
+    for (auto* watcher : findChildren<QFutureWatcher<QStringList>*>())
+        watcher->waitForFinished();
+}
+
+int StoredDatasetsLister::list(std::filesystem::path store)
+{
+    const int id = ++m_latest;
+    auto* watcher = new QFutureWatcher<QStringList>(this);
+    connect(watcher, &QFutureWatcher<QStringList>::finished, this, [this, watcher, id] {
+        watcher->deleteLater();
+        if (id == m_latest)
+            emit listed(id, watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([store = std::move(store)] {
+        auto opened = sb::Store::open(store);
+        return opened ? namesIn(*opened) : QStringList();
+    }));
+    return id;
 }
 
 } // namespace sb::ui

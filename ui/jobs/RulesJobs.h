@@ -1,7 +1,9 @@
 #pragma once
 // Background work of the rules workspace: loading a dataset, evaluating rule sets on it and comparing
-// variants with a baseline. Each job runs on a worker thread on value inputs (rule set texts, a shared
-// immutable dataset) and hands back an immutable snapshot; a job can be cancelled and reports progress.
+// variants with a baseline, and listing the store's snapshots. Each job runs on a worker thread on value inputs
+// (rule set texts, a shared immutable dataset) and hands back an immutable snapshot; a job can be cancelled and
+// reports progress. What data a name means and how rule sets compare are the use cases' (usecases/
+// dataset_source.h, usecases/rule_comparison.h), as on the command line.
 
 #include "rules/dataset.h"
 #include "rules/evaluate.h"
@@ -75,10 +77,12 @@ public:
     // Each returns false (and does nothing) while another job runs.
     // Reads the demo transactions (path empty) or a CSV/JSON Lines file, with `declared` field types.
     bool loadData(const QString& path, std::vector<sb::rules::Field> declared);
-    // Reads the stored snapshot `name` from the store at `store`.
-    bool loadSnapshot(std::filesystem::path store, const QString& name, std::vector<sb::rules::Field> declared);
+    // Reads the stored snapshot `name` from the store at `store`; within `sandbox` (when not empty), `name` is
+    // one of the sandbox's dataset references, resolved as usecases/dataset_source.h says.
+    bool loadSnapshot(std::filesystem::path store, const QString& name, std::vector<sb::rules::Field> declared,
+                      const QString& sandbox = {});
     // Imports a CSV/JSON Lines file into the store as snapshot `name` (bad rows skipped and reported), then
-    // reads it back as the dataset.
+    // reads it back as the dataset. Whether it succeeds or not, storedDatasetsListed gives the store's names.
     bool importData(std::filesystem::path store, const QString& path, const QString& name,
                     std::vector<sb::rules::Field> declared);
     bool evaluate(std::shared_ptr<const LoadedDataset> data, RuleSetSource ruleSet);
@@ -94,6 +98,8 @@ signals:
     void started(sb::ui::RulesTask task);
     void progress(int percent, const QString& phase);
     void dataLoaded(std::shared_ptr<const sb::ui::LoadedDataset> data);
+    // The store's snapshot names as an import left them, before the import's dataLoaded or failed.
+    void storedDatasetsListed(const QStringList& names);
     void resultReady(std::shared_ptr<const sb::ui::RulesResult> result);
     void failed(const QString& message, bool cancelled);
 
@@ -108,6 +114,7 @@ private:
         std::shared_ptr<const RulesResult> result;
         QString error;
         bool cancelled = false;
+        std::optional<QStringList> storedNames;
     };
     bool start(RulesTask task, std::function<Outcome(Shared&)> body);
 
@@ -116,6 +123,27 @@ private:
     std::shared_ptr<Shared> m_shared;
     RulesTask m_task = RulesTask::LoadData;
     bool m_busy = false;
+};
+
+// Lists the store's snapshot names off the GUI thread. Each request has an id; only the newest request's
+// answer is handed on, so a slow old listing never overwrites a newer one.
+class StoredDatasetsLister : public QObject {
+    Q_OBJECT
+public:
+    explicit StoredDatasetsLister(QObject* parent);
+    ~StoredDatasetsLister() override; // waits for listings still running
+
+    // Starts a listing and returns its id.
+    int list(std::filesystem::path store);
+    // Listings still running are not handed on (the caller learned the names in a newer way).
+    void dropPending() { ++m_latest; }
+
+signals:
+    // The names, newest last (empty when the store cannot be read).
+    void listed(int id, const QStringList& names);
+
+private:
+    int m_latest = 0;
 };
 
 } // namespace sb::ui

@@ -7,7 +7,7 @@
 #include "rules/dataset_store.h"
 #include "rules/ruleset.h"
 #include "ui/style/Icons.h"
-#include "store/store.h"
+#include "usecases/dataset_source.h"
 
 #include <QAction>
 #include <QBuffer>
@@ -70,6 +70,7 @@ bool writeText(const QString& path, const QString& text)
 RulesWorkspace::RulesWorkspace(QWidget* parent)
     : QWidget(parent)
     , m_jobs(new RulesJobRunner(this))
+    , m_lister(new StoredDatasetsLister(this))
 {
     auto* toolBar = new QToolBar(this);
     toolBar->setObjectName(QStringLiteral("rulesToolBar"));
@@ -113,7 +114,10 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     m_dataMenu->addAction(m_importAction);
     m_storedMenu = m_dataMenu->addMenu(tr("Stored snapshots"));
     m_storedMenu->setObjectName(QStringLiteral("rulesStoredMenu"));
-    connect(m_dataMenu, &QMenu::aboutToShow, this, &RulesWorkspace::fillStoredMenu);
+    connect(m_dataMenu, &QMenu::aboutToShow, this, [this] {
+        fillStoredMenu();
+        listStoredDatasets();
+    });
     auto* dataButton = new QToolButton(toolBar);
     dataButton->setObjectName(QStringLiteral("rulesDataButton"));
     dataButton->setText(tr("Dataset"));
@@ -286,6 +290,15 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
         setStatus(message);
         updateActions();
     });
+    connect(m_jobs, &RulesJobRunner::storedDatasetsListed, this, [this](const QStringList& names) {
+        m_lister->dropPending();
+        m_storedNames = names;
+    });
+    connect(m_lister, &StoredDatasetsLister::listed, this, [this](int, const QStringList& names) {
+        m_storedNames = names;
+        if (m_storedMenu->isVisible())
+            fillStoredMenu();
+    });
     connect(m_jobs, &RulesJobRunner::dataLoaded, this, [this](std::shared_ptr<const LoadedDataset> loaded) {
         m_progress->hide();
         m_data = std::move(loaded);
@@ -315,46 +328,50 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
 void RulesWorkspace::setStorePath(std::optional<std::filesystem::path> path)
 {
     m_storePath = std::move(path);
+    m_storedNames.clear();
+    listStoredDatasets();
     updateActions();
 }
 
-QStringList RulesWorkspace::storedDatasets() const
+void RulesWorkspace::listStoredDatasets()
 {
-    // A short query on the store: fine on the GUI thread when a menu opens.
-    QStringList names;
-    if (!m_storePath)
-        return names;
-    auto store = sb::Store::open(*m_storePath);
-    if (!store)
-        return names;
-    auto list = sb::rules::listDatasets(*store);
-    if (!list)
-        return names;
-    for (const auto& info : *list)
-        names << toQString(info.name);
-    return names;
+    if (m_storePath)
+        m_lister->list(*m_storePath);
 }
 
 void RulesWorkspace::fillStoredMenu()
 {
     m_storedMenu->clear();
-    const QStringList names = storedDatasets();
-    for (const QString& name : names) {
+    for (const QString& name : std::as_const(m_storedNames)) {
         auto* a = m_storedMenu->addAction(name);
         connect(a, &QAction::triggered, this, [this, name] { loadSnapshot(name); });
     }
-    if (names.isEmpty())
+    if (m_storedNames.isEmpty())
         m_storedMenu->addAction(tr("(none yet: import a file)"))->setEnabled(false);
 }
 
-bool RulesWorkspace::loadSnapshot(const QString& name)
+bool RulesWorkspace::loadSnapshot(const QString& name, const QString& sandbox)
 {
-    return m_storePath && m_jobs->loadSnapshot(*m_storePath, name, declaredFields());
+    if (!m_storePath)
+        return false;
+    auto declared = declaredFields();
+    if (!declared) {
+        setStatus(toQString(declared.error().message));
+        return false;
+    }
+    return m_jobs->loadSnapshot(*m_storePath, name, std::move(*declared), sandbox);
 }
 
 bool RulesWorkspace::importDataFile(const QString& path, const QString& name)
 {
-    return m_storePath && m_jobs->importData(*m_storePath, path, name, declaredFields());
+    if (!m_storePath)
+        return false;
+    auto declared = declaredFields();
+    if (!declared) {
+        setStatus(toQString(declared.error().message));
+        return false;
+    }
+    return m_jobs->importData(*m_storePath, path, name, std::move(*declared));
 }
 
 void RulesWorkspace::importDialog()
@@ -499,20 +516,33 @@ void RulesWorkspace::saveRuleSet()
     setStatus(tr("Saved %1").arg(QFileInfo(path).fileName()));
 }
 
-std::vector<sb::rules::Field> RulesWorkspace::declaredFields() const
+sb::Result<std::vector<sb::rules::Field>> RulesWorkspace::declaredFields() const
 {
-    // The baseline's `fields:` type the columns (a file's "1" is then a double where the rules say so).
-    if (ruleSetCount() == 0)
-        return {};
-    auto parsed = sb::rules::parseRuleSet(toStdString(editor(0)->text()), "rules.yaml");
-    if (parsed.hasErrors())
-        return {};
-    return parsed.ruleSet.declaredFields();
+    // The rule sets' `fields:` type the columns (a file's "1" is then a double where the rules say so).
+    std::vector<sb::rules::ParsedRuleSet> parsed;
+    std::vector<QString> titles;
+    for (int i = 0; i < ruleSetCount(); ++i) {
+        const QString title = m_editors->tabText(i);
+        auto one = sb::rules::parseRuleSet(toStdString(editor(i)->text()), toStdString(title));
+        if (one.hasErrors())
+            continue;
+        parsed.push_back(std::move(one));
+        titles.push_back(title);
+    }
+    std::vector<sb::DeclaringRuleSet> declaring;
+    for (std::size_t i = 0; i < parsed.size(); ++i)
+        declaring.push_back(sb::DeclaringRuleSet{toStdString(titles[i]), &parsed[i].ruleSet});
+    return sb::declaredFields(declaring);
 }
 
 bool RulesWorkspace::loadDataFile(const QString& path)
 {
-    return m_jobs->loadData(path, declaredFields());
+    auto declared = declaredFields();
+    if (!declared) {
+        setStatus(toQString(declared.error().message));
+        return false;
+    }
+    return m_jobs->loadData(path, std::move(*declared));
 }
 
 void RulesWorkspace::openDataDialog()

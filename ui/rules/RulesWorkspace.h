@@ -42,11 +42,13 @@ public:
     bool openRuleSetFile(const QString& path);
     // Loads a CSV/JSON Lines file as the dataset (empty: the demo transactions).
     bool loadDataFile(const QString& path);
-    // Reads a stored snapshot; imports a file into the store as a snapshot (then reads it).
-    bool loadSnapshot(const QString& name);
+    // Reads a stored snapshot (within `sandbox`, one of its dataset references); imports a file into the
+    // store as a snapshot (then reads it).
+    bool loadSnapshot(const QString& name, const QString& sandbox = {});
     bool importDataFile(const QString& path, const QString& name);
-    // The stored snapshots' names, newest last; empty without a store.
-    QStringList storedDatasets() const;
+    // The stored snapshots' names, newest last, as last listed off the GUI thread (when the store is set, the
+    // dataset menu opens and an import ends); empty without a store.
+    QStringList storedDatasets() const { return m_storedNames; }
     bool evaluate();
     bool compare();
     void cancel();
@@ -78,10 +80,15 @@ private:
     void fillStoredMenu();
     void saveRuleSet();
     void setStatus(const QString& text);
-    std::vector<sb::rules::Field> declaredFields() const;
+    // The fields every rule set in the tabs declares (those that parse), merged as the command line merges
+    // them; an error when two declare one name with two types.
+    sb::Result<std::vector<sb::rules::Field>> declaredFields() const;
+    void listStoredDatasets();
 
     std::optional<std::filesystem::path> m_storePath;
     RulesJobRunner* m_jobs = nullptr;
+    StoredDatasetsLister* m_lister = nullptr;
+    QStringList m_storedNames;
     std::shared_ptr<const LoadedDataset> m_data;
     std::shared_ptr<const RulesResult> m_result;
 

@@ -1,0 +1,50 @@
+#include "usecases/promotion.h"
+
+#include "rules/promotion_gate.h"
+
+#include <memory>
+
+namespace sb {
+
+Result<PreparedPromotion> preparePromotion(PromotionPlan plan, const StoreOpener& openStore)
+{
+    PreparedPromotion out;
+    out.request = std::move(plan.request);
+    if (!plan.riskConfig.empty()) {
+        auto config = RiskConfig::load(plan.riskConfig);
+        if (!config)
+            return std::unexpected(config.error());
+        out.request.risk = std::move(*config);
+    }
+    std::shared_ptr<const rules::Dataset> data;
+    if (!plan.data.empty()) {
+        DatasetRequest source;
+        source.data = plan.data;
+        source.sandbox = out.request.source;
+        source.storeIfNotReferenced = true;
+        auto loaded = resolveDataset(source, openStore);
+        if (!loaded)
+            return std::unexpected(loaded.error());
+        out.dataSource = loaded->data.source();
+        out.dataReport = std::move(loaded->report);
+        data = std::make_shared<const rules::Dataset>(std::move(loaded->data));
+        out.request.riskInputs.push_back(rules::ruleSetImpactRisk(data));
+    }
+    out.request.checks.push_back(rules::ruleSetCompatibilityCheck(data));
+    return out;
+}
+
+bool promotionPasses(const PromotionReport& report)
+{
+    if (report.status == "applied" || report.status == "up-to-date")
+        return true;
+    if (report.status == "blocked")
+        return false;
+    for (const auto& c : report.compatibility) {
+        if (!c.ok)
+            return false;
+    }
+    return report.conflicts.empty();
+}
+
+} // namespace sb
