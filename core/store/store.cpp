@@ -2,6 +2,7 @@
 
 #include "store/audit.h"
 #include "store/sqlite_db.h"
+#include "util/errno_text.h"
 #include "util/hash.h"
 #include "util/user_account.h"
 
@@ -375,11 +376,6 @@ std::vector<std::pair<std::string, bool>> layersFromJson(const std::string& text
 
 // ---------------------------------------------------------------------------------------------------------
 // Opening.
-
-std::string errnoText(int error)
-{
-    return std::generic_category().message(error);
-}
 
 // Creates the missing folders above the store, private to the user: the store holds sources and outputs.
 Result<void> ensureParentFolder(const fs::path& file)
