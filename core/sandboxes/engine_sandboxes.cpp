@@ -18,6 +18,21 @@ std::chrono::steady_clock::time_point engine::StepTrace::processStart()
 
 using namespace engine;
 
+ScanOptions SandboxEngine::Impl::scanOptions(const StatCache* cache, BlobStore* into,
+                                             const ProgressCallback& progress) const
+{
+    ScanOptions options;
+    options.store = into;
+    options.cache = cache;
+    options.maxFileSize = maxFileSize;
+    if (progress) {
+        options.progress = [progress](const ScanProgress& p) {
+            return progress(Progress{"scanning", p.files, 0, p.path});
+        };
+    }
+    return options;
+}
+
 // Walks a workspace through its stat cache. Listings taken from the cache must be in the store; should
 // one be missing (a collection removed what only a pruned checkpoint held) the walk is done again building
 // every listing.
