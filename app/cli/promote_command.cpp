@@ -1,4 +1,4 @@
-// sandbench promote SANDBOX: the promotion gate (core/workspace/promote.h) from the command line. Exit status
+// sandbench promote SANDBOX: the promotion gate (core/promotion/promote.h) from the command line. Exit status
 // 0 applied (or nothing to promote, or a clean preview or export), 1 blocked (conflicts, a failed
 // compatibility check, high risk without an approval) or not possible, 2 usage errors.
 
