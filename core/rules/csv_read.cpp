@@ -117,164 +117,196 @@ unsigned readThreads(Reading& r)
 }
 
 // One pass over the records after the header, on `threads` threads (the calling one splits and merges).
-Result<void> csvPassInParallel(Reading& r, CsvReader& reader, std::vector<CsvColumn>& columns, CsvPass pass,
-                               DatasetBuilder* out, unsigned threads)
-{
-    const std::vector<CsvColumn> snapshot = columns;
-    const Schema* schema = out ? &out->schema() : nullptr;
-    std::mutex mutex;
-    std::condition_variable todoChanged, doneChanged;
-    std::deque<CsvBatch> todo;
-    std::map<std::uint64_t, CsvPart> done;
-    bool finished = false;
-    bool stop = false;
-    const std::size_t maxQueued = 2 * threads;
-
-    auto take = [&](CsvBatch& batch, bool wait) {
-        std::unique_lock lock(mutex);
-        if (wait)
-            todoChanged.wait(lock, [&] { return stop || finished || !todo.empty(); });
-        if (stop || todo.empty())
-            return false;
-        batch = std::move(todo.front());
-        todo.pop_front();
-        todoChanged.notify_all();
-        return true;
-    };
-    auto work = [&](CsvBatch& batch) {
-        CsvPart part = processBatch(batch, snapshot, schema, pass);
-        {
-            std::lock_guard lock(mutex);
-            done.emplace(part.seq, std::move(part));
+class CsvPassInParallel {
+public:
+    CsvPassInParallel(Reading& r, std::vector<CsvColumn>& columns, CsvPass pass, DatasetBuilder* out,
+                      unsigned threads)
+        : m_r(r), m_columns(columns), m_pass(pass), m_out(out), m_snapshot(columns),
+          m_schema(out ? &out->schema() : nullptr), m_maxQueued(2 * threads)
+    {
+        // On the other cores at once: this thread reads meanwhile (threads.h).
+        for (unsigned t = 1; t < threads; ++t) {
+            m_workers.push_back(startThreadElsewhere([this] {
+                CsvBatch batch;
+                while (take(batch, true))
+                    work(batch);
+            }));
         }
-        doneChanged.notify_all();
-    };
-    std::vector<std::thread> workers; // on the other cores at once: this thread reads meanwhile (threads.h)
-    for (unsigned t = 1; t < threads; ++t) {
-        workers.push_back(startThreadElsewhere([&] {
-            CsvBatch batch;
-            while (take(batch, true))
-                work(batch);
-        }));
     }
-    auto shutDown = [&] {
-        {
-            std::lock_guard lock(mutex);
-            stop = true;
-        }
-        todoChanged.notify_all();
-        for (auto& w : workers)
-            w.join();
-        workers.clear();
-    };
 
-    std::uint64_t nextSeq = 0, nextMerge = 0;
-    auto merge = [&](CsvPart& part) -> Result<void> {
+    Result<void> run(CsvReader& reader)
+    {
+        CsvBatch batch;
+        CsvRecord record;
+        std::string problem;
+        const std::size_t batchRecords = std::max<std::size_t>(m_r.options().batchRecords, 1);
+        for (;;) {
+            if (auto ok = m_r.tick(); !ok) {
+                shutDown();
+                return ok;
+            }
+            auto status = reader.next(record, problem);
+            if (!status) {
+                // A bad row before this point is what one thread would have stopped at: finish what was read.
+                if (batch.records() > 0)
+                    hand(std::move(batch));
+                finishAll();
+                if (auto ok = drain(true); !ok) {
+                    shutDown();
+                    return ok;
+                }
+                shutDown();
+                return std::unexpected(status.error());
+            }
+            if (*status == CsvReader::Status::End)
+                break;
+            if (!m_r.select())
+                continue;
+            if (*status == CsvReader::Status::Bad)
+                batch.addBroken(record.line, problem);
+            else
+                batch.add(record);
+            if (batch.records() >= batchRecords || batch.bytes.size() >= (4u << 20)) {
+                const std::size_t bytes = batch.bytes.size(), cells = batch.cellEnd.size();
+                hand(std::move(batch));
+                batch = CsvBatch{};
+                batch.bytes.reserve(bytes + bytes / 4);
+                batch.cellEnd.reserve(cells + cells / 4);
+                batch.firstCell.reserve(batchRecords);
+                batch.lines.reserve(batchRecords);
+                if (auto ok = drain(false); !ok) {
+                    shutDown();
+                    return ok;
+                }
+            }
+        }
+        if (batch.records() > 0)
+            hand(std::move(batch));
+        finishAll();
+        auto ok = drain(true);
+        shutDown();
+        return ok;
+    }
+
+private:
+    bool take(CsvBatch& batch, bool wait)
+    {
+        std::unique_lock lock(m_mutex);
+        if (wait)
+            m_todoChanged.wait(lock, [&] { return m_stop || m_finished || !m_todo.empty(); });
+        if (m_stop || m_todo.empty())
+            return false;
+        batch = std::move(m_todo.front());
+        m_todo.pop_front();
+        m_todoChanged.notify_all();
+        return true;
+    }
+
+    void work(CsvBatch& batch)
+    {
+        CsvPart part = processBatch(batch, m_snapshot, m_schema, m_pass);
+        {
+            std::lock_guard lock(m_mutex);
+            m_done.emplace(part.seq, std::move(part));
+        }
+        m_doneChanged.notify_all();
+    }
+
+    void shutDown()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_todoChanged.notify_all();
+        for (auto& w : m_workers)
+            w.join();
+        m_workers.clear();
+    }
+
+    Result<void> merge(CsvPart& part)
+    {
         for (auto& bad : part.bad) {
-            if (auto ok = r.badRow(bad.line, std::move(bad.message)); !ok)
+            if (auto ok = m_r.badRow(bad.line, std::move(bad.message)); !ok)
                 return ok;
         }
-        r.report().kept += part.kept;
-        if (pass == CsvPass::Convert) {
-            out->append(std::move(*part.rows));
+        m_r.report().kept += part.kept;
+        if (m_pass == CsvPass::Convert) {
+            m_out->append(std::move(*part.rows));
         } else {
-            for (std::size_t c = 0; c < columns.size(); ++c) {
-                columns[c].mask &= part.columns[c].mask;
-                columns[c].sawValue = columns[c].sawValue || part.columns[c].sawValue;
+            for (std::size_t c = 0; c < m_columns.size(); ++c) {
+                m_columns[c].mask &= part.columns[c].mask;
+                m_columns[c].sawValue = m_columns[c].sawValue || part.columns[c].sawValue;
             }
         }
         return {};
-    };
+    }
+
     // Merges the parts that are ready, in order; with `all`, waits for every one handed out.
-    auto drain = [&](bool all) -> Result<void> {
+    Result<void> drain(bool all)
+    {
         for (;;) {
             CsvPart part;
             {
-                std::unique_lock lock(mutex);
+                std::unique_lock lock(m_mutex);
                 if (all)
-                    doneChanged.wait(lock, [&] { return nextMerge == nextSeq || done.contains(nextMerge); });
-                const auto it = done.find(nextMerge);
-                if (it == done.end())
+                    m_doneChanged.wait(lock, [&] { return m_nextMerge == m_nextSeq || m_done.contains(m_nextMerge); });
+                const auto it = m_done.find(m_nextMerge);
+                if (it == m_done.end())
                     return {};
                 part = std::move(it->second);
-                done.erase(it);
+                m_done.erase(it);
             }
-            ++nextMerge;
+            ++m_nextMerge;
             if (auto ok = merge(part); !ok)
                 return ok;
         }
-    };
-    auto hand = [&](CsvBatch&& batch) {
-        batch.seq = nextSeq++;
-        std::unique_lock lock(mutex);
-        todoChanged.wait(lock, [&] { return todo.size() < maxQueued; });
-        todo.push_back(std::move(batch));
+    }
+
+    void hand(CsvBatch&& batch)
+    {
+        batch.seq = m_nextSeq++;
+        std::unique_lock lock(m_mutex);
+        m_todoChanged.wait(lock, [&] { return m_todo.size() < m_maxQueued; });
+        m_todo.push_back(std::move(batch));
         lock.unlock();
-        todoChanged.notify_all();
-    };
+        m_todoChanged.notify_all();
+    }
 
     // No more batches: the calling thread converts what is left too.
-    auto finishAll = [&] {
+    void finishAll()
+    {
         {
-            std::lock_guard lock(mutex);
-            finished = true;
+            std::lock_guard lock(m_mutex);
+            m_finished = true;
         }
-        todoChanged.notify_all();
+        m_todoChanged.notify_all();
         CsvBatch left;
         while (take(left, false))
             work(left);
-    };
-
-    CsvBatch batch;
-    CsvRecord record;
-    std::string problem;
-    const std::size_t batchRecords = std::max<std::size_t>(r.options().batchRecords, 1);
-    for (;;) {
-        if (auto ok = r.tick(); !ok) {
-            shutDown();
-            return ok;
-        }
-        auto status = reader.next(record, problem);
-        if (!status) {
-            // A bad row before this point is what one thread would have stopped at: finish what was read.
-            if (batch.records() > 0)
-                hand(std::move(batch));
-            finishAll();
-            if (auto ok = drain(true); !ok) {
-                shutDown();
-                return ok;
-            }
-            shutDown();
-            return std::unexpected(status.error());
-        }
-        if (*status == CsvReader::Status::End)
-            break;
-        if (!r.select())
-            continue;
-        if (*status == CsvReader::Status::Bad)
-            batch.addBroken(record.line, problem);
-        else
-            batch.add(record);
-        if (batch.records() >= batchRecords || batch.bytes.size() >= (4u << 20)) {
-            const std::size_t bytes = batch.bytes.size(), cells = batch.cellEnd.size();
-            hand(std::move(batch));
-            batch = CsvBatch{};
-            batch.bytes.reserve(bytes + bytes / 4);
-            batch.cellEnd.reserve(cells + cells / 4);
-            batch.firstCell.reserve(batchRecords);
-            batch.lines.reserve(batchRecords);
-            if (auto ok = drain(false); !ok) {
-                shutDown();
-                return ok;
-            }
-        }
     }
-    if (batch.records() > 0)
-        hand(std::move(batch));
-    finishAll();
-    auto ok = drain(true);
-    shutDown();
-    return ok;
+
+    Reading& m_r;
+    std::vector<CsvColumn>& m_columns;
+    const CsvPass m_pass;
+    DatasetBuilder* const m_out;
+    const std::vector<CsvColumn> m_snapshot;
+    const Schema* const m_schema;
+    const std::size_t m_maxQueued;
+    std::mutex m_mutex;
+    std::condition_variable m_todoChanged, m_doneChanged;
+    std::deque<CsvBatch> m_todo;
+    std::map<std::uint64_t, CsvPart> m_done;
+    bool m_finished = false;
+    bool m_stop = false;
+    std::vector<std::thread> m_workers;
+    std::uint64_t m_nextSeq = 0, m_nextMerge = 0;
+};
+
+Result<void> csvPassInParallel(Reading& r, CsvReader& reader, std::vector<CsvColumn>& columns, CsvPass pass,
+                               DatasetBuilder* out, unsigned threads)
+{
+    return CsvPassInParallel(r, columns, pass, out, threads).run(reader);
 }
 
 } // namespace

@@ -201,31 +201,49 @@ struct JsonColumn {
     std::uint8_t kinds = 0;
 };
 
-} // namespace
+// Two passes over the lines: the first finds the columns (in order of first appearance) and their types, the
+// second converts the records.
+class JsonLinesRead {
+public:
+    explicit JsonLinesRead(Reading& r) : m_r(r), m_reader(r) {}
 
-Result<Dataset> readJsonLines(Reading& r)
-{
-    LineReader reader(r);
-    std::vector<JsonColumn> columns;
-    std::unordered_map<std::string, std::size_t> index;
-    Json json;
-    std::vector<FlatField> fields;
-    std::string_view line;
-    std::int64_t number = 0;
+    Result<Dataset> run()
+    {
+        auto keptInPass1 = findColumns();
+        if (!keptInPass1)
+            return std::unexpected(keptInPass1.error());
+        settleTypes();
+        std::vector<std::string> names;
+        for (const auto& c : m_columns)
+            names.push_back(c.name);
+        std::string idError;
+        const int idColumn = resolveIdColumn(m_r.options(), names, idError);
+        if (!idError.empty())
+            return fail(fmt::format("{}: {}", m_r.source(), idError));
 
-    auto declaredType = [&](const std::string& name) -> std::optional<FieldType> {
-        for (const Field& f : r.options().declared) {
+        if (auto ok = m_r.input().rewind(); !ok)
+            return std::unexpected(ok.error());
+        m_r.restart();
+        m_reader.restart();
+        return readRecords(idColumn, *keptInPass1);
+    }
+
+private:
+    std::optional<FieldType> declaredType(const std::string& name) const
+    {
+        for (const Field& f : m_r.options().declared) {
             if (f.name == name)
                 return f.type;
         }
-        if (name == (r.options().idColumn.empty() ? "id" : r.options().idColumn))
+        if (name == (m_r.options().idColumn.empty() ? "id" : m_r.options().idColumn))
             return FieldType::String;
         return std::nullopt;
-    };
+    }
 
     // Whether the record's declared fields all hold values of their type (else why not).
-    auto checkDeclared = [&]() -> std::optional<std::string> {
-        for (const FlatField& f : fields) {
+    std::optional<std::string> checkDeclared() const
+    {
+        for (const FlatField& f : m_fields) {
             if (auto t = declaredType(f.name)) {
                 const Converted v = convertJson(*f.value, *t, 0, nullptr);
                 if (v.problem)
@@ -233,135 +251,162 @@ Result<Dataset> readJsonLines(Reading& r)
             }
         }
         return std::nullopt;
-    };
-
-    // Pass 1: the columns (in order of first appearance) and their types.
-    r.setPass(1, true);
-    for (;;) {
-        if (auto ok = r.tick(); !ok)
-            return std::unexpected(ok.error());
-        auto got = reader.next(line, number);
-        if (!got)
-            return std::unexpected(got.error());
-        if (!*got)
-            break;
-        if (!r.select())
-            continue;
-        if (parseJsonLine(line, json, fields) || checkDeclared())
-            continue;
-        for (const FlatField& f : fields) {
-            auto [it, inserted] = index.emplace(f.name, columns.size());
-            if (inserted) {
-                if (columns.size() >= r.options().maxColumns)
-                    return r.fatal(number, fmt::format("more than {} distinct fields", r.options().maxColumns));
-                JsonColumn c;
-                c.name = f.name;
-                if (auto t = declaredType(f.name)) {
-                    c.type = *t;
-                    c.declared = true;
-                }
-                columns.push_back(std::move(c));
-            }
-            JsonColumn& c = columns[it->second];
-            const Json& v = *f.value;
-            if (v.is_number_integer())
-                c.kinds |= kJsonInt;
-            else if (v.is_number_float())
-                c.kinds |= kJsonDouble;
-            else if (v.is_boolean())
-                c.kinds |= kJsonBool;
-            else if (v.is_string()) {
-                c.kinds |= kJsonString;
-                if (!(c.kinds & kJsonNotTime) && !cel::parseTimestamp(v.get_ref<const std::string&>()))
-                    c.kinds |= kJsonNotTime;
-            }
-        }
-        r.kept();
-        if (r.full())
-            break;
     }
-    const std::int64_t keptInPass1 = r.report().kept;
-    for (auto& c : columns) {
-        if (c.declared)
-            continue;
-        const std::uint8_t k = c.kinds & ~kJsonNotTime;
-        if (k == 0)
-            c.type = FieldType::String;
-        else if (k == kJsonInt)
-            c.type = FieldType::Int;
-        else if ((k & ~(kJsonInt | kJsonDouble)) == 0)
-            c.type = FieldType::Double;
-        else if (k == kJsonBool)
-            c.type = FieldType::Bool;
-        else if (k == kJsonString && !(c.kinds & kJsonNotTime))
-            c.type = FieldType::Timestamp;
-        else
-            c.type = FieldType::String;
-    }
-    std::vector<std::string> names;
-    for (const auto& c : columns)
-        names.push_back(c.name);
-    std::string idError;
-    const int idColumn = resolveIdColumn(r.options(), names, idError);
-    if (!idError.empty())
-        return fail(fmt::format("{}: {}", r.source(), idError));
 
-    if (auto ok = r.input().rewind(); !ok)
-        return std::unexpected(ok.error());
-    r.restart();
-    reader.restart();
-
-    Schema schema;
-    for (const auto& c : columns)
-        schema.fields.push_back(Field{c.name, c.type});
-    DatasetBuilder builder(std::move(schema), idColumn, r.source());
-    builder.reserve(static_cast<std::size_t>(keptInPass1));
-    std::vector<cel::Value> cells(columns.size());
-    r.setPass(2, true);
-    for (;;) {
-        if (auto ok = r.tick(); !ok)
-            return std::unexpected(ok.error());
-        auto got = reader.next(line, number);
-        if (!got)
-            return std::unexpected(got.error());
-        if (!*got)
-            break;
-        if (!r.select())
-            continue;
-        auto bad = parseJsonLine(line, json, fields);
-        if (!bad)
-            bad = checkDeclared();
-        if (!bad) {
-            for (std::size_t c = 0; c < columns.size(); ++c)
-                cells[c] = builder.missing(c);
-            for (const FlatField& f : fields) {
-                const auto it = index.find(f.name);
-                if (it == index.end()) {
-                    bad = fmt::format("field '{}' was not seen when the columns were read", f.name);
-                    break;
-                }
-                const std::size_t c = it->second;
-                const Converted v = convertJson(*f.value, columns[c].type, c, &builder);
-                if (v.problem) {
-                    bad = fmt::format("field '{}': {} is not {}", f.name, quoteForMessage(f.value->dump()), v.problem);
-                    break;
-                }
-                cells[c] = v.value;
-            }
-        }
-        if (bad) {
-            if (auto ok = r.badRow(number, *bad); !ok)
+    // The next line sampling selects; false at the end.
+    Result<bool> nextSelected()
+    {
+        for (;;) {
+            if (auto ok = m_r.tick(); !ok)
                 return std::unexpected(ok.error());
-            continue;
-        }
-        builder.addRow(cells, number);
-        r.kept();
-        if (r.full()) {
-            r.report().stoppedAtMaxRows = true;
-            break;
+            auto got = m_reader.next(m_line, m_number);
+            if (!got || !*got)
+                return got;
+            if (m_r.select())
+                return true;
         }
     }
-    return builder.finish();
+
+    // Pass 1: the columns and the kinds of value each holds. The records kept.
+    Result<std::int64_t> findColumns()
+    {
+        m_r.setPass(1, true);
+        for (;;) {
+            auto got = nextSelected();
+            if (!got)
+                return std::unexpected(got.error());
+            if (!*got)
+                break;
+            if (parseJsonLine(m_line, m_json, m_fields) || checkDeclared())
+                continue;
+            for (const FlatField& f : m_fields) {
+                auto [it, inserted] = m_index.emplace(f.name, m_columns.size());
+                if (inserted) {
+                    if (m_columns.size() >= m_r.options().maxColumns)
+                        return m_r.fatal(m_number, fmt::format("more than {} distinct fields", m_r.options().maxColumns));
+                    JsonColumn c;
+                    c.name = f.name;
+                    if (auto t = declaredType(f.name)) {
+                        c.type = *t;
+                        c.declared = true;
+                    }
+                    m_columns.push_back(std::move(c));
+                }
+                noteKind(m_columns[it->second], *f.value);
+            }
+            m_r.kept();
+            if (m_r.full())
+                break;
+        }
+        return m_r.report().kept;
+    }
+
+    static void noteKind(JsonColumn& c, const Json& v)
+    {
+        if (v.is_number_integer())
+            c.kinds |= kJsonInt;
+        else if (v.is_number_float())
+            c.kinds |= kJsonDouble;
+        else if (v.is_boolean())
+            c.kinds |= kJsonBool;
+        else if (v.is_string()) {
+            c.kinds |= kJsonString;
+            if (!(c.kinds & kJsonNotTime) && !cel::parseTimestamp(v.get_ref<const std::string&>()))
+                c.kinds |= kJsonNotTime;
+        }
+    }
+
+    // An undeclared column's type: the one kind of value it holds (ints and doubles together make a double,
+    // strings that all read as timestamps a timestamp), else a string.
+    void settleTypes()
+    {
+        for (auto& c : m_columns) {
+            if (c.declared)
+                continue;
+            const std::uint8_t k = c.kinds & ~kJsonNotTime;
+            if (k == 0)
+                c.type = FieldType::String;
+            else if (k == kJsonInt)
+                c.type = FieldType::Int;
+            else if ((k & ~(kJsonInt | kJsonDouble)) == 0)
+                c.type = FieldType::Double;
+            else if (k == kJsonBool)
+                c.type = FieldType::Bool;
+            else if (k == kJsonString && !(c.kinds & kJsonNotTime))
+                c.type = FieldType::Timestamp;
+            else
+                c.type = FieldType::String;
+        }
+    }
+
+    // The current line's record as cells of the columns; why not, when it is a bad row.
+    std::optional<std::string> convertRecord(DatasetBuilder& builder, std::vector<cel::Value>& cells)
+    {
+        if (auto bad = parseJsonLine(m_line, m_json, m_fields))
+            return bad;
+        if (auto bad = checkDeclared())
+            return bad;
+        for (std::size_t c = 0; c < m_columns.size(); ++c)
+            cells[c] = builder.missing(c);
+        for (const FlatField& f : m_fields) {
+            const auto it = m_index.find(f.name);
+            if (it == m_index.end())
+                return fmt::format("field '{}' was not seen when the columns were read", f.name);
+            const std::size_t c = it->second;
+            const Converted v = convertJson(*f.value, m_columns[c].type, c, &builder);
+            if (v.problem)
+                return fmt::format("field '{}': {} is not {}", f.name, quoteForMessage(f.value->dump()), v.problem);
+            cells[c] = v.value;
+        }
+        return std::nullopt;
+    }
+
+    // Pass 2: the records, converted to the columns' types.
+    Result<Dataset> readRecords(int idColumn, std::int64_t keptInPass1)
+    {
+        Schema schema;
+        for (const auto& c : m_columns)
+            schema.fields.push_back(Field{c.name, c.type});
+        DatasetBuilder builder(std::move(schema), idColumn, m_r.source());
+        builder.reserve(static_cast<std::size_t>(keptInPass1));
+        std::vector<cel::Value> cells(m_columns.size());
+        m_r.setPass(2, true);
+        for (;;) {
+            auto got = nextSelected();
+            if (!got)
+                return std::unexpected(got.error());
+            if (!*got)
+                break;
+            if (auto bad = convertRecord(builder, cells)) {
+                if (auto ok = m_r.badRow(m_number, *bad); !ok)
+                    return std::unexpected(ok.error());
+                continue;
+            }
+            builder.addRow(cells, m_number);
+            m_r.kept();
+            if (m_r.full()) {
+                m_r.report().stoppedAtMaxRows = true;
+                break;
+            }
+        }
+        return builder.finish();
+    }
+
+    Reading& m_r;
+    LineReader m_reader;
+    std::vector<JsonColumn> m_columns;
+    std::unordered_map<std::string, std::size_t> m_index;
+    Json m_json;
+    std::vector<FlatField> m_fields;
+    std::string_view m_line;
+    std::int64_t m_number = 0;
+};
+
+} // namespace
+
+Result<Dataset> readJsonLines(Reading& r)
+{
+    return JsonLinesRead(r).run();
 }
 
 } // namespace sb::rules::datafile
