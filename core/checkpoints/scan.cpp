@@ -100,289 +100,357 @@ public:
     {
         if (m_shared.cancelled)
             return fail(std::string(kCancelled));
-        // What the last walk saw here, if anything: read in step with the sorted names below, never copied.
-        std::optional<PackedReader> cached;
-        if (m_options.cache) {
-            if (auto it = m_options.cache->find(prefix); it != m_options.cache->end()) {
-                cached.emplace(it->second);
-                if (!cached->valid())
-                    cached.reset();
-            }
-        }
-        PackedWriter seen;
-        const bool selfTrusted = trustedAt(self);
+        Directory d(dirfd, prefix, self, depth, m_shared.cancelled);
+        d.selfTrusted = trustedAt(self);
+        readCache(d);
+        if (auto ok = readNames(d); !ok)
+            return std::unexpected(ok.error());
+        // This directory's listing can be taken from the cache if every entry turns out unchanged.
+        d.reusable = d.fromCache && d.selfTrusted && d.cached->listing && m_options.reuseListings;
+        d.deferring = d.reusable;
+        d.slots.reserve(d.names.size());
+        d.skippedBefore = m_out.skipped.size();
+        d.haveCachedView = d.cached && d.cached->next(d.cachedView);
+        d.prefetched = m_shared.prefetch ? m_shared.prefetch->claim(prefix, self.inode) : nullptr;
 
-        // The names: from the cache while the directory itself is unchanged (adding, removing or renaming a
-        // name changes its mtime and ctime), else listed.
+        for (const std::string_view nameView : d.names) {
+            if (auto ok = visit(d, nameView); !ok)
+                return std::unexpected(ok.error());
+        }
+        if (d.prefetched)
+            std::vector<StatPrefetch::Impl::Stat>().swap(*d.prefetched); // a large tree's stats are not kept to its end
+        if (!d.deferred.empty() && !progress(prefix))
+            return fail(std::string(kCancelled));
+        if (auto ok = takeSubdirectoryWalks(d); !ok)
+            return std::unexpected(ok.error());
+        return finishDirectory(d);
+    }
+
+private:
+    // Subdirectories walked by other threads; their entries are filled in once those end.
+    struct Pending {
+        std::size_t slot = 0;
+        std::string name;
+        std::string path;
+        std::uint32_t mode = 0;
+        ScanResult out;
+        Result<DirSummary> result = fail("not walked");
+        std::thread thread;
+    };
+
+    // While every entry so far is unchanged, an unchanged file costs its stat only: its tree entry and its
+    // stat-cache entry are made (from the cache) only should something later in the directory turn out
+    // changed, which is rare; otherwise the whole listing is reused as it is.
+    struct Deferred {
+        std::size_t slot = 0; // the file's slot; unused for a name
+        StatView view;        // a file: its cache entry; else the name and kind only
+    };
+
+    // One directory being walked.
+    struct Directory {
+        Directory(int fd, const std::string& path, const FileStat& stat, int level, std::atomic<bool>& cancelled)
+            : dirfd(fd), prefix(path), self(stat), depth(level), joiner{pending, cancelled}
+        {
+        }
+
+        const int dirfd;
+        const std::string& prefix;
+        const FileStat& self;
+        const int depth;
+        bool selfTrusted = false;
+        // What the last walk saw here, if anything: read in step with the sorted names, never copied.
+        std::optional<PackedReader> cached;
+        StatView cachedView;
+        bool haveCachedView = false;
+        PackedWriter seen;
         std::vector<std::string> listed;
         std::vector<std::string_view> names;
         bool fromCache = false;
-        if (cached && cached->trusted && cached->self == self && !m_options.filter) {
-            PackedReader again = *cached;
-            StatView view;
-            names.reserve(static_cast<std::size_t>(again.count));
-            while (again.next(view))
-                names.push_back(view.name);
-            if (!again.complete()) {
-                names.clear();
-                cached.reset();
-            }
-            fromCache = cached && names.size() == cached->count && cached->count > 0;
-        }
-        if (!fromCache) {
-            names.clear();
-            DIR* dir = ::fdopendir(::fcntl(dirfd, F_DUPFD_CLOEXEC, 0));
-            if (!dir)
-                return fail(fmt::format("{}: {}", prefix.empty() ? "." : prefix, errnoText(errno)));
-            errno = 0;
-            while (const dirent* entry = ::readdir(dir)) {
-                const std::string_view name = entry->d_name;
-                if (name != "." && name != "..")
-                    listed.emplace_back(name);
-            }
-            const int error = errno;
-            ::closedir(dir);
-            if (error != 0)
-                return fail(fmt::format("{}: cannot list: {}", prefix.empty() ? "." : prefix, errnoText(error)));
-            std::sort(listed.begin(), listed.end());
-            names.assign(listed.begin(), listed.end());
-            ++m_out.directoriesListed;
-        }
-
-        // Subdirectories may be walked by other threads; their entries are filled in once those end.
-        struct Pending {
-            std::size_t slot = 0;
-            std::string name;
-            std::string path;
-            std::uint32_t mode = 0;
-            ScanResult out;
-            Result<DirSummary> result = fail("not walked");
-            std::thread thread;
-        };
+        std::string name; // NUL-terminated for the system calls
+        std::vector<StatPrefetch::Impl::Stat>* prefetched = nullptr;
+        std::size_t nextPrefetched = 0;
+        std::vector<std::optional<TreeEntry>> slots;
+        std::vector<ContentHash> reusedChildren; // listings of unchanged subdirectories
+        bool reusable = false;
+        std::size_t skippedBefore = 0;
+        std::vector<Deferred> deferred;
+        bool deferring = false;
         std::list<Pending> pending;
-        auto joinAll = [&] {
-            for (auto& p : pending) {
-                if (p.thread.joinable())
-                    p.thread.join();
-            }
-        };
         // Leaving early (an error here) stops the threads started here before waiting for them.
         struct Joiner {
-            std::function<void()> join;
+            std::list<Pending>& pending;
             std::atomic<bool>& cancelled;
             bool done = false;
+            void join()
+            {
+                for (auto& p : pending) {
+                    if (p.thread.joinable())
+                        p.thread.join();
+                }
+            }
             ~Joiner()
             {
                 if (!done)
                     cancelled = true;
                 join();
             }
-        } joiner{joinAll, m_shared.cancelled};
+        } joiner;
+    };
 
-        std::vector<std::optional<TreeEntry>> slots;
-        std::vector<ContentHash> reusedChildren; // listings of unchanged subdirectories
-        slots.reserve(names.size());
-        DirSummary summary;
-        // This directory's listing can be taken from the cache if every entry turns out unchanged.
-        bool reusable = fromCache && selfTrusted && cached->listing && m_options.reuseListings;
-        const std::size_t skippedBefore = m_out.skipped.size();
-        StatView cachedView;
-        bool haveCachedView = cached && cached->next(cachedView);
-        std::string name; // NUL-terminated for the system calls
-        std::vector<StatPrefetch::Impl::Stat>* prefetched =
-            m_shared.prefetch ? m_shared.prefetch->claim(prefix, self.inode) : nullptr;
-        std::size_t nextPrefetched = 0;
+    void readCache(Directory& d) const
+    {
+        if (!m_options.cache)
+            return;
+        if (auto it = m_options.cache->find(d.prefix); it != m_options.cache->end()) {
+            d.cached.emplace(it->second);
+            if (!d.cached->valid())
+                d.cached.reset();
+        }
+    }
 
-        // While every entry so far is unchanged, an unchanged file costs its stat only: its tree entry and its
-        // stat-cache entry are made (from the cache) only should something later in the directory turn out
-        // changed, which is rare; otherwise the whole listing is reused as it is.
-        struct Deferred {
-            std::size_t slot = 0; // the file's slot; unused for a name
-            StatView view;        // a file: its cache entry; else the name and kind only
-        };
-        std::vector<Deferred> deferred;
-        bool deferring = reusable;
-        auto flush = [&] {
-            for (const Deferred& item : deferred) {
-                if (item.view.kind != StatEntry::Kind::File) {
-                    seen.name(item.view.name, item.view.kind);
-                    continue;
-                }
-                slots[item.slot] = fileFromCache(item.view);
-                seen.file(item.view.name, item.view.stat, trustedAt(item.view.stat), item.view.storage,
-                          item.view.content);
+    // The names: from the cache while the directory itself is unchanged (adding, removing or renaming a
+    // name changes its mtime and ctime), else listed.
+    Result<void> readNames(Directory& d)
+    {
+        if (d.cached && d.cached->trusted && d.cached->self == d.self && !m_options.filter) {
+            PackedReader again = *d.cached;
+            StatView view;
+            d.names.reserve(static_cast<std::size_t>(again.count));
+            while (again.next(view))
+                d.names.push_back(view.name);
+            if (!again.complete()) {
+                d.names.clear();
+                d.cached.reset();
             }
-            deferred.clear();
-            deferring = false;
-        };
+            d.fromCache = d.cached && d.names.size() == d.cached->count && d.cached->count > 0;
+        }
+        if (d.fromCache)
+            return {};
+        d.names.clear();
+        DIR* dir = ::fdopendir(::fcntl(d.dirfd, F_DUPFD_CLOEXEC, 0));
+        if (!dir)
+            return fail(fmt::format("{}: {}", d.prefix.empty() ? "." : d.prefix, errnoText(errno)));
+        errno = 0;
+        while (const dirent* entry = ::readdir(dir)) {
+            const std::string_view name = entry->d_name;
+            if (name != "." && name != "..")
+                d.listed.emplace_back(name);
+        }
+        const int error = errno;
+        ::closedir(dir);
+        if (error != 0)
+            return fail(fmt::format("{}: cannot list: {}", d.prefix.empty() ? "." : d.prefix, errnoText(error)));
+        std::sort(d.listed.begin(), d.listed.end());
+        d.names.assign(d.listed.begin(), d.listed.end());
+        ++m_out.directoriesListed;
+        return {};
+    }
 
-        for (const std::string_view nameView : names) {
-            name.assign(nameView);
-            const StatView* before = nullptr;
-            while (haveCachedView && cachedView.name < nameView)
-                haveCachedView = cached->next(cachedView);
-            if (haveCachedView && cachedView.name == nameView)
-                before = &cachedView;
-            struct stat st {};
-            int statError = 0;
-            if (prefetched) {
-                while (nextPrefetched < prefetched->size() && (*prefetched)[nextPrefetched].name < nameView)
-                    ++nextPrefetched;
-            }
-            if (prefetched && nextPrefetched < prefetched->size() && (*prefetched)[nextPrefetched].name == nameView) {
-                (*prefetched)[nextPrefetched].get(st);
-                statError = (*prefetched)[nextPrefetched].error;
-            } else if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-                statError = errno;
-            }
-            if (statError != 0) {
-                if (deferring)
-                    flush();
-                if (statError != ENOENT) // gone since it was listed: not there, nothing to say
-                    skip(joinPath(prefix, name), fmt::format("cannot read its status: {}", errnoText(statError)));
-                reusable = false;
+    // The deferred entries made after all: something in the directory changed.
+    void flush(Directory& d) const
+    {
+        for (const Deferred& item : d.deferred) {
+            if (item.view.kind != StatEntry::Kind::File) {
+                d.seen.name(item.view.name, item.view.kind);
                 continue;
             }
-            const StatEntry::Kind kind = S_ISREG(st.st_mode)   ? StatEntry::Kind::File
-                                         : S_ISDIR(st.st_mode) ? StatEntry::Kind::Directory
-                                         : S_ISLNK(st.st_mode) ? StatEntry::Kind::Symlink
-                                                               : StatEntry::Kind::Other;
-            if (!before || before->kind != kind)
-                reusable = false;
-            if (deferring) {
-                if (reusable && kind == StatEntry::Kind::File && before->trusted && before->stat == statOf(st)
-                    && static_cast<std::uint64_t>(st.st_size) <= m_options.maxFileSize && !isIgnored(st)) {
-                    deferred.push_back(Deferred{slots.size(), *before});
-                    slots.emplace_back();
-                    ++m_shared.files;
-                    continue;
-                }
-                // A directory is walked meanwhile (only its name waits); anything else ends the deferral here.
-                if (!reusable || kind != StatEntry::Kind::Directory || isIgnored(st))
-                    flush();
-            }
-            const std::string path = joinPath(prefix, name);
-            bool recorded = false; // a file records its own stat entry
-            if (isIgnored(st)) {
-                skip(path, "the Sandbench store's own file");
-                seen.name(name, StatEntry::Kind::Other);
-                recorded = true;
-            } else if (S_ISDIR(st.st_mode)) {
-                auto child = openSubdirectory(dirfd, name, path, st, depth);
-                if (!child)
-                    return std::unexpected(child.error());
-                if (child->has_value()) {
-                    auto& [fd, childStat] = **child;
-                    const auto mode = static_cast<std::uint32_t>(st.st_mode & 0777);
-                    bool started = false;
-                    if (m_shared.takeThread()) {
-                        Pending& p = pending.emplace_back();
-                        p.slot = slots.size();
-                        p.name = name;
-                        p.path = path;
-                        p.mode = mode;
-                        try {
-                            p.thread = startThreadElsewhere([this, &p, fd = std::move(fd), childStat, depth]() {
-                                Walker walker(m_shared, p.out);
-                                p.result = walker.walk(fd.get(), p.path, childStat, depth + 1);
-                                if (!p.result)
-                                    m_shared.cancelled = true; // the walk fails as a whole; stop the others early
-                                m_shared.spare.fetch_add(1);
-                            });
-                            started = true;
-                            slots.emplace_back();
-                        } catch (const std::system_error&) {
-                            pending.pop_back();
-                            m_shared.spare.fetch_add(1);
-                        }
-                    }
-                    if (!started) {
-                        auto walked = walk(fd.get(), path, childStat, depth + 1);
-                        if (!walked)
-                            return std::unexpected(walked.error());
-                        slots.push_back(directoryEntry(name, path, mode, *walked));
-                        if (walked->reused)
-                            reusedChildren.push_back(walked->hash);
-                        else
-                            reusable = false;
-                    }
-                } else {
-                    reusable = false;
-                }
-            } else if (S_ISREG(st.st_mode)) {
-                if (!m_options.filter || m_options.filter->takes(path)) {
-                    bool fromCacheFile = false;
-                    auto taken = file(dirfd, name, path, st, before, seen, fromCacheFile);
-                    if (!taken)
-                        return std::unexpected(taken.error());
-                    slots.push_back(std::move(*taken));
-                    recorded = true;
-                    reusable = reusable && fromCacheFile;
-                }
-            } else if (S_ISLNK(st.st_mode)) {
-                if (!m_options.filter || m_options.filter->takes(path))
-                    slots.push_back(symlink(dirfd, name, path));
-            } else {
-                skip(path, fmt::format("{}; special files are not kept in checkpoints", fileKindName(st.st_mode)));
-            }
-            if (!recorded) {
-                if (deferring) {
-                    StatView item;
-                    item.name = nameView;
-                    item.kind = kind;
-                    deferred.push_back(Deferred{0, item});
-                } else {
-                    seen.name(name, kind);
-                }
-            }
-            if (deferring && !reusable)
-                flush();
+            d.slots[item.slot] = fileFromCache(item.view);
+            d.seen.file(item.view.name, item.view.stat, trustedAt(item.view.stat), item.view.storage,
+                        item.view.content);
         }
-        if (prefetched)
-            std::vector<StatPrefetch::Impl::Stat>().swap(*prefetched); // a large tree's stats are not kept to its end
-        if (!deferred.empty() && !progress(prefix))
-            return fail(std::string(kCancelled));
+        d.deferred.clear();
+        d.deferring = false;
+    }
 
-        joinAll();
-        joiner.done = true;
+    // The entry's stat: the prefetch's when it has it, else its own. 0, or the errno of the stat.
+    static int statEntry(Directory& d, std::string_view nameView, struct stat& st)
+    {
+        if (d.prefetched) {
+            while (d.nextPrefetched < d.prefetched->size() && (*d.prefetched)[d.nextPrefetched].name < nameView)
+                ++d.nextPrefetched;
+        }
+        if (d.prefetched && d.nextPrefetched < d.prefetched->size()
+            && (*d.prefetched)[d.nextPrefetched].name == nameView) {
+            (*d.prefetched)[d.nextPrefetched].get(st);
+            return (*d.prefetched)[d.nextPrefetched].error;
+        }
+        if (::fstatat(d.dirfd, d.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+            return errno;
+        return 0;
+    }
+
+    // One name of the directory: a file, a subdirectory (walked here or on another thread), a symlink, or
+    // something that is not kept.
+    Result<void> visit(Directory& d, std::string_view nameView)
+    {
+        d.name.assign(nameView);
+        const std::string& name = d.name;
+        const StatView* before = nullptr;
+        while (d.haveCachedView && d.cachedView.name < nameView)
+            d.haveCachedView = d.cached->next(d.cachedView);
+        if (d.haveCachedView && d.cachedView.name == nameView)
+            before = &d.cachedView;
+        struct stat st {};
+        if (const int statError = statEntry(d, nameView, st); statError != 0) {
+            if (d.deferring)
+                flush(d);
+            if (statError != ENOENT) // gone since it was listed: not there, nothing to say
+                skip(joinPath(d.prefix, name), fmt::format("cannot read its status: {}", errnoText(statError)));
+            d.reusable = false;
+            return {};
+        }
+        const StatEntry::Kind kind = S_ISREG(st.st_mode)   ? StatEntry::Kind::File
+                                     : S_ISDIR(st.st_mode) ? StatEntry::Kind::Directory
+                                     : S_ISLNK(st.st_mode) ? StatEntry::Kind::Symlink
+                                                           : StatEntry::Kind::Other;
+        if (!before || before->kind != kind)
+            d.reusable = false;
+        if (d.deferring) {
+            if (d.reusable && kind == StatEntry::Kind::File && before->trusted && before->stat == statOf(st)
+                && static_cast<std::uint64_t>(st.st_size) <= m_options.maxFileSize && !isIgnored(st)) {
+                d.deferred.push_back(Deferred{d.slots.size(), *before});
+                d.slots.emplace_back();
+                ++m_shared.files;
+                return {};
+            }
+            // A directory is walked meanwhile (only its name waits); anything else ends the deferral here.
+            if (!d.reusable || kind != StatEntry::Kind::Directory || isIgnored(st))
+                flush(d);
+        }
+        const std::string path = joinPath(d.prefix, name);
+        bool recorded = false; // a file records its own stat entry
+        if (isIgnored(st)) {
+            skip(path, "the Sandbench store's own file");
+            d.seen.name(name, StatEntry::Kind::Other);
+            recorded = true;
+        } else if (S_ISDIR(st.st_mode)) {
+            if (auto ok = subdirectory(d, path, st); !ok)
+                return ok;
+        } else if (S_ISREG(st.st_mode)) {
+            if (!m_options.filter || m_options.filter->takes(path)) {
+                bool fromCacheFile = false;
+                auto taken = file(d.dirfd, name, path, st, before, d.seen, fromCacheFile);
+                if (!taken)
+                    return std::unexpected(taken.error());
+                d.slots.push_back(std::move(*taken));
+                recorded = true;
+                d.reusable = d.reusable && fromCacheFile;
+            }
+        } else if (S_ISLNK(st.st_mode)) {
+            if (!m_options.filter || m_options.filter->takes(path))
+                d.slots.push_back(symlink(d.dirfd, name, path));
+        } else {
+            skip(path, fmt::format("{}; special files are not kept in checkpoints", fileKindName(st.st_mode)));
+        }
+        if (!recorded) {
+            if (d.deferring) {
+                StatView item;
+                item.name = nameView;
+                item.kind = kind;
+                d.deferred.push_back(Deferred{0, item});
+            } else {
+                d.seen.name(name, kind);
+            }
+        }
+        if (d.deferring && !d.reusable)
+            flush(d);
+        return {};
+    }
+
+    // A subdirectory: walked on another thread when one is spare, else here.
+    Result<void> subdirectory(Directory& d, const std::string& path, const struct stat& st)
+    {
+        const std::string& name = d.name;
+        auto child = openSubdirectory(d.dirfd, name, path, st, d.depth);
+        if (!child)
+            return std::unexpected(child.error());
+        if (!child->has_value()) {
+            d.reusable = false;
+            return {};
+        }
+        auto& [fd, childStat] = **child;
+        const auto mode = static_cast<std::uint32_t>(st.st_mode & 0777);
+        if (m_shared.takeThread()) {
+            Pending& p = d.pending.emplace_back();
+            p.slot = d.slots.size();
+            p.name = name;
+            p.path = path;
+            p.mode = mode;
+            try {
+                p.thread = startThreadElsewhere([this, &p, fd = std::move(fd), childStat, depth = d.depth]() {
+                    Walker walker(m_shared, p.out);
+                    p.result = walker.walk(fd.get(), p.path, childStat, depth + 1);
+                    if (!p.result)
+                        m_shared.cancelled = true; // the walk fails as a whole; stop the others early
+                    m_shared.spare.fetch_add(1);
+                });
+                d.slots.emplace_back();
+                return {};
+            } catch (const std::system_error&) {
+                d.pending.pop_back();
+                m_shared.spare.fetch_add(1);
+            }
+        }
+        auto walked = walk(fd.get(), path, childStat, d.depth + 1);
+        if (!walked)
+            return std::unexpected(walked.error());
+        d.slots.push_back(directoryEntry(name, path, mode, *walked));
+        if (walked->reused)
+            d.reusedChildren.push_back(walked->hash);
+        else
+            d.reusable = false;
+        return {};
+    }
+
+    // Waits for the subdirectories walked on other threads and takes their entries.
+    Result<void> takeSubdirectoryWalks(Directory& d)
+    {
+        d.joiner.join();
+        d.joiner.done = true;
         // The first real failure rather than a "cancelled" it caused elsewhere.
         const Error* failure = nullptr;
-        for (auto& p : pending) {
+        for (auto& p : d.pending) {
             if (!p.result && (!failure || failure->message == kCancelled))
                 failure = &p.result.error();
         }
         if (failure)
             return std::unexpected(*failure);
-        for (auto& p : pending) {
+        for (auto& p : d.pending) {
             merge(m_out, p.out);
-            slots[p.slot] = directoryEntry(p.name, p.path, p.mode, *p.result);
+            d.slots[p.slot] = directoryEntry(p.name, p.path, p.mode, *p.result);
             if (p.result->reused)
-                reusedChildren.push_back(p.result->hash);
+                d.reusedChildren.push_back(p.result->hash);
             else
-                reusable = false;
+                d.reusable = false;
         }
-        if (m_out.skipped.size() != skippedBefore)
-            reusable = false;
+        if (m_out.skipped.size() != d.skippedBefore)
+            d.reusable = false;
+        return {};
+    }
 
-        if (reusable) {
+    // The directory's listing: the one last built when nothing here changed, else made of its entries.
+    Result<DirSummary> finishDirectory(Directory& d)
+    {
+        DirSummary summary;
+        if (d.reusable) {
             // Nothing here changed: the listing is the one last built, whose blob the store holds. Its
             // subdirectories' listings need no check of their own.
-            const DirectoryStat::Listing& listing = *cached->listing;
+            const DirectoryStat::Listing& listing = *d.cached->listing;
             summary.hash = listing.hash;
             summary.files = listing.files;
             summary.bytes = listing.bytes;
             summary.entries = static_cast<std::size_t>(listing.entries);
             summary.reused = true;
-            m_out.directories.insert_or_assign(prefix, m_options.cache->find(prefix)->second);
+            m_out.directories.insert_or_assign(d.prefix, m_options.cache->find(d.prefix)->second);
             return summary;
         }
-        if (deferring)
-            flush();
-        m_out.reusedListings.insert(m_out.reusedListings.end(), reusedChildren.begin(), reusedChildren.end());
+        if (d.deferring)
+            flush(d);
+        m_out.reusedListings.insert(m_out.reusedListings.end(), d.reusedChildren.begin(), d.reusedChildren.end());
 
         Tree tree;
-        tree.entries.reserve(slots.size());
-        for (auto& slot : slots) {
+        tree.entries.reserve(d.slots.size());
+        for (auto& slot : d.slots) {
             if (!slot)
                 continue;
             summary.files += slot->type == EntryType::Directory ? slot->files : 1;
@@ -397,12 +465,11 @@ public:
         summary.entries = tree.entries.size();
         m_out.trees.try_emplace(*digest, std::move(bytes));
         m_out.directories.insert_or_assign(
-            prefix, seen.finish(self, selfTrusted,
-                                DirectoryStat::Listing{summary.hash, summary.files, summary.bytes, summary.entries}));
+            d.prefix, d.seen.finish(d.self, d.selfTrusted,
+                                    DirectoryStat::Listing{summary.hash, summary.files, summary.bytes, summary.entries}));
         return summary;
     }
 
-private:
     bool isIgnored(const struct stat& st) const
     {
         for (const auto& [device, inode] : m_options.ignore) {
