@@ -18,6 +18,7 @@
 #include "checkpoints/blob_store.h"
 #include "checkpoints/files.h"
 #include "checkpoints/materialize.h"
+#include "checkpoints/merge.h"
 #include "checkpoints/path_filter.h"
 #include "checkpoints/tree_reader.h"
 #include "sandboxes/sandbox_engine.h"
@@ -322,6 +323,22 @@ struct SandboxEngine::Impl {
     // --- promotion (engine_promote.cpp) --------------------------------------------------------------------------
 
     Result<PromotionReport> promote(const PromotionRequest& request, const ProgressCallback& progress);
+    // The request's risk configuration, else the store's promotion.yaml, else the defaults.
+    Result<RiskConfig> promotionRiskConfig(const PromotionRequest& request);
+    // Unsaved work of both sides saved first (a preview walks without recording, and takes an archived
+    // sandbox's head as it is); the checkpoints made are noted in the report.
+    Result<std::pair<Saved, Saved>> savePromotionSides(const engine::SandboxRow& source,
+                                                       const engine::SandboxRow& target, bool preview,
+                                                       const ProgressCallback& progress, PromotionReport& report);
+    // The compatibility checks and the risk grade of the merged tree.
+    Result<void> gradePromotion(const PromotionRequest& request, const RiskConfig& config, TreeReader& reader,
+                                const ContentHash& mergedTree, PromotionReport& report);
+    // The merged tree into the target: built beside the workspace, journaled, swapped in by one rename and
+    // recorded with the audit entries in one transaction.
+    Result<void> applyPromotion(const PromotionRequest& request, const engine::SandboxRow& target,
+                                const Saved& savedTarget, const engine::CheckpointRow& sourceHead, TreeReader& reader,
+                                const MergeResult& merged, const ProgressCallback& progress,
+                                const engine::StepTrace& trace, PromotionReport& report);
 
     // Writes the changed entries of the merged tree below `folder`/files and the report as manifest.json.
     Result<void> writeExport(const PromotionReport& report, const std::filesystem::path& folder);
