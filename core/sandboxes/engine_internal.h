@@ -235,10 +235,28 @@ struct SandboxEngine::Impl {
         ContentHash tree{};
         std::vector<Skipped> skipped;
         TreeReader::Listings listings; // listings to store with the new sandbox
+        // What the new sandbox inherits of its source: the policy and dataset references (a sandbox's now, a
+        // checkpoint's as they were when it was made; none of an imported folder).
+        std::string policy;
+        std::vector<DatasetRef> datasets;
     };
 
     Result<CreateSandboxResult> create(const CreateSandboxRequest& request, std::string_view kind,
                                        const ProgressCallback& progress);
+    // What a new sandbox comes from, looked up before anything is locked: a sandbox (`fromSandbox`, main made
+    // first if need be), a checkpoint (`fromCheckpoint`), or (neither) the folder the request imports.
+    Result<void> findOrigin(const CreateSandboxRequest& request, std::string& fromSandbox,
+                            std::optional<engine::CheckpointRow>& fromCheckpoint);
+    // The tree the new sandbox starts with, filtered, and what it inherits; a source sandbox is revived and its
+    // unsaved changes saved first.
+    Result<Source> takeSource(const CreateSandboxRequest& request, const std::string& fromSandbox,
+                              std::optional<engine::CheckpointRow>& fromCheckpoint, const PathFilter& filter,
+                              TreeReader& reader, const ProgressCallback& progress);
+    // The new sandbox's rows, its governance, its first checkpoint as head and the audit entry, in one
+    // transaction; the checkpoint.
+    Result<engine::CheckpointRow> recordNewSandbox(const CreateSandboxRequest& request, std::string_view kind,
+                                                   const Source& source, const Totals& totals,
+                                                   SandboxInfo& governance);
 
     Result<Source> importFolder(const std::filesystem::path& folder, const PathFilter& filter,
                                 const ProgressCallback& progress);
