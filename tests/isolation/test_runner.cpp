@@ -628,10 +628,14 @@ TEST(Container, AForkingBackgroundIsGoneWhenTheResultComes)
 }
 
 // The run's CPU time counts what pid 1 ended with the program (a busy background process), and the usage
-// is that of the run's processes, taken as each was reaped.
+// is that of the run's processes, taken as each was reaped. The program ends once the loop has used 200 ms of
+// CPU (utime + stime in /proc/PID/stat, in ticks of 10 ms), however loaded the machine is.
 TEST(Container, UsageCountsTheProcessesEndedWithTheProgram)
 {
-    const auto r = runInContainer(Language::Shell, "(while :; do :; done) &\nsleep 0.4\n", bashPolicy());
+    const std::string program = "(while :; do :; done) &\n"
+                                "busy=$!\n"
+                                "while read -r -a f < /proc/$busy/stat && (( f[13] + f[14] < 20 )); do sleep 0.05; done\n";
+    const auto r = runInContainer(Language::Shell, program, bashPolicy());
     ASSERT_EQ(r.outcome, Outcome::Ok) << r.message << r.stderrText;
     EXPECT_GE(r.cpuMs, 150.0) << "the busy loop's CPU time was not counted";
     EXPECT_GT(r.peakRssKb, 500);
