@@ -3,7 +3,7 @@
 # With SANDBENCH_STATIC_DEPENDENCIES (the default) each links from the static archive its Debian -dev package
 # ships, and fmt's compiled part is built here (core/util/fmt_library.cpp). The command line starts once per
 # command: with libc and libm the only shared libraries left to load (and libstdc++ linked in, see
-# sandbench_static_runtime), the dynamic loader's relocations no longer cost each command about 1 ms
+# sandbench_static_runtime), each command is spared the dynamic loader's relocations, about 1 ms
 # (bench/README.md). Where an archive is missing, the shared library is used.
 
 option(SANDBENCH_STATIC_DEPENDENCIES "Link third-party libraries from their static archives" ON)

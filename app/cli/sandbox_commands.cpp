@@ -1,4 +1,4 @@
-// sandbench sandbox ... and sandbench checkpoint ...: the workspace engine (core/workspace) from the command
+// sandbench sandbox ... and sandbench checkpoint ...: the sandbox engine (core/sandboxes) from the command
 // line. Exit status 0 ok, 1 when it cannot be done (unknown sandbox or checkpoint, store trouble), 2 for
 // usage errors (found by the parser: bad names, durations, counts).
 

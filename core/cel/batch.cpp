@@ -1067,11 +1067,6 @@ std::optional<BatchProgram> BatchProgram::build(const Program& program, const De
     return BatchProgram(std::move(plan));
 }
 
-std::size_t BatchProgram::nodeCount() const
-{
-    return m_plan->nodes.size();
-}
-
 void BatchProgram::eval(std::span<const Value* const> columns, std::size_t first, std::size_t rows,
                         BatchScratch& scratch, std::uint8_t* out) const
 {

@@ -310,143 +310,191 @@ bool isSpace(unsigned char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
+// The sum: numbers of one kind (overflow is an error), strings, bytes and lists joined, a duration added to
+// a timestamp or to a duration.
+Value add(const Value& a, const Value& b, Arena& arena, std::int32_t node)
+{
+    if (a.kind() != b.kind()) {
+        if (a.kind() == Kind::Timestamp && b.kind() == Kind::Duration)
+            return addToTimestamp(arena, a, b.durationNanos(), node);
+        if (a.kind() == Kind::Duration && b.kind() == Kind::Timestamp)
+            return addToTimestamp(arena, b, a.durationNanos(), node);
+        return noOverload(arena, node);
+    }
+    switch (a.kind()) {
+    case Kind::Int: {
+        std::int64_t r = 0;
+        if (__builtin_add_overflow(a.asInt(), b.asInt(), &r))
+            return err(arena, "integer overflow", node);
+        return Value::integer(r);
+    }
+    case Kind::Uint: {
+        std::uint64_t r = 0;
+        if (__builtin_add_overflow(a.asUint(), b.asUint(), &r))
+            return err(arena, "unsigned integer overflow", node);
+        return Value::uinteger(r);
+    }
+    case Kind::Double: return Value::real(a.asDouble() + b.asDouble());
+    case Kind::String: return concat(arena, a.asString(), b.asString(), false, node);
+    case Kind::Bytes: return concat(arena, a.asString(), b.asString(), true, node);
+    case Kind::List: return concatLists(arena, a.asList(), b.asList());
+    case Kind::Duration: {
+        std::int64_t r = 0;
+        if (__builtin_add_overflow(a.durationNanos(), b.durationNanos(), &r))
+            return err(arena, "duration out of range", node);
+        return Value::duration(r);
+    }
+    default: return noOverload(arena, node);
+    }
+}
+
+// The difference: numbers of one kind, durations, two timestamps (a duration), a duration taken from a timestamp.
+Value subtract(const Value& a, const Value& b, Arena& arena, std::int32_t node)
+{
+    if (a.kind() == Kind::Timestamp && b.kind() == Kind::Duration) {
+        if (b.durationNanos() == std::numeric_limits<std::int64_t>::min())
+            return err(arena, "timestamp out of range", node);
+        return addToTimestamp(arena, a, -b.durationNanos(), node);
+    }
+    if (a.kind() != b.kind())
+        return noOverload(arena, node);
+    switch (a.kind()) {
+    case Kind::Int: {
+        std::int64_t r = 0;
+        if (__builtin_sub_overflow(a.asInt(), b.asInt(), &r))
+            return err(arena, "integer overflow", node);
+        return Value::integer(r);
+    }
+    case Kind::Uint: {
+        std::uint64_t r = 0;
+        if (__builtin_sub_overflow(a.asUint(), b.asUint(), &r))
+            return err(arena, "unsigned integer overflow", node);
+        return Value::uinteger(r);
+    }
+    case Kind::Double: return Value::real(a.asDouble() - b.asDouble());
+    case Kind::Duration: {
+        std::int64_t r = 0;
+        if (__builtin_sub_overflow(a.durationNanos(), b.durationNanos(), &r))
+            return err(arena, "duration out of range", node);
+        return Value::duration(r);
+    }
+    case Kind::Timestamp: {
+        const Int128 d = (static_cast<Int128>(a.seconds()) - b.seconds()) * 1'000'000'000 + a.nanos() - b.nanos();
+        if (d > std::numeric_limits<std::int64_t>::max() || d < std::numeric_limits<std::int64_t>::min())
+            return err(arena, "duration out of range", node);
+        return Value::duration(static_cast<std::int64_t>(d));
+    }
+    default: return noOverload(arena, node);
+    }
+}
+
+// The product of two numbers of one kind.
+Value multiply(const Value& a, const Value& b, Arena& arena, std::int32_t node)
+{
+    if (a.kind() != b.kind())
+        return noOverload(arena, node);
+    switch (a.kind()) {
+    case Kind::Int: {
+        std::int64_t r = 0;
+        if (__builtin_mul_overflow(a.asInt(), b.asInt(), &r))
+            return err(arena, "integer overflow", node);
+        return Value::integer(r);
+    }
+    case Kind::Uint: {
+        std::uint64_t r = 0;
+        if (__builtin_mul_overflow(a.asUint(), b.asUint(), &r))
+            return err(arena, "unsigned integer overflow", node);
+        return Value::uinteger(r);
+    }
+    case Kind::Double: return Value::real(a.asDouble() * b.asDouble());
+    default: return noOverload(arena, node);
+    }
+}
+
+// The quotient of two numbers of one kind; integers by zero are an error.
+Value divide(const Value& a, const Value& b, Arena& arena, std::int32_t node)
+{
+    if (a.kind() != b.kind())
+        return noOverload(arena, node);
+    switch (a.kind()) {
+    case Kind::Int:
+        if (b.asInt() == 0)
+            return err(arena, "division by zero", node);
+        if (b.asInt() == -1 && a.asInt() == std::numeric_limits<std::int64_t>::min())
+            return err(arena, "integer overflow", node);
+        return Value::integer(a.asInt() / b.asInt());
+    case Kind::Uint:
+        if (b.asUint() == 0)
+            return err(arena, "division by zero", node);
+        return Value::uinteger(a.asUint() / b.asUint());
+    case Kind::Double: return Value::real(a.asDouble() / b.asDouble());
+    default: return noOverload(arena, node);
+    }
+}
+
+// The remainder of two integers of one kind; by zero is an error.
+Value modulo(const Value& a, const Value& b, Arena& arena, std::int32_t node)
+{
+    if (a.kind() != b.kind())
+        return noOverload(arena, node);
+    switch (a.kind()) {
+    case Kind::Int:
+        if (b.asInt() == 0)
+            return err(arena, "modulus by zero", node);
+        if (b.asInt() == -1 && a.asInt() == std::numeric_limits<std::int64_t>::min())
+            return err(arena, "integer overflow", node);
+        return Value::integer(a.asInt() % b.asInt());
+    case Kind::Uint:
+        if (b.asUint() == 0)
+            return err(arena, "modulus by zero", node);
+        return Value::uinteger(a.asUint() % b.asUint());
+    default: return noOverload(arena, node);
+    }
+}
+
+// The element of a list at an index (an int, a uint or a whole double), or the value of a map at a key.
+Value elementAt(const Value& a, const Value& i, Arena& arena, std::int32_t node)
+{
+    if (a.kind() == Kind::List) {
+        const ListData& l = a.asList();
+        std::int64_t index = 0;
+        switch (i.kind()) {
+        case Kind::Int: index = i.asInt(); break;
+        case Kind::Uint:
+            index = i.asUint() > l.size ? static_cast<std::int64_t>(l.size) : static_cast<std::int64_t>(i.asUint());
+            break;
+        case Kind::Double: {
+            const double d = i.asDouble();
+            if (d != std::trunc(d) || !(d > -1e18 && d < 1e18))
+                return err(arena, "invalid_argument: list index is not an integer", node);
+            index = static_cast<std::int64_t>(d);
+            break;
+        }
+        default: return err(arena, "invalid_argument: list index of the wrong type", node);
+        }
+        if (index < 0 || index >= static_cast<std::int64_t>(l.size))
+            return makeError(arena, "invalid_argument: index out of range: " + std::to_string(index), node);
+        return l.items[index];
+    }
+    if (a.kind() == Kind::Map) {
+        if (const Value* v = mapFind(a.asMap(), i))
+            return *v;
+        return makeError(arena, "no such key: " + toDebugString(i), node);
+    }
+    return noOverload(arena, node);
+}
+
 } // namespace
 
 Value callFunction(Fn fn, std::span<const Value> args, Arena& arena, std::int32_t node, EvalContext* ctx)
 {
     const Value& a = args[0];
     switch (fn) {
-    case Fn::Add: {
-        const Value& b = args[1];
-        if (a.kind() != b.kind()) {
-            if (a.kind() == Kind::Timestamp && b.kind() == Kind::Duration)
-                return addToTimestamp(arena, a, b.durationNanos(), node);
-            if (a.kind() == Kind::Duration && b.kind() == Kind::Timestamp)
-                return addToTimestamp(arena, b, a.durationNanos(), node);
-            return noOverload(arena, node);
-        }
-        switch (a.kind()) {
-        case Kind::Int: {
-            std::int64_t r = 0;
-            if (__builtin_add_overflow(a.asInt(), b.asInt(), &r))
-                return err(arena, "integer overflow", node);
-            return Value::integer(r);
-        }
-        case Kind::Uint: {
-            std::uint64_t r = 0;
-            if (__builtin_add_overflow(a.asUint(), b.asUint(), &r))
-                return err(arena, "unsigned integer overflow", node);
-            return Value::uinteger(r);
-        }
-        case Kind::Double: return Value::real(a.asDouble() + b.asDouble());
-        case Kind::String: return concat(arena, a.asString(), b.asString(), false, node);
-        case Kind::Bytes: return concat(arena, a.asString(), b.asString(), true, node);
-        case Kind::List: return concatLists(arena, a.asList(), b.asList());
-        case Kind::Duration: {
-            std::int64_t r = 0;
-            if (__builtin_add_overflow(a.durationNanos(), b.durationNanos(), &r))
-                return err(arena, "duration out of range", node);
-            return Value::duration(r);
-        }
-        default: return noOverload(arena, node);
-        }
-    }
-    case Fn::Sub: {
-        const Value& b = args[1];
-        if (a.kind() == Kind::Timestamp && b.kind() == Kind::Duration) {
-            if (b.durationNanos() == std::numeric_limits<std::int64_t>::min())
-                return err(arena, "timestamp out of range", node);
-            return addToTimestamp(arena, a, -b.durationNanos(), node);
-        }
-        if (a.kind() != b.kind())
-            return noOverload(arena, node);
-        switch (a.kind()) {
-        case Kind::Int: {
-            std::int64_t r = 0;
-            if (__builtin_sub_overflow(a.asInt(), b.asInt(), &r))
-                return err(arena, "integer overflow", node);
-            return Value::integer(r);
-        }
-        case Kind::Uint: {
-            std::uint64_t r = 0;
-            if (__builtin_sub_overflow(a.asUint(), b.asUint(), &r))
-                return err(arena, "unsigned integer overflow", node);
-            return Value::uinteger(r);
-        }
-        case Kind::Double: return Value::real(a.asDouble() - b.asDouble());
-        case Kind::Duration: {
-            std::int64_t r = 0;
-            if (__builtin_sub_overflow(a.durationNanos(), b.durationNanos(), &r))
-                return err(arena, "duration out of range", node);
-            return Value::duration(r);
-        }
-        case Kind::Timestamp: {
-            const Int128 d = (static_cast<Int128>(a.seconds()) - b.seconds()) * 1'000'000'000 + a.nanos() - b.nanos();
-            if (d > std::numeric_limits<std::int64_t>::max() || d < std::numeric_limits<std::int64_t>::min())
-                return err(arena, "duration out of range", node);
-            return Value::duration(static_cast<std::int64_t>(d));
-        }
-        default: return noOverload(arena, node);
-        }
-    }
-    case Fn::Mul: {
-        const Value& b = args[1];
-        if (a.kind() != b.kind())
-            return noOverload(arena, node);
-        switch (a.kind()) {
-        case Kind::Int: {
-            std::int64_t r = 0;
-            if (__builtin_mul_overflow(a.asInt(), b.asInt(), &r))
-                return err(arena, "integer overflow", node);
-            return Value::integer(r);
-        }
-        case Kind::Uint: {
-            std::uint64_t r = 0;
-            if (__builtin_mul_overflow(a.asUint(), b.asUint(), &r))
-                return err(arena, "unsigned integer overflow", node);
-            return Value::uinteger(r);
-        }
-        case Kind::Double: return Value::real(a.asDouble() * b.asDouble());
-        default: return noOverload(arena, node);
-        }
-    }
-    case Fn::Div: {
-        const Value& b = args[1];
-        if (a.kind() != b.kind())
-            return noOverload(arena, node);
-        switch (a.kind()) {
-        case Kind::Int:
-            if (b.asInt() == 0)
-                return err(arena, "division by zero", node);
-            if (b.asInt() == -1 && a.asInt() == std::numeric_limits<std::int64_t>::min())
-                return err(arena, "integer overflow", node);
-            return Value::integer(a.asInt() / b.asInt());
-        case Kind::Uint:
-            if (b.asUint() == 0)
-                return err(arena, "division by zero", node);
-            return Value::uinteger(a.asUint() / b.asUint());
-        case Kind::Double: return Value::real(a.asDouble() / b.asDouble());
-        default: return noOverload(arena, node);
-        }
-    }
-    case Fn::Mod: {
-        const Value& b = args[1];
-        if (a.kind() != b.kind())
-            return noOverload(arena, node);
-        switch (a.kind()) {
-        case Kind::Int:
-            if (b.asInt() == 0)
-                return err(arena, "modulus by zero", node);
-            if (b.asInt() == -1 && a.asInt() == std::numeric_limits<std::int64_t>::min())
-                return err(arena, "integer overflow", node);
-            return Value::integer(a.asInt() % b.asInt());
-        case Kind::Uint:
-            if (b.asUint() == 0)
-                return err(arena, "modulus by zero", node);
-            return Value::uinteger(a.asUint() % b.asUint());
-        default: return noOverload(arena, node);
-        }
-    }
+    case Fn::Add: return add(a, args[1], arena, node);
+    case Fn::Sub: return subtract(a, args[1], arena, node);
+    case Fn::Mul: return multiply(a, args[1], arena, node);
+    case Fn::Div: return divide(a, args[1], arena, node);
+    case Fn::Mod: return modulo(a, args[1], arena, node);
     case Fn::Neg:
         if (a.kind() == Kind::Int) {
             if (a.asInt() == std::numeric_limits<std::int64_t>::min())
@@ -484,36 +532,7 @@ Value callFunction(Fn fn, std::span<const Value> args, Arena& arena, std::int32_
             return Value::boolean(mapFind(c.asMap(), a) != nullptr);
         return noOverload(arena, node);
     }
-    case Fn::Index: {
-        const Value& i = args[1];
-        if (a.kind() == Kind::List) {
-            const ListData& l = a.asList();
-            std::int64_t index = 0;
-            switch (i.kind()) {
-            case Kind::Int: index = i.asInt(); break;
-            case Kind::Uint:
-                index = i.asUint() > l.size ? static_cast<std::int64_t>(l.size) : static_cast<std::int64_t>(i.asUint());
-                break;
-            case Kind::Double: {
-                const double d = i.asDouble();
-                if (d != std::trunc(d) || !(d > -1e18 && d < 1e18))
-                    return err(arena, "invalid_argument: list index is not an integer", node);
-                index = static_cast<std::int64_t>(d);
-                break;
-            }
-            default: return err(arena, "invalid_argument: list index of the wrong type", node);
-            }
-            if (index < 0 || index >= static_cast<std::int64_t>(l.size))
-                return makeError(arena, "invalid_argument: index out of range: " + std::to_string(index), node);
-            return l.items[index];
-        }
-        if (a.kind() == Kind::Map) {
-            if (const Value* v = mapFind(a.asMap(), i))
-                return *v;
-            return makeError(arena, "no such key: " + toDebugString(i), node);
-        }
-        return noOverload(arena, node);
-    }
+    case Fn::Index: return elementAt(a, args[1], arena, node);
     case Fn::Size:
         switch (a.kind()) {
         case Kind::String: return Value::integer(static_cast<std::int64_t>(codePoints(a.asString())));

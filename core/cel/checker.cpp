@@ -81,15 +81,6 @@ Fn lookupFunction(std::string_view name, bool member)
     return Fn::Unknown;
 }
 
-std::string_view functionName(Fn fn)
-{
-    for (const auto& f : kFunctions) {
-        if (f.fn == fn)
-            return f.name;
-    }
-    return "?";
-}
-
 // ---- Overloads --------------------------------------------------------------------------------------------
 
 namespace {

@@ -62,6 +62,5 @@ enum class Fn : std::uint8_t {
 
 // The function a call names: `member` for receiver calls (x.f(...)), whose receiver becomes argument 0.
 Fn lookupFunction(std::string_view name, bool member);
-std::string_view functionName(Fn fn);
 
 } // namespace sb::cel

@@ -1,6 +1,6 @@
 #pragma once
 
-// Inside a Program: the instruction array the evaluator walks. Private to core/rules/cel.
+// Inside a Program: the instruction array the evaluator walks. Private to core/cel.
 
 #include "checker.h"
 #include "functions.h"

@@ -67,14 +67,6 @@ std::string_view Arena::copy(std::string_view s)
     return {p, s.size()};
 }
 
-std::size_t Arena::bytesReserved() const
-{
-    std::size_t total = 0;
-    for (const auto& b : m_blocks)
-        total += b.size;
-    return total;
-}
-
 // ---- Hashing keys -----------------------------------------------------------------------------------------
 
 namespace {

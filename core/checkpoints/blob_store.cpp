@@ -1,6 +1,8 @@
 #include "checkpoints/blob_store.h"
 
 #include "chunker.h"
+#include "util/errno_text.h"
+#include "util/varint.h"
 
 #include <fmt/format.h>
 #include <sqlite3.h>
@@ -32,15 +34,6 @@ enum Codec : int { kStoredAsIs = 0, kZstd = 1 };
 std::string_view asChars(const ContentHash& hash)
 {
     return {reinterpret_cast<const char*>(hash.data()), hash.size()};
-}
-
-void putVarint(std::string& out, std::uint64_t value)
-{
-    while (value >= 0x80) {
-        out.push_back(static_cast<char>((value & 0x7F) | 0x80));
-        value >>= 7;
-    }
-    out.push_back(static_cast<char>(value));
 }
 
 bool getVarint(std::string_view bytes, std::size_t& pos, std::uint64_t& value)
@@ -110,11 +103,6 @@ Result<ChunkList> parseChunkList(std::string_view bytes)
     if (pos != bytes.size() || total != list.size)
         return damaged();
     return list;
-}
-
-std::string errnoText(int error)
-{
-    return std::generic_category().message(error);
 }
 
 } // namespace

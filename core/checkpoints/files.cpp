@@ -38,11 +38,6 @@ Fd::~Fd()
         ::close(m_fd);
 }
 
-std::string errnoText(int error)
-{
-    return std::generic_category().message(error);
-}
-
 Result<Fd> openDirectoryAt(int dirfd, const std::string& name)
 {
     const int fd = ::openat(dirfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

@@ -1,30 +1,28 @@
 #include "checkpoints/scan.h"
 
+#include "checkpoints/files.h"
+#include "folder_walk.h"
+#include "stat_cache_format.h"
+#include "stat_prefetch.h"
 #include "util/input_file.h"
 #include "util/threads.h"
-#include "checkpoints/files.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cerrno>
-#include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <functional>
 #include <iterator>
-#include <linux/openat2.h>
 #include <list>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <system_error>
 #include <thread>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 #include <unistd.h>
@@ -33,204 +31,12 @@ namespace sb {
 
 namespace {
 
-// Deeper trees are refused: each level holds a descriptor open, and no real workspace comes near this.
-constexpr int kMaxDepth = 256;
-
-std::int64_t nanoseconds(const timespec& ts)
-{
-    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-FileStat statOf(const struct stat& st)
-{
-    return FileStat{static_cast<std::uint64_t>(st.st_ino), static_cast<std::uint64_t>(st.st_size),
-                    nanoseconds(st.st_mtim), nanoseconds(st.st_ctim), static_cast<std::uint32_t>(st.st_mode)};
-}
-
-std::string joinPath(const std::string& prefix, const std::string& name)
-{
-    return prefix.empty() ? name : prefix + "/" + name;
-}
-
-// Packed stat rows use fixed-width fields in the machine's byte order: read and written with memcpy, they
-// cost a walk next to nothing per file. (A store moved to a machine of the other byte order reads its files
-// once: the stats no longer match.)
-constexpr std::string_view kStatMagic = "SBS3";
-
-template <typename T> void putFixed(std::string& out, T value)
-{
-    char bytes[sizeof(T)];
-    std::memcpy(bytes, &value, sizeof(T));
-    out.append(bytes, sizeof(T));
-}
-
-void putStatFixed(std::string& out, const FileStat& stat)
-{
-    putFixed(out, stat.inode);
-    putFixed(out, stat.size);
-    putFixed(out, stat.mtimeNs);
-    putFixed(out, stat.ctimeNs);
-    putFixed(out, stat.mode);
-}
-
-class FixedReader {
-public:
-    explicit FixedReader(std::string_view bytes) : m_bytes(bytes) {}
-    template <typename T> bool get(T& value)
-    {
-        if (m_bytes.size() - m_pos < sizeof(T))
-            return false;
-        std::memcpy(&value, m_bytes.data() + m_pos, sizeof(T));
-        m_pos += sizeof(T);
-        return true;
-    }
-    bool stat(FileStat& out)
-    {
-        return get(out.inode) && get(out.size) && get(out.mtimeNs) && get(out.ctimeNs) && get(out.mode);
-    }
-    bool view(std::size_t length, std::string_view& out)
-    {
-        if (m_bytes.size() - m_pos < length)
-            return false;
-        out = m_bytes.substr(m_pos, length);
-        m_pos += length;
-        return true;
-    }
-    bool done() const { return m_pos == m_bytes.size(); }
-
-private:
-    std::string_view m_bytes;
-    std::size_t m_pos = 0;
-};
-
-// One entry of a packed directory, pointing into the packed bytes.
-struct StatView {
-    std::string_view name;
-    StatEntry::Kind kind = StatEntry::Kind::File;
-    FileStat stat;
-    bool trusted = false;
-    Storage storage = Storage::Inline;
-    std::string_view content;
-};
-
-// Reads a packed DirectoryStat front to back without copying: a walk merges it with the sorted names it
-// stats, so it never needs more than the next entry.
-class PackedReader {
-public:
-    explicit PackedReader(std::string_view bytes) : m_in(bytes.substr(std::min(bytes.size(), kStatMagic.size())))
-    {
-        std::uint8_t flag = 0;
-        std::uint8_t hasListing = 0;
-        m_valid = bytes.starts_with(kStatMagic) && m_in.stat(self) && m_in.get(flag) && m_in.get(hasListing);
-        if (m_valid && hasListing) {
-            DirectoryStat::Listing read;
-            std::string_view hash;
-            m_valid = m_in.view(read.hash.size(), hash) && m_in.get(read.files) && m_in.get(read.bytes)
-                      && m_in.get(read.entries);
-            if (m_valid) {
-                std::copy(hash.begin(), hash.end(), read.hash.begin());
-                listing = read;
-            }
-        }
-        std::uint32_t entries = 0;
-        m_valid = m_valid && m_in.get(entries) && entries <= bytes.size();
-        count = entries;
-        trusted = flag != 0;
-    }
-
-    bool valid() const { return m_valid; }
-    // Every entry was read and nothing is left over.
-    bool complete() const { return m_valid && m_read == count && m_in.done(); }
-
-    bool next(StatView& out)
-    {
-        if (!m_valid || m_read == count)
-            return false;
-        std::uint16_t length = 0;
-        std::uint8_t kind = 0;
-        if (!m_in.get(length) || !m_in.view(length, out.name) || !m_in.get(kind) || kind < 1 || kind > 4
-            || !isValidName(out.name) || (m_read > 0 && !(m_last < out.name)))
-            return invalid();
-        out.kind = static_cast<StatEntry::Kind>(kind);
-        out.trusted = false;
-        out.content = {};
-        if (out.kind == StatEntry::Kind::File) {
-            std::uint8_t flag = 0;
-            std::uint8_t storage = 0;
-            std::uint8_t contentLength = 0;
-            if (!m_in.stat(out.stat) || !m_in.get(flag) || !m_in.get(storage) || storage > 2 || !m_in.get(contentLength)
-                || !m_in.view(contentLength, out.content))
-                return invalid();
-            out.trusted = flag != 0;
-            out.storage = static_cast<Storage>(storage);
-            if (out.trusted && out.storage != Storage::Inline && out.content.size() != sizeof(ContentHash))
-                return invalid();
-        }
-        m_last = out.name;
-        ++m_read;
-        return true;
-    }
-
-    FileStat self;
-    bool trusted = false;
-    std::optional<DirectoryStat::Listing> listing;
-    std::uint64_t count = 0;
-
-private:
-    bool invalid()
-    {
-        m_valid = false;
-        return false;
-    }
-
-    FixedReader m_in;
-    bool m_valid = false;
-    std::uint64_t m_read = 0;
-    std::string_view m_last;
-};
-
-// Packs a DirectoryStat entry by entry, in name order.
-class PackedWriter {
-public:
-    PackedWriter() { m_body.reserve(2048); }
-    void name(std::string_view entryName, StatEntry::Kind kind)
-    {
-        putFixed(m_body, static_cast<std::uint16_t>(entryName.size()));
-        m_body += entryName;
-        m_body.push_back(static_cast<char>(kind));
-        ++m_count;
-    }
-    void file(std::string_view entryName, const FileStat& stat, bool trusted, Storage storage, std::string_view content)
-    {
-        name(entryName, StatEntry::Kind::File);
-        putStatFixed(m_body, stat);
-        m_body.push_back(trusted ? 1 : 0);
-        m_body.push_back(static_cast<char>(storage));
-        m_body.push_back(static_cast<char>(static_cast<std::uint8_t>(content.size())));
-        m_body += content;
-    }
-    std::string finish(const FileStat& self, bool trusted, const std::optional<DirectoryStat::Listing>& listing) const
-    {
-        std::string out(kStatMagic);
-        out.reserve(m_body.size() + 128);
-        putStatFixed(out, self);
-        out.push_back(trusted ? 1 : 0);
-        out.push_back(listing ? 1 : 0);
-        if (listing) {
-            out.append(reinterpret_cast<const char*>(listing->hash.data()), listing->hash.size());
-            putFixed(out, listing->files);
-            putFixed(out, listing->bytes);
-            putFixed(out, listing->entries);
-        }
-        putFixed(out, static_cast<std::uint32_t>(m_count));
-        out += m_body;
-        return out;
-    }
-
-private:
-    std::string m_body;
-    std::uint64_t m_count = 0;
-};
+using scanning::joinPath;
+using scanning::kMaxDepth;
+using scanning::statOf;
+using statcache::PackedReader;
+using statcache::PackedWriter;
+using statcache::StatView;
 
 struct DirSummary {
     ContentHash hash{};
@@ -239,243 +45,6 @@ struct DirSummary {
     std::size_t entries = 0;
     bool reused = false; // taken from the stat cache: nothing in the subtree changed
 };
-
-} // namespace
-
-// A walk through the stat cache is mostly fstatat(2) of unchanged files, a microsecond each, in directory
-// order. A second thread shares it: it lists the folder itself, depth first with names in descending order,
-// and stats the names of every directory it gets to first, while the walk goes the other way; each directory
-// is claimed by exactly one of them, so they meet in the middle and nothing is stat'ed twice. Needing no
-// cache, it can start before the cache is read (StatPrefetch::start). It never follows a symlink nor leaves
-// the folder's file system, and the walk uses a directory's stats only when the prefetch stat'ed in the very
-// directory the walk is in (same inode); anything else the walk stats itself, as without a prefetch.
-struct StatPrefetch::Impl {
-    // What the walk reads of a stat (one per name, so not the whole struct stat).
-    struct Stat {
-        std::string name;
-        std::uint64_t device = 0;
-        std::uint64_t inode = 0;
-        std::int64_t size = 0;
-        timespec mtime{};
-        timespec ctime{};
-        std::uint32_t mode = 0;
-        int error = 0;
-
-        void get(struct stat& st) const
-        {
-            st.st_dev = static_cast<dev_t>(device);
-            st.st_ino = static_cast<ino_t>(inode);
-            st.st_size = static_cast<off_t>(size);
-            st.st_mtim = mtime;
-            st.st_ctim = ctime;
-            st.st_mode = static_cast<mode_t>(mode);
-        }
-    };
-    struct Directory {
-        std::atomic<int> state{kFree};
-        std::uint64_t inode = 0; // of the directory the prefetch stat'ed in
-        std::vector<Stat> stats; // sorted by name
-    };
-    static constexpr int kFree = 0;
-    static constexpr int kWalk = 1; // the walk took it
-    static constexpr int kPrefetching = 2;
-    static constexpr int kDone = 3;
-    static constexpr int kGaveUp = 4;
-    // Deeper directories are left to the walk (each level holds a descriptor open).
-    static constexpr int kMaxDepth = 64;
-
-    explicit Impl(int fd) : rootfd(fd) {}
-    ~Impl()
-    {
-        finish();
-        ::close(rootfd);
-    }
-
-    void finish()
-    {
-        stop = true;
-        if (thread.joinable())
-            thread.join();
-    }
-
-    // The walk, entering the directory `path` whose inode is `inode`: the stats the prefetch took there, or
-    // null when the walk must stat it itself (the prefetch did not get there first, or stat'ed in another
-    // directory than the walk's). They are the walk's from then on: it frees them when done with them.
-    std::vector<Stat>* claim(const std::string& path, std::uint64_t inode)
-    {
-        const auto [directory, taken] = take(path, kWalk);
-        if (taken)
-            return nullptr;
-        int state = directory->state.load();
-        while (state == kPrefetching) {
-            std::this_thread::yield();
-            state = directory->state.load();
-        }
-        if (state != kDone || directory->inode != inode)
-            return nullptr;
-        return &directory->stats;
-    }
-
-    // The directory at `path`, and whether this call took it (then it is in `state`, the taker's).
-    std::pair<Directory*, bool> take(const std::string& path, int state)
-    {
-        const std::lock_guard lock(mutex);
-        auto [it, added] = directories.try_emplace(path);
-        if (added) {
-            it->second = std::make_unique<Directory>();
-            it->second->state.store(state);
-        }
-        return {it->second.get(), added};
-    }
-
-    void run()
-    {
-        struct stat self {};
-        if (::fstat(rootfd, &self) == 0 && S_ISDIR(self.st_mode))
-            visit(rootfd, "", self, 0);
-    }
-
-    template <typename Name> bool namesFromListing(int fd, std::vector<Name>& names)
-    {
-        for (;;) {
-            const ssize_t n = ::getdents64(fd, listing.data(), listing.size());
-            if (n < 0)
-                return false;
-            if (n == 0)
-                break;
-            for (ssize_t at = 0; at < n;) {
-                const auto* entry = reinterpret_cast<const dirent64*>(listing.data() + at);
-                const std::string_view name = entry->d_name;
-                if (name != "." && name != "..")
-                    names.push_back(Name{std::string(name), entry->d_type == DT_DIR || entry->d_type == DT_UNKNOWN});
-                at += entry->d_reclen;
-            }
-        }
-        std::sort(names.begin(), names.end(), [](const Name& a, const Name& b) { return a.name < b.name; });
-        return true;
-    }
-
-    // Once the walk has begun, the names its stat cache lists, sorted: no listing (ext4 hashes every name of
-    // a directory it lists). The walk copes with names that have come or gone since, as it does here.
-    template <typename Name> bool namesFromCache(const std::string& path, std::vector<Name>& names)
-    {
-        const StatCache* known = cache.load();
-        if (!known)
-            return false;
-        const auto it = known->find(path);
-        if (it == known->end())
-            return false;
-        PackedReader reader(it->second);
-        StatView view;
-        while (reader.next(view))
-            names.push_back(Name{std::string(view.name), view.kind == StatEntry::Kind::Directory});
-        if (reader.complete())
-            return true;
-        names.clear();
-        return false;
-    }
-
-    // Takes the directory `fd` (at `path`) unless the walk has, then its subdirectories, last name first.
-    void visit(int fd, const std::string& path, const struct stat& self, int depth)
-    {
-        if (stop)
-            return;
-        struct Name {
-            std::string name;
-            bool directory; // or may be one (a name the listing gives no type for)
-        };
-        std::vector<Name> names;
-        if (!namesFromCache(path, names) && !namesFromListing(fd, names))
-            return;
-
-        const auto [directory, taken] = take(path, kPrefetching);
-        Directory* mine = taken ? directory : nullptr;
-        std::vector<std::size_t> subdirectories;
-        if (mine) {
-            mine->inode = static_cast<std::uint64_t>(self.st_ino);
-            mine->stats.reserve(names.size());
-            for (std::size_t i = 0; i < names.size(); ++i) {
-                if (i % 256 == 255 && stop) {
-                    mine->state.store(kGaveUp); // the walk stats it itself
-                    return;
-                }
-                Stat& stat = mine->stats.emplace_back();
-                stat.name = names[i].name;
-                struct stat st {};
-                if (::fstatat(fd, stat.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-                    stat.error = errno;
-                    continue;
-                }
-                stat.device = static_cast<std::uint64_t>(st.st_dev);
-                stat.inode = static_cast<std::uint64_t>(st.st_ino);
-                stat.size = static_cast<std::int64_t>(st.st_size);
-                stat.mtime = st.st_mtim;
-                stat.ctime = st.st_ctim;
-                stat.mode = static_cast<std::uint32_t>(st.st_mode);
-                if (S_ISDIR(st.st_mode) && st.st_dev == self.st_dev)
-                    subdirectories.push_back(i);
-            }
-            mine->state.store(kDone);
-        } else {
-            // The walk has it: only its subdirectories are of use here.
-            for (std::size_t i = 0; i < names.size(); ++i) {
-                if (names[i].directory)
-                    subdirectories.push_back(i);
-            }
-        }
-        if (depth + 1 >= kMaxDepth)
-            return;
-        for (auto k = subdirectories.rbegin(); k != subdirectories.rend() && !stop; ++k) {
-            const std::string& name = names[*k].name;
-            const int child = ::openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (child < 0)
-                continue;
-            const Fd guard(child);
-            struct stat st {};
-            if (::fstat(child, &st) != 0 || st.st_dev != self.st_dev)
-                continue; // another file system: the walk skips it too
-            visit(child, joinPath(path, name), st, depth + 1);
-        }
-    }
-
-    const int rootfd;
-    alignas(dirent64) std::array<char, 32768> listing; // getdents64 buffer: only the prefetch thread lists
-    std::mutex mutex;
-    std::unordered_map<std::string, std::unique_ptr<Directory>> directories; // by path, never erased
-    std::atomic<bool> stop{false};
-    std::atomic<const StatCache*> cache{nullptr}; // the walk's, while it walks
-    std::thread thread;
-};
-
-std::unique_ptr<StatPrefetch> StatPrefetch::launch(int fd)
-{
-    if (fd < 0)
-        return nullptr;
-    auto impl = std::make_unique<Impl>(fd);
-    try {
-        impl->thread = startThreadElsewhere([raw = impl.get()] { raw->run(); });
-    } catch (const std::system_error&) {
-        return nullptr;
-    }
-    return std::unique_ptr<StatPrefetch>(new StatPrefetch(std::move(impl)));
-}
-
-std::unique_ptr<StatPrefetch> StatPrefetch::start(int rootfd)
-{
-    // Opened again rather than duplicated: a listing moves the offset of the open file, which the walk's
-    // descriptors must not share.
-    return launch(::openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-}
-
-std::unique_ptr<StatPrefetch> StatPrefetch::start(const std::filesystem::path& root)
-{
-    return launch(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-}
-
-StatPrefetch::StatPrefetch(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
-StatPrefetch::~StatPrefetch() = default;
-
-namespace {
 
 // What the threads of one walk share.
 struct WalkShared {
@@ -531,289 +100,357 @@ public:
     {
         if (m_shared.cancelled)
             return fail(std::string(kCancelled));
-        // What the last walk saw here, if anything: read in step with the sorted names below, never copied.
-        std::optional<PackedReader> cached;
-        if (m_options.cache) {
-            if (auto it = m_options.cache->find(prefix); it != m_options.cache->end()) {
-                cached.emplace(it->second);
-                if (!cached->valid())
-                    cached.reset();
-            }
-        }
-        PackedWriter seen;
-        const bool selfTrusted = trustedAt(self);
+        Directory d(dirfd, prefix, self, depth, m_shared.cancelled);
+        d.selfTrusted = trustedAt(self);
+        readCache(d);
+        if (auto ok = readNames(d); !ok)
+            return std::unexpected(ok.error());
+        // This directory's listing can be taken from the cache if every entry turns out unchanged.
+        d.reusable = d.fromCache && d.selfTrusted && d.cached->listing && m_options.reuseListings;
+        d.deferring = d.reusable;
+        d.slots.reserve(d.names.size());
+        d.skippedBefore = m_out.skipped.size();
+        d.haveCachedView = d.cached && d.cached->next(d.cachedView);
+        d.prefetched = m_shared.prefetch ? m_shared.prefetch->claim(prefix, self.inode) : nullptr;
 
-        // The names: from the cache while the directory itself is unchanged (adding, removing or renaming a
-        // name changes its mtime and ctime), else listed.
+        for (const std::string_view nameView : d.names) {
+            if (auto ok = visit(d, nameView); !ok)
+                return std::unexpected(ok.error());
+        }
+        if (d.prefetched)
+            std::vector<StatPrefetch::Impl::Stat>().swap(*d.prefetched); // a large tree's stats are not kept to its end
+        if (!d.deferred.empty() && !progress(prefix))
+            return fail(std::string(kCancelled));
+        if (auto ok = takeSubdirectoryWalks(d); !ok)
+            return std::unexpected(ok.error());
+        return finishDirectory(d);
+    }
+
+private:
+    // Subdirectories walked by other threads; their entries are filled in once those end.
+    struct Pending {
+        std::size_t slot = 0;
+        std::string name;
+        std::string path;
+        std::uint32_t mode = 0;
+        ScanResult out;
+        Result<DirSummary> result = fail("not walked");
+        std::thread thread;
+    };
+
+    // While every entry so far is unchanged, an unchanged file costs its stat only: its tree entry and its
+    // stat-cache entry are made (from the cache) only should something later in the directory turn out
+    // changed, which is rare; otherwise the whole listing is reused as it is.
+    struct Deferred {
+        std::size_t slot = 0; // the file's slot; unused for a name
+        StatView view;        // a file: its cache entry; else the name and kind only
+    };
+
+    // One directory being walked.
+    struct Directory {
+        Directory(int fd, const std::string& path, const FileStat& stat, int level, std::atomic<bool>& cancelled)
+            : dirfd(fd), prefix(path), self(stat), depth(level), joiner{pending, cancelled}
+        {
+        }
+
+        const int dirfd;
+        const std::string& prefix;
+        const FileStat& self;
+        const int depth;
+        bool selfTrusted = false;
+        // What the last walk saw here, if anything: read in step with the sorted names, never copied.
+        std::optional<PackedReader> cached;
+        StatView cachedView;
+        bool haveCachedView = false;
+        PackedWriter seen;
         std::vector<std::string> listed;
         std::vector<std::string_view> names;
         bool fromCache = false;
-        if (cached && cached->trusted && cached->self == self && !m_options.filter) {
-            PackedReader again = *cached;
-            StatView view;
-            names.reserve(static_cast<std::size_t>(again.count));
-            while (again.next(view))
-                names.push_back(view.name);
-            if (!again.complete()) {
-                names.clear();
-                cached.reset();
-            }
-            fromCache = cached && names.size() == cached->count && cached->count > 0;
-        }
-        if (!fromCache) {
-            names.clear();
-            DIR* dir = ::fdopendir(::fcntl(dirfd, F_DUPFD_CLOEXEC, 0));
-            if (!dir)
-                return fail(fmt::format("{}: {}", prefix.empty() ? "." : prefix, errnoText(errno)));
-            errno = 0;
-            while (const dirent* entry = ::readdir(dir)) {
-                const std::string_view name = entry->d_name;
-                if (name != "." && name != "..")
-                    listed.emplace_back(name);
-            }
-            const int error = errno;
-            ::closedir(dir);
-            if (error != 0)
-                return fail(fmt::format("{}: cannot list: {}", prefix.empty() ? "." : prefix, errnoText(error)));
-            std::sort(listed.begin(), listed.end());
-            names.assign(listed.begin(), listed.end());
-            ++m_out.directoriesListed;
-        }
-
-        // Subdirectories may be walked by other threads; their entries are filled in once those end.
-        struct Pending {
-            std::size_t slot = 0;
-            std::string name;
-            std::string path;
-            std::uint32_t mode = 0;
-            ScanResult out;
-            Result<DirSummary> result = fail("not walked");
-            std::thread thread;
-        };
+        std::string name; // NUL-terminated for the system calls
+        std::vector<StatPrefetch::Impl::Stat>* prefetched = nullptr;
+        std::size_t nextPrefetched = 0;
+        std::vector<std::optional<TreeEntry>> slots;
+        std::vector<ContentHash> reusedChildren; // listings of unchanged subdirectories
+        bool reusable = false;
+        std::size_t skippedBefore = 0;
+        std::vector<Deferred> deferred;
+        bool deferring = false;
         std::list<Pending> pending;
-        auto joinAll = [&] {
-            for (auto& p : pending) {
-                if (p.thread.joinable())
-                    p.thread.join();
-            }
-        };
         // Leaving early (an error here) stops the threads started here before waiting for them.
         struct Joiner {
-            std::function<void()> join;
+            std::list<Pending>& pending;
             std::atomic<bool>& cancelled;
             bool done = false;
+            void join()
+            {
+                for (auto& p : pending) {
+                    if (p.thread.joinable())
+                        p.thread.join();
+                }
+            }
             ~Joiner()
             {
                 if (!done)
                     cancelled = true;
                 join();
             }
-        } joiner{joinAll, m_shared.cancelled};
+        } joiner;
+    };
 
-        std::vector<std::optional<TreeEntry>> slots;
-        std::vector<ContentHash> reusedChildren; // listings of unchanged subdirectories
-        slots.reserve(names.size());
-        DirSummary summary;
-        // This directory's listing can be taken from the cache if every entry turns out unchanged.
-        bool reusable = fromCache && selfTrusted && cached->listing && m_options.reuseListings;
-        const std::size_t skippedBefore = m_out.skipped.size();
-        StatView cachedView;
-        bool haveCachedView = cached && cached->next(cachedView);
-        std::string name; // NUL-terminated for the system calls
-        std::vector<StatPrefetch::Impl::Stat>* prefetched =
-            m_shared.prefetch ? m_shared.prefetch->claim(prefix, self.inode) : nullptr;
-        std::size_t nextPrefetched = 0;
+    void readCache(Directory& d) const
+    {
+        if (!m_options.cache)
+            return;
+        if (auto it = m_options.cache->find(d.prefix); it != m_options.cache->end()) {
+            d.cached.emplace(it->second);
+            if (!d.cached->valid())
+                d.cached.reset();
+        }
+    }
 
-        // While every entry so far is unchanged, an unchanged file costs its stat only: its tree entry and its
-        // stat-cache entry are made (from the cache) only should something later in the directory turn out
-        // changed, which is rare; otherwise the whole listing is reused as it is.
-        struct Deferred {
-            std::size_t slot = 0; // the file's slot; unused for a name
-            StatView view;        // a file: its cache entry; else the name and kind only
-        };
-        std::vector<Deferred> deferred;
-        bool deferring = reusable;
-        auto flush = [&] {
-            for (const Deferred& item : deferred) {
-                if (item.view.kind != StatEntry::Kind::File) {
-                    seen.name(item.view.name, item.view.kind);
-                    continue;
-                }
-                slots[item.slot] = fileFromCache(item.view);
-                seen.file(item.view.name, item.view.stat, trustedAt(item.view.stat), item.view.storage,
-                          item.view.content);
+    // The names: from the cache while the directory itself is unchanged (adding, removing or renaming a
+    // name changes its mtime and ctime), else listed.
+    Result<void> readNames(Directory& d)
+    {
+        if (d.cached && d.cached->trusted && d.cached->self == d.self && !m_options.filter) {
+            PackedReader again = *d.cached;
+            StatView view;
+            d.names.reserve(static_cast<std::size_t>(again.count));
+            while (again.next(view))
+                d.names.push_back(view.name);
+            if (!again.complete()) {
+                d.names.clear();
+                d.cached.reset();
             }
-            deferred.clear();
-            deferring = false;
-        };
+            d.fromCache = d.cached && d.names.size() == d.cached->count && d.cached->count > 0;
+        }
+        if (d.fromCache)
+            return {};
+        d.names.clear();
+        DIR* dir = ::fdopendir(::fcntl(d.dirfd, F_DUPFD_CLOEXEC, 0));
+        if (!dir)
+            return fail(fmt::format("{}: {}", d.prefix.empty() ? "." : d.prefix, errnoText(errno)));
+        errno = 0;
+        while (const dirent* entry = ::readdir(dir)) {
+            const std::string_view name = entry->d_name;
+            if (name != "." && name != "..")
+                d.listed.emplace_back(name);
+        }
+        const int error = errno;
+        ::closedir(dir);
+        if (error != 0)
+            return fail(fmt::format("{}: cannot list: {}", d.prefix.empty() ? "." : d.prefix, errnoText(error)));
+        std::sort(d.listed.begin(), d.listed.end());
+        d.names.assign(d.listed.begin(), d.listed.end());
+        ++m_out.directoriesListed;
+        return {};
+    }
 
-        for (const std::string_view nameView : names) {
-            name.assign(nameView);
-            const StatView* before = nullptr;
-            while (haveCachedView && cachedView.name < nameView)
-                haveCachedView = cached->next(cachedView);
-            if (haveCachedView && cachedView.name == nameView)
-                before = &cachedView;
-            struct stat st {};
-            int statError = 0;
-            if (prefetched) {
-                while (nextPrefetched < prefetched->size() && (*prefetched)[nextPrefetched].name < nameView)
-                    ++nextPrefetched;
-            }
-            if (prefetched && nextPrefetched < prefetched->size() && (*prefetched)[nextPrefetched].name == nameView) {
-                (*prefetched)[nextPrefetched].get(st);
-                statError = (*prefetched)[nextPrefetched].error;
-            } else if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-                statError = errno;
-            }
-            if (statError != 0) {
-                if (deferring)
-                    flush();
-                if (statError != ENOENT) // gone since it was listed: not there, nothing to say
-                    skip(joinPath(prefix, name), fmt::format("cannot read its status: {}", errnoText(statError)));
-                reusable = false;
+    // The deferred entries made after all: something in the directory changed.
+    void flush(Directory& d) const
+    {
+        for (const Deferred& item : d.deferred) {
+            if (item.view.kind != StatEntry::Kind::File) {
+                d.seen.name(item.view.name, item.view.kind);
                 continue;
             }
-            const StatEntry::Kind kind = S_ISREG(st.st_mode)   ? StatEntry::Kind::File
-                                         : S_ISDIR(st.st_mode) ? StatEntry::Kind::Directory
-                                         : S_ISLNK(st.st_mode) ? StatEntry::Kind::Symlink
-                                                               : StatEntry::Kind::Other;
-            if (!before || before->kind != kind)
-                reusable = false;
-            if (deferring) {
-                if (reusable && kind == StatEntry::Kind::File && before->trusted && before->stat == statOf(st)
-                    && static_cast<std::uint64_t>(st.st_size) <= m_options.maxFileSize && !isIgnored(st)) {
-                    deferred.push_back(Deferred{slots.size(), *before});
-                    slots.emplace_back();
-                    ++m_shared.files;
-                    continue;
-                }
-                // A directory is walked meanwhile (only its name waits); anything else ends the deferral here.
-                if (!reusable || kind != StatEntry::Kind::Directory || isIgnored(st))
-                    flush();
-            }
-            const std::string path = joinPath(prefix, name);
-            bool recorded = false; // a file records its own stat entry
-            if (isIgnored(st)) {
-                skip(path, "the Sandbench store's own file");
-                seen.name(name, StatEntry::Kind::Other);
-                recorded = true;
-            } else if (S_ISDIR(st.st_mode)) {
-                auto child = openSubdirectory(dirfd, name, path, st, depth);
-                if (!child)
-                    return std::unexpected(child.error());
-                if (child->has_value()) {
-                    auto& [fd, childStat] = **child;
-                    const auto mode = static_cast<std::uint32_t>(st.st_mode & 0777);
-                    bool started = false;
-                    if (m_shared.takeThread()) {
-                        Pending& p = pending.emplace_back();
-                        p.slot = slots.size();
-                        p.name = name;
-                        p.path = path;
-                        p.mode = mode;
-                        try {
-                            p.thread = startThreadElsewhere([this, &p, fd = std::move(fd), childStat, depth]() {
-                                Walker walker(m_shared, p.out);
-                                p.result = walker.walk(fd.get(), p.path, childStat, depth + 1);
-                                if (!p.result)
-                                    m_shared.cancelled = true; // the walk fails as a whole; stop the others early
-                                m_shared.spare.fetch_add(1);
-                            });
-                            started = true;
-                            slots.emplace_back();
-                        } catch (const std::system_error&) {
-                            pending.pop_back();
-                            m_shared.spare.fetch_add(1);
-                        }
-                    }
-                    if (!started) {
-                        auto walked = walk(fd.get(), path, childStat, depth + 1);
-                        if (!walked)
-                            return std::unexpected(walked.error());
-                        slots.push_back(directoryEntry(name, path, mode, *walked));
-                        if (walked->reused)
-                            reusedChildren.push_back(walked->hash);
-                        else
-                            reusable = false;
-                    }
-                } else {
-                    reusable = false;
-                }
-            } else if (S_ISREG(st.st_mode)) {
-                if (!m_options.filter || m_options.filter->takes(path)) {
-                    bool fromCacheFile = false;
-                    auto taken = file(dirfd, name, path, st, before, seen, fromCacheFile);
-                    if (!taken)
-                        return std::unexpected(taken.error());
-                    slots.push_back(std::move(*taken));
-                    recorded = true;
-                    reusable = reusable && fromCacheFile;
-                }
-            } else if (S_ISLNK(st.st_mode)) {
-                if (!m_options.filter || m_options.filter->takes(path))
-                    slots.push_back(symlink(dirfd, name, path));
-            } else {
-                skip(path, fmt::format("{}; special files are not kept in checkpoints", fileKindName(st.st_mode)));
-            }
-            if (!recorded) {
-                if (deferring) {
-                    StatView item;
-                    item.name = nameView;
-                    item.kind = kind;
-                    deferred.push_back(Deferred{0, item});
-                } else {
-                    seen.name(name, kind);
-                }
-            }
-            if (deferring && !reusable)
-                flush();
+            d.slots[item.slot] = fileFromCache(item.view);
+            d.seen.file(item.view.name, item.view.stat, trustedAt(item.view.stat), item.view.storage,
+                        item.view.content);
         }
-        if (prefetched)
-            std::vector<StatPrefetch::Impl::Stat>().swap(*prefetched); // a large tree's stats are not kept to its end
-        if (!deferred.empty() && !progress(prefix))
-            return fail(std::string(kCancelled));
+        d.deferred.clear();
+        d.deferring = false;
+    }
 
-        joinAll();
-        joiner.done = true;
+    // The entry's stat: the prefetch's when it has it, else its own. 0, or the errno of the stat.
+    static int statEntry(Directory& d, std::string_view nameView, struct stat& st)
+    {
+        if (d.prefetched) {
+            while (d.nextPrefetched < d.prefetched->size() && (*d.prefetched)[d.nextPrefetched].name < nameView)
+                ++d.nextPrefetched;
+        }
+        if (d.prefetched && d.nextPrefetched < d.prefetched->size()
+            && (*d.prefetched)[d.nextPrefetched].name == nameView) {
+            (*d.prefetched)[d.nextPrefetched].get(st);
+            return (*d.prefetched)[d.nextPrefetched].error;
+        }
+        if (::fstatat(d.dirfd, d.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+            return errno;
+        return 0;
+    }
+
+    // One name of the directory: a file, a subdirectory (walked here or on another thread), a symlink, or
+    // something that is not kept.
+    Result<void> visit(Directory& d, std::string_view nameView)
+    {
+        d.name.assign(nameView);
+        const std::string& name = d.name;
+        const StatView* before = nullptr;
+        while (d.haveCachedView && d.cachedView.name < nameView)
+            d.haveCachedView = d.cached->next(d.cachedView);
+        if (d.haveCachedView && d.cachedView.name == nameView)
+            before = &d.cachedView;
+        struct stat st {};
+        if (const int statError = statEntry(d, nameView, st); statError != 0) {
+            if (d.deferring)
+                flush(d);
+            if (statError != ENOENT) // gone since it was listed: not there, nothing to say
+                skip(joinPath(d.prefix, name), fmt::format("cannot read its status: {}", errnoText(statError)));
+            d.reusable = false;
+            return {};
+        }
+        const StatEntry::Kind kind = S_ISREG(st.st_mode)   ? StatEntry::Kind::File
+                                     : S_ISDIR(st.st_mode) ? StatEntry::Kind::Directory
+                                     : S_ISLNK(st.st_mode) ? StatEntry::Kind::Symlink
+                                                           : StatEntry::Kind::Other;
+        if (!before || before->kind != kind)
+            d.reusable = false;
+        if (d.deferring) {
+            if (d.reusable && kind == StatEntry::Kind::File && before->trusted && before->stat == statOf(st)
+                && static_cast<std::uint64_t>(st.st_size) <= m_options.maxFileSize && !isIgnored(st)) {
+                d.deferred.push_back(Deferred{d.slots.size(), *before});
+                d.slots.emplace_back();
+                ++m_shared.files;
+                return {};
+            }
+            // A directory is walked meanwhile (only its name waits); anything else ends the deferral here.
+            if (!d.reusable || kind != StatEntry::Kind::Directory || isIgnored(st))
+                flush(d);
+        }
+        const std::string path = joinPath(d.prefix, name);
+        bool recorded = false; // a file records its own stat entry
+        if (isIgnored(st)) {
+            skip(path, "the Sandbench store's own file");
+            d.seen.name(name, StatEntry::Kind::Other);
+            recorded = true;
+        } else if (S_ISDIR(st.st_mode)) {
+            if (auto ok = subdirectory(d, path, st); !ok)
+                return ok;
+        } else if (S_ISREG(st.st_mode)) {
+            if (!m_options.filter || m_options.filter->takes(path)) {
+                bool fromCacheFile = false;
+                auto taken = file(d.dirfd, name, path, st, before, d.seen, fromCacheFile);
+                if (!taken)
+                    return std::unexpected(taken.error());
+                d.slots.push_back(std::move(*taken));
+                recorded = true;
+                d.reusable = d.reusable && fromCacheFile;
+            }
+        } else if (S_ISLNK(st.st_mode)) {
+            if (!m_options.filter || m_options.filter->takes(path))
+                d.slots.push_back(symlink(d.dirfd, name, path));
+        } else {
+            skip(path, fmt::format("{}; special files are not kept in checkpoints", fileKindName(st.st_mode)));
+        }
+        if (!recorded) {
+            if (d.deferring) {
+                StatView item;
+                item.name = nameView;
+                item.kind = kind;
+                d.deferred.push_back(Deferred{0, item});
+            } else {
+                d.seen.name(name, kind);
+            }
+        }
+        if (d.deferring && !d.reusable)
+            flush(d);
+        return {};
+    }
+
+    // A subdirectory: walked on another thread when one is spare, else here.
+    Result<void> subdirectory(Directory& d, const std::string& path, const struct stat& st)
+    {
+        const std::string& name = d.name;
+        auto child = openSubdirectory(d.dirfd, name, path, st, d.depth);
+        if (!child)
+            return std::unexpected(child.error());
+        if (!child->has_value()) {
+            d.reusable = false;
+            return {};
+        }
+        auto& [fd, childStat] = **child;
+        const auto mode = static_cast<std::uint32_t>(st.st_mode & 0777);
+        if (m_shared.takeThread()) {
+            Pending& p = d.pending.emplace_back();
+            p.slot = d.slots.size();
+            p.name = name;
+            p.path = path;
+            p.mode = mode;
+            try {
+                p.thread = startThreadElsewhere([this, &p, fd = std::move(fd), childStat, depth = d.depth]() {
+                    Walker walker(m_shared, p.out);
+                    p.result = walker.walk(fd.get(), p.path, childStat, depth + 1);
+                    if (!p.result)
+                        m_shared.cancelled = true; // the walk fails as a whole; stop the others early
+                    m_shared.spare.fetch_add(1);
+                });
+                d.slots.emplace_back();
+                return {};
+            } catch (const std::system_error&) {
+                d.pending.pop_back();
+                m_shared.spare.fetch_add(1);
+            }
+        }
+        auto walked = walk(fd.get(), path, childStat, d.depth + 1);
+        if (!walked)
+            return std::unexpected(walked.error());
+        d.slots.push_back(directoryEntry(name, path, mode, *walked));
+        if (walked->reused)
+            d.reusedChildren.push_back(walked->hash);
+        else
+            d.reusable = false;
+        return {};
+    }
+
+    // Waits for the subdirectories walked on other threads and takes their entries.
+    Result<void> takeSubdirectoryWalks(Directory& d)
+    {
+        d.joiner.join();
+        d.joiner.done = true;
         // The first real failure rather than a "cancelled" it caused elsewhere.
         const Error* failure = nullptr;
-        for (auto& p : pending) {
+        for (auto& p : d.pending) {
             if (!p.result && (!failure || failure->message == kCancelled))
                 failure = &p.result.error();
         }
         if (failure)
             return std::unexpected(*failure);
-        for (auto& p : pending) {
+        for (auto& p : d.pending) {
             merge(m_out, p.out);
-            slots[p.slot] = directoryEntry(p.name, p.path, p.mode, *p.result);
+            d.slots[p.slot] = directoryEntry(p.name, p.path, p.mode, *p.result);
             if (p.result->reused)
-                reusedChildren.push_back(p.result->hash);
+                d.reusedChildren.push_back(p.result->hash);
             else
-                reusable = false;
+                d.reusable = false;
         }
-        if (m_out.skipped.size() != skippedBefore)
-            reusable = false;
+        if (m_out.skipped.size() != d.skippedBefore)
+            d.reusable = false;
+        return {};
+    }
 
-        if (reusable) {
+    // The directory's listing: the one last built when nothing here changed, else made of its entries.
+    Result<DirSummary> finishDirectory(Directory& d)
+    {
+        DirSummary summary;
+        if (d.reusable) {
             // Nothing here changed: the listing is the one last built, whose blob the store holds. Its
             // subdirectories' listings need no check of their own.
-            const DirectoryStat::Listing& listing = *cached->listing;
+            const DirectoryStat::Listing& listing = *d.cached->listing;
             summary.hash = listing.hash;
             summary.files = listing.files;
             summary.bytes = listing.bytes;
             summary.entries = static_cast<std::size_t>(listing.entries);
             summary.reused = true;
-            m_out.directories.insert_or_assign(prefix, m_options.cache->find(prefix)->second);
+            m_out.directories.insert_or_assign(d.prefix, m_options.cache->find(d.prefix)->second);
             return summary;
         }
-        if (deferring)
-            flush();
-        m_out.reusedListings.insert(m_out.reusedListings.end(), reusedChildren.begin(), reusedChildren.end());
+        if (d.deferring)
+            flush(d);
+        m_out.reusedListings.insert(m_out.reusedListings.end(), d.reusedChildren.begin(), d.reusedChildren.end());
 
         Tree tree;
-        tree.entries.reserve(slots.size());
-        for (auto& slot : slots) {
+        tree.entries.reserve(d.slots.size());
+        for (auto& slot : d.slots) {
             if (!slot)
                 continue;
             summary.files += slot->type == EntryType::Directory ? slot->files : 1;
@@ -828,12 +465,11 @@ public:
         summary.entries = tree.entries.size();
         m_out.trees.try_emplace(*digest, std::move(bytes));
         m_out.directories.insert_or_assign(
-            prefix, seen.finish(self, selfTrusted,
-                                DirectoryStat::Listing{summary.hash, summary.files, summary.bytes, summary.entries}));
+            d.prefix, d.seen.finish(d.self, d.selfTrusted,
+                                    DirectoryStat::Listing{summary.hash, summary.files, summary.bytes, summary.entries}));
         return summary;
     }
 
-private:
     bool isIgnored(const struct stat& st) const
     {
         for (const auto& [device, inode] : m_options.ignore) {
@@ -1022,51 +658,6 @@ private:
 };
 
 } // namespace
-
-std::string packDirectoryStat(const DirectoryStat& directory)
-{
-    PackedWriter writer;
-    for (const auto& entry : directory.entries) {
-        if (entry.kind == StatEntry::Kind::File)
-            writer.file(entry.name, entry.stat, entry.trusted, entry.storage, entry.content);
-        else
-            writer.name(entry.name, entry.kind);
-    }
-    return writer.finish(directory.self, directory.trusted, directory.listing);
-}
-
-Result<DirectoryStat> unpackDirectoryStat(std::string_view bytes)
-{
-    PackedReader reader(bytes);
-    if (!reader.valid())
-        return fail("a stat cache row is damaged");
-    DirectoryStat directory;
-    directory.self = reader.self;
-    directory.trusted = reader.trusted;
-    directory.listing = reader.listing;
-    directory.entries.reserve(static_cast<std::size_t>(reader.count));
-    StatView view;
-    while (reader.next(view)) {
-        StatEntry entry;
-        entry.name = std::string(view.name);
-        entry.kind = view.kind;
-        entry.stat = view.stat;
-        entry.trusted = view.trusted;
-        entry.storage = view.storage;
-        entry.content = std::string(view.content);
-        directory.entries.push_back(std::move(entry));
-    }
-    if (!reader.complete())
-        return fail("a stat cache row is damaged");
-    return directory;
-}
-
-const StatEntry* DirectoryStat::find(std::string_view name) const
-{
-    auto it = std::lower_bound(entries.begin(), entries.end(), name,
-                               [](const StatEntry& e, std::string_view n) { return std::string_view(e.name) < n; });
-    return it != entries.end() && it->name == name ? &*it : nullptr;
-}
 
 std::optional<StatEntry> ScanResult::find(std::string_view path) const
 {

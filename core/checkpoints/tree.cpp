@@ -1,5 +1,7 @@
 #include "checkpoints/tree.h"
 
+#include "util/varint.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,15 +11,6 @@ namespace sb {
 namespace {
 
 constexpr std::string_view kMagic = "SBT1";
-
-void putVarint(std::string& out, std::uint64_t value)
-{
-    while (value >= 0x80) {
-        out.push_back(static_cast<char>((value & 0x7F) | 0x80));
-        value >>= 7;
-    }
-    out.push_back(static_cast<char>(value));
-}
 
 class Reader {
 public:

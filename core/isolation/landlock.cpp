@@ -43,7 +43,7 @@ std::string portRuleName(int port)
     return "landlock_add_rule (TCP port " + std::to_string(port) + ")";
 }
 
-std::string errnoText(const char* what)
+std::string failedCall(const char* what)
 {
     return std::string(what) + ": " + std::strerror(errno);
 }
@@ -73,7 +73,7 @@ int abiVersion(std::string* whyNot)
                       : errno == EOPNOTSUPP
                           ? "Landlock is disabled at boot: add landlock to the kernel's lsm= parameter (see "
                             "/sys/kernel/security/lsm for the current list) and reboot"
-                          : errnoText("landlock_create_ruleset");
+                          : failedCall("landlock_create_ruleset");
         }
         return 0;
     }
@@ -104,23 +104,23 @@ Result<Applied> restrictSelf(const Rules& rules)
     }
     const UniqueFd ruleset(static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, attrSize, 0)));
     if (ruleset.get() < 0)
-        return fail(errnoText("landlock_create_ruleset"));
+        return fail(failedCall("landlock_create_ruleset"));
 
     auto addRule = [&](const std::string& path, std::uint64_t rights) -> Result<void> {
         const UniqueFd fd(::open(path.c_str(), O_PATH | O_CLOEXEC));
         if (fd.get() < 0) {
             if (errno == ENOENT || errno == ENOTDIR)
                 return {}; // nothing there to allow
-            return fail(errnoText(("open " + path).c_str()));
+            return fail(failedCall(("open " + path).c_str()));
         }
         struct stat st {};
         if (::fstat(fd.get(), &st) != 0)
-            return fail(errnoText(("stat " + path).c_str()));
+            return fail(failedCall(("stat " + path).c_str()));
         if (!S_ISDIR(st.st_mode))
             rights &= access::kFileRights; // directory-only rights are refused by the kernel on files
         PathBeneathAttr beneath{rights & fsAll, fd.get()};
         if (::syscall(SYS_landlock_add_rule, ruleset.get(), LANDLOCK_RULE_PATH_BENEATH, &beneath, 0) != 0)
-            return fail(errnoText(("landlock_add_rule " + path).c_str()));
+            return fail(failedCall(("landlock_add_rule " + path).c_str()));
         return {};
     };
 
@@ -141,10 +141,10 @@ Result<Applied> restrictSelf(const Rules& rules)
     for (const int port : rules.connectPorts) {
         NetPortAttr net{kAccessNetConnectTcp, static_cast<std::uint64_t>(port)};
         if (::syscall(SYS_landlock_add_rule, ruleset.get(), kRuleNetPort, &net, 0) != 0)
-            return fail(errnoText(portRuleName(port).c_str()));
+            return fail(failedCall(portRuleName(port).c_str()));
     }
     if (::syscall(SYS_landlock_restrict_self, ruleset.get(), 0) != 0)
-        return fail(errnoText("landlock_restrict_self"));
+        return fail(failedCall("landlock_restrict_self"));
     return applied;
 }
 

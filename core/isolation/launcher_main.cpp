@@ -772,21 +772,11 @@ double msSince(Clock::time_point start)
 
 namespace {
 
-// One run, from the spec on fd 3 to the result on fd 4. `parent`: the zygote that forked this launcher
-// (zygote.h), 0 when it was exec'd for the run.
-int launch(int parent)
-{
-    const std::int64_t enteredNs = sb::starttrace::nowNs();
-    // Nothing of the caller beyond our six descriptors: the store, sockets and files stay outside.
-    ::syscall(SYS_close_range, sb::kLauncherResultFd + 1, ~0U, 0);
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
-    const pid_t caller = ::getppid();
-    if (caller == 1 || (parent > 0 && caller != parent))
-        return 1; // whoever started us is gone already
+// ---- the run, step by step ----------------------------------------------------------------------------
 
-    // A workspace run's lock comes first, when there is one; held until the run's result is written.
-    const int workspaceLock = sb::receiveMarkedFd(sb::kLauncherSpecFd, sb::kWorkspaceLockMarker);
-    LineReader specIn(sb::kLauncherSpecFd);
+// The spec from fd 3 and, unless the sandbox is pooled (its process reads its own job), its job.
+LaunchSpec readSpec(LineReader& specIn, std::int64_t enteredNs)
+{
     const auto sandboxLine = specIn.next();
     auto spec = sandboxLine ? sb::decodeSandbox(*sandboxLine) : sb::fail("launch spec: empty");
     if (!spec)
@@ -804,7 +794,13 @@ int launch(int parent)
         sb::starttrace::mark("launcher.main", enteredNs);
         sb::starttrace::mark("launcher.spec");
     }
+    return std::move(*spec);
+}
 
+// SIGCHLD and the signals that cancel the run, read from a descriptor the supervisor polls; the launcher is
+// the subreaper of the run's orphans.
+int watchSignals()
+{
     sigset_t handled;
     sigemptyset(&handled);
     for (int sig : {SIGCHLD, SIGTERM, SIGINT, SIGHUP})
@@ -816,83 +812,102 @@ int launch(int parent)
         finishWithError(fmt::format("launcher: signalfd: {}", std::strerror(errno)));
     if (::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
         finishWithError(fmt::format("launcher: subreaper: {}", std::strerror(errno)));
+    return sigFd;
+}
 
-    int errPipe[2];
-    int fdPair[2];
-    if (::pipe2(errPipe, O_CLOEXEC) != 0 || ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fdPair) != 0)
+// The channels between the launcher and the program's process; -1 where the run does without one.
+struct Channels {
+    int errPipe[2] = {-1, -1};    // why the setup failed (closed on exec), or a pooled sandbox's markers
+    int fdPair[2] = {-1, -1};     // the seccomp notification fd, handed over
+    int syncPipe[2] = {-1, -1};   // container: holds the child until its ids are mapped
+    int statusPair[2] = {-1, -1}; // container: pid 1 tells the program's end (ProgramEnd)
+    int gatePair[2] = {-1, -1};   // network allowlist: connections for the proxy
+    int basePipe[2] = {-1, -1};   // the caller's task count, for the program's RLIMIT_NPROC
+};
+
+Channels openChannels(const LaunchSpec& spec, LineReader& specIn)
+{
+    Channels ch;
+    if (::pipe2(ch.errPipe, O_CLOEXEC) != 0 || ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch.fdPair) != 0)
         finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
     // Pooled: the spec fd goes to the program's process, which reads its job there itself (one hop
     // less); moved above the launcher's fixed descriptors.
-    if (spec->pooled) {
+    if (spec.pooled) {
         const int jobFd = ::fcntl(sb::kLauncherSpecFd, F_DUPFD_CLOEXEC, sb::kLauncherResultFd + 1);
         if (jobFd < 0)
             finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
         ::close(sb::kLauncherSpecFd);
         specIn.adopt(jobFd);
     }
-    LineReader* const job = spec->pooled ? &specIn : nullptr;
 
     // The container level: one clone into every namespace, a pipe to hold the child until its ids are
     // mapped, and a socket on which pid 1 tells the program's end (the supervisor only sees pid 1's) and
     // waits until the run is reported (ProgramEnd).
-    int syncPipe[2] = {-1, -1};
-    int statusPair[2] = {-1, -1};
-    int gatePair[2] = {-1, -1};
-    if (!spec->networkAllow.empty() && !spec->container)
+    if (!spec.networkAllow.empty() && !spec.container)
         finishWithError("network allowlist: needs the container or strict level");
-    if (!spec->networkAllow.empty()
-        && ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, gatePair) != 0)
+    if (!spec.networkAllow.empty()
+        && ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch.gatePair) != 0)
         finishWithError(fmt::format("network proxy: channel: {}", std::strerror(errno)));
-    if (spec->container) {
-        if (::pipe2(syncPipe, O_CLOEXEC) != 0 || ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, statusPair) != 0)
+    if (spec.container) {
+        if (::pipe2(ch.syncPipe, O_CLOEXEC) != 0
+            || ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ch.statusPair) != 0)
             finishWithError(fmt::format("launcher: container channels: {}", std::strerror(errno)));
     }
     // The caller's task count, for the program's RLIMIT_NPROC: counted here once the program's process is
     // forked, while it applies its first layers. Its end sits above the descriptors that process sets up.
-    int basePipe[2] = {-1, -1};
-    if (spec->processBase == sb::kProcessBaseCountedByLauncher && !spec->container) {
-        if (::pipe2(basePipe, O_CLOEXEC) != 0)
+    if (spec.processBase == sb::kProcessBaseCountedByLauncher && !spec.container) {
+        if (::pipe2(ch.basePipe, O_CLOEXEC) != 0)
             finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
-        const int readEnd = ::fcntl(basePipe[0], F_DUPFD_CLOEXEC, sb::kLauncherResultFd + 1);
+        const int readEnd = ::fcntl(ch.basePipe[0], F_DUPFD_CLOEXEC, sb::kLauncherResultFd + 1);
         if (readEnd < 0)
             finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
-        ::close(basePipe[0]);
-        basePipe[0] = readEnd;
+        ::close(ch.basePipe[0]);
+        ch.basePipe[0] = readEnd;
     }
+    return ch;
+}
 
-    // Strict runs: limits for the run as a whole, where the machine offers cgroups. Offered but not made
-    // (a full hierarchy, a name taken) is a layer that failed: the run is refused, not run without it.
+// Strict runs: limits for the run as a whole, where the machine offers cgroups. Offered but not made
+// (a full hierarchy, a name taken) is a layer that failed: the run is refused, not run without it.
+sb::cgroup::RunGroup makeRunGroup(const LaunchSpec& spec)
+{
     sb::cgroup::RunGroup group;
-    if (spec->cgroups) {
-        auto made = sb::cgroup::create(sb::cgroup::runGroupName(), spec->limits.memoryMb * 1024 * 1024,
-                                       spec->limits.processes);
+    if (spec.cgroups) {
+        auto made = sb::cgroup::create(sb::cgroup::runGroupName(), spec.limits.memoryMb * 1024 * 1024,
+                                       spec.limits.processes);
         if (made.offered && !made.group.active())
             finishWithError(fmt::format("cgroup limits: {}; the strict run was refused rather than run without them",
                                         made.whyNot));
         group = std::move(made.group);
     }
-    // cgroup v1: pid 1 moves itself in through these (cgroup.h, moveSelf), which spares the run the RCU grace
-    // period of moving it from here. Where they cannot be had, it is moved from here after the clone.
-    const std::vector<int> cgroupTasks = spec->container ? sb::cgroup::openTasksFiles(group) : std::vector<int>{};
+    return group;
+}
 
-    // A root caller's workspace run in a container: the workspace may lie below folders the run's identity
-    // cannot search (a store beside root's home). Mounted on an empty folder the run can reach, in a mount
-    // namespace of the launcher's own, it is taken from there and nothing above it is searched.
-    if (!spec->stageDir.empty()) {
-        if (::unshare(CLONE_NEWNS) != 0 || ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0
-            || ::mount(spec->workDir.c_str(), spec->stageDir.c_str(), nullptr, MS_BIND, nullptr) != 0)
-            finishWithError(fmt::format("container: cannot show the workspace to the run: {}", std::strerror(errno)));
-    }
+// A root caller's workspace run in a container: the workspace may lie below folders the run's identity
+// cannot search (a store beside root's home). Mounted on an empty folder the run can reach, in a mount
+// namespace of the launcher's own, it is taken from there and nothing above it is searched.
+void showWorkspaceToRun(const LaunchSpec& spec)
+{
+    if (spec.stageDir.empty())
+        return;
+    if (::unshare(CLONE_NEWNS) != 0 || ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0
+        || ::mount(spec.workDir.c_str(), spec.stageDir.c_str(), nullptr, MS_BIND, nullptr) != 0)
+        finishWithError(fmt::format("container: cannot show the workspace to the run: {}", std::strerror(errno)));
+}
 
-    auto start = Clock::now();
+// The program's process: cloned into every namespace at the container level, forked otherwise. The child
+// never returns: it becomes the program, or pid 1 of the container around it.
+pid_t startProgram(LaunchSpec& spec, const Channels& ch, LineReader* job, int sigFd, int workspaceLock,
+                   const std::vector<int>& cgroupTasks)
+{
     sb::starttrace::mark("launcher.clone");
-    const pid_t child = spec->container
+    const pid_t child = spec.container
                             ? static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD | sb::container::cloneFlags(), nullptr,
                                                            nullptr, nullptr, nullptr))
                             : ::fork();
     if (child < 0) {
         const int cloneErrno = errno;
-        if (spec->container)
+        if (spec.container)
             finishWithError(fmt::format("container: cannot create the namespaces (clone: {}); `sandbench doctor` "
                                         "tells why user namespaces are unavailable",
                                         std::strerror(cloneErrno)));
@@ -901,49 +916,63 @@ int launch(int parent)
     if (child == 0) {
         if (workspaceLock >= 0)
             ::close(workspaceLock); // the supervisor's alone: nothing in the sandbox holds it
-        ::close(errPipe[0]);
-        ::close(fdPair[0]);
+        ::close(ch.errPipe[0]);
+        ::close(ch.fdPair[0]);
         ::close(sigFd);
-        if (spec->container) {
-            ::close(syncPipe[1]);
-            ::close(statusPair[0]);
-            if (gatePair[0] >= 0)
-                ::close(gatePair[0]);
-            runContainerInit(*spec, errPipe[1], fdPair[1], job, syncPipe[0], statusPair[1], gatePair[1], cgroupTasks);
+        if (spec.container) {
+            ::close(ch.syncPipe[1]);
+            ::close(ch.statusPair[0]);
+            if (ch.gatePair[0] >= 0)
+                ::close(ch.gatePair[0]);
+            runContainerInit(spec, ch.errPipe[1], ch.fdPair[1], job, ch.syncPipe[0], ch.statusPair[1], ch.gatePair[1],
+                             cgroupTasks);
         }
-        runChild(*spec, errPipe[1], fdPair[1], job, basePipe[0]);
+        runChild(spec, ch.errPipe[1], ch.fdPair[1], job, ch.basePipe[0]);
     }
     sb::starttrace::mark("launcher.cloned");
-    for (int fd : cgroupTasks)
-        ::close(fd);
-    ::close(errPipe[1]);
-    ::close(fdPair[1]);
-    if (job)
-        ::close(job->fd()); // the program's process alone reads the job
+    return child;
+}
+
+// The supervisor's ends of the channels, once the program's process runs.
+struct SupervisorEnds {
     int gateFd = -1;
     std::unique_ptr<sb::netproxy::Proxy> proxy;
-    if (gatePair[0] >= 0) {
-        ::close(gatePair[1]);
-        gateFd = gatePair[0];
-        proxy = std::make_unique<sb::netproxy::Proxy>(spec->networkAllow);
+    int statusFd = -1;
+};
+
+// The launcher's side of the program's start: the child's ends closed here, the Runner told whom to kill, the
+// task count handed over and, in a container, the child moved into the run's cgroup and its ids mapped.
+SupervisorEnds connectToProgram(const LaunchSpec& spec, const Channels& ch, LineReader* job, pid_t child,
+                                sb::cgroup::RunGroup& group, const std::vector<int>& cgroupTasks)
+{
+    for (int fd : cgroupTasks)
+        ::close(fd);
+    ::close(ch.errPipe[1]);
+    ::close(ch.fdPair[1]);
+    if (job)
+        ::close(job->fd()); // the program's process alone reads the job
+    SupervisorEnds ends;
+    if (ch.gatePair[0] >= 0) {
+        ::close(ch.gatePair[1]);
+        ends.gateFd = ch.gatePair[0];
+        ends.proxy = std::make_unique<sb::netproxy::Proxy>(spec.networkAllow);
     }
     // Tell the Runner at once whom to kill should this launcher die without a result.
     writeAll(sb::kLauncherResultFd, fmt::format("started {}\n", child));
-    if (basePipe[1] >= 0) {
-        ::close(basePipe[0]);
+    if (ch.basePipe[1] >= 0) {
+        ::close(ch.basePipe[0]);
         // The program's own process is counted now; the limit's `processes` include it.
         const std::int64_t tasks = std::max<std::int64_t>(sb::usage::tasksOfUid(::getuid()) - 1, 0);
-        writeAll(basePipe[1], std::string(reinterpret_cast<const char*>(&tasks), sizeof tasks));
-        ::close(basePipe[1]);
+        writeAll(ch.basePipe[1], std::string(reinterpret_cast<const char*>(&tasks), sizeof tasks));
+        ::close(ch.basePipe[1]);
         sb::starttrace::mark("launcher.counted");
     }
-    int statusFd = -1;
-    if (spec->container) {
-        ::close(syncPipe[0]);
-        ::close(statusPair[1]);
-        statusFd = statusPair[0];
-        const uid_t outerUid = spec->dropPrivileges ? spec->uid : ::getuid();
-        const gid_t outerGid = spec->dropPrivileges ? spec->gid : ::getgid();
+    if (spec.container) {
+        ::close(ch.syncPipe[0]);
+        ::close(ch.statusPair[1]);
+        ends.statusFd = ch.statusPair[0];
+        const uid_t outerUid = spec.dropPrivileges ? spec.uid : ::getuid();
+        const gid_t outerGid = spec.dropPrivileges ? spec.gid : ::getgid();
         if (group.active() && cgroupTasks.empty() && !sb::cgroup::addProcess(group, child)) {
             const int addErrno = errno;
             ::kill(child, SIGKILL);
@@ -962,226 +991,297 @@ int launch(int parent)
         // this launcher exits, after the result, and not in pid 1's exit, which the run waits for.
         [[maybe_unused]] const int mountNamespace =
             ::open(fmt::format("/proc/{}/ns/mnt", child).c_str(), O_RDONLY | O_CLOEXEC);
-        writeAll(syncPipe[1], "1");
-        ::close(syncPipe[1]);
+        writeAll(ch.syncPipe[1], "1");
+        ::close(ch.syncPipe[1]);
         sb::starttrace::mark("launcher.mapped");
     }
-    std::optional<sb::cgroup::Figures> figures; // opened while pid 1 builds the root, or a job is awaited
-    if (group.active())
-        figures.emplace(group);
+    return ends;
+}
 
-    sb::paths::Reporter pathReporter(*spec);
-    if (spec->pooled) {
-        // Prepared ahead (warm pool): wait for the job; the run and its wall clock start when it comes.
-        awaitJob(*spec, {sigFd, errPipe[0], child}, group, pathReporter);
-        start = Clock::now();
+// The run from the program's start until every process of it is gone: reaps, holds the wall clock and the
+// meter's limits, answers seccomp notifications, serves the network proxy, and keeps what the program's
+// setup reported.
+class Supervision {
+public:
+    Supervision(const LaunchSpec& spec, pid_t child, Clock::time_point start, int errFd, int sockFd, int sigFd,
+                SupervisorEnds ends, std::optional<sb::cgroup::Figures>& figures, sb::paths::Reporter& paths)
+        : m_spec(spec), m_child(child), m_deadline(start + std::chrono::milliseconds(spec.limits.wallMs)),
+          m_meter(spec, start), m_sigFd(sigFd), m_errFd(errFd), m_sockFd(sockFd), m_gateFd(ends.gateFd),
+          m_statusFd(ends.statusFd), m_proxy(std::move(ends.proxy)), m_figures(figures), m_paths(paths)
+    {
+        if (seccomp_notify_alloc(&m_req, &m_resp) != 0)
+            finishWithError("launcher: seccomp_notify_alloc failed");
     }
 
-    LaunchResult result;
-    const auto deadline = start + std::chrono::milliseconds(spec->limits.wallMs);
-    RunMeter meter(*spec, start);
-    int errFd = errPipe[0];
-    int sockFd = fdPair[0];
-    int notifyFd = -1;
-    std::string setupError;
-    bool mainExited = false;
-    bool killed = false;
-    std::optional<ProgramEnd> programEnd; // container: pid 1's word that the run has ended
-    seccomp_notif* req = nullptr;
-    seccomp_notif_resp* resp = nullptr;
-    if (seccomp_notify_alloc(&req, &resp) != 0)
-        finishWithError("launcher: seccomp_notify_alloc failed");
-
-    auto endRun = [&] {
-        if (!killed) {
-            killTree(child, *spec);
-            killed = true;
+    // Until the run is over: the main program reaped with nothing of the run left, pid 1's word that the run
+    // has ended, or poll failing.
+    void run()
+    {
+        for (;;) {
+            if (reap())
+                return;
+            if (m_mainExited && !m_killed) {
+                // Background processes of the program end with it. Orphans are reparented to us (subreaper)
+                // and nothing can leave the process group, so no child left means no process of the run left.
+                siginfo_t info{};
+                if (::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT | __WALL) == 0)
+                    endRun();
+                else
+                    return; // nothing left to kill
+            }
+            const auto timeoutMs = pollTimeoutMs();
+            if (!timeoutMs)
+                continue;
+            if (waitAndServe(*timeoutMs) == Step::Done)
+                return;
         }
-    };
+    }
 
-    for (;;) {
-        // Reap whatever has ended; the main program's status is the run's.
+    // What the run left after it: the proxy's refusals, the setup's error, pid 1's word of the program's end.
+    void collect()
+    {
+        sb::starttrace::mark("launcher.done");
+        seccomp_notify_free(m_req, m_resp);
+        if (m_gateFd >= 0)
+            ::close(m_gateFd);
+        if (m_proxy) {
+            m_proxy->shutdown();
+            for (auto& refusal : m_proxy->refusals()) {
+                if (m_result.blocked.size() < 1000)
+                    m_result.blocked.push_back(std::move(refusal));
+            }
+        }
+        if (m_errFd >= 0) {
+            m_setupError += readAll(m_errFd);
+            ::close(m_errFd);
+        }
+        if (!m_setupError.empty()) {
+            m_result.setupFailed = true;
+            m_result.setupError = m_setupError;
+        }
+        if (m_statusFd >= 0 && !m_programEnd) {
+            m_programEnd = readProgramEnd(m_statusFd);
+            ::close(m_statusFd);
+            m_statusFd = -1;
+        }
+        if (m_programEnd) { // the program's own end, as its pid 1 saw it; absent when pid 1 was killed
+            m_result.exitCode = WIFEXITED(m_programEnd->status) ? WEXITSTATUS(m_programEnd->status) : -1;
+            m_result.signal = WIFSIGNALED(m_programEnd->status) ? WTERMSIG(m_programEnd->status) : 0;
+        }
+    }
+
+    LaunchResult& result() { return m_result; }
+    const std::optional<ProgramEnd>& programEnd() const { return m_programEnd; }
+    bool mainExited() const { return m_mainExited; }
+    int statusFd() const { return m_statusFd; }
+
+private:
+    enum class Step { Go, Done };
+
+    void endRun()
+    {
+        if (!m_killed) {
+            killTree(m_child, m_spec);
+            m_killed = true;
+        }
+    }
+
+    // Reaps whatever has ended; the main program's status is the run's. True when nothing is left to reap
+    // after the main program.
+    bool reap()
+    {
         for (;;) {
             int status = 0;
             const pid_t pid = ::waitpid(-1, &status, WNOHANG | __WALL);
-            if (pid <= 0) {
-                if (pid < 0 && errno == ECHILD && mainExited)
-                    goto done;
-                break;
-            }
-            if (pid == child) {
+            if (pid <= 0)
+                return pid < 0 && errno == ECHILD && m_mainExited;
+            if (pid == m_child) {
                 sb::starttrace::mark("launcher.reaped");
-                mainExited = true;
+                m_mainExited = true;
                 if (WIFEXITED(status)) {
-                    result.exitCode = WEXITSTATUS(status);
+                    m_result.exitCode = WEXITSTATUS(status);
                 } else if (WIFSIGNALED(status)) {
-                    result.signal = WTERMSIG(status);
+                    m_result.signal = WTERMSIG(status);
                 }
             }
         }
-        if (mainExited && !killed) {
-            // Background processes of the program end with it. Orphans are reparented to us (subreaper) and
-            // nothing can leave the process group, so no child left means no process of the run left.
-            siginfo_t info{};
-            if (::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT | __WALL) == 0)
-                endRun();
-            else
-                goto done; // nothing left to kill
-        }
+    }
 
+    // How long the next poll may wait: until the deadline or the meter's next check. Empty when the run was
+    // just ended (its deadline passed, a limit was exceeded): the loop reaps first.
+    std::optional<int> pollTimeoutMs()
+    {
+        if (m_killed)
+            return 100; // killed: only reaping is left
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(m_deadline - Clock::now()).count();
+        if (left <= 0) {
+            m_result.timedOut = true;
+            endRun();
+            return std::nullopt;
+        }
+        int timeoutMs = static_cast<int>(left);
+        if (Clock::now() >= m_meter.nextCheck()
+            && m_meter.exceeded(m_child, m_figures ? &*m_figures : nullptr, m_result)) {
+            endRun();
+            return std::nullopt;
+        }
+        const auto untilCheck = std::chrono::ceil<std::chrono::milliseconds>(m_meter.nextCheck() - Clock::now());
+        return std::min(timeoutMs, static_cast<int>(std::max<std::int64_t>(untilCheck.count(), 1)));
+    }
+
+    // One poll of every open channel, and what came on each.
+    Step waitAndServe(int timeoutMs)
+    {
         pollfd fds[7];
         nfds_t count = 0;
-        fds[count++] = {sigFd, POLLIN, 0};
-        const nfds_t errIndex = errFd >= 0 ? count : 99;
-        if (errFd >= 0)
-            fds[count++] = {errFd, POLLIN, 0};
-        const nfds_t sockIndex = sockFd >= 0 ? count : 99;
-        if (sockFd >= 0)
-            fds[count++] = {sockFd, POLLIN, 0};
-        const nfds_t notifyIndex = notifyFd >= 0 ? count : 99;
-        if (notifyFd >= 0)
-            fds[count++] = {notifyFd, POLLIN, 0};
-        const nfds_t gateIndex = gateFd >= 0 ? count : 99;
-        if (gateFd >= 0)
-            fds[count++] = {gateFd, POLLIN, 0};
-        const nfds_t statusIndex = statusFd >= 0 ? count : 99;
-        if (statusFd >= 0)
-            fds[count++] = {statusFd, POLLIN, 0};
-        const nfds_t watchIndex = !killed && meter.watchFd() >= 0 ? count : 99;
+        fds[count++] = {m_sigFd, POLLIN, 0};
+        const nfds_t errIndex = m_errFd >= 0 ? count : 99;
+        if (m_errFd >= 0)
+            fds[count++] = {m_errFd, POLLIN, 0};
+        const nfds_t sockIndex = m_sockFd >= 0 ? count : 99;
+        if (m_sockFd >= 0)
+            fds[count++] = {m_sockFd, POLLIN, 0};
+        const nfds_t notifyIndex = m_notifyFd >= 0 ? count : 99;
+        if (m_notifyFd >= 0)
+            fds[count++] = {m_notifyFd, POLLIN, 0};
+        const nfds_t gateIndex = m_gateFd >= 0 ? count : 99;
+        if (m_gateFd >= 0)
+            fds[count++] = {m_gateFd, POLLIN, 0};
+        const nfds_t statusIndex = m_statusFd >= 0 ? count : 99;
+        if (m_statusFd >= 0)
+            fds[count++] = {m_statusFd, POLLIN, 0};
+        const nfds_t watchIndex = !m_killed && m_meter.watchFd() >= 0 ? count : 99;
         if (watchIndex < 99)
-            fds[count++] = {meter.watchFd(), POLLIN, 0};
+            fds[count++] = {m_meter.watchFd(), POLLIN, 0};
 
-        int timeoutMs = -1;
-        if (!killed) {
-            const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
-            if (left <= 0) {
-                result.timedOut = true;
-                endRun();
-                continue;
-            }
-            timeoutMs = static_cast<int>(left);
-            if (Clock::now() >= meter.nextCheck() && meter.exceeded(child, figures ? &*figures : nullptr, result)) {
-                endRun();
-                continue;
-            }
-            const auto untilCheck = std::chrono::ceil<std::chrono::milliseconds>(meter.nextCheck() - Clock::now());
-            timeoutMs = std::min(timeoutMs, static_cast<int>(std::max<std::int64_t>(untilCheck.count(), 1)));
-        } else {
-            timeoutMs = 100; // killed: only reaping is left
-        }
         const int ready = ::poll(fds, count, timeoutMs);
         if (ready < 0 && errno != EINTR)
-            break;
+            return Step::Done;
         if (ready <= 0)
-            continue;
+            return Step::Go;
 
-        if (fds[0].revents & POLLIN) {
-            signalfd_siginfo info{};
-            while (::read(sigFd, &info, sizeof info) == sizeof info) {
-                if (info.ssi_signo != SIGCHLD) {
-                    result.cancelled = true;
-                    endRun();
-                }
-            }
-        }
-        if (errIndex < count && fds[errIndex].revents) {
-            char buf[1024];
-            const ssize_t n = ::read(errFd, buf, sizeof buf);
-            if (n > 0) {
-                setupError.append(buf, static_cast<std::size_t>(n));
-            } else {
-                ::close(errFd); // closed on exec: the program is running with every layer
-                errFd = -1;
-            }
-        }
+        if (fds[0].revents & POLLIN)
+            readSignals();
+        if (errIndex < count && fds[errIndex].revents)
+            readSetupError();
         if (sockIndex < count && fds[sockIndex].revents) {
-            notifyFd = sb::receiveFd(sockFd);
-            sb::seccomp::preferSyncWakeups(notifyFd);
-            ::close(sockFd);
-            sockFd = -1;
+            m_notifyFd = sb::receiveFd(m_sockFd);
+            sb::seccomp::preferSyncWakeups(m_notifyFd);
+            ::close(m_sockFd);
+            m_sockFd = -1;
         }
         if (statusIndex < count && fds[statusIndex].revents) {
-            programEnd = readProgramEnd(statusFd);
-            if (!programEnd) {
-                ::close(statusFd);
-                statusFd = -1;
+            m_programEnd = readProgramEnd(m_statusFd);
+            if (!m_programEnd) {
+                ::close(m_statusFd);
+                m_statusFd = -1;
             } else {
                 sb::starttrace::mark("launcher.told");
-                goto done; // every process of the run is gone; pid 1's own exit is not the run's business
+                return Step::Done; // every process of the run is gone; pid 1's own exit is not the run's business
             }
         }
         if (watchIndex < count && fds[watchIndex].revents)
-            meter.workDirChanged();
-        if (gateIndex < count && fds[gateIndex].revents) {
-            const int client = sb::receiveFd(gateFd);
-            if (client >= 0) {
-                proxy->serve(client);
-            } else {
-                ::close(gateFd); // the gate is gone with the run
-                gateFd = -1;
-            }
-        }
-        if (notifyIndex < count && fds[notifyIndex].revents) {
-            if (fds[notifyIndex].revents & (POLLHUP | POLLERR)) {
-                ::close(notifyFd);
-                notifyFd = -1;
-            } else {
-                std::memset(req, 0, sizeof *req);
-                if (seccomp_notify_receive(notifyFd, req) == 0) {
-                    const auto decision = sb::seccomp::decide(spec->syscalls, *req, !spec->networkAllow.empty());
-                    if (decision.report && result.blocked.size() < 1000)
-                        result.blocked.push_back(sb::seccomp::describe(*req));
-                    if (decision.addressSpaceGrowth > 0 && !result.memoryRefused && programStarted(errFd))
-                        noteAddressSpaceRequest(*req, decision.addressSpaceGrowth, spec->limits, notifyFd, result);
-                    // A path call: copied while the caller waits, judged once it has gone on (path_report.h).
-                    auto pathCall = decision.allow ? pathReporter.capture(notifyFd, *req) : std::nullopt;
-                    std::memset(resp, 0, sizeof *resp);
-                    resp->id = req->id;
-                    if (decision.allow)
-                        resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE; // decided on registers, not memory
-                    else
-                        resp->error = -decision.error;
-                    seccomp_notify_respond(notifyFd, resp);
-                    if (pathCall)
-                        pathReporter.judge(*pathCall, result.blocked);
-                    if (decision.endRun) {
-                        result.killedByPolicy = true;
-                        endRun();
-                    }
-                }
+            m_meter.workDirChanged();
+        if (gateIndex < count && fds[gateIndex].revents)
+            serveGate();
+        if (notifyIndex < count && fds[notifyIndex].revents)
+            answerNotification(fds[notifyIndex].revents);
+        return Step::Go;
+    }
+
+    void readSignals()
+    {
+        signalfd_siginfo info{};
+        while (::read(m_sigFd, &info, sizeof info) == sizeof info) {
+            if (info.ssi_signo != SIGCHLD) {
+                m_result.cancelled = true;
+                endRun();
             }
         }
     }
-done:
-    sb::starttrace::mark("launcher.done");
-    seccomp_notify_free(req, resp);
-    if (gateFd >= 0)
-        ::close(gateFd);
-    if (proxy) {
-        proxy->shutdown();
-        for (auto& refusal : proxy->refusals()) {
-            if (result.blocked.size() < 1000)
-                result.blocked.push_back(std::move(refusal));
+
+    void readSetupError()
+    {
+        char buf[1024];
+        const ssize_t n = ::read(m_errFd, buf, sizeof buf);
+        if (n > 0) {
+            m_setupError.append(buf, static_cast<std::size_t>(n));
+        } else {
+            ::close(m_errFd); // closed on exec: the program is running with every layer
+            m_errFd = -1;
         }
     }
-    if (errFd >= 0) {
-        setupError += readAll(errFd);
-        ::close(errFd);
+
+    void serveGate()
+    {
+        const int client = sb::receiveFd(m_gateFd);
+        if (client >= 0) {
+            m_proxy->serve(client);
+        } else {
+            ::close(m_gateFd); // the gate is gone with the run
+            m_gateFd = -1;
+        }
     }
-    if (!setupError.empty()) {
-        result.setupFailed = true;
-        result.setupError = setupError;
+
+    void answerNotification(short revents)
+    {
+        if (revents & (POLLHUP | POLLERR)) {
+            ::close(m_notifyFd);
+            m_notifyFd = -1;
+            return;
+        }
+        std::memset(m_req, 0, sizeof *m_req);
+        if (seccomp_notify_receive(m_notifyFd, m_req) != 0)
+            return;
+        const auto decision = sb::seccomp::decide(m_spec.syscalls, *m_req, !m_spec.networkAllow.empty());
+        if (decision.report && m_result.blocked.size() < 1000)
+            m_result.blocked.push_back(sb::seccomp::describe(*m_req));
+        if (decision.addressSpaceGrowth > 0 && !m_result.memoryRefused && programStarted(m_errFd))
+            noteAddressSpaceRequest(*m_req, decision.addressSpaceGrowth, m_spec.limits, m_notifyFd, m_result);
+        // A path call: copied while the caller waits, judged once it has gone on (path_report.h).
+        auto pathCall = decision.allow ? m_paths.capture(m_notifyFd, *m_req) : std::nullopt;
+        std::memset(m_resp, 0, sizeof *m_resp);
+        m_resp->id = m_req->id;
+        if (decision.allow)
+            m_resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE; // decided on registers, not memory
+        else
+            m_resp->error = -decision.error;
+        seccomp_notify_respond(m_notifyFd, m_resp);
+        if (pathCall)
+            m_paths.judge(*pathCall, m_result.blocked);
+        if (decision.endRun) {
+            m_result.killedByPolicy = true;
+            endRun();
+        }
     }
-    if (statusFd >= 0 && !programEnd) {
-        programEnd = readProgramEnd(statusFd);
-        ::close(statusFd);
-        statusFd = -1;
-    }
-    if (programEnd) { // the program's own end, as its pid 1 saw it; absent when pid 1 was killed
-        result.exitCode = WIFEXITED(programEnd->status) ? WEXITSTATUS(programEnd->status) : -1;
-        result.signal = WIFSIGNALED(programEnd->status) ? WTERMSIG(programEnd->status) : 0;
-    }
-    result.wallMs = msSince(start); // the last process of the run is gone
+
+    const LaunchSpec& m_spec;
+    const pid_t m_child;
+    const Clock::time_point m_deadline;
+    RunMeter m_meter;
+    const int m_sigFd;
+    int m_errFd;
+    int m_sockFd;
+    int m_notifyFd = -1;
+    int m_gateFd;
+    int m_statusFd;
+    std::unique_ptr<sb::netproxy::Proxy> m_proxy;
+    std::optional<sb::cgroup::Figures>& m_figures;
+    sb::paths::Reporter& m_paths;
+    LaunchResult m_result;
+    std::string m_setupError;
+    bool m_mainExited = false;
+    bool m_killed = false;
+    std::optional<ProgramEnd> m_programEnd; // container: pid 1's word that the run has ended
+    seccomp_notif* m_req = nullptr;
+    seccomp_notif_resp* m_resp = nullptr;
+};
+
+// The run's CPU time and peak memory, and which limit ended it: from pid 1's word when there is one, else
+// from the launcher's reaped children, and from the cgroup where it counts more.
+void measureUsage(const LaunchSpec& spec, const std::optional<ProgramEnd>& programEnd,
+                  const std::optional<sb::cgroup::Figures>& figures, LaunchResult& result)
+{
     std::int64_t groupCpuUs = -1;
     if (figures) {
         // With pid 1's word, its figures are the run's processes' own (pid 1 and its helper are not counted),
@@ -1190,8 +1290,6 @@ done:
         if (!programEnd)
             groupCpuUs = figures->cpuUsageUs();
     }
-    if (::getppid() != caller && !spec->keepWorkDir)
-        sb::removeWorkDir(spec->workDir); // the caller died: nobody else will clean up after the run
     if (programEnd) { // the run's processes as pid 1 reaped them (pid 1 itself is not reaped yet, nor the run's)
         result.cpuMs = static_cast<double>(programEnd->cpuUs) / 1000.0;
         result.peakRssKb = programEnd->peakRssKb;
@@ -1208,11 +1306,15 @@ done:
         result.cpuMs = std::max(result.cpuMs, static_cast<double>(groupCpuUs) / 1000.0);
     // RLIMIT_CPU sends SIGXCPU at the soft limit and SIGKILL at the hard one; a SIGKILL the program sent
     // itself is told apart by the CPU time it had used.
-    const auto cpuLimitMs = static_cast<double>(sb::cpuLimitSeconds(spec->limits) * 1000);
+    const auto cpuLimitMs = static_cast<double>(sb::cpuLimitSeconds(spec.limits) * 1000);
     if (!result.timedOut && !result.cancelled
         && (result.signal == SIGXCPU || (result.signal == SIGKILL && result.cpuMs >= cpuLimitMs - 20)))
         result.cpuLimited = true;
+}
 
+// The isolation layers the run had, by name.
+void noteLayers(const LaunchSpec& spec, const sb::cgroup::RunGroup& group, LaunchResult& result)
+{
     std::string why;
     const int abi = sb::landlock::abiVersion(&why);
     result.layers = {{"rlimits", true},
@@ -1225,18 +1327,69 @@ done:
                      {"process_group", true}};
     for (const char* ns : {"user_namespace", "pid_namespace", "net_namespace", "mount_namespace", "ipc_namespace",
                            "uts_namespace", "cgroup_namespace", "minimal_root"})
-        result.layers.emplace_back(ns, spec->container);
-    result.layers.emplace_back("network_proxy", !spec->networkAllow.empty());
-    result.layers.emplace_back("syscall_allowlist", spec->syscalls.defaultAction != sb::SyscallAction::Allow);
+        result.layers.emplace_back(ns, spec.container);
+    result.layers.emplace_back("network_proxy", !spec.networkAllow.empty());
+    result.layers.emplace_back("syscall_allowlist", spec.syscalls.defaultAction != sb::SyscallAction::Allow);
     result.layers.emplace_back("cgroup_limits", group.active());
+}
+
+// One run, from the spec on fd 3 to the result on fd 4. `parent`: the zygote that forked this launcher
+// (zygote.h), 0 when it was exec'd for the run.
+int launch(int parent)
+{
+    const std::int64_t enteredNs = sb::starttrace::nowNs();
+    // Nothing of the caller beyond our six descriptors: the store, sockets and files stay outside.
+    ::syscall(SYS_close_range, sb::kLauncherResultFd + 1, ~0U, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+    const pid_t caller = ::getppid();
+    if (caller == 1 || (parent > 0 && caller != parent))
+        return 1; // whoever started us is gone already
+
+    // A workspace run's lock comes first, when there is one; held until the run's result is written.
+    const int workspaceLock = sb::receiveMarkedFd(sb::kLauncherSpecFd, sb::kWorkspaceLockMarker);
+    LineReader specIn(sb::kLauncherSpecFd);
+    LaunchSpec spec = readSpec(specIn, enteredNs);
+    const int sigFd = watchSignals();
+    const Channels channels = openChannels(spec, specIn);
+    LineReader* const job = spec.pooled ? &specIn : nullptr;
+    sb::cgroup::RunGroup group = makeRunGroup(spec);
+    // cgroup v1: pid 1 moves itself in through these (cgroup.h, moveSelf), which spares the run the RCU grace
+    // period of moving it from here. Where they cannot be had, it is moved from here after the clone.
+    const std::vector<int> cgroupTasks = spec.container ? sb::cgroup::openTasksFiles(group) : std::vector<int>{};
+    showWorkspaceToRun(spec);
+
+    auto start = Clock::now();
+    const pid_t child = startProgram(spec, channels, job, sigFd, workspaceLock, cgroupTasks);
+    SupervisorEnds ends = connectToProgram(spec, channels, job, child, group, cgroupTasks);
+    std::optional<sb::cgroup::Figures> figures; // opened while pid 1 builds the root, or a job is awaited
+    if (group.active())
+        figures.emplace(group);
+
+    sb::paths::Reporter pathReporter(spec);
+    if (spec.pooled) {
+        // Prepared ahead (warm pool): wait for the job; the run and its wall clock start when it comes.
+        awaitJob(spec, {sigFd, channels.errPipe[0], child}, group, pathReporter);
+        start = Clock::now();
+    }
+
+    Supervision run(spec, child, start, channels.errPipe[0], channels.fdPair[0], sigFd, std::move(ends), figures,
+                    pathReporter);
+    run.run();
+    run.collect();
+    LaunchResult& result = run.result();
+    result.wallMs = msSince(start); // the last process of the run is gone
+    if (::getppid() != caller && !spec.keepWorkDir)
+        sb::removeWorkDir(spec.workDir); // the caller died: nobody else will clean up after the run
+    measureUsage(spec, run.programEnd(), figures, result);
+    noteLayers(spec, group, result);
     sb::starttrace::mark("launcher.result");
     result.trace = sb::starttrace::collected();
     report(result);
     if (workspaceLock >= 0)
         ::close(workspaceLock); // every process of the run is gone: the caller gives the workspace back
-    if (statusFd >= 0)
-        ::close(statusFd); // pid 1 may end now
-    if (programEnd && !mainExited)
+    if (run.statusFd() >= 0)
+        ::close(run.statusFd()); // pid 1 may end now
+    if (run.programEnd() && !run.mainExited())
         ::waitpid(child, nullptr, __WALL);
     // Empty (every process of it is reaped), and no longer the caller's business: removing a memory cgroup
     // can take a while.

@@ -40,7 +40,6 @@ public:
     pid_t pid() const { return m_pid; }
     // Readable once the launcher has ended (poll); -1 if it is not known.
     int pidfd() const { return m_pidfd; }
-    bool forkedByZygote() const { return !m_child; }
     void signal(int sig) const;
     // Blocks until the launcher has ended; its wait status when it was our child, else 0.
     int wait();

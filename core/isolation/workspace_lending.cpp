@@ -29,7 +29,7 @@ struct Handover {
 };
 
 // Never follows a symlink (a symlink's own owner changes) nor leaves the workspace's file system; folders
-// nest at most kMaxDepth deep, as deep as a checkpoint walks (core/workspace/scan.cpp).
+// nest at most kMaxDepth deep, as deep as a checkpoint walks (core/checkpoints/scan.cpp).
 void handOverBelow(int dirFd, dev_t device, const Handover& handover, int depth)
 {
     constexpr int kMaxDepth = 256;

@@ -5,6 +5,7 @@
 #include "store/store.h"
 #include "util/hash.h"
 #include "util/time_text.h"
+#include "util/varint.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -35,15 +36,6 @@ template <typename T> void put(std::string& out, T v)
     char buf[sizeof(T)];
     std::memcpy(buf, &v, sizeof(T));
     out.append(buf, sizeof(T));
-}
-
-void putVarint(std::string& out, std::uint64_t v)
-{
-    while (v >= 0x80) {
-        out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-        v >>= 7;
-    }
-    out.push_back(static_cast<char>(v));
 }
 
 class Cursor {

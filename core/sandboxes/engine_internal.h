@@ -1,348 +1,37 @@
 #pragma once
 
-// Private to core/workspace: what the engine's source files share (sandbox_engine.cpp for the public calls,
-// engine_rows.cpp for rows and the stat cache, engine_sandboxes.cpp for walking, saving and making
-// sandboxes, engine_restore.cpp for restores and their recovery, engine_garbage.cpp for removing checkpoints
-// and collecting blobs). Not part of the engine's interface.
+// Private to core/sandboxes: SandboxEngine::Impl, the state and the steps the engine's source files share.
+// Its parts, each in its own file:
+//   locks and folders          engine_locks.cpp
+//   operations and rows        engine_rows.cpp (commits with their audit entries, sandboxes, checkpoints)
+//   governance                 engine_governance.cpp (quota, expiry, idle archive, holding a sandbox for use)
+//   the stat cache             engine_stat_cache.cpp
+//   walking and saving         engine_sandboxes.cpp (also main, trees, making and destroying sandboxes)
+//   garbage                    engine_garbage.cpp (removing checkpoints, collecting blobs)
+//   restore and recovery       engine_restore.cpp
+//   promotion                  engine_promote.cpp
+// sandbox_engine.cpp holds the public calls. Not part of the engine's interface.
 
-#include "util/user_account.h"
+#include "engine_records.h"
+#include "engine_support.h"
+
 #include "checkpoints/blob_store.h"
 #include "checkpoints/files.h"
 #include "checkpoints/materialize.h"
+#include "checkpoints/merge.h"
 #include "checkpoints/path_filter.h"
-#include "sandboxes/sandbox_engine.h"
 #include "checkpoints/tree_reader.h"
+#include "sandboxes/sandbox_engine.h"
 
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
-#include <algorithm>
 #include <cerrno>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <set>
-#include <sys/random.h>
-#include <unistd.h>
 #include <unordered_set>
 
 namespace sb {
-
-namespace engine {
-
-namespace fs = std::filesystem;
-
-inline constexpr int kSandboxLockWaitMs = 30'000;
-inline constexpr int kGarbageLockWaitMs = 60'000;
-inline constexpr std::string_view kWorkspaceFolder = "workspace";
-inline constexpr std::string_view kStagingPrefix = ".restore-";
-inline constexpr std::string_view kNewWorkspaceFolder = "workspace.new";
-
-// SANDBENCH_TRACE_WORKSPACE=1: each step of a checkpoint or restore prints its time (milliseconds since the
-// operation began, and since the process's static initialisation: what a command spent before it) to
-// stderr, to see where a slow one spends it.
-class StepTrace {
-public:
-    static std::chrono::steady_clock::time_point processStart();
-    explicit StepTrace(std::string_view operation)
-        : m_enabled(std::getenv("SANDBENCH_TRACE_WORKSPACE") != nullptr), m_operation(operation),
-          m_start(std::chrono::steady_clock::now())
-    {
-    }
-    void operator()(std::string_view step) const
-    {
-        if (!m_enabled)
-            return;
-        using Ms = std::chrono::duration<double, std::milli>;
-        const auto now = std::chrono::steady_clock::now();
-        std::fprintf(stderr, "[trace] %s %-12s %8.2f ms (%.2f ms into the process)\n", m_operation.c_str(),
-                     std::string(step).c_str(), Ms(now - m_start).count(), Ms(now - processStart()).count());
-    }
-
-private:
-    bool m_enabled;
-    std::string m_operation;
-    std::chrono::steady_clock::time_point m_start;
-};
-
-template <typename T> inline std::unexpected<Error> errorOf(const Result<T>& result)
-{
-    return std::unexpected(result.error());
-}
-
-inline std::string currentUser()
-{
-    if (auto name = accountName(::geteuid()))
-        return *name;
-    if (const char* user = std::getenv("USER"); user && *user)
-        return user;
-    return fmt::format("uid {}", ::geteuid());
-}
-
-inline std::string randomHex(std::size_t bytes)
-{
-    std::vector<std::uint8_t> random(bytes);
-    std::size_t got = 0;
-    while (got < bytes) {
-        const ssize_t n = ::getrandom(random.data() + got, bytes - got, 0);
-        if (n <= 0) {
-            // getrandom cannot fail here short of a broken kernel; fall back on the time and pid.
-            const auto seed =
-                static_cast<std::uint64_t>(wallClockNs()) ^ (static_cast<std::uint64_t>(::getpid()) << 32);
-            for (std::size_t i = got; i < bytes; ++i)
-                random[i] = static_cast<std::uint8_t>(seed >> ((i % 8) * 8));
-            break;
-        }
-        got += static_cast<std::size_t>(n);
-    }
-    return toHex(random);
-}
-
-inline std::string_view asChars(const ContentHash& hash)
-{
-    return {reinterpret_cast<const char*>(hash.data()), hash.size()};
-}
-
-inline ContentHash hashFromColumn(sqlite3_stmt* statement, int column)
-{
-    ContentHash hash{};
-    const std::string bytes = sqlite::columnString(statement, column);
-    if (bytes.size() == hash.size())
-        std::copy(bytes.begin(), bytes.end(), hash.begin());
-    return hash;
-}
-
-inline std::string parentPath(std::string_view path)
-{
-    const auto slash = path.rfind('/');
-    return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
-}
-
-inline std::string baseName(std::string_view path)
-{
-    const auto slash = path.rfind('/');
-    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
-}
-
-inline bool isHexPrefix(std::string_view text)
-{
-    return !text.empty() && text.size() <= 64 && std::all_of(text.begin(), text.end(), [](char c) {
-        return std::isxdigit(static_cast<unsigned char>(c));
-    });
-}
-
-inline std::string lower(std::string_view text)
-{
-    std::string out(text);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-inline std::string jsonText(const nlohmann::json& value)
-{
-    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-inline Result<std::vector<std::string>> patternsFromJson(const std::string& text)
-{
-    std::vector<std::string> patterns;
-    const auto parsed = nlohmann::json::parse(text, nullptr, false);
-    if (!parsed.is_array())
-        return patterns;
-    for (const auto& item : parsed) {
-        if (item.is_string())
-            patterns.push_back(item.get<std::string>());
-    }
-    return patterns;
-}
-
-inline ChangeCounts countChanges(const std::vector<TreeChange>& changes)
-{
-    ChangeCounts counts;
-    for (const auto& change : changes) {
-        switch (change.kind) {
-        case ChangeKind::Added: ++counts.added; break;
-        case ChangeKind::Removed: ++counts.removed; break;
-        case ChangeKind::Modified: ++counts.modified; break;
-        }
-    }
-    return counts;
-}
-
-// What a new checkpoint row holds; parents and source by checkpoint id.
-struct NewCheckpoint {
-    std::int64_t sandboxId = 0;
-    std::string sandboxName;
-    ContentHash tree{};
-    std::vector<std::string> parents;
-    std::string kind;
-    std::string label;
-    std::string message;
-    std::string author;
-    std::int64_t createdAtMs = 0;
-    std::string source;
-    std::uint64_t files = 0;
-    std::uint64_t bytes = 0;
-    std::string meta; // the sandbox's policy and dataset references (metaText); "" in checkpoints before schema 6
-};
-
-// The id: SHA-256 of everything the checkpoint says, each text field length-prefixed so that no label can
-// pass for another field.
-inline std::string checkpointIdOf(const NewCheckpoint& c)
-{
-    std::string text = "sandbench checkpoint 1\n";
-    auto field = [&](std::string_view name, std::string_view value) {
-        text += fmt::format("{} {}:", name, value.size());
-        text += value;
-        text += '\n';
-    };
-    field("tree", hashHex(c.tree));
-    for (const auto& parent : c.parents)
-        field("parent", parent);
-    field("sandbox", c.sandboxName);
-    field("kind", c.kind);
-    field("author", c.author);
-    field("created", std::to_string(c.createdAtMs));
-    field("label", c.label);
-    field("message", c.message);
-    field("source", c.source);
-    // Later than the fields above and only when there is any, so every older checkpoint keeps its id.
-    if (!c.meta.empty())
-        field("meta", c.meta);
-    auto hex = sha256Hex(text);
-    return hex ? *hex : std::string();
-}
-
-inline nlohmann::json toJson(const NewCheckpoint& c, const std::string& id)
-{
-    return {{"id", id},
-            {"sandbox_id", c.sandboxId},
-            {"sandbox", c.sandboxName},
-            {"tree", hashHex(c.tree)},
-            {"parents", c.parents},
-            {"kind", c.kind},
-            {"label", c.label},
-            {"message", c.message},
-            {"author", c.author},
-            {"created_at_ms", c.createdAtMs},
-            {"source", c.source},
-            {"files", c.files},
-            {"bytes", c.bytes},
-            {"meta", c.meta}};
-}
-
-inline Result<std::pair<NewCheckpoint, std::string>> newCheckpointFromJson(const std::string& text)
-{
-    const auto j = nlohmann::json::parse(text, nullptr, false);
-    if (!j.is_object())
-        return fail("the journal's plan is not JSON");
-    try {
-        NewCheckpoint c;
-        c.sandboxId = j.at("sandbox_id").get<std::int64_t>();
-        c.sandboxName = j.at("sandbox").get<std::string>();
-        auto tree = hashFromHex(j.at("tree").get<std::string>());
-        if (!tree)
-            return errorOf(tree);
-        c.tree = *tree;
-        c.parents = j.at("parents").get<std::vector<std::string>>();
-        c.kind = j.at("kind").get<std::string>();
-        c.label = j.at("label").get<std::string>();
-        c.message = j.at("message").get<std::string>();
-        c.author = j.at("author").get<std::string>();
-        c.createdAtMs = j.at("created_at_ms").get<std::int64_t>();
-        c.source = j.at("source").get<std::string>();
-        c.files = j.at("files").get<std::uint64_t>();
-        c.bytes = j.at("bytes").get<std::uint64_t>();
-        c.meta = j.value("meta", std::string()); // journals written before schema 6 have none
-        return std::pair{std::move(c), j.at("id").get<std::string>()};
-    } catch (const std::exception& e) {
-        return fail(fmt::format("the journal's plan is damaged: {}", e.what()));
-    }
-}
-
-inline nlohmann::json datasetsToJson(const std::vector<DatasetRef>& refs)
-{
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& r : refs) {
-        nlohmann::json item = {{"name", r.name}, {"snapshot", r.snapshot}, {"sha256", r.sha256}};
-        if (r.sampled) {
-            item["sampled"] = true;
-            item["sample"] = r.sample;
-            item["seed"] = r.seed;
-        }
-        out.push_back(std::move(item));
-    }
-    return out;
-}
-
-inline std::vector<DatasetRef> datasetsFromJson(const nlohmann::json& j)
-{
-    std::vector<DatasetRef> refs;
-    if (!j.is_array())
-        return refs;
-    for (const auto& item : j) {
-        if (!item.is_object())
-            continue;
-        DatasetRef r;
-        r.name = item.value("name", std::string());
-        r.snapshot = item.value("snapshot", std::string());
-        r.sha256 = item.value("sha256", std::string());
-        r.sampled = item.value("sampled", false);
-        r.sample = item.value("sample", 1.0);
-        r.seed = item.value("seed", std::uint64_t{0});
-        if (!r.name.empty())
-            refs.push_back(std::move(r));
-    }
-    return refs;
-}
-
-// A checkpoint's `meta`: the sandbox's policy and dataset references. Every checkpoint made since schema 6
-// has one; "" marks an older checkpoint, which says nothing about them (a restore of it leaves them be).
-inline std::string metaText(const std::string& policy, const std::vector<DatasetRef>& datasets)
-{
-    return jsonText(nlohmann::json{{"policy", policy}, {"datasets", datasetsToJson(datasets)}});
-}
-
-inline void readMeta(const std::string& text, std::string& policy, std::vector<DatasetRef>& datasets)
-{
-    if (text.empty())
-        return;
-    const auto j = nlohmann::json::parse(text, nullptr, false);
-    if (!j.is_object())
-        return;
-    policy = j.value("policy", std::string());
-    if (j.contains("datasets"))
-        datasets = datasetsFromJson(j["datasets"]);
-}
-
-struct SandboxRow {
-    std::int64_t id = 0;
-    std::optional<std::int64_t> headRow;
-    SandboxInfo info;
-};
-
-struct CheckpointRow {
-    std::int64_t id = 0;
-    std::optional<std::int64_t> sandboxId;
-    CheckpointInfo info;
-    std::string meta; // as stored ("" before schema 6)
-};
-
-inline constexpr std::string_view kSandboxSelect =
-    "SELECT s.id, s.name, s.owner, s.created_at_ms, s.expires_at_ms, s.origin, s.includes, s.excludes, s.head_id, "
-    "h.checkpoint_id, (SELECT count(*) FROM checkpoints WHERE sandbox_id = s.id), h.files, h.bytes, "
-    "s.quota_bytes, s.idle_timeout_ms, coalesce(s.last_activity_ms, s.created_at_ms), s.state, s.policy, s.datasets "
-    "FROM sandboxes AS s LEFT JOIN checkpoints AS h ON h.id = s.head_id";
-
-inline constexpr std::string_view kCheckpointSelect =
-    "SELECT c.id, c.sandbox_id, c.checkpoint_id, c.sandbox_name, c.tree, c.kind, coalesce(c.relabel, c.label), "
-    "c.message, c.author, c.created_at_ms, src.checkpoint_id, c.files, c.bytes, c.meta "
-    "FROM checkpoints AS c LEFT JOIN checkpoints AS src ON src.id = c.source_id";
-
-} // namespace engine
 
 struct SandboxEngine::Impl {
     Impl(Store& s, std::filesystem::path folder) : store(s), db(sqlite::connectionOf(s).value()), root(std::move(folder)), blobs(db) {}
@@ -362,7 +51,7 @@ struct SandboxEngine::Impl {
             faultHook(name);
     }
 
-    // --- places ------------------------------------------------------------------------------------------
+    // --- locks and folders (engine_locks.cpp) --------------------------------------------------------------------
 
     std::filesystem::path sandboxFolder(std::string_view name) const { return root / "sandboxes" / std::string(name); }
     std::filesystem::path workspaceOf(std::string_view name) const
@@ -376,9 +65,6 @@ struct SandboxEngine::Impl {
     // With the sandbox's lock held: a workspace left lent to a run's identity is given back to the owner of the
     // sandbox's folder, and job folders of runs that did not finish are removed (isolation/workspace_lending.h).
     Result<void> reclaimWorkspace(std::string_view name);
-    // The lock of a sandbox about to be used (main made first if need be), and use() itself with it held.
-    Result<FileLock> lockForUse(std::string_view name);
-    Result<SandboxInfo> useLocked(std::string_view name);
     // Several sandboxes, each once, in name order: two operations that lock the same pair cannot wait on each other.
     Result<std::vector<FileLock>> lockSandboxes(std::vector<std::string> names);
     Result<FileLock> lockGarbage(FileLock::Mode mode);
@@ -389,7 +75,7 @@ struct SandboxEngine::Impl {
     // removal leaves it in trash/ for the next sweep, never half in place.
     Result<void> discardFolder(const std::filesystem::path& folder);
 
-    // --- operations --------------------------------------------------------------------------------------
+    // --- operations (engine_rows.cpp) ----------------------------------------------------------------------------
 
     std::string actorOr(const std::string& given) const { return given.empty() ? engine::currentUser() : given; }
 
@@ -397,7 +83,7 @@ struct SandboxEngine::Impl {
     // Several operations that commit together (a promotion and its approval).
     Result<void> commit(sqlite::Transaction& transaction, const std::vector<Operation>& operations);
 
-    // --- rows --------------------------------------------------------------------------------------------
+    // --- rows (engine_rows.cpp) ----------------------------------------------------------------------------------
 
     engine::SandboxRow readSandbox(sqlite3_stmt* s) const;
 
@@ -429,7 +115,23 @@ struct SandboxEngine::Impl {
 
     Result<void> setHead(std::int64_t sandboxId, std::int64_t checkpointRow);
 
-    // --- governance (engine_governance.cpp) ----------------------------------------------------------------
+    // The nearest common ancestor of two checkpoint rows (fewest steps from both together).
+    Result<std::optional<engine::CheckpointRow>> commonAncestor(std::int64_t a, std::int64_t b);
+
+    // Writes listings the store does not hold yet (in the caller's transaction).
+    Result<void> storeListings(const TreeReader::Listings& listings);
+
+    // A new sandbox's row; its id.
+    Result<std::int64_t> insertSandbox(const std::string& name, const std::string& owner, std::int64_t createdAtMs,
+                                       std::optional<std::int64_t> expiresAtMs, const std::string& origin,
+                                       const std::vector<std::string>& includes,
+                                       const std::vector<std::string>& excludes);
+
+    // --- governance (engine_governance.cpp) ----------------------------------------------------------------------
+
+    // The lock of a sandbox about to be used (main made first if need be), and use() itself with it held.
+    Result<FileLock> lockForUse(std::string_view name);
+    Result<SandboxInfo> useLocked(std::string_view name);
 
     // Writes the sandbox's quota, idle timeout, expiry, owner, policy and dataset references (in the caller's
     // transaction).
@@ -451,10 +153,7 @@ struct SandboxEngine::Impl {
     Result<std::vector<std::string>> dropSampledDatasets(const engine::SandboxRow& sandbox,
                                                          const std::vector<DatasetRef>& candidates);
 
-    // Writes listings the store does not hold yet (in the caller's transaction).
-    Result<void> storeListings(const TreeReader::Listings& listings);
-
-    // --- the stat cache ----------------------------------------------------------------------------------
+    // --- the stat cache (engine_stat_cache.cpp) ------------------------------------------------------------------
 
     Result<StatCache> loadStatCache(std::int64_t sandboxId);
 
@@ -466,7 +165,7 @@ struct SandboxEngine::Impl {
     // Forgets every path at or below `prefix` ("" = all): a restore rewrote them.
     Result<void> dropStatCacheUnder(std::int64_t sandboxId, const std::string& prefix);
 
-    // --- walking and saving a workspace ------------------------------------------------------------------
+    // --- walking and saving a workspace (engine_sandboxes.cpp) ---------------------------------------------------
 
     ScanOptions scanOptions(const StatCache* cache, BlobStore* into, const ProgressCallback& progress) const;
 
@@ -505,16 +204,11 @@ struct SandboxEngine::Impl {
     Result<Saved> saveWorkspace(const engine::SandboxRow& sandbox, const SaveRequest& request,
                                 const ProgressCallback& progress);
 
-    // --- main ----------------------------------------------------------------------------------------------
+    // --- main (engine_sandboxes.cpp) -----------------------------------------------------------------------------
 
     Result<engine::SandboxRow> ensureMain();
 
-    Result<std::int64_t> insertSandbox(const std::string& name, const std::string& owner, std::int64_t createdAtMs,
-                                       std::optional<std::int64_t> expiresAtMs, const std::string& origin,
-                                       const std::vector<std::string>& includes,
-                                       const std::vector<std::string>& excludes);
-
-    // --- trees ----------------------------------------------------------------------------------------------
+    // --- trees (engine_sandboxes.cpp) ----------------------------------------------------------------------------
 
     struct Totals {
         std::uint64_t files = 0;
@@ -532,7 +226,7 @@ struct SandboxEngine::Impl {
     Result<WriteStats> writeWorkspace(TreeReader& reader, const ContentHash& tree, const std::filesystem::path& folder,
                                       const ProgressCallback& progress);
 
-    // --- sandboxes -------------------------------------------------------------------------------------------
+    // --- making and destroying sandboxes (engine_sandboxes.cpp, engine_garbage.cpp) ------------------------------
 
     struct Source {
         std::optional<engine::CheckpointRow> checkpoint; // the checkpoint the new sandbox starts from
@@ -541,10 +235,28 @@ struct SandboxEngine::Impl {
         ContentHash tree{};
         std::vector<Skipped> skipped;
         TreeReader::Listings listings; // listings to store with the new sandbox
+        // What the new sandbox inherits of its source: the policy and dataset references (a sandbox's now, a
+        // checkpoint's as they were when it was made; none of an imported folder).
+        std::string policy;
+        std::vector<DatasetRef> datasets;
     };
 
     Result<CreateSandboxResult> create(const CreateSandboxRequest& request, std::string_view kind,
                                        const ProgressCallback& progress);
+    // What a new sandbox comes from, looked up before anything is locked: a sandbox (`fromSandbox`, main made
+    // first if need be), a checkpoint (`fromCheckpoint`), or (neither) the folder the request imports.
+    Result<void> findOrigin(const CreateSandboxRequest& request, std::string& fromSandbox,
+                            std::optional<engine::CheckpointRow>& fromCheckpoint);
+    // The tree the new sandbox starts with, filtered, and what it inherits; a source sandbox is revived and its
+    // unsaved changes saved first.
+    Result<Source> takeSource(const CreateSandboxRequest& request, const std::string& fromSandbox,
+                              std::optional<engine::CheckpointRow>& fromCheckpoint, const PathFilter& filter,
+                              TreeReader& reader, const ProgressCallback& progress);
+    // The new sandbox's rows, its governance, its first checkpoint as head and the audit entry, in one
+    // transaction; the checkpoint.
+    Result<engine::CheckpointRow> recordNewSandbox(const CreateSandboxRequest& request, std::string_view kind,
+                                                   const Source& source, const Totals& totals,
+                                                   SandboxInfo& governance);
 
     Result<Source> importFolder(const std::filesystem::path& folder, const PathFilter& filter,
                                 const ProgressCallback& progress);
@@ -559,13 +271,13 @@ struct SandboxEngine::Impl {
     Result<std::uint64_t> destroyLocked(const engine::SandboxRow& sandbox, const std::string& action, std::int64_t now,
                                         std::vector<std::string>* datasetsRemoved = nullptr);
 
-    // --- garbage ----------------------------------------------------------------------------------------------
+    // --- garbage (engine_garbage.cpp) ----------------------------------------------------------------------------
 
     Result<GarbageStats> collect();
 
     Result<void> distrustMissing(const std::unordered_set<ContentHash, ContentHashHasher>& live);
 
-    // --- restore --------------------------------------------------------------------------------------------
+    // --- restore (engine_restore.cpp) ----------------------------------------------------------------------------
 
     // What one rename will swap to make the workspace equal to the target: the deepest directory holding
     // every difference; within it, the one entry that differs when there is only one (a file rewritten, a
@@ -626,17 +338,30 @@ struct SandboxEngine::Impl {
         return engine::jsonText(j);
     }
 
-    // --- promotion --------------------------------------------------------------------------------------------
-
-    // The nearest common ancestor of two checkpoint rows (fewest steps from both together).
-    Result<std::optional<engine::CheckpointRow>> commonAncestor(std::int64_t a, std::int64_t b);
+    // --- promotion (engine_promote.cpp) --------------------------------------------------------------------------
 
     Result<PromotionReport> promote(const PromotionRequest& request, const ProgressCallback& progress);
+    // The request's risk configuration, else the store's promotion.yaml, else the defaults.
+    Result<RiskConfig> promotionRiskConfig(const PromotionRequest& request);
+    // Unsaved work of both sides saved first (a preview walks without recording, and takes an archived
+    // sandbox's head as it is); the checkpoints made are noted in the report.
+    Result<std::pair<Saved, Saved>> savePromotionSides(const engine::SandboxRow& source,
+                                                       const engine::SandboxRow& target, bool preview,
+                                                       const ProgressCallback& progress, PromotionReport& report);
+    // The compatibility checks and the risk grade of the merged tree.
+    Result<void> gradePromotion(const PromotionRequest& request, const RiskConfig& config, TreeReader& reader,
+                                const ContentHash& mergedTree, PromotionReport& report);
+    // The merged tree into the target: built beside the workspace, journaled, swapped in by one rename and
+    // recorded with the audit entries in one transaction.
+    Result<void> applyPromotion(const PromotionRequest& request, const engine::SandboxRow& target,
+                                const Saved& savedTarget, const engine::CheckpointRow& sourceHead, TreeReader& reader,
+                                const MergeResult& merged, const ProgressCallback& progress,
+                                const engine::StepTrace& trace, PromotionReport& report);
 
     // Writes the changed entries of the merged tree below `folder`/files and the report as manifest.json.
     Result<void> writeExport(const PromotionReport& report, const std::filesystem::path& folder);
 
-    // --- recovery -----------------------------------------------------------------------------------------------
+    // --- recovery (engine_restore.cpp) ---------------------------------------------------------------------------
 
     // Settles restores a killed process left in the journal: finished when the swap happened, undone when not.
     Result<void> recover();

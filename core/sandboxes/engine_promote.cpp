@@ -148,16 +148,17 @@ Result<void> SandboxEngine::Impl::writeExport(const PromotionReport& report, con
     return {};
 }
 
-Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& request, const ProgressCallback& progress)
+namespace {
+
+// What the request asks is possible before anything is locked; the report names the two sandboxes.
+Result<void> checkRequest(const PromotionRequest& request, PromotionReport& report)
 {
-    const StepTrace trace("promote");
     using Mode = PromotionRequest::Mode;
-    PromotionReport report;
     report.source = request.source;
-    report.target = request.target.empty() ? std::string(kMain) : request.target;
-    if (auto ok = validateName(report.source); !ok)
+    report.target = request.target.empty() ? std::string(SandboxEngine::kMain) : request.target;
+    if (auto ok = SandboxEngine::validateName(report.source); !ok)
         return errorOf(ok);
-    if (auto ok = validateName(report.target); !ok)
+    if (auto ok = SandboxEngine::validateName(report.target); !ok)
         return errorOf(ok);
     if (report.source == report.target)
         return fail(fmt::format("cannot promote sandbox '{}' into itself", report.source));
@@ -165,7 +166,35 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
         return fail("an export needs a folder, a patch a file to write");
     if (request.approval && (request.approval->by.empty() || request.approval->note.empty()))
         return fail("an approval names who approves (--by NAME) and why (--note TEXT)");
+    return {};
+}
 
+// Why the promotion cannot be applied: conflicts, failed compatibility checks, resolutions of no conflict, a
+// missing approval.
+void noteBlocks(const PromotionRequest& request, PromotionReport& report)
+{
+    if (!report.conflicts.empty())
+        report.blocked.push_back(fmt::format("{} conflict{}: change the sandbox so that they go, then promote again",
+                                             report.conflicts.size(), report.conflicts.size() == 1 ? "" : "s"));
+    for (const auto& c : report.compatibility) {
+        if (!c.ok)
+            report.blocked.push_back(fmt::format("compatibility ({}): {}", c.check, c.message));
+    }
+    for (const auto& [path, side] : request.resolutions) {
+        const bool used = std::any_of(report.resolved.begin(), report.resolved.end(),
+                                      [&](const auto& r) { return r.first.path == path; });
+        if (!used)
+            report.blocked.push_back(fmt::format("take the {} side of {}: there is no conflict at that path",
+                                                 sb::toString(side), path));
+    }
+    if (report.approvalRequired && !report.approval)
+        report.blocked.push_back("high risk: an approval is required (--approve --by NAME --note TEXT)");
+}
+
+} // namespace
+
+Result<RiskConfig> SandboxEngine::Impl::promotionRiskConfig(const PromotionRequest& request)
+{
     RiskConfig config;
     if (request.risk) {
         config = *request.risk;
@@ -175,6 +204,185 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
             return errorOf(loaded);
         config = std::move(*loaded);
     }
+    return config;
+}
+
+Result<std::pair<SandboxEngine::Impl::Saved, SandboxEngine::Impl::Saved>>
+SandboxEngine::Impl::savePromotionSides(const SandboxRow& source, const SandboxRow& target, bool preview,
+                                        const ProgressCallback& progress, PromotionReport& report)
+{
+    SaveRequest save;
+    save.always = false;
+    save.kind = "auto";
+    save.message = fmt::format("unsaved changes, saved before promoting '{}' into '{}'", report.source, report.target);
+    save.record = !preview;
+    auto saveOrHead = [&](const SandboxRow& sandbox) -> Result<Saved> {
+        if (!(preview && sandbox.info.archived))
+            return saveWorkspace(sandbox, save, progress);
+        if (!sandbox.headRow)
+            return fail(fmt::format("sandbox '{}' has no head checkpoint (the store was edited?)", sandbox.info.name));
+        auto head = checkpointByRow(*sandbox.headRow);
+        if (!head)
+            return errorOf(head);
+        Saved saved;
+        saved.scan.root = head->info.tree;
+        saved.head = std::move(*head);
+        return saved;
+    };
+    auto savedSource = saveOrHead(source);
+    if (!savedSource)
+        return errorOf(savedSource);
+    auto savedTarget = saveOrHead(target);
+    if (!savedTarget)
+        return errorOf(savedTarget);
+    for (const Saved* saved : {&*savedSource, &*savedTarget}) {
+        if (saved->made)
+            report.saved.push_back(saved->made->info.id);
+    }
+    return std::pair{std::move(*savedSource), std::move(*savedTarget)};
+}
+
+Result<void> SandboxEngine::Impl::gradePromotion(const PromotionRequest& request, const RiskConfig& config,
+                                                 TreeReader& reader, const ContentHash& mergedTree,
+                                                 PromotionReport& report)
+{
+    PromotionSubject subject;
+    subject.changes = &report.changes;
+    subject.config = &config;
+    subject.mergedFiles = [&]() -> Result<std::vector<PathEntry>> {
+        std::vector<PathEntry> out;
+        auto ok = reader.walk(mergedTree, [&](const std::string& path, const TreeEntry& entry) -> Result<bool> {
+            out.push_back(PathEntry{path, entry});
+            return true;
+        });
+        if (!ok)
+            return errorOf(ok);
+        return out;
+    };
+    subject.read = [&](const TreeEntry& entry, std::uint64_t limit) { return readFileBytes(blobs, entry, limit); };
+    std::vector<CompatibilityCheck> checks = {policyCompatibilityCheck()};
+    checks.insert(checks.end(), request.checks.begin(), request.checks.end());
+    for (const auto& check : checks) {
+        auto results = check(subject);
+        if (!results)
+            return errorOf(results);
+        report.compatibility.insert(report.compatibility.end(), results->begin(), results->end());
+    }
+    std::vector<RiskFinding> findings;
+    for (const auto& input : request.riskInputs) {
+        auto found = input(subject);
+        if (!found)
+            return errorOf(found);
+        findings.insert(findings.end(), found->begin(), found->end());
+    }
+    gradeRisk(config, report.changes, report.impact, findings, report.risk, report.riskReasons);
+    report.approvalRequired = report.risk == RiskLevel::High;
+    report.approval = request.approval;
+    return {};
+}
+
+Result<void> SandboxEngine::Impl::applyPromotion(const PromotionRequest& request, const SandboxRow& target,
+                                                 const Saved& savedTarget, const CheckpointRow& sourceHead,
+                                                 TreeReader& reader, const MergeResult& merged,
+                                                 const ProgressCallback& progress, const StepTrace& trace,
+                                                 PromotionReport& report)
+{
+    auto totals = totalsOf(reader, merged.tree);
+    if (!totals)
+        return errorOf(totals);
+    NewCheckpoint plan;
+    plan.sandboxId = target.id;
+    plan.sandboxName = report.target;
+    plan.tree = merged.tree;
+    plan.parents = {savedTarget.head.info.id, sourceHead.info.id};
+    plan.kind = "promote";
+    plan.message = fmt::format("promoted sandbox '{}' ({}), risk {}{}", report.source, sourceHead.info.id,
+                               sb::toString(report.risk),
+                               report.approval ? fmt::format("; approved by {}: {}", report.approval->by,
+                                                             report.approval->note)
+                                               : std::string());
+    plan.author = actorOr(request.author);
+    plan.createdAtMs = clock();
+    plan.source = sourceHead.info.id;
+    plan.files = totals->files;
+    plan.bytes = totals->bytes;
+    plan.meta = metaText(target.info.policy, target.info.datasets);
+    auto id = freshId(plan);
+    if (!id)
+        return errorOf(id);
+    const nlohmann::json details = promotionDetails(report);
+
+    std::optional<std::int64_t> journalRow;
+    fs::path staging;
+    if (!report.changes.empty()) {
+        auto swapPlan = planSwap(reader, savedTarget.scan.root, merged.tree);
+        if (!swapPlan)
+            return errorOf(swapPlan);
+        report.swapped = swapPlan->path;
+        auto prepared = prepareSwap(target, reader, *swapPlan, savedTarget.scan, progress);
+        if (!prepared)
+            return errorOf(prepared);
+        staging = prepared->staging;
+        step("promote.staged");
+        trace("staged");
+
+        sqlite::Transaction transaction(db);
+        if (auto ok = transaction.begin(); !ok)
+            return errorOf(ok);
+        // The merged listings are stored with the journal row that names their tree.
+        if (auto ok = storeListings(merged.listings); !ok)
+            return errorOf(ok);
+        auto insert = db.prepare("INSERT INTO workspace_journal (sandbox_id, staging, target_path, staging_inode, "
+                                 "plan, created_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+        if (!insert)
+            return errorOf(insert);
+        const std::string planText = journalPlan(plan, *id, swapPlan->kind, &details);
+        const std::string stagingName = staging.filename().string();
+        sqlite::Binder bind(insert->get());
+        bind.integer(1, target.id)
+            .text(2, stagingName)
+            .blob(3, report.swapped)
+            .integer(4, static_cast<std::int64_t>(prepared->inode))
+            .text(5, planText)
+            .integer(6, plan.createdAtMs);
+        if (!bind.ok() || sqlite3_step(insert->get()) != SQLITE_DONE)
+            return db.error("cannot write the promotion journal");
+        journalRow = db.lastInsertId();
+        if (auto ok = transaction.commit(); !ok)
+            return errorOf(ok);
+        step("promote.journaled");
+        trace("journaled");
+
+        if (auto ok = swap(target, *swapPlan, staging); !ok)
+            return errorOf(ok);
+        step("promote.swapped");
+        trace("swapped");
+    }
+    auto made = finishRestore(plan, *id, nullptr, report.swapped, journalRow, false, &details);
+    if (!made)
+        return errorOf(made);
+    step("promote.recorded");
+    trace("recorded");
+    if (!staging.empty()) {
+        (void)removeTree(staging);
+        (void)removeTree(staging.string() + ".old");
+    }
+    report.applied = true;
+    report.status = "applied";
+    report.checkpoint = made->info.id;
+    return {};
+}
+
+Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& request, const ProgressCallback& progress)
+{
+    const StepTrace trace("promote");
+    using Mode = PromotionRequest::Mode;
+    PromotionReport report;
+    if (auto ok = checkRequest(request, report); !ok)
+        return errorOf(ok);
+    auto config = promotionRiskConfig(request);
+    if (!config)
+        return errorOf(config);
 
     for (const auto& name : {report.source, report.target}) {
         if (name == kMain) {
@@ -207,39 +415,16 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
 
     // 1. Unsaved work of both becomes checkpoints first: what is merged is what is there, and nothing is lost.
     // A preview measures what is there without recording it.
-    SaveRequest save;
-    save.always = false;
-    save.kind = "auto";
-    save.message = fmt::format("unsaved changes, saved before promoting '{}' into '{}'", report.source, report.target);
-    save.record = !preview;
-    auto saveOrHead = [&](const SandboxRow& sandbox) -> Result<Saved> {
-        if (!(preview && sandbox.info.archived))
-            return saveWorkspace(sandbox, save, progress);
-        if (!sandbox.headRow)
-            return fail(fmt::format("sandbox '{}' has no head checkpoint (the store was edited?)", sandbox.info.name));
-        auto head = checkpointByRow(*sandbox.headRow);
-        if (!head)
-            return errorOf(head);
-        Saved saved;
-        saved.scan.root = head->info.tree;
-        saved.head = std::move(*head);
-        return saved;
-    };
-    auto savedSource = saveOrHead(*source);
-    if (!savedSource)
-        return errorOf(savedSource);
-    auto savedTarget = saveOrHead(*target);
-    if (!savedTarget)
-        return errorOf(savedTarget);
-    for (const Saved* saved : {&*savedSource, &*savedTarget}) {
-        if (saved->made)
-            report.saved.push_back(saved->made->info.id);
-    }
-    const CheckpointRow& sourceHead = savedSource->head;
-    const CheckpointRow& targetHead = savedTarget->head;
+    auto saved = savePromotionSides(*source, *target, preview, progress, report);
+    if (!saved)
+        return errorOf(saved);
+    const Saved& savedSource = saved->first;
+    const Saved& savedTarget = saved->second;
+    const CheckpointRow& sourceHead = savedSource.head;
+    const CheckpointRow& targetHead = savedTarget.head;
     // What each holds now: its head, or in a preview with unsaved changes, the walked tree.
-    const ContentHash sourceTree = savedSource->scan.root;
-    const ContentHash targetTree = savedTarget->scan.root;
+    const ContentHash sourceTree = savedSource.scan.root;
+    const ContentHash targetTree = savedTarget.scan.root;
     report.sourceCheckpoint = sourceHead.info.id;
     report.targetCheckpoint = targetHead.info.id;
     if (sourceTree != sourceHead.info.tree)
@@ -258,8 +443,8 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
         base = (*ancestor)->info.tree;
     }
     TreeReader reader(blobs);
-    reader.addUnstored(&savedSource->scan.trees);
-    reader.addUnstored(&savedTarget->scan.trees);
+    reader.addUnstored(&savedSource.scan.trees);
+    reader.addUnstored(&savedTarget.scan.trees);
     auto merged = mergeTrees(reader, base, targetTree, sourceTree, request.resolutions);
     if (!merged)
         return errorOf(merged);
@@ -280,56 +465,10 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
     report.changes = std::move(*measured);
 
     // 4. Compatibility and risk.
-    PromotionSubject subject;
-    subject.changes = &report.changes;
-    subject.config = &config;
-    subject.mergedFiles = [&]() -> Result<std::vector<PathEntry>> {
-        std::vector<PathEntry> out;
-        auto ok = reader.walk(merged->tree, [&](const std::string& path, const TreeEntry& entry) -> Result<bool> {
-            out.push_back(PathEntry{path, entry});
-            return true;
-        });
-        if (!ok)
-            return errorOf(ok);
-        return out;
-    };
-    subject.read = [&](const TreeEntry& entry, std::uint64_t limit) { return readFileBytes(blobs, entry, limit); };
-    std::vector<CompatibilityCheck> checks = {policyCompatibilityCheck()};
-    checks.insert(checks.end(), request.checks.begin(), request.checks.end());
-    for (const auto& check : checks) {
-        auto results = check(subject);
-        if (!results)
-            return errorOf(results);
-        report.compatibility.insert(report.compatibility.end(), results->begin(), results->end());
-    }
-    std::vector<RiskFinding> findings;
-    for (const auto& input : request.riskInputs) {
-        auto found = input(subject);
-        if (!found)
-            return errorOf(found);
-        findings.insert(findings.end(), found->begin(), found->end());
-    }
-    gradeRisk(config, report.changes, report.impact, findings, report.risk, report.riskReasons);
-    report.approvalRequired = report.risk == RiskLevel::High;
-    report.approval = request.approval;
+    if (auto ok = gradePromotion(request, *config, reader, merged->tree, report); !ok)
+        return errorOf(ok);
     trace("checked");
-
-    if (!report.conflicts.empty())
-        report.blocked.push_back(fmt::format("{} conflict{}: change the sandbox so that they go, then promote again",
-                                             report.conflicts.size(), report.conflicts.size() == 1 ? "" : "s"));
-    for (const auto& c : report.compatibility) {
-        if (!c.ok)
-            report.blocked.push_back(fmt::format("compatibility ({}): {}", c.check, c.message));
-    }
-    for (const auto& [path, side] : request.resolutions) {
-        const bool used = std::any_of(report.resolved.begin(), report.resolved.end(),
-                                      [&](const auto& r) { return r.first.path == path; });
-        if (!used)
-            report.blocked.push_back(fmt::format("take the {} side of {}: there is no conflict at that path",
-                                                 sb::toString(side), path));
-    }
-    if (report.approvalRequired && !report.approval)
-        report.blocked.push_back("high risk: an approval is required (--approve --by NAME --note TEXT)");
+    noteBlocks(request, report);
     // The target's quota bounds what the promotion leaves in it.
     if (target->info.quotaBytes) {
         auto totals = totalsOf(reader, merged->tree);
@@ -379,89 +518,9 @@ Result<PromotionReport> SandboxEngine::Impl::promote(const PromotionRequest& req
 
     // 6. Apply: the merged tree is built beside the workspace, journaled, swapped in by one rename and
     // recorded with the audit entries in one transaction (as a restore is; recovery finishes or undoes it).
-    auto totals = totalsOf(reader, merged->tree);
-    if (!totals)
-        return errorOf(totals);
-    NewCheckpoint plan;
-    plan.sandboxId = target->id;
-    plan.sandboxName = report.target;
-    plan.tree = merged->tree;
-    plan.parents = {targetHead.info.id, sourceHead.info.id};
-    plan.kind = "promote";
-    plan.message = fmt::format("promoted sandbox '{}' ({}), risk {}{}", report.source, sourceHead.info.id,
-                               sb::toString(report.risk),
-                               report.approval ? fmt::format("; approved by {}: {}", report.approval->by,
-                                                             report.approval->note)
-                                               : std::string());
-    plan.author = actorOr(request.author);
-    plan.createdAtMs = clock();
-    plan.source = sourceHead.info.id;
-    plan.files = totals->files;
-    plan.bytes = totals->bytes;
-    plan.meta = metaText(target->info.policy, target->info.datasets);
-    auto id = freshId(plan);
-    if (!id)
-        return errorOf(id);
-    const nlohmann::json details = promotionDetails(report);
-
-    std::optional<std::int64_t> journalRow;
-    fs::path staging;
-    if (!report.changes.empty()) {
-        auto swapPlan = planSwap(reader, savedTarget->scan.root, merged->tree);
-        if (!swapPlan)
-            return errorOf(swapPlan);
-        report.swapped = swapPlan->path;
-        auto prepared = prepareSwap(*target, reader, *swapPlan, savedTarget->scan, progress);
-        if (!prepared)
-            return errorOf(prepared);
-        staging = prepared->staging;
-        step("promote.staged");
-        trace("staged");
-
-        sqlite::Transaction transaction(db);
-        if (auto ok = transaction.begin(); !ok)
-            return errorOf(ok);
-        // The merged listings are stored with the journal row that names their tree.
-        if (auto ok = storeListings(merged->listings); !ok)
-            return errorOf(ok);
-        auto insert = db.prepare("INSERT INTO workspace_journal (sandbox_id, staging, target_path, staging_inode, "
-                                 "plan, created_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-        if (!insert)
-            return errorOf(insert);
-        const std::string planText = journalPlan(plan, *id, swapPlan->kind, &details);
-        const std::string stagingName = staging.filename().string();
-        sqlite::Binder bind(insert->get());
-        bind.integer(1, target->id)
-            .text(2, stagingName)
-            .blob(3, report.swapped)
-            .integer(4, static_cast<std::int64_t>(prepared->inode))
-            .text(5, planText)
-            .integer(6, plan.createdAtMs);
-        if (!bind.ok() || sqlite3_step(insert->get()) != SQLITE_DONE)
-            return db.error("cannot write the promotion journal");
-        journalRow = db.lastInsertId();
-        if (auto ok = transaction.commit(); !ok)
-            return errorOf(ok);
-        step("promote.journaled");
-        trace("journaled");
-
-        if (auto ok = swap(*target, *swapPlan, staging); !ok)
-            return errorOf(ok);
-        step("promote.swapped");
-        trace("swapped");
-    }
-    auto made = finishRestore(plan, *id, nullptr, report.swapped, journalRow, false, &details);
-    if (!made)
-        return errorOf(made);
-    step("promote.recorded");
-    trace("recorded");
-    if (!staging.empty()) {
-        (void)removeTree(staging);
-        (void)removeTree(staging.string() + ".old");
-    }
-    report.applied = true;
-    report.status = "applied";
-    report.checkpoint = made->info.id;
+    auto applied = applyPromotion(request, *target, savedTarget, sourceHead, reader, *merged, progress, trace, report);
+    if (!applied)
+        return errorOf(applied);
     return report;
 }
 

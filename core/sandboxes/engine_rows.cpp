@@ -1,96 +1,16 @@
-// The engine's rows: sandboxes, checkpoints and their graph, the stat cache, locks and folders.
+// The engine's rows: operations with their audit entries, sandboxes, checkpoints and their graph.
 
 #include "engine_internal.h"
 
-#include "isolation/workspace_lending.h"
 #include "store/audit.h"
 
 #include <nlohmann/json.hpp>
 
-#include <fcntl.h>
-#include <sys/stat.h>
+#include <deque>
 
 namespace sb {
 
 using namespace engine;
-
-Result<FileLock> SandboxEngine::Impl::lockSandbox(std::string_view name)
-{
-    auto lock = FileLock::acquire(lockOf(name), FileLock::Mode::Exclusive, kSandboxLockWaitMs,
-                                  fmt::format("sandbox '{}'", name));
-    if (!lock)
-        return lock;
-    if (auto ok = reclaimWorkspace(name); !ok)
-        return errorOf(ok);
-    return lock;
-}
-
-Result<void> SandboxEngine::Impl::reclaimWorkspace(std::string_view name)
-{
-    struct stat folder {};
-    if (::lstat(sandboxFolder(name).c_str(), &folder) != 0 || !S_ISDIR(folder.st_mode))
-        return {}; // not made yet (or being made under this lock)
-    const fs::path workspace = workspaceOf(name);
-    if (auto ok = lending::reclaim(workspace, {folder.st_uid, folder.st_gid}); !ok)
-        return fail(fmt::format("sandbox '{}': {}", name, ok.error().message));
-    auto dir = openDirectory(workspace);
-    if (!dir)
-        return {}; // archived: no workspace folder
-    std::vector<std::string> jobFolders;
-    std::error_code ec;
-    for (fs::directory_iterator it(workspace, ec), end; !ec && it != end; it.increment(ec)) {
-        std::string entry = it->path().filename().string();
-        if (entry.starts_with(lending::kJobFolderPrefix))
-            jobFolders.push_back(std::move(entry));
-    }
-    for (const auto& job : jobFolders) {
-        if (auto ok = removeTreeAt(dir->get(), job); !ok)
-            return fail(fmt::format("cannot remove {} (a run's job folder): {}", (workspace / job).string(),
-                                    ok.error().message));
-    }
-    return {};
-}
-
-Result<std::vector<FileLock>> SandboxEngine::Impl::lockSandboxes(std::vector<std::string> names)
-{
-    std::sort(names.begin(), names.end());
-    names.erase(std::unique(names.begin(), names.end()), names.end());
-    std::vector<FileLock> locks;
-    for (const auto& name : names) {
-        auto lock = lockSandbox(name);
-        if (!lock)
-            return errorOf(lock);
-        locks.push_back(std::move(*lock));
-    }
-    return locks;
-}
-
-Result<FileLock> SandboxEngine::Impl::lockGarbage(FileLock::Mode mode)
-{
-    return FileLock::acquire(root / "locks" / ".gc", mode, kGarbageLockWaitMs, "the store's garbage collection");
-}
-
-Result<void> SandboxEngine::Impl::prepareFolders()
-{
-    for (const char* sub : {"sandboxes", "locks", "trash"}) {
-        if (auto ok = makeDirectories(root / sub); !ok)
-            return ok;
-    }
-    return {};
-}
-
-// Moves a folder out of the way (into trash/) and removes it: the rename is atomic, so a crash during the
-// removal leaves it in trash/ for the next sweep, never half in place.
-Result<void> SandboxEngine::Impl::discardFolder(const fs::path& folder)
-{
-    std::error_code ec;
-    if (!fs::exists(fs::symlink_status(folder, ec)))
-        return {};
-    const fs::path trash = root / "trash" / fmt::format("{}-{}", folder.filename().string(), randomHex(6));
-    if (::rename(folder.c_str(), trash.c_str()) != 0)
-        return fail(fmt::format("cannot move {} away: {}", folder.string(), errnoText(errno)));
-    return removeTree(trash);
-}
 
 Result<void> SandboxEngine::Impl::commit(sqlite::Transaction& transaction, const Operation& operation)
 {
@@ -419,94 +339,6 @@ Result<void> SandboxEngine::Impl::storeListings(const TreeReader::Listings& list
     return {};
 }
 
-Result<StatCache> SandboxEngine::Impl::loadStatCache(std::int64_t sandboxId)
-{
-    auto statement = db.prepare("SELECT path, data FROM workspace_stat WHERE sandbox_id = ?1");
-    if (!statement)
-        return errorOf(statement);
-    sqlite3_stmt* s = statement->get();
-    sqlite3_bind_int64(s, 1, sandboxId);
-    StatCache cache;
-    int rc = 0;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-        cache.emplace(sqlite::columnString(s, 0), sqlite::columnString(s, 1));
-    if (rc != SQLITE_DONE)
-        return db.error("cannot read the stat cache");
-    return cache;
-}
-
-Result<void> SandboxEngine::Impl::writeStatRow(std::int64_t sandboxId, const std::string& path, const std::string& data)
-{
-    auto upsert = db.prepare("INSERT INTO workspace_stat (sandbox_id, path, data) VALUES (?1, ?2, ?3) "
-                             "ON CONFLICT (sandbox_id, path) DO UPDATE SET data = excluded.data");
-    if (!upsert)
-        return errorOf(upsert);
-    sqlite::Binder bind(upsert->get());
-    bind.integer(1, sandboxId).blob(2, path).blob(3, data);
-    if (!bind.ok() || sqlite3_step(upsert->get()) != SQLITE_DONE)
-        return db.error("cannot update the stat cache");
-    return {};
-}
-
-// Brings the cache in line with a walk: one row per directory, written only where it changed.
-Result<void> SandboxEngine::Impl::updateStatCache(std::int64_t sandboxId, const StatCache& old, const ScanResult& scan)
-{
-    for (const auto& [path, packed] : scan.directories) {
-        if (auto before = old.find(path); before != old.end() && before->second == packed)
-            continue;
-        if (auto ok = writeStatRow(sandboxId, path, packed); !ok)
-            return ok;
-    }
-    auto remove = db.prepare("DELETE FROM workspace_stat WHERE sandbox_id = ?1 AND path = ?2");
-    if (!remove)
-        return errorOf(remove);
-    for (const auto& [path, packed] : old) {
-        if (scan.directories.contains(path))
-            continue;
-        sqlite3_reset(remove->get());
-        sqlite::Binder bind(remove->get());
-        bind.integer(1, sandboxId).blob(2, path);
-        if (!bind.ok() || sqlite3_step(remove->get()) != SQLITE_DONE)
-            return db.error("cannot update the stat cache");
-    }
-    return {};
-}
-
-// Forgets every path at or below `prefix` ("" = all): a restore rewrote them.
-Result<void> SandboxEngine::Impl::dropStatCacheUnder(std::int64_t sandboxId, const std::string& prefix)
-{
-    Result<sqlite::Statement> statement = prefix.empty()
-                                           ? db.prepare("DELETE FROM workspace_stat WHERE sandbox_id = ?1")
-                                           : db.prepare("DELETE FROM workspace_stat WHERE sandbox_id = ?1 AND "
-                                                        "(path = ?2 OR (path >= ?3 AND path < ?4))");
-    if (!statement)
-        return errorOf(statement);
-    const std::string below = prefix + "/";
-    const std::string after = prefix + "0"; // '0' follows '/'
-    sqlite::Binder bind(statement->get());
-    bind.integer(1, sandboxId);
-    if (!prefix.empty())
-        bind.blob(2, prefix).blob(3, below).blob(4, after);
-    if (!bind.ok() || sqlite3_step(statement->get()) != SQLITE_DONE)
-        return db.error("cannot update the stat cache");
-    return {};
-}
-
-ScanOptions SandboxEngine::Impl::scanOptions(const StatCache* cache, BlobStore* into,
-                                             const ProgressCallback& progress) const
-{
-    ScanOptions options;
-    options.store = into;
-    options.cache = cache;
-    options.maxFileSize = maxFileSize;
-    if (progress) {
-        options.progress = [progress](const ScanProgress& p) {
-            return progress(Progress{"scanning", p.files, 0, p.path});
-        };
-    }
-    return options;
-}
-
 Result<std::int64_t>
 SandboxEngine::Impl::insertSandbox(const std::string& name, const std::string& owner, std::int64_t createdAtMs,
                                    std::optional<std::int64_t> expiresAtMs, const std::string& origin,
@@ -532,6 +364,54 @@ SandboxEngine::Impl::insertSandbox(const std::string& name, const std::string& o
     if (!bind.ok() || sqlite3_step(insert->get()) != SQLITE_DONE)
         return db.error(fmt::format("cannot record sandbox '{}'", name));
     return db.lastInsertId();
+}
+
+Result<std::optional<CheckpointRow>> SandboxEngine::Impl::commonAncestor(std::int64_t a, std::int64_t b)
+{
+    // Breadth-first from both sides by generations; the first checkpoint both reach, nearest to `a`.
+    auto ancestors = [&](std::int64_t start) -> Result<std::map<std::int64_t, int>> {
+        std::map<std::int64_t, int> distance{{start, 0}};
+        std::deque<std::int64_t> queue{start};
+        auto parents = db.prepare("SELECT parent_id FROM checkpoint_parents WHERE child_id = ?1");
+        if (!parents)
+            return errorOf(parents);
+        while (!queue.empty()) {
+            const std::int64_t id = queue.front();
+            queue.pop_front();
+            sqlite3_reset(parents->get());
+            sqlite3_bind_int64(parents->get(), 1, id);
+            while (sqlite3_step(parents->get()) == SQLITE_ROW) {
+                const std::int64_t parent = sqlite3_column_int64(parents->get(), 0);
+                if (distance.try_emplace(parent, distance[id] + 1).second)
+                    queue.push_back(parent);
+            }
+        }
+        return distance;
+    };
+    auto fromLeft = ancestors(a);
+    if (!fromLeft)
+        return errorOf(fromLeft);
+    auto fromRight = ancestors(b);
+    if (!fromRight)
+        return errorOf(fromRight);
+    std::optional<std::int64_t> best;
+    int bestDistance = 0;
+    for (const auto& [id, distance] : *fromLeft) {
+        auto other = fromRight->find(id);
+        if (other == fromRight->end())
+            continue;
+        const int total = distance + other->second;
+        if (!best || total < bestDistance) {
+            best = id;
+            bestDistance = total;
+        }
+    }
+    if (!best)
+        return std::optional<CheckpointRow>{};
+    auto row = checkpointByRow(*best);
+    if (!row)
+        return errorOf(row);
+    return std::optional<CheckpointRow>(std::move(*row));
 }
 
 } // namespace sb

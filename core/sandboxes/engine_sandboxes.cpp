@@ -18,6 +18,21 @@ std::chrono::steady_clock::time_point engine::StepTrace::processStart()
 
 using namespace engine;
 
+ScanOptions SandboxEngine::Impl::scanOptions(const StatCache* cache, BlobStore* into,
+                                             const ProgressCallback& progress) const
+{
+    ScanOptions options;
+    options.store = into;
+    options.cache = cache;
+    options.maxFileSize = maxFileSize;
+    if (progress) {
+        options.progress = [progress](const ScanProgress& p) {
+            return progress(Progress{"scanning", p.files, 0, p.path});
+        };
+    }
+    return options;
+}
+
 // Walks a workspace through its stat cache. Listings taken from the cache must be in the store; should
 // one be missing (a collection removed what only a pruned checkpoint held) the walk is done again building
 // every listing.
@@ -310,12 +325,14 @@ Result<WriteStats> SandboxEngine::Impl::writeWorkspace(TreeReader& reader, const
     return stats;
 }
 
-Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxRequest& request, std::string_view kind,
-                                                        const ProgressCallback& progress)
+namespace {
+
+// What a creation asks is possible before anything is looked up or locked.
+Result<void> checkCreateRequest(const CreateSandboxRequest& request)
 {
-    if (auto ok = validateName(request.name); !ok)
+    if (auto ok = SandboxEngine::validateName(request.name); !ok)
         return errorOf(ok);
-    if (request.name == kMain)
+    if (request.name == SandboxEngine::kMain)
         return fail("'main' is the production sandbox: it exists from the first use of the store and is not "
                     "created");
     if (request.importFrom && !request.from.empty())
@@ -326,65 +343,49 @@ Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxReque
         return fail("an idle timeout must be longer than zero");
     if (request.quotaBytes && *request.quotaBytes == 0)
         return fail("a quota must be larger than zero");
-    auto filter = PathFilter::make(request.includes, request.excludes);
-    if (!filter)
-        return errorOf(filter);
-    if (auto ok = prepareFolders(); !ok)
-        return errorOf(ok);
+    return {};
+}
 
-    // What the sandbox comes from: a sandbox (its current workspace), a checkpoint, or a folder.
-    std::string fromSandbox;
-    std::optional<CheckpointRow> fromCheckpoint;
-    if (!request.importFrom) {
-        const std::string from = request.from.empty() ? std::string(kMain) : request.from;
-        bool isSandbox = from == kMain;
-        if (!isSandbox && validateName(from)) {
-            auto row = findSandbox(from);
-            if (!row)
-                return errorOf(row);
-            isSandbox = row->has_value();
-        }
-        if (isSandbox) {
-            fromSandbox = from;
-            if (from == kMain) {
-                if (auto main = ensureMain(); !main)
-                    return errorOf(main);
-            }
-        } else if (isHexPrefix(from) && from.size() >= 4) {
-            auto checkpoint = resolveCheckpoint(from);
-            if (!checkpoint)
-                return errorOf(checkpoint);
-            fromCheckpoint = std::move(*checkpoint);
-        } else {
-            return fail(fmt::format("no sandbox or checkpoint named '{}'", from));
-        }
+} // namespace
+
+Result<void> SandboxEngine::Impl::findOrigin(const CreateSandboxRequest& request, std::string& fromSandbox,
+                                             std::optional<CheckpointRow>& fromCheckpoint)
+{
+    if (request.importFrom)
+        return {};
+    const std::string from = request.from.empty() ? std::string(kMain) : request.from;
+    bool isSandbox = from == kMain;
+    if (!isSandbox && validateName(from)) {
+        auto row = findSandbox(from);
+        if (!row)
+            return errorOf(row);
+        isSandbox = row->has_value();
     }
+    if (isSandbox) {
+        fromSandbox = from;
+        if (from == kMain) {
+            if (auto main = ensureMain(); !main)
+                return errorOf(main);
+        }
+    } else if (isHexPrefix(from) && from.size() >= 4) {
+        auto checkpoint = resolveCheckpoint(from);
+        if (!checkpoint)
+            return errorOf(checkpoint);
+        fromCheckpoint = std::move(*checkpoint);
+    } else {
+        return fail(fmt::format("no sandbox or checkpoint named '{}'", from));
+    }
+    return {};
+}
 
-    // Both names locked, in name order, so two creations from each other cannot wait on each other.
-    std::vector<std::string> names = {request.name};
-    if (!fromSandbox.empty())
-        names.push_back(fromSandbox);
-    auto locks = lockSandboxes(std::move(names));
-    if (!locks)
-        return errorOf(locks);
-    auto garbage = lockGarbage(FileLock::Mode::Shared);
-    if (!garbage)
-        return errorOf(garbage);
-
-    auto existing = findSandbox(request.name);
-    if (!existing)
-        return errorOf(existing);
-    if (*existing)
-        return fail(fmt::format("a sandbox named '{}' exists already", request.name));
-
+Result<SandboxEngine::Impl::Source>
+SandboxEngine::Impl::takeSource(const CreateSandboxRequest& request, const std::string& fromSandbox,
+                                std::optional<CheckpointRow>& fromCheckpoint, const PathFilter& filter,
+                                TreeReader& reader, const ProgressCallback& progress)
+{
     Source source;
-    TreeReader reader(blobs);
-    // What the new sandbox inherits of its source: the policy and dataset references (a sandbox's now, a
-    // checkpoint's as they were when it was made).
-    std::string inheritedPolicy;
-    std::vector<DatasetRef> inheritedDatasets;
     if (request.importFrom) {
-        auto imported = importFolder(*request.importFrom, *filter, progress);
+        auto imported = importFolder(*request.importFrom, filter, progress);
         if (!imported)
             return errorOf(imported);
         source = std::move(*imported);
@@ -394,8 +395,8 @@ Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxReque
             return errorOf(row);
         if (auto ok = revive(*row); !ok)
             return errorOf(ok);
-        inheritedPolicy = row->info.policy;
-        inheritedDatasets = row->info.datasets;
+        source.policy = row->info.policy;
+        source.datasets = row->info.datasets;
         SaveRequest save;
         save.always = false;
         save.kind = "auto";
@@ -409,66 +410,42 @@ Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxReque
         source.origin = fromSandbox == kMain ? std::string(kMain) : fmt::format("sandbox {}", fromSandbox);
         source.checkpoint = std::move(saved->head);
     } else {
-        inheritedPolicy = fromCheckpoint->info.policy;
-        inheritedDatasets = fromCheckpoint->info.datasets;
+        source.policy = fromCheckpoint->info.policy;
+        source.datasets = fromCheckpoint->info.datasets;
         source.tree = fromCheckpoint->info.tree;
         source.origin = fmt::format("checkpoint {}", fromCheckpoint->info.id);
         source.checkpoint = std::move(*fromCheckpoint);
     }
-    if (!request.importFrom && !filter->empty()) {
-        auto filtered = filterTree(reader, source.tree, *filter, "", source.listings);
+    if (!request.importFrom && !filter.empty()) {
+        auto filtered = filterTree(reader, source.tree, filter, "", source.listings);
         if (!filtered)
             return errorOf(filtered);
         source.tree = (*filtered)->hash;
     }
-    reader.addUnstored(&source.listings);
-    auto totals = totalsOf(reader, source.tree);
-    if (!totals)
-        return errorOf(totals);
-    if (request.quotaBytes && totals->bytes > *request.quotaBytes)
-        return fail(fmt::format("sandbox '{}' would hold {} bytes, over its quota of {} bytes: nothing was created",
-                                request.name, totals->bytes, *request.quotaBytes));
-    SandboxInfo governance;
-    governance.quotaBytes = request.quotaBytes;
-    governance.idleTimeoutMs = request.idleTimeoutMs;
-    governance.policy = request.policy ? *request.policy : inheritedPolicy;
-    governance.datasets = std::move(inheritedDatasets);
-    for (const auto& add : request.datasets) {
-        std::erase_if(governance.datasets, [&](const DatasetRef& r) { return r.name == add.name; });
-        governance.datasets.push_back(add);
-    }
+    return source;
+}
 
-    // The folder: anything left under this name (a crash, a destroy cut short) goes first.
-    const fs::path folder = sandboxFolder(request.name);
-    if (auto ok = discardFolder(folder); !ok)
-        return errorOf(ok);
-    if (::mkdir(folder.c_str(), 0700) != 0)
-        return fail(fmt::format("cannot create {}: {}", folder.string(), errnoText(errno)));
-    auto cleanup = [&](const Error& error) -> std::unexpected<Error> {
-        (void)removeTree(folder);
-        return std::unexpected(error);
-    };
-    if (auto written = writeWorkspace(reader, source.tree, folder, progress); !written)
-        return cleanup(written.error());
-    step("create.written");
-
+Result<CheckpointRow> SandboxEngine::Impl::recordNewSandbox(const CreateSandboxRequest& request, std::string_view kind,
+                                                            const Source& source, const Totals& totals,
+                                                            SandboxInfo& governance)
+{
     const std::string author = actorOr(request.owner);
     const std::int64_t now = clock();
     sqlite::Transaction transaction(db);
     if (auto ok = transaction.begin(); !ok)
-        return cleanup(ok.error());
+        return errorOf(ok);
     const std::optional<std::int64_t> expires =
         request.expiresInMs ? std::optional<std::int64_t>(now + *request.expiresInMs) : std::nullopt;
     auto sandboxId =
         insertSandbox(request.name, author, now, expires, source.origin, request.includes, request.excludes);
     if (!sandboxId)
-        return cleanup(sandboxId.error());
+        return errorOf(sandboxId);
     governance.owner = author;
     governance.expiresAtMs = expires;
     if (auto ok = writeGovernance(*sandboxId, governance); !ok)
-        return cleanup(ok.error());
+        return errorOf(ok);
     if (auto ok = storeListings(source.listings); !ok)
-        return cleanup(ok.error());
+        return errorOf(ok);
     NewCheckpoint c;
     c.sandboxId = *sandboxId;
     c.sandboxName = request.name;
@@ -482,14 +459,14 @@ Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxReque
     c.author = author;
     c.createdAtMs = now;
     c.source = source.checkpoint ? source.checkpoint->info.id : std::string();
-    c.files = totals->files;
-    c.bytes = totals->bytes;
+    c.files = totals.files;
+    c.bytes = totals.bytes;
     c.meta = metaText(governance.policy, governance.datasets);
     auto made = addCheckpoint(c);
     if (!made)
-        return cleanup(made.error());
+        return errorOf(made);
     if (auto ok = setHead(*sandboxId, made->id); !ok)
-        return cleanup(ok.error());
+        return errorOf(ok);
     const nlohmann::json details = {{"origin", source.origin},
                                     {"checkpoint", made->info.id},
                                     {"source", c.source},
@@ -509,7 +486,81 @@ Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxReque
     const std::string action = kind == "fork" ? "checkpoint.fork" : "sandbox.create";
     if (auto ok = commit(transaction, Operation{action, request.name, made->info.id, author, now, jsonText(details)});
         !ok)
-        return cleanup(ok.error());
+        return errorOf(ok);
+    return made;
+}
+
+Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxRequest& request, std::string_view kind,
+                                                        const ProgressCallback& progress)
+{
+    if (auto ok = checkCreateRequest(request); !ok)
+        return errorOf(ok);
+    auto filter = PathFilter::make(request.includes, request.excludes);
+    if (!filter)
+        return errorOf(filter);
+    if (auto ok = prepareFolders(); !ok)
+        return errorOf(ok);
+
+    // What the sandbox comes from: a sandbox (its current workspace), a checkpoint, or a folder.
+    std::string fromSandbox;
+    std::optional<CheckpointRow> fromCheckpoint;
+    if (auto ok = findOrigin(request, fromSandbox, fromCheckpoint); !ok)
+        return errorOf(ok);
+
+    // Both names locked, in name order, so two creations from each other cannot wait on each other.
+    std::vector<std::string> names = {request.name};
+    if (!fromSandbox.empty())
+        names.push_back(fromSandbox);
+    auto locks = lockSandboxes(std::move(names));
+    if (!locks)
+        return errorOf(locks);
+    auto garbage = lockGarbage(FileLock::Mode::Shared);
+    if (!garbage)
+        return errorOf(garbage);
+
+    auto existing = findSandbox(request.name);
+    if (!existing)
+        return errorOf(existing);
+    if (*existing)
+        return fail(fmt::format("a sandbox named '{}' exists already", request.name));
+
+    TreeReader reader(blobs);
+    auto source = takeSource(request, fromSandbox, fromCheckpoint, *filter, reader, progress);
+    if (!source)
+        return errorOf(source);
+    reader.addUnstored(&source->listings);
+    auto totals = totalsOf(reader, source->tree);
+    if (!totals)
+        return errorOf(totals);
+    if (request.quotaBytes && totals->bytes > *request.quotaBytes)
+        return fail(fmt::format("sandbox '{}' would hold {} bytes, over its quota of {} bytes: nothing was created",
+                                request.name, totals->bytes, *request.quotaBytes));
+    SandboxInfo governance;
+    governance.quotaBytes = request.quotaBytes;
+    governance.idleTimeoutMs = request.idleTimeoutMs;
+    governance.policy = request.policy ? *request.policy : source->policy;
+    governance.datasets = std::move(source->datasets);
+    for (const auto& add : request.datasets) {
+        std::erase_if(governance.datasets, [&](const DatasetRef& r) { return r.name == add.name; });
+        governance.datasets.push_back(add);
+    }
+
+    // The folder: anything left under this name (a crash, a destroy cut short) goes first.
+    const fs::path folder = sandboxFolder(request.name);
+    if (auto ok = discardFolder(folder); !ok)
+        return errorOf(ok);
+    if (::mkdir(folder.c_str(), 0700) != 0)
+        return fail(fmt::format("cannot create {}: {}", folder.string(), errnoText(errno)));
+    auto cleanup = [&](const Error& error) -> std::unexpected<Error> {
+        (void)removeTree(folder);
+        return std::unexpected(error);
+    };
+    if (auto written = writeWorkspace(reader, source->tree, folder, progress); !written)
+        return cleanup(written.error());
+    step("create.written");
+    auto made = recordNewSandbox(request, kind, *source, *totals, governance);
+    if (!made)
+        return cleanup(made.error());
 
     auto row = findSandbox(request.name);
     if (!row)
@@ -519,8 +570,8 @@ Result<CreateSandboxResult> SandboxEngine::Impl::create(const CreateSandboxReque
     CreateSandboxResult result;
     result.sandbox = std::move((*row)->info);
     result.checkpoint = std::move(made->info);
-    result.savedSource = std::move(source.saved);
-    result.skipped = std::move(source.skipped);
+    result.savedSource = std::move(source->saved);
+    result.skipped = std::move(source->skipped);
     return result;
 }
 

@@ -2,7 +2,6 @@
 
 #include "engine_internal.h"
 
-#include <deque>
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -536,54 +535,6 @@ Result<std::optional<CheckpointInfo>> SandboxEngine::commonAncestor(std::string_
     if (!*row)
         return std::optional<CheckpointInfo>{};
     return std::optional<CheckpointInfo>(std::move((*row)->info));
-}
-
-Result<std::optional<CheckpointRow>> SandboxEngine::Impl::commonAncestor(std::int64_t a, std::int64_t b)
-{
-    // Breadth-first from both sides by generations; the first checkpoint both reach, nearest to `a`.
-    auto ancestors = [&](std::int64_t start) -> Result<std::map<std::int64_t, int>> {
-        std::map<std::int64_t, int> distance{{start, 0}};
-        std::deque<std::int64_t> queue{start};
-        auto parents = db.prepare("SELECT parent_id FROM checkpoint_parents WHERE child_id = ?1");
-        if (!parents)
-            return errorOf(parents);
-        while (!queue.empty()) {
-            const std::int64_t id = queue.front();
-            queue.pop_front();
-            sqlite3_reset(parents->get());
-            sqlite3_bind_int64(parents->get(), 1, id);
-            while (sqlite3_step(parents->get()) == SQLITE_ROW) {
-                const std::int64_t parent = sqlite3_column_int64(parents->get(), 0);
-                if (distance.try_emplace(parent, distance[id] + 1).second)
-                    queue.push_back(parent);
-            }
-        }
-        return distance;
-    };
-    auto fromLeft = ancestors(a);
-    if (!fromLeft)
-        return errorOf(fromLeft);
-    auto fromRight = ancestors(b);
-    if (!fromRight)
-        return errorOf(fromRight);
-    std::optional<std::int64_t> best;
-    int bestDistance = 0;
-    for (const auto& [id, distance] : *fromLeft) {
-        auto other = fromRight->find(id);
-        if (other == fromRight->end())
-            continue;
-        const int total = distance + other->second;
-        if (!best || total < bestDistance) {
-            best = id;
-            bestDistance = total;
-        }
-    }
-    if (!best)
-        return std::optional<CheckpointRow>{};
-    auto row = checkpointByRow(*best);
-    if (!row)
-        return errorOf(row);
-    return std::optional<CheckpointRow>(std::move(*row));
 }
 
 Result<PromotionReport> SandboxEngine::promote(const PromotionRequest& request, const ProgressCallback& progress)

@@ -1,6 +1,7 @@
 #include "store/audit_key.h"
 
 #include "store/sqlite_db.h"
+#include "util/errno_text.h"
 #include "util/hash.h"
 #include "util/input_file.h"
 #include "util/user_account.h"
@@ -28,11 +29,6 @@ namespace fs = std::filesystem;
 constexpr std::string_view kKeyFormat = "sandbench-audit-key-1";
 constexpr std::string_view kWitnessFormat = "sandbench-audit-witness-1";
 constexpr std::size_t kIdDigits = 32;
-
-std::string errnoText(int error)
-{
-    return std::generic_category().message(error);
-}
 
 bool isLowerHex(std::string_view text, std::size_t digits)
 {

@@ -36,9 +36,6 @@ inline std::unexpected<Error> closedError(const std::filesystem::path& path)
 
 std::int64_t nowMs();
 
-// What errno `error` means.
-std::string errnoText(int error);
-
 // store_location.cpp: the folder of the store at `location` made (the default location, private to the user)
 // or required to exist (a path a person named).
 Result<void> prepareFolder(const StoreLocation& location);

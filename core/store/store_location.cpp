@@ -1,5 +1,6 @@
 #include "store_internal.h"
 
+#include "util/errno_text.h"
 #include "util/user_account.h"
 
 #include <fmt/format.h>
@@ -34,7 +35,7 @@ Result<void> ensureParentFolder(const fs::path& file)
     for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
         if (::mkdir(it->c_str(), 0700) != 0 && errno != EEXIST)
             return fail(fmt::format("store {}: cannot create folder {}: {}", file.string(), it->string(),
-                                    detail::errnoText(errno)));
+                                    errnoText(errno)));
     }
     if (!fs::is_directory(parent, ec))
         return fail(fmt::format("store {}: {} is not a folder", file.string(), parent.string()));
@@ -59,11 +60,6 @@ Result<void> requireParentFolder(const fs::path& file)
 }
 
 } // namespace
-
-std::string detail::errnoText(int error)
-{
-    return std::generic_category().message(error);
-}
 
 Result<void> detail::prepareFolder(const StoreLocation& location)
 {

@@ -1,6 +1,7 @@
 #include "store_internal.h"
 
 #include "schema_migration.h"
+#include "util/errno_text.h"
 
 #include <fmt/format.h>
 #include <sqlite3.h>
@@ -276,7 +277,7 @@ Result<Store> Store::open(const StoreLocation& location)
             if (fd >= 0)
                 ::close(fd);
             else if (errno != EEXIST)
-                return fail(fmt::format("store {}: cannot create: {}", path.string(), detail::errnoText(errno)));
+                return fail(fmt::format("store {}: cannot create: {}", path.string(), errnoText(errno)));
         }
 
         auto connection = openConnection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX);

@@ -846,8 +846,8 @@ TEST(EscapeSuite, ImportGuardBypassesStillCannotEscape)
 // ---- what the program says is not what happened --------------------------------------------------------
 
 // The program may write anything anywhere it can: nothing it writes may decide the recorded outcome. It has
-// no descriptor to Sandbench but its output (fd 3 used to carry the Python guard's reports), and what it
-// says there about itself (a MemoryError, a refused import) is recorded as its claim, never as a verdict.
+// no descriptor to Sandbench but its output (the Python guard's reports come on its stderr too), and what
+// it says there about itself (a MemoryError, a refused import) is recorded as its claim, never as a verdict.
 TEST(EscapeSuite, TheProgramCannotForgeItsOutcome)
 {
     const std::string reachPosix = "import sys\no = sys.modules['posix']\n";

@@ -1,4 +1,4 @@
-// The batch evaluator (core/rules/cel/batch.h) against the interpreter, row by row: randomly generated
+// The batch evaluator (core/cel, cel/batch.h) against the interpreter, row by row: randomly generated
 // expressions over the subset on random records (missing values, empty and non-ASCII strings, integer
 // extremes, NaN and infinities, negative numbers and timestamps), and the demo rule sets, whole evaluations
 // with and without batches compared field by field. The seeds are fixed: a failure names the expression

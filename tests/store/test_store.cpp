@@ -549,7 +549,7 @@ TEST_F(StoreTest, MovedFromStoreFailsCleanly)
 }
 
 // Each command opens the store, writes once and exits. The WAL must not grow with every such command: a new
-// process re-reads all of it at open (and the log used to keep every command's frames: 11 MB after 150).
+// process re-reads all of it at open (a log that kept every command's frames would hold 11 MB after 150).
 TEST_F(StoreTest, TheWalStaysShortAcrossManyOneWriteOpens)
 {
     for (int i = 0; i < 300; ++i) {

@@ -45,11 +45,9 @@ public:
 
     bool openFile(const QString& path);
     bool saveFile(const QString& path);
-    QString currentFile() const { return m_currentFile; }
 
     CodeEditor* editor() const { return m_editor; }
     JobRunner* jobs() const { return m_jobs; }
-    AuditView* auditView() const { return m_auditView; }
     CheckpointBrowser* checkpointBrowser() const { return m_checkpointBrowser; }
     // Shows the checkpoint browser's dock in front, with room for its diff.
     void showCheckpoints();

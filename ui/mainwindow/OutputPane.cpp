@@ -76,11 +76,6 @@ void OutputPane::setBadge(const QString& text, const QColor& background, const Q
                                .arg(background.name(), foreground.name()));
 }
 
-QString OutputPane::badgeText() const
-{
-    return m_badge->text();
-}
-
 void OutputPane::showIdle()
 {
     setBadge(tr("no run yet"), kIdleGrey, Qt::white);

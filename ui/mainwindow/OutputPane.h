@@ -26,8 +26,6 @@ public:
     void appendNote(const QString& text);
     void setHeader(const sb::RunResult& result);
 
-    QString badgeText() const;
-
 private:
     void setBadge(const QString& text, const QColor& background, const QColor& foreground);
     void appendSection(const QString& title, const QString& body, const QColor& color);

@@ -201,10 +201,4 @@ bool RuleSetEditor::hasErrorIndicatorAt(int position) const
                                                            static_cast<long>(position)) != 0;
 }
 
-bool RuleSetEditor::hasWarningIndicatorAt(int position) const
-{
-    return const_cast<RuleSetEditor*>(this)->SendScintilla(SCI_INDICATORVALUEAT, static_cast<unsigned long>(m_warningIndicator),
-                                                           static_cast<long>(position)) != 0;
-}
-
 } // namespace sb::ui

@@ -46,9 +46,8 @@ public:
     const std::vector<EditorDiagnostic>& diagnostics() const { return m_diagnostics; }
     // The message of the diagnostic underlined at `position`, if any.
     QString diagnosticAt(int position) const;
-    // Whether the error (or warning) indicator covers `position`.
+    // Whether the error indicator covers `position`.
     bool hasErrorIndicatorAt(int position) const;
-    bool hasWarningIndicatorAt(int position) const;
 
 signals:
     void checked(int errors, int warnings);

@@ -1,6 +1,6 @@
 #pragma once
 // Sandbench's own QScintilla lexer for rule sets: YAML keys, comments, strings and numbers, and inside
-// `when:` conditions the CEL tokens of core/rules/cel/lexer.h, so what the editor colours is what the
+// `when:` conditions the CEL tokens of core/cel (cel/lexer.h), so what the editor colours is what the
 // rule engine reads.
 
 #include <Qsci/qscilexercustom.h>

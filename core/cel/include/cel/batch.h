@@ -84,9 +84,6 @@ public:
     void eval(std::span<const Value* const> columns, std::size_t first, std::size_t rows, BatchScratch& scratch,
               std::uint8_t* out) const;
 
-    // Sub-expressions of the plan (for tests and benchmarks).
-    std::size_t nodeCount() const;
-
     struct Plan;
 
 private:

@@ -36,7 +36,6 @@ struct CompileError {
         }
         return out;
     }
-    sb::Error toError() const { return sb::Error{message()}; }
 };
 
 } // namespace sb::cel

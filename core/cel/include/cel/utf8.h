@@ -1,8 +1,8 @@
 #pragma once
 
-// UTF-8, as CEL strings are: well-formedness (shortest forms only, no surrogates, at most U+10FFFF), length
-// in code points, encoding a code point. One home for the parser (source text, escapes) and the functions
-// (size, string(bytes)).
+// UTF-8, as CEL strings are: well-formedness (shortest forms only, no surrogates, at most U+10FFFF, decided
+// by util's one decoder), length in code points, encoding a code point. One home for the parser (source
+// text, escapes) and the functions (size, string(bytes)).
 
 #include <cstddef>
 #include <cstdint>

@@ -186,7 +186,6 @@ public:
     }
     // Bytes handed out since the last reset (blocks skipped for lack of room count as used).
     std::size_t bytesUsed() const { return m_usedBefore + m_offset; }
-    std::size_t bytesReserved() const;
 
 private:
     struct Block {

@@ -3,6 +3,7 @@
 // Small, careful file-system steps for the workspace engine: every walk goes through directory descriptors
 // opened with O_NOFOLLOW, so a symlink planted by a sandboxed program is never followed out of the workspace.
 
+#include "util/errno_text.h"
 #include "util/error.h"
 
 #include <filesystem>
@@ -35,8 +36,6 @@ public:
 private:
     int m_fd = -1;
 };
-
-std::string errnoText(int error);
 
 // Opens a directory below `dirfd` (one path component, no symlink followed).
 Result<Fd> openDirectoryAt(int dirfd, const std::string& name);

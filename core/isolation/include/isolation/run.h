@@ -39,12 +39,12 @@ struct RunRequest {
     Policy policy;
     std::string label; // optional: a demo case name or file name, shown in history
     std::vector<std::string> command{}; // Language::Command: the argv; argv[0] is looked up on PATH
-    // Non-empty: the run works in this folder (a sandbox's workspace, core/workspace) instead of a fresh
+    // Non-empty: the run works in this folder (a sandbox's workspace, core/sandboxes) instead of a fresh
     // private work dir. It is the run's working directory and only writable place (/work in a container),
     // and stays afterwards with what the run left in it. limits.disk_mb bounds what the run adds to it.
     // Such a run never comes from a warm pool.
     std::filesystem::path workspace{};
-    // With a workspace: the descriptor of the workspace's lock, which the caller holds (core/workspace: the
+    // With a workspace: the descriptor of the workspace's lock, which the caller holds (core/sandboxes: the
     // sandbox's lock) and keeps open until run() returns; the run's launcher holds it too (workspace_lending.h).
     // Runs in one workspace must not overlap: -1 leaves that to the caller.
     int workspaceLock = -1;

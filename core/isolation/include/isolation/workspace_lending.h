@@ -12,7 +12,7 @@
 // would share one uid, and then one run could signal or trace the other, read its snippet and output as they
 // happen, share its process limit, and its end (kill(-1) as that uid) would kill the other mid-way. A run's
 // identity stays its own; the price is that runs in one sandbox wait for each other (runs in different
-// sandboxes do not). The caller holds the workspace's lock (core/workspace: the sandbox's lock, the same one
+// sandboxes do not). The caller holds the workspace's lock (core/sandboxes: the sandbox's lock, the same one
 // checkpoints and restores take) for the whole lent period, and hands it to the run's launcher too
 // (RunRequest::workspaceLock), so the lock lasts as long as anything supervises the run, also when the caller
 // is killed. A checkpoint therefore never reads a half-lent workspace, and a restore never swaps one.

@@ -1,7 +1,7 @@
 #pragma once
 
 // Promotion: moving what a sandbox changed into its target (usually main) through a reviewed gate. The merge
-// is three-way from the common ancestor in the checkpoint graph (workspace/merge.h); the gate measures the
+// is three-way from the common ancestor in the checkpoint graph (checkpoints/merge.h); the gate measures the
 // change (impact), grades it (risk, from configurable thresholds), checks that what would land still parses
 // (compatibility), asks for an approval when the risk is high, and only then applies it atomically with the
 // restore machinery (docs/CHECKPOINTS.md, "Promotion"). SandboxEngine::promote runs it.

@@ -112,7 +112,6 @@ public:
     std::int64_t sourceLine(std::size_t row) const { return m_lines[row]; }
     // What the records were read from, for messages: a file path or "dataset NAME".
     const std::string& source() const { return m_source; }
-    void setSource(std::string source) { m_source = std::move(source); }
 
     // The value a missing field of `column` has: an error naming the field.
     cel::Value missing(std::size_t column) const { return m_missing[column]; }

@@ -1,6 +1,6 @@
 #pragma once
 
-// Rule sets at the promotion gate (core/workspace/promote.h): what a promotion that touches rule sets must
+// Rule sets at the promotion gate (core/promotion/promote.h): what a promotion that touches rule sets must
 // pass, and what it may risk.
 //
 // A file of the merged tree is a rule set when looksLikeRuleSet() (ruleset_diff.h) says so and it is not a

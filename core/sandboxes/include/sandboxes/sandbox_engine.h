@@ -315,7 +315,7 @@ public:
     // Reads every blob the checkpoint reaches and checks its hash: an error names what is missing or damaged.
     Result<void> verifyCheckpoint(std::string_view checkpoint);
 
-    // --- promotion (workspace/promote.h) ---------------------------------------------------------------------
+    // --- promotion (promotion/promote.h) --------------------------------------------------------------------
     // Saves unsaved work of both sandboxes (auto checkpoints), merges what the source changed since the
     // common ancestor into the target, measures, grades and checks it, and then, by the request's mode,
     // applies it (atomically: the target's workspace is wholly before or after even if the process is
