@@ -2,6 +2,8 @@
 
 #include "usecases/audit_verify.h"
 
+#include "usecase_fixture.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,17 +16,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class AuditVerifyUseCaseTest : public ::testing::Test {
+class AuditVerifyUseCaseTest : public usecasetest::StoreTest {
 protected:
     void SetUp() override
     {
-        std::string pattern = (fs::temp_directory_path() / "sandbench-audit-usecase-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr)
-            throw std::runtime_error("mkdtemp failed");
-        m_dir = pattern;
-        auto store = Store::open(m_dir / "store.db");
-        ASSERT_TRUE(store) << store.error().message;
-        m_store.emplace(std::move(*store));
+        usecasetest::StoreTest::SetUp();
         // Two audited changes: policy versions.
         Policy first;
         first.name = "first";
@@ -33,15 +29,6 @@ protected:
         second.name = "second";
         ASSERT_TRUE(m_store->recordPolicy(second));
     }
-    void TearDown() override
-    {
-        m_store.reset();
-        std::error_code ec;
-        fs::remove_all(m_dir, ec);
-    }
-
-    fs::path m_dir;
-    std::optional<Store> m_store;
 };
 
 TEST_F(AuditVerifyUseCaseTest, AnUntouchedLogIsIntact)

@@ -2,6 +2,8 @@
 
 #include "usecases/checkpoint_rule_sets.h"
 
+#include "usecase_fixture.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -26,18 +28,11 @@ std::string ruleSet(const std::string& threshold)
     return text.replace(text.find("%s"), 2, threshold);
 }
 
-class CheckpointRuleSetsTest : public ::testing::Test {
+class CheckpointRuleSetsTest : public usecasetest::StoreTest {
 protected:
     void SetUp() override
     {
-        std::string pattern = (fs::temp_directory_path() / "sandbench-usecases-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr)
-            throw std::runtime_error("mkdtemp failed");
-        m_dir = pattern;
-        ::setenv("SANDBENCH_AUDIT_KEYS", (m_dir / "keys").c_str(), 1);
-        auto store = Store::open(m_dir / "store.db");
-        ASSERT_TRUE(store) << store.error().message;
-        m_store = std::make_unique<Store>(std::move(*store));
+        usecasetest::StoreTest::SetUp();
         auto engine = SandboxEngine::open(*m_store);
         ASSERT_TRUE(engine) << engine.error().message;
         m_engine = std::move(*engine);
@@ -50,11 +45,9 @@ protected:
     void TearDown() override
     {
         m_engine.reset();
-        m_store.reset();
-        std::error_code ec;
-        fs::remove_all(m_dir, ec);
+        usecasetest::StoreTest::TearDown();
     }
-    void write(const std::string& path, const std::string& text) const
+    void writeInWorkspace(const std::string& path, const std::string& text) const
     {
         fs::create_directories((m_workspace / path).parent_path());
         std::ofstream(m_workspace / path) << text;
@@ -66,20 +59,18 @@ protected:
         return made ? made->checkpoint.id : std::string();
     }
 
-    fs::path m_dir;
     fs::path m_workspace;
-    std::unique_ptr<Store> m_store;
     std::unique_ptr<SandboxEngine> m_engine;
 };
 
 TEST_F(CheckpointRuleSetsTest, ChangedRuleSetsAreComparedRuleByRuleAndOtherFilesLeftOut)
 {
-    write("rules/fraud.yaml", ruleSet("100.0"));
-    write("config.yaml", "threshold: 3\n");
+    writeInWorkspace("rules/fraud.yaml", ruleSet("100.0"));
+    writeInWorkspace("config.yaml", "threshold: 3\n");
     const std::string first = checkpoint();
-    write("rules/fraud.yaml", ruleSet("250.0"));
-    write("config.yaml", "threshold: 4\n");
-    write("notes.txt", "x\n");
+    writeInWorkspace("rules/fraud.yaml", ruleSet("250.0"));
+    writeInWorkspace("config.yaml", "threshold: 4\n");
+    writeInWorkspace("notes.txt", "x\n");
     const std::string second = checkpoint();
     auto diff = m_engine->diff(first, second);
     ASSERT_TRUE(diff) << diff.error().message;
@@ -94,7 +85,7 @@ TEST_F(CheckpointRuleSetsTest, ChangedRuleSetsAreComparedRuleByRuleAndOtherFiles
 TEST_F(CheckpointRuleSetsTest, TheLiveWorkspaceIsReadWhenTheDiffRunsToIt)
 {
     const std::string first = checkpoint();
-    write("rules/new.yml", ruleSet("10.0"));
+    writeInWorkspace("rules/new.yml", ruleSet("10.0"));
     auto diff = m_engine->diff(first, {});
     ASSERT_TRUE(diff) << diff.error().message;
     const auto ruleSets = checkpointRuleSetDiffs(*m_engine, *diff);

@@ -2,6 +2,8 @@
 // of (usecases/sandbox_datasets.h).
 
 #include "usecases/dataset_source.h"
+
+#include "usecase_fixture.h"
 #include "usecases/sandbox_datasets.h"
 #include "usecases/sandbox_setup.h"
 
@@ -24,30 +26,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class DatasetSourceTest : public ::testing::Test {
+class DatasetSourceTest : public usecasetest::StoreTest {
 protected:
-    void SetUp() override
-    {
-        std::string pattern = (fs::temp_directory_path() / "sandbench-usecases-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr)
-            throw std::runtime_error("mkdtemp failed");
-        m_dir = pattern;
-        ::setenv("SANDBENCH_AUDIT_KEYS", (m_dir / "keys").c_str(), 1);
-        auto store = Store::open(m_dir / "store.db");
-        ASSERT_TRUE(store) << store.error().message;
-        m_store = std::make_unique<Store>(std::move(*store));
-    }
-    void TearDown() override
-    {
-        m_store.reset();
-        std::error_code ec;
-        fs::remove_all(m_dir, ec);
-    }
-    fs::path write(const std::string& name, const std::string& text) const
-    {
-        std::ofstream(m_dir / name) << text;
-        return m_dir / name;
-    }
     void import(const std::string& name, std::uint64_t rows, std::uint64_t seed)
     {
         const fs::path file = m_dir / (name + ".csv");
@@ -58,10 +38,6 @@ protected:
         rules::ReadOptions read;
         auto imported = rules::importDataset(*m_store, file, name, read);
         ASSERT_TRUE(imported) << imported.error().message;
-    }
-    StoreOpener opener()
-    {
-        return [this] { return Store::open(m_dir / "store.db"); };
     }
     // A sandbox that refers to `datasets` as they are now.
     void sandboxWith(const std::string& sandbox, const std::vector<std::string>& datasets)
@@ -78,9 +54,6 @@ protected:
         auto made = (*engine)->createSandbox(request);
         ASSERT_TRUE(made) << made.error().message;
     }
-
-    fs::path m_dir;
-    std::unique_ptr<Store> m_store;
 };
 
 rules::RuleSet declaring(const std::string& yaml)

@@ -2,6 +2,8 @@
 
 #include "usecases/policy_reference.h"
 
+#include "usecase_fixture.h"
+
 #include "isolation/doctor.h"
 
 #include <gtest/gtest.h>
@@ -19,33 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class PolicyReferenceTest : public ::testing::Test {
-protected:
-    void SetUp() override
-    {
-        std::string pattern = (fs::temp_directory_path() / "sandbench-usecases-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr)
-            throw std::runtime_error("mkdtemp failed");
-        m_dir = pattern;
-        auto store = Store::open(m_dir / "store.db");
-        ASSERT_TRUE(store) << store.error().message;
-        m_store.emplace(std::move(*store));
-    }
-    void TearDown() override
-    {
-        m_store.reset();
-        std::error_code ec;
-        fs::remove_all(m_dir, ec);
-    }
-    fs::path write(const std::string& name, const std::string& text) const
-    {
-        std::ofstream(m_dir / name) << text;
-        return m_dir / name;
-    }
-
-    fs::path m_dir;
-    std::optional<Store> m_store;
-};
+using PolicyReferenceTest = usecasetest::StoreTest;
 
 TEST_F(PolicyReferenceTest, APresetIsReferredToByItsName)
 {

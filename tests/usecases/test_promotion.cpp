@@ -2,6 +2,8 @@
 
 #include "usecases/promotion.h"
 
+#include "usecase_fixture.h"
+
 #include "rules/dataset_store.h"
 #include "rules/demo_data.h"
 
@@ -19,25 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class PromotionPlanTest : public ::testing::Test {
+class PromotionPlanTest : public usecasetest::FolderTest {
 protected:
-    void SetUp() override
-    {
-        std::string pattern = (fs::temp_directory_path() / "sandbench-usecases-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr)
-            throw std::runtime_error("mkdtemp failed");
-        m_dir = pattern;
-        ::setenv("SANDBENCH_AUDIT_KEYS", (m_dir / "keys").c_str(), 1);
-    }
-    void TearDown() override
-    {
-        std::error_code ec;
-        fs::remove_all(m_dir, ec);
-    }
-    StoreOpener opener() const
-    {
-        return [dir = m_dir] { return Store::open(dir / "store.db"); };
-    }
     static PromotionPlan plan()
     {
         PromotionPlan out;
@@ -45,8 +30,6 @@ protected:
         out.request.mode = PromotionRequest::Mode::Preview;
         return out;
     }
-
-    fs::path m_dir;
 };
 
 TEST_F(PromotionPlanTest, EveryPromotionChecksTheRuleSets)

@@ -2,6 +2,8 @@
 
 #include "usecases/run.h"
 
+#include "usecase_fixture.h"
+
 #include "usecases/policy_reference.h"
 
 #include "isolation/doctor.h"
@@ -23,29 +25,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class RunUseCaseTest : public ::testing::Test {
+class RunUseCaseTest : public usecasetest::StoreTest {
 protected:
-    void SetUp() override
-    {
-        std::string pattern = (fs::temp_directory_path() / "sandbench-run-usecase-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr)
-            throw std::runtime_error("mkdtemp failed");
-        m_dir = pattern;
-        auto store = Store::open(m_dir / "store.db");
-        ASSERT_TRUE(store) << store.error().message;
-        m_store.emplace(std::move(*store));
-    }
-    void TearDown() override
-    {
-        m_store.reset();
-        std::error_code ec;
-        fs::remove_all(m_dir, ec);
-    }
-    std::string write(const std::string& name, const std::string& text) const
-    {
-        std::ofstream(m_dir / name) << text;
-        return (m_dir / name).string();
-    }
     // A sandbox with a quota (bytes) and a policy reference.
     void createSandbox(const std::string& name, std::optional<std::uint64_t> quota, std::optional<std::string> policy)
     {
@@ -73,8 +54,6 @@ protected:
         return order;
     }
 
-    fs::path m_dir;
-    std::optional<Store> m_store;
     const Runner m_runner;
 };
 
@@ -111,7 +90,7 @@ TEST_F(RunUseCaseTest, ALevelMayAskMoreThanThePolicyNamesNotLess)
     auto lowered = resolveRunPolicy({.policy = strict, .level = IsolationLevel::Process});
     ASSERT_FALSE(lowered);
     EXPECT_EQ(lowered.error().message,
-              "--level process is below the level the policy '" + strict
+              "--level process is below the level the policy '" + strict.string()
                   + "' needs (strict), and the policy does not allow a lower one (allow_lower_level)");
 
     const auto allowed = write("allowed.yaml", "level: strict\nallow_lower_level: true\n");
