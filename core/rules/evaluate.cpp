@@ -115,234 +115,248 @@ struct alignas(64) ThreadTotals {
     }
 };
 
-} // namespace
+// A thread's working buffers: the activation the interpreter reads and the batches' results.
+struct ThreadScratch {
+    cel::EvalContext ctx;
+    cel::BatchScratch batch;
+    std::vector<cel::Value> slots;
+    cel::Activation activation{slots};
+    std::vector<std::uint32_t> matched;
+    std::vector<std::uint8_t> results; // by active rule, then row of the batch
+    std::vector<std::uint8_t> any;     // by row of the batch: the OR of the rules' results
 
-Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, const EvalOptions& options)
-{
-    if (auto ok = checkCompiledFor(rs, data); !ok)
-        return std::unexpected(ok.error());
-    const auto started = std::chrono::steady_clock::now();
-    const std::size_t n = data.rowCount();
-    const std::size_t ruleCount = rs.rules.size();
-    const std::vector<Gather> gather = gatherFor(rs, data, false);
-    std::vector<std::uint32_t> active;
-    for (std::size_t k = 0; k < ruleCount; ++k) {
-        if (rs.rules[k].enabled && rs.rules[k].program)
-            active.push_back(static_cast<std::uint32_t>(k));
+    ThreadScratch(std::size_t columnSlots, std::size_t activeRules)
+        : slots(columnSlots), results(activeRules * cel::kBatchRows), any(cel::kBatchRows)
+    {
+        matched.reserve(activeRules);
     }
-    const bool firstMatch = rs.strategy == Strategy::FirstMatch;
-    const bool stopAtFirst = firstMatch && !options.allRules;
-    const std::size_t chunk = std::max<std::size_t>(options.chunk, 64);
+};
 
-    Evaluation out;
-    // Left unwritten here (RowsAllocator): every row is written below, by the thread that evaluates it.
-    static_assert(std::is_aggregate_v<RecordOutcome> && std::is_trivially_destructible_v<RecordOutcome>);
-    out.records.resize(n);
-    unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    threads = std::min(threads, 64u);
-    if (n < 2 * chunk)
-        threads = 1;
-    out.threads = threads;
+// One evaluation of a rule set over a dataset: what every thread shares, and the work of one thread.
+class Evaluator {
+public:
+    Evaluator(const CompiledRuleSet& rs, const Dataset& data, const EvalOptions& options, Evaluation& out)
+        : m_rs(rs), m_options(options), m_records(out.records.data()), m_rows(data.rowCount()),
+          m_gather(gatherFor(rs, data, false)), m_firstMatch(rs.strategy == Strategy::FirstMatch),
+          m_stopAtFirst(m_firstMatch && !options.allRules), m_chunk(std::max<std::size_t>(options.chunk, 64))
+    {
+        for (std::size_t k = 0; k < rs.rules.size(); ++k) {
+            if (rs.rules[k].enabled && rs.rules[k].program)
+                m_active.push_back(static_cast<std::uint32_t>(k));
+        }
+        // Every rule in the batch evaluator's subset runs column by column over batches of records; the
+        // rest, and the records a batch defers (errors, unexpected kinds), through the interpreter record
+        // by record.
+        m_batches.resize(m_active.size());
+        for (std::size_t a = 0; a < m_active.size() && options.batch; ++a)
+            m_batches[a] = cel::BatchProgram::build(*rs.rules[m_active[a]].program, rs.declarations);
+        m_columnsBySlot.assign(rs.declarations.size(), nullptr);
+        for (const Gather& g : m_gather)
+            m_columnsBySlot[g.slot] = g.column;
+        m_allBatched = m_active.size() <= 64
+                       && std::all_of(m_batches.begin(), m_batches.end(), [](const auto& b) { return b.has_value(); });
+    }
 
-    std::atomic<std::size_t> next{0};
-    std::atomic<std::size_t> done{0};
-    std::atomic<bool> cancelled{false};
-    std::vector<ThreadTotals> totals;
-    totals.reserve(threads);
-    for (unsigned t = 0; t < threads; ++t)
-        totals.emplace_back(ruleCount, rs.decisions.size(), options.allRules);
+    std::size_t chunk() const { return m_chunk; }
+    bool cancelled() const { return m_cancelled; }
 
-    // Every rule in the batch evaluator's subset runs column by column over batches of records; the rest,
-    // and the records a batch defers (errors, unexpected kinds), through the interpreter record by record.
-    std::vector<std::optional<cel::BatchProgram>> batches(active.size());
-    for (std::size_t a = 0; a < active.size() && options.batch; ++a)
-        batches[a] = cel::BatchProgram::build(*rs.rules[active[a]].program, rs.declarations);
-    std::vector<const cel::Value*> columnsBySlot(rs.declarations.size(), nullptr);
-    for (const Gather& g : gather)
-        columnsBySlot[g.slot] = g.column;
+    // Takes chunks of records until none is left (or the evaluation is cancelled); the thread that reports
+    // calls the progress callback after each chunk.
+    void work(ThreadTotals& L, bool reports)
+    {
+        ThreadScratch scratch(m_rs.columnSlots, m_active.size());
+        for (;;) {
+            const std::size_t start = m_next.fetch_add(m_chunk, std::memory_order_relaxed);
+            if (start >= m_rows)
+                break;
+            if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
+                m_cancelled = true;
+                break;
+            }
+            const std::size_t end = std::min(m_rows, start + m_chunk);
+            for (std::size_t base = start; base < end; base += cel::kBatchRows)
+                evaluateBatch(L, scratch, base, std::min(cel::kBatchRows, end - base));
+            const std::size_t now = m_done.fetch_add(end - start, std::memory_order_relaxed) + (end - start);
+            if (reports && m_options.progress)
+                m_options.progress(now, m_rows);
+        }
+    }
 
-    const bool allBatched =
-        active.size() <= 64 && std::all_of(batches.begin(), batches.end(), [](const auto& b) { return b.has_value(); });
-    // A record without errors, from the mask of the active rules that matched it: what the loop below does
-    // rule by rule, with the same counts.
-    auto decideFromMask = [&](ThreadTotals& L, std::uint64_t mask, RecordOutcome& o) {
-        std::int32_t best = -1;
-        if (mask == 0) {
-            L.conditions += static_cast<std::int64_t>(active.size());
-        } else if (stopAtFirst) {
-            const int a = std::countr_zero(mask);
-            L.conditions += a + 1;
-            best = static_cast<std::int32_t>(active[static_cast<std::size_t>(a)]);
-            ++L.hits[static_cast<std::size_t>(best)];
-        } else {
-            L.conditions += static_cast<std::int64_t>(active.size());
-            double bestScore = 0;
-            for (std::uint64_t m = mask; m; m &= m - 1) {
-                const std::uint32_t k = active[static_cast<std::size_t>(std::countr_zero(m))];
-                ++L.hits[k];
-                if (best < 0 || (!firstMatch && rs.rules[k].score > bestScore)) {
-                    best = static_cast<std::int32_t>(k);
-                    bestScore = rs.rules[k].score;
+private:
+    void evaluateBatch(ThreadTotals& L, ThreadScratch& s, std::size_t base, std::size_t rows)
+    {
+        const std::size_t activeRules = m_active.size();
+        for (std::size_t a = 0; a < activeRules; ++a) {
+            if (m_batches[a])
+                m_batches[a]->eval(m_columnsBySlot, base, rows, s.batch, &s.results[a * cel::kBatchRows]);
+        }
+        // Rows every condition of which the batches decided: the rules that matched as a bit mask, the
+        // strategy from it. The others (and all rows when a rule is not batched) record by record.
+        if (m_allBatched) {
+            // Most records match no rule: a byte per record, the OR of the rules' results, finds the ones
+            // that matched or were deferred (false is 0) with loops that vectorize.
+            std::uint8_t* const any = s.any.data();
+            std::fill_n(any, rows, 0);
+            for (std::size_t a = 0; a < activeRules; ++a) {
+                const std::uint8_t* r = &s.results[a * cel::kBatchRows];
+                for (std::size_t i = 0; i < rows; ++i)
+                    any[i] |= r[i];
+            }
+        }
+        for (std::size_t i = 0; i < rows; ++i) {
+            const std::size_t row = base + i;
+            if (m_allBatched) {
+                if (!s.any[i]) {
+                    decideFromMask(L, 0, m_records[row]);
+                    continue;
+                }
+                std::uint64_t mask = 0;
+                bool deferred = false;
+                for (std::size_t a = 0; a < activeRules; ++a) {
+                    const std::uint8_t r = s.results[a * cel::kBatchRows + i];
+                    mask |= std::uint64_t{r == cel::kBatchTrue} << a;
+                    deferred |= r == cel::kBatchDefer;
+                }
+                if (!deferred) {
+                    decideFromMask(L, mask, m_records[row]);
+                    continue;
                 }
             }
-            if (options.allRules) {
+            decideRecordByRecord(L, s, row, i);
+        }
+    }
+
+    // A record without errors, from the mask of the active rules that matched it: what
+    // decideRecordByRecord does rule by rule, with the same counts.
+    void decideFromMask(ThreadTotals& L, std::uint64_t mask, RecordOutcome& o) const
+    {
+        std::int32_t best = -1;
+        if (mask == 0) {
+            L.conditions += static_cast<std::int64_t>(m_active.size());
+        } else if (m_stopAtFirst) {
+            const int a = std::countr_zero(mask);
+            L.conditions += a + 1;
+            best = static_cast<std::int32_t>(m_active[static_cast<std::size_t>(a)]);
+            ++L.hits[static_cast<std::size_t>(best)];
+        } else {
+            L.conditions += static_cast<std::int64_t>(m_active.size());
+            double bestScore = 0;
+            for (std::uint64_t m = mask; m; m &= m - 1) {
+                const std::uint32_t k = m_active[static_cast<std::size_t>(std::countr_zero(m))];
+                ++L.hits[k];
+                if (best < 0 || (!m_firstMatch && m_rs.rules[k].score > bestScore)) {
+                    best = static_cast<std::int32_t>(k);
+                    bestScore = m_rs.rules[k].score;
+                }
+            }
+            if (m_options.allRules) {
                 for (std::uint64_t m = mask; m; m &= m - 1) {
-                    const std::uint32_t k = active[static_cast<std::size_t>(std::countr_zero(m))];
+                    const std::uint32_t k = m_active[static_cast<std::size_t>(std::countr_zero(m))];
                     if (k != static_cast<std::uint32_t>(best))
                         L.shadowedBy.add(k, static_cast<std::size_t>(best));
                 }
             }
         }
-        o.rule = best;
         o.errors = 0;
+        record(L, best, o);
+    }
+
+    // A record some condition of which the batches deferred (or was not batched): the interpreter evaluates
+    // those conditions on the record's values.
+    void decideRecordByRecord(ThreadTotals& L, ThreadScratch& s, std::size_t row, std::size_t i) const
+    {
+        bool gathered = false;
+        std::int32_t best = -1;
+        double bestScore = 0;
+        unsigned errors = 0;
+        s.matched.clear();
+        for (std::size_t a = 0; a < m_active.size(); ++a) {
+            const std::uint32_t k = m_active[a];
+            const CompiledRule& r = m_rs.rules[k];
+            const std::uint8_t fast = m_batches[a] ? s.results[a * cel::kBatchRows + i] : cel::kBatchDefer;
+            cel::Value v = cel::Value::boolean(fast == cel::kBatchTrue);
+            if (fast == cel::kBatchDefer) {
+                if (!gathered) {
+                    for (const Gather& g : m_gather)
+                        s.slots[g.slot] = g.column[row];
+                    gathered = true;
+                }
+                v = r.program->eval(s.activation, s.ctx);
+            }
+            ++L.conditions;
+            if (v.isTrue()) {
+                ++L.hits[k];
+                if (best < 0) {
+                    best = static_cast<std::int32_t>(k);
+                    bestScore = r.score;
+                    if (m_stopAtFirst)
+                        break;
+                } else if (!m_firstMatch && r.score > bestScore) {
+                    best = static_cast<std::int32_t>(k);
+                    bestScore = r.score;
+                }
+                if (m_options.allRules)
+                    s.matched.push_back(k);
+            } else if (!v.isBool()) {
+                ++errors;
+                ++L.errors[k];
+                if (L.firstErrorRow[k] < 0) {
+                    L.firstErrorRow[k] = static_cast<std::int64_t>(row);
+                    L.firstError[k] = v.isError() ? r.program->errorMessage(v) : notBoolMessage(v);
+                }
+            }
+        }
+        RecordOutcome& o = m_records[row];
+        o.errors = static_cast<std::uint16_t>(std::min(errors, 65535u));
+        record(L, best, o);
         if (best >= 0) {
-            const CompiledRule& r = rs.rules[static_cast<std::size_t>(best)];
+            for (const std::uint32_t k : s.matched) {
+                if (k != static_cast<std::uint32_t>(best))
+                    L.shadowedBy.add(k, static_cast<std::size_t>(best));
+            }
+        }
+        if (errors)
+            ++L.recordsWithErrors;
+    }
+
+    // The record's outcome: the deciding rule's decision and score, or the rule set's default.
+    void record(ThreadTotals& L, std::int32_t best, RecordOutcome& o) const
+    {
+        o.rule = best;
+        if (best >= 0) {
+            const CompiledRule& r = m_rs.rules[static_cast<std::size_t>(best)];
             o.decision = r.decision;
             o.score = r.score;
             ++L.decided[static_cast<std::size_t>(best)];
         } else {
-            o.decision = rs.defaultDecision;
-            o.score = rs.defaultScore;
+            o.decision = m_rs.defaultDecision;
+            o.score = m_rs.defaultScore;
         }
         ++L.decisionCounts[o.decision];
-    };
+    }
 
-    auto work = [&](ThreadTotals& L, bool reports) {
-        cel::EvalContext ctx;
-        cel::BatchScratch scratch;
-        std::vector<cel::Value> slots(rs.columnSlots);
-        const cel::Activation activation{slots};
-        std::vector<std::uint32_t> matched;
-        matched.reserve(active.size());
-        std::vector<std::uint8_t> results(active.size() * cel::kBatchRows);
-        std::vector<std::uint8_t> anyResult(cel::kBatchRows);
-        for (;;) {
-            const std::size_t start = next.fetch_add(chunk, std::memory_order_relaxed);
-            if (start >= n)
-                break;
-            if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
-                cancelled = true;
-                break;
-            }
-            const std::size_t end = std::min(n, start + chunk);
-            for (std::size_t base = start; base < end; base += cel::kBatchRows) {
-                const std::size_t rows = std::min(cel::kBatchRows, end - base);
-                for (std::size_t a = 0; a < active.size(); ++a) {
-                    if (batches[a])
-                        batches[a]->eval(columnsBySlot, base, rows, scratch, &results[a * cel::kBatchRows]);
-                }
-                // Rows every condition of which the batches decided: the rules that matched as a bit mask,
-                // the strategy from it. The others (and all rows when a rule is not batched) below.
-                if (allBatched) {
-                    // Most records match no rule: a byte per record, the OR of the rules' results, finds the
-                    // ones that matched or were deferred (false is 0) with loops that vectorize.
-                    std::uint8_t* const any = anyResult.data();
-                    std::fill_n(any, rows, 0);
-                    for (std::size_t a = 0; a < active.size(); ++a) {
-                        const std::uint8_t* r = &results[a * cel::kBatchRows];
-                        for (std::size_t i = 0; i < rows; ++i)
-                            any[i] |= r[i];
-                    }
-                }
-                for (std::size_t i = 0; i < rows; ++i) {
-                    const std::size_t row = base + i;
-                    if (allBatched) {
-                        if (!anyResult[i]) {
-                            decideFromMask(L, 0, out.records[row]);
-                            continue;
-                        }
-                        std::uint64_t mask = 0;
-                        bool deferred = false;
-                        for (std::size_t a = 0; a < active.size(); ++a) {
-                            const std::uint8_t r = results[a * cel::kBatchRows + i];
-                            mask |= std::uint64_t{r == cel::kBatchTrue} << a;
-                            deferred |= r == cel::kBatchDefer;
-                        }
-                        if (!deferred) {
-                            decideFromMask(L, mask, out.records[row]);
-                            continue;
-                        }
-                    }
-                    bool gathered = false;
-                    std::int32_t best = -1;
-                    double bestScore = 0;
-                    unsigned errors = 0;
-                    matched.clear();
-                    for (std::size_t a = 0; a < active.size(); ++a) {
-                        const std::uint32_t k = active[a];
-                        const CompiledRule& r = rs.rules[k];
-                        const std::uint8_t fast = batches[a] ? results[a * cel::kBatchRows + i] : cel::kBatchDefer;
-                        cel::Value v = cel::Value::boolean(fast == cel::kBatchTrue);
-                        if (fast == cel::kBatchDefer) {
-                            if (!gathered) {
-                                for (const Gather& g : gather)
-                                    slots[g.slot] = g.column[row];
-                                gathered = true;
-                            }
-                            v = r.program->eval(activation, ctx);
-                        }
-                        ++L.conditions;
-                        if (v.isTrue()) {
-                            ++L.hits[k];
-                            if (best < 0) {
-                                best = static_cast<std::int32_t>(k);
-                                bestScore = r.score;
-                                if (stopAtFirst)
-                                    break;
-                            } else if (!firstMatch && r.score > bestScore) {
-                                best = static_cast<std::int32_t>(k);
-                                bestScore = r.score;
-                            }
-                            if (options.allRules)
-                                matched.push_back(k);
-                        } else if (!v.isBool()) {
-                            ++errors;
-                            ++L.errors[k];
-                            if (L.firstErrorRow[k] < 0) {
-                                L.firstErrorRow[k] = static_cast<std::int64_t>(row);
-                                L.firstError[k] = v.isError() ? r.program->errorMessage(v) : notBoolMessage(v);
-                            }
-                        }
-                    }
-                    RecordOutcome& o = out.records[row];
-                    o.rule = best;
-                    o.errors = static_cast<std::uint16_t>(std::min(errors, 65535u));
-                    if (best >= 0) {
-                        const CompiledRule& r = rs.rules[static_cast<std::size_t>(best)];
-                        o.decision = r.decision;
-                        o.score = r.score;
-                        ++L.decided[static_cast<std::size_t>(best)];
-                        for (const std::uint32_t k : matched) {
-                            if (k != static_cast<std::uint32_t>(best))
-                                L.shadowedBy.add(k, static_cast<std::size_t>(best));
-                        }
-                    } else {
-                        o.decision = rs.defaultDecision;
-                        o.score = rs.defaultScore;
-                    }
-                    ++L.decisionCounts[o.decision];
-                    if (errors)
-                        ++L.recordsWithErrors;
-                }
-            }
-            const std::size_t now = done.fetch_add(end - start, std::memory_order_relaxed) + (end - start);
-            if (reports && options.progress)
-                options.progress(now, n);
-        }
-    };
+    const CompiledRuleSet& m_rs;
+    const EvalOptions& m_options;
+    RecordOutcome* const m_records;
+    const std::size_t m_rows;
+    const std::vector<Gather> m_gather;
+    const bool m_firstMatch;
+    const bool m_stopAtFirst;
+    const std::size_t m_chunk;
+    std::vector<std::uint32_t> m_active; // the enabled rules that compiled, in order
+    std::vector<std::optional<cel::BatchProgram>> m_batches; // by active rule
+    std::vector<const cel::Value*> m_columnsBySlot;
+    bool m_allBatched = false;
+    std::atomic<std::size_t> m_next{0};
+    std::atomic<std::size_t> m_done{0};
+    std::atomic<bool> m_cancelled{false};
+};
 
-    // On the other cores at once: this thread works too, and a new thread would wait behind it (threads.h).
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.push_back(startThreadElsewhere([&work, &totals, t] { work(totals[t], false); }));
-    work(totals[0], true);
-    for (auto& t : pool)
-        t.join();
-    if (cancelled)
-        return fail("evaluation cancelled");
-
+// The threads' counters added up into the evaluation's.
+void addUp(const std::vector<ThreadTotals>& totals, std::size_t ruleCount, std::size_t decisions, Evaluation& out)
+{
     out.rules.resize(ruleCount);
-    out.decisionCounts.assign(rs.decisions.size(), 0);
+    out.decisionCounts.assign(decisions, 0);
     for (std::size_t k = 0; k < ruleCount; ++k) {
         RuleStats& s = out.rules[k];
         for (const ThreadTotals& L : totals) {
@@ -362,6 +376,43 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
         out.recordsWithErrors += L.recordsWithErrors;
         out.conditionsEvaluated += L.conditions;
     }
+}
+
+} // namespace
+
+Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, const EvalOptions& options)
+{
+    if (auto ok = checkCompiledFor(rs, data); !ok)
+        return std::unexpected(ok.error());
+    const auto started = std::chrono::steady_clock::now();
+    const std::size_t n = data.rowCount();
+
+    Evaluation out;
+    // Left unwritten here (RowsAllocator): every row is written by the thread that evaluates it.
+    static_assert(std::is_aggregate_v<RecordOutcome> && std::is_trivially_destructible_v<RecordOutcome>);
+    out.records.resize(n);
+    Evaluator evaluator(rs, data, options, out);
+    unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = std::min(threads, 64u);
+    if (n < 2 * evaluator.chunk())
+        threads = 1;
+    out.threads = threads;
+
+    std::vector<ThreadTotals> totals;
+    totals.reserve(threads);
+    for (unsigned t = 0; t < threads; ++t)
+        totals.emplace_back(rs.rules.size(), rs.decisions.size(), options.allRules);
+    // On the other cores at once: this thread works too, and a new thread would wait behind it (threads.h).
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.push_back(startThreadElsewhere([&evaluator, &totals, t] { evaluator.work(totals[t], false); }));
+    evaluator.work(totals[0], true);
+    for (auto& t : pool)
+        t.join();
+    if (evaluator.cancelled())
+        return fail("evaluation cancelled");
+
+    addUp(totals, rs.rules.size(), rs.decisions.size(), out);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return out;
 }
