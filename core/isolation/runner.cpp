@@ -547,51 +547,41 @@ void judge(const LaunchResult& launched, const Policy& policy, const std::vector
 
 } // namespace
 
-RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRequest& request,
-                 const std::atomic<bool>* cancel, starttrace::Marks trace)
+namespace {
+
+// Writes a snippet's source into the job's folder, owned by the run's identity; a command has no file.
+Result<fs::path> writeSnippet(const Started& started, const RunRequest& request)
 {
-    const bool traced = plan.spec.traceStart;
-    auto mark = [&](const char* label) {
-        if (traced)
-            trace.emplace_back(label, starttrace::nowNs());
-    };
-    const Policy& policy = plan.policy;
-    RunResult result;
-    result.runId = started->runId;
-    result.startedAtMs = epochMs();
-    result.isolation.level = policy.level;
-    result.message = plan.note;
-    auto refuse = [&](std::string message) {
-        result.outcome = Outcome::InternalError;
-        result.message = std::move(message);
-        return result;
-    };
-    LaunchSpec& spec = started->spec;
-    const fs::path& workDir = started->workDir;
     const bool python = request.language == Language::Python;
-    const bool command = request.language == Language::Command;
+    const fs::path snippet =
+        (started.keepWorkDir ? started.jobDir : started.workDir) / (python ? "snippet.py" : "snippet.sh");
+    if (request.language == Language::Command)
+        return snippet;
+    std::ofstream out(snippet, std::ios::binary);
+    out.write(request.source.data(), static_cast<std::streamsize>(request.source.size()));
+    if (!out)
+        return fail(fmt::format("cannot write the snippet to {}", snippet.string()));
+    const LaunchSpec& spec = started.spec;
+    if (spec.dropPrivileges && ::chown(snippet.c_str(), spec.uid, spec.gid) != 0)
+        return fail(fmt::format("cannot hand the work dir to the run's identity: {}", std::strerror(errno)));
+    return snippet;
+}
 
-    const fs::path snippet = (started->keepWorkDir ? started->jobDir : workDir) / (python ? "snippet.py" : "snippet.sh");
-    if (!command) {
-        std::ofstream out(snippet, std::ios::binary);
-        out.write(request.source.data(), static_cast<std::streamsize>(request.source.size()));
-        if (!out)
-            return refuse(fmt::format("cannot write the snippet to {}", snippet.string()));
-    }
-    if (spec.dropPrivileges && !command && ::chown(snippet.c_str(), spec.uid, spec.gid) != 0)
-        return refuse(fmt::format("cannot hand the work dir to the run's identity: {}", std::strerror(errno)));
-
-    // The job: what the program is, sees and gets, in the place the sandbox shows its work dir.
-    const fs::path seenWorkDir = spec.container ? fs::path(container::kWorkDir) : workDir;
+// The job: what the program is, sees and gets, in the place the sandbox shows its work dir.
+void describeJob(Started& started, const Plan& plan, const RunRequest& request, const fs::path& snippet)
+{
+    const Policy& policy = plan.policy;
+    LaunchSpec& spec = started.spec;
+    const fs::path seenWorkDir = spec.container ? fs::path(container::kWorkDir) : started.workDir;
     // In a workspace, the job's folder; named from the working directory outside a container, where a root
     // caller's run may not search the folders above the workspace.
-    const fs::path seenSnippet = !started->keepWorkDir ? seenWorkDir / snippet.filename()
-                                 : spec.container     ? seenWorkDir / started->jobDir.filename() / snippet.filename()
-                                                      : started->jobDir.filename() / snippet.filename();
-    if (python) {
+    const fs::path seenSnippet = !started.keepWorkDir ? seenWorkDir / snippet.filename()
+                                 : spec.container     ? seenWorkDir / started.jobDir.filename() / snippet.filename()
+                                                      : started.jobDir.filename() / snippet.filename();
+    if (request.language == Language::Python) {
         spec.argv = {plan.program, policy.sitePackages ? "-I" : "-IS", "-B", "-c",
                      pythonPrelude(policy.blockedImports, policy.importGuard), seenSnippet.string()};
-    } else if (command) {
+    } else if (request.language == Language::Command) {
         spec.argv = request.command;
         spec.argv.front() = plan.program;
     } else {
@@ -608,38 +598,42 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
     // counted here, at its job. In a container the limit counts the tasks of the run's own user namespace
     // alone (the kernel keeps the count per namespace), as for a root caller's transient uid: none to add.
     spec.processBase = spec.dropPrivileges || spec.container ? 0
-                      : started->pooled                     ? usage::tasksOfUid(::getuid())
+                      : started.pooled                      ? usage::tasksOfUid(::getuid())
                                                             : kProcessBaseCountedByLauncher;
-    mark("runner.prepared");
+}
 
-    // A cold launcher gets both lines now; a pooled one has its sandbox and waits for the job alone. The
-    // wall clock starts when the launcher has it.
-    sendAll(started->specWrite.get(), started->pooled ? encodeJob(spec) + '\n' : encodeSpec(spec));
-    started->specWrite.reset();
-    mark("runner.spec_sent");
+// What the launcher and the run's program wrote, read until the launcher's result is complete and the
+// program's output pipes are at their end.
+struct Drained {
+    Capture out;
+    Capture err;
+    Capture result;
+    bool launcherHung = false; // past the safety deadline, killed
+    bool orphanKilled = false; // the launcher went without a result; the run's processes were killed
+    int status = 0;            // the launcher's wait status, when it was waited for
 
-    LauncherProcess& launcher = *started->process;
+    // The launcher's result is one line: complete, with the run's output pipes at EOF, the run is over.
+    bool resultComplete() const
+    {
+        return !result.text.empty() && result.text.back() == '\n' && result.text.find('{') != std::string::npos;
+    }
+};
+
+Drained drainLauncher(Started& started, const Policy& policy, const std::atomic<bool>* cancel)
+{
+    LauncherProcess& launcher = *started.process;
     const auto cap = static_cast<std::size_t>(policy.limits.outputBytes);
-    Capture stdoutCap{{}, false, cap};
-    Capture stderrCap{{}, false, cap};
-    Capture resultCap{started->reported, false, 4 * 1024 * 1024};
+    Drained d{Capture{{}, false, cap}, Capture{{}, false, cap}, Capture{started.reported, false, 4 * 1024 * 1024}};
     struct Stream {
         Fd* fd;
         Capture* capture;
     };
-    std::array<Stream, 3> streams = {Stream{&started->out, &stdoutCap}, Stream{&started->err, &stderrCap},
-                                     Stream{&started->result, &resultCap}};
+    std::array<Stream, 3> streams = {Stream{&started.out, &d.out}, Stream{&started.err, &d.err},
+                                     Stream{&started.result, &d.result}};
     // The launcher enforces the wall limit; this later deadline only guards against a launcher gone wrong.
     auto safetyDeadline = Clock::now() + std::chrono::milliseconds(policy.limits.wallMs + 10000);
     bool cancelSent = false;
-    bool launcherHung = false;
-    bool orphanKilled = false;
     std::array<char, 65536> buf{};
-    // The launcher's result is one line: complete, with the run's output pipes at EOF, the run is over.
-    auto resultComplete = [&] {
-        const std::string& text = resultCap.text;
-        return !text.empty() && text.back() == '\n' && text.find('{') != std::string::npos;
-    };
     for (;;) {
         std::array<pollfd, 3> fds{};
         std::array<Stream*, 3> which{};
@@ -650,7 +644,7 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
                 which[count++] = &s;
             }
         }
-        if (count == 0 || (count == 1 && which[0]->capture == &resultCap && resultComplete()))
+        if (count == 0 || (count == 1 && which[0]->capture == &d.result && d.resultComplete()))
             break;
         const int ready = ::poll(fds.data(), count, 50);
         if (ready < 0 && errno != EINTR)
@@ -670,53 +664,109 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
         }
         // The result pipe ended without a result: the launcher is gone (killed from outside), and with it the
         // run's supervision. Its processes end now, not when they let go of their output pipes.
-        if (!orphanKilled && !started->result.valid() && !resultComplete()) {
-            if (const pid_t first = splitLauncherReport(resultCap.text).started; first > 0)
-                killOrphanedRun(first, spec);
-            orphanKilled = true;
+        if (!d.orphanKilled && !started.result.valid() && !d.resultComplete()) {
+            if (const pid_t first = splitLauncherReport(d.result.text).started; first > 0)
+                killOrphanedRun(first, started.spec);
+            d.orphanKilled = true;
             safetyDeadline = std::min(safetyDeadline, Clock::now() + std::chrono::seconds(2));
         }
         if (Clock::now() > safetyDeadline) {
-            if (!orphanKilled) {
+            if (!d.orphanKilled) {
                 launcher.signal(SIGKILL);
-                launcherHung = true;
+                d.launcherHung = true;
             }
             break;
         }
     }
-    mark("runner.drained");
-    int status = 0;
-    if (resultComplete())
-        launcher.detach(); // its exit is no part of the run
-    else
-        status = launcher.wait();
-    mark("runner.reaped");
+    return d;
+}
 
-    const LauncherReport report = splitLauncherReport(resultCap.text);
-    auto launched = decodeResult(report.json);
-    if (!launched && report.started > 0 && !orphanKilled)
-        killOrphanedRun(report.started, spec);
-
-    result.stdoutText = std::move(stdoutCap.text);
-    result.stderrText = std::move(stderrCap.text);
-    result.stdoutTruncated = stdoutCap.truncated;
-    result.stderrTruncated = stderrCap.truncated;
-    if (launcherHung)
-        return refuse("the launcher did not finish in time and was killed");
-
-    if (!launched)
-        return refuse(fmt::format("the launcher ended without a result ({}; status {:#x})", launched.error().message,
-                                  status));
-    result.exitCode = launched->exitCode;
-    result.signal = launched->signal;
-    result.durationMs = launched->wallMs;
-    result.cpuMs = launched->cpuMs;
-    result.peakRssKb = launched->peakRssKb;
-    result.blocked = launched->blocked;
-    result.isolation.layers = launched->layers;
+// What the launcher measured, into the run's result.
+void takeMeasurements(const LaunchResult& launched, bool importGuarded, RunResult& result)
+{
+    result.exitCode = launched.exitCode;
+    result.signal = launched.signal;
+    result.durationMs = launched.wallMs;
+    result.cpuMs = launched.cpuMs;
+    result.peakRssKb = launched.peakRssKb;
+    result.blocked = launched.blocked;
+    result.isolation.layers = launched.layers;
     result.isolation.layers.emplace_back("clean_env", true);
     result.isolation.layers.emplace_back("private_workdir", true);
-    result.isolation.layers.emplace_back("import_guard", python && policy.importGuard);
+    result.isolation.layers.emplace_back("import_guard", importGuarded);
+}
+
+// What the program said about itself, where Sandbench did not see it happen, kept apart as claims.
+void keepUnobservedClaims(RunResult& result)
+{
+    for (auto& claim : claimsFromOutput(result.stderrText)) {
+        const std::string module = claim.detail.substr(0, claim.detail.find('.')); // the guard's unit
+        const bool observed = claim.kind == "import" ? hasBlocked(result, "import", module)
+                                                     : result.outcome == Outcome::MemoryLimit;
+        if (!observed)
+            result.claims.push_back(std::move(claim));
+    }
+}
+
+} // namespace
+
+RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRequest& request,
+                 const std::atomic<bool>* cancel, starttrace::Marks trace)
+{
+    const bool traced = plan.spec.traceStart;
+    auto mark = [&](const char* label) {
+        if (traced)
+            trace.emplace_back(label, starttrace::nowNs());
+    };
+    const Policy& policy = plan.policy;
+    RunResult result;
+    result.runId = started->runId;
+    result.startedAtMs = epochMs();
+    result.isolation.level = policy.level;
+    result.message = plan.note;
+    auto refuse = [&](std::string message) {
+        result.outcome = Outcome::InternalError;
+        result.message = std::move(message);
+        return result;
+    };
+    const bool python = request.language == Language::Python;
+
+    const auto snippet = writeSnippet(*started, request);
+    if (!snippet)
+        return refuse(snippet.error().message);
+    describeJob(*started, plan, request, *snippet);
+    mark("runner.prepared");
+
+    // A cold launcher gets both lines now; a pooled one has its sandbox and waits for the job alone. The
+    // wall clock starts when the launcher has it.
+    sendAll(started->specWrite.get(),
+            started->pooled ? encodeJob(started->spec) + '\n' : encodeSpec(started->spec));
+    started->specWrite.reset();
+    mark("runner.spec_sent");
+
+    Drained drained = drainLauncher(*started, policy, cancel);
+    mark("runner.drained");
+    if (drained.resultComplete())
+        started->process->detach(); // its exit is no part of the run
+    else
+        drained.status = started->process->wait();
+    mark("runner.reaped");
+
+    const LauncherReport report = splitLauncherReport(drained.result.text);
+    auto launched = decodeResult(report.json);
+    if (!launched && report.started > 0 && !drained.orphanKilled)
+        killOrphanedRun(report.started, started->spec);
+
+    result.stdoutText = std::move(drained.out.text);
+    result.stderrText = std::move(drained.err.text);
+    result.stdoutTruncated = drained.out.truncated;
+    result.stderrTruncated = drained.err.truncated;
+    if (drained.launcherHung)
+        return refuse("the launcher did not finish in time and was killed");
+    if (!launched)
+        return refuse(fmt::format("the launcher ended without a result ({}; status {:#x})", launched.error().message,
+                                  drained.status));
+    takeMeasurements(*launched, python && policy.importGuard, result);
     if (traced)
         trace.insert(trace.end(), launched->trace.begin(), launched->trace.end());
     if (launched->setupFailed)
@@ -726,14 +776,8 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
     if (python && policy.importGuard)
         imports = refusedImports(request.source, policy.blockedImports);
     judge(*launched, policy, imports, result);
-    if (python) // what the program said about itself, where Sandbench did not see it happen
-        for (auto& claim : claimsFromOutput(result.stderrText)) {
-            const std::string module = claim.detail.substr(0, claim.detail.find('.')); // the guard's unit
-            const bool observed = claim.kind == "import" ? hasBlocked(result, "import", module)
-                                                         : result.outcome == Outcome::MemoryLimit;
-            if (!observed)
-                result.claims.push_back(std::move(claim));
-        }
+    if (python)
+        keepUnobservedClaims(result);
     mark("runner.judged");
     started.reset(); // the work dir goes
     if (traced) {
