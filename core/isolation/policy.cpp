@@ -7,6 +7,7 @@
 #include "util/utf8.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <seccomp.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <ranges>
 #include <set>
 #include <sstream>
 
@@ -427,6 +429,176 @@ private:
                            [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
     }
 
+    // network: none, or an allowlist of host:port the run's proxy lets through.
+    Status parseNetwork(const YAML::Node& n, Policy& policy)
+    {
+        if (n.IsScalar()) {
+            if (n.Scalar() != "none")
+                return fail(where(n, "network")
+                            + fmt::format("network '{}' is not supported; use 'none' or {{mode: allowlist, allow: "
+                                          "[host:port, ...]}}",
+                                          shown(n.Scalar())));
+            policy.network = NetworkMode::None;
+        } else {
+            if (auto r = checkKeys(n, "network", {"mode", "allow"}); !r)
+                return r;
+            auto mode = n["mode"] ? scalar(n["mode"], "network.mode") : Result<std::string>(std::string("none"));
+            if (!mode)
+                return std::unexpected(mode.error());
+            if (*mode != "none" && *mode != "allowlist")
+                return fail(where(n["mode"], "network.mode") + fmt::format("unknown mode '{}' (none, allowlist)", shown(*mode)));
+            policy.network = *mode == "allowlist" ? NetworkMode::Allowlist : NetworkMode::None;
+            if (auto a = n["allow"]) {
+                auto list = stringList(a, "network.allow");
+                if (!list)
+                    return std::unexpected(list.error());
+                for (const auto& entry : *list) {
+                    const auto colon = entry.rfind(':');
+                    const std::string host = colon == std::string::npos ? "" : entry.substr(0, colon);
+                    const std::string port = colon == std::string::npos ? "" : entry.substr(colon + 1);
+                    const bool portOk = port == "*"
+                                        || (!port.empty() && port.size() <= 5
+                                            && std::all_of(port.begin(), port.end(), ::isdigit)
+                                            && std::stoi(port) >= 1 && std::stoi(port) <= 65535);
+                    const bool hostOk = !host.empty() && host.find_first_of(" /\\@") == std::string::npos;
+                    if (!portOk || !hostOk)
+                        return fail(where(a, "network.allow")
+                                    + fmt::format("'{}' is not host:port (e.g. pypi.org:443, *.example.com:*)", shown(entry)));
+                }
+                policy.networkAllow = *list;
+            }
+            if (policy.network == NetworkMode::Allowlist && policy.networkAllow.empty())
+                return fail(where(n, "network") + "mode allowlist needs at least one 'allow' entry");
+        }
+        return {};
+    }
+
+    // limits: each within its bounds (kLimitBounds).
+    Status parseLimits(const YAML::Node& n, Policy& policy)
+    {
+        if (!n.IsMap())
+            return fail(where(n, "limits") + "expected a mapping");
+        if (auto unique = keysOf(n, "limits"); !unique)
+            return std::unexpected(unique.error());
+        for (const auto& kv : n) {
+            const auto key = kv.first.as<std::string>();
+            const auto* bound = std::find_if(std::begin(kLimitBounds), std::end(kLimitBounds),
+                                             [&](const Bound& b) { return key == b.key; });
+            if (bound == std::end(kLimitBounds))
+                return fail(where(kv.first, "limits." + key)
+                            + fmt::format("unknown limit (expected one of: {})",
+                                          fmt::join(kLimitBounds | std::views::transform(&Bound::key), ", ")));
+            auto v = integer(kv.second, "limits." + key, bound->min, bound->max);
+            if (!v)
+                return std::unexpected(v.error());
+            policy.limits.*(bound->field) = *v;
+        }
+        return {};
+    }
+
+    // env: the variables passed from the caller's environment and the ones set.
+    Status parseEnv(const YAML::Node& n, Policy& policy)
+    {
+        if (auto r = checkKeys(n, "env", {"pass", "set"}); !r)
+            return r;
+        if (auto p = n["pass"]) {
+            auto v = stringList(p, "env.pass");
+            if (!v)
+                return std::unexpected(v.error());
+            for (const auto& name : *v) {
+                if (!validEnvName(name))
+                    return fail(where(p, "env.pass") + fmt::format("'{}' is not a variable name", shown(name)));
+            }
+            policy.envPass = *v;
+        }
+        if (auto s = n["set"]) {
+            if (!s.IsMap())
+                return fail(where(s, "env.set") + "expected a mapping of NAME: value");
+            if (auto unique = keysOf(s, "env.set"); !unique)
+                return std::unexpected(unique.error());
+            for (const auto& kv : s) {
+                const auto name = kv.first.as<std::string>();
+                if (!validEnvName(name))
+                    return fail(where(kv.first, "env.set") + fmt::format("'{}' is not a variable name", shown(name)));
+                auto v = scalar(kv.second, "env.set." + name);
+                if (!v)
+                    return std::unexpected(v.error());
+                policy.envSet[name] = *v;
+            }
+        }
+        return {};
+    }
+
+    // paths: the absolute paths the run may read.
+    Status parsePaths(const YAML::Node& n, Policy& policy)
+    {
+        if (auto r = checkKeys(n, "paths", {"read"}); !r)
+            return r;
+        if (auto read = n["read"]) {
+            if (!read.IsSequence())
+                return fail(where(read, "paths.read") + "expected a list");
+            policy.readPaths.clear();
+            for (const auto& item : read) {
+                auto v = absolutePath(item, "paths.read");
+                if (!v)
+                    return std::unexpected(v.error());
+                policy.readPaths.push_back(*v);
+            }
+        }
+        return {};
+    }
+
+    // python: the interpreter, the import guard and the modules it refuses.
+    Status parsePython(const YAML::Node& n, Policy& policy)
+    {
+        if (auto r = checkKeys(n, "python", {"interpreter", "import_guard", "site_packages", "blocked_imports"}); !r)
+            return r;
+        if (auto i = n["interpreter"]) {
+            auto v = absolutePath(i, "python.interpreter");
+            if (!v)
+                return std::unexpected(v.error());
+            policy.python = *v;
+        }
+        if (auto g = n["import_guard"]) {
+            auto v = boolean(g, "python.import_guard");
+            if (!v)
+                return std::unexpected(v.error());
+            policy.importGuard = *v;
+        }
+        if (auto g = n["site_packages"]) {
+            auto v = boolean(g, "python.site_packages");
+            if (!v)
+                return std::unexpected(v.error());
+            policy.sitePackages = *v;
+        }
+        if (auto b = n["blocked_imports"]) {
+            auto v = stringList(b, "python.blocked_imports");
+            if (!v)
+                return std::unexpected(v.error());
+            for (const auto& name : *v) {
+                if (name.empty() || name.find('.') != std::string::npos || !validEnvName(name))
+                    return fail(where(b, "python.blocked_imports")
+                                + fmt::format("'{}' is not a top-level module name", shown(name)));
+            }
+            policy.blockedImports = *v;
+        }
+        return {};
+    }
+
+    // shell: the interpreter of shell snippets.
+    Status parseShell(const YAML::Node& n, Policy& policy)
+    {
+        if (auto r = checkKeys(n, "shell", {"interpreter"}); !r)
+            return r;
+        if (auto i = n["interpreter"]) {
+            auto v = absolutePath(i, "shell.interpreter");
+            if (!v)
+                return std::unexpected(v.error());
+            policy.shell = *v;
+        }
+        return {};
+    }
+
     Status parseRoot(const YAML::Node& root, Policy& policy)
     {
         if (auto r = checkKeys(root, "", {"name", "level", "allow_lower_level", "network", "limits", "env", "paths",
@@ -455,152 +627,28 @@ private:
             policy.allowLowerLevel = *v;
         }
         if (auto n = root["network"]) {
-            if (n.IsScalar()) {
-                if (n.Scalar() != "none")
-                    return fail(where(n, "network")
-                                + fmt::format("network '{}' is not supported; use 'none' or {{mode: allowlist, allow: "
-                                              "[host:port, ...]}}",
-                                              shown(n.Scalar())));
-                policy.network = NetworkMode::None;
-            } else {
-                if (auto r = checkKeys(n, "network", {"mode", "allow"}); !r)
-                    return r;
-                auto mode = n["mode"] ? scalar(n["mode"], "network.mode") : Result<std::string>(std::string("none"));
-                if (!mode)
-                    return std::unexpected(mode.error());
-                if (*mode != "none" && *mode != "allowlist")
-                    return fail(where(n["mode"], "network.mode") + fmt::format("unknown mode '{}' (none, allowlist)", shown(*mode)));
-                policy.network = *mode == "allowlist" ? NetworkMode::Allowlist : NetworkMode::None;
-                if (auto a = n["allow"]) {
-                    auto list = stringList(a, "network.allow");
-                    if (!list)
-                        return std::unexpected(list.error());
-                    for (const auto& entry : *list) {
-                        const auto colon = entry.rfind(':');
-                        const std::string host = colon == std::string::npos ? "" : entry.substr(0, colon);
-                        const std::string port = colon == std::string::npos ? "" : entry.substr(colon + 1);
-                        const bool portOk = port == "*"
-                                            || (!port.empty() && port.size() <= 5
-                                                && std::all_of(port.begin(), port.end(), ::isdigit)
-                                                && std::stoi(port) >= 1 && std::stoi(port) <= 65535);
-                        const bool hostOk = !host.empty() && host.find_first_of(" /\\@") == std::string::npos;
-                        if (!portOk || !hostOk)
-                            return fail(where(a, "network.allow")
-                                        + fmt::format("'{}' is not host:port (e.g. pypi.org:443, *.example.com:*)", shown(entry)));
-                    }
-                    policy.networkAllow = *list;
-                }
-                if (policy.network == NetworkMode::Allowlist && policy.networkAllow.empty())
-                    return fail(where(n, "network") + "mode allowlist needs at least one 'allow' entry");
-            }
+            if (auto r = parseNetwork(n, policy); !r)
+                return r;
         }
         if (auto n = root["limits"]) {
-            std::vector<std::string_view> keys;
-            for (const auto& b : kLimitBounds)
-                keys.emplace_back(b.key);
-            if (!n.IsMap())
-                return fail(where(n, "limits") + "expected a mapping");
-            if (auto unique = keysOf(n, "limits"); !unique)
-                return std::unexpected(unique.error());
-            for (const auto& kv : n) {
-                const auto key = kv.first.as<std::string>();
-                const auto* bound = std::find_if(std::begin(kLimitBounds), std::end(kLimitBounds),
-                                                 [&](const Bound& b) { return key == b.key; });
-                if (bound == std::end(kLimitBounds))
-                    return fail(where(kv.first, "limits." + key)
-                                + "unknown limit (expected one of: wall_ms, cpu_ms, memory_mb, processes, file_size_mb, disk_mb, open_files, output_bytes)");
-                auto v = integer(kv.second, "limits." + key, bound->min, bound->max);
-                if (!v)
-                    return std::unexpected(v.error());
-                policy.limits.*(bound->field) = *v;
-            }
+            if (auto r = parseLimits(n, policy); !r)
+                return r;
         }
         if (auto n = root["env"]) {
-            if (auto r = checkKeys(n, "env", {"pass", "set"}); !r)
+            if (auto r = parseEnv(n, policy); !r)
                 return r;
-            if (auto p = n["pass"]) {
-                auto v = stringList(p, "env.pass");
-                if (!v)
-                    return std::unexpected(v.error());
-                for (const auto& name : *v) {
-                    if (!validEnvName(name))
-                        return fail(where(p, "env.pass") + fmt::format("'{}' is not a variable name", shown(name)));
-                }
-                policy.envPass = *v;
-            }
-            if (auto s = n["set"]) {
-                if (!s.IsMap())
-                    return fail(where(s, "env.set") + "expected a mapping of NAME: value");
-                if (auto unique = keysOf(s, "env.set"); !unique)
-                    return std::unexpected(unique.error());
-                for (const auto& kv : s) {
-                    const auto name = kv.first.as<std::string>();
-                    if (!validEnvName(name))
-                        return fail(where(kv.first, "env.set") + fmt::format("'{}' is not a variable name", shown(name)));
-                    auto v = scalar(kv.second, "env.set." + name);
-                    if (!v)
-                        return std::unexpected(v.error());
-                    policy.envSet[name] = *v;
-                }
-            }
         }
         if (auto n = root["paths"]) {
-            if (auto r = checkKeys(n, "paths", {"read"}); !r)
+            if (auto r = parsePaths(n, policy); !r)
                 return r;
-            if (auto read = n["read"]) {
-                if (!read.IsSequence())
-                    return fail(where(read, "paths.read") + "expected a list");
-                policy.readPaths.clear();
-                for (const auto& item : read) {
-                    auto v = absolutePath(item, "paths.read");
-                    if (!v)
-                        return std::unexpected(v.error());
-                    policy.readPaths.push_back(*v);
-                }
-            }
         }
         if (auto n = root["python"]) {
-            if (auto r = checkKeys(n, "python", {"interpreter", "import_guard", "site_packages", "blocked_imports"}); !r)
+            if (auto r = parsePython(n, policy); !r)
                 return r;
-            if (auto i = n["interpreter"]) {
-                auto v = absolutePath(i, "python.interpreter");
-                if (!v)
-                    return std::unexpected(v.error());
-                policy.python = *v;
-            }
-            if (auto g = n["import_guard"]) {
-                auto v = boolean(g, "python.import_guard");
-                if (!v)
-                    return std::unexpected(v.error());
-                policy.importGuard = *v;
-            }
-            if (auto g = n["site_packages"]) {
-                auto v = boolean(g, "python.site_packages");
-                if (!v)
-                    return std::unexpected(v.error());
-                policy.sitePackages = *v;
-            }
-            if (auto b = n["blocked_imports"]) {
-                auto v = stringList(b, "python.blocked_imports");
-                if (!v)
-                    return std::unexpected(v.error());
-                for (const auto& name : *v) {
-                    if (name.empty() || name.find('.') != std::string::npos || !validEnvName(name))
-                        return fail(where(b, "python.blocked_imports")
-                                    + fmt::format("'{}' is not a top-level module name", shown(name)));
-                }
-                policy.blockedImports = *v;
-            }
         }
         if (auto n = root["shell"]) {
-            if (auto r = checkKeys(n, "shell", {"interpreter"}); !r)
+            if (auto r = parseShell(n, policy); !r)
                 return r;
-            if (auto i = n["interpreter"]) {
-                auto v = absolutePath(i, "shell.interpreter");
-                if (!v)
-                    return std::unexpected(v.error());
-                policy.shell = *v;
-            }
         }
         if (auto n = root["syscalls"]) {
             if (auto r = parseSyscalls(n, policy); !r)
