@@ -556,6 +556,151 @@ std::string variantName(const std::string& path)
     return std::filesystem::path(path).stem().string();
 }
 
+OrderedJson rankedJson(const RulesOptions& o, const RuleComparison& compared)
+{
+    OrderedJson ranked = OrderedJson::array();
+    for (std::size_t r = 0; r < compared.ranking.size(); ++r) {
+        const auto& s = compared.summaries[compared.ranking[r]];
+        OrderedJson entry = {{"rank", r + 1}, {"name", s.name}, {"impact_rate", s.impactRate}, {"affected", s.affected}};
+        if (s.flagged) {
+            entry["f1"] = s.f1 ? OrderedJson(*s.f1) : OrderedJson(nullptr);
+            entry["precision"] = s.flagged->precision ? OrderedJson(*s.flagged->precision) : OrderedJson(nullptr);
+            entry["recall"] = s.flagged->recall ? OrderedJson(*s.flagged->recall) : OrderedJson(nullptr);
+            entry["fpr"] = s.flagged->fpr ? OrderedJson(*s.flagged->fpr) : OrderedJson(nullptr);
+            entry["tp"] = s.flagged->tp;
+            entry["fp"] = s.flagged->fp;
+            if (!o.amountColumn.empty()) {
+                entry["amount_caught"] = std::round(s.flagged->amountCaught * 100) / 100;
+                entry["amount_hurt"] = std::round(s.flagged->amountHurt * 100) / 100;
+            }
+        }
+        ranked.push_back(std::move(entry));
+    }
+    return ranked;
+}
+
+void printAbJson(const RulesOptions& o, const Comparison& c, const RuleComparison& compared)
+{
+    const Side& base = c.sides[0];
+    OrderedJson baseDist = OrderedJson::object();
+    for (std::size_t d = 0; d < base.compiled->decisions.size(); ++d) {
+        if (base.evaluation->decisionCounts[d] > 0)
+            baseDist[base.compiled->decisions[d]] = base.evaluation->decisionCounts[d];
+    }
+    OrderedJson baseline = {
+        {"name", variantName(base.loaded->path)}, {"ruleset", ruleSetToJson(*base.loaded)}, {"distribution", baseDist}};
+    if (compared.baselineFlagged) {
+        baseline["flagged"] = figuresJson(*compared.baselineFlagged, !o.amountColumn.empty());
+        const auto f1 = f1Of(*compared.baselineFlagged);
+        baseline["f1"] = f1 ? OrderedJson(*f1) : OrderedJson(nullptr);
+    }
+    OrderedJson variants = OrderedJson::array();
+    for (std::size_t v = 0; v < compared.impacts.size(); ++v) {
+        const Side& cand = c.sides[v + 1];
+        OrderedJson entry = {{"name", compared.summaries[v].name}, {"ruleset", ruleSetToJson(*cand.loaded)}};
+        OrderedJson figures =
+            impactJson(o, c, base, cand, compared.impacts[v], o.limit > 0 ? static_cast<std::size_t>(o.limit) : 0);
+        for (auto& [key, value] : figures.items())
+            entry[key] = value;
+        if (compared.summaries[v].f1)
+            entry["f1"] = *compared.summaries[v].f1;
+        variants.push_back(std::move(entry));
+    }
+    const bool labels = !o.labelColumn.empty();
+    const OrderedJson best = compared.ranking.empty() ? OrderedJson(nullptr)
+                                                      : OrderedJson(compared.summaries[compared.ranking[0]].name);
+    OrderedJson out = {{"baseline", baseline},
+                       {"variants", variants},
+                       {"summary",
+                        {{"ranking_metric", labels ? "f1" : "impact_rate"},
+                         {"flagged_means", fmt::format("decision other than {}", compared.notFlagged)},
+                         {"best", best},
+                         {"ranking", rankedJson(o, compared)}}},
+                       {"data", dataToJson(*c.data)}};
+    std::cout << dumpOrderedJson(out) << '\n';
+}
+
+// Each decision's count under the baseline and under every variant: the decisions of all of them, the
+// baseline's first.
+void printAbDistribution(const Comparison& c, const RuleComparison& compared)
+{
+    const Side& base = c.sides[0];
+    std::vector<std::string> decisions = base.compiled->decisions;
+    for (std::size_t v = 1; v < c.sides.size(); ++v) {
+        for (const auto& d : c.sides[v].compiled->decisions) {
+            if (std::find(decisions.begin(), decisions.end(), d) == decisions.end())
+                decisions.push_back(d);
+        }
+    }
+    std::string header = fmt::format("  {:<20} {:>12}", "decision", "baseline");
+    for (const auto& s : compared.summaries)
+        header += fmt::format(" {:>14}", printable(s.name, 14));
+    std::cout << header << '\n';
+    for (const auto& d : decisions) {
+        std::string line = fmt::format("  {:<20}", printable(d, 20));
+        for (std::size_t v = 0; v < c.sides.size(); ++v) {
+            std::int64_t n = 0;
+            if (const int i = c.sides[v].compiled->findDecision(d); i >= 0)
+                n = c.sides[v].evaluation->decisionCounts[static_cast<std::size_t>(i)];
+            line += fmt::format(" {:>{}}", n, v == 0 ? 12 : 14);
+        }
+        std::cout << line << '\n';
+    }
+    std::string affected = fmt::format("  {:<20} {:>12}", "affected", "");
+    std::string rate = fmt::format("  {:<20} {:>12}", "impact rate", "");
+    for (const auto& s : compared.summaries) {
+        affected += fmt::format(" {:>14}", s.affected);
+        rate += fmt::format(" {:>14}", percent(s.impactRate));
+    }
+    std::cout << affected << '\n' << rate << '\n';
+}
+
+// Flagged (any decision but the baseline's default) against the label column, baseline and variants.
+void printAbLabelFigures(const RulesOptions& o, const RuleComparison& compared)
+{
+    std::cout << fmt::format("\n  flagged (not {}) vs label {}\n", printable(compared.notFlagged),
+                             printable(o.labelColumn));
+    auto row = [&](std::string_view title, auto get) {
+        std::string line = fmt::format("  {:<20} {:>12}", title, get(*compared.baselineFlagged));
+        for (const auto& s : compared.summaries)
+            line += fmt::format(" {:>14}", get(*s.flagged));
+        std::cout << line << '\n';
+    };
+    row("caught", [](const rules::LabelFigures& f) { return std::to_string(f.tp); });
+    row("hurt", [](const rules::LabelFigures& f) { return std::to_string(f.fp); });
+    row("precision", [](const rules::LabelFigures& f) { return optPercent(f.precision); });
+    row("recall", [](const rules::LabelFigures& f) { return optPercent(f.recall); });
+    row("false-positive rate", [](const rules::LabelFigures& f) { return optPercent(f.fpr); });
+    row("F1", [](const rules::LabelFigures& f) {
+        const auto v = f1Of(f);
+        return v ? fmt::format("{:.3f}", *v) : std::string("n/a");
+    });
+    if (!o.amountColumn.empty()) {
+        row("amount caught", [](const rules::LabelFigures& f) { return money(f.amountCaught); });
+        row("amount hurt", [](const rules::LabelFigures& f) { return money(f.amountHurt); });
+    }
+}
+
+void printAbText(const RulesOptions& o, const Comparison& c, const RuleComparison& compared)
+{
+    const rules::Dataset& data = c.data->data;
+    const bool labels = !o.labelColumn.empty();
+    std::cout << fmt::format("A/B on {} ({}): baseline {}, {}\n\n", printable(data.source()),
+                             plural(static_cast<std::int64_t>(data.rowCount()), "record", "records"),
+                             printable(c.sides[0].loaded->path),
+                             plural(static_cast<std::int64_t>(compared.impacts.size()), "variant", "variants"));
+    printAbDistribution(c, compared);
+    if (labels)
+        printAbLabelFigures(o, compared);
+    std::cout << fmt::format("\nranking (by {}):\n",
+                             labels ? "F1 of flagged vs the label" : "impact rate, lowest first");
+    for (std::size_t r = 0; r < compared.ranking.size(); ++r) {
+        const auto& s = compared.summaries[compared.ranking[r]];
+        std::cout << fmt::format("  {}. {:<24} impact {}{}\n", r + 1, printable(s.name, 24), percent(s.impactRate),
+                                 s.f1 ? fmt::format(", F1 {:.3f}", *s.f1) : "");
+    }
+}
+
 int abCommand(const RulesOptions& o)
 {
     std::vector<std::string> files = {o.baseline};
@@ -563,10 +708,7 @@ int abCommand(const RulesOptions& o)
     auto c = prepare(o, files);
     if (!c)
         return inputError(o, c.error().message);
-    const Side& base = c->sides[0];
-    const rules::Dataset& data = c->data->data;
-    const bool labels = !o.labelColumn.empty();
-
+    // Each variant by its file's stem, or its path when another variant has the same stem.
     std::vector<ComparedRuleSet> compareTo;
     std::vector<std::string> names;
     for (std::size_t v = 1; v < c->sides.size(); ++v) {
@@ -577,136 +719,15 @@ int abCommand(const RulesOptions& o)
         names.push_back(name);
         compareTo.push_back(sideOf(cand, name));
     }
-    auto compared = compareRuleSets(sideOf(base, variantName(base.loaded->path)), compareTo, data, impactOptions(o));
+    const Side& base = c->sides[0];
+    auto compared =
+        compareRuleSets(sideOf(base, variantName(base.loaded->path)), compareTo, c->data->data, impactOptions(o));
     if (!compared)
         return inputError(o, compared.error().message);
-    const std::string& pass = compared->notFlagged;
-    const std::vector<rules::Impact>& impacts = compared->impacts;
-    const std::vector<rules::VariantSummary>& summaries = compared->summaries;
-    const std::vector<std::size_t>& ranking = compared->ranking;
-    const std::optional<rules::LabelFigures>& baseFlagged = compared->baselineFlagged;
-
-    if (o.json) {
-        OrderedJson baseDist = OrderedJson::object();
-        for (std::size_t d = 0; d < base.compiled->decisions.size(); ++d) {
-            if (base.evaluation->decisionCounts[d] > 0)
-                baseDist[base.compiled->decisions[d]] = base.evaluation->decisionCounts[d];
-        }
-        OrderedJson baseline = {{"name", variantName(base.loaded->path)},
-                                {"ruleset", ruleSetToJson(*base.loaded)},
-                                {"distribution", baseDist}};
-        if (baseFlagged) {
-            baseline["flagged"] = figuresJson(*baseFlagged, !o.amountColumn.empty());
-            const auto f1 = f1Of(*baseFlagged);
-            baseline["f1"] = f1 ? OrderedJson(*f1) : OrderedJson(nullptr);
-        }
-        OrderedJson variants = OrderedJson::array();
-        for (std::size_t v = 0; v < impacts.size(); ++v) {
-            const Side& cand = c->sides[v + 1];
-            OrderedJson entry = {{"name", summaries[v].name}, {"ruleset", ruleSetToJson(*cand.loaded)}};
-            OrderedJson figures =
-                impactJson(o, *c, base, cand, impacts[v], o.limit > 0 ? static_cast<std::size_t>(o.limit) : 0);
-            for (auto& [key, value] : figures.items())
-                entry[key] = value;
-            if (summaries[v].f1)
-                entry["f1"] = *summaries[v].f1;
-            variants.push_back(std::move(entry));
-        }
-        OrderedJson ranked = OrderedJson::array();
-        for (std::size_t r = 0; r < ranking.size(); ++r) {
-            const auto& s = summaries[ranking[r]];
-            OrderedJson entry = {
-                {"rank", r + 1}, {"name", s.name}, {"impact_rate", s.impactRate}, {"affected", s.affected}};
-            if (s.flagged) {
-                entry["f1"] = s.f1 ? OrderedJson(*s.f1) : OrderedJson(nullptr);
-                entry["precision"] = s.flagged->precision ? OrderedJson(*s.flagged->precision) : OrderedJson(nullptr);
-                entry["recall"] = s.flagged->recall ? OrderedJson(*s.flagged->recall) : OrderedJson(nullptr);
-                entry["fpr"] = s.flagged->fpr ? OrderedJson(*s.flagged->fpr) : OrderedJson(nullptr);
-                entry["tp"] = s.flagged->tp;
-                entry["fp"] = s.flagged->fp;
-                if (!o.amountColumn.empty()) {
-                    entry["amount_caught"] = std::round(s.flagged->amountCaught * 100) / 100;
-                    entry["amount_hurt"] = std::round(s.flagged->amountHurt * 100) / 100;
-                }
-            }
-            ranked.push_back(std::move(entry));
-        }
-        OrderedJson out = {{"baseline", baseline},
-                           {"variants", variants},
-                           {"summary",
-                            {{"ranking_metric", labels ? "f1" : "impact_rate"},
-                             {"flagged_means", fmt::format("decision other than {}", pass)},
-                             {"best", ranking.empty() ? OrderedJson(nullptr) : OrderedJson(summaries[ranking[0]].name)},
-                             {"ranking", ranked}}},
-                           {"data", dataToJson(*c->data)}};
-        std::cout << dumpOrderedJson(out) << '\n';
-        return 0;
-    }
-
-    std::cout << fmt::format("A/B on {} ({}): baseline {}, {}\n\n", printable(data.source()),
-                             plural(static_cast<std::int64_t>(data.rowCount()), "record", "records"),
-                             printable(base.loaded->path),
-                             plural(static_cast<std::int64_t>(impacts.size()), "variant", "variants"));
-    std::vector<std::string> decisions = base.compiled->decisions;
-    for (std::size_t v = 1; v < c->sides.size(); ++v) {
-        for (const auto& d : c->sides[v].compiled->decisions) {
-            if (std::find(decisions.begin(), decisions.end(), d) == decisions.end())
-                decisions.push_back(d);
-        }
-    }
-    std::string header = fmt::format("  {:<20} {:>12}", "decision", "baseline");
-    for (const auto& s : summaries)
-        header += fmt::format(" {:>14}", printable(s.name, 14));
-    std::cout << header << '\n';
-    for (const auto& d : decisions) {
-        std::int64_t b = 0;
-        if (const int i = base.compiled->findDecision(d); i >= 0)
-            b = base.evaluation->decisionCounts[static_cast<std::size_t>(i)];
-        std::string line = fmt::format("  {:<20} {:>12}", printable(d, 20), b);
-        for (std::size_t v = 1; v < c->sides.size(); ++v) {
-            std::int64_t n = 0;
-            if (const int i = c->sides[v].compiled->findDecision(d); i >= 0)
-                n = c->sides[v].evaluation->decisionCounts[static_cast<std::size_t>(i)];
-            line += fmt::format(" {:>14}", n);
-        }
-        std::cout << line << '\n';
-    }
-    std::string affected = fmt::format("  {:<20} {:>12}", "affected", "");
-    std::string rate = fmt::format("  {:<20} {:>12}", "impact rate", "");
-    for (const auto& s : summaries) {
-        affected += fmt::format(" {:>14}", s.affected);
-        rate += fmt::format(" {:>14}", percent(s.impactRate));
-    }
-    std::cout << affected << '\n' << rate << '\n';
-    if (labels) {
-        std::cout << fmt::format("\n  flagged (not {}) vs label {}\n", printable(pass), printable(o.labelColumn));
-        auto row = [&](std::string_view title, auto get) {
-            std::string line = fmt::format("  {:<20} {:>12}", title, get(*baseFlagged));
-            for (const auto& s : summaries)
-                line += fmt::format(" {:>14}", get(*s.flagged));
-            std::cout << line << '\n';
-        };
-        row("caught", [](const rules::LabelFigures& f) { return std::to_string(f.tp); });
-        row("hurt", [](const rules::LabelFigures& f) { return std::to_string(f.fp); });
-        row("precision", [](const rules::LabelFigures& f) { return optPercent(f.precision); });
-        row("recall", [](const rules::LabelFigures& f) { return optPercent(f.recall); });
-        row("false-positive rate", [](const rules::LabelFigures& f) { return optPercent(f.fpr); });
-        row("F1", [](const rules::LabelFigures& f) {
-            const auto v = f1Of(f);
-            return v ? fmt::format("{:.3f}", *v) : std::string("n/a");
-        });
-        if (!o.amountColumn.empty()) {
-            row("amount caught", [](const rules::LabelFigures& f) { return money(f.amountCaught); });
-            row("amount hurt", [](const rules::LabelFigures& f) { return money(f.amountHurt); });
-        }
-    }
-    std::cout << fmt::format("\nranking (by {}):\n",
-                             labels ? "F1 of flagged vs the label" : "impact rate, lowest first");
-    for (std::size_t r = 0; r < ranking.size(); ++r) {
-        const auto& s = summaries[ranking[r]];
-        std::cout << fmt::format("  {}. {:<24} impact {}{}\n", r + 1, printable(s.name, 24), percent(s.impactRate),
-                                 s.f1 ? fmt::format(", F1 {:.3f}", *s.f1) : "");
-    }
+    if (o.json)
+        printAbJson(o, *c, *compared);
+    else
+        printAbText(o, *c, *compared);
     return 0;
 }
 
