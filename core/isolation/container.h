@@ -1,7 +1,7 @@
 #pragma once
 
 // The `container` level's filesystem and identity, built inside fresh user, pid, net, mount, ipc, uts and
-// cgroup namespaces by the sandbox's pid 1 (see launcher_main.cpp). Runs between clone and the program's
+// cgroup namespaces by the sandbox's pid 1 (see launcher_child.h). Runs between clone and the program's
 // fork; reports failures as text (the caller fails the run closed).
 
 #include "util/error.h"
