@@ -25,11 +25,6 @@ std::string_view toString(ChangeKind kind)
 
 namespace {
 
-std::string joinPath(const std::string& prefix, const std::string& name)
-{
-    return prefix.empty() ? name : prefix + "/" + name;
-}
-
 class TreeDiffer {
 public:
     explicit TreeDiffer(TreeReader& reader) : m_reader(reader) {}
@@ -74,7 +69,7 @@ private:
     {
         if (before.sameAs(after))
             return {};
-        const std::string path = joinPath(prefix, before.name);
+        const std::string path = treePath(prefix, before.name);
         const bool beforeDir = before.type == EntryType::Directory;
         const bool afterDir = after.type == EntryType::Directory;
         if (beforeDir && afterDir) {
@@ -99,7 +94,7 @@ private:
             (kind == ChangeKind::Added ? change.after : change.before) = e;
             m_changes.push_back(std::move(change));
         };
-        const std::string path = joinPath(prefix, entry.name);
+        const std::string path = treePath(prefix, entry.name);
         if (entry.type != EntryType::Directory) {
             add(path, entry);
             return {};

@@ -229,18 +229,5 @@ std::int64_t nowMs()
         .count();
 }
 
-Result<void> writeAll(int fd, std::string_view bytes)
-{
-    while (!bytes.empty()) {
-        const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return fail(errnoText(errno));
-        }
-        bytes.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return {};
-}
 
 } // namespace sb

@@ -1,6 +1,6 @@
 #pragma once
 
-// What the walk of a folder and its stat prefetch share: the depth limit, paths, a stat as a FileStat.
+// What the walk of a folder and its stat prefetch share: the depth limit and a stat as a FileStat.
 
 #include "checkpoints/scan.h"
 
@@ -22,11 +22,6 @@ inline FileStat statOf(const struct stat& st)
 {
     return FileStat{static_cast<std::uint64_t>(st.st_ino), static_cast<std::uint64_t>(st.st_size),
                     nanoseconds(st.st_mtim), nanoseconds(st.st_ctim), static_cast<std::uint32_t>(st.st_mode)};
-}
-
-inline std::string joinPath(const std::string& prefix, const std::string& name)
-{
-    return prefix.empty() ? name : prefix + "/" + name;
 }
 
 } // namespace sb::scanning

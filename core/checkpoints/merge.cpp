@@ -69,7 +69,7 @@ public:
         std::uint64_t files = 0;
         std::uint64_t bytes = 0;
         for (auto& [name, three] : names) {
-            auto child = entry(path.empty() ? name : path + "/" + name, three[0], three[1], three[2]);
+            auto child = entry(treePath(path, name), three[0], three[1], three[2]);
             if (!child)
                 return std::unexpected(child.error());
             if (!*child)

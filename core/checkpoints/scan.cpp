@@ -31,7 +31,6 @@ namespace sb {
 
 namespace {
 
-using scanning::joinPath;
 using scanning::kMaxDepth;
 using scanning::statOf;
 using statcache::PackedReader;
@@ -295,7 +294,7 @@ private:
             if (d.deferring)
                 flush(d);
             if (statError != ENOENT) // gone since it was listed: not there, nothing to say
-                skip(joinPath(d.prefix, name), fmt::format("cannot read its status: {}", errnoText(statError)));
+                skip(treePath(d.prefix, name), fmt::format("cannot read its status: {}", errnoText(statError)));
             d.reusable = false;
             return {};
         }
@@ -317,7 +316,7 @@ private:
             if (!d.reusable || kind != StatEntry::Kind::Directory || isIgnored(st))
                 flush(d);
         }
-        const std::string path = joinPath(d.prefix, name);
+        const std::string path = treePath(d.prefix, name);
         bool recorded = false; // a file records its own stat entry
         if (isIgnored(st)) {
             skip(path, "the Sandbench store's own file");

@@ -218,7 +218,7 @@ struct StatPrefetch::Impl {
             struct stat st {};
             if (::fstat(child, &st) != 0 || st.st_dev != self.st_dev)
                 continue; // another file system: the walk skips it too
-            visit(child, scanning::joinPath(path, name), st, depth + 1);
+            visit(child, treePath(path, name), st, depth + 1);
         }
     }
 

@@ -38,7 +38,7 @@ constexpr std::size_t kMaxJobLine = 8 << 20;
 
 [[noreturn]] void childFail(int errFd, const std::string& message)
 {
-    writeAll(errFd, message);
+    writeFully(errFd, message);
     ::_exit(127);
 }
 
@@ -136,13 +136,13 @@ bool filterFitsTheWait(const sb::SyscallPolicy& policy)
 // seccomp filter) in place: says so and waits for the job, which the Runner writes straight here.
 void awaitJobInChild(LaunchSpec& spec, int errFd, LineReader& job)
 {
-    writeAll(errFd, std::string(1, kReadyMarker));
+    writeFully(errFd, std::string(1, kReadyMarker));
     const auto line = job.next();
     if (!line && job.overflowed())
         childFail(errFd, fmt::format("launch spec: the job is larger than {} MiB", kMaxJobLine >> 20));
     if (!line)
         ::_exit(0); // released without a job (the pool went, or its owner)
-    writeAll(errFd, std::string(1, kStartedMarker));
+    writeFully(errFd, std::string(1, kStartedMarker));
     ::close(job.fd());
     if (auto applied = sb::applyJob(spec, *line); !applied)
         childFail(errFd, applied.error().message);
@@ -358,7 +358,7 @@ void countUsage(ProgramEnd& end, const rusage& usage)
     }
     sb::starttrace::mark("init.told");
     if (programEnded) {
-        writeAll(statusFd, std::string(reinterpret_cast<const char*>(&end), sizeof end));
+        writeFully(statusFd, std::string(reinterpret_cast<const char*>(&end), sizeof end));
         // Our exit tears the namespaces down (~0.2 ms of a CPU): not before the supervisor has reported the
         // run, which it tells by closing its end (or by its death).
         char released = 0;

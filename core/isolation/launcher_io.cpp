@@ -6,19 +6,6 @@
 
 namespace sb::launcher {
 
-void writeAll(int fd, const std::string& data)
-{
-    std::size_t done = 0;
-    while (done < data.size()) {
-        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return;
-        done += static_cast<std::size_t>(n);
-    }
-}
-
 std::string readAll(int fd)
 {
     std::string out;
@@ -63,7 +50,7 @@ void report(const LaunchResult& result)
 {
     ::close(1);
     ::close(2);
-    writeAll(sb::kLauncherResultFd, sb::encodeResult(result) + '\n');
+    writeFully(sb::kLauncherResultFd, sb::encodeResult(result) + '\n');
 }
 
 namespace {

@@ -6,6 +6,9 @@
 // its supervisor side (launcher_supervisor.h).
 
 #include "isolation/launch_spec.h"
+// writeFully: the launcher's whole writes. Their result is not looked at: a pipe whose reader has gone has
+// no one left to tell.
+#include "util/fd_io.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -14,8 +17,6 @@
 
 namespace sb::launcher {
 
-// Writes all of `data`; stops silently when the other end is gone.
-void writeAll(int fd, const std::string& data);
 // Everything until EOF.
 std::string readAll(int fd);
 

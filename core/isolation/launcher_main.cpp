@@ -239,12 +239,12 @@ SupervisorEnds connectToProgram(const LaunchSpec& spec, const Channels& ch, Line
         ends.proxy = std::make_unique<sb::netproxy::Proxy>(spec.networkAllow);
     }
     // Tell the Runner at once whom to kill should this launcher die without a result.
-    writeAll(sb::kLauncherResultFd, fmt::format("started {}\n", child));
+    writeFully(sb::kLauncherResultFd, fmt::format("started {}\n", child));
     if (ch.basePipe[1] >= 0) {
         ::close(ch.basePipe[0]);
         // The program's own process is counted now; the limit's `processes` include it.
         const std::int64_t tasks = std::max<std::int64_t>(sb::usage::tasksOfUid(::getuid()) - 1, 0);
-        writeAll(ch.basePipe[1], std::string(reinterpret_cast<const char*>(&tasks), sizeof tasks));
+        writeFully(ch.basePipe[1], std::string(reinterpret_cast<const char*>(&tasks), sizeof tasks));
         ::close(ch.basePipe[1]);
         sb::starttrace::mark("launcher.counted");
     }
@@ -272,7 +272,7 @@ SupervisorEnds connectToProgram(const LaunchSpec& spec, const Channels& ch, Line
         // this launcher exits, after the result, and not in pid 1's exit, which the run waits for.
         [[maybe_unused]] const int mountNamespace =
             ::open(fmt::format("/proc/{}/ns/mnt", child).c_str(), O_RDONLY | O_CLOEXEC);
-        writeAll(ch.syncPipe[1], "1");
+        writeFully(ch.syncPipe[1], "1");
         ::close(ch.syncPipe[1]);
         sb::starttrace::mark("launcher.mapped");
     }

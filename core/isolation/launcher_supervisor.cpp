@@ -158,7 +158,7 @@ void awaitJob(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& gr
             if (buf[i] == kReadyMarker && !ready) {
                 ready = true;
                 sb::starttrace::mark("launcher.ready");
-                writeAll(sb::kLauncherResultFd, "ready\n");
+                writeFully(sb::kLauncherResultFd, "ready\n");
                 paths.prepare(w.child); // the root is built: pid 1's is the program's
             } else if (buf[i] == kStartedMarker && ready && !started) {
                 started = true;

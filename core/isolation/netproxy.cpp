@@ -1,6 +1,7 @@
 #include "netproxy.h"
 
 #include "fd_passing.h"
+#include "util/ascii.h"
 
 #include <fmt/format.h>
 
@@ -28,14 +29,6 @@ namespace {
 constexpr std::size_t kMaxHead = 16 * 1024;
 constexpr int kHeadTimeoutMs = 10'000;
 constexpr int kConnectTimeoutMs = 10'000;
-
-std::string lower(std::string_view text)
-{
-    std::string out(text);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
 
 
 // host[:port] with an optional [IPv6] form; port defaults to `defaultPort`.
@@ -124,12 +117,12 @@ void relay(int a, int b)
 
 bool allows(const std::vector<std::string>& allowlist, std::string_view host, int port)
 {
-    const std::string wanted = lower(host);
+    const std::string wanted = asciiLower(host);
     for (const auto& entry : allowlist) {
         const auto colon = entry.rfind(':');
         if (colon == std::string::npos)
             continue;
-        const std::string pattern = lower(std::string_view(entry).substr(0, colon));
+        const std::string pattern = asciiLower(std::string_view(entry).substr(0, colon));
         const std::string_view portText = std::string_view(entry).substr(colon + 1);
         if (portText != "*" && portText != std::to_string(port))
             continue;
@@ -263,7 +256,7 @@ void Proxy::handle(int client)
     bool parsed = false;
     if (tunnel) {
         parsed = splitHostPort(target, 443, host, port);
-    } else if (lower(target).starts_with("http://")) {
+    } else if (asciiLower(target).starts_with("http://")) {
         std::string_view rest = std::string_view(target).substr(7);
         parsed = splitHostPort(rest.substr(0, rest.find('/')), 80, host, port);
     }

@@ -44,7 +44,7 @@ Result<SandboxEngine::Impl::SwapPlan> SandboxEngine::Impl::planSwap(TreeReader& 
         if (differing.size() == 1) {
             const auto [before, after] = differing.front();
             const std::string& name = before ? before->name : after->name;
-            const std::string childPath = path.empty() ? name : path + "/" + name;
+            const std::string childPath = treePath(path, name);
             if (before && after && before->type == EntryType::Directory && after->type == EntryType::Directory
                 && before->mode == after->mode) {
                 path = childPath; // every difference is further down

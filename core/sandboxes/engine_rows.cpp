@@ -3,6 +3,7 @@
 #include "engine_internal.h"
 
 #include "store/audit.h"
+#include "util/ascii.h"
 
 #include <nlohmann/json.hpp>
 
@@ -196,7 +197,7 @@ Result<CheckpointRow> SandboxEngine::Impl::checkpointByRow(std::int64_t id)
 
 Result<CheckpointRow> SandboxEngine::Impl::resolveCheckpoint(std::string_view text)
 {
-    const std::string prefix = lower(text);
+    const std::string prefix = asciiLower(text);
     if (!isHexPrefix(prefix) || prefix.size() < 4)
         return fail(fmt::format("'{}' is not a checkpoint id (at least 4 of its hex digits)", text));
     const std::string upper = prefix + "g"; // 'g' sorts after every hex digit

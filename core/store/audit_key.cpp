@@ -2,6 +2,7 @@
 
 #include "store/sqlite_db.h"
 #include "util/errno_text.h"
+#include "util/fd_io.h"
 #include "util/hash.h"
 #include "util/input_file.h"
 #include "util/user_account.h"
@@ -64,16 +65,10 @@ Result<std::optional<std::string>> readSmallFile(const fs::path& file, const Inp
     return std::optional<std::string>(std::move(*text));
 }
 
-Result<void> writeAll(int fd, std::string_view text, std::string_view what, const fs::path& file)
+Result<void> writeAndSync(int fd, std::string_view text, std::string_view what, const fs::path& file)
 {
-    while (!text.empty()) {
-        const ssize_t n = ::write(fd, text.data(), text.size());
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return writeError(what, file, errno);
-        text.remove_prefix(static_cast<std::size_t>(n));
-    }
+    if (const int error = writeFully(fd, text); error != 0)
+        return writeError(what, file, error);
     if (::fsync(fd) != 0)
         return writeError(what, file, errno);
     return {};
@@ -248,7 +243,7 @@ Result<AuditKey> makeAuditKey(const fs::path& folder, const fs::path& store, std
     const int fd = ::open(key.file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0)
         return writeError("the audit key", key.file, errno);
-    auto written = writeAll(fd, text, "the audit key", key.file);
+    auto written = writeAndSync(fd, text, "the audit key", key.file);
     ::close(fd);
     if (!written) {
         ::unlink(key.file.c_str());
@@ -325,7 +320,7 @@ Result<void> recordAuditWitness(const AuditKey& key, const AuditWitness& witness
     if (::ftruncate(fd, 0) != 0)
         written = writeError("the audit witness", file, errno);
     else
-        written = writeAll(fd, json.dump() + "\n", "the audit witness", file);
+        written = writeAndSync(fd, json.dump() + "\n", "the audit witness", file);
     ::close(fd);
     return written;
 }

@@ -5,6 +5,7 @@
 
 #include "util/errno_text.h"
 #include "util/error.h"
+#include "util/fd_io.h" // writeAll
 
 #include <filesystem>
 #include <string>
@@ -50,8 +51,6 @@ Result<Fd> openRelativeDirectory(int root, std::string_view relative);
 Result<void> removeTreeAt(int dirfd, const std::string& name);
 Result<void> removeTree(const std::filesystem::path& path);
 
-// Writes all of `bytes` to `fd` (short writes continued, EINTR retried); an error says errno's text.
-Result<void> writeAll(int fd, std::string_view bytes);
 
 // Creates the folder (and missing parents) with mode 0700.
 Result<void> makeDirectories(const std::filesystem::path& path);

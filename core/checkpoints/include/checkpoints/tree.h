@@ -29,6 +29,16 @@ inline constexpr std::uint64_t kWholeMax = 128 * 1024;
 
 std::string_view toString(EntryType type);
 
+// A path in a tree, relative to its root: `name` inside the folder `prefix` ("" is the root).
+inline std::string treePath(const std::string& prefix, std::string_view name)
+{
+    std::string path = prefix;
+    if (!path.empty())
+        path += '/';
+    path += name;
+    return path;
+}
+
 // One name in a directory listing. Only what makes the content is kept: type, permission bits and bytes.
 // Owners and times are not (a restore writes files as the restoring user, with the current time), and
 // set-id and sticky bits are dropped so that a restore never creates a set-uid file from untrusted content.
