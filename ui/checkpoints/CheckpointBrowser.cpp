@@ -97,7 +97,22 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
 {
     setObjectName(QStringLiteral("checkpointBrowser"));
     createActions();
+    setUpToolBar();
+    QHBoxLayout* top = buildTopRow();
+    setUpSandboxView();
+    setUpCheckpointView();
+    setUpDiffViews();
+    layOutPanes(top);
+    connectSignals();
 
+    m_progress->hide();
+    m_cancel->hide();
+    clearDiff(tr("The store is not open."));
+    updateActions();
+}
+
+void CheckpointBrowser::setUpToolBar()
+{
     m_toolBar->setObjectName(QStringLiteral("checkpointToolBar"));
     m_toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_toolBar->setIconSize(QSize(16, 16));
@@ -119,7 +134,11 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
         if (auto* button = qobject_cast<QToolButton*>(m_toolBar->widgetForAction(action)))
             button->setToolButtonStyle(Qt::ToolButtonIconOnly);
     }
+}
 
+// The toolbar, then the running operation's progress and its cancel button.
+QHBoxLayout* CheckpointBrowser::buildTopRow()
+{
     m_progress->setObjectName(QStringLiteral("checkpointProgress"));
     m_progress->setFixedWidth(140);
     m_progress->setTextVisible(false);
@@ -138,7 +157,11 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     top->addWidget(m_progressText, 1);
     top->addWidget(m_progress);
     top->addWidget(m_cancel);
+    return top;
+}
 
+void CheckpointBrowser::setUpSandboxView()
+{
     m_sandboxView->setObjectName(QStringLiteral("sandboxTable"));
     m_sandboxView->setModel(m_sandboxModel);
     setUpTable(m_sandboxView);
@@ -154,7 +177,10 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     m_sandboxDetails->setWordWrap(true);
     m_sandboxDetails->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_sandboxDetails->setStyleSheet(QStringLiteral("color: %1;").arg(kNeutral));
+}
 
+void CheckpointBrowser::setUpCheckpointView()
+{
     m_checkpointView->setObjectName(QStringLiteral("checkpointTable"));
     m_checkpointView->setModel(m_checkpointModel);
     setUpTable(m_checkpointView);
@@ -180,7 +206,10 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     // The label takes what is left; the other columns keep their widths.
     checkpointHeader->setStretchLastSection(false);
     checkpointHeader->setSectionResizeMode(CheckpointListModel::LabelColumn, QHeaderView::Stretch);
+}
 
+void CheckpointBrowser::setUpDiffViews()
+{
     m_diffSummary->setObjectName(QStringLiteral("diffSummary"));
     m_diffSummary->setWordWrap(true);
     m_diffSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -205,8 +234,11 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     m_diffMessage->setStyleSheet(QStringLiteral("QLabel { color: %1; background: #f6f8fa; }").arg(kNeutral));
     m_diffStack->addWidget(m_diffView);
     m_diffStack->addWidget(m_diffMessage);
+}
 
-    // Left: what there is (sandboxes over checkpoints); right: what changed (paths over the text).
+// Left: what there is (sandboxes over checkpoints); right: what changed (paths over the text).
+void CheckpointBrowser::layOutPanes(QHBoxLayout* top)
+{
     m_left = new QSplitter(Qt::Vertical, this);
     m_left->setObjectName(QStringLiteral("checkpointLeftSplitter"));
     auto* sandboxPane = new QWidget(this);
@@ -248,7 +280,10 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     layout->setSpacing(2);
     layout->addLayout(top);
     layout->addWidget(m_split, 1);
+}
 
+void CheckpointBrowser::connectSignals()
+{
     connect(m_sandboxView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &CheckpointBrowser::onSandboxSelected);
     connect(m_checkpointView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -262,11 +297,6 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     connect(m_jobs, &CheckpointJobRunner::taskStarted, this, &CheckpointBrowser::onTaskStarted);
     connect(m_jobs, &CheckpointJobRunner::taskProgress, this, &CheckpointBrowser::onTaskProgress);
     connect(m_jobs, &CheckpointJobRunner::taskFinished, this, &CheckpointBrowser::onTaskFinished);
-
-    m_progress->hide();
-    m_cancel->hide();
-    clearDiff(tr("The store is not open."));
-    updateActions();
 }
 
 void CheckpointBrowser::resizeEvent(QResizeEvent* event)

@@ -9,6 +9,7 @@
 #include <optional>
 
 class QAction;
+class QHBoxLayout;
 class QLabel;
 class QProgressBar;
 class QSplitter;
@@ -69,7 +70,16 @@ signals:
     void storeChanged();
 
 private:
+    // The constructor's steps, in the order it calls them.
     void createActions();
+    void setUpToolBar();
+    QHBoxLayout* buildTopRow();
+    void setUpSandboxView();
+    void setUpCheckpointView();
+    void setUpDiffViews();
+    void layOutPanes(QHBoxLayout* top);
+    void connectSignals();
+
     void onSandboxesLoaded(const SandboxesSnapshot& snapshot);
     void onCheckpointsLoaded(const CheckpointsSnapshot& snapshot);
     void onSandboxSelected();

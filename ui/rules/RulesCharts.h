@@ -24,6 +24,13 @@ public:
     QChartView* distributionChart() const { return m_distribution; }
 
 private:
+    // One chart each, from a result with at least one rule set; a chart that has nothing to show hides.
+    void showDistribution(const RulesResult& result, const QStringList& names);
+    void showImpact(const RulesResult& result, const QStringList& names);
+    void showHits(const RulesResult& result);
+    void showScores(const RulesResult& result);
+    void showLabels(const RulesResult& result, const QStringList& names);
+
     QChartView* m_distribution = nullptr;
     QChartView* m_impact = nullptr;
     QChartView* m_hits = nullptr;

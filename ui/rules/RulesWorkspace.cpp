@@ -65,6 +65,14 @@ bool writeText(const QString& path, const QString& text)
     return file.commit();
 }
 
+QAction* newAction(QObject* parent, const QString& name, const QString& text, const QIcon& icon, const QString& tip)
+{
+    auto* action = new QAction(icon, text, parent);
+    action->setObjectName(name);
+    action->setToolTip(tip);
+    return action;
+}
+
 } // namespace
 
 RulesWorkspace::RulesWorkspace(QWidget* parent)
@@ -72,41 +80,88 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     , m_jobs(new RulesJobRunner(this))
     , m_lister(new StoredDatasetsLister(this))
 {
+    QToolBar* toolBar = buildToolBar();
+    QHBoxLayout* statusRow = buildStatusRow();
+    QWidget* left = buildEditorPane();
+    QWidget* right = buildResultTabs();
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->setObjectName(QStringLiteral("rulesSplitter"));
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({360, 640}); // proportions: the editor gets a bit over a third
+    m_editors->setMinimumWidth(300);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(toolBar);
+    layout->addLayout(statusRow);
+    layout->addWidget(split, 1);
+
+    connectActions();
+    connectJobs();
+    updateActions();
+}
+
+void RulesWorkspace::createActions()
+{
+    m_demoAction = newAction(this, QStringLiteral("actionRulesDemo"), tr("Open demo"), actionIcon(ActionIcon::Demo),
+                             tr("Open the demo rule sets (current, variant A, variant B) and the demo transactions"));
+    m_openAction = newAction(this, QStringLiteral("actionRulesOpen"), tr("Open…"), actionIcon(ActionIcon::Open),
+                             tr("Open a rule set (YAML) in a new tab; the first tab is the baseline"));
+    m_saveAction = newAction(this, QStringLiteral("actionRulesSave"), tr("Save"), actionIcon(ActionIcon::Save),
+                             tr("Save the rule set of the current tab"));
+    m_dataAction = newAction(this, QStringLiteral("actionRulesData"), tr("Data file…"),
+                             QIcon::fromTheme(QStringLiteral("document-open")),
+                             tr("Read a CSV or JSON Lines file as the dataset"));
+    m_demoDataAction = newAction(this, QStringLiteral("actionRulesDemoData"), tr("Demo data"),
+                                 QIcon::fromTheme(QStringLiteral("x-office-spreadsheet")),
+                                 tr("Use the demo transactions (5,000 card payments with a fraud label)"));
+    m_evaluateAction = newAction(this, QStringLiteral("actionRulesEvaluate"), tr("Evaluate"),
+                                 actionIcon(ActionIcon::Run), tr("Evaluate the current tab's rule set on the dataset"));
+    m_compareAction = newAction(this, QStringLiteral("actionRulesCompare"), tr("Compare"),
+                                QIcon::fromTheme(QStringLiteral("view-split-left-right"),
+                                                 style()->standardIcon(QStyle::SP_FileDialogDetailedView)),
+                                tr("Compare the first tab (baseline) with every other tab (variants) on the dataset"));
+    m_cancelAction = newAction(this, QStringLiteral("actionRulesCancel"), tr("Cancel"), actionIcon(ActionIcon::Cancel),
+                               tr("Cancel the running job"));
+    m_exportCsvAction =
+        newAction(this, QStringLiteral("actionRulesExportCsv"), tr("Export CSV…"), actionIcon(ActionIcon::SaveAs),
+                  tr("Save the changed decisions of the shown variant as CSV"));
+    m_exportReportAction = newAction(this, QStringLiteral("actionRulesExportReport"), tr("Export report…"),
+                                     QIcon::fromTheme(QStringLiteral("text-html")),
+                                     tr("Save the comparison as an HTML report with its charts"));
+}
+
+QToolBar* RulesWorkspace::buildToolBar()
+{
     auto* toolBar = new QToolBar(this);
     toolBar->setObjectName(QStringLiteral("rulesToolBar"));
     toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    auto action = [&](const QString& name, const QString& text, const QIcon& icon, const QString& tip) {
-        auto* a = new QAction(icon, text, this);
-        a->setObjectName(name);
-        a->setToolTip(tip);
-        return a;
-    };
-    m_demoAction = action(QStringLiteral("actionRulesDemo"), tr("Open demo"), actionIcon(ActionIcon::Demo),
-                          tr("Open the demo rule sets (current, variant A, variant B) and the demo transactions"));
-    m_openAction = action(QStringLiteral("actionRulesOpen"), tr("Open…"), actionIcon(ActionIcon::Open),
-                          tr("Open a rule set (YAML) in a new tab; the first tab is the baseline"));
-    m_saveAction = action(QStringLiteral("actionRulesSave"), tr("Save"), actionIcon(ActionIcon::Save),
-                          tr("Save the rule set of the current tab"));
-    m_dataAction = action(QStringLiteral("actionRulesData"), tr("Data file…"), QIcon::fromTheme(QStringLiteral("document-open")),
-                          tr("Read a CSV or JSON Lines file as the dataset"));
-    m_demoDataAction = action(QStringLiteral("actionRulesDemoData"), tr("Demo data"), QIcon::fromTheme(QStringLiteral("x-office-spreadsheet")),
-                              tr("Use the demo transactions (5,000 card payments with a fraud label)"));
-    m_evaluateAction = action(QStringLiteral("actionRulesEvaluate"), tr("Evaluate"), actionIcon(ActionIcon::Run),
-                              tr("Evaluate the current tab's rule set on the dataset"));
-    m_compareAction = action(QStringLiteral("actionRulesCompare"), tr("Compare"), QIcon::fromTheme(QStringLiteral("view-split-left-right"), style()->standardIcon(QStyle::SP_FileDialogDetailedView)),
-                             tr("Compare the first tab (baseline) with every other tab (variants) on the dataset"));
-    m_cancelAction = action(QStringLiteral("actionRulesCancel"), tr("Cancel"), actionIcon(ActionIcon::Cancel),
-                            tr("Cancel the running job"));
-    m_exportCsvAction = action(QStringLiteral("actionRulesExportCsv"), tr("Export CSV…"), actionIcon(ActionIcon::SaveAs),
-                               tr("Save the changed decisions of the shown variant as CSV"));
-    m_exportReportAction = action(QStringLiteral("actionRulesExportReport"), tr("Export report…"), QIcon::fromTheme(QStringLiteral("text-html")),
-                                  tr("Save the comparison as an HTML report with its charts"));
+    createActions();
     toolBar->addAction(m_demoAction);
     toolBar->addAction(m_openAction);
     toolBar->addAction(m_saveAction);
     toolBar->addSeparator();
-    m_importAction = action(QStringLiteral("actionRulesImport"), tr("Import into store…"), QIcon::fromTheme(QStringLiteral("document-import")),
-                            tr("Import a CSV or JSON Lines file into the store as an immutable snapshot, then use it"));
+    toolBar->addWidget(buildDataButton(toolBar));
+    toolBar->addSeparator();
+    toolBar->addAction(m_evaluateAction);
+    toolBar->addAction(m_compareAction);
+    toolBar->addAction(m_cancelAction);
+    toolBar->addSeparator();
+    toolBar->addAction(m_exportCsvAction);
+    toolBar->addAction(m_exportReportAction);
+    return toolBar;
+}
+
+QToolButton* RulesWorkspace::buildDataButton(QToolBar* toolBar)
+{
+    m_importAction =
+        newAction(this, QStringLiteral("actionRulesImport"), tr("Import into store…"),
+                  QIcon::fromTheme(QStringLiteral("document-import")),
+                  tr("Import a CSV or JSON Lines file into the store as an immutable snapshot, then use it"));
     m_dataMenu = new QMenu(tr("Dataset"), this);
     m_dataMenu->setObjectName(QStringLiteral("rulesDataMenu"));
     m_dataMenu->addAction(m_demoDataAction);
@@ -126,15 +181,11 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     dataButton->setToolTip(tr("Choose the records to evaluate on: the demo, a file, or a stored snapshot"));
     dataButton->setMenu(m_dataMenu);
     dataButton->setPopupMode(QToolButton::InstantPopup);
-    toolBar->addWidget(dataButton);
-    toolBar->addSeparator();
-    toolBar->addAction(m_evaluateAction);
-    toolBar->addAction(m_compareAction);
-    toolBar->addAction(m_cancelAction);
-    toolBar->addSeparator();
-    toolBar->addAction(m_exportCsvAction);
-    toolBar->addAction(m_exportReportAction);
+    return dataButton;
+}
 
+QHBoxLayout* RulesWorkspace::buildStatusRow()
+{
     m_dataLabel = new QLabel(tr("No dataset"), this);
     m_dataLabel->setObjectName(QStringLiteral("rulesDataLabel"));
     m_progress = new QProgressBar(this);
@@ -149,8 +200,12 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     statusRow->addStretch();
     statusRow->addWidget(m_status);
     statusRow->addWidget(m_progress);
+    return statusRow;
+}
 
-    // Left: the rule sets.
+// Left: the rule sets.
+QWidget* RulesWorkspace::buildEditorPane()
+{
     m_editors = new QTabWidget(this);
     m_editors->setObjectName(QStringLiteral("ruleSetTabs"));
     m_editors->setDocumentMode(true);
@@ -174,8 +229,23 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(m_editors, 1);
     leftLayout->addWidget(m_checkLabel);
+    return left;
+}
 
-    // Right: charts, and the changed decisions with the explanation of the selected one.
+// Right: charts, and the changed decisions with the explanation of the selected one.
+QWidget* RulesWorkspace::buildResultTabs()
+{
+    QWidget* chartsPage = buildChartsPage();
+    QWidget* tablePage = buildChangedPage();
+    m_results = new QTabWidget(this);
+    m_results->setObjectName(QStringLiteral("rulesResultTabs"));
+    m_results->addTab(chartsPage, tr("Charts"));
+    m_results->addTab(tablePage, tr("Changed decisions"));
+    return m_results;
+}
+
+QWidget* RulesWorkspace::buildChartsPage()
+{
     m_charts = new RulesCharts(this);
     m_charts->setObjectName(QStringLiteral("rulesCharts"));
     m_summary = new QLabel(this);
@@ -190,31 +260,15 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     chartsScroll->setFrameShape(QFrame::NoFrame);
     chartsScroll->setWidget(m_charts);
     chartsLayout->addWidget(chartsScroll, 1);
+    return chartsPage;
+}
 
+QWidget* RulesWorkspace::buildChangedPage()
+{
     m_model = new ChangedDecisionsModel(this);
     m_filter = new ChangedDecisionsFilter(this);
     m_filter->setSourceModel(m_model);
-    m_table = new QTableView(this);
-    m_table->setObjectName(QStringLiteral("changedView"));
-    m_table->setModel(m_filter);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(-1, Qt::AscendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
-    // Fixed row heights and no per-row sizing: a million rows scroll without measuring them.
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    // Columns as wide as their titles (measuring a million rows' contents is not an option).
-    for (int c = 0; c < ChangedDecisionsModel::ColumnCount; ++c)
-        m_table->horizontalHeader()->resizeSection(
-            c, std::max(90, m_table->fontMetrics().horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 28));
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { showExplanation(current); });
+    setUpChangedTable();
     m_variantCombo = new QComboBox(this);
     m_variantCombo->setObjectName(QStringLiteral("variantCombo"));
     m_variantCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -242,27 +296,36 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     tableSplit->setStretchFactor(0, 1);
     tableSplit->setStretchFactor(1, 1);
     tableLayout->addWidget(tableSplit, 1);
+    return tablePage;
+}
 
-    m_results = new QTabWidget(this);
-    m_results->setObjectName(QStringLiteral("rulesResultTabs"));
-    m_results->addTab(chartsPage, tr("Charts"));
-    m_results->addTab(tablePage, tr("Changed decisions"));
+void RulesWorkspace::setUpChangedTable()
+{
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("changedView"));
+    m_table->setModel(m_filter);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    // Fixed row heights and no per-row sizing: a million rows scroll without measuring them.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    // Columns as wide as their titles (measuring a million rows' contents is not an option).
+    for (int c = 0; c < ChangedDecisionsModel::ColumnCount; ++c)
+        m_table->horizontalHeader()->resizeSection(
+            c, std::max(90, m_table->fontMetrics().horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 28));
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showExplanation(current); });
+}
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->setObjectName(QStringLiteral("rulesSplitter"));
-    split->addWidget(left);
-    split->addWidget(m_results);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    split->setSizes({360, 640}); // proportions: the editor gets a bit over a third
-    m_editors->setMinimumWidth(300);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(toolBar);
-    layout->addLayout(statusRow);
-    layout->addWidget(split, 1);
-
+void RulesWorkspace::connectActions()
+{
     connect(m_demoAction, &QAction::triggered, this, &RulesWorkspace::openDemo);
     connect(m_openAction, &QAction::triggered, this, &RulesWorkspace::openRuleSetDialog);
     connect(m_saveAction, &QAction::triggered, this, &RulesWorkspace::saveRuleSet);
@@ -274,7 +337,10 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     connect(m_cancelAction, &QAction::triggered, this, &RulesWorkspace::cancel);
     connect(m_exportCsvAction, &QAction::triggered, this, &RulesWorkspace::exportCsvDialog);
     connect(m_exportReportAction, &QAction::triggered, this, &RulesWorkspace::exportReportDialog);
+}
 
+void RulesWorkspace::connectJobs()
+{
     connect(m_jobs, &RulesJobRunner::started, this, [this](RulesTask task) {
         m_progress->setValue(0);
         m_progress->show();
@@ -322,7 +388,6 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
         showResult(std::move(result));
         updateActions();
     });
-    updateActions();
 }
 
 void RulesWorkspace::setStorePath(std::optional<std::filesystem::path> path)

@@ -13,6 +13,7 @@
 
 class QAction;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -20,6 +21,8 @@ class QProgressBar;
 class QTabWidget;
 class QTableView;
 class QTextBrowser;
+class QToolBar;
+class QToolButton;
 
 namespace sb::ui {
 
@@ -68,6 +71,20 @@ public:
     QString statusText() const;
 
 private:
+    // The constructor's steps, in the order it calls them: Qt's default tab order follows the order widgets
+    // are created in.
+    void createActions();
+    QToolBar* buildToolBar();
+    QToolButton* buildDataButton(QToolBar* toolBar);
+    QHBoxLayout* buildStatusRow();
+    QWidget* buildEditorPane();
+    QWidget* buildResultTabs();
+    QWidget* buildChartsPage();
+    QWidget* buildChangedPage();
+    void setUpChangedTable();
+    void connectActions();
+    void connectJobs();
+
     void updateActions();
     void showResult(std::shared_ptr<const RulesResult> result);
     void showVariant(int index);
