@@ -109,6 +109,15 @@ INSTANTIATE_TEST_SUITE_P(
                       BadPolicy{"- just\n- a list\n", "a policy must be a mapping"},
                       BadPolicy{"level: {a: 1}\n", "'level': expected a single value"}));
 
+// An unknown limit's message lists every limit a policy may set, in the order the reference gives them.
+TEST(Policy, AnUnknownLimitNamesEveryLimit)
+{
+    auto p = parsePolicy("limits:\n  wall_mss: 5\n", "bad.yaml");
+    ASSERT_FALSE(p);
+    EXPECT_EQ(p.error().message, "bad.yaml:2:3: 'limits.wall_mss': unknown limit (expected one of: wall_ms, cpu_ms, "
+                                 "memory_mb, processes, file_size_mb, disk_mb, open_files, output_bytes)");
+}
+
 TEST(Policy, FileErrorsAreClear)
 {
     auto missing = loadPolicyFile("/nonexistent/policy.yaml");
