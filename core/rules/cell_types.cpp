@@ -11,11 +11,6 @@ namespace sb::rules::datafile {
 
 namespace {
 
-bool isAsciiSpace(char c)
-{
-    return c == ' ' || c == '\t';
-}
-
 char lower(char c)
 {
     return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
@@ -82,39 +77,6 @@ NumberShape numberShape(std::string_view s)
 }
 
 } // namespace
-
-std::string_view trimSpaces(std::string_view s)
-{
-    while (!s.empty() && isAsciiSpace(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && isAsciiSpace(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
-
-std::optional<std::int64_t> parseInt(std::string_view s)
-{
-    s = trimSpaces(s);
-    if (!s.empty() && s.front() == '+')
-        s.remove_prefix(1);
-    std::int64_t v = 0;
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size())
-        return std::nullopt;
-    return v;
-}
-
-std::optional<double> parseDouble(std::string_view s)
-{
-    s = trimSpaces(s);
-    if (!s.empty() && s.front() == '+')
-        s.remove_prefix(1);
-    double v = 0;
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size())
-        return std::nullopt;
-    return v;
-}
 
 std::optional<bool> parseBool(std::string_view s, bool strict)
 {
@@ -207,34 +169,6 @@ std::string quoteForMessage(std::string_view s)
     if (!cel::isValidUtf8(out))
         return "(not UTF-8)";
     return out + "'";
-}
-
-Converted convertText(std::string_view text, FieldType type, std::size_t column, DatasetBuilder* builder)
-{
-    if (type != FieldType::String)
-        text = trimSpaces(text);
-    if (text.empty() && type != FieldType::String)
-        return {builder ? builder->missing(column) : cel::Value::null()};
-    switch (type) {
-    case FieldType::Int:
-        if (auto v = parseInt(text))
-            return {cel::Value::integer(*v)};
-        return {{}, "an int"};
-    case FieldType::Double:
-        if (auto v = parseDouble(text))
-            return {cel::Value::real(*v)};
-        return {{}, "a double"};
-    case FieldType::Bool:
-        if (auto v = parseBool(text, false))
-            return {cel::Value::boolean(*v)};
-        return {{}, "a bool (true or false)"};
-    case FieldType::Timestamp:
-        if (auto v = parseTime(text, false))
-            return {cel::Value::timestamp(v->seconds, v->nanos)};
-        return {{}, "a timestamp (RFC 3339, such as 2024-05-01T12:00:00Z)"};
-    case FieldType::String: return {builder ? builder->string(column, text) : cel::Value::null()};
-    }
-    return {{}, "a value"};
 }
 
 bool isValidUtf8Fast(std::string_view s)
