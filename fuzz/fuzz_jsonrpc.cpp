@@ -7,8 +7,9 @@
 // - the reader never holds more than the cap and one byte; a frame is at most the cap, has no newline and is
 //   UTF-8;
 // - a frame read as a message writes back (encodeFrame) as one frame that reads as the same JSON and kind;
-// - a frame refused gets -32700 or -32600, and its error response is itself a valid error message with the
-//   same id; an initialize request negotiates a supported version or is refused with -32602.
+// - a line that is not a frame, and a frame that is not a message, get -32700 or -32600, and the error
+//   response is itself a valid error message with the same id; an initialize request negotiates a supported
+//   version or is refused with -32602.
 //
 // The first byte picks the frame cap (16 << (bits 0-2) bytes: 16 B to 2 KiB, so that inputs reach it), the
 // second seeds the chunk sizes; the rest is the stream.
@@ -128,8 +129,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         die("the frames depend on how the stream was cut", stream, std::to_string(whole.size()));
 
     for (const auto& item : frames) {
-        if (!item)
+        if (!item) {
+            checkRefusal(stream, agents::errorForFrame(item.error()));
             continue;
+        }
         checkFrame(stream, *item, cap);
         const auto message = agents::Message::parse(*item);
         if (message)

@@ -6,6 +6,12 @@
 
 namespace sb::agents {
 
+RpcError errorForFrame(const FrameError& error)
+{
+    const int code = error.kind == FrameError::Kind::TooLong ? kInvalidRequest : kParseError;
+    return RpcError{code, error.message, std::nullopt, Json()};
+}
+
 RpcError methodNotFound(const Json& id, std::string_view method)
 {
     return RpcError{kMethodNotFound,

@@ -102,3 +102,38 @@ TEST(Messages, AreBuiltWithJsonRpc20AndReadBackAsTheirKind)
     for (const Json& message : {request, notification, result})
         EXPECT_EQ(message.at("jsonrpc"), "2.0");
 }
+
+TEST(ErrorResponse, AnswersALineThatIsNotAFrame)
+{
+    sb::agents::FrameReader reader(16);
+    const auto read = reader.feed(std::string(20, 'x') + "\n\"\xff\"\n" + "{\"a\":");
+    ASSERT_EQ(read.size(), 2u);
+    const auto tooLong = sb::agents::errorForFrame(read[0].error());
+    EXPECT_EQ(tooLong.code, sb::agents::kInvalidRequest);
+    EXPECT_TRUE(tooLong.id.is_null());
+    EXPECT_NE(tooLong.message.find("longer than 16 bytes"), std::string::npos) << tooLong.message;
+    const auto notUtf8 = sb::agents::errorForFrame(read[1].error());
+    EXPECT_EQ(notUtf8.code, sb::agents::kParseError);
+    EXPECT_NE(notUtf8.message.find("not UTF-8"), std::string::npos) << notUtf8.message;
+    const auto cut = reader.finish();
+    ASSERT_TRUE(cut);
+    EXPECT_EQ(sb::agents::errorForFrame(*cut).code, sb::agents::kParseError);
+}
+
+TEST(ErrorResponse, AnswersInterleavedFramesAndReadsOnAfterThem)
+{
+    const std::string a = R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})";
+    const std::string b = R"({"jsonrpc":"2.0","id":2,"method":"ping"})";
+    const std::string c = R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
+    sb::agents::FrameReader reader;
+    const auto read = reader.feed(a.substr(0, 20) + b + "\n" + a.substr(20) + "\n" + c + "\n");
+    ASSERT_EQ(read.size(), 3u);
+    for (int i = 0; i < 2; ++i) {
+        ASSERT_TRUE(read[i]);
+        const auto message = Message::parse(*read[i]);
+        ASSERT_FALSE(message) << *read[i];
+        EXPECT_EQ(message.error().code, sb::agents::kParseError) << *read[i];
+    }
+    ASSERT_TRUE(read[2]);
+    EXPECT_EQ(Message::parse(*read[2])->kind(), MessageKind::Notification);
+}

@@ -17,6 +17,7 @@
 //   -32600.
 // -32601, -32602 and -32603 are the answers of whoever handles a request (methodNotFound and the others).
 
+#include "agents/framing.h"
 #include "agents/json.h"
 
 #include <cstdint>
@@ -41,6 +42,11 @@ struct RpcError {
     std::optional<Json> data;  // the error's "data", when there is more to say
     Json id;                   // the request's id; null when it could not be read
 };
+
+// The error a line that is not a frame is answered with (its id could not be read: null): -32700 for bytes
+// that are not UTF-8 and for a stream that ended inside a frame (neither is JSON text), -32600 for a frame
+// over the cap (JSON-RPC has no code of its own for a message too large to take).
+RpcError errorForFrame(const FrameError& error);
 
 // The errors a handler of requests answers with, each naming what is wrong.
 RpcError methodNotFound(const Json& id, std::string_view method);
