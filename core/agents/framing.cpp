@@ -2,6 +2,8 @@
 
 #include "utf8_check.h"
 
+#include <algorithm>
+#include <limits>
 #include <utility>
 
 namespace sb::agents {
@@ -16,8 +18,9 @@ bool isBlank(std::string_view line)
 
 } // namespace
 
+// The cap leaves room for the "\r" the line may hold beyond it.
 FrameReader::FrameReader(std::size_t maxFrameBytes)
-    : m_maxFrameBytes(maxFrameBytes)
+    : m_maxFrameBytes(std::min(maxFrameBytes, std::numeric_limits<std::size_t>::max() - 1))
 {
 }
 

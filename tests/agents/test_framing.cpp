@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -128,6 +129,12 @@ TEST(FrameReader, TakesAFrameOfExactlyTheCap)
     EXPECT_EQ(feedAll(lf, {frame + "\n"}), std::vector<std::string>{frame});
     FrameReader crlf(16);
     EXPECT_EQ(feedAll(crlf, {frame + "\r\n"}), std::vector<std::string>{frame});
+}
+
+TEST(FrameReader, TakesTheLargestCapThereIs)
+{
+    FrameReader reader(std::numeric_limits<std::size_t>::max());
+    EXPECT_EQ(feedAll(reader, {kA + "\r\n"}), std::vector<std::string>{kA});
 }
 
 TEST(FrameReader, RefusesAFrameOneByteOverTheCap)

@@ -4,9 +4,10 @@
 // holding a newline itself (MCP 2025-11-25, basic/transports, "stdio").
 //
 // FrameReader cuts a byte stream into frames as the bytes arrive, in chunks of any size: a frame split
-// across reads, several frames in one read, "\r\n" endings and blank lines between frames. It never holds
-// more than one frame's worth of bytes: a line longer than the cap is reported once, as soon as it is seen
-// to be too long, and the rest of it is dropped unread up to its newline, where reading starts again.
+// across reads, several frames in one read, "\r\n" endings, and blank lines (nothing but spaces, tabs and
+// "\r") between frames, which it skips. It never holds more than one frame's worth of bytes: a line longer
+// than the cap is reported once, as soon as it is seen to be too long, and the rest of it is dropped unread
+// up to its newline, where reading starts again.
 
 #include "agents/json.h"
 

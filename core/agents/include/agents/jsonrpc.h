@@ -6,7 +6,9 @@
 //
 // A message keeps the whole JSON it was read from: members MCP or JSON-RPC do not define are kept, and the
 // id stays the value sent (the string "1" is not the number 1; integers keep all their 64 bits), so a
-// response can be matched to its request and a message forwarded as it came.
+// response can be matched to its request and a message forwarded as it came. What the JSON value does not
+// keep is the text itself: members come back in name order, and a number too large for 64 bits (not an id:
+// those are refused) becomes a double. A forwarder that must pass a frame on byte for byte passes its text.
 //
 // What is refused, and how (an error response whose id is the message's when that id is valid, else null):
 // - text that is not JSON, an object naming a member twice, nesting deeper than kMaxJsonDepth: -32700;
@@ -54,9 +56,9 @@ RpcError invalidParams(const Json& id, std::string message);
 RpcError internalError(const Json& id, std::string message);
 
 // The error response for an error: {"jsonrpc": "2.0", "id": ..., "error": {code, message[, data]}}. An id
-// that could not be read is written as null, as JSON-RPC 2.0 requires. (MCP 2025-11-25's schema makes
-// that id optional instead; the TypeScript SDK drops an error response whose id is null, the Python SDK one
-// without an id. Neither has a request to match it to anyway.)
+// that could not be read is written as null, as JSON-RPC 2.0 requires. (MCP 2025-11-25's schema leaves
+// that id out instead. The SDKs differ: the TypeScript SDK reads an error response without an id and
+// drops one whose id is null; the Python SDK 1.x drops both. Neither has a request to match it to.)
 Json errorResponse(const RpcError& error);
 // {"jsonrpc": "2.0", "id": ..., "result": ...}
 Json resultResponse(const Json& id, Json result);
