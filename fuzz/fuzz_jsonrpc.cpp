@@ -17,7 +17,7 @@
 #include "agents/framing.h"
 #include "agents/jsonrpc.h"
 #include "agents/mcp_version.h"
-#include "utf8_check.h"
+#include "util/utf8.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -70,7 +70,7 @@ void checkFrame(std::string_view input, const std::string& frame, std::size_t ca
         die("a frame longer than the cap", input, frame);
     if (frame.find('\n') != std::string::npos)
         die("a frame with a newline", input, frame);
-    if (agents::firstInvalidUtf8(frame))
+    if (sb::utf8::firstInvalid(frame) != std::string_view::npos)
         die("a frame that is not UTF-8", input, frame);
 }
 

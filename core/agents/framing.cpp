@@ -1,6 +1,6 @@
 #include "agents/framing.h"
 
-#include "utf8_check.h"
+#include "util/utf8.h"
 
 #include <algorithm>
 #include <limits>
@@ -74,10 +74,10 @@ void FrameReader::endLine(std::vector<ReadFrame>& out)
             out.emplace_back(std::unexpected(tooLong()));
         } else if (isBlank(m_line)) {
             // Nothing to read: blank lines between frames are skipped.
-        } else if (const auto bad = firstInvalidUtf8(m_line)) {
+        } else if (const std::size_t bad = utf8::firstInvalid(m_line); bad != std::string_view::npos) {
             out.emplace_back(std::unexpected(FrameError{
                 FrameError::Kind::NotUtf8, m_lineNumber,
-                "line " + std::to_string(m_lineNumber) + ": not UTF-8 at byte " + std::to_string(*bad + 1)}));
+                "line " + std::to_string(m_lineNumber) + ": not UTF-8 at byte " + std::to_string(bad + 1)}));
         } else {
             out.emplace_back(std::exchange(m_line, {}));
         }

@@ -39,7 +39,7 @@ public:
             if (src.size() > m_limits.maxSourceBytes)
                 fail(static_cast<std::uint32_t>(m_limits.maxSourceBytes), 0,
                      "expression is longer than " + std::to_string(m_limits.maxSourceBytes) + " bytes");
-            if (const std::size_t bad = invalidUtf8At(src); bad != std::string_view::npos)
+            if (const std::size_t bad = utf8::firstInvalid(src); bad != std::string_view::npos)
                 fail(static_cast<std::uint32_t>(bad), 1, "the expression is not valid UTF-8");
             for (const Token& t : tokenize(src)) {
                 if (t.kind != TokenKind::Comment)

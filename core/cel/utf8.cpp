@@ -23,20 +23,4 @@ void appendUtf8(std::string& out, std::uint32_t cp)
     }
 }
 
-std::size_t invalidUtf8At(std::string_view s)
-{
-    for (std::size_t at = 0; at < s.size();) {
-        if (static_cast<unsigned char>(s[at]) < 0x80) {
-            ++at;
-            continue;
-        }
-        std::uint32_t codePoint = 0;
-        const std::size_t length = utf8::decodeMultiByte(s, at, codePoint);
-        if (length == 0)
-            return at;
-        at += length;
-    }
-    return std::string_view::npos;
-}
-
 } // namespace sb::cel

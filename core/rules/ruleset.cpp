@@ -575,7 +575,7 @@ Result<std::string> readRuleSetFile(const std::filesystem::path& path)
         return fail(fmt::format("{}:{}:{}: error: binary content (a NUL byte); a rule set is YAML text", path.string(),
                                 p.line, p.column));
     }
-    if (const auto bad = cel::invalidUtf8At(*text); bad != std::string::npos) {
+    if (const auto bad = utf8::firstInvalid(*text); bad != std::string::npos) {
         const auto p = cel::positionOf(*text, static_cast<std::uint32_t>(bad));
         return fail(fmt::format("{}:{}:{}: error: not UTF-8 text", path.string(), p.line, p.column));
     }

@@ -33,6 +33,22 @@ std::size_t decodeMultiByte(std::string_view text, std::size_t at, std::uint32_t
     return length;
 }
 
+std::size_t firstInvalid(std::string_view text)
+{
+    for (std::size_t at = 0; at < text.size();) {
+        if (static_cast<unsigned char>(text[at]) < 0x80) {
+            ++at;
+            continue;
+        }
+        std::uint32_t codePoint = 0;
+        const std::size_t length = decodeMultiByte(text, at, codePoint);
+        if (length == 0)
+            return at;
+        at += length;
+    }
+    return std::string_view::npos;
+}
+
 bool isPlainText(std::string_view text)
 {
     for (std::size_t at = 0; at < text.size();) {

@@ -4,6 +4,8 @@
 // by util's one decoder), length in code points, encoding a code point. One home for the parser (source
 // text, escapes) and the functions (size, string(bytes)).
 
+#include "util/utf8.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -11,12 +13,9 @@
 
 namespace sb::cel {
 
-// The offset of the first byte that does not start a well-formed sequence, or npos.
-std::size_t invalidUtf8At(std::string_view s);
-
 inline bool isValidUtf8(std::string_view s)
 {
-    return invalidUtf8At(s) == std::string_view::npos;
+    return utf8::firstInvalid(s) == std::string_view::npos;
 }
 
 // Code points of well-formed UTF-8 (continuation bytes are not counted).

@@ -13,6 +13,10 @@ namespace sb::utf8 {
 // `codePoint`; 0 when the bytes there are not one. ASCII is the caller's (one byte, below 0x80).
 std::size_t decodeMultiByte(std::string_view text, std::size_t at, std::uint32_t& codePoint);
 
+// The offset of the first byte that does not start a well-formed sequence; npos when all of `text` is UTF-8.
+// ASCII control characters, NUL included, are UTF-8: whether a format allows them is its reader's to say.
+std::size_t firstInvalid(std::string_view text);
+
 // Valid UTF-8 with no NUL byte: text that any reader of a TEXT column takes as it is.
 bool isPlainText(std::string_view text);
 
