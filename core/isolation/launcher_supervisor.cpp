@@ -350,25 +350,21 @@ Supervision::Step Supervision::waitAndServe(int timeoutMs)
 {
     pollfd fds[7];
     nfds_t count = 0;
-    fds[count++] = {m_sigFd, POLLIN, 0};
-    const nfds_t errIndex = m_errFd >= 0 ? count : 99;
-    if (m_errFd >= 0)
-        fds[count++] = {m_errFd, POLLIN, 0};
-    const nfds_t sockIndex = m_sockFd >= 0 ? count : 99;
-    if (m_sockFd >= 0)
-        fds[count++] = {m_sockFd, POLLIN, 0};
-    const nfds_t notifyIndex = m_notifyFd >= 0 ? count : 99;
-    if (m_notifyFd >= 0)
-        fds[count++] = {m_notifyFd, POLLIN, 0};
-    const nfds_t gateIndex = m_gateFd >= 0 ? count : 99;
-    if (m_gateFd >= 0)
-        fds[count++] = {m_gateFd, POLLIN, 0};
-    const nfds_t statusIndex = m_statusFd >= 0 ? count : 99;
-    if (m_statusFd >= 0)
-        fds[count++] = {m_statusFd, POLLIN, 0};
-    const nfds_t watchIndex = !m_killed && m_meter.watchFd() >= 0 ? count : 99;
-    if (watchIndex < 99)
-        fds[count++] = {m_meter.watchFd(), POLLIN, 0};
+    // The descriptor's place in fds, or one past every place when there is none to watch.
+    constexpr nfds_t kNotWatched = 99;
+    const auto watch = [&](int fd) {
+        if (fd < 0)
+            return kNotWatched;
+        fds[count] = {fd, POLLIN, 0};
+        return count++;
+    };
+    watch(m_sigFd);
+    const nfds_t errIndex = watch(m_errFd);
+    const nfds_t sockIndex = watch(m_sockFd);
+    const nfds_t notifyIndex = watch(m_notifyFd);
+    const nfds_t gateIndex = watch(m_gateFd);
+    const nfds_t statusIndex = watch(m_statusFd);
+    const nfds_t watchIndex = watch(m_killed ? -1 : m_meter.watchFd());
 
     const int ready = ::poll(fds, count, timeoutMs);
     if (ready < 0 && errno != EINTR)

@@ -51,21 +51,7 @@ std::size_t firstInvalid(std::string_view text)
 
 bool isPlainText(std::string_view text)
 {
-    for (std::size_t at = 0; at < text.size();) {
-        const auto c = static_cast<unsigned char>(text[at]);
-        if (c == 0)
-            return false;
-        if (c < 0x80) {
-            ++at;
-            continue;
-        }
-        std::uint32_t codePoint = 0;
-        const std::size_t length = decodeMultiByte(text, at, codePoint);
-        if (length == 0)
-            return false;
-        at += length;
-    }
-    return true;
+    return text.find('\0') == std::string_view::npos && firstInvalid(text) == std::string_view::npos;
 }
 
 } // namespace sb::utf8
