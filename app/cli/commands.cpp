@@ -1,5 +1,7 @@
 #include "commands.h"
 
+#include "agents/agent_policy.h"
+
 #include "report.h"
 
 #include "isolation/doctor.h"
@@ -400,6 +402,11 @@ int policyCommand(const PolicyOptions& options)
     std::error_code ec;
     auto policy = std::filesystem::exists(argument, ec) ? loadPolicyFile(argument, &warnings, &namesLevel)
                                                         : loadPolicyOrPreset(argument, namesLevel);
+    // The agent section's CEL conditions, compiled as a session would (agents/agent_policy.h).
+    if (policy && policy->agent) {
+        if (auto rules = agents::AgentRules::compile(*policy->agent, argument); !rules)
+            policy = std::unexpected(rules.error());
+    }
     if (!policy) {
         if (json)
             std::cout << dumpJson({{"valid", false}, {"error", policy.error().message}}) << '\n';

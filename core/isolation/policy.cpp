@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <map>
 #include <ranges>
 #include <set>
@@ -599,10 +600,189 @@ private:
         return {};
     }
 
+    // A cost: a finite number, not negative.
+    Result<double> cost(const YAML::Node& node, std::string_view field)
+    {
+        auto text = scalar(node, field);
+        if (!text)
+            return std::unexpected(text.error());
+        double value = 0;
+        const char* end = text->data() + text->size();
+        const auto [ptr, ec] = std::from_chars(text->data(), end, value);
+        if (ec != std::errc() || ptr != end || !std::isfinite(value))
+            return fail(where(node, field) + fmt::format("expected a number, got '{}'", shown(*text)));
+        if (value < 0)
+            return fail(where(node, field) + fmt::format("{} is negative", *text));
+        return value;
+    }
+
+    // Tool names and globs: not empty, no control characters (scalar() checks those).
+    Result<std::vector<std::string>> toolGlobs(const YAML::Node& node, std::string_view field)
+    {
+        auto list = stringList(node, field);
+        if (!list)
+            return list;
+        for (const auto& glob : *list) {
+            if (glob.empty())
+                return fail(where(node, field) + "a tool name or glob is empty");
+        }
+        return list;
+    }
+
+    // agent.argument_rules: each a CEL condition, alone or with a name, the tools it applies to and a message.
+    Status parseArgumentRules(const YAML::Node& n, AgentPolicy& agent)
+    {
+        if (!n.IsSequence())
+            return fail(where(n, "agent.argument_rules") + "expected a list of CEL conditions");
+        std::set<std::string> names;
+        for (std::size_t i = 0; i < n.size(); ++i) {
+            const YAML::Node item = n[i];
+            const std::string field = fmt::format("agent.argument_rules[{}]", i);
+            AgentArgumentRule rule;
+            // reset(), not =: assigning to a yaml-cpp node that refers to another writes into that other.
+            YAML::Node condition;
+            condition.reset(item);
+            if (item.IsMap()) {
+                if (auto r = checkKeys(item, field, {"name", "condition", "tools", "message"}); !r)
+                    return r;
+                if (!item["condition"])
+                    return fail(where(item, field) + "a rule needs a 'condition' (a CEL expression)");
+                condition.reset(item["condition"]);
+                if (auto v = item["name"]) {
+                    auto name = scalar(v, field + ".name");
+                    if (!name)
+                        return std::unexpected(name.error());
+                    if (name->empty() || !names.insert(*name).second)
+                        return fail(where(v, field + ".name")
+                                    + (name->empty() ? std::string("empty") : fmt::format("'{}' names two rules", *name)));
+                    rule.name = *name;
+                }
+                if (auto v = item["tools"]) {
+                    auto tools = toolGlobs(v, field + ".tools");
+                    if (!tools)
+                        return std::unexpected(tools.error());
+                    rule.tools = *tools;
+                }
+                if (auto v = item["message"]) {
+                    auto message = scalar(v, field + ".message");
+                    if (!message)
+                        return std::unexpected(message.error());
+                    rule.message = *message;
+                }
+            }
+            auto text = scalar(condition, field + (item.IsMap() ? ".condition" : ""));
+            if (!text)
+                return std::unexpected(text.error());
+            if (text->find_first_not_of(" \t\n") == std::string::npos)
+                return fail(where(condition, field) + "the condition is empty");
+            rule.condition = *text;
+            rule.line = condition.Mark().line + 1;
+            rule.column = condition.Mark().column + 1;
+            agent.argumentRules.push_back(std::move(rule));
+        }
+        return {};
+    }
+
+    // agent.checkpoint_before: auto, always, never, or a list of tool globs.
+    Status parseCheckpointBefore(const YAML::Node& n, AgentPolicy& agent)
+    {
+        if (n.IsSequence()) {
+            auto tools = toolGlobs(n, "agent.checkpoint_before");
+            if (!tools)
+                return std::unexpected(tools.error());
+            agent.checkpointBefore = CheckpointBefore::Tools;
+            agent.checkpointTools = *tools;
+            return {};
+        }
+        auto v = scalar(n, "agent.checkpoint_before");
+        if (!v)
+            return std::unexpected(v.error());
+        if (*v == "auto")
+            agent.checkpointBefore = CheckpointBefore::Auto;
+        else if (*v == "always")
+            agent.checkpointBefore = CheckpointBefore::Always;
+        else if (*v == "never")
+            agent.checkpointBefore = CheckpointBefore::Never;
+        else
+            return fail(where(n, "agent.checkpoint_before")
+                        + fmt::format("unknown value '{}' (auto, always, never, or a list of tools)", shown(*v)));
+        return {};
+    }
+
+    // agent: what an agent session's MCP gateway lets through (AgentPolicy).
+    Status parseAgent(const YAML::Node& n, Policy& policy)
+    {
+        if (auto r = checkKeys(n, "agent", {"allowed_tools", "blocked_tools", "argument_rules", "max_steps", "max_cost",
+                                            "tool_costs", "require_approval", "approval_timeout_ms",
+                                            "checkpoint_before"});
+            !r)
+            return r;
+        AgentPolicy agent;
+        if (auto v = n["allowed_tools"]) {
+            auto tools = toolGlobs(v, "agent.allowed_tools");
+            if (!tools)
+                return std::unexpected(tools.error());
+            agent.allowedTools = *tools;
+        }
+        if (auto v = n["blocked_tools"]) {
+            auto tools = toolGlobs(v, "agent.blocked_tools");
+            if (!tools)
+                return std::unexpected(tools.error());
+            agent.blockedTools = *tools;
+        }
+        if (auto v = n["argument_rules"]) {
+            if (auto r = parseArgumentRules(v, agent); !r)
+                return r;
+        }
+        if (auto v = n["max_steps"]) {
+            auto steps = integer(v, "agent.max_steps", 0, 100'000'000);
+            if (!steps)
+                return std::unexpected(steps.error());
+            agent.maxSteps = *steps;
+        }
+        if (auto v = n["max_cost"]) {
+            auto c = cost(v, "agent.max_cost");
+            if (!c)
+                return std::unexpected(c.error());
+            agent.maxCost = *c;
+        }
+        if (auto v = n["tool_costs"]) {
+            if (!v.IsMap())
+                return fail(where(v, "agent.tool_costs") + "expected a mapping of tool (or glob): cost");
+            if (auto unique = keysOf(v, "agent.tool_costs"); !unique)
+                return std::unexpected(unique.error());
+            for (const auto& kv : v) {
+                const auto tool = kv.first.as<std::string>();
+                auto c = cost(kv.second, "agent.tool_costs." + tool);
+                if (!c)
+                    return std::unexpected(c.error());
+                agent.toolCosts.emplace_back(tool, *c);
+            }
+        }
+        if (auto v = n["require_approval"]) {
+            auto names = toolGlobs(v, "agent.require_approval");
+            if (!names)
+                return std::unexpected(names.error());
+            agent.requireApproval = *names;
+        }
+        if (auto v = n["approval_timeout_ms"]) {
+            auto ms = integer(v, "agent.approval_timeout_ms", 1, 24LL * 3600 * 1000);
+            if (!ms)
+                return std::unexpected(ms.error());
+            agent.approvalTimeoutMs = *ms;
+        }
+        if (auto v = n["checkpoint_before"]) {
+            if (auto r = parseCheckpointBefore(v, agent); !r)
+                return r;
+        }
+        policy.agent = std::move(agent);
+        return {};
+    }
+
     Status parseRoot(const YAML::Node& root, Policy& policy)
     {
         if (auto r = checkKeys(root, "", {"name", "level", "allow_lower_level", "network", "limits", "env", "paths",
-                                          "python", "shell", "syscalls"});
+                                          "python", "shell", "syscalls", "agent"});
             !r)
             return r;
         if (auto n = root["name"]) {
@@ -652,6 +832,10 @@ private:
         }
         if (auto n = root["syscalls"]) {
             if (auto r = parseSyscalls(n, policy); !r)
+                return r;
+        }
+        if (auto n = root["agent"]) {
+            if (auto r = parseAgent(n, policy); !r)
                 return r;
         }
         return {};
@@ -962,6 +1146,68 @@ void renderSyscalls(YAML::Emitter& out, const SyscallPolicy& sys)
 
 } // namespace
 
+std::string_view toString(CheckpointBefore mode)
+{
+    switch (mode) {
+    case CheckpointBefore::Auto: return "auto";
+    case CheckpointBefore::Always: return "always";
+    case CheckpointBefore::Never: return "never";
+    case CheckpointBefore::Tools: return "tools";
+    }
+    return "auto";
+}
+
+namespace {
+
+// A number as the shortest text that reads back as the same double.
+std::string numberText(double value)
+{
+    return fmt::format("{}", value);
+}
+
+void renderAgent(YAML::Emitter& out, const AgentPolicy& agent)
+{
+    out << YAML::Key << "agent" << YAML::Value << YAML::BeginMap;
+    if (agent.allowedTools)
+        out << YAML::Key << "allowed_tools" << YAML::Value << YAML::Flow << *agent.allowedTools;
+    out << YAML::Key << "blocked_tools" << YAML::Value << YAML::Flow << agent.blockedTools;
+    out << YAML::Key << "argument_rules" << YAML::Value;
+    if (agent.argumentRules.empty())
+        out << YAML::Flow;
+    out << YAML::BeginSeq;
+    for (const auto& rule : agent.argumentRules) {
+        out << YAML::BeginMap;
+        if (!rule.name.empty())
+            out << YAML::Key << "name" << YAML::Value << rule.name;
+        out << YAML::Key << "condition" << YAML::Value << YAML::DoubleQuoted << rule.condition;
+        if (!rule.tools.empty())
+            out << YAML::Key << "tools" << YAML::Value << YAML::Flow << rule.tools;
+        if (!rule.message.empty())
+            out << YAML::Key << "message" << YAML::Value << YAML::DoubleQuoted << rule.message;
+        out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+    out << YAML::Key << "max_steps" << YAML::Value << agent.maxSteps;
+    if (agent.maxCost)
+        out << YAML::Key << "max_cost" << YAML::Value << numberText(*agent.maxCost);
+    out << YAML::Key << "tool_costs" << YAML::Value;
+    if (agent.toolCosts.empty())
+        out << YAML::Flow;
+    out << YAML::BeginMap;
+    for (const auto& [tool, c] : agent.toolCosts)
+        out << YAML::Key << tool << YAML::Value << numberText(c);
+    out << YAML::EndMap;
+    out << YAML::Key << "require_approval" << YAML::Value << YAML::Flow << agent.requireApproval;
+    out << YAML::Key << "approval_timeout_ms" << YAML::Value << agent.approvalTimeoutMs;
+    if (agent.checkpointBefore == CheckpointBefore::Tools)
+        out << YAML::Key << "checkpoint_before" << YAML::Value << YAML::Flow << agent.checkpointTools;
+    else
+        out << YAML::Key << "checkpoint_before" << YAML::Value << std::string(toString(agent.checkpointBefore));
+    out << YAML::EndMap;
+}
+
+} // namespace
+
 std::string renderPolicy(const Policy& policy)
 {
     YAML::Emitter out;
@@ -997,6 +1243,8 @@ std::string renderPolicy(const Policy& policy)
     out << YAML::Key << "shell" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "interpreter" << YAML::Value << policy.shell << YAML::EndMap;
     renderSyscalls(out, policy.syscalls);
+    if (policy.agent)
+        renderAgent(out, *policy.agent);
     out << YAML::EndMap;
     return out.c_str();
 }

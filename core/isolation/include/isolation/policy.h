@@ -84,6 +84,50 @@ struct Limits {
     bool operator==(const Limits&) const = default;
 };
 
+// One argument rule of an agent policy (YAML `agent.argument_rules`): a CEL condition over a tool call (`tool`,
+// `args`, `step`, `workspace`) that every call it applies to must meet. core/agents compiles and evaluates it
+// (agents/agent_policy.h); this module keeps its text and where it was written.
+struct AgentArgumentRule {
+    std::string name;                // "" : called argument_rules[N]
+    std::string condition;           // true: the call may go on
+    std::vector<std::string> tools;  // globs of the tools it applies to; empty: every tool
+    std::string message;             // for the agent, when the condition does not hold
+    // Where the condition starts in the policy's text (1-based; 0: not from a text). Where, not what: equality
+    // and the rendering leave it out.
+    int line = 0;
+    int column = 0;
+    bool operator==(const AgentArgumentRule& o) const
+    {
+        return name == o.name && condition == o.condition && tools == o.tools && message == o.message;
+    }
+};
+
+// Which calls get a checkpoint of the workspace before they run (YAML `agent.checkpoint_before`).
+enum class CheckpointBefore {
+    Auto,   // every call but those of tools Sandbench itself knows to be read-only
+    Always, // every call
+    Never,  // none
+    Tools,  // the calls of the tools AgentPolicy::checkpointTools names, and of tools annotated destructive
+};
+
+std::string_view toString(CheckpointBefore mode);
+
+// The `agent` section: what an agent session lets through its MCP gateway (core/agents applies it). Tool
+// names are matched as globs (fnmatch: *, ?, [..]).
+struct AgentPolicy {
+    std::optional<std::vector<std::string>> allowedTools; // nullopt: every tool not blocked
+    std::vector<std::string> blockedTools;                // blocked wins over allowed
+    std::vector<AgentArgumentRule> argumentRules;
+    std::int64_t maxSteps = 0;                            // tool calls a session may make; 0: no bound
+    std::optional<double> maxCost;                        // tool costs plus the cost the agent reports
+    std::vector<std::pair<std::string, double>> toolCosts; // glob -> cost of one call; the first match counts
+    std::vector<std::string> requireApproval;             // tool globs, or names of argument rules
+    std::int64_t approvalTimeoutMs = 300000;              // unanswered approvals are denied after this long
+    CheckpointBefore checkpointBefore = CheckpointBefore::Auto;
+    std::vector<std::string> checkpointTools;             // CheckpointBefore::Tools: their globs
+    bool operator==(const AgentPolicy&) const = default;
+};
+
 struct Policy {
     std::string name = "default";
     IsolationLevel level = IsolationLevel::Process;
@@ -104,6 +148,8 @@ struct Policy {
     // Opt-in: when the asked level is unavailable, run at the highest available lower one instead of
     // failing closed. The run still records the layers it really had.
     bool allowLowerLevel = false;
+    // For agent sessions (core/agents); nullopt: the policy says nothing about them.
+    std::optional<AgentPolicy> agent;
 
     static std::vector<std::string> defaultBlockedImports();
     bool operator==(const Policy&) const = default;
