@@ -17,8 +17,9 @@ SANDBENCH_PACKAGES=(
 # and AppStream validators, the sqlite3 shell and git (the audit and promotion tests use them as a person
 # would), useradd for the unprivileged test user, mount (a CLI test hides python3 behind a bind mount).
 SANDBENCH_TEST_PACKAGES=(libgtest-dev libgmock-dev desktop-file-utils appstream sqlite3 git passwd mount)
-# Only for the CEL conformance suite, an npm package (tests/cel/conformance): Node.js and npm. Installed only
-# where no npm is on PATH: a Node.js from elsewhere ships its own npm, which Debian's npm package conflicts with.
+# Only for the CEL conformance suite and the MCP peers, npm packages (tests/cel/conformance, tests/agents/peers):
+# Node.js and npm. Installed only where no npm is on PATH: a Node.js from elsewhere ships its own npm, which
+# Debian's npm package conflicts with. The MCP peers need Node.js 20 or newer (their glob and lru-cache).
 SANDBENCH_NODE_PACKAGES=(nodejs npm)
 # Only for the fuzz step of the tests (scripts/fuzz): clang-19, its libFuzzer and sanitizer runtimes, and
 # llvm-19 for its llvm-symbolizer (without it a crash's stack is bare addresses; older ones are not used).
@@ -49,6 +50,18 @@ install_conformance_suite() {
   local dir=$SANDBENCH_ROOT/tests/cel/conformance
   if [[ ! -f $dir/node_modules/@bufbuild/cel-spec/package.json ]]; then
     echo "==> installing the CEL conformance suite (npm ci in tests/cel/conformance)"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+
+# install_mcp_peers: node and npm if missing, then the pinned MCP peers of the agent tests (npm ci in
+# tests/agents/peers: the official SDK and the reference servers) when their node_modules is missing or older than
+# package-lock.json. Never committed; test_mcp_wrap.py copies them where the sandbox and the test user can read them.
+install_mcp_peers() {
+  command -v npm >/dev/null || install_missing "${SANDBENCH_NODE_PACKAGES[@]}"
+  local dir=$SANDBENCH_ROOT/tests/agents/peers
+  if [[ ! -f $dir/node_modules/.package-lock.json || $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]]; then
+    echo "==> installing the MCP peers (npm ci in tests/agents/peers)"
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
   fi
 }
