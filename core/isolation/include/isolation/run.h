@@ -11,6 +11,9 @@
 
 namespace sb {
 
+// Where a run at the container and strict levels sees its work dir (or its sandbox's workspace).
+inline constexpr const char* kContainerWorkDir = "/work";
+
 // Something a policy refused. kind is one of: import, syscall, path, network, disk (the work-dir quota), action.
 struct BlockedEvent {
     std::string kind;
