@@ -54,6 +54,7 @@ void addSandboxCommands(CommandLine& commandLine);    // sandbox create|list|pat
 void addCheckpointCommands(CommandLine& commandLine); // checkpoint create|list|diff|restore|fork|prune|label
 void addDataCommands(CommandLine& commandLine);       // data import|list|show|generate
 void addPromoteCommand(CommandLine& commandLine);     // promote
+void addAgentCommands(CommandLine& commandLine);      // mcp wrap, agent run, sessions list|show|control
 void addDoctorCommand(CommandLine& commandLine);      // doctor
 
 } // namespace sb::cli

@@ -29,6 +29,7 @@ int main(int argc, char** argv)
     addCheckpointCommands(commandLine);
     addDataCommands(commandLine);
     addPromoteCommand(commandLine);
+    addAgentCommands(commandLine);
     addDoctorCommand(commandLine);
 
     try {

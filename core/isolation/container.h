@@ -4,6 +4,7 @@
 // cgroup namespaces by the sandbox's pid 1 (see launcher_child.h). Runs between clone and the program's
 // fork; reports failures as text (the caller fails the run closed).
 
+#include "isolation/run.h"
 #include "util/error.h"
 
 #include <string>
@@ -12,7 +13,7 @@
 
 namespace sb::container {
 
-inline constexpr const char* kWorkDir = "/work"; // where the run's work dir appears inside
+inline constexpr const char* kWorkDir = kContainerWorkDir; // where the run's work dir appears inside
 inline constexpr uid_t kInnerUid = 1000;         // the run's identity inside its user namespace
 inline constexpr gid_t kInnerGid = 1000;
 

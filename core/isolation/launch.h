@@ -36,10 +36,15 @@ struct Plan {
     std::filesystem::path workRoot; // where work dirs are made
     std::filesystem::path workspace; // the request's (RunRequest::workspace): the work dir itself when set
     int workspaceLock = -1;         // the request's (RunRequest::workspaceLock), borrowed
+    // The request's channel (RunRequest::channelIn, channelOut), borrowed: the program's fd 0 and 1, handed to
+    // its launcher by start(). -1 both: none (stdin /dev/null, stdout captured).
+    int channelIn = -1;
+    int channelOut = -1;
     LaunchSpec spec;                // the sandbox part; the work dir and the run's identity come with start()
 };
 
-// Whether a sandbox started for one plan can run the other's job.
+// Whether a sandbox started for one plan can run the other's job. Never when either has a channel: a
+// sandbox's standard descriptors are fixed when its launcher starts.
 bool sameShape(const Plan& a, const Plan& b);
 
 // Refusals (the level is not available here, no program, no launcher, a policy whose syscall filter
@@ -76,7 +81,9 @@ struct Started {
     ~Started();
 };
 
-// `pooled`: the launcher gets the sandbox line now and the job later (runJob); else both come in runJob.
+// `pooled`: the launcher gets the sandbox line now and the job later (runJob); else both come in runJob. A
+// plan with a channel is never pooled. The plan's channel descriptors stay the caller's: once this returns,
+// the launcher holds copies of its own (or never will).
 Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled);
 
 // Gives `request` (whose plan is `plan`, of the same shape as the one `started` was made for) to the

@@ -184,7 +184,7 @@ void countUsage(ProgramEnd& end, const rusage& usage)
         std::signal(sig, SIG_DFL);
 
     // Keep 0-2 and our private channels (closed on exec); close everything else: the program gets no
-    // descriptor that reaches outside the sandbox but its output.
+    // descriptor that reaches outside the sandbox but its output (and a channel run's channel: its 0 and 1).
     closeAllBut(3, {errFd, fdSocket, job ? job->fd() : -1, baseFd});
 
     const std::string workDir = spec.container ? sb::container::kWorkDir : spec.workDir;

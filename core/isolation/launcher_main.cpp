@@ -230,6 +230,13 @@ SupervisorEnds connectToProgram(const LaunchSpec& spec, const Channels& ch, Line
         ::close(fd);
     ::close(ch.errPipe[1]);
     ::close(ch.fdPair[1]);
+    // The program's stdin and stdout are its own now: /dev/null in their place here, so that a channel run's
+    // caller (RunRequest::channelIn, channelOut) sees EOF when the program's side is gone, not at the report.
+    if (const int devNull = ::open("/dev/null", O_RDWR | O_CLOEXEC); devNull >= 0) {
+        ::dup2(devNull, 0);
+        ::dup2(devNull, 1);
+        ::close(devNull);
+    }
     if (job)
         ::close(job->fd()); // the program's process alone reads the job
     SupervisorEnds ends;

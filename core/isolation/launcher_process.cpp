@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -33,13 +34,14 @@ int pidfdOpen(pid_t pid)
     return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
 }
 
-// posix_spawn with every signal at its default and none blocked, an empty environment, /dev/null as stdin
-// and the given descriptors moved to their places.
+// posix_spawn with every signal at its default and none blocked, an empty environment, the given
+// descriptors moved to their places and /dev/null as stdin unless one is moved there.
 Result<pid_t> spawn(const fs::path& program, const char* argument, const std::vector<std::pair<int, int>>& moves)
 {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (std::none_of(moves.begin(), moves.end(), [](const auto& move) { return move.second == 0; }))
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     for (const auto& [from, to] : moves)
         posix_spawn_file_actions_adddup2(&actions, from, to);
     posix_spawnattr_t attr;
@@ -113,11 +115,13 @@ public:
         int reply[2];
         if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, reply) != 0)
             return fail(fmt::format("zygote: socketpair: {}", std::strerror(errno)));
-        const int passed[] = {fds.out, fds.err, fds.spec, fds.result, reply[1]};
+        const int passed[] = {fds.out, fds.err, fds.spec, fds.result, reply[1], fds.in};
         std::string request = zygote::kRequest;
         if (!runDir.empty())
             request += '\0' + runDir.string();
-        const bool sent = sendFds(m_socket, request, passed);
+        // The input last, and only for a channel run: the zygote gives its launcher /dev/null without it.
+        const bool sent =
+            sendFds(m_socket, request, std::span(passed).first(std::size(passed) - (fds.in >= 0 ? 0 : 1)));
         ::close(reply[1]);
         if (!sent) {
             ::close(reply[0]);
@@ -197,10 +201,13 @@ Result<LauncherProcess> LauncherProcess::start(const fs::path& launcher, const L
             failed = zygote; // killed (or gone): a new one is started once
         }
     }
-    const std::vector<std::pair<int, int>> moves = {{fds.out, 1},
-                                                    {fds.err, 2},
-                                                    {fds.spec, kLauncherSpecFd},
-                                                    {fds.result, kLauncherResultFd}};
+    // One after another: a channel's input first, so that no other move overwrites the caller's descriptor
+    // before it is read (the caller's own fd 1 to 4 may be given).
+    std::vector<std::pair<int, int>> moves;
+    if (fds.in >= 0)
+        moves.emplace_back(fds.in, 0);
+    moves.insert(moves.end(),
+                 {{fds.out, 1}, {fds.err, 2}, {fds.spec, kLauncherSpecFd}, {fds.result, kLauncherResultFd}});
     auto pid = spawn(launcher, nullptr, moves);
     if (!pid)
         return std::unexpected(pid.error());

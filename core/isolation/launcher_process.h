@@ -13,12 +13,13 @@
 
 namespace sb {
 
-// The launcher's descriptors (launch_spec.h): they become its 1, 2, 3 and 4.
+// The launcher's descriptors (launch_spec.h): they become its 1, 2, 3 and 4, and `in` its 0 (-1: /dev/null).
 struct LauncherFds {
     int out = -1;
     int err = -1;
     int spec = -1;
     int result = -1;
+    int in = -1; // a channel run's input (RunRequest::channelIn)
 };
 
 class LauncherProcess {

@@ -217,6 +217,23 @@ Result<fs::path> findLauncher(const RunnerOptions& options)
     return defaultLauncher();
 }
 
+// A channel (RunRequest::channelIn, channelOut) is both descriptors or none, each open: a closed one would
+// only fail later, where handing it to the launcher cannot say whose it was.
+Result<void> checkChannel(const RunRequest& request)
+{
+    if (request.channelIn < 0 && request.channelOut < 0)
+        return {};
+    if (request.channelIn < 0 || request.channelOut < 0)
+        return fail(fmt::format("RunRequest::{} is not set: a channel takes both descriptors, the program's input "
+                                "and its output",
+                                request.channelIn < 0 ? "channelIn" : "channelOut"));
+    for (const auto& [name, fd] :
+         {std::pair{"channelIn", request.channelIn}, std::pair{"channelOut", request.channelOut}}) {
+        if (::fcntl(fd, F_GETFD) < 0)
+            return fail(fmt::format("RunRequest::{} (fd {}) is not open: {}", name, fd, std::strerror(errno)));
+    }
+    return {};
+}
 
 std::int64_t epochMs()
 {
@@ -285,6 +302,10 @@ Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
     const char* tmpdir = std::getenv("TMPDIR");
     plan.workRoot = !options.workRoot.empty() ? options.workRoot : tmpdir && *tmpdir ? fs::path(tmpdir) : fs::path("/tmp");
     plan.workspaceLock = request.workspaceLock;
+    if (auto channel = checkChannel(request); !channel)
+        return std::unexpected(channel.error());
+    plan.channelIn = request.channelIn;
+    plan.channelOut = request.channelOut;
     if (!request.workspace.empty()) {
         struct stat st {};
         if (!request.workspace.is_absolute() || ::lstat(request.workspace.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
@@ -343,8 +364,8 @@ Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
 
 bool sameShape(const Plan& a, const Plan& b)
 {
-    return a.launcher == b.launcher && a.workRoot == b.workRoot && a.workspace == b.workspace
-           && sameSandbox(a.spec, b.spec);
+    return a.launcher == b.launcher && a.workRoot == b.workRoot && a.workspace == b.workspace && a.channelIn < 0
+           && b.channelIn < 0 && sameSandbox(a.spec, b.spec);
 }
 
 Started::~Started()
@@ -370,6 +391,8 @@ Started::~Started()
 
 Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled)
 {
+    if (pooled && plan.channelIn >= 0)
+        return fail("a channel run's sandbox is never prepared ahead: its standard descriptors are the caller's");
     auto started = std::make_unique<Started>();
     started->runId = makeRunId();
     started->pooled = pooled;
@@ -442,7 +465,9 @@ Result<std::unique_ptr<Started>> finishStart(std::unique_ptr<Started> started, c
 {
     LaunchSpec& spec = started->spec;
 
-    auto out = Pipe::make();
+    // A channel run's stdout is the caller's channel: not captured, no pipe of the Runner's.
+    const bool channel = plan.channelOut >= 0;
+    auto out = channel ? Result<Pipe>(Pipe{}) : Pipe::make();
     auto err = Pipe::make();
     auto resultPipe = Pipe::make();
     // The spec goes over a socket, not a pipe: send(MSG_NOSIGNAL) to a launcher that is gone fails with
@@ -453,7 +478,8 @@ Result<std::unique_ptr<Started>> finishStart(std::unique_ptr<Started> started, c
         return fail("cannot create the run's pipes");
     const Fd specRead(specPair[0]);
     started->specWrite = Fd(specPair[1]);
-    LauncherFds fds{out->write.get(), err->write.get(), specRead.get(), resultPipe->write.get()};
+    LauncherFds fds{channel ? plan.channelOut : out->write.get(), err->write.get(), specRead.get(),
+                    resultPipe->write.get(), plan.channelIn};
     // The run's own folder, should the launcher be killed (a workspace run's is the job's folder in it).
     const fs::path& runDir = started->keepWorkDir ? started->jobDir : started->workDir;
     auto process = LauncherProcess::start(plan.launcher, fds, LauncherProcess::Via::Zygote, runDir);
@@ -804,6 +830,9 @@ void Runner::prepare() const
 
 RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel) const
 {
+    // The channel's descriptors are this run's (run.h): closed once its launcher has copies, or on a refusal.
+    launch::Fd channelIn(request.channelIn);
+    launch::Fd channelOut(request.channelOut != request.channelIn ? request.channelOut : -1);
     starttrace::Marks trace;
     if (!starttrace::outputFile().empty())
         trace.emplace_back("runner.enter", starttrace::nowNs());
@@ -812,9 +841,10 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
         return launch::refused(request, plan.error().message);
     if (plan->spec.traceStart)
         trace.emplace_back("runner.planned", starttrace::nowNs());
-    // A sandbox prepared ahead for requests like this one, else one started now.
+    // A sandbox prepared ahead for requests like this one, else one started now (a workspace's or a channel's
+    // run: always).
     std::unique_ptr<launch::Started> started;
-    if (m_options.warmPool && plan->workspace.empty())
+    if (m_options.warmPool && plan->workspace.empty() && plan->channelIn < 0)
         started = m_options.warmPool->take(*plan);
     if (!started) {
         auto cold = launch::start(*plan, false);
@@ -827,6 +857,9 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
         if (plan->spec.traceStart)
             trace.emplace_back("runner.spawned", starttrace::nowNs());
     }
+    // Held by the program alone from here on: its end is the caller's EOF.
+    channelIn.reset();
+    channelOut.reset();
     return launch::runJob(std::move(started), *plan, request, cancel, std::move(trace));
 }
 

@@ -24,6 +24,7 @@ namespace sb::zygote {
 namespace {
 
 constexpr std::size_t kReplyIndex = 4;
+constexpr std::size_t kInputIndex = 5; // a channel run's input, the launcher's fd 0 (else /dev/null)
 
 // The launchers this zygote forked and still runs, each with its run's folder (empty: none to remove).
 using Launchers = std::map<pid_t, std::string>;
@@ -113,17 +114,18 @@ void drain(Launchers& launchers)
         removeWorkDir(dir);
 }
 
-constexpr std::size_t kDescriptors = 5;
+constexpr std::size_t kDescriptors = 5; // and kInputIndex, for a channel run
+constexpr std::size_t kMostDescriptors = kDescriptors + 1;
 
 // In the forked child: the run's descriptors at their places, nothing else open, signals as after exec.
-[[noreturn]] void becomeLauncher(const std::array<int, kDescriptors>& received, int (*launch)(int), pid_t zygote)
+[[noreturn]] void becomeLauncher(const std::array<int, kMostDescriptors>& received, int (*launch)(int), pid_t zygote)
 {
     // Out of the way first, so that moving one into place never overwrites another.
-    std::array<int, kDescriptors> high{};
+    std::array<int, kMostDescriptors> high{};
     for (std::size_t i = 0; i < received.size(); ++i)
         high[i] = received[i] >= 0 && i != kReplyIndex ? ::fcntl(received[i], F_DUPFD_CLOEXEC, 16) : -1;
-    const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (devNull < 0 || ::dup2(devNull, 0) < 0 || ::dup2(high[0], 1) < 0 || ::dup2(high[1], 2) < 0
+    const int input = high[kInputIndex] >= 0 ? high[kInputIndex] : ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (input < 0 || ::dup2(input, 0) < 0 || ::dup2(high[0], 1) < 0 || ::dup2(high[1], 2) < 0
         || ::dup2(high[2], kLauncherSpecFd) < 0 || ::dup2(high[3], kLauncherResultFd) < 0)
         ::_exit(127);
     ::syscall(SYS_close_range, kLauncherResultFd + 1, ~0U, 0);
@@ -176,7 +178,7 @@ int serve(int (*launch)(int parent))
         }
         if (!fds[0].revents)
             continue;
-        std::array<int, kDescriptors> received{-1, -1, -1, -1, -1};
+        std::array<int, kMostDescriptors> received{-1, -1, -1, -1, -1, -1};
         const int count = receiveFds(kSocketFd, message, received);
         if (count < 0) {
             collect(launchers);
@@ -185,7 +187,7 @@ int serve(int (*launch)(int parent))
         }
         const std::string_view request(message);
         const std::string_view verb = request.substr(0, request.find('\0'));
-        if (verb != kRequest || count != static_cast<int>(kDescriptors)) {
+        if (verb != kRequest || count < static_cast<int>(kDescriptors)) {
             for (int fd : received) {
                 if (fd >= 0)
                     ::close(fd);

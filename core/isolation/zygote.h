@@ -14,7 +14,8 @@
 //
 // Protocol, one SOCK_SEQPACKET message per launcher: the Runner sends kRequest (followed by a NUL and the
 // run's folder, when it has one to remove) with the run's five descriptors (stdout, stderr, spec, result, a
-// reply socket) in that order; the zygote answers on the reply socket with "pid <n>" and the launcher's pidfd.
+// reply socket) in that order, and a channel run's input (RunRequest::channelIn) sixth, the launcher's fd 0
+// (else /dev/null); the zygote answers on the reply socket with "pid <n>" and the launcher's pidfd.
 //
 // The zygote is the subreaper above its launchers: should one be killed from outside, the run it
 // supervised is reparented to the zygote, which ends every process of it and removes the run's folder, also

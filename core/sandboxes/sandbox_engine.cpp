@@ -203,6 +203,21 @@ Result<CheckpointResult> SandboxEngine::checkpoint(const CheckpointRequest& requ
     auto lock = m_impl->lockSandbox(request.sandbox);
     if (!lock)
         return errorOf(lock);
+    return checkpointLocked(request, progress, *lock);
+}
+
+Result<CheckpointResult> SandboxEngine::checkpoint(const CheckpointRequest& request, const SandboxHold& held,
+                                                   const ProgressCallback& progress)
+{
+    if (held.sandbox.name != request.sandbox || !held.lock.valid())
+        return fail(fmt::format("sandbox '{}': the checkpoint's sandbox is not the one held", request.sandbox));
+    FileLock none;
+    return checkpointLocked(request, progress, none);
+}
+
+Result<CheckpointResult> SandboxEngine::checkpointLocked(const CheckpointRequest& request,
+                                                         const ProgressCallback& progress, FileLock& lock)
+{
     auto garbage = m_impl->lockGarbage(FileLock::Mode::Shared);
     if (!garbage)
         return errorOf(garbage);

@@ -97,14 +97,13 @@ std::string_view toString(PolicySource source)
     return "default";
 }
 
-Result<RunRecord> runAndRecord(Store& store, const Runner& runner, RunOrder order, const std::atomic<bool>* cancel)
+Result<PreparedRun> prepareRun(Store& store, RunOrder order)
 {
     if (store.readOnly())
         return fail(fmt::format("store {} is read-only: the run was not started, as it could not be recorded",
                                 store.path().string()));
-    RunRecord record;
-    record.policySource = order.asked.asksPolicy() ? PolicySource::Option : PolicySource::Default;
-    std::optional<SandboxHold> held;
+    PreparedRun prepared;
+    prepared.record.policySource = order.asked.asksPolicy() ? PolicySource::Option : PolicySource::Default;
     if (!order.sandbox.empty()) {
         auto engine = SandboxEngine::open(store);
         if (!engine)
@@ -113,20 +112,35 @@ Result<RunRecord> runAndRecord(Store& store, const Runner& runner, RunOrder orde
         auto hold = (*engine)->holdForRun(order.sandbox);
         if (!hold)
             return std::unexpected(hold.error());
-        held = std::move(*hold);
-        if (auto applied = applySandbox(store, *held, order, record); !applied)
+        prepared.held = std::move(*hold);
+        if (auto applied = applySandbox(store, *prepared.held, order, prepared.record); !applied)
             return std::unexpected(applied.error());
     }
+    prepared.order = std::move(order);
+    return prepared;
+}
 
-    record.result = runner.run(order.request, cancel);
-    held.reset(); // the workspace is given back: the next run in the sandbox may start
+RunRecord recordRun(Store& store, PreparedRun prepared, RunResult result)
+{
+    prepared.held.reset(); // the workspace is given back: the next run in the sandbox may start
+    RunRecord record = std::move(prepared.record);
+    record.result = std::move(result);
     PolicyVersion policy;
-    if (auto recorded = store.recordRun(order.request, record.result, &policy); recorded)
+    if (auto recorded = store.recordRun(prepared.order.request, record.result, &policy); recorded)
         record.policy = policy;
     else
         record.recordError = recorded.error().message;
-    record.request = std::move(order.request);
+    record.request = std::move(prepared.order.request);
     return record;
+}
+
+Result<RunRecord> runAndRecord(Store& store, const Runner& runner, RunOrder order, const std::atomic<bool>* cancel)
+{
+    auto prepared = prepareRun(store, std::move(order));
+    if (!prepared)
+        return std::unexpected(prepared.error());
+    RunResult result = runner.run(prepared->order.request, cancel);
+    return recordRun(store, std::move(*prepared), std::move(result));
 }
 
 RunRecord runUnrecorded(const Runner& runner, RunOrder order, const std::atomic<bool>* cancel)

@@ -5,9 +5,12 @@
 // definition.
 //
 // Launcher file descriptors: 0 /dev/null, 1 and 2 the run's stdout/stderr pipes, 3 the spec (a socket), 4
-// the result (one JSON line, written once at the end). Everything else is closed by the launcher before it
-// starts. The sandboxed program gets 0 (/dev/null), 1 and 2 and nothing else of the outside: no descriptor
-// through which it could speak to Sandbench but its output.
+// the result (one JSON line, written once at the end). A channel run (RunRequest::channelIn, channelOut) has
+// the caller's channel as 0 and 1 instead. Everything else is closed by the launcher before it starts. The
+// sandboxed program gets 0, 1 and 2 and nothing else of the outside: no descriptor through which it could
+// speak to Sandbench but its output (and a channel run's channel, the caller's to speak on). Once the
+// program's process exists the launcher holds /dev/null as 0 and 1, so a channel's ends are the program's
+// alone; 2 it holds until it reports.
 //
 // The spec is two JSON lines: the sandbox (encodeSandbox: everything the policy decides) and the job
 // (encodeJob: argv, environment). A cold start writes both at once. A pooled launcher (spec.pooled, see

@@ -11,6 +11,9 @@
 
 namespace sb {
 
+// Where a run at the container and strict levels sees its work dir (or its sandbox's workspace).
+inline constexpr const char* kContainerWorkDir = "/work";
+
 // Something a policy refused. kind is one of: import, syscall, path, network, disk (the work-dir quota), action.
 struct BlockedEvent {
     std::string kind;
@@ -48,6 +51,17 @@ struct RunRequest {
     // sandbox's lock) and keeps open until run() returns; the run's launcher holds it too (workspace_lending.h).
     // Runs in one workspace must not overlap: -1 leaves that to the caller.
     int workspaceLock = -1;
+    // A channel, for a program that speaks a protocol over its standard input and output (the MCP gateway's
+    // JSON-RPC): with both set, the program's fd 0 is channelIn (it reads what the caller writes on the other
+    // end) and its fd 1 is channelOut (the caller reads what it writes). Its stdout is then not captured:
+    // RunResult::stdoutText stays empty and limits.output_bytes does not bound fd 1 (the caller's reader has
+    // bounds of its own); stderr is captured as usual. One descriptor may serve as both (a socket).
+    // run() takes them: it closes its copies once the run's launcher has its own, and on every path where it
+    // has not, so the caller sees EOF once the program's side is gone. Create them close-on-exec: another
+    // child of the caller that inherited one would hold the channel open. Only one of the two set is refused.
+    // Such a run never comes from a warm pool.
+    int channelIn = -1;
+    int channelOut = -1;
 };
 
 struct RunResult {

@@ -289,6 +289,10 @@ public:
 
     // --- checkpoints -------------------------------------------------------------------------------------
     Result<CheckpointResult> checkpoint(const CheckpointRequest& request, const ProgressCallback& progress = {});
+    // The same in a sandbox the caller holds for a run (holdForRun) while that run goes on: an agent session's
+    // workspace between two of its tool calls. The run's files are read as they are at that moment.
+    Result<CheckpointResult> checkpoint(const CheckpointRequest& request, const SandboxHold& held,
+                                        const ProgressCallback& progress = {});
     // Newest first.
     Result<std::vector<CheckpointInfo>> checkpoints(std::string_view sandbox);
     // By id or a unique prefix of at least 4 hex digits.
@@ -339,6 +343,10 @@ public:
 private:
     struct Impl;
     explicit SandboxEngine(std::unique_ptr<Impl> impl);
+    // checkpoint() once the sandbox is locked; `lock` (when held here, not by a run) is let go early when a
+    // refused checkpoint's storage is freed.
+    Result<CheckpointResult> checkpointLocked(const CheckpointRequest& request, const ProgressCallback& progress,
+                                              FileLock& lock);
     std::unique_ptr<Impl> m_impl;
 };
 

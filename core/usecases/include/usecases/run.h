@@ -12,6 +12,7 @@
 #include "isolation/policy.h"
 #include "isolation/run.h"
 #include "isolation/runner.h"
+#include "sandboxes/sandbox_engine.h"
 #include "store/store.h"
 #include "util/error.h"
 
@@ -68,6 +69,17 @@ struct RunRecord {
 // a sandbox holds it (its lock) until the run has ended: runs in one sandbox queue.
 Result<RunRecord> runAndRecord(Store& store, const Runner& runner, RunOrder order,
                                const std::atomic<bool>* cancel = nullptr);
+
+// runAndRecord in two halves, for a caller that works beside the run while it goes on (an agent session's
+// gateway checkpoints the workspace between tool calls): prepareRun settles the policy and holds the sandbox,
+// the caller runs order.request, and recordRun gives the sandbox back and records the run.
+struct PreparedRun {
+    RunOrder order;                 // order.request as it will run
+    RunRecord record;               // what is known before it runs
+    std::optional<SandboxHold> held; // the sandbox, held until recordRun
+};
+Result<PreparedRun> prepareRun(Store& store, RunOrder order);
+RunRecord recordRun(Store& store, PreparedRun prepared, RunResult result);
 
 // A run where no store could be opened: it runs under the order's policy, and is not recorded. The order's
 // sandbox is not used (a sandbox lives in the store).

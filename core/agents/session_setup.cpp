@@ -1,0 +1,76 @@
+#include "session_setup.h"
+
+#include "usecases/policy_reference.h"
+#include "usecases/run.h"
+#include "util/uuid.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace sb::agents {
+
+Result<std::string> sessionSandbox(SandboxEngine& engine, const std::string& asked)
+{
+    if (!asked.empty())
+        return asked;
+    auto id = randomUuid();
+    if (!id)
+        return std::unexpected(id.error());
+    CreateSandboxRequest create;
+    create.name = "agent-" + id->substr(0, 8);
+    auto made = engine.createSandbox(create);
+    if (!made)
+        return std::unexpected(made.error());
+    return made->sandbox.name;
+}
+
+Result<SessionPolicy> sessionPolicy(const Store& store, SandboxEngine& engine, const std::string& sandboxName,
+                                    const std::string& asked)
+{
+    SandboxInfo sandbox;
+    if (!sandboxName.empty()) {
+        auto found = engine.sandbox(sandboxName);
+        if (!found)
+            return std::unexpected(found.error());
+        sandbox = std::move(*found);
+    }
+    Result<Policy> policy = fail("");
+    std::string reference;
+    if (!asked.empty() || sandbox.policy.empty()) {
+        reference = asked.empty() ? "agent" : asked;
+        policy = resolveRunPolicy(RunPolicyRequest{.policy = reference});
+    } else {
+        reference = sandbox.policy;
+        policy = policyFromReference(store, sandbox.policy);
+        if (!policy)
+            policy = fail(fmt::format("sandbox '{}': its policy {}: {}", sandbox.name, sandbox.policy,
+                                      policy.error().message));
+    }
+    if (!policy)
+        return std::unexpected(policy.error());
+    auto rules = AgentRules::compile(policy->agent.value_or(AgentPolicy{}), reference);
+    if (!rules)
+        return std::unexpected(rules.error());
+    return SessionPolicy{std::move(*policy), std::move(reference), std::move(*rules)};
+}
+
+Result<SessionPipe> SessionPipe::make()
+{
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0)
+        return fail(fmt::format("cannot create a pipe: {}", std::strerror(errno)));
+    return SessionPipe{fds[0], fds[1]};
+}
+
+void closeDescriptor(int& fd)
+{
+    if (fd >= 0)
+        ::close(fd);
+    fd = -1;
+}
+
+} // namespace sb::agents

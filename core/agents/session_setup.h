@@ -1,0 +1,41 @@
+#pragma once
+
+// What both ways into an agent session settle before anything starts (wrap_session.cpp, agent_session.cpp):
+// the sandbox it works in, the policy it runs under, and the session's record with its first checkpoint.
+
+#include "agents/agent_policy.h"
+#include "agents/session_store.h"
+#include "isolation/policy.h"
+#include "sandboxes/sandbox_engine.h"
+#include "store/store.h"
+#include "util/error.h"
+
+#include <string>
+
+namespace sb::agents {
+
+// The sandbox asked for, or (none asked) a new one made from main, named agent-XXXXXXXX.
+Result<std::string> sessionSandbox(SandboxEngine& engine, const std::string& asked);
+
+struct SessionPolicy {
+    Policy policy;
+    std::string reference; // as the user named it: a file, a preset, the sandbox's "preset:NAME" or "NAME@VERSION"
+    AgentRules rules;
+};
+
+// The policy named, else the sandbox's own (`sandbox` empty: a new sandbox, which has none), else the agent
+// preset; refused when the sandbox does not exist, the policy does not load or its agent section's conditions
+// do not compile. Settled before a new sandbox is made, so a refusal leaves nothing behind.
+Result<SessionPolicy> sessionPolicy(const Store& store, SandboxEngine& engine, const std::string& sandbox,
+                                    const std::string& asked);
+
+// A pipe, both ends close-on-exec.
+struct SessionPipe {
+    int read = -1;
+    int write = -1;
+    static Result<SessionPipe> make();
+};
+
+void closeDescriptor(int& fd);
+
+} // namespace sb::agents

@@ -1,0 +1,161 @@
+#include "agents/wrap_session.h"
+
+#include "agents/agent_policy.h"
+#include "agents/mediator.h"
+#include "agents/session_control.h"
+#include "session_setup.h"
+#include "isolation/doctor.h"
+#include "sandboxes/sandbox_engine.h"
+#include "usecases/run.h"
+#include "util/uuid.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <thread>
+#include <unistd.h>
+
+namespace sb::agents {
+
+namespace {
+
+// The level the server's run gets here, and so where it sees its workspace.
+std::string workspaceAsSeen(const Policy& policy, const std::filesystem::path& workspace)
+{
+    const IsolationLevel available = highestAvailableLevel();
+    const IsolationLevel level = policy.level > available && policy.allowLowerLevel ? available : policy.level;
+    return level >= IsolationLevel::Container ? std::string(kContainerWorkDir) : workspace.string();
+}
+
+struct Prepared {
+    PreparedRun run;
+    SessionPolicy policy;
+};
+
+Result<Prepared> prepare(Store& store, SessionPolicy policy, const WrapSessionRequest& request,
+                         const std::string& sandbox)
+{
+    RunOrder order;
+    order.sandbox = sandbox;
+    order.asked.level = policy.policy.level; // the session's policy, already settled
+    order.request.language = Language::Command;
+    order.request.command = request.serverCommand;
+    order.request.source = fmt::format("{}", fmt::join(request.serverCommand, " "));
+    order.request.label = "mcp wrap";
+    order.request.policy = policy.policy;
+    auto prepared = prepareRun(store, std::move(order));
+    if (!prepared)
+        return std::unexpected(prepared.error());
+    return Prepared{std::move(*prepared), std::move(policy)};
+}
+
+} // namespace
+
+Result<WrapSessionResult> runWrapSession(Store& store, const Runner& runner, const WrapSessionRequest& request)
+{
+    if (request.serverCommand.empty())
+        return fail("no MCP server to start: give its command after --");
+    auto engine = SandboxEngine::open(store);
+    if (!engine)
+        return std::unexpected(engine.error());
+    auto policy = sessionPolicy(store, **engine, request.sandbox, request.policy);
+    if (!policy)
+        return std::unexpected(policy.error());
+    auto sandbox = sessionSandbox(**engine, request.sandbox);
+    if (!sandbox)
+        return std::unexpected(sandbox.error());
+    auto prepared = prepare(store, std::move(*policy), request, *sandbox);
+    if (!prepared)
+        return std::unexpected(prepared.error());
+    PreparedRun& run = prepared->run;
+    const SandboxHold& held = *run.held;
+
+    SessionInfo info;
+    info.kind = SessionKind::Wrap;
+    info.command = request.serverCommand;
+    info.sandbox = *sandbox;
+    info.policyRef = prepared->policy.reference;
+    info.workspace = workspaceAsSeen(run.order.request.policy, held.sandbox.workspace);
+    auto version = store.recordPolicy(run.order.request.policy);
+    if (!version)
+        return std::unexpected(version.error());
+    info.policy = *version;
+    SessionStore sessions(store);
+    auto session = sessions.begin(info);
+    if (!session)
+        return std::unexpected(session.error());
+
+    auto control = SessionControl::listen(session->info().id, false, info.workspace);
+    if (control)
+        (void)session->update(SessionUpdate{.controlSocket = (*control)->path().string()});
+    else if (request.log)
+        request.log("no live control for this session: " + control.error().message);
+
+    Checkpointer checkpoint = [&](std::string_view label, std::string_view message) -> Result<std::string> {
+        auto made = (*engine)->checkpoint(
+            CheckpointRequest{.sandbox = *sandbox, .label = std::string(label), .message = std::string(message)}, held);
+        if (!made)
+            return std::unexpected(made.error());
+        return made->checkpoint.id;
+    };
+    auto first = checkpoint("session start", fmt::format("the workspace as session {} began", session->info().id));
+    if (!first) {
+        (void)session->end(SessionStatus::Failed, first.error().message);
+        return std::unexpected(first.error());
+    }
+    (void)session->update(SessionUpdate{.firstCheckpoint = *first});
+
+    auto toServer = SessionPipe::make();
+    auto fromServer = toServer ? SessionPipe::make() : Result<SessionPipe>(std::unexpected(toServer.error()));
+    if (!fromServer) {
+        (void)session->end(SessionStatus::Failed, fromServer.error().message);
+        return std::unexpected(fromServer.error());
+    }
+    run.order.request.channelIn = toServer->read;   // the run closes them once its launcher has them
+    run.order.request.channelOut = fromServer->write;
+    WrapEndpoints endpoints{request.clientIn, request.clientOut, toServer->write, fromServer->read};
+
+    // A peer that goes away must not take the gateway with it: its writes fail with EPIPE instead.
+    std::signal(SIGPIPE, SIG_IGN);
+    std::atomic<bool> cancelServer{false};
+    RunResult server;
+    std::atomic<bool> serverEnded{false};
+    std::thread serverThread([&] {
+        server = runner.run(run.order.request, &cancelServer);
+        serverEnded = true;
+    });
+
+    Mediator mediator(prepared->policy.rules, *session, info.workspace, checkpoint);
+    WrapOptions options;
+    options.log = request.log;
+    options.stop = request.stop;
+    options.approvals = request.approvals;
+    options.control = control ? control->get() : nullptr;
+    WrapOutcome outcome = forwardSession(endpoints, mediator, *session, options);
+
+    // The server's stdin is closed: it may end on its own, as servers do at EOF, before it is stopped.
+    for (int waited = 0; !serverEnded && waited < options.serverGraceMs; waited += 10)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    cancelServer = true;
+    serverThread.join();
+    closeDescriptor(endpoints.serverOut);
+    RunRecord record = recordRun(store, std::move(run), server);
+    (void)session->update(SessionUpdate{.runId = record.result.runId});
+    if (record.result.outcome == Outcome::InternalError && outcome.status != SessionStatus::Blocked) {
+        outcome.status = SessionStatus::Failed;
+        outcome.message = fmt::format("the MCP server could not run in the sandbox: {}", record.result.message);
+    }
+    if (auto ended = session->end(outcome.status, outcome.message); !ended)
+        return std::unexpected(ended.error());
+    WrapSessionResult result;
+    result.session = session->info();
+    result.server = std::move(record.result);
+    return result;
+}
+
+} // namespace sb::agents
