@@ -100,6 +100,15 @@ private:
     sqlite3* m_db = nullptr;
 };
 
+// A store as a Sandbench of schema version 7 left it: without what version 8 adds (the audit signatures) and
+// version 9 (the agent sessions' tables).
+inline void makeVersion7(RawDb& raw)
+{
+    raw.exec("DROP TABLE agent_steps; DROP TABLE agent_sessions; ALTER TABLE audit_log DROP COLUMN mac; "
+             "ALTER TABLE log_heads DROP COLUMN key_id; ALTER TABLE log_heads DROP COLUMN mac; "
+             "PRAGMA user_version = 7");
+}
+
 inline RunRequest makeRequest(std::string source = "print(1)\n")
 {
     RunRequest request;

@@ -641,7 +641,7 @@ TEST(AuditOperations, NamesAreStable)
           audit_op::kSandboxSweep, audit_op::kCheckpointCreate, audit_op::kCheckpointRestore, audit_op::kCheckpointFork,
           audit_op::kCheckpointPrune, audit_op::kPromote, audit_op::kApprove, audit_op::kDatasetImport,
           audit_op::kDatasetSample, audit_op::kDatasetRemove, audit_op::kSandboxSet, audit_op::kSandboxArchive,
-          audit_op::kSandboxRevive, audit_op::kCheckpointLabel})
+          audit_op::kSandboxRevive, audit_op::kCheckpointLabel, audit_op::kSessionStart, audit_op::kSessionEnd})
         EXPECT_TRUE(isValidAuditOperation(name)) << name;
     EXPECT_EQ(toString(AuditDamage::Malformed), "malformed");
     EXPECT_EQ(toString(AuditDamage::Altered), "altered");

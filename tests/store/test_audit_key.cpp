@@ -370,8 +370,7 @@ TEST_F(AuditKeyTest, EntriesFromBeforeTheKeyKeepVerifyingAndArePinned)
     }
     {
         RawDb raw(dbPath());
-        raw.exec("ALTER TABLE audit_log DROP COLUMN mac; ALTER TABLE log_heads DROP COLUMN key_id; "
-                 "ALTER TABLE log_heads DROP COLUMN mac; PRAGMA user_version = 7");
+        storetest::makeVersion7(raw);
     }
     fs::remove_all(keyFolder()); // an older Sandbench made no key
 

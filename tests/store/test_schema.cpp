@@ -75,8 +75,11 @@ private:
     sqlite3* m_db = nullptr;
 };
 
-// Every step of this program with version 8 made of parts of its own: the store's step as part 1 of `parts`,
-// then `extra` (parts 2 ...), as a module named in it would add them.
+// The newest version made of the store's step alone (the audit signatures).
+constexpr int kStoreVersion = 8;
+
+// Every step of this program with version kStoreVersion made of parts of its own: the store's step as part 1 of
+// `parts`, then `extra` (parts 2 ...), as a module named in it would add them.
 struct Version8InParts {
     std::vector<SchemaStep> store;
     std::vector<ModuleSchema> modules;
@@ -85,7 +88,7 @@ struct Version8InParts {
     {
         for (const SchemaStep& step : storeSchema().steps) {
             store.push_back(step);
-            if (step.version == Store::kSchemaVersion) {
+            if (step.version == kStoreVersion) {
                 store.back().part = 1;
                 store.back().parts = parts;
             }
@@ -105,7 +108,7 @@ TEST(SchemaRegistry, EveryModulesStepsRunByVersionThenPart)
     const std::vector<RegisteredStep> steps = registeredSchemaSteps();
     EXPECT_EQ(namesOf(steps),
               (std::vector<std::string>{"store:1.1", "store:2.1", "store:3.1", "checkpoints:4.1", "sandboxes:4.2",
-                                        "rules:5.1", "sandboxes:6.1", "store:7.1", "store:8.1"}));
+                                        "rules:5.1", "sandboxes:6.1", "store:7.1", "store:8.1", "agents:9.1"}));
     EXPECT_TRUE(checkSchemaComplete(steps));
 
     // The order is the versions' and the parts', whatever the order the modules registered in.
@@ -187,11 +190,11 @@ TEST_F(StoreTest, AnIncompleteSchemaMigratesNothing)
 
 TEST_F(StoreTest, PartsOfAVersionRunInOrderInOneTransaction)
 {
-    constexpr std::array second = {SchemaStep{.version = Store::kSchemaVersion,
+    constexpr std::array second = {SchemaStep{.version = kStoreVersion,
                                               .part = 3,
                                               .parts = 3,
                                               .sql = "INSERT INTO part_order (module) VALUES ('second');"}};
-    constexpr std::array first = {SchemaStep{.version = Store::kSchemaVersion,
+    constexpr std::array first = {SchemaStep{.version = kStoreVersion,
                                              .part = 2,
                                              .parts = 3,
                                              .sql = "CREATE TABLE part_order (seq INTEGER PRIMARY KEY, module TEXT); "
@@ -213,20 +216,19 @@ TEST_F(StoreTest, PartsOfAVersionRunInOrderInOneTransaction)
 
 TEST_F(StoreTest, AFailingStepLeavesTheStoreAsItWasAndNamesItsModuleAndPart)
 {
-    // A store one version behind, with a run in it.
+    // A store at version 7 (without the audit signatures of 8 and the agent sessions of 9), with a run in it.
     {
         Store store = openStore();
         ASSERT_TRUE(store.recordRun(storetest::makeRequest(), storetest::makeResult("kept", 1)));
     }
     {
         RawDb raw(dbPath());
-        raw.exec("ALTER TABLE audit_log DROP COLUMN mac; ALTER TABLE log_heads DROP COLUMN key_id; "
-                 "ALTER TABLE log_heads DROP COLUMN mac; PRAGMA user_version = 7");
+        storetest::makeVersion7(raw);
     }
     const std::string before = schemaOf(dbPath());
 
     constexpr std::array failing = {
-        SchemaStep{.version = Store::kSchemaVersion,
+        SchemaStep{.version = kStoreVersion,
                    .part = 2,
                    .parts = 2,
                    .sql = "CREATE TABLE half_made (x); INSERT INTO no_such_table VALUES (1);"}};
@@ -239,7 +241,7 @@ TEST_F(StoreTest, AFailingStepLeavesTheStoreAsItWasAndNamesItsModuleAndPart)
         const std::string& message = migrated.error().message;
         EXPECT_NE(message.find(dbPath().string()), std::string::npos) << message;
         EXPECT_NE(message.find(fmt::format("migrating to schema version {} failed (module failing, part 2 of 2)",
-                                           Store::kSchemaVersion)),
+                                           kStoreVersion)),
                   std::string::npos)
             << message;
         EXPECT_NE(message.find("no such table: no_such_table"), std::string::npos) << message;
@@ -247,7 +249,7 @@ TEST_F(StoreTest, AFailingStepLeavesTheStoreAsItWasAndNamesItsModuleAndPart)
     // Neither the failing part nor the store's part 1 of the same version is left behind.
     EXPECT_EQ(schemaOf(dbPath()), before);
     RawDb raw(dbPath());
-    EXPECT_EQ(raw.integer("PRAGMA user_version"), Store::kSchemaVersion - 1);
+    EXPECT_EQ(raw.integer("PRAGMA user_version"), kStoreVersion - 1);
     EXPECT_EQ(raw.integer("SELECT count(*) FROM runs"), 1);
 
     // The program's own steps then migrate it.
@@ -277,7 +279,7 @@ TEST_F(StoreTest, AFreshStoreHasEveryModulesTablesInTheOrderOfTheVersions)
     EXPECT_EQ(raw.text("SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master WHERE type = 'table' "
                        "ORDER BY rowid)"),
               "runs blocked_events policies audit_log log_heads blobs sandboxes checkpoints checkpoint_parents "
-              "workspace_stat workspace_journal datasets");
+              "workspace_stat workspace_journal datasets agent_sessions agent_steps");
     for (const std::string_view object : schemaObjects(registeredSchemaSteps()))
         EXPECT_EQ(raw.integer(fmt::format("SELECT count(*) FROM sqlite_master WHERE name = '{}'", object)), 1)
             << object;

@@ -684,7 +684,14 @@ TEST_F(StoreTest, ACorruptedStoreIsAnErrorNotACrash)
 TEST_F(StoreTest, DamageInALargeStoreIsAnErrorWhenRead)
 {
     recordRuns(1100, 5000);
-    const std::string bytes = damageStore(0.5, 11);
+    // Where a read of the runs must go: a leaf page of their table (not an overflow page, whose content SQLite
+    // cannot check), past the middle of the file.
+    RawDb(dbPath()).exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    const std::int64_t leaf = RawDb(dbPath()).integer(
+        "SELECT min(pageno) FROM dbstat WHERE name = 'runs' AND pagetype = 'leaf' AND "
+        "pageno > (SELECT page_count / 2 FROM pragma_page_count)");
+    const std::string bytes =
+        damageStore(static_cast<double>((leaf - 1) * 4096) / static_cast<double>(fs::file_size(dbPath())), 11);
     ASSERT_GT(bytes.size(), 5u * 1024 * 1024) << "the store is not past the open-time check's size";
 
     auto store = Store::open(dbPath());

@@ -59,6 +59,8 @@ inline constexpr std::string_view kSandboxSet = "sandbox.set";         // quota,
 inline constexpr std::string_view kSandboxArchive = "sandbox.archive"; // idle: saved, workspace folder removed
 inline constexpr std::string_view kSandboxRevive = "sandbox.revive";   // archived, used again
 inline constexpr std::string_view kCheckpointLabel = "checkpoint.label";
+inline constexpr std::string_view kSessionStart = "session.start"; // an agent session began (agents/session_store.h)
+inline constexpr std::string_view kSessionEnd = "session.end";     // it ended, or was found interrupted
 } // namespace audit_op
 
 // 1 to 64 characters: a lower-case letter, then lower-case letters, digits, '.', '_' or '-'.
