@@ -208,6 +208,10 @@ def check_recorded_steps(checks, summary, shown, blocked_names):
     steps = sorted(shown.get("steps", []), key=lambda step: step.get("index", 0))
     checks.expect(len(steps) == len(calls), f"{len(calls)} tools/call made, {len(steps)} steps recorded",
                   [step.get("tool") for step in steps])
+    session = shown.get("session") or {}
+    checks.expect(session.get("status") == "completed", "the session ends completed when the client closes it",
+                  {k: session.get(k) for k in ("status", "message", "run_id")})
+    checks.expect(session.get("run_id"), "the server's run is recorded", session)
     checks.expect((shown.get("session") or {}).get("steps") == len(calls),
                   f"the session counts {len(calls)} steps", shown.get("session"))
     by_name = {}
@@ -313,15 +317,18 @@ agent:
                   etc.get("rule"))
     checks.expect("move_file" in ((steps.get("blocked tool") or {}).get("rule") or ""),
                   "move_file is blocked by blocked_tools", (steps.get("blocked tool") or {}).get("rule"))
-    checkpoints = {c.get("id") for c in fixture.sandbench_json("checkpoint", "list", "--sandbox", sandbox, "--json")}
+    # Checkpoint ids carry their place in the graph; their trees are the workspace's content.
+    trees = {c.get("id"): c.get("tree") for c in fixture.sandbench_json("checkpoint", "list", "--sandbox", sandbox, "--json")}
     for name in ("write inside", "edit inside"):
-        before = (steps.get(name) or {}).get("checkpoint_before")
+        before = steps.get(name, {}).get("checkpoint_before")
         checks.expect(before, f"a checkpoint is taken before the destructive '{name}'", steps.get(name))
-        checks.expect(before in checkpoints, f"the checkpoint before '{name}' is one of the sandbox's checkpoints",
-                      {"checkpoint_before": before, "checkpoints": sorted(c for c in checkpoints if c)})
-    if (steps.get("write inside") or {}).get("checkpoint_before") and (steps.get("edit inside") or {}).get("checkpoint_before"):
-        checks.expect(steps["write inside"]["checkpoint_before"] != steps["edit inside"]["checkpoint_before"],
-                      "the checkpoints before the write and the edit differ (the write changed the workspace)")
+        checks.expect(before in trees, f"the checkpoint before '{name}' is one of the sandbox's checkpoints",
+                      {"checkpoint_before": before, "checkpoints": sorted(c for c in trees if c)})
+    write_tree = trees.get(steps.get("write inside", {}).get("checkpoint_before"))
+    edit_tree = trees.get(steps.get("edit inside", {}).get("checkpoint_before"))
+    checks.expect(write_tree and edit_tree and write_tree != edit_tree,
+                  "the checkpoints before the write and before the edit hold different workspaces (the write came "
+                  "between them)", {"before write": write_tree, "before edit": edit_tree})
 
 
 def walk_everything(fixture, checks):
@@ -344,8 +351,9 @@ agent:
                   calls.get("echo"))
     checks.expect((calls.get("sum") or {}).get("text") == "The sum of 2 and 40 is 42.", "get-sum answers", calls.get("sum"))
     notifications = (summary.get("notifications") or {})
-    checks.expect(notifications.get("progress") == [1, 2, 3, 4], "the long call's four progress notifications arrive",
-                  notifications.get("progress"))
+    checks.expect((calls.get("progress") or {}).get("progress_frames") == [1, 2, 3, 4, "result"],
+                  "the long call's four progress notifications arrive, in order, before its result",
+                  calls.get("progress"))
     checks.expect("completed" in ((calls.get("progress") or {}).get("text") or ""), "the long call completes",
                   calls.get("progress"))
     checks.expect(notifications.get("tools_list_changed", 0) >= 1, "notifications/tools/list_changed arrives",

@@ -98,6 +98,10 @@ class Walk {
             stderr_tail: "",
         };
         this.stderr = "";
+        // Progress notifications and responses from the server in the order they arrived. The SDK hands
+        // notifications to their handlers a microtask later than responses, so a progress notification read
+        // together with its call's result never reaches onprogress; the frames show what the gateway passed.
+        this.arrivals = [];
     }
 
     async connect(capabilities) {
@@ -117,6 +121,10 @@ class Walk {
         this.summary.frames = { to_server: 0, from_server: 0 };
         watchFrames(transport, (direction, message) => {
             this.summary.frames[direction === "to server" ? "to_server" : "from_server"] += 1;
+            if (direction === "from server" && message.method === "notifications/progress")
+                this.arrivals.push({ progress: message.params?.progress });
+            else if (direction === "from server" && message.id !== undefined && !message.method)
+                this.arrivals.push({ response: message.id });
             if (message.id === 0 && message.result?.protocolVersion)
                 this.protocolVersion = message.result.protocolVersion;
             if (this.options.frames) {
@@ -156,9 +164,14 @@ class Walk {
 
     // tools/call, recorded in summary.calls with what the walk needs to check.
     async call(name, tool, args, options = {}) {
+        const from = this.arrivals.length;
         const entry = await this.request(name, () =>
             this.client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.options.timeoutMs, ...options }));
         const record = { name, tool, arguments: args, ms: entry.ms };
+        // The walk makes one call at a time: what arrived meanwhile is this call's.
+        const arrived = this.arrivals.slice(from);
+        if (arrived.some((a) => a.progress !== undefined))
+            record.progress_frames = arrived.map((a) => (a.progress !== undefined ? a.progress : "result"));
         if (entry.error) {
             record.error = entry.error;
         } else {
