@@ -190,6 +190,16 @@ paths: {{read: [{self.peers}]}}
         self.shown = self.sandbench_json("sessions", "show", str(sessions[0]["id"]), "--json")
         return self.shown
 
+    def server_runs(self):
+        """The recorded runs of the server (outcome, blocked events, stderr), for the report of a failure."""
+        done = self.sandbench("history", "--json", check=False)
+        try:
+            runs = json.loads(done.stdout)
+        except json.JSONDecodeError:
+            return f"sandbench history printed no JSON: {_short(done.stdout + done.stderr)}"
+        keys = ("run_id", "outcome", "message", "blocked", "stderr", "isolation")
+        return [{key: run.get(key) for key in keys} for run in runs if isinstance(run, dict)]
+
     def remove(self):
         if self.args.keep:
             print(f"kept {self.root}")
@@ -312,6 +322,10 @@ agent:
     checks.expect(session.get("sandbox") == sandbox, f"the session ran in the sandbox {sandbox}", session)
     checks.expect(session.get("kind") not in (None, ""), "the session has a kind", session)
     steps = check_recorded_steps(checks, summary, shown, blocked_names={"write to /etc", "blocked tool"})
+    # These two pass the policy and reach the server: what keeps them from the host is the sandbox.
+    for name in ("write to ../", "write to /tmp"):
+        checks.expect(steps.get(name, {}).get("verdict") == "allowed", f"the policy lets '{name}' reach the server",
+                      steps.get(name))
     etc = (steps.get("write to /etc") or {})
     checks.expect("inside-workspace" in (etc.get("rule") or ""), "the /etc write is blocked by the rule inside-workspace",
                   etc.get("rule"))
@@ -419,6 +433,8 @@ def main():
             print("==> " + fixture.frames_tail(), file=sys.stderr)
             print("==> the recorded session", file=sys.stderr)
             print(json.dumps(fixture.shown, indent=1)[:20000] if fixture.shown else "none", file=sys.stderr)
+            print("==> the server's recorded runs", file=sys.stderr)
+            print(json.dumps(fixture.server_runs(), indent=1)[:8000], file=sys.stderr)
         if fixture is not None:
             fixture.remove()
     name = f"mcp wrap, {args.walk} walk, {args.level} level"
