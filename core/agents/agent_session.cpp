@@ -166,9 +166,10 @@ Admission AgentServer::waitForPerson(const ToolCallRequest& call, const ToolFact
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
         if (!decision && reason == WaitReason::Approval && steadyMs() >= deadline)
-            decision = ApprovalDecision{false, fmt::format("the approval timeout ({} ms, nobody answered)", timeoutMs)};
+            decision = ApprovalDecision{false, fmt::format("the approval timeout ({} ms, nobody answered)", timeoutMs),
+                                        std::nullopt};
         if (!decision && stopped())
-            decision = ApprovalDecision{false, "the end of the session (a signal)"};
+            decision = ApprovalDecision{false, "the end of the session (a signal)", std::nullopt};
         if (!decision)
             continue;
         Admission admission = reason == WaitReason::Approval || !decision->approve
@@ -327,7 +328,7 @@ Result<AgentSessionResult> runAgentSession(Store& store, const Runner& runner, c
 
     Checkpointer checkpoint = [&](std::string_view label, std::string_view message) -> Result<std::string> {
         auto made = (*engine)->checkpoint(
-            CheckpointRequest{.sandbox = *sandbox, .label = std::string(label), .message = std::string(message)});
+            CheckpointRequest{.sandbox = *sandbox, .label = std::string(label), .message = std::string(message), .author = {}});
         if (!made)
             return std::unexpected(made.error());
         return made->checkpoint.id;
@@ -360,6 +361,7 @@ Result<AgentSessionResult> runAgentSession(Store& store, const Runner& runner, c
 
     ToolContext tools{&store, &runner, *sandbox, kAgentWorkspace, &policy->policy, request.stop};
     Mediator mediator(policy->rules, *session, info.workspace, checkpoint);
+    mediator.setToolCheck([&tools](const ToolCallRequest& call) { return checkBuiltinCall(tools, call); });
     WrapOutcome outcome =
         AgentServer(fromAgent->read, toAgent->write, mediator, *session, tools, request, control ? control->get() : nullptr)
             .run();

@@ -590,6 +590,62 @@ bool builtinToolDestructive(std::string_view name)
     return spec && spec->destructive;
 }
 
+namespace {
+
+// Whether a relative path stays beneath its top, by its text alone.
+bool staysBeneath(std::string_view path)
+{
+    int depth = 0;
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        const auto end = std::min(path.find('/', start), path.size());
+        const std::string_view part = path.substr(start, end - start);
+        start = end + 1;
+        if (part == "..") {
+            if (--depth < 0)
+                return false;
+        } else if (!part.empty() && part != ".") {
+            ++depth;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+std::optional<Ruling> checkBuiltinCall(const ToolContext& context, const ToolCallRequest& call)
+{
+    if (call.tool == "http_get") {
+        const auto url = call.arguments.find("url");
+        if (url == call.arguments.end() || !url->is_string())
+            return std::nullopt; // the tool says what is wrong with its arguments
+        auto target = parseHttpUrl(url->get<std::string>());
+        if (!target)
+            return Ruling{Ruling::Kind::Refuse, "network.allow", target.error().message};
+        if (!networkAllows(*context.policy, target->host, target->port))
+            return Ruling{Ruling::Kind::Refuse, "network.allow",
+                          context.policy->network == NetworkMode::None
+                              ? fmt::format("the policy allows no network (network: none), so {}:{} is out of reach",
+                                            target->host, target->port)
+                              : fmt::format("the policy's network allowlist does not include {}:{}", target->host,
+                                            target->port)};
+        return std::nullopt;
+    }
+    if (!specOf(call.tool) || call.tool == "run_code" || call.tool == "run_command")
+        return std::nullopt;
+    auto path = relativePath(context, call.arguments, false);
+    if (!path) {
+        if (call.arguments.contains("path") && call.arguments["path"].is_string())
+            return Ruling{Ruling::Kind::Refuse, "workspace", path.error().message};
+        return std::nullopt;
+    }
+    if (!staysBeneath(*path))
+        return Ruling{Ruling::Kind::Refuse, "workspace",
+                      fmt::format("'{}' leads outside the workspace ({})", call.arguments["path"].get<std::string>(),
+                                  context.workspaceAsSeen)};
+    return std::nullopt;
+}
+
 Json callBuiltinTool(const ToolContext& context, std::string_view tool, const Json& arguments)
 {
     ToolResult<Json> result = toolError(fmt::format("unknown tool '{}'", tool));

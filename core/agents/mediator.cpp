@@ -18,7 +18,7 @@ std::int64_t systemNowMs()
 // A member of _meta under its plain name or Sandbench's prefix ("cost" or "sandbench/cost").
 const Json* metaMember(const Json& meta, const char* name)
 {
-    for (const std::string key : {std::string(name), std::string("sandbench/") + name}) {
+    for (const std::string& key : {std::string(name), std::string("sandbench/") + name}) {
         if (const auto it = meta.find(key); it != meta.end())
             return &*it;
     }
@@ -85,9 +85,19 @@ std::int64_t Mediator::nextStep() const
     return m_session.info().steps + 1;
 }
 
+Ruling Mediator::ruleCall(const ToolCallRequest& call) const
+{
+    Ruling ruling = m_rules.rule(ToolCall{call.tool, call.arguments, nextStep(), m_workspace}, m_spent, call.reportedCost);
+    if (m_toolCheck && (ruling.kind == Ruling::Kind::Allow || ruling.kind == Ruling::Kind::Ask)) {
+        if (auto refused = m_toolCheck(call))
+            return *refused;
+    }
+    return ruling;
+}
+
 Ruling Mediator::preview(const ToolCallRequest& call) const
 {
-    return m_rules.rule(ToolCall{call.tool, call.arguments, nextStep(), m_workspace}, m_spent, call.reportedCost);
+    return ruleCall(call);
 }
 
 Admission Mediator::proceed(const ToolCallRequest& call, const ToolFacts& facts, std::optional<Json> editedArguments)
@@ -112,8 +122,7 @@ Admission Mediator::proceed(const ToolCallRequest& call, const ToolFacts& facts,
 
 Admission Mediator::admit(const ToolCallRequest& call, const ToolFacts& facts)
 {
-    const ToolCall seen{call.tool, call.arguments, nextStep(), m_workspace};
-    const Ruling ruling = m_rules.rule(seen, m_spent, call.reportedCost);
+    const Ruling ruling = ruleCall(call);
     switch (ruling.kind) {
     case Ruling::Kind::Allow: return record(call, facts, ruling, Verdict::Allowed, call.arguments, std::nullopt);
     case Ruling::Kind::Refuse:
@@ -130,18 +139,26 @@ Admission Mediator::admit(const ToolCallRequest& call, const ToolFacts& facts)
 Admission Mediator::decide(const ToolCallRequest& call, const ToolFacts& facts, bool approve, std::string_view who,
                            std::optional<Json> editedArguments)
 {
-    const ToolCall seen{call.tool, call.arguments, nextStep(), m_workspace};
-    Ruling ruling = m_rules.rule(seen, m_spent, call.reportedCost);
+    const bool edited = approve && editedArguments && *editedArguments != call.arguments;
+    ToolCallRequest actual = call;
+    if (edited)
+        actual.arguments = *editedArguments;
+    std::optional<Json> original = edited ? std::optional<Json>(call.arguments) : std::nullopt;
+    Ruling ruling = ruleCall(actual);
+    // What the policy refuses outright, or the gateway's own checks, no approval lifts.
+    if (ruling.kind == Ruling::Kind::Refuse || ruling.kind == Ruling::Kind::EndSession)
+        return record(actual, facts, ruling, Verdict::Blocked, actual.arguments, std::move(original));
     if (!approve) {
         ruling.kind = Ruling::Kind::Refuse;
-        ruling.message = fmt::format("{} denied this call ({})", who, ruling.message);
+        ruling.message = ruling.message.empty() ? fmt::format("{} denied this call", who)
+                                                : fmt::format("{} denied this call ({})", who, ruling.message);
         return record(call, facts, ruling, Verdict::Denied, call.arguments, std::nullopt);
     }
+    ruling.message = ruling.message.empty() ? fmt::format("let go by {}", who)
+                                            : fmt::format("approved by {} ({})", who, ruling.message);
+    const Verdict verdict = ruling.kind == Ruling::Kind::Ask ? Verdict::Approved : Verdict::Allowed;
     ruling.kind = Ruling::Kind::Allow;
-    ruling.message = fmt::format("approved by {} ({})", who, ruling.message);
-    if (editedArguments && *editedArguments != call.arguments)
-        return record(call, facts, ruling, Verdict::Approved, *editedArguments, call.arguments);
-    return record(call, facts, ruling, Verdict::Approved, call.arguments, std::nullopt);
+    return record(actual, facts, ruling, verdict, actual.arguments, std::move(original));
 }
 
 Admission Mediator::record(const ToolCallRequest& call, const ToolFacts& facts, const Ruling& ruling, Verdict verdict,
@@ -207,7 +224,7 @@ Result<void> Mediator::finish(std::int64_t step, const Json& result, std::string
     StepEnd end;
     end.result = result;
     end.endedAtMs = now();
-    end.responseFrame = std::string(frame);
+    end.responseFrame = std::string(frame.ends_with('\n') ? frame.substr(0, frame.size() - 1) : frame);
     if (failed) {
         end.verdict = Verdict::Failed;
         end.message = std::move(message);

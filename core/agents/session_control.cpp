@@ -189,7 +189,9 @@ Json SessionControl::handle(std::string_view line)
         if (text.empty())
             return failure("break needs a tool (name or glob) or a CEL condition");
         AgentPolicy policy;
-        policy.argumentRules.push_back(AgentArgumentRule{.condition = "!(" + text + ")"});
+        AgentArgumentRule rule;
+        rule.condition = "!(" + text + ")";
+        policy.argumentRules.push_back(std::move(rule));
         if (auto compiled = AgentRules::compile(policy, "break")) {
             m_conditionBreaks.emplace_back(text, std::move(*compiled));
             return Json{{"ok", true}, {"breakpoint", text}, {"kind", "condition"}};

@@ -138,7 +138,7 @@ void WrapGateway::onClientFrame(const ReadFrame& frame)
             m_toClient.push(encodeFrame(errorResponse(call.error())));
             return;
         }
-        m_queue.push_back(Queued{std::move(*call), message->json()});
+        m_queue.push_back(Queued{std::move(*call), message->json(), WaitReason::None, 0, Ruling{}});
         return;
     }
     if (message->isNotification() && message->method() == "notifications/cancelled") {
@@ -270,8 +270,10 @@ void WrapGateway::ruleQueued()
         if (!decision && m_options.control)
             decision = m_options.control->takeDecision(step);
         if (!decision && head.waiting == WaitReason::Approval && steadyMs() >= head.deadlineMs)
-            decision = ApprovalDecision{false, fmt::format("the approval timeout ({} ms, nobody answered)",
-                                                           m_mediator.rules().policy().approvalTimeoutMs)};
+            decision = ApprovalDecision{false,
+                                        fmt::format("the approval timeout ({} ms, nobody answered)",
+                                                    m_mediator.rules().policy().approvalTimeoutMs),
+                                        std::nullopt};
         if (!decision)
             return;
         Admission admission;

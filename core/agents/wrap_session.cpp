@@ -98,7 +98,7 @@ Result<WrapSessionResult> runWrapSession(Store& store, const Runner& runner, con
 
     Checkpointer checkpoint = [&](std::string_view label, std::string_view message) -> Result<std::string> {
         auto made = (*engine)->checkpoint(
-            CheckpointRequest{.sandbox = *sandbox, .label = std::string(label), .message = std::string(message)}, held);
+            CheckpointRequest{.sandbox = *sandbox, .label = std::string(label), .message = std::string(message), .author = {}}, held);
         if (!made)
             return std::unexpected(made.error());
         return made->checkpoint.id;

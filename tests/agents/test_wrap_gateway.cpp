@@ -93,7 +93,11 @@ public:
         const std::lock_guard lock(m_mutex);
         return m_received;
     }
-    void join() { m_thread.join(); }
+    void join()
+    {
+        if (m_thread.joinable())
+            m_thread.join();
+    }
 
 private:
     void send(const Json& message) { (void)!::write(m_out, encodeFrame(message).data(), encodeFrame(message).size()); }
@@ -219,7 +223,7 @@ protected:
     {
         closeFd(m_fromClient.write);
         m_gateway.join();
-        m_server.reset();
+        m_server->join();
         return m_outcome;
     }
     std::vector<StepRecord> steps()

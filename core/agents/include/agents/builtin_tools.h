@@ -18,12 +18,14 @@
 // no "..", symlink or magic link leads out of it, whatever the policy says.
 
 #include "agents/json.h"
+#include "agents/mediator.h"
 #include "util/error.h"
 
 #include <atomic>
 #include <expected>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -56,6 +58,13 @@ struct ToolContext {
 // cannot carry out (a missing file, a path outside the workspace, a bad argument) is a result with isError
 // true saying why, as MCP asks of tool errors.
 Json callBuiltinTool(const ToolContext& context, std::string_view tool, const Json& arguments);
+
+// The gateway's own check of a built-in tool call before it is ruled on (Mediator::setToolCheck), which no
+// policy or approval lifts: a path that leads outside the workspace by its text (absolute elsewhere, or ".."
+// past its top; a symlink that does is refused by the kernel when the tool opens it), and an http_get whose
+// host the policy's network allowlist does not name. Its ruling refuses with the rule "workspace" or
+// "network.allow"; nullopt lets the policy decide.
+std::optional<Ruling> checkBuiltinCall(const ToolContext& context, const ToolCallRequest& call);
 
 // Where an http:// or https:// URL goes (http_get, and the gateway's check of it against the allowlist).
 struct HttpTarget {

@@ -86,6 +86,11 @@ public:
     Result<void> finish(std::int64_t step, const Json& result, std::string_view frame, bool failed = false,
                         std::string message = {});
 
+    // A check of the gateway's own on top of the policy's section, which no approval lifts (the built-in tools'
+    // confinement to the workspace, http_get's allowlist): a ruling that refuses, or nullopt.
+    using ToolCheck = std::function<std::optional<Ruling>(const ToolCallRequest& call)>;
+    void setToolCheck(ToolCheck check) { m_toolCheck = std::move(check); }
+
     const AgentRules& rules() const { return m_rules; }
     double spent() const { return m_spent; }
     std::int64_t nextStep() const;
@@ -94,11 +99,13 @@ private:
     Admission record(const ToolCallRequest& call, const ToolFacts& facts, const Ruling& ruling, Verdict verdict,
                      const Json& arguments, std::optional<Json> original);
     std::int64_t now() const;
+    Ruling ruleCall(const ToolCallRequest& call) const;
 
     AgentRules m_rules;
     LiveSession& m_session;
     std::string m_workspace;
     Checkpointer m_checkpoint;
+    ToolCheck m_toolCheck;
     std::function<std::int64_t()> m_clock;
     double m_spent = 0;
     std::map<std::int64_t, std::string> m_checkpointedBefore; // step -> its checkpoint, until it finishes

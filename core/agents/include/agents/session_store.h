@@ -4,8 +4,9 @@
 //
 // A session is one agent program (`sandbench agent run`) or one wrapped MCP server (`sandbench mcp wrap`) behind
 // the gateway; each tools/call it mediates is a step. The gateway opens a session with SessionStore::begin and
-// records through the LiveSession it gets: each step when its call is decided (one transaction, on disk before
-// the call goes on), its result when it comes back, and the session's outcome at the end. The session and its
+// records through the LiveSession it gets: each step when its call is decided (one transaction, committed before
+// the call goes on: it survives a crash of the gateway; the store's WAL is synced at its checkpoints, not at each
+// commit), its result when it comes back, and the session's outcome at the end. The session and its
 // end are audited (session.start, session.end); the steps are not, one by one.
 //
 // Liveness: a LiveSession holds a lock (flock) on <store>.d/sessions/<id>.lock for as long as it lives, which

@@ -1,0 +1,413 @@
+// `sandbench agent run`, `mcp wrap` and `sessions` as a user runs them: real agent and server programs (Python,
+// speaking MCP over stdio) in real sandboxes, the session read back with `sessions show --json`.
+
+#include "cli_fixture.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <csignal>
+#include <sys/wait.h>
+#include <thread>
+
+namespace sb::clitest {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string readBytes(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A scripted agent: speaks MCP on stdin/stdout, makes the calls given as JSON lines in CALLS (a file beside
+// it), and writes each answer to ANSWERS. Deterministic: no model.
+constexpr std::string_view kAgent = R"py(import json, os, sys
+here = os.path.dirname(os.path.abspath(__file__))
+calls = [json.loads(l) for l in open(os.path.join(here, "calls.jsonl")) if l.strip()]
+n = 0
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+def recv():
+    line = sys.stdin.readline()
+    if not line:
+        sys.exit(0)
+    return json.loads(line)
+def request(method, params=None):
+    global n
+    n += 1
+    m = {"jsonrpc": "2.0", "id": n, "method": method}
+    if params is not None:
+        m["params"] = params
+    send(m)
+    return recv()
+init = request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "scripted", "version": "1"}})
+send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+tools = request("tools/list")
+answers = [init, tools]
+for call in calls:
+    if "raw" in call:
+        sys.stdout.write(call["raw"]); sys.stdout.flush()
+        answers.append(recv())
+    else:
+        answers.append(request("tools/call", call))
+print(json.dumps(answers), file=sys.stderr)
+)py";
+
+class AgentCli : public Cli {
+protected:
+    void SetUp() override
+    {
+        Cli::SetUp();
+        m_agentDir = m_dir / "agent";
+        fs::create_directories(m_agentDir);
+        fs::permissions(m_dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+        fs::permissions(m_agentDir, fs::perms::all);
+        writeFile(m_agentDir / "agent.py", std::string(kAgent));
+    }
+
+    void calls(const std::vector<Json>& list)
+    {
+        std::string lines;
+        for (const auto& c : list)
+            lines += c.dump() + "\n";
+        writeFile(m_agentDir / "calls.jsonl", lines);
+    }
+
+    // `agent run` of the scripted agent: its exit status and the session it recorded.
+    Json runAgent(const std::string& options, int* status = nullptr)
+    {
+        const auto r = cliWithin(120, "agent run --json --read " + quoted(m_agentDir.string()) + " " + options + store()
+                                          + " -- python3 " + quoted((m_agentDir / "agent.py").string()));
+        if (status)
+            *status = r.status;
+        const Json session = Json::parse(r.out, nullptr, false);
+        EXPECT_FALSE(session.is_discarded()) << r.out;
+        return session.is_discarded() ? Json::object() : session;
+    }
+
+    Json show(const std::string& id)
+    {
+        const auto r = cli("sessions show " + id + " --json" + store());
+        EXPECT_EQ(r.status, 0) << r.out;
+        return Json::parse(r.out, nullptr, false);
+    }
+
+    fs::path m_agentDir;
+};
+
+Json call(std::string tool, Json args, Json meta = nullptr)
+{
+    Json c{{"name", std::move(tool)}, {"arguments", std::move(args)}};
+    if (!meta.is_null())
+        c["_meta"] = std::move(meta);
+    return c;
+}
+
+TEST_F(AgentCli, AnAgentWorksInItsSandboxThroughTheToolsAndEveryCallIsAStep)
+{
+    calls({call("write_file", {{"path", "notes/a.txt"}, {"content", "hello"}}, {{"reasoning", "start notes"}}),
+           call("read_file", {{"path", "/work/notes/a.txt"}}),
+           call("edit_file", {{"path", "notes/a.txt"}, {"old_text", "hello"}, {"new_text", "hello, world"}}),
+           call("list_dir", {{"path", "notes"}}),
+           call("read_file", {{"path", "../../etc/passwd"}}),
+           call("write_file", {{"path", "/etc/evil"}, {"content", "x"}}),
+           call("run_code", {{"language", "python"}, {"code", "print(open('notes/a.txt').read())"}}),
+           call("http_get", {{"url", "https://example.com/"}})});
+    int status = -1;
+    const Json session = runAgent("", &status);
+    EXPECT_EQ(status, 0) << session.dump(2);
+    EXPECT_EQ(session["status"], "completed");
+    EXPECT_EQ(session["kind"], "agent");
+    EXPECT_EQ(session["steps"], 8);
+    EXPECT_EQ(session["protocol_version"], "2025-06-18");
+    EXPECT_EQ(session["client_info"]["name"], "scripted");
+    EXPECT_EQ(session["policy"]["ref"], "agent");
+    const std::string sandbox = session["sandbox"];
+    EXPECT_TRUE(sandbox.starts_with("agent-")) << sandbox;
+
+    // The file is in the session's sandbox, and nowhere else.
+    const fs::path workspace = trimmed(cli("sandbox path " + sandbox + store()).out);
+    EXPECT_EQ(readBytes(workspace / "notes" / "a.txt"), "hello, world");
+    EXPECT_FALSE(fs::exists("/etc/evil"));
+
+    const Json shown = show(session["id"]);
+    const Json& steps = shown["steps"];
+    ASSERT_EQ(steps.size(), 8u) << shown.dump(2);
+    const std::vector<std::string> verdicts = {"allowed", "allowed", "allowed", "allowed", "blocked", "blocked",
+                                               "allowed", "blocked"};
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        EXPECT_EQ(steps[i]["index"], i + 1);
+        EXPECT_EQ(steps[i]["verdict"], verdicts[i]) << steps[i].dump(2);
+        EXPECT_FALSE(steps[i]["request_frame"].get<std::string>().empty());
+        EXPECT_FALSE(steps[i]["result"].is_null());
+    }
+    EXPECT_EQ(steps[0]["reasoning"], "start notes");
+    EXPECT_EQ(steps[4]["rule"], "workspace");
+    EXPECT_EQ(steps[5]["rule"], "workspace");
+    EXPECT_EQ(steps[7]["rule"], "network.allow");
+    EXPECT_EQ(steps[4]["result"]["isError"], true);
+    EXPECT_EQ(steps[3]["result"]["structuredContent"]["entries"][0]["name"], "a.txt");
+    EXPECT_EQ(steps[6]["result"]["structuredContent"]["stdout"], "hello, world\n");
+    // Checkpoints around what could change the workspace, none around what only reads it.
+    EXPECT_TRUE(steps[0]["checkpoint_before"].is_string());
+    EXPECT_TRUE(steps[0]["checkpoint_after"].is_string());
+    EXPECT_NE(steps[0]["checkpoint_before"], steps[0]["checkpoint_after"]);
+    EXPECT_TRUE(steps[1]["checkpoint_before"].is_null());
+    EXPECT_TRUE(steps[4]["checkpoint_before"].is_null()); // refused: nothing ran
+    EXPECT_TRUE(steps[6]["checkpoint_before"].is_string());
+    // The checkpoint before the first write is the empty workspace; the one after it has the file.
+    const auto diff = cli("checkpoint diff " + steps[0]["checkpoint_before"].get<std::string>() + " "
+                          + steps[0]["checkpoint_after"].get<std::string>() + " --name-only" + store());
+    EXPECT_NE(diff.out.find("notes/a.txt"), std::string::npos) << diff.out;
+    // The session's start and end are audited.
+    const auto audit = cli("audit list --operation session --json" + store());
+    EXPECT_NE(audit.out.find("session.start"), std::string::npos);
+    EXPECT_NE(audit.out.find("session.end"), std::string::npos);
+}
+
+TEST_F(AgentCli, TheAgentSectionRulesEveryCall)
+{
+    writeFile(m_dir / "policy.yaml", R"(name: strict-agent
+level: process
+limits: {wall_ms: 60000, memory_mb: 1024, processes: 64}
+agent:
+  blocked_tools: [delete_*]
+  argument_rules:
+    - name: no-env
+      condition: '!has(args.path) || !args.path.endsWith(".env")'
+      message: secrets stay where they are
+  max_steps: 4
+  checkpoint_before: never
+)");
+    calls({call("write_file", {{"path", "a.txt"}, {"content", "1"}}), call("delete_file", {{"path", "a.txt"}}),
+           call("read_file", {{"path", ".env"}}), call("read_file", {{"path", "a.txt"}}),
+           call("read_file", {{"path", "a.txt"}}), call("read_file", {{"path", "a.txt"}})});
+    int status = -1;
+    const Json session = runAgent("--policy " + quoted((m_dir / "policy.yaml").string()), &status);
+    EXPECT_EQ(status, 1);
+    EXPECT_EQ(session["status"], "blocked");
+    const Json steps = show(session["id"])["steps"];
+    ASSERT_EQ(steps.size(), 5u);
+    EXPECT_EQ(steps[1]["verdict"], "blocked");
+    EXPECT_EQ(steps[1]["rule"], "blocked_tools: delete_*");
+    EXPECT_EQ(steps[2]["rule"], "no-env");
+    EXPECT_EQ(steps[2]["message"], "secrets stay where they are");
+    EXPECT_EQ(steps[4]["verdict"], "blocked");
+    EXPECT_EQ(steps[4]["rule"], "max_steps");
+    EXPECT_TRUE(steps[0]["checkpoint_before"].is_null());
+}
+
+TEST_F(AgentCli, MalformedFramesGetErrorsAndTheSessionGoesOn)
+{
+    calls({Json{{"raw", "{not json\n"}}, Json{{"raw", "[1,2]\n"}},
+           Json{{"raw", R"({"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":7}})" "\n"}},
+           Json{{"raw", R"({"jsonrpc":"2.0","id":"y","method":"resources/list"})" "\n"}},
+           call("list_dir", Json::object())});
+    const auto r = cliWithin(120, "agent run --read " + quoted(m_agentDir.string()) + store() + " -- python3 "
+                                       + quoted((m_agentDir / "agent.py").string()),
+                             true);
+    EXPECT_EQ(r.status, 0) << r.out;
+    const auto answersAt = r.out.find("[{");
+    ASSERT_NE(answersAt, std::string::npos) << r.out;
+    const Json answers = Json::parse(r.out.substr(answersAt, r.out.find('\n', answersAt) - answersAt));
+    EXPECT_EQ(answers[2]["error"]["code"], -32700);
+    EXPECT_EQ(answers[3]["error"]["code"], -32600);
+    EXPECT_EQ(answers[4]["error"]["code"], -32602);
+    EXPECT_EQ(answers[4]["id"], "x");
+    EXPECT_EQ(answers[5]["error"]["code"], -32601);
+    EXPECT_FALSE(answers[6].contains("error"));
+}
+
+TEST_F(AgentCli, ABadPolicyIsRefusedBeforeAnythingStarts)
+{
+    writeFile(m_dir / "bad.yaml", "agent:\n  argument_rules:\n    - args.path.startsWith(workspac)\n");
+    calls({});
+    const auto r = cliWithin(60, "agent run --policy " + quoted((m_dir / "bad.yaml").string()) + store()
+                                      + " -- python3 " + quoted((m_agentDir / "agent.py").string()),
+                             true);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("bad.yaml:3:28: agent.argument_rules[0]: undeclared reference to 'workspac'"),
+              std::string::npos)
+        << r.out;
+    // Nothing was made: no session, no sandbox.
+    EXPECT_EQ(trimmed(cli("sessions list --json" + store()).out), "[]");
+    EXPECT_EQ(cli("sandbox list" + store()).out.find("agent-"), std::string::npos);
+}
+
+TEST_F(AgentCli, StepModeWaitsForLiveControl)
+{
+    calls({call("write_file", {{"path", "a.txt"}, {"content", "agent's"}}),
+           call("write_file", {{"path", "b.txt"}, {"content", "b"}})});
+    const std::string command = std::string(SANDBENCH_CLI) + " agent run --step --json --read "
+                                + quoted(m_agentDir.string()) + store() + " -- python3 "
+                                + quoted((m_agentDir / "agent.py").string()) + " > "
+                                + quoted((m_dir / "out.json").string()) + " 2>/dev/null";
+    std::thread agent([&] { shell("timeout -k 5 120 " + command); });
+    // The session appears, waiting on its first call.
+    std::string id;
+    Json status;
+    for (int i = 0; i < 600 && (id.empty() || status.value("waiting", Json()) != 1); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        const Json list = Json::parse(cli("sessions list --json" + store()).out, nullptr, false);
+        if (!list.is_array() || list.empty())
+            continue;
+        id = list[0]["id"];
+        status = Json::parse(cli("sessions control " + id + " status" + store()).out, nullptr, false);
+    }
+    ASSERT_EQ(status.value("waiting", Json()), 1) << status.dump();
+    EXPECT_EQ(status["reason"], "step");
+    EXPECT_EQ(status["call"]["tool"], "write_file");
+    // The first goes on with other arguments; the second is denied.
+    EXPECT_EQ(cli("sessions control " + id + " deny 2" + store()).status, 1); // not the one waiting
+    EXPECT_EQ(cli("sessions control " + id + " set-args 1 " + quoted(R"({"path":"a.txt","content":"person's"})")
+                  + store())
+                  .status,
+              0);
+    for (int i = 0; i < 100; ++i) {
+        status = Json::parse(cli("sessions control " + id + " status" + store()).out, nullptr, false);
+        if (status.value("waiting", Json()) == 2)
+            break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ASSERT_EQ(status.value("waiting", Json()), 2) << status.dump();
+    EXPECT_EQ(cli("sessions control " + id + " deny 2" + store()).status, 0);
+    agent.join();
+    const Json steps = show(id)["steps"];
+    ASSERT_EQ(steps.size(), 2u);
+    EXPECT_EQ(steps[0]["verdict"], "allowed");
+    EXPECT_EQ(steps[0]["edited"], true);
+    EXPECT_EQ(steps[0]["original_arguments"]["content"], "agent's");
+    EXPECT_EQ(steps[1]["verdict"], "denied");
+    const fs::path workspace = trimmed(cli("sandbox path " + show(id)["session"]["sandbox"].get<std::string>() + store()).out);
+    EXPECT_EQ(readBytes(workspace / "a.txt"), "person's");
+    EXPECT_FALSE(fs::exists(workspace / "b.txt"));
+    // Once it has ended, nothing controls it.
+    EXPECT_EQ(cli("sessions control " + id + " status" + store()).status, 1);
+}
+
+TEST_F(AgentCli, AGatewayKilledMidSessionLeavesAnInterruptedSessionWithItsSteps)
+{
+    // The agent makes one call, then waits forever on its second answer... which never comes: the gateway dies.
+    calls({call("write_file", {{"path", "a.txt"}, {"content", "1"}}), Json{{"raw", "\n"}}});
+    const std::string command = "exec " + std::string(SANDBENCH_CLI) + " agent run --read " + quoted(m_agentDir.string())
+                                + store() + " -- python3 " + quoted((m_agentDir / "agent.py").string())
+                                + " >/dev/null 2>&1";
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        ::execl("/bin/sh", "sh", "-c", command.c_str(), nullptr);
+        ::_exit(127);
+    }
+    std::string id;
+    for (int i = 0; i < 600; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        const Json list = Json::parse(cli("sessions list --json" + store()).out, nullptr, false);
+        if (list.is_array() && !list.empty() && list[0]["steps"] == 1) {
+            id = list[0]["id"];
+            break;
+        }
+    }
+    ASSERT_FALSE(id.empty());
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const Json shown = show(id);
+    EXPECT_EQ(shown["session"]["status"], "interrupted");
+    ASSERT_EQ(shown["steps"].size(), 1u);
+    EXPECT_EQ(shown["steps"][0]["tool"], "write_file");
+}
+
+// A scripted MCP server for `mcp wrap`: answers initialize, tools/list and tools/call of write (a file in its
+// working folder) and echo.
+constexpr std::string_view kServer = R"py(import json, os, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if "id" not in m or "method" not in m:
+        continue
+    r = {"jsonrpc": "2.0", "id": m["id"]}
+    if m["method"] == "initialize":
+        r["result"] = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "py", "version": "1"}}
+    elif m["method"] == "tools/list":
+        r["result"] = {"tools": [{"name": "write", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}},
+                                 {"name": "echo", "inputSchema": {"type": "object"}}]}
+    elif m["method"] == "tools/call":
+        a = m["params"].get("arguments", {})
+        if m["params"]["name"] == "write":
+            try:
+                with open(a["path"], "w") as f:
+                    f.write(a["content"])
+                r["result"] = {"content": [{"type": "text", "text": "wrote " + os.path.abspath(a["path"])}]}
+            except OSError as e:
+                r["result"] = {"content": [{"type": "text", "text": str(e)}], "isError": True}
+        else:
+            r["result"] = {"content": [{"type": "text", "text": json.dumps(a)}]}
+    else:
+        r["error"] = {"code": -32601, "message": "no"}
+    sys.stdout.write(json.dumps(r) + "\n"); sys.stdout.flush()
+)py";
+
+TEST_F(AgentCli, WrapForwardsAServerInItsSandboxAndRecordsItsCalls)
+{
+    writeFile(m_agentDir / "server.py", std::string(kServer));
+    writeFile(m_dir / "policy.yaml", "name: wrap\nlevel: process\nlimits: {wall_ms: 60000}\npaths: {read: ["
+                                         + m_agentDir.string() + "]}\nagent:\n  blocked_tools: [echo]\n");
+    const std::vector<Json> requests = {
+        {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"},
+         {"params", {{"protocolVersion", "2025-11-25"}, {"capabilities", Json::object()}, {"clientInfo", {{"name", "c"}, {"version", "1"}}}}}},
+        {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}},
+        {{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/list"}},
+        {{"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/call"}, {"params", {{"name", "write"}, {"arguments", {{"path", "out.txt"}, {"content", "in the sandbox"}}}}}},
+        {{"jsonrpc", "2.0"}, {"id", 4}, {"method", "tools/call"}, {"params", {{"name", "write"}, {"arguments", {{"path", "/tmp/sandbench-wrap-escape"}, {"content", "x"}}}}}},
+        {{"jsonrpc", "2.0"}, {"id", 5}, {"method", "tools/call"}, {"params", {{"name", "echo"}, {"arguments", {{"a", 1}}}}}},
+    };
+    std::string input;
+    for (const auto& r : requests)
+        input += r.dump() + "\n";
+    writeFile(m_dir / "requests.jsonl", input);
+    const auto r = shell("timeout -k 5 120 " + std::string(SANDBENCH_CLI) + " mcp wrap --policy "
+                         + quoted((m_dir / "policy.yaml").string()) + store() + " -- python3 "
+                         + quoted((m_agentDir / "server.py").string()) + " < " + quoted((m_dir / "requests.jsonl").string())
+                         + " 2>/dev/null");
+    EXPECT_EQ(r.status, 0) << r.out;
+    // By id: answers may come in any order (the gateway answers a refused call at once, before the server has
+    // answered the calls sent ahead of it).
+    std::map<int, Json> byId;
+    for (std::size_t at = 0; at < r.out.size();) {
+        const auto nl = r.out.find('\n', at);
+        const Json answer = Json::parse(r.out.substr(at, nl - at));
+        byId[answer["id"].get<int>()] = answer;
+        at = nl == std::string::npos ? r.out.size() : nl + 1;
+    }
+    ASSERT_EQ(byId.size(), 5u) << r.out;
+    std::vector<Json> answers;
+    for (const auto& [id, answer] : byId)
+        answers.push_back(answer);
+    EXPECT_EQ(answers[0]["result"]["serverInfo"]["name"], "py");
+    EXPECT_EQ(answers[1]["result"]["tools"].size(), 2u);
+    EXPECT_NE(answers[2]["result"]["content"][0]["text"].get<std::string>().find("out.txt"), std::string::npos);
+    EXPECT_EQ(answers[3]["result"]["isError"], true); // the sandbox refused the write outside the workspace
+    EXPECT_FALSE(fs::exists("/tmp/sandbench-wrap-escape"));
+    EXPECT_EQ(answers[4]["result"]["isError"], true); // the policy refused echo
+    EXPECT_EQ(answers[4]["result"]["content"][0]["text"], "the policy blocks the tool 'echo' (blocked_tools: echo)");
+
+    const Json list = Json::parse(cli("sessions list --json" + store()).out);
+    ASSERT_EQ(list.size(), 1u);
+    EXPECT_EQ(list[0]["kind"], "wrap");
+    EXPECT_EQ(list[0]["status"], "completed");
+    EXPECT_EQ(list[0]["server_info"]["name"], "py");
+    const Json steps = show(list[0]["id"])["steps"];
+    ASSERT_EQ(steps.size(), 3u);
+    EXPECT_EQ(steps[0]["verdict"], "allowed");
+    EXPECT_TRUE(steps[0]["checkpoint_before"].is_string()); // the server's read-only word removes no caution
+    EXPECT_EQ(steps[2]["verdict"], "blocked");
+    const fs::path workspace = trimmed(cli("sandbox path " + list[0]["sandbox"].get<std::string>() + store()).out);
+    EXPECT_EQ(readBytes(workspace / "out.txt"), "in the sandbox");
+}
+
+} // namespace
+} // namespace sb::clitest
