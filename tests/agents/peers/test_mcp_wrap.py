@@ -443,7 +443,11 @@ def main():
         for failure in checks.failed:
             print(f"  - {failure}", file=sys.stderr)
         return 1
-    print(f"passed: {name}: {len(fixture.summary.get('calls', []))} tool calls recorded and checked")
+    calls = fixture.summary.get("calls", [])
+    times = sorted(call["ms"] for call in calls if "ms" in call)
+    print(f"passed: {name}: {len(calls)} tool calls recorded and checked; initialize through the gateway "
+          f"{(fixture.summary.get('server') or {}).get('connect_ms')} ms (the server's start included), a tools/call "
+          f"{times[len(times) // 2] if times else '?'} ms at the median, as the client saw them")
     return 0
 
 
