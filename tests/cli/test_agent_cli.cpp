@@ -202,6 +202,59 @@ agent:
     EXPECT_TRUE(steps[0]["checkpoint_before"].is_null());
 }
 
+TEST_F(AgentCli, RewindForkAndReplayWorkFromTheRecording)
+{
+    calls({call("write_file", {{"path", "app.py"}, {"content", "v1"}}),
+           call("write_file", {{"path", "app.py"}, {"content", "v2"}}),
+           call("delete_file", {{"path", "app.py"}}),
+           call("http_get", {{"url", "https://pypi.org/simple/"}})});
+    const Json session = runAgent("");
+    ASSERT_EQ(session["status"], "completed") << session.dump(2);
+    const std::string id = session["id"];
+    const std::string sandbox = session["sandbox"];
+    const fs::path workspace = path(sandbox);
+    EXPECT_FALSE(fs::exists(workspace / "app.py"));
+
+    // Rewind to before step 3 (the delete): v2 is back.
+    EXPECT_EQ(cli("sessions rewind " + id + " --to-step 3" + store()).status, 0);
+    EXPECT_EQ(readBytes(workspace / "app.py"), "v2");
+    // Before step 2: v1; before step 1: nothing.
+    EXPECT_EQ(cli("sessions rewind " + id + " --to-step 2" + store()).status, 0);
+    EXPECT_EQ(readBytes(workspace / "app.py"), "v1");
+    // A fork at step 2 is a new sandbox with v1; the session's own is untouched by it.
+    const Json forked = run("sessions fork " + id + " --at-step 2 --name at-two");
+    EXPECT_EQ(forked["sandbox"], "at-two");
+    EXPECT_EQ(readBytes(path("at-two") / "app.py"), "v1");
+    // Steps that do not exist are named.
+    const auto past = cli("sessions rewind " + id + " --to-step 9" + store(), true);
+    EXPECT_EQ(past.status, 1);
+    EXPECT_NE(past.out.find("has steps 1 to 4: there is no step 9"), std::string::npos) << past.out;
+
+    // A replay under a policy that blocks deletes and asks before writes.
+    writeFile(m_dir / "stricter.yaml", "name: stricter\nagent:\n  blocked_tools: [delete_file]\n"
+                                       "  require_approval: [write_file]\n  max_steps: 3\n");
+    const Json replay = run("sessions replay " + id + " --policy " + quoted((m_dir / "stricter.yaml").string()));
+    const Json& steps = replay["steps"];
+    ASSERT_EQ(steps.size(), 4u) << replay.dump(2);
+    EXPECT_EQ(steps[0]["change"], "needs_approval");
+    EXPECT_EQ(steps[0]["ran_again"], true);
+    EXPECT_EQ(steps[0]["result_changed"], false);
+    EXPECT_EQ(steps[2]["change"], "blocked");
+    EXPECT_EQ(steps[2]["rule"], "blocked_tools: delete_file");
+    EXPECT_EQ(steps[3]["change"], "ends_session");
+    EXPECT_EQ(steps[3]["rule"], "max_steps");
+    EXPECT_EQ(replay["changed"], 4);
+    // The replay's sandbox saw its own calls: the delete was blocked there, so v2 stays.
+    EXPECT_EQ(readBytes(path(replay["sandbox"]) / "app.py"), "v2");
+    // The replay is a session of its own, pointing at the one it replays.
+    const Json replaySession = show(replay["replay"])["session"];
+    EXPECT_EQ(replaySession["replay_of"], id);
+    EXPECT_EQ(replaySession["status"], "blocked");
+    // Under its own policy, a replay changes nothing.
+    const Json same = run("sessions replay " + id);
+    EXPECT_EQ(same["changed"], 0) << same.dump(2);
+}
+
 TEST_F(AgentCli, MalformedFramesGetErrorsAndTheSessionGoesOn)
 {
     calls({Json{{"raw", "{not json\n"}}, Json{{"raw", "[1,2]\n"}},
