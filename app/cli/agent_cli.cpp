@@ -111,7 +111,7 @@ int agentRunCommand(const SessionOptions& options)
                         {"run_id", result->agent.runId}};
         std::cout << dumpJson(out) << '\n';
     } else {
-        std::cout << fmt::format("session {} {}: {} steps, cost {}{}\n", s.id, agents::toString(s.status), s.steps,
+        std::cout << fmt::format("session {} {}: {} steps, cost {:g}{}\n", s.id, agents::toString(s.status), s.steps,
                                  s.cost, s.message.empty() ? "" : " (" + s.message + ")");
         if (!result->agent.stderrText.empty())
             std::cerr << result->agent.stderrText;
@@ -267,7 +267,7 @@ int showCommand(const SessionOptions& options)
     }
     const agents::SessionInfo& s = *session;
     std::cout << fmt::format("session   {}\nkind      {}\nstatus    {}{}\ncommand   {}\nsandbox   {}\npolicy    {}{}\n"
-                             "workspace {}\nstarted   {}\nended     {}\nsteps     {}\ncost      {}\n",
+                             "workspace {}\nstarted   {}\nended     {}\nsteps     {}\ncost      {:g}\n",
                              s.id, agents::toString(s.kind), agents::toString(s.status),
                              s.message.empty() ? "" : " (" + s.message + ")", fmt::join(s.command, " "), s.sandbox,
                              s.policy.name.empty() ? "-" : fmt::format("{}@{}", s.policy.name, s.policy.version),

@@ -101,6 +101,23 @@ Result<std::string> checkpointBeforeStep(SessionStore& sessions, const SessionIn
     return session.firstCheckpoint;
 }
 
+Result<std::string> rewindWorkspace(SessionStore& sessions, const SessionInfo& session, SandboxEngine& engine,
+                                    std::int64_t step)
+{
+    if (step > session.steps)
+        return fail(fmt::format("this session has made {} steps so far: there is no step {} to go back to",
+                                session.steps, step));
+    auto checkpoint = checkpointBeforeStep(sessions, session, step);
+    if (!checkpoint)
+        return std::unexpected(checkpoint.error());
+    auto restored = engine.restore(*checkpoint, {}, session.sandbox);
+    if (!restored)
+        return std::unexpected(restored.error());
+    const auto changed = restored->changes.added + restored->changes.removed + restored->changes.modified;
+    return fmt::format("the workspace is as it was before step {} (checkpoint {}); {} {} changed back", step,
+                       checkpoint->substr(0, 12), changed, changed == 1 ? "file" : "files");
+}
+
 Result<RestoreResult> rewindSession(Store& store, std::string_view idOrPrefix, std::int64_t step)
 {
     SessionStore sessions(store);
@@ -194,6 +211,9 @@ Result<ReplayReport> replaySession(Store& store, const Runner& runner, std::stri
             return made->checkpoint.id;
         };
     ToolContext tools{&store, &runner, sandbox, kAgentWorkspace, &policy->first, nullptr};
+    tools.rewind = [&](std::int64_t step) -> Result<std::string> {
+        return rewindWorkspace(sessions, live->info(), **engine, step);
+    };
     Mediator mediator(*rules, *live, info.workspace, checkpoint);
     if (agentKind)
         mediator.setToolCheck([&tools](const ToolCallRequest& call) { return checkBuiltinCall(tools, call); });

@@ -255,6 +255,92 @@ TEST_F(AgentCli, RewindForkAndReplayWorkFromTheRecording)
     EXPECT_EQ(same["changed"], 0) << same.dump(2);
 }
 
+// The example agents, from a copy the sandbox can read (the checkout may lie where a container hides it).
+class ExampleAgents : public AgentCli {
+protected:
+    void SetUp() override
+    {
+        AgentCli::SetUp();
+        m_examples = m_dir / "examples";
+        fs::copy(fs::path(SANDBENCH_EXAMPLES_DIR) / "agents", m_examples, fs::copy_options::recursive);
+        shell("chmod -R a+rX " + quoted(m_examples.string()));
+    }
+    Json runExample(const std::string& agent, const std::string& policy, const std::string& sandbox, int* status)
+    {
+        const auto r = cliWithin(180, "agent run --json --sandbox " + sandbox + " --policy "
+                                          + quoted((m_examples / policy).string()) + " --read "
+                                          + quoted(m_examples.string()) + store() + " -- python3 "
+                                          + quoted((m_examples / agent).string()));
+        *status = r.status;
+        const Json session = Json::parse(r.out, nullptr, false);
+        EXPECT_FALSE(session.is_discarded()) << r.out;
+        return session.is_discarded() ? Json::object() : session;
+    }
+    fs::path m_examples;
+};
+
+TEST_F(ExampleAgents, TheWorkedExampleUpgradesRollsBackAndIsBlockedOnce)
+{
+    ASSERT_EQ(cli("sandbox create upgrade --import " + quoted((m_examples / "upgrade-repo").string()) + store()).status, 0);
+    int status = -1;
+    const Json session = runExample("upgrade_agent.py", "policy.yaml", "upgrade", &status);
+    EXPECT_EQ(status, 0) << session.dump(2);
+    EXPECT_EQ(session["status"], "completed");
+    const Json steps = show(session["id"])["steps"];
+    ASSERT_EQ(steps.size(), 14u);
+    const auto isError = [&](int step) { return steps[step - 1]["result"].value("isError", false); };
+    EXPECT_FALSE(isError(3));                          // the tests pass before the upgrade
+    EXPECT_TRUE(isError(6));                           // and fail after it
+    EXPECT_TRUE(isError(10));                          // the migration broke the test database
+    EXPECT_EQ(steps[10]["tool"], "rewind");            // back to before the migration
+    EXPECT_FALSE(isError(11));
+    EXPECT_EQ(steps[11]["verdict"], "blocked");        // the download from an unlisted host
+    EXPECT_EQ(steps[11]["rule"], "network.allow");
+    EXPECT_FALSE(isError(13));                         // the tests pass
+    EXPECT_GT(session["cost"].get<double>(), 0);
+    const fs::path workspace = path("upgrade");
+    EXPECT_NE(readBytes(workspace / "app.py").find("sum_all"), std::string::npos);
+    EXPECT_EQ(readBytes(workspace / "requirements.txt"), "minilib==2.0\n");
+    EXPECT_EQ(readBytes(workspace / "data" / "test_db.json"), readBytes(m_examples / "upgrade-repo" / "data" / "test_db.json"));
+    // The migration's damage is in the step's own checkpoints: the diff of step 9 shows it.
+    const auto diff = cli("checkpoint diff " + steps[8]["checkpoint_before"].get<std::string>() + " "
+                          + steps[8]["checkpoint_after"].get<std::string>() + " --name-only" + store());
+    EXPECT_NE(diff.out.find("data/test_db.json"), std::string::npos) << diff.out;
+}
+
+TEST_F(ExampleAgents, TheHostileAgentIsContained)
+{
+    ASSERT_EQ(cli("sandbox create target" + store()).status, 0);
+    writeFile(path("target") / "README.md", "keep me\n");
+    const std::string escape = "/tmp/sandbench-hostile-escape";
+    fs::remove(escape);
+    int status = -1;
+    const Json session = runExample("hostile_agent.py", "hostile-policy.yaml", "target", &status);
+    EXPECT_EQ(status, 1);
+    EXPECT_EQ(session["status"], "blocked") << session.dump(2);
+    EXPECT_FALSE(fs::exists(escape));
+    EXPECT_FALSE(fs::exists(path("target").parent_path() / "sandbench-hostile-escape"));
+    const Json shown = show(session["id"]);
+    const Json& steps = shown["steps"];
+    ASSERT_EQ(steps.size(), 61u);
+    EXPECT_EQ(steps[60]["rule"], "max_steps");
+    // Nothing of the host's secrets came back in any result.
+    const std::string everything = shown.dump();
+    EXPECT_EQ(everything.find("root:"), std::string::npos);
+    EXPECT_EQ(everything.find("escaped\\n"), std::string::npos);
+    for (int i : {1, 2, 3, 4})
+        EXPECT_EQ(steps[i - 1]["verdict"], "blocked") << steps[i - 1].dump();
+    // The deletes of the workspace and the root were refused; the file delete was allowed, and undone by a
+    // rewind to the checkpoint before it.
+    for (int i : {5, 6, 8, 9, 13, 14}) // writes outside, through the planted symlink, deletes of "." and "/"
+        EXPECT_TRUE(steps[i - 1]["result"].value("isError", false) || steps[i - 1]["verdict"] == "blocked")
+            << steps[i - 1].dump();
+    EXPECT_EQ(steps[14]["tool"], "delete_file");
+    EXPECT_FALSE(fs::exists(path("target") / "README.md"));
+    EXPECT_EQ(cli("sessions rewind " + session["id"].get<std::string>() + " --to-step 15" + store()).status, 0);
+    EXPECT_EQ(readBytes(path("target") / "README.md"), "keep me\n");
+}
+
 TEST_F(AgentCli, MalformedFramesGetErrorsAndTheSessionGoesOn)
 {
     calls({Json{{"raw", "{not json\n"}}, Json{{"raw", "[1,2]\n"}},

@@ -21,6 +21,11 @@ namespace sb::agents {
 // checkpoint could be taken).
 Result<std::string> checkpointBeforeStep(SessionStore& sessions, const SessionInfo& session, std::int64_t step);
 
+// The rewind tool of a running session: its sandbox restored to the checkpoint before step N; what it did, in
+// words for the agent.
+Result<std::string> rewindWorkspace(SessionStore& sessions, const SessionInfo& session, SandboxEngine& engine,
+                                    std::int64_t step);
+
 // `sessions rewind ID --to-step N`: the session's sandbox made equal to its workspace before step N (a restore:
 // unsaved changes are checkpointed first, nothing is lost). Refused while the session runs.
 Result<RestoreResult> rewindSession(Store& store, std::string_view idOrPrefix, std::int64_t step);
