@@ -1,4 +1,4 @@
-// sandbench mcp wrap | agent run | sessions list | show | control
+// sandbench mcp wrap | agent run | sessions list | show | control | rewind | fork | replay
 
 #include "command_line.h"
 #include "commands.h"
@@ -6,6 +6,7 @@
 
 #include "agents/agent_session.h"
 #include "agents/session_control.h"
+#include "agents/session_replay.h"
 #include "agents/session_store.h"
 #include "agents/wrap_session.h"
 #include "isolation/runner.h"
@@ -30,9 +31,11 @@ struct SessionOptions {
     std::string sandbox;
     std::vector<std::string> command;
     std::string id;
-    bool step = false;
+    bool stepMode = false;
     std::vector<std::string> readPaths;
     std::vector<std::string> control; // sessions control: the command and its words
+    std::int64_t step = 0;            // rewind --to-step, fork --at-step
+    std::string name;                 // fork --name
 };
 
 std::atomic<bool> g_stop{false};
@@ -84,7 +87,7 @@ int agentRunCommand(const SessionOptions& options)
     request.policy = options.policy;
     request.sandbox = options.sandbox;
     request.readPaths = options.readPaths;
-    request.stepMode = options.step;
+    request.stepMode = options.stepMode;
     request.stop = &g_stop;
     const bool json = options.json;
     request.log = [](std::string_view line) { std::cerr << "sandbench agent run: " << line << '\n'; };
@@ -108,7 +111,7 @@ int agentRunCommand(const SessionOptions& options)
                         {"run_id", result->agent.runId}};
         std::cout << dumpJson(out) << '\n';
     } else {
-        std::cout << fmt::format("session {} {}: {} steps, cost {}{}\n", s.id, agents::toString(s.status), s.steps,
+        std::cout << fmt::format("session {} {}: {} steps, cost {:g}{}\n", s.id, agents::toString(s.status), s.steps,
                                  s.cost, s.message.empty() ? "" : " (" + s.message + ")");
         if (!result->agent.stderrText.empty())
             std::cerr << result->agent.stderrText;
@@ -135,6 +138,70 @@ int controlCommand(const SessionOptions& options)
         return reportError(answer.error().message);
     std::cout << dumpJson(*answer) << '\n';
     return answer->value("ok", false) ? 0 : kExitFailure;
+}
+
+int rewindCommand(const SessionOptions& options)
+{
+    auto store = openStore(options.store);
+    if (!store)
+        return reportError(store.error().message);
+    auto restored = agents::rewindSession(*store, options.id, options.step);
+    if (!restored)
+        return reportError(restored.error().message);
+    if (options.json)
+        std::cout << dumpJson({{"sandbox", restored->sandbox},
+                               {"restored", restored->restored.id},
+                               {"recorded", restored->recorded.id},
+                               {"saved", restored->saved ? nlohmann::json(restored->saved->id) : nlohmann::json()}})
+                  << '\n';
+    else
+        std::cout << fmt::format("sandbox {} is as it was before step {} (checkpoint {}){}\n", restored->sandbox,
+                                 options.step, restored->restored.id.substr(0, 12),
+                                 restored->saved ? "; its changes since were saved as " + restored->saved->id.substr(0, 12)
+                                                 : "");
+    return 0;
+}
+
+int forkCommand(const SessionOptions& options)
+{
+    auto store = openStore(options.store);
+    if (!store)
+        return reportError(store.error().message);
+    auto forked = agents::forkSession(*store, options.id, options.step, options.name);
+    if (!forked)
+        return reportError(forked.error().message);
+    if (options.json)
+        std::cout << dumpJson({{"sandbox", forked->sandbox.name},
+                               {"checkpoint", forked->checkpoint.id},
+                               {"workspace", forked->sandbox.workspace.string()}})
+                  << '\n';
+    else
+        std::cout << fmt::format("sandbox {} made from the workspace before step {}: {}\n", forked->sandbox.name,
+                                 options.step, forked->sandbox.workspace.string());
+    return 0;
+}
+
+int replayCommand(const SessionOptions& options)
+{
+    auto store = openStore(options.store);
+    if (!store)
+        return reportError(store.error().message);
+    const Runner runner;
+    auto report = agents::replaySession(*store, runner, options.id, options.policy);
+    if (!report)
+        return reportError(report.error().message);
+    if (options.json) {
+        std::cout << dumpJson(agents::replayJson(*report)) << '\n';
+        return 0;
+    }
+    std::cout << fmt::format("replay {} of session {} under {} (sandbox {}): {} of {} steps differ\n\n",
+                             report->replay.id, report->original.id, report->policyRef, report->replay.sandbox,
+                             report->changed, report->steps.size());
+    std::cout << fmt::format("{:>5}  {:<16}  {:<9}  {:<15}  {:<16}  {}\n", "STEP", "TOOL", "WAS", "NOW", "CHANGE", "WHY");
+    for (const auto& step : report->steps)
+        std::cout << fmt::format("{:>5}  {:<16}  {:<9}  {:<15}  {:<16}  {}\n", step.index, step.tool,
+                                 agents::toString(step.recorded), step.verdict, step.change, step.message);
+    return 0;
 }
 
 std::string whenText(std::int64_t ms)
@@ -200,7 +267,7 @@ int showCommand(const SessionOptions& options)
     }
     const agents::SessionInfo& s = *session;
     std::cout << fmt::format("session   {}\nkind      {}\nstatus    {}{}\ncommand   {}\nsandbox   {}\npolicy    {}{}\n"
-                             "workspace {}\nstarted   {}\nended     {}\nsteps     {}\ncost      {}\n",
+                             "workspace {}\nstarted   {}\nended     {}\nsteps     {}\ncost      {:g}\n",
                              s.id, agents::toString(s.kind), agents::toString(s.status),
                              s.message.empty() ? "" : " (" + s.message + ")", fmt::join(s.command, " "), s.sandbox,
                              s.policy.name.empty() ? "-" : fmt::format("{}@{}", s.policy.name, s.policy.version),
@@ -242,7 +309,7 @@ void addAgentCommands(CommandLine& commandLine)
     runCmd->add_option("--sandbox", options->sandbox, "Sandbox whose workspace the tools work in (default: a new one "
                                                       "made from main)")
         ->check(sandboxNameValidator());
-    runCmd->add_flag("--step", options->step, "Pause before every tool call until told to go on "
+    runCmd->add_flag("--step", options->stepMode, "Pause before every tool call until told to go on "
                                               "(sandbench sessions control ID step|continue)");
     runCmd->add_option("--read", options->readPaths, "A path the agent program may read (its own files), repeatable");
     addJsonFlag(runCmd, options->json, "Print the session as JSON at its end");
@@ -267,6 +334,25 @@ void addAgentCommands(CommandLine& commandLine)
     controlCmd->add_option("command", options->control, "The command and its arguments")->required();
     addStoreOption(controlCmd, options->store);
     commandLine.onParsed(controlCmd, [options] { return controlCommand(*options); });
+    auto* rewindCmd = sessionsCmd->add_subcommand("rewind", "Make the session's sandbox as it was before a step");
+    rewindCmd->add_option("id", options->id, "Session id, or a unique prefix")->required();
+    rewindCmd->add_option("--to-step", options->step, "The step (the workspace before it)")->required()->check(CLI::PositiveNumber);
+    auto* forkCmd = sessionsCmd->add_subcommand("fork", "A new sandbox from the session's workspace before a step");
+    forkCmd->add_option("id", options->id, "Session id, or a unique prefix")->required();
+    forkCmd->add_option("--at-step", options->step, "The step (the workspace before it)")->required()->check(CLI::PositiveNumber);
+    forkCmd->add_option("--name", options->name, "The new sandbox's name")->required()->check(sandboxNameValidator());
+    auto* replayCmd = sessionsCmd->add_subcommand(
+        "replay", "The session's calls again from its first checkpoint, under another policy: what would now be "
+                  "blocked, need approval or end differently");
+    replayCmd->add_option("id", options->id, "Session id, or a unique prefix")->required();
+    replayCmd->add_option("--policy", options->policy, "Policy file or preset (default: the session's own)");
+    for (auto* sub : {rewindCmd, forkCmd, replayCmd}) {
+        addJsonFlag(sub, options->json);
+        addStoreOption(sub, options->store);
+    }
+    commandLine.onParsed(rewindCmd, [options] { return rewindCommand(*options); });
+    commandLine.onParsed(forkCmd, [options] { return forkCommand(*options); });
+    commandLine.onParsed(replayCmd, [options] { return replayCommand(*options); });
     commandLine.onParsed(listCmd, [options] { return listCommand(*options); });
     commandLine.onParsed(showCmd, [options] { return showCommand(*options); });
 }

@@ -5,6 +5,7 @@
 #include "agents/mcp_version.h"
 #include "agents/mediator.h"
 #include "agents/session_control.h"
+#include "agents/session_replay.h"
 #include "outbox.h"
 #include "session_setup.h"
 #include "usecases/run.h"
@@ -360,6 +361,9 @@ Result<AgentSessionResult> runAgentSession(Store& store, const Runner& runner, c
     });
 
     ToolContext tools{&store, &runner, *sandbox, kAgentWorkspace, &policy->policy, request.stop};
+    tools.rewind = [&](std::int64_t step) -> Result<std::string> {
+        return rewindWorkspace(sessions, session->info(), **engine, step);
+    };
     Mediator mediator(policy->rules, *session, info.workspace, checkpoint);
     mediator.setToolCheck([&tools](const ToolCallRequest& call) { return checkBuiltinCall(tools, call); });
     WrapOutcome outcome =
@@ -377,8 +381,9 @@ Result<AgentSessionResult> runAgentSession(Store& store, const Runner& runner, c
     if (record.result.outcome == Outcome::InternalError && outcome.status == SessionStatus::Completed) {
         outcome = {SessionStatus::Failed, fmt::format("the agent could not run in its sandbox: {}", record.result.message)};
     } else if (outcome.status == SessionStatus::Completed && record.result.outcome != Outcome::Ok) {
-        outcome.message = fmt::format("the agent ended: {}{}", toString(record.result.outcome),
-                                      record.result.message.empty() ? "" : " (" + record.result.message + ")");
+        outcome = {SessionStatus::Failed,
+                   fmt::format("the agent ended: {}{}", toString(record.result.outcome),
+                               record.result.message.empty() ? "" : " (" + record.result.message + ")")};
     }
     if (auto ended = session->end(outcome.status, outcome.message); !ended)
         return std::unexpected(ended.error());

@@ -84,6 +84,10 @@ constexpr ToolSpec kTools[] = {
     {"run_command", "Run a command", "Run a program with arguments in the sandbox, in the workspace.", false, true,
      false},
     {"http_get", "HTTP GET", "Fetch a URL through the policy's network allowlist.", true, false, true},
+    {"rewind", "Rewind the workspace",
+     "Restore the workspace to how it was before step N of this session (from the checkpoint Sandbench took "
+     "then). Nothing is lost: the state it replaces is kept as a checkpoint too.",
+     false, true, false},
 };
 
 const ToolSpec* specOf(std::string_view name)
@@ -118,6 +122,10 @@ Json inputSchemaOf(std::string_view name)
         return objectSchema({{"command", stringProperty("The program (looked up on the sandbox's PATH)")},
                              {"args", Json{{"type", "array"}, {"items", {{"type", "string"}}}}}},
                             {"command"});
+    if (name == "rewind")
+        return objectSchema({{"step", Json{{"type", "integer"}, {"minimum", 1},
+                                           {"description", "The step of this session to go back to (before it)"}}}},
+                            {"step"});
     return objectSchema({{"url", stringProperty("An http:// or https:// URL")}, {"max_bytes", maxBytes}}, {"url"});
 }
 
@@ -506,6 +514,19 @@ ToolResult<Json> httpGet(const ToolContext& context, const Json& arguments)
     return textResult(body, answer, answer.value("status", 0) >= 400);
 }
 
+ToolResult<Json> rewindTool(const ToolContext& context, const Json& arguments)
+{
+    const auto step = arguments.find("step");
+    if (step == arguments.end() || !step->is_number_integer() || step->get<std::int64_t>() < 1)
+        return toolError("the argument 'step' must be a step number (1 or more)");
+    if (!context.rewind)
+        return toolError("this session cannot rewind its workspace");
+    auto done = context.rewind(step->get<std::int64_t>());
+    if (!done)
+        return toolError(done.error().message);
+    return textResult(*done);
+}
+
 } // namespace
 
 std::expected<HttpTarget, Error> parseHttpUrl(std::string_view url)
@@ -631,7 +652,7 @@ std::optional<Ruling> checkBuiltinCall(const ToolContext& context, const ToolCal
                                             target->port)};
         return std::nullopt;
     }
-    if (!specOf(call.tool) || call.tool == "run_code" || call.tool == "run_command")
+    if (!specOf(call.tool) || call.tool == "run_code" || call.tool == "run_command" || call.tool == "rewind")
         return std::nullopt;
     auto path = relativePath(context, call.arguments, false);
     if (!path) {
@@ -656,6 +677,8 @@ Json callBuiltinTool(const ToolContext& context, std::string_view tool, const Js
         result = runTool(context, tool, arguments);
     else if (tool == "http_get")
         result = httpGet(context, arguments);
+    else if (tool == "rewind")
+        result = rewindTool(context, arguments);
     if (!result)
         return textResult(result.error().message, std::nullopt, true);
     return std::move(*result);

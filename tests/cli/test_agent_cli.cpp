@@ -202,6 +202,145 @@ agent:
     EXPECT_TRUE(steps[0]["checkpoint_before"].is_null());
 }
 
+TEST_F(AgentCli, RewindForkAndReplayWorkFromTheRecording)
+{
+    calls({call("write_file", {{"path", "app.py"}, {"content", "v1"}}),
+           call("write_file", {{"path", "app.py"}, {"content", "v2"}}),
+           call("delete_file", {{"path", "app.py"}}),
+           call("http_get", {{"url", "https://pypi.org/simple/"}})});
+    const Json session = runAgent("");
+    ASSERT_EQ(session["status"], "completed") << session.dump(2);
+    const std::string id = session["id"];
+    const std::string sandbox = session["sandbox"];
+    const fs::path workspace = path(sandbox);
+    EXPECT_FALSE(fs::exists(workspace / "app.py"));
+
+    // Rewind to before step 3 (the delete): v2 is back.
+    EXPECT_EQ(cli("sessions rewind " + id + " --to-step 3" + store()).status, 0);
+    EXPECT_EQ(readBytes(workspace / "app.py"), "v2");
+    // Before step 2: v1; before step 1: nothing.
+    EXPECT_EQ(cli("sessions rewind " + id + " --to-step 2" + store()).status, 0);
+    EXPECT_EQ(readBytes(workspace / "app.py"), "v1");
+    // A fork at step 2 is a new sandbox with v1; the session's own is untouched by it.
+    const Json forked = run("sessions fork " + id + " --at-step 2 --name at-two");
+    EXPECT_EQ(forked["sandbox"], "at-two");
+    EXPECT_EQ(readBytes(path("at-two") / "app.py"), "v1");
+    // Steps that do not exist are named.
+    const auto past = cli("sessions rewind " + id + " --to-step 9" + store(), true);
+    EXPECT_EQ(past.status, 1);
+    EXPECT_NE(past.out.find("has steps 1 to 4: there is no step 9"), std::string::npos) << past.out;
+
+    // A replay under a policy that blocks deletes and asks before writes.
+    writeFile(m_dir / "stricter.yaml", "name: stricter\nagent:\n  blocked_tools: [delete_file]\n"
+                                       "  require_approval: [write_file]\n  max_steps: 3\n");
+    const Json replay = run("sessions replay " + id + " --policy " + quoted((m_dir / "stricter.yaml").string()));
+    const Json& steps = replay["steps"];
+    ASSERT_EQ(steps.size(), 4u) << replay.dump(2);
+    EXPECT_EQ(steps[0]["change"], "needs_approval");
+    EXPECT_EQ(steps[0]["ran_again"], true);
+    EXPECT_EQ(steps[0]["result_changed"], false);
+    EXPECT_EQ(steps[2]["change"], "blocked");
+    EXPECT_EQ(steps[2]["rule"], "blocked_tools: delete_file");
+    EXPECT_EQ(steps[3]["change"], "ends_session");
+    EXPECT_EQ(steps[3]["rule"], "max_steps");
+    EXPECT_EQ(replay["changed"], 4);
+    // The replay's sandbox saw its own calls: the delete was blocked there, so v2 stays.
+    EXPECT_EQ(readBytes(path(replay["sandbox"]) / "app.py"), "v2");
+    // The replay is a session of its own, pointing at the one it replays.
+    const Json replaySession = show(replay["replay"])["session"];
+    EXPECT_EQ(replaySession["replay_of"], id);
+    EXPECT_EQ(replaySession["status"], "blocked");
+    // Under its own policy, a replay changes nothing.
+    const Json same = run("sessions replay " + id);
+    EXPECT_EQ(same["changed"], 0) << same.dump(2);
+}
+
+// The example agents, from a copy the sandbox can read (the checkout may lie where a container hides it).
+class ExampleAgents : public AgentCli {
+protected:
+    void SetUp() override
+    {
+        AgentCli::SetUp();
+        m_examples = m_dir / "examples";
+        fs::copy(fs::path(SANDBENCH_EXAMPLES_DIR) / "agents", m_examples, fs::copy_options::recursive);
+        shell("chmod -R a+rX " + quoted(m_examples.string()));
+    }
+    Json runExample(const std::string& agent, const std::string& policy, const std::string& sandbox, int* status)
+    {
+        const auto r = cliWithin(180, "agent run --json --sandbox " + sandbox + " --policy "
+                                          + quoted((m_examples / policy).string()) + " --read "
+                                          + quoted(m_examples.string()) + store() + " -- python3 "
+                                          + quoted((m_examples / agent).string()));
+        *status = r.status;
+        const Json session = Json::parse(r.out, nullptr, false);
+        EXPECT_FALSE(session.is_discarded()) << r.out;
+        return session.is_discarded() ? Json::object() : session;
+    }
+    fs::path m_examples;
+};
+
+TEST_F(ExampleAgents, TheWorkedExampleUpgradesRollsBackAndIsBlockedOnce)
+{
+    ASSERT_EQ(cli("sandbox create upgrade --import " + quoted((m_examples / "upgrade-repo").string()) + store()).status, 0);
+    int status = -1;
+    const Json session = runExample("upgrade_agent.py", "policy.yaml", "upgrade", &status);
+    EXPECT_EQ(status, 0) << session.dump(2);
+    EXPECT_EQ(session["status"], "completed");
+    const Json steps = show(session["id"])["steps"];
+    ASSERT_EQ(steps.size(), 14u);
+    const auto isError = [&](int step) { return steps[step - 1]["result"].value("isError", false); };
+    EXPECT_FALSE(isError(3));                          // the tests pass before the upgrade
+    EXPECT_TRUE(isError(6));                           // and fail after it
+    EXPECT_TRUE(isError(10));                          // the migration broke the test database
+    EXPECT_EQ(steps[10]["tool"], "rewind");            // back to before the migration
+    EXPECT_FALSE(isError(11));
+    EXPECT_EQ(steps[11]["verdict"], "blocked");        // the download from an unlisted host
+    EXPECT_EQ(steps[11]["rule"], "network.allow");
+    EXPECT_FALSE(isError(13));                         // the tests pass
+    EXPECT_GT(session["cost"].get<double>(), 0);
+    const fs::path workspace = path("upgrade");
+    EXPECT_NE(readBytes(workspace / "app.py").find("sum_all"), std::string::npos);
+    EXPECT_EQ(readBytes(workspace / "requirements.txt"), "minilib==2.0\n");
+    EXPECT_EQ(readBytes(workspace / "data" / "test_db.json"), readBytes(m_examples / "upgrade-repo" / "data" / "test_db.json"));
+    // The migration's damage is in the step's own checkpoints: the diff of step 9 shows it.
+    const auto diff = cli("checkpoint diff " + steps[8]["checkpoint_before"].get<std::string>() + " "
+                          + steps[8]["checkpoint_after"].get<std::string>() + " --name-only" + store());
+    EXPECT_NE(diff.out.find("data/test_db.json"), std::string::npos) << diff.out;
+}
+
+TEST_F(ExampleAgents, TheHostileAgentIsContained)
+{
+    ASSERT_EQ(cli("sandbox create target" + store()).status, 0);
+    writeFile(path("target") / "README.md", "keep me\n");
+    const std::string escape = "/tmp/sandbench-hostile-escape";
+    fs::remove(escape);
+    int status = -1;
+    const Json session = runExample("hostile_agent.py", "hostile-policy.yaml", "target", &status);
+    EXPECT_EQ(status, 1);
+    EXPECT_EQ(session["status"], "blocked") << session.dump(2);
+    EXPECT_FALSE(fs::exists(escape));
+    EXPECT_FALSE(fs::exists(path("target").parent_path() / "sandbench-hostile-escape"));
+    const Json shown = show(session["id"]);
+    const Json& steps = shown["steps"];
+    ASSERT_EQ(steps.size(), 61u);
+    EXPECT_EQ(steps[60]["rule"], "max_steps");
+    // Nothing of the host's secrets came back in any result.
+    const std::string everything = shown.dump();
+    EXPECT_EQ(everything.find("root:"), std::string::npos);
+    EXPECT_EQ(everything.find("escaped\\n"), std::string::npos);
+    for (int i : {1, 2, 3, 4})
+        EXPECT_EQ(steps[i - 1]["verdict"], "blocked") << steps[i - 1].dump();
+    // The deletes of the workspace and the root were refused; the file delete was allowed, and undone by a
+    // rewind to the checkpoint before it.
+    for (int i : {5, 6, 8, 9, 13, 14}) // writes outside, through the planted symlink, deletes of "." and "/"
+        EXPECT_TRUE(steps[i - 1]["result"].value("isError", false) || steps[i - 1]["verdict"] == "blocked")
+            << steps[i - 1].dump();
+    EXPECT_EQ(steps[14]["tool"], "delete_file");
+    EXPECT_FALSE(fs::exists(path("target") / "README.md"));
+    EXPECT_EQ(cli("sessions rewind " + session["id"].get<std::string>() + " --to-step 15" + store()).status, 0);
+    EXPECT_EQ(readBytes(path("target") / "README.md"), "keep me\n");
+}
+
 TEST_F(AgentCli, MalformedFramesGetErrorsAndTheSessionGoesOn)
 {
     calls({Json{{"raw", "{not json\n"}}, Json{{"raw", "[1,2]\n"}},

@@ -12,6 +12,7 @@
 //   run_code    {language: python|shell, code}  a snippet through the isolation engine, in the workspace
 //   run_command {command, args?}                a program through the isolation engine, in the workspace
 //   http_get    {url, max_bytes?}               a GET through the policy's network allowlist, from a sandbox
+//   rewind      {step}                          the workspace as it was before step N of this session
 //
 // Paths are relative to the workspace, or absolute under the workspace as the agent sees it (`workspace` in
 // the rules). Every path is resolved by the kernel beneath the workspace's folder (openat2 RESOLVE_BENEATH):
@@ -22,6 +23,7 @@
 #include "util/error.h"
 
 #include <atomic>
+#include <cstdint>
 #include <expected>
 #include <filesystem>
 #include <functional>
@@ -52,6 +54,8 @@ struct ToolContext {
     std::string workspaceAsSeen;         // the rules' `workspace`: absolute paths under it are accepted
     const Policy* policy = nullptr;      // run_code, run_command and http_get run under it
     const std::atomic<bool>* cancel = nullptr;
+    // rewind: restores the workspace to the session's checkpoint before step N; its text says what it did.
+    std::function<Result<std::string>(std::int64_t step)> rewind{};
 };
 
 // Carries out a built-in tool call: its tool result ({content, structuredContent?, isError?}). A call the tool
