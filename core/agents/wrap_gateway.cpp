@@ -142,14 +142,26 @@ void WrapGateway::onClientFrame(const ReadFrame& frame)
         return;
     }
     if (message->isNotification() && message->method() == "notifications/cancelled") {
-        // A call still in the queue is dropped here: the server never saw it.
-        if (const Json* params = message->params(); params && params->contains("requestId")) {
+        if (const Json* params = message->params(); params && params->is_object() && params->contains("requestId")) {
             const std::string key = idKey((*params)["requestId"]);
+            // A call still in the queue is dropped here: the server never saw it.
             const auto queued = std::find_if(m_queue.begin(), m_queue.end(),
                                              [&](const Queued& q) { return idKey(q.call.id) == key; });
             if (queued != m_queue.end()) {
                 m_queue.erase(queued);
                 return;
+            }
+            // One the server has: the notification goes on to it, and the request is over for the gateway (MCP:
+            // a cancelled request gets no answer; one that comes anyway goes to the client, which ignores it).
+            if (const auto it = m_forwarded.find(key); it != m_forwarded.end()) {
+                if (it->second.step > 0) {
+                    const Json reason = params->value("reason", Json());
+                    auto finished = m_mediator.finish(it->second.step, Json{{"cancelled", true}, {"reason", reason}},
+                                                      "", true, "cancelled by the client");
+                    if (!finished)
+                        log(finished.error().message);
+                }
+                m_forwarded.erase(it);
             }
         }
     }

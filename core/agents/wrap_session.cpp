@@ -139,7 +139,8 @@ Result<WrapSessionResult> runWrapSession(Store& store, const Runner& runner, con
     WrapOutcome outcome = forwardSession(endpoints, mediator, *session, options);
 
     // The server's stdin is closed: it may end on its own, as servers do at EOF, before it is stopped.
-    for (int waited = 0; !serverEnded && waited < options.serverGraceMs; waited += 10)
+    const auto stopped = [&] { return request.stop && request.stop->load(); };
+    for (int waited = 0; !serverEnded && !stopped() && waited < options.serverGraceMs; waited += 10)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     cancelServer = true;
     serverThread.join();

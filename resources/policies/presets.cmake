@@ -7,6 +7,8 @@ set(SANDBENCH_PRESET_ENTRIES "")
 foreach(_sb_file IN LISTS _sb_preset_files)
   get_filename_component(_sb_name "${_sb_file}" NAME_WE)
   file(READ "${_sb_file}" _sb_text)
+  # The glob re-runs the configure step when a preset comes or goes; this, when one's text changes.
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_sb_file}")
   # The text goes in a raw string literal; its delimiter must not occur in it.
   string(FIND "${_sb_text}" ")sbpreset\"" _sb_clash)
   if(NOT _sb_clash EQUAL -1)

@@ -445,6 +445,30 @@ TEST_F(WrapGatewayTest, AnUnansweredApprovalIsDeniedAfterItsTimeoutAndHoldsTheCa
     EXPECT_EQ(recorded[1].verdict, Verdict::Allowed);
 }
 
+TEST_F(WrapGatewayTest, ACancelledCallEndsItsStepAndTheSessionDoesNotWaitForIt)
+{
+    start("agent: {checkpoint_before: never}\n");
+    send(requestMessage(1, "tools/call", Json{{"name", "silent"}}));
+    // Once the server has it (a call cancelled while still queued never reaches the server at all).
+    for (int i = 0; i < 500 && m_server->received().empty(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    send(notificationMessage("notifications/cancelled", Json{{"requestId", 1}, {"reason", "user pressed stop"}}));
+    EXPECT_EQ(call(2, "echo")["id"], 2); // the session goes on
+    const auto started = std::chrono::steady_clock::now();
+    EXPECT_EQ(finish().status, SessionStatus::Completed);
+    // No grace spent waiting for an answer MCP says will not come.
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(m_options.serverGraceMs));
+    const auto seen = m_server->received();
+    ASSERT_EQ(seen.size(), 3u);
+    EXPECT_EQ(seen[1]["method"], "notifications/cancelled");
+    const auto recorded = steps();
+    ASSERT_EQ(recorded.size(), 2u);
+    EXPECT_EQ(recorded[0].verdict, Verdict::Failed);
+    EXPECT_EQ(recorded[0].message, "cancelled by the client");
+    EXPECT_EQ((*recorded[0].result)["reason"], "user pressed stop");
+    EXPECT_EQ(recorded[1].verdict, Verdict::Allowed);
+}
+
 TEST_F(WrapGatewayTest, ServerRequestsAndNotificationsReachTheClient)
 {
     start("agent: {}\n");

@@ -413,8 +413,21 @@ agent:
     checks.expect(not taken, "checkpoint_before: never takes no checkpoint", taken)
 
 
+# Exit status ctest reads as a skip (SKIP_RETURN_CODE in tests/agents/CMakeLists.txt).
+SKIPPED = 77
+
+
 def main():
     args = parse_arguments()
+    if args.walk == "filesystem" and args.level == "process" and os.geteuid() == 0:
+        # The limitation is listed in tests/expected-skips.txt, so scripts/check-skips lets this skip through
+        # for root alone; the same walk runs as the unprivileged user and at the container level.
+        print("Skipped")
+        print("at the process level a root caller's run is a transient uid that may not search the store's "
+              "0700 folders above its workspace, so server-filesystem cannot resolve the workspace by its "
+              "absolute path")
+        print("[  SKIPPED ]")
+        return SKIPPED
     checks = Checks()
     fixture = None
     try:
