@@ -309,46 +309,28 @@ Result<AgentSessionResult> runAgentSession(Store& store, const Runner& runner, c
     info.sandbox = *sandbox;
     info.policyRef = policy->reference;
     info.workspace = kAgentWorkspace;
-    auto version = store.recordPolicy(policy->policy);
-    if (!version)
-        return std::unexpected(version.error());
-    info.policy = *version;
-    SessionStore sessions(store);
-    auto session = sessions.begin(info);
-    if (!session)
-        return std::unexpected(session.error());
-    auto control = SessionControl::listen(session->info().id, request.stepMode, info.workspace);
-    if (control)
-        (void)session->update(SessionUpdate{.controlSocket = (*control)->path().string()});
-    else if (request.stepMode) {
-        (void)session->end(SessionStatus::Failed, control.error().message);
-        return fail(fmt::format("--step needs live control, which cannot listen: {}", control.error().message));
-    } else if (request.log) {
-        request.log("no live control for this session: " + control.error().message);
-    }
-
     Checkpointer checkpoint = [&](std::string_view label, std::string_view message) -> Result<std::string> {
-        auto made = (*engine)->checkpoint(
-            CheckpointRequest{.sandbox = *sandbox, .label = std::string(label), .message = std::string(message), .author = {}});
+        auto made = (*engine)->checkpoint(CheckpointRequest{.sandbox = *sandbox,
+                                                            .label = std::string(label),
+                                                            .message = std::string(message),
+                                                            .author = {}});
         if (!made)
             return std::unexpected(made.error());
         return made->checkpoint.id;
     };
-    auto first = checkpoint("session start", fmt::format("the workspace as session {} began", session->info().id));
-    if (!first) {
-        (void)session->end(SessionStatus::Failed, first.error().message);
-        return std::unexpected(first.error());
-    }
-    (void)session->update(SessionUpdate{.firstCheckpoint = *first});
+    auto opened = openSession(store, info, policy->policy, request.stepMode, checkpoint, request.log);
+    if (!opened)
+        return std::unexpected(opened.error());
+    LiveSession* session = &opened->live;
+    SessionControl* control = opened->control.get();
+    SessionStore sessions(store);
     if (request.started)
         request.started(session->info());
 
     auto toAgent = SessionPipe::make();
     auto fromAgent = toAgent ? SessionPipe::make() : Result<SessionPipe>(std::unexpected(toAgent.error()));
-    if (!fromAgent) {
-        (void)session->end(SessionStatus::Failed, fromAgent.error().message);
-        return std::unexpected(fromAgent.error());
-    }
+    if (!fromAgent)
+        return abandon(*session, fromAgent.error());
     prepared->order.request.channelIn = toAgent->read;
     prepared->order.request.channelOut = fromAgent->write;
     std::signal(SIGPIPE, SIG_IGN);
@@ -367,7 +349,7 @@ Result<AgentSessionResult> runAgentSession(Store& store, const Runner& runner, c
     Mediator mediator(policy->rules, *session, info.workspace, checkpoint);
     mediator.setToolCheck([&tools](const ToolCallRequest& call) { return checkBuiltinCall(tools, call); });
     WrapOutcome outcome =
-        AgentServer(fromAgent->read, toAgent->write, mediator, *session, tools, request, control ? control->get() : nullptr)
+        AgentServer(fromAgent->read, toAgent->write, mediator, *session, tools, request, control)
             .run();
     // The agent's stdin closes: an agent reading its requests' answers sees the end, and has a moment to go.
     closeDescriptor(toAgent->write);

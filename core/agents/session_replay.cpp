@@ -118,35 +118,45 @@ Result<std::string> rewindWorkspace(SessionStore& sessions, const SessionInfo& s
                        checkpoint->substr(0, 12), changed, changed == 1 ? "file" : "files");
 }
 
-Result<RestoreResult> rewindSession(Store& store, std::string_view idOrPrefix, std::int64_t step)
+namespace {
+
+// The session and its checkpoint before step `step`, for rewind (an ended session only) and fork.
+Result<std::pair<SessionInfo, std::string>> sessionCheckpoint(Store& store, std::string_view idOrPrefix,
+                                                              std::int64_t step, bool ended)
 {
     SessionStore sessions(store);
-    auto session = endedSession(sessions, idOrPrefix);
+    auto session = ended ? endedSession(sessions, idOrPrefix) : sessions.find(idOrPrefix);
     if (!session)
         return std::unexpected(session.error());
     auto checkpoint = checkpointBeforeStep(sessions, *session, step);
     if (!checkpoint)
         return std::unexpected(checkpoint.error());
+    return std::pair{std::move(*session), std::move(*checkpoint)};
+}
+
+} // namespace
+
+Result<RestoreResult> rewindSession(Store& store, std::string_view idOrPrefix, std::int64_t step)
+{
+    auto found = sessionCheckpoint(store, idOrPrefix, step, true);
+    if (!found)
+        return std::unexpected(found.error());
     auto engine = SandboxEngine::open(store);
     if (!engine)
         return std::unexpected(engine.error());
-    return (*engine)->restore(*checkpoint, {}, session->sandbox);
+    return (*engine)->restore(found->second, {}, found->first.sandbox);
 }
 
 Result<CreateSandboxResult> forkSession(Store& store, std::string_view idOrPrefix, std::int64_t step,
                                         std::string_view name)
 {
-    SessionStore sessions(store);
-    auto session = sessions.find(idOrPrefix);
-    if (!session)
-        return std::unexpected(session.error());
-    auto checkpoint = checkpointBeforeStep(sessions, *session, step);
-    if (!checkpoint)
-        return std::unexpected(checkpoint.error());
+    auto found = sessionCheckpoint(store, idOrPrefix, step, false);
+    if (!found)
+        return std::unexpected(found.error());
     auto engine = SandboxEngine::open(store);
     if (!engine)
         return std::unexpected(engine.error());
-    return (*engine)->fork(*checkpoint, name);
+    return (*engine)->fork(found->second, name);
 }
 
 Result<ReplayReport> replaySession(Store& store, const Runner& runner, std::string_view idOrPrefix,

@@ -58,6 +58,39 @@ Result<SessionPolicy> sessionPolicy(const Store& store, SandboxEngine& engine, c
     return SessionPolicy{std::move(*policy), std::move(reference), std::move(*rules)};
 }
 
+Result<OpenedSession> openSession(Store& store, SessionInfo info, const Policy& policy, bool stepMode,
+                                  const Checkpointer& checkpoint, const std::function<void(std::string_view)>& log)
+{
+    auto version = store.recordPolicy(policy);
+    if (!version)
+        return std::unexpected(version.error());
+    info.policy = *version;
+    SessionStore sessions(store);
+    auto live = sessions.begin(std::move(info));
+    if (!live)
+        return std::unexpected(live.error());
+    auto control = SessionControl::listen(live->info().id, stepMode, live->info().workspace);
+    if (control) {
+        (void)live->update(SessionUpdate{.controlSocket = (*control)->path().string()});
+    } else if (stepMode) {
+        return abandon(*live, Error{fmt::format("stepping needs live control, which cannot listen: {}",
+                                                control.error().message)});
+    } else if (log) {
+        log("no live control for this session: " + control.error().message);
+    }
+    auto first = checkpoint("session start", fmt::format("the workspace as session {} began", live->info().id));
+    if (!first)
+        return abandon(*live, first.error());
+    (void)live->update(SessionUpdate{.firstCheckpoint = *first});
+    return OpenedSession{std::move(*live), control ? std::move(*control) : nullptr};
+}
+
+std::unexpected<Error> abandon(LiveSession& session, const Error& error)
+{
+    (void)session.end(SessionStatus::Failed, error.message);
+    return std::unexpected(error);
+}
+
 Result<SessionPipe> SessionPipe::make()
 {
     int fds[2];

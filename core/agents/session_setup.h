@@ -4,12 +4,16 @@
 // the sandbox it works in, the policy it runs under, and the session's record with its first checkpoint.
 
 #include "agents/agent_policy.h"
+#include "agents/mediator.h"
+#include "agents/session_control.h"
 #include "agents/session_store.h"
 #include "isolation/policy.h"
 #include "sandboxes/sandbox_engine.h"
 #include "store/store.h"
 #include "util/error.h"
 
+#include <functional>
+#include <memory>
 #include <string>
 
 namespace sb::agents {
@@ -28,6 +32,22 @@ struct SessionPolicy {
 // do not compile. Settled before a new sandbox is made, so a refusal leaves nothing behind.
 Result<SessionPolicy> sessionPolicy(const Store& store, SandboxEngine& engine, const std::string& sandbox,
                                     const std::string& asked);
+
+// A session begun: its record, its live control (null when the socket could not listen), and its first
+// checkpoint taken.
+struct OpenedSession {
+    LiveSession live;
+    std::unique_ptr<SessionControl> control;
+};
+
+// Records the session (its policy's version in the store), listens for live control (required with `stepMode`,
+// else a note through `log` when it cannot), and takes the workspace's first checkpoint with `checkpoint`. A
+// session begun but not opened whole is ended `failed`, saying why.
+Result<OpenedSession> openSession(Store& store, SessionInfo info, const Policy& policy, bool stepMode,
+                                  const Checkpointer& checkpoint, const std::function<void(std::string_view)>& log);
+
+// Ends a session that could not go on; the error, to pass on.
+std::unexpected<Error> abandon(LiveSession& session, const Error& error);
 
 // A pipe, both ends close-on-exec.
 struct SessionPipe {

@@ -81,41 +81,26 @@ Result<WrapSessionResult> runWrapSession(Store& store, const Runner& runner, con
     info.sandbox = *sandbox;
     info.policyRef = prepared->policy.reference;
     info.workspace = workspaceAsSeen(run.order.request.policy, held.sandbox.workspace);
-    auto version = store.recordPolicy(run.order.request.policy);
-    if (!version)
-        return std::unexpected(version.error());
-    info.policy = *version;
-    SessionStore sessions(store);
-    auto session = sessions.begin(info);
-    if (!session)
-        return std::unexpected(session.error());
-
-    auto control = SessionControl::listen(session->info().id, false, info.workspace);
-    if (control)
-        (void)session->update(SessionUpdate{.controlSocket = (*control)->path().string()});
-    else if (request.log)
-        request.log("no live control for this session: " + control.error().message);
-
     Checkpointer checkpoint = [&](std::string_view label, std::string_view message) -> Result<std::string> {
-        auto made = (*engine)->checkpoint(
-            CheckpointRequest{.sandbox = *sandbox, .label = std::string(label), .message = std::string(message), .author = {}}, held);
+        auto made = (*engine)->checkpoint(CheckpointRequest{.sandbox = *sandbox,
+                                                            .label = std::string(label),
+                                                            .message = std::string(message),
+                                                            .author = {}},
+                                          held);
         if (!made)
             return std::unexpected(made.error());
         return made->checkpoint.id;
     };
-    auto first = checkpoint("session start", fmt::format("the workspace as session {} began", session->info().id));
-    if (!first) {
-        (void)session->end(SessionStatus::Failed, first.error().message);
-        return std::unexpected(first.error());
-    }
-    (void)session->update(SessionUpdate{.firstCheckpoint = *first});
+    auto opened = openSession(store, info, run.order.request.policy, false, checkpoint, request.log);
+    if (!opened)
+        return std::unexpected(opened.error());
+    LiveSession* session = &opened->live;
+    SessionControl* control = opened->control.get();
 
     auto toServer = SessionPipe::make();
     auto fromServer = toServer ? SessionPipe::make() : Result<SessionPipe>(std::unexpected(toServer.error()));
-    if (!fromServer) {
-        (void)session->end(SessionStatus::Failed, fromServer.error().message);
-        return std::unexpected(fromServer.error());
-    }
+    if (!fromServer)
+        return abandon(*session, fromServer.error());
     run.order.request.channelIn = toServer->read;   // the run closes them once its launcher has them
     run.order.request.channelOut = fromServer->write;
     WrapEndpoints endpoints{request.clientIn, request.clientOut, toServer->write, fromServer->read};
@@ -135,7 +120,7 @@ Result<WrapSessionResult> runWrapSession(Store& store, const Runner& runner, con
     options.log = request.log;
     options.stop = request.stop;
     options.approvals = request.approvals;
-    options.control = control ? control->get() : nullptr;
+    options.control = control;
     WrapOutcome outcome = forwardSession(endpoints, mediator, *session, options);
 
     // The server's stdin is closed: it may end on its own, as servers do at EOF, before it is stopped.
