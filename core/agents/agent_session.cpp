@@ -363,8 +363,12 @@ Result<AgentSessionResult> runAgentSession(Store& store, const Runner& runner, c
     if (record.result.outcome == Outcome::InternalError && outcome.status == SessionStatus::Completed) {
         outcome = {SessionStatus::Failed, fmt::format("the agent could not run in its sandbox: {}", record.result.message)};
     } else if (outcome.status == SessionStatus::Completed && record.result.outcome != Outcome::Ok) {
-        outcome = {SessionStatus::Failed,
-                   fmt::format("the agent ended: {}{}", toString(record.result.outcome),
+        // An agent that exited 0 finished its work, even when its run recorded something the policy refused
+        // on the way (Node's runtime probing a cgroup file the sandbox has not): the run keeps that record.
+        const bool exitedWell = record.result.exitCode == 0 && record.result.signal == 0
+                                && record.result.outcome == Outcome::Blocked;
+        outcome = {exitedWell ? SessionStatus::Completed : SessionStatus::Failed,
+                   fmt::format("the agent ended; its run: {}{}", toString(record.result.outcome),
                                record.result.message.empty() ? "" : " (" + record.result.message + ")")};
     }
     if (auto ended = session->end(outcome.status, outcome.message); !ended)

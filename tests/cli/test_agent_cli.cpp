@@ -341,6 +341,28 @@ TEST_F(ExampleAgents, TheHostileAgentIsContained)
     EXPECT_EQ(readBytes(path("target") / "README.md"), "keep me\n");
 }
 
+TEST_F(ExampleAgents, AnAgentWrittenWithTheOfficialSdkWorksUnchanged)
+{
+    const fs::path modules = fs::path(SANDBENCH_MCP_PEERS_DIR) / "node_modules";
+    ASSERT_TRUE(fs::exists(modules / "@modelcontextprotocol" / "sdk" / "package.json"))
+        << "the official MCP SDK is not installed in " << modules << ": scripts/test installs it (npm ci)";
+    fs::copy(modules, m_examples / "node_modules", fs::copy_options::recursive);
+    shell("chmod -R a+rX " + quoted(m_examples.string()));
+    const auto r = cliWithin(180, "agent run --json --read " + quoted(m_examples.string()) + store() + " -- node "
+                                      + quoted((m_examples / "sdk_agent.mjs").string()));
+    EXPECT_EQ(r.status, 0) << r.out;
+    const Json session = Json::parse(r.out, nullptr, false);
+    ASSERT_FALSE(session.is_discarded()) << r.out;
+    EXPECT_EQ(session["status"], "completed");
+    EXPECT_EQ(session["client_info"]["name"], "sdk-agent");
+    const Json steps = show(session["id"])["steps"];
+    ASSERT_EQ(steps.size(), 4u);
+    EXPECT_EQ(steps[1]["result"]["content"][0]["text"], "written by an SDK agent\n");
+    EXPECT_EQ(steps[2]["result"]["structuredContent"]["entries"][0]["name"], "hello.txt");
+    EXPECT_EQ(steps[3]["verdict"], "blocked");
+    EXPECT_EQ(steps[3]["reasoning"], "the SDK agent calls read_file");
+}
+
 TEST_F(AgentCli, MalformedFramesGetErrorsAndTheSessionGoesOn)
 {
     calls({Json{{"raw", "{not json\n"}}, Json{{"raw", "[1,2]\n"}},
