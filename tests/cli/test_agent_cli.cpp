@@ -281,7 +281,8 @@ protected:
 
 TEST_F(ExampleAgents, TheWorkedExampleUpgradesRollsBackAndIsBlockedOnce)
 {
-    ASSERT_EQ(cli("sandbox create upgrade --import " + quoted((m_examples / "upgrade-repo").string()) + store()).status, 0);
+    ASSERT_EQ(cli("sandbox create repo --import " + quoted((m_examples / "upgrade-repo").string()) + store()).status, 0);
+    ASSERT_EQ(cli("sandbox create upgrade --from repo" + store()).status, 0);
     int status = -1;
     const Json session = runExample("upgrade_agent.py", "policy.yaml", "upgrade", &status);
     EXPECT_EQ(status, 0) << session.dump(2);
@@ -302,6 +303,12 @@ TEST_F(ExampleAgents, TheWorkedExampleUpgradesRollsBackAndIsBlockedOnce)
     EXPECT_NE(readBytes(workspace / "app.py").find("sum_all"), std::string::npos);
     EXPECT_EQ(readBytes(workspace / "requirements.txt"), "minilib==2.0\n");
     EXPECT_EQ(readBytes(workspace / "data" / "test_db.json"), readBytes(m_examples / "upgrade-repo" / "data" / "test_db.json"));
+    // The final diff goes to the promotion gate: the agent's change and nothing else.
+    const Json preview = run("promote upgrade --to repo --dry-run");
+    std::vector<std::string> changed;
+    for (const auto& file : preview["files"])
+        changed.push_back(file["path"]);
+    EXPECT_EQ(changed, (std::vector<std::string>{"app.py", "requirements.txt", "vendor/minilib.py"})) << preview.dump(2);
     // The migration's damage is in the step's own checkpoints: the diff of step 9 shows it.
     const auto diff = cli("checkpoint diff " + steps[8]["checkpoint_before"].get<std::string>() + " "
                           + steps[8]["checkpoint_after"].get<std::string>() + " --name-only" + store());
