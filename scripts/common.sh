@@ -19,7 +19,7 @@ SANDBENCH_PACKAGES=(
 SANDBENCH_TEST_PACKAGES=(libgtest-dev libgmock-dev desktop-file-utils appstream sqlite3 git passwd mount)
 # Only for the CEL conformance suite and the MCP peers, npm packages (tests/cel/conformance, tests/agents/peers):
 # Node.js and npm. Installed only where no npm is on PATH: a Node.js from elsewhere ships its own npm, which
-# Debian's npm package conflicts with. The MCP peers need Node.js 20 or newer (their glob and lru-cache).
+# Debian's npm package conflicts with. The MCP peers run on Debian 12's Node.js 18 and newer.
 SANDBENCH_NODE_PACKAGES=(nodejs npm)
 # Only for the fuzz step of the tests (scripts/fuzz): clang-19, its libFuzzer and sanitizer runtimes, and
 # llvm-19 for its llvm-symbolizer (without it a crash's stack is bare addresses; older ones are not used).

@@ -72,8 +72,8 @@ def require_peers(args):
                       "scripts/test installs it")
     version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
     major = re.match(r"v(\d+)\.", version)
-    if not major or int(major.group(1)) < 20:
-        raise Failure(f"the MCP peers need Node.js 20 or newer; {node} is '{version}'")
+    if not major or int(major.group(1)) < 18:
+        raise Failure(f"the MCP peers need Node.js 18 or newer; {node} is '{version}'")
     missing = [p for p in PACKAGES
                if not (Path(args.peers) / "node_modules" / "@modelcontextprotocol" / p / "package.json").is_file()]
     if missing:
