@@ -273,19 +273,16 @@ Result<AgentSessionResult> runAgentSession(Store& store, const Runner& runner, c
 {
     if (request.agentCommand.empty())
         return fail("no agent to start: give its command after --");
-    auto engine = SandboxEngine::open(store);
-    if (!engine)
-        return std::unexpected(engine.error());
-    auto policy = sessionPolicy(store, **engine, request.sandbox, request.policy);
-    if (!policy)
-        return std::unexpected(policy.error());
     for (const auto& path : request.readPaths) {
         if (path.empty() || path.front() != '/')
             return fail(fmt::format("--read {}: give an absolute path", path));
     }
-    auto sandbox = sessionSandbox(**engine, request.sandbox);
-    if (!sandbox)
-        return std::unexpected(sandbox.error());
+    auto ground = settleSession(store, request.sandbox, request.policy);
+    if (!ground)
+        return std::unexpected(ground.error());
+    std::unique_ptr<SandboxEngine>* engine = &ground->engine;
+    SessionPolicy* policy = &ground->policy;
+    const std::string* sandbox = &ground->sandbox;
 
     // The agent's own run: a private work dir, no network, the paths it needs to read its program.
     RunOrder order;

@@ -58,6 +58,20 @@ Result<SessionPolicy> sessionPolicy(const Store& store, SandboxEngine& engine, c
     return SessionPolicy{std::move(*policy), std::move(reference), std::move(*rules)};
 }
 
+Result<SessionGround> settleSession(Store& store, const std::string& sandbox, const std::string& policy)
+{
+    auto engine = SandboxEngine::open(store);
+    if (!engine)
+        return std::unexpected(engine.error());
+    auto settled = sessionPolicy(store, **engine, sandbox, policy);
+    if (!settled)
+        return std::unexpected(settled.error());
+    auto name = sessionSandbox(**engine, sandbox);
+    if (!name)
+        return std::unexpected(name.error());
+    return SessionGround{std::move(*engine), std::move(*settled), std::move(*name)};
+}
+
 Result<OpenedSession> openSession(Store& store, SessionInfo info, const Policy& policy, bool stepMode,
                                   const Checkpointer& checkpoint, const std::function<void(std::string_view)>& log)
 {

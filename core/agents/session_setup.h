@@ -49,6 +49,15 @@ Result<OpenedSession> openSession(Store& store, SessionInfo info, const Policy& 
 // Ends a session that could not go on; the error, to pass on.
 std::unexpected<Error> abandon(LiveSession& session, const Error& error);
 
+// What a session works in, settled before anything starts: the engine, the policy, and the sandbox (made from
+// main when none was asked, once the policy is known to be good, so a refusal leaves nothing behind).
+struct SessionGround {
+    std::unique_ptr<SandboxEngine> engine;
+    SessionPolicy policy;
+    std::string sandbox;
+};
+Result<SessionGround> settleSession(Store& store, const std::string& sandbox, const std::string& policy);
+
 // A pipe, both ends close-on-exec.
 struct SessionPipe {
     int read = -1;

@@ -60,15 +60,12 @@ Result<WrapSessionResult> runWrapSession(Store& store, const Runner& runner, con
 {
     if (request.serverCommand.empty())
         return fail("no MCP server to start: give its command after --");
-    auto engine = SandboxEngine::open(store);
-    if (!engine)
-        return std::unexpected(engine.error());
-    auto policy = sessionPolicy(store, **engine, request.sandbox, request.policy);
-    if (!policy)
-        return std::unexpected(policy.error());
-    auto sandbox = sessionSandbox(**engine, request.sandbox);
-    if (!sandbox)
-        return std::unexpected(sandbox.error());
+    auto ground = settleSession(store, request.sandbox, request.policy);
+    if (!ground)
+        return std::unexpected(ground.error());
+    std::unique_ptr<SandboxEngine>* engine = &ground->engine;
+    SessionPolicy* policy = &ground->policy;
+    const std::string* sandbox = &ground->sandbox;
     auto prepared = prepare(store, std::move(*policy), request, *sandbox);
     if (!prepared)
         return std::unexpected(prepared.error());
