@@ -20,8 +20,8 @@ Result<void> writeWorkedExample(const std::filesystem::path& folder)
     namespace fs = std::filesystem;
     constexpr auto kFolderMode = fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec
                                  | fs::perms::others_read | fs::perms::others_exec;
-    constexpr auto kFileMode = fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read
-                               | fs::perms::others_read;
+    constexpr auto kFileMode =
+        fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read;
     for (const ExampleFile& file : workedExampleFiles()) {
         const fs::path relative(file.path);
         const fs::path path = folder / relative;

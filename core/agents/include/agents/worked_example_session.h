@@ -24,13 +24,12 @@ namespace sb::agents {
 
 // The parts of the worked example's run, in order, for a progress display.
 enum class WorkedExamplePhase { WritingFiles, MakingSandboxes, RunningAgent, Done };
-inline constexpr int kWorkedExamplePhases = 4;
 
 struct WorkedExampleRequest {
     std::function<void(WorkedExamplePhase)> progress;
-    std::function<void(std::string_view line)> log;    // the session's notes, as agent run's
-    std::function<void(const SessionInfo&)> started;   // the session is recorded and its agent about to start
-    const std::atomic<bool>* stop = nullptr;           // set: end the session (interrupted)
+    std::function<void(std::string_view line)> log;  // the session's notes, as agent run's
+    std::function<void(const SessionInfo&)> started; // the session is recorded and its agent about to start
+    const std::atomic<bool>* stop = nullptr;         // set: end the session (interrupted)
 };
 
 struct WorkedExampleResult {
