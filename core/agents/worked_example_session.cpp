@@ -23,15 +23,25 @@ namespace fs = std::filesystem;
 
 constexpr std::int64_t kWeekMs = 7LL * 24 * 3600 * 1000;
 
+// Whether `path` is `folder` or lies below it, by their text.
+bool below(const fs::path& path, const fs::path& folder)
+{
+    const fs::path relative = path.lexically_normal().lexically_relative(folder.lexically_normal());
+    return !relative.empty() && *relative.begin() != "..";
+}
+
 // A folder of this process's own under the temporary folder, removed with this.
 class TemporaryFolder {
 public:
     static Result<TemporaryFolder> make()
     {
         std::error_code ec;
-        const fs::path base = fs::temp_directory_path(ec);
+        fs::path base = fs::temp_directory_path(ec);
         if (ec)
             return fail(fmt::format("no temporary folder for the worked example: {}", ec.message()));
+        // The agent's run has its own work dir at /work, which hides a folder below it on the host.
+        if (below(base, kAgentWorkspace))
+            base = "/tmp";
         std::string pattern = (base / "sandbench-worked-example-XXXXXX").string();
         if (::mkdtemp(pattern.data()) == nullptr)
             return fail(fmt::format("cannot make a folder for the worked example in {}: {}", base.string(),
