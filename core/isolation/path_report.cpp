@@ -149,8 +149,9 @@ bool under(std::string_view path, std::string_view dir)
 // report of them would only drown the real ones (as local UNIX sockets are refused quietly): the
 // terminal probe of shells (a run has no terminal), libc's name-service lookups of the run's own
 // identity (user and group names are hidden at the process level), the kernel's own description in
-// /proc (filesystems, limits, the process itself; other processes' entries stay reported) and the CPU
-// count probes of /sys. Writes to any of them are reported.
+// /proc (filesystems, limits, the process itself; other processes' entries stay reported), the CPU
+// count probes of /sys and the memory and CPU limit probes of /sys/fs/cgroup (Node's libuv, the JVM and Go
+// read them on every start). Writes to any of them are reported.
 bool quietProbe(std::string_view path, std::uint64_t need)
 {
     if (path == "/dev/tty")
@@ -159,7 +160,7 @@ bool quietProbe(std::string_view path, std::uint64_t need)
         return false;
     if (path == "/etc/nsswitch.conf" || path == "/etc/passwd" || path == "/etc/group")
         return true;
-    if (under(path, "/sys/devices/system/cpu"))
+    if (under(path, "/sys/devices/system/cpu") || under(path, "/sys/fs/cgroup"))
         return true;
     if (under(path, "/proc")) {
         const std::string_view rest = path.size() > 6 ? path.substr(6) : std::string_view();

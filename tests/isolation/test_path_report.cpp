@@ -118,6 +118,28 @@ TEST(PathReport, PlainRunsReportNothing)
                                    at(level, false));
         EXPECT_EQ(lib.outcome, Outcome::Ok) << lib.message << lib.stderrText;
         EXPECT_TRUE(lib.blocked.empty()) << events(lib);
+        // A runtime's start: the limits of its cgroup, as Node's libuv reads them (v1 and v2 spellings; the
+        // sandbox answers with whatever it lets through, here nothing).
+        const auto runtime = runPython(
+            "for p in ('/sys/fs/cgroup/memory/memory.soft_limit_in_bytes', '/sys/fs/cgroup/memory/memory.limit_in_bytes',"
+            " '/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/cpu.max', '/sys/fs/cgroup/cpu/cpu.cfs_quota_us'):\n"
+            "    try:\n"
+            "        open(p).read()\n"
+            "    except OSError:\n"
+            "        pass\n"
+            "print('ok')\n",
+            at(level, false));
+        EXPECT_EQ(runtime.stdoutText, "ok\n") << runtime.message << runtime.stderrText;
+        EXPECT_TRUE(runtime.blocked.empty()) << events(runtime);
+        // A write there is no probe: it is reported (the host's file of either cgroup version).
+        for (const char* limit : {"/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "/sys/fs/cgroup/cpu.max"}) {
+            if (!fs::exists(limit))
+                continue;
+            const auto write = runPython(std::string("try:\n    open('") + limit
+                                             + "', 'w').write('1')\nexcept OSError:\n    pass\n",
+                                         at(level, false));
+            EXPECT_FALSE(pathEvents(write).empty()) << limit << ": " << events(write);
+        }
     }
 }
 
