@@ -98,7 +98,10 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
     Saved saved;
     saved.head = std::move(*head);
     const bool unchanged = scan->root == saved.head.info.tree;
-    if (!request.record || (unchanged && !request.always && request.deferCache)) {
+    // Unchanged, and so is every folder the stat cache knows: nothing to write (no transaction either).
+    const bool cacheCurrent = unchanged && scan->directories == cache;
+    if (!request.record || (unchanged && !request.always && (request.deferCache || cacheCurrent))) {
+        saved.cacheSaved = cacheCurrent;
         saved.scan = std::move(*scan);
         saved.cache = std::move(cache);
         return saved;
