@@ -174,15 +174,24 @@ Result<StepWorkspaceChange> stepWorkspaceChange(SessionStore& sessions, const Se
     auto before = checkpointBeforeStep(sessions, session, step);
     if (!before)
         return std::unexpected(before.error());
-    auto own = sessions.steps(session.id, step - 1, 1);
-    if (!own)
-        return std::unexpected(own.error());
-    if (!own->empty() && !own->front().checkpointAfter.empty())
-        return StepWorkspaceChange{std::move(*before), own->front().checkpointAfter};
-    auto after = checkpointBeforeStep(sessions, session, step + 1);
-    if (!after)
-        return std::unexpected(after.error());
-    return StepWorkspaceChange{std::move(*before), std::move(*after)};
+    StepWorkspaceChange change{std::move(*before), {}};
+    // The first checkpoint taken after the step began: its own after it, else one before or after a later step.
+    constexpr std::int64_t kBatch = 64;
+    for (std::int64_t offset = step - 1;; offset += kBatch) {
+        auto batch = sessions.steps(session.id, offset, kBatch);
+        if (!batch)
+            return std::unexpected(batch.error());
+        for (const StepRecord& each : *batch) {
+            if (each.index > step && !each.checkpointBefore.empty())
+                change.after = each.checkpointBefore;
+            else if (!each.checkpointAfter.empty())
+                change.after = each.checkpointAfter;
+            if (!change.after.empty())
+                return change;
+        }
+        if (static_cast<std::int64_t>(batch->size()) < kBatch)
+            return change;
+    }
 }
 
 } // namespace sb::agents

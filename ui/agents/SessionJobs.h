@@ -65,7 +65,7 @@ class SessionJobRunner : public QObject {
     Q_OBJECT
 public:
     static constexpr std::int64_t kFirstBatch = 2000;
-    static constexpr std::int64_t kBatch = 20000;
+    static constexpr std::int64_t kBatch = 5000; // small enough that taking one in stays well under a frame
 
     explicit SessionJobRunner(QObject* parent);
     ~SessionJobRunner() override; // cancels the loads and waits for the workers

@@ -204,6 +204,12 @@ void StepDetails::showStep(const StepDetail& detail, double costSoFar)
     }
     m_diffFrom = toQString(detail.change->before);
     m_diffTo = toQString(detail.change->after);
+    if (m_diffTo.isEmpty()) {
+        m_diffJobs->cancelDiff();
+        showDiffMessage(tr("No checkpoint was taken after this step began: what it changed in the workspace is not "
+                           "recorded."));
+        return;
+    }
     if (m_diffFrom == m_diffTo) {
         m_diffJobs->cancelDiff();
         showDiffMessage(tr("No checkpoint records a change of the workspace by this step (before and after it: %1).")

@@ -44,12 +44,12 @@ Result<std::vector<StepSummary>> stepSummaries(Store& store, std::string_view se
 // (ASCII letters matched in either case; arguments and results as their stored JSON text), in order.
 Result<std::vector<std::int64_t>> searchSteps(Store& store, std::string_view sessionId, std::string_view text);
 
-// The checkpoints around step `step`: the workspace before it (checkpointBeforeStep) and after it (its own
-// checkpoint after it, else the checkpoint before the next step). Equal when no checkpoint between them records
-// what the step changed.
+// The checkpoints around step `step`, for the workspace diff it caused: before it, checkpointBeforeStep(); after
+// it, the first checkpoint taken once it began (its own after it, else one before or after a later step), empty
+// when none was. Equal ids: no checkpoint between them records a change.
 struct StepWorkspaceChange {
     std::string before;
-    std::string after;
+    std::string after; // "" none taken after the step
 };
 Result<StepWorkspaceChange> stepWorkspaceChange(SessionStore& sessions, const SessionInfo& session,
                                                 std::int64_t step);
