@@ -2,7 +2,6 @@
 
 #include "ui/agents/StepListModel.h"
 #include "ui/models/Conversions.h"
-#include "util/time_text.h"
 
 #include <QHelpEvent>
 #include <QItemSelectionModel>
@@ -41,6 +40,7 @@ const QColor kSelectedBand(0x54, 0xae, 0xff, 60);
 const QColor kCurrent(0x1f, 0x23, 0x28);
 
 // Which of the verdicts in one pixel column shows: the one a person most needs to see.
+constexpr int kSevere = 4; // failed, denied, blocked
 int severity(const StepSummary& step)
 {
     if (step.endedAtMs == 0)
@@ -268,8 +268,9 @@ void AgentTimeline::paint(QPainter& painter, const TimelineScale& scale, const Q
             continue;
         }
         const auto c0 = static_cast<long>(std::floor(std::max(x0 - kMargin, 0.0)));
-        // At least the column it starts in.
-        const auto c1 = std::max(c0, static_cast<long>(std::floor(std::min(x1 - kMargin, static_cast<double>(plot)))));
+        // At least the column it starts in; a refused or failed call (often instant) a few, so that it shows.
+        const long least = c0 + (severity(step) >= kSevere ? static_cast<long>(kNarrow) - 1 : 0);
+        const auto c1 = std::max(least, static_cast<long>(std::floor(std::min(x1 - kMargin, static_cast<double>(plot)))));
         for (long c = c0; c <= c1 && c <= plot; ++c) {
             const auto at = static_cast<std::size_t>(c);
             if (severity(step) > column[at]) {
@@ -323,7 +324,7 @@ void AgentTimeline::paint(QPainter& painter, const TimelineScale& scale, const Q
             const double x1 = std::max(xOf(endOf(*step)), x0 + kNarrow);
             painter.setPen(QPen(kCurrent, 2));
             painter.setBrush(Qt::NoBrush);
-            painter.drawRect(QRectF(x0 - 1, kBarTop - 1, x1 - x0 + 1, kBarHeight + 2));
+            painter.drawRect(QRectF(x0 - 3, kBarTop - 3, x1 - x0 + 5, kBarHeight + 6)); // around the bar, not on it
         }
     }
 
@@ -371,8 +372,7 @@ QString AgentTimeline::toolTipAt(const QPoint& pos) const
     const auto* step = m_model ? m_model->stepAt(row) : nullptr;
     if (!step)
         return {};
-    const QString duration = step->endedAtMs == 0 ? tr("in flight")
-                                                  : toQString(sb::formatDurationExact(step->endedAtMs - step->startedAtMs));
+    const QString duration = StepListModel::durationText(*step);
     QString verdict = toQString(sb::agents::toString(step->verdict));
     if (step->isError)
         verdict += tr(", result is an error");

@@ -233,11 +233,20 @@ void AgentWorkspace::refresh()
 
 void AgentWorkspace::poll()
 {
+    if (!isVisible())
+        return; // a hidden panel reads nothing; showing it reads what changed (showEvent)
     if (++m_pollTicks % kSessionListEveryTicks == 0 && !m_jobs->isLoadingSessions())
         m_jobs->loadSessions();
     const bool running = m_session && m_session->status == sb::agents::SessionStatus::Running;
     if (running && !m_jobs->isLoadingSteps())
         m_jobs->loadSteps(m_sessionId, m_steps->resumeOffset());
+}
+
+void AgentWorkspace::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_storePath)
+        refresh();
 }
 
 void AgentWorkspace::onSessionsLoaded(const SessionsSnapshot& snapshot)

@@ -22,7 +22,8 @@ class StepListModel;
 
 // The agent workspace: the store's agent sessions; the open one's steps as a timeline and a list kept in step
 // (one selection), the selected step's details, search within the session, and export as JSON Lines or an HTML
-// report. A session still running is followed: its new steps are read off the GUI thread every half second.
+// report. A session still running is followed while the panel shows: its new steps are read off the GUI thread
+// every half second.
 class AgentWorkspace : public QWidget {
     Q_OBJECT
 public:
@@ -59,6 +60,9 @@ public:
 signals:
     void statusMessage(const QString& text, int timeoutMs);
     void exportFinished(const QString& path, const QString& error);
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     void buildLayout();

@@ -7,7 +7,6 @@
 #include "ui/jobs/CheckpointJobs.h"
 #include "ui/models/Conversions.h"
 #include "ui/models/DiffFileModel.h"
-#include "util/time_text.h"
 
 #include <QFontDatabase>
 #include <QHeaderView>
@@ -167,8 +166,7 @@ void StepDetails::showStep(const StepDetail& detail, double costSoFar)
     if (!step.message.empty())
         html += QStringLiteral(" — ") + toQString(step.message).toHtmlEscaped();
     html += QStringLiteral("<br>");
-    const QString duration = step.endedAtMs == 0 ? tr("in flight")
-                                                 : toQString(sb::formatDurationExact(step.endedAtMs - step.startedAtMs));
+    const QString duration = StepListModel::durationText(step.startedAtMs, step.endedAtMs);
     QString cost = tr("Duration %1 · cost %2 · so far %3").arg(duration, QString::number(step.cost, 'g', 4),
                                                               QString::number(costSoFar, 'g', 4));
     if (detail.maxCost)

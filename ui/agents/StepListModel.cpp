@@ -17,6 +17,14 @@ QColor StepListModel::verdictColor(sb::agents::Verdict verdict)
     return QColor(toQString(sb::agents::verdictColor(verdict)));
 }
 
+QString StepListModel::durationText(std::int64_t startedAtMs, std::int64_t endedAtMs)
+{
+    if (endedAtMs == 0)
+        return tr("in flight");
+    const std::int64_t ms = std::max<std::int64_t>(0, endedAtMs - startedAtMs);
+    return ms < 1000 ? tr("%1 ms").arg(ms) : toQString(sb::formatDurationExact(ms));
+}
+
 void StepListModel::clear()
 {
     beginResetModel();
@@ -154,8 +162,7 @@ QVariant StepListModel::data(const QModelIndex& index, int role) const
         return text;
     }
     case DurationColumn:
-        return step->endedAtMs == 0 ? tr("in flight")
-                                    : toQString(sb::formatDurationExact(step->endedAtMs - step->startedAtMs));
+        return durationText(*step);
     case CostColumn:
         return QString::number(step->cost, 'g', 4);
     default:

@@ -42,6 +42,12 @@ public:
     const std::vector<std::int64_t>& matches() const { return m_matches; }
 
     static QColor verdictColor(sb::agents::Verdict verdict);
+    // "in flight", "0 ms", "75 ms", "1s250ms".
+    static QString durationText(std::int64_t startedAtMs, std::int64_t endedAtMs);
+    static QString durationText(const sb::agents::StepSummary& step)
+    {
+        return durationText(step.startedAtMs, step.endedAtMs);
+    }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
