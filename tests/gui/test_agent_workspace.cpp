@@ -23,6 +23,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QHelpEvent>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -32,6 +33,7 @@
 #include <QTabWidget>
 #include <QPlainTextEdit>
 #include <QTableView>
+#include <QToolTip>
 #include <QTreeView>
 #include <QWheelEvent>
 #include <QTemporaryDir>
@@ -377,6 +379,15 @@ void TestAgentWorkspace::aRunningSessionIsFollowed()
                                  ->text()
                                  .contains(QStringLiteral("completed")),
                              10000);
+    // A session that starts meanwhile joins the list; the open one stays open and selected.
+    auto another = sessions.begin(sessionInfo(*store));
+    QVERIFY(another);
+    QTRY_COMPARE_WITH_TIMEOUT(panel.sessionModel()->rowCount(), 2, 10000);
+    const QString openId = QString::fromStdString(live->info().id);
+    QCOMPARE(panel.sessionId(), openId);
+    auto* list = panel.findChild<QTableView*>(QStringLiteral("agentSessionList"));
+    QCOMPARE(list->currentIndex().row(), panel.sessionModel()->rowOf(openId));
+    QCOMPARE(panel.stepModel()->rowCount(), 3);
 }
 
 void TestAgentWorkspace::theWindowShowsARecordedSession()
@@ -477,6 +488,14 @@ void TestAgentWorkspace::theTimelineSelectsWhatTheListShows()
             x = at;
     }
     QVERIFY(x >= 0);
+    // Hovering sums the step up.
+    QHelpEvent hover(QEvent::ToolTip, QPoint(x, 30), timeline->mapToGlobal(QPoint(x, 30)));
+    QApplication::sendEvent(timeline, &hover);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("Step 12")) && QToolTip::text().contains(QStringLiteral("blocked"))
+                 && QToolTip::text().contains(QStringLiteral("http_get")),
+             qPrintable(QToolTip::text()));
+    QToolTip::hideText();
     QTest::mouseClick(timeline, Qt::LeftButton, {}, QPoint(x, 30));
     QCOMPARE(workspace()->stepView()->currentIndex().row(), rowOfStep(12));
     QTRY_VERIFY_WITH_TIMEOUT(workspace()->details()->summaryText().contains(QStringLiteral("Step 12")), 30000);
@@ -560,6 +579,15 @@ void TestAgentWorkspace::theTimelineZoomsAndPansWithKeys()
     QApplication::sendEvent(timeline, &wheel);
     QVERIFY(timeline->scale().msPerPixel < zoomed);
     screenshot(QStringLiteral("35-agent-timeline-zoomed.png"));
+    // Dragging pans: the view follows the pointer.
+    const double before = timeline->scale().startMs;
+    const int y = 30;
+    QTest::mousePress(timeline, Qt::LeftButton, {}, QPoint(400, y));
+    QTest::mouseMove(timeline, QPoint(350, y));
+    QTest::mouseMove(timeline, QPoint(300, y));
+    QTest::mouseRelease(timeline, Qt::LeftButton, {}, QPoint(300, y));
+    QVERIFY2(std::abs(timeline->scale().startMs - (before + 100 * timeline->scale().msPerPixel)) < 1e-6,
+             qPrintable(QStringLiteral("%1 → %2").arg(before).arg(timeline->scale().startMs)));
     QTest::keyClick(timeline, Qt::Key_Minus);
     QVERIFY(timeline->scale().msPerPixel > zoomed / 1.5 - 1e-9);
     QTest::keyClick(timeline, Qt::Key_0);

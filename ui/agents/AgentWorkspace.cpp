@@ -255,12 +255,12 @@ void AgentWorkspace::onSessionsLoaded(const SessionsSnapshot& snapshot)
         emit statusMessage(tr("Cannot read the agent sessions: %1").arg(snapshot.error), 0);
         return;
     }
-    {
+    m_sessions->setSessions(snapshot.sessions);
+    // After a reset (a session came or went), the open one selected again without reopening it.
+    if (const int row = m_sessions->rowOf(m_sessionId); row >= 0 && m_sessionView->currentIndex().row() != row) {
         const QSignalBlocker blocker(m_sessionView->selectionModel());
-        m_sessions->setSessions(snapshot.sessions);
-        const int row = m_sessions->rowOf(m_sessionId);
-        if (row >= 0)
-            m_sessionView->selectRow(row);
+        m_sessionView->selectRow(row);
+        m_sessionView->viewport()->update();
     }
     // A session the list shows ended while it was open: read what came in since.
     if (const int row = m_sessions->rowOf(m_sessionId); row >= 0 && m_session) {

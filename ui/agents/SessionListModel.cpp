@@ -5,15 +5,27 @@
 #include <QDateTime>
 #include <QLocale>
 
+#include <algorithm>
+
 namespace sb::ui {
 
 SessionListModel::SessionListModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void SessionListModel::setSessions(std::vector<sb::agents::SessionInfo> sessions)
 {
-    beginResetModel();
+    // The same sessions again (a refresh): their rows change in place, so the view keeps its selection and scroll.
+    const bool sameRows = sessions.size() == m_sessions.size()
+                          && std::equal(sessions.begin(), sessions.end(), m_sessions.begin(),
+                                        [](const auto& a, const auto& b) { return a.id == b.id; });
+    if (!sameRows) {
+        beginResetModel();
+        m_sessions = std::move(sessions);
+        endResetModel();
+        return;
+    }
     m_sessions = std::move(sessions);
-    endResetModel();
+    if (!m_sessions.empty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
 const sb::agents::SessionInfo* SessionListModel::sessionAt(int row) const

@@ -8,8 +8,8 @@
 
 namespace sb::ui {
 
-// The agent sessions of the store, newest first: when, kind, command, status, steps, cost and id. Reset from
-// each snapshot a background job reads.
+// The agent sessions of the store, newest first: when, kind, command, status, steps, cost and id, from each
+// snapshot a background job reads (the same sessions again are updated in place).
 class SessionListModel : public QAbstractTableModel {
     Q_OBJECT
 public:
