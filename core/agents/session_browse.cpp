@@ -82,6 +82,35 @@ Result<StepSummary> readSummary(sqlite3_stmt* s, const std::filesystem::path& st
     return step;
 }
 
+// The first checkpoint taken once step `step` began: its own after it, else one before or after a later step; ""
+// none. One indexed scan of the steps' checkpoint columns.
+Result<std::string> firstCheckpointFrom(Store& store, std::string_view sessionId, std::int64_t step)
+{
+    return sessions::guarded(store.path(), "reading an agent session's checkpoints", [&]() -> Result<std::string> {
+        auto db = sqlite::connectionOf(store);
+        if (!db)
+            return std::unexpected(db.error());
+        auto session = sessions::sessionRow(*db, sessionId);
+        if (!session)
+            return std::unexpected(session.error());
+        auto statement = db->prepare(
+            "SELECT CASE WHEN idx > ?2 AND coalesce(checkpoint_before, '') <> '' THEN checkpoint_before "
+            "ELSE checkpoint_after END FROM agent_steps WHERE session_id = ?1 AND idx >= ?2 "
+            "AND ((idx > ?2 AND coalesce(checkpoint_before, '') <> '') OR coalesce(checkpoint_after, '') <> '') "
+            "ORDER BY idx LIMIT 1");
+        if (!statement)
+            return std::unexpected(statement.error());
+        sqlite3_bind_int64(statement->get(), 1, session->row);
+        sqlite3_bind_int64(statement->get(), 2, step);
+        const int rc = sqlite3_step(statement->get());
+        if (rc == SQLITE_DONE)
+            return std::string();
+        if (rc != SQLITE_ROW)
+            return db->error(fmt::format("cannot read the checkpoints of session {}", sessionId));
+        return columnString(statement->get(), 0);
+    });
+}
+
 } // namespace
 
 std::string argumentSummary(const Json& arguments, std::size_t maxChars)
@@ -167,31 +196,30 @@ Result<std::vector<std::int64_t>> searchSteps(Store& store, std::string_view ses
     });
 }
 
-Result<StepWorkspaceChange> stepWorkspaceChange(SessionStore& sessions, const SessionInfo& session, std::int64_t step)
+Result<StepWorkspaceChange> stepWorkspaceChange(SessionStore& sessions, Store& store, const SessionInfo& session,
+                                                std::int64_t step)
 {
     if (step < 1 || step > session.steps)
         return fail(fmt::format("session {} has steps 1 to {}: there is no step {}", session.id, session.steps, step));
+    auto after = firstCheckpointFrom(store, session.id, step);
+    if (!after)
+        return std::unexpected(after.error());
+    StepWorkspaceChange change{{}, std::move(*after)};
+    if (change.after.empty())
+        return change; // nothing to compare with: the before is not looked for (at 100 000 steps, a second's read)
+    auto own = sessions.steps(session.id, step - 1, 1);
+    if (!own)
+        return std::unexpected(own.error());
+    // checkpointBeforeStep's first case, without reading the steps before: the step's own checkpoint before it.
+    if (!own->empty() && !own->front().checkpointBefore.empty()) {
+        change.before = own->front().checkpointBefore;
+        return change;
+    }
     auto before = checkpointBeforeStep(sessions, session, step);
     if (!before)
         return std::unexpected(before.error());
-    StepWorkspaceChange change{std::move(*before), {}};
-    // The first checkpoint taken after the step began: its own after it, else one before or after a later step.
-    constexpr std::int64_t kBatch = 64;
-    for (std::int64_t offset = step - 1;; offset += kBatch) {
-        auto batch = sessions.steps(session.id, offset, kBatch);
-        if (!batch)
-            return std::unexpected(batch.error());
-        for (const StepRecord& each : *batch) {
-            if (each.index > step && !each.checkpointBefore.empty())
-                change.after = each.checkpointBefore;
-            else if (!each.checkpointAfter.empty())
-                change.after = each.checkpointAfter;
-            if (!change.after.empty())
-                return change;
-        }
-        if (static_cast<std::int64_t>(batch->size()) < kBatch)
-            return change;
-    }
+    change.before = std::move(*before);
+    return change;
 }
 
 } // namespace sb::agents

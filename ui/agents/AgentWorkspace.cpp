@@ -308,6 +308,7 @@ void AgentWorkspace::onStepsLoaded(const StepBatch& batch)
     }
     if (batch.session) {
         m_session = *batch.session;
+        m_steps->reserve(m_session->steps);
         updateHeader();
     }
     const bool wasEmpty = m_steps->rowCount() == 0;

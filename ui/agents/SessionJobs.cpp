@@ -190,7 +190,7 @@ void SessionJobRunner::loadStep(const QString& sessionId, std::int64_t index)
                   detail.step = std::move(steps->front());
                   detail.sandbox = toQString(session->sandbox);
                   detail.maxCost = maxCostOf(*store, *session);
-                  auto change = sb::agents::stepWorkspaceChange(sessions, *session, index);
+                  auto change = sb::agents::stepWorkspaceChange(sessions, *store, *session, index);
                   if (change)
                       detail.change = std::move(*change);
                   else

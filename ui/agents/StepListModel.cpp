@@ -36,6 +36,14 @@ void StepListModel::clear()
     endResetModel();
 }
 
+void StepListModel::reserve(std::int64_t count)
+{
+    const auto wanted = static_cast<std::size_t>(std::clamp<std::int64_t>(count, 0, std::int64_t{1} << 24));
+    m_steps.reserve(wanted);
+    m_costSoFar.reserve(wanted);
+    m_isMatch.reserve(wanted);
+}
+
 void StepListModel::setSteps(std::int64_t offset, std::vector<sb::agents::StepSummary> steps)
 {
     const auto held = static_cast<std::int64_t>(m_steps.size());

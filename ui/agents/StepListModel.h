@@ -25,6 +25,8 @@ public:
     explicit StepListModel(QObject* parent);
 
     void clear();
+    // Room for `count` steps, so that growing to a session's size does not move the steps held.
+    void reserve(std::int64_t count);
     // Steps offset + 1 ... as read: those already held are replaced, the rest appended. Steps must come in
     // order with no gap (offset at most rowCount()).
     void setSteps(std::int64_t offset, std::vector<sb::agents::StepSummary> steps);

@@ -48,10 +48,11 @@ Result<std::vector<std::int64_t>> searchSteps(Store& store, std::string_view ses
 // it, the first checkpoint taken once it began (its own after it, else one before or after a later step), empty
 // when none was. Equal ids: no checkpoint between them records a change.
 struct StepWorkspaceChange {
-    std::string before;
-    std::string after; // "" none taken after the step
+    std::string before; // "" when there is no after
+    std::string after;  // "" none taken after the step
 };
-Result<StepWorkspaceChange> stepWorkspaceChange(SessionStore& sessions, const SessionInfo& session,
+// `sessions` is over `store`. Fast at any step when no checkpoint follows the step (the before is then left empty).
+Result<StepWorkspaceChange> stepWorkspaceChange(SessionStore& sessions, Store& store, const SessionInfo& session,
                                                 std::int64_t step);
 
 } // namespace sb::agents
