@@ -25,6 +25,12 @@
 #include <QFile>
 #include <QHelpEvent>
 #include <QImage>
+#include <QInputDialog>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
+#include <QContextMenuEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
@@ -69,6 +75,7 @@ private slots:
     void searchFindsAndJumps();
     void theTimelineZoomsAndPansWithKeys();
     void exportWritesJsonLinesAndAnHtmlReport();
+    void forkAndRewindFromAStepsContextMenu();
     void cleanupTestCase();
 
 private:
@@ -80,6 +87,10 @@ private:
     int rowOfStep(std::int64_t index) const { return static_cast<int>(index - 1); }
     void clickStep(std::int64_t index);
     void waitLoaded();
+    // Runs `act` on the widget `find` returns once it shows (a popup menu, a modal dialog), from the event loop.
+    template <typename Find, typename Act>
+    void whenShown(Find find, Act act, int triesLeft = 200);
+    void chooseFromStepMenu(std::int64_t step, const char* action);
 
     QTemporaryDir m_dir;
     QString m_store; // the window's store, with the recorded example session
@@ -146,6 +157,32 @@ void TestAgentWorkspace::clickStep(std::int64_t index)
     const QModelIndex at = view->model()->index(rowOfStep(index), StepListModel::ToolColumn);
     view->scrollTo(at);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(at).center());
+}
+
+template <typename Find, typename Act>
+void TestAgentWorkspace::whenShown(Find find, Act act, int triesLeft)
+{
+    QTimer::singleShot(20, this, [this, find, act, triesLeft] {
+        if (auto* widget = find())
+            act(widget);
+        else if (triesLeft > 0)
+            whenShown(find, act, triesLeft - 1);
+    });
+}
+
+void TestAgentWorkspace::chooseFromStepMenu(std::int64_t step, const char* action)
+{
+    whenShown([] { return qobject_cast<QMenu*>(QApplication::activePopupWidget()); },
+              [action](QMenu* menu) {
+                  auto* chosen = menu->findChild<QAction*>(QString::fromLatin1(action));
+                  QVERIFY(chosen && chosen->isEnabled());
+                  menu->close();
+                  chosen->trigger();
+              });
+    QTableView* view = workspace()->stepView();
+    const QRect cell = view->visualRect(view->model()->index(rowOfStep(step), StepListModel::ToolColumn));
+    QContextMenuEvent event(QContextMenuEvent::Mouse, cell.center(), view->viewport()->mapToGlobal(cell.center()));
+    QApplication::sendEvent(view->viewport(), &event);
 }
 
 void TestAgentWorkspace::initTestCase()
@@ -648,6 +685,61 @@ void TestAgentWorkspace::exportWritesJsonLinesAndAnHtmlReport()
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, 30000);
     QVERIFY(done.last().at(1).toString().contains(QStringLiteral("no/such/folder")));
     screenshot(QStringLiteral("36-agent-workspace-dock.png"), m_window->findChild<QDockWidget*>(QStringLiteral("agentsDock")));
+}
+
+void TestAgentWorkspace::forkAndRewindFromAStepsContextMenu()
+{
+    QSignalSpy done(workspace(), &AgentWorkspace::workspaceTaskFinished);
+    const QString original = QString::fromLatin1(
+        [&] {
+            QFile file(m_dir.path() + QStringLiteral("/examples/upgrade-repo/requirements.txt"));
+            return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        }());
+    QVERIFY(!original.isEmpty());
+    const auto fileOf = [&](const QString& sandbox, const QString& name) {
+        const QString folder = cli({QStringLiteral("sandbox"), QStringLiteral("path"), sandbox}).trimmed();
+        QFile file(folder + QLatin1Char('/') + name);
+        return file.open(QIODevice::ReadOnly) ? QString::fromLatin1(file.readAll()) : QString();
+    };
+    // Fork from before step 4 (the upgrade's edit of requirements.txt): the new sandbox has the old requirement.
+    whenShown([] { return qobject_cast<QInputDialog*>(QApplication::activeModalWidget()); },
+              [](QInputDialog* dialog) {
+                  dialog->setTextValue(QStringLiteral("before-upgrade"));
+                  dialog->accept();
+              });
+    chooseFromStepMenu(4, "actionForkAtStep");
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+    const auto forked = done.first().first().value<SessionWorkspaceTask>();
+    QVERIFY2(forked.error.isEmpty(), qPrintable(forked.error));
+    QCOMPARE(forked.sandbox, QStringLiteral("before-upgrade"));
+    QCOMPARE(fileOf(QStringLiteral("before-upgrade"), QStringLiteral("requirements.txt")), original);
+    // It shows in the checkpoint browser.
+    auto* sandboxes = m_window->findChild<QTableView*>(QStringLiteral("sandboxTable"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            for (int row = 0; row < sandboxes->model()->rowCount(); ++row) {
+                if (sandboxes->model()->index(row, 0).data().toString() == QStringLiteral("before-upgrade")
+                    || sandboxes->model()->index(row, 1).data().toString() == QStringLiteral("before-upgrade"))
+                    return true;
+            }
+            return false;
+        }(),
+        30000);
+    // Rewind the session's own sandbox there, confirmed: its requirement goes back too.
+    QVERIFY(fileOf(QStringLiteral("upgrade"), QStringLiteral("requirements.txt")) != original);
+    whenShown([] { return qobject_cast<QMessageBox*>(QApplication::activeModalWidget()); },
+              [](QMessageBox* box) { box->button(QMessageBox::Yes)->click(); });
+    chooseFromStepMenu(4, "actionRewindToStep");
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60000);
+    const auto rewound = done.last().first().value<SessionWorkspaceTask>();
+    QVERIFY2(rewound.error.isEmpty(), qPrintable(rewound.error));
+    QCOMPARE(rewound.sandbox, QStringLiteral("upgrade"));
+    QCOMPARE(fileOf(QStringLiteral("upgrade"), QStringLiteral("requirements.txt")), original);
+    // A name that is taken: a clear error.
+    QVERIFY(workspace()->forkAtStep(4, QStringLiteral("before-upgrade")));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, 60000);
+    QVERIFY2(done.last().first().value<SessionWorkspaceTask>().error.contains(QStringLiteral("before-upgrade")),
+             qPrintable(done.last().first().value<SessionWorkspaceTask>().error));
 }
 
 void TestAgentWorkspace::cleanupTestCase()

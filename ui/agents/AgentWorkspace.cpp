@@ -12,6 +12,8 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
+#include <QMessageBox>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
@@ -71,6 +73,15 @@ AgentWorkspace::AgentWorkspace(QWidget* parent)
     connect(m_jobs, &SessionJobRunner::stepLoaded, this, &AgentWorkspace::onStepLoaded);
     connect(m_jobs, &SessionJobRunner::searched, this, &AgentWorkspace::onSearched);
     connect(m_jobs, &SessionJobRunner::exported, this, &AgentWorkspace::onExported);
+    connect(m_jobs, &SessionJobRunner::workspaceChanged, this, &AgentWorkspace::onWorkspaceChanged);
+    m_stepView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_stepView, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        showStepMenu(m_stepView->viewport()->mapToGlobal(pos), m_stepView->indexAt(pos).row());
+    });
+    m_timeline->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_timeline, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        showStepMenu(m_timeline->mapToGlobal(pos), m_timeline->stepAt(pos));
+    });
     connect(m_sessionView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &AgentWorkspace::onSessionSelected);
     connect(m_stepView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -452,6 +463,89 @@ void AgentWorkspace::onExported(const SessionExport& outcome)
     else
         emit statusMessage(outcome.error, 0);
     emit exportFinished(outcome.path, outcome.error);
+}
+
+void AgentWorkspace::showStepMenu(const QPoint& globalPos, int row)
+{
+    const auto* step = m_steps->stepAt(row);
+    if (!step)
+        return;
+    const std::int64_t index = step->index;
+    QMenu menu(this);
+    auto* fork = menu.addAction(tr("Fork a sandbox from before step %1…").arg(index));
+    fork->setObjectName(QStringLiteral("actionForkAtStep"));
+    connect(fork, &QAction::triggered, this, [this, index] { askFork(index); });
+    auto* rewind = menu.addAction(tr("Rewind the sandbox to before step %1…").arg(index));
+    rewind->setObjectName(QStringLiteral("actionRewindToStep"));
+    const bool running = m_session && m_session->status == sb::agents::SessionStatus::Running;
+    rewind->setEnabled(!running);
+    if (running)
+        rewind->setToolTip(tr("Not while the session runs: the agent is working in that sandbox"));
+    connect(rewind, &QAction::triggered, this, [this, index] { askRewind(index); });
+    fork->setEnabled(!m_jobs->isChangingWorkspace());
+    rewind->setEnabled(rewind->isEnabled() && !m_jobs->isChangingWorkspace());
+    menu.exec(globalPos);
+}
+
+void AgentWorkspace::askFork(std::int64_t step)
+{
+    bool ok = false;
+    const QString suggested = QStringLiteral("fork-%1-step-%2").arg(m_sessionId.left(8)).arg(step);
+    const QString name = QInputDialog::getText(this, tr("Fork a sandbox"),
+                                               tr("A new sandbox whose workspace is the session's before step %1. "
+                                                  "Its name:")
+                                                   .arg(step),
+                                               QLineEdit::Normal, suggested, &ok);
+    if (ok && !name.trimmed().isEmpty())
+        forkAtStep(step, name.trimmed());
+}
+
+void AgentWorkspace::askRewind(std::int64_t step)
+{
+    const auto answer = QMessageBox::question(
+        this, tr("Rewind the sandbox"),
+        tr("Make the sandbox %1 as it was before step %2? Unsaved changes are checkpointed first: nothing is lost.")
+            .arg(m_session ? toQString(m_session->sandbox) : QString())
+            .arg(step));
+    if (answer == QMessageBox::Yes)
+        rewindToStep(step);
+}
+
+bool AgentWorkspace::forkAtStep(std::int64_t step, const QString& name)
+{
+    if (m_sessionId.isEmpty() || !m_jobs->forkAtStep(m_sessionId, step, name))
+        return false;
+    emit statusMessage(tr("Forking %1 from before step %2…").arg(name).arg(step), 0);
+    return true;
+}
+
+bool AgentWorkspace::rewindToStep(std::int64_t step)
+{
+    if (m_sessionId.isEmpty() || !m_jobs->rewindToStep(m_sessionId, step))
+        return false;
+    emit statusMessage(tr("Rewinding to before step %1…").arg(step), 0);
+    return true;
+}
+
+void AgentWorkspace::onWorkspaceChanged(const SessionWorkspaceTask& outcome)
+{
+    if (!outcome.error.isEmpty()) {
+        emit statusMessage(outcome.fork ? tr("Cannot fork: %1").arg(outcome.error)
+                                        : tr("Cannot rewind: %1").arg(outcome.error),
+                           0);
+    } else {
+        emit statusMessage(outcome.fork ? tr("Sandbox %1 forked from before step %2 (checkpoint %3)")
+                                              .arg(outcome.sandbox)
+                                              .arg(outcome.step)
+                                              .arg(outcome.checkpoint.left(12))
+                                        : tr("Sandbox %1 rewound to before step %2 (checkpoint %3)")
+                                              .arg(outcome.sandbox)
+                                              .arg(outcome.step)
+                                              .arg(outcome.checkpoint.left(12)),
+                           8000);
+        emit storeChanged();
+    }
+    emit workspaceTaskFinished(outcome);
 }
 
 void AgentWorkspace::updateHeader()

@@ -45,6 +45,11 @@ public:
     void nextMatch();
     void previousMatch();
 
+    // A new sandbox `name` from the open session's workspace before step `step`, or the session's sandbox rewound
+    // there (the context menu asks for the name or a confirmation first). False: not now (no session, a task runs).
+    bool forkAtStep(std::int64_t step, const QString& name);
+    bool rewindToStep(std::int64_t step);
+
     // Writes the open session to `path` (the actions ask for it with a file dialog). False: nothing to export.
     bool exportSession(const QString& path, SessionExportFormat format);
 
@@ -60,6 +65,9 @@ public:
 signals:
     void statusMessage(const QString& text, int timeoutMs);
     void exportFinished(const QString& path, const QString& error);
+    // A sandbox or checkpoint was made (fork, rewind): the checkpoint browser reads the store again.
+    void storeChanged();
+    void workspaceTaskFinished(const sb::ui::SessionWorkspaceTask& outcome);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -77,6 +85,10 @@ private:
     void updateHeader();
     void jumpToMatch(bool forward);
     void askExport(SessionExportFormat format);
+    void showStepMenu(const QPoint& globalPos, int row);
+    void askFork(std::int64_t step);
+    void askRewind(std::int64_t step);
+    void onWorkspaceChanged(const SessionWorkspaceTask& outcome);
 
     SessionJobRunner* m_jobs = nullptr;
     SessionListModel* m_sessions = nullptr;

@@ -1,6 +1,7 @@
 #include "ui/agents/SessionJobs.h"
 
 #include "agents/session_export.h"
+#include "agents/session_replay.h"
 #include "isolation/policy.h"
 #include "store/store.h"
 #include "ui/models/Conversions.h"
@@ -98,6 +99,7 @@ SessionJobRunner::SessionJobRunner(QObject* parent)
     , m_stepWatcher(new QFutureWatcher<StepDetail>(this))
     , m_searchWatcher(new QFutureWatcher<StepSearch>(this))
     , m_exportWatcher(new QFutureWatcher<SessionExport>(this))
+    , m_workspaceWatcher(new QFutureWatcher<SessionWorkspaceTask>(this))
 {
     // A load, a step's details, a search and an export at once; superseded ones wind down beside them.
     m_pool.setMaxThreadCount(4);
@@ -108,7 +110,7 @@ SessionJobRunner::~SessionJobRunner()
     m_stepsWatcher->future().cancel();
     for (QFutureWatcherBase* watcher :
          std::initializer_list<QFutureWatcherBase*>{m_sessionsWatcher, m_stepsWatcher, m_stepWatcher,
-                                                    m_searchWatcher, m_exportWatcher})
+                                                    m_searchWatcher, m_exportWatcher, m_workspaceWatcher})
         watcher->disconnect(this);
     m_pool.waitForDone();
 }
@@ -268,6 +270,54 @@ void SessionJobRunner::exportSession(const QString& sessionId, const QString& pa
                   return outcome;
               },
               [this](const SessionExport& outcome) { emit exported(outcome); });
+}
+
+bool SessionJobRunner::forkAtStep(const QString& sessionId, std::int64_t step, const QString& name)
+{
+    if (!m_storePath || m_workspaceId != 0)
+        return false;
+    runLatest(this, &m_pool, m_workspaceWatcher, m_workspaceId, m_nextId++,
+              [path = *m_storePath, sessionId, step, name] {
+                  SessionWorkspaceTask outcome{.fork = true, .step = step, .sandbox = name};
+                  auto store = sb::Store::open(path);
+                  if (!store) {
+                      outcome.error = toQString(store.error().message);
+                      return outcome;
+                  }
+                  auto forked = sb::agents::forkSession(*store, toStdString(sessionId), step, toStdString(name));
+                  if (forked)
+                      outcome.checkpoint = toQString(forked->checkpoint.id);
+                  else
+                      outcome.error = toQString(forked.error().message);
+                  return outcome;
+              },
+              [this](const SessionWorkspaceTask& outcome) { emit workspaceChanged(outcome); });
+    return true;
+}
+
+bool SessionJobRunner::rewindToStep(const QString& sessionId, std::int64_t step)
+{
+    if (!m_storePath || m_workspaceId != 0)
+        return false;
+    runLatest(this, &m_pool, m_workspaceWatcher, m_workspaceId, m_nextId++,
+              [path = *m_storePath, sessionId, step] {
+                  SessionWorkspaceTask outcome{.fork = false, .step = step};
+                  auto store = sb::Store::open(path);
+                  if (!store) {
+                      outcome.error = toQString(store.error().message);
+                      return outcome;
+                  }
+                  auto rewound = sb::agents::rewindSession(*store, toStdString(sessionId), step);
+                  if (rewound) {
+                      outcome.sandbox = toQString(rewound->sandbox);
+                      outcome.checkpoint = toQString(rewound->restored.id);
+                  } else {
+                      outcome.error = toQString(rewound.error().message);
+                  }
+                  return outcome;
+              },
+              [this](const SessionWorkspaceTask& outcome) { emit workspaceChanged(outcome); });
+    return true;
 }
 
 } // namespace sb::ui

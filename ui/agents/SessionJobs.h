@@ -58,6 +58,16 @@ struct SessionExport {
     QString error{}; // empty: written
 };
 
+// A session's workspace taken back to before a step: a new sandbox forked from there, or the session's own
+// sandbox rewound.
+struct SessionWorkspaceTask {
+    bool fork = false;
+    std::int64_t step = 0;
+    QString sandbox{};    // the new sandbox, or the one rewound
+    QString checkpoint{}; // the checkpoint it now holds
+    QString error{};      // empty: done
+};
+
 // Reads agent sessions on worker threads, each job through its own store connection. A read that a newer read of
 // the same kind supersedes is dropped (a step load is cancelled between batches). Steps arrive in batches, the
 // first small so that a large session shows at once.
@@ -82,11 +92,17 @@ public:
     void exportSession(const QString& sessionId, const QString& path, SessionExportFormat format,
                        const QString& timelineImage = {});
 
+    // A new sandbox `name` whose workspace is the session's before step `step` (sessions fork), or the session's
+    // sandbox made so (sessions rewind: refused while the session runs). False while another such task runs.
+    bool forkAtStep(const QString& sessionId, std::int64_t step, const QString& name);
+    bool rewindToStep(const QString& sessionId, std::int64_t step);
+
     bool isLoadingSessions() const { return m_sessionsId != 0; }
     bool isLoadingSteps() const { return m_stepsId != 0; }
     bool isLoadingStep() const { return m_stepId != 0; }
     bool isSearching() const { return m_searchId != 0; }
     bool isExporting() const { return m_exportId != 0; }
+    bool isChangingWorkspace() const { return m_workspaceId != 0; }
 
 signals:
     void sessionsLoaded(const sb::ui::SessionsSnapshot& snapshot);
@@ -94,6 +110,7 @@ signals:
     void stepLoaded(const sb::ui::StepDetail& detail);
     void searched(const sb::ui::StepSearch& search);
     void exported(const sb::ui::SessionExport& outcome);
+    void workspaceChanged(const sb::ui::SessionWorkspaceTask& outcome);
 
 private:
     QThreadPool m_pool;
@@ -103,12 +120,14 @@ private:
     QFutureWatcher<StepDetail>* m_stepWatcher = nullptr;
     QFutureWatcher<StepSearch>* m_searchWatcher = nullptr;
     QFutureWatcher<SessionExport>* m_exportWatcher = nullptr;
+    QFutureWatcher<SessionWorkspaceTask>* m_workspaceWatcher = nullptr;
     quint64 m_nextId = 1;
     quint64 m_sessionsId = 0;
     quint64 m_stepsId = 0;
     quint64 m_stepId = 0;
     quint64 m_searchId = 0;
     quint64 m_exportId = 0;
+    quint64 m_workspaceId = 0;
 };
 
 } // namespace sb::ui

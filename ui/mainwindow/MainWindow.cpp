@@ -344,6 +344,9 @@ void MainWindow::createDocks()
     addDockWidget(Qt::RightDockWidgetArea, agentsDock);
     tabifyDockWidget(rulesDock, agentsDock);
     connect(m_agentWorkspace, &AgentWorkspace::statusMessage, statusBar(), &QStatusBar::showMessage);
+    // A fork or rewind from a step shows in the checkpoint browser and the audit log.
+    connect(m_agentWorkspace, &AgentWorkspace::storeChanged, m_checkpointBrowser, &CheckpointBrowser::reload);
+    connect(m_agentWorkspace, &AgentWorkspace::storeChanged, m_auditView, &AuditView::storeChanged);
     metricsDock->raise();
 
     // The metrics column runs the full height; history sits under the editor only.
