@@ -63,10 +63,10 @@ QColor colorOf(const StepSummary& step)
 QString tickText(double ms, double tick)
 {
     if (tick < 1000)
-        return QStringLiteral("%1 ms").arg(ms, 0, 'f', tick < 1 ? 2 : 0);
+        return AgentTimeline::tr("%1 ms").arg(ms, 0, 'f', tick < 1 ? 2 : 0);
     if (tick < 60000)
-        return QStringLiteral("%1 s").arg(ms / 1000, 0, 'f', tick < 10000 ? 1 : 0);
-    return QStringLiteral("%1 min").arg(ms / 60000, 0, 'f', tick < 600000 ? 1 : 0);
+        return AgentTimeline::tr("%1 s").arg(ms / 1000, 0, 'f', tick < 10000 ? 1 : 0);
+    return AgentTimeline::tr("%1 min").arg(ms / 60000, 0, 'f', tick < 600000 ? 1 : 0);
 }
 
 } // namespace
