@@ -411,6 +411,11 @@ void TestAgentWorkspace::aRunningSessionIsFollowed()
     QTRY_VERIFY_WITH_TIMEOUT(panel.stepModel()->index(1, StepListModel::DurationColumn).data().toString()
                                  != QStringLiteral("in flight"),
                              10000);
+    // A step's cost so far, against the policy's max_cost.
+    panel.selectStep(2);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.details()->summaryText().contains(QStringLiteral("<b>Step 2</b>")), 10000);
+    QVERIFY2(panel.details()->summaryText().contains(QStringLiteral("so far 2 of max_cost 500")),
+             qPrintable(panel.details()->summaryText()));
     QVERIFY(live->end(sb::agents::SessionStatus::Completed, "finished"));
     QTRY_VERIFY_WITH_TIMEOUT(panel.findChild<QLabel*>(QStringLiteral("agentSessionHeader"))
                                  ->text()
