@@ -621,6 +621,7 @@ void TestAgentWorkspace::theTimelineZoomsAndPansWithKeys()
     QApplication::sendEvent(timeline, &wheel);
     QVERIFY(timeline->scale().msPerPixel < zoomed);
     screenshot(QStringLiteral("35-agent-timeline-zoomed.png"));
+    screenshot(QStringLiteral("37-agent-timeline-zoomed-close.png"), timeline);
     // Dragging pans: the view follows the pointer.
     const double before = timeline->scale().startMs;
     const int y = 30;
