@@ -3,12 +3,14 @@
 
     bench/mcp_gateway.py [--sandbench BIN] [--calls N] [--rounds R] [--flood N]
 
-One MCP server (a small Python one, below: `echo` answers its arguments) is called by one client (this script,
+One MCP server (a small Python one, below: `echo` answers its arguments, `write` also writes them to a file in
+its working folder) is called by one client (this script,
 speaking JSON-RPC over the server's stdio), either directly or through `sandbench mcp wrap`, at the process and
 the container level, with `checkpoint_before: never` (the gateway alone: rule, record, forward) and `auto` (a
 checkpoint before and after every call of a tool the server does not prove harmless, which is every call of
-a third-party server). The rounds alternate direct and wrapped; each round makes N calls one after another and
-takes the round trip of each as the client sees it.
+a third-party server; a checkpoint is made only when the workspace changed, so `echo` costs two walks of the
+workspace and `write` a walk and a checkpoint). The rounds alternate direct and wrapped; each round makes N calls
+of one tool one after another and takes the round trip of each as the client sees it.
 
 Then: steps recorded per second (FLOOD calls sent without waiting, through the gateway, until every answer is
 back), and `sandbench sessions show ID --json` of that FLOOD-step session (whole process, best and median of 5).
@@ -33,9 +35,14 @@ for line in sys.stdin:
     if m.get("method") == "initialize":
         r = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "bench", "version": "1"}}
     elif m.get("method") == "tools/list":
-        r = {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}
+        r = {"tools": [{"name": "echo", "inputSchema": {"type": "object"}},
+                       {"name": "write", "inputSchema": {"type": "object"}}]}
     else:
-        r = {"content": [{"type": "text", "text": json.dumps(m["params"].get("arguments", {}))}]}
+        text = json.dumps(m["params"].get("arguments", {}))
+        if m["params"]["name"] == "write":
+            with open("note.txt", "w") as f:
+                f.write(text)
+        r = {"content": [{"type": "text", "text": text}]}
     sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": r}) + "\n")
     sys.stdout.flush()
 '''
@@ -44,9 +51,9 @@ for line in sys.stdin:
 class Peer:
     """A server process and the client's end of its stdio."""
 
-    def __init__(self, argv, env=None):
+    def __init__(self, argv, env=None, cwd=None):
         self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                         env=env, bufsize=0)
+                                         env=env, cwd=cwd, bufsize=0)
         self.next_id = 0
         self.buffer = b""
 
@@ -81,11 +88,11 @@ class Peer:
         self.process.wait(timeout=60)
 
 
-def timed_calls(peer, calls):
+def timed_calls(peer, calls, tool="echo"):
     times = []
     for i in range(calls):
         started = time.perf_counter()
-        answer = peer.request("tools/call", {"name": "echo", "arguments": {"i": i, "text": "hello"}})
+        answer = peer.request("tools/call", {"name": tool, "arguments": {"i": i, "text": "hello"}})
         times.append((time.perf_counter() - started) * 1000)
         assert "result" in answer, answer
     return times
@@ -124,31 +131,37 @@ def main():
                             f"agent: {{checkpoint_before: {checkpoints}}}\n")
                 policies[(level, checkpoints)] = path
         direct_argv = ["/usr/bin/python3", server]
-        results = {"direct": []}
-        for key in policies:
-            results[key] = []
+        direct_cwd = os.path.join(work, "direct")
+        os.mkdir(direct_cwd)
+        # (side, tool): `echo` changes nothing; `write` rewrites a small file in its working folder (the
+        # workspace, through the gateway), so that with checkpoints `auto` each call makes a checkpoint.
+        sides = [("direct", None)] + list(policies)
+        results = {(side, tool): [] for side in sides for tool in ("echo", "write")}
         for round_number in range(args.rounds):
             # Alternate which side goes first.
-            order = [("direct", direct_argv)] + [(key, [sandbench, "mcp", "wrap", "--policy", path, "--", "python3", server])
-                                                 for key, path in policies.items()]
+            order = [(side, tool) for side in sides for tool in ("echo", "write")]
             if round_number % 2:
                 order.reverse()
-            for key, argv in order:
-                peer = Peer(argv, env)
+            for side, tool in order:
+                argv = direct_argv if side[0] == "direct" else [sandbench, "mcp", "wrap", "--policy", policies[side],
+                                                                "--", "python3", server]
+                peer = Peer(argv, env, cwd=direct_cwd if side[0] == "direct" else None)
                 peer.initialize()
-                timed_calls(peer, 10)  # warm-up, untimed
-                results[key].extend(timed_calls(peer, args.calls))
+                timed_calls(peer, 10, tool)  # warm-up, untimed
+                results[(side, tool)].extend(timed_calls(peer, args.calls, tool))
                 peer.close()
-        direct = quantiles(results["direct"])
-        report = {"bench": "mcp_gateway", "calls": args.calls * args.rounds, "direct_ms": direct, "wrapped": {}}
-        print(f"{'path':<28} {'p10 ms':>8} {'median':>8} {'p90':>8} {'added (median)':>15}")
-        print(f"{'direct':<28} {direct['p10']:8.3f} {direct['median']:8.3f} {direct['p90']:8.3f}")
-        for key in policies:
-            q = quantiles(results[key])
-            added = q["median"] - direct["median"]
-            report["wrapped"][f"{key[0]}/{key[1]}"] = dict(q, added_median_ms=added)
-            print(f"{'wrap ' + key[0] + ', checkpoints ' + key[1]:<28} {q['p10']:8.3f} {q['median']:8.3f} "
-                  f"{q['p90']:8.3f} {added:15.3f}")
+        report = {"bench": "mcp_gateway", "calls": args.calls * args.rounds, "direct_ms": {}, "wrapped": {}}
+        print(f"{'path':<46} {'p10 ms':>8} {'median':>8} {'p90':>8} {'added (median)':>15}")
+        for tool in ("echo", "write"):
+            direct = quantiles(results[(("direct", None), tool)])
+            report["direct_ms"][tool] = direct
+            print(f"{'direct, ' + tool:<46} {direct['p10']:8.3f} {direct['median']:8.3f} {direct['p90']:8.3f}")
+            for key in policies:
+                q = quantiles(results[(key, tool)])
+                added = q["median"] - direct["median"]
+                report["wrapped"][f"{key[0]}/{key[1]}/{tool}"] = dict(q, added_median_ms=added)
+                print(f"{'wrap ' + key[0] + ', checkpoints ' + key[1] + ', ' + tool:<46} {q['p10']:8.3f} "
+                      f"{q['median']:8.3f} {q['p90']:8.3f} {added:15.3f}")
 
         # Steps recorded per second: a flood of calls through the gateway, answers read as they come.
         peer = Peer([sandbench, "mcp", "wrap", "--policy", policies[("process", "never")], "--", "python3", server], env)

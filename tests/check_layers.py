@@ -31,11 +31,11 @@ LAYERS = {
     # The application layer: the use cases the command line, the window and the MCP gateway call.
     "usecases": {"util", "cel", "isolation", "store", "checkpoints", "promotion", "sandboxes", "rules", "demo"},
     # Agent sessions behind the MCP gateway, on the use cases (core/agents, when it exists).
-    "agents": {"util", "cel", "isolation", "store", "checkpoints", "sandboxes", "rules", "usecases"},
+    "agents": {"util", "cel", "isolation", "store", "checkpoints", "sandboxes", "rules", "demo", "usecases"},
 }
 
 # Headers the build generates, by their spelling: the module whose target makes them.
-GENERATED = {"isolation/policy_presets.h": "isolation"}
+GENERATED = {"isolation/policy_presets.h": "isolation", "demo/worked_example_files.h": "demo"}
 
 # Front ends: what they may include besides every module's public headers.
 FRONT_ENDS = {

@@ -104,12 +104,7 @@ int agentRunCommand(const SessionOptions& options)
         return reportError(result.error().message);
     const agents::SessionInfo& s = result->session;
     if (json) {
-        nlohmann::json out = agents::sessionJson(s);
-        out["agent"] = {{"outcome", std::string(toString(result->agent.outcome))},
-                        {"exit_code", result->agent.exitCode},
-                        {"stderr", result->agent.stderrText},
-                        {"run_id", result->agent.runId}};
-        std::cout << dumpJson(out) << '\n';
+        std::cout << dumpJson(agentSessionToJson(*result)) << '\n';
     } else {
         std::cout << fmt::format("session {} {}: {} steps, cost {:g}{}\n", s.id, agents::toString(s.status), s.steps,
                                  s.cost, s.message.empty() ? "" : " (" + s.message + ")");

@@ -1,6 +1,7 @@
 #include "commands.h"
 
 #include "agents/agent_policy.h"
+#include "agents/worked_example_session.h"
 
 #include "report.h"
 
@@ -178,6 +179,40 @@ int execCommand(const RunOptions& options)
     return runAndReport(std::move(request), options);
 }
 
+namespace {
+
+// The worked example, recorded as an agent session after the cases: as `agent_session` in `out` (with
+// `as_expected`; `status` null and `error` when it could not run), or a line on stdout. Whether it completed.
+bool demoAgentSession(Store& store, bool json, nlohmann::json& out)
+{
+    const Runner runner;
+    agents::WorkedExampleRequest request;
+    request.log = [](std::string_view line) { std::cerr << "sandbench demo: " << line << '\n'; };
+    auto example = agents::runWorkedExample(store, runner, request);
+    if (!example) {
+        out = {{"status", nullptr}, {"error", example.error().message}, {"as_expected", false}};
+        if (!json)
+            std::cout << fmt::format("\nworked example: could not run: {}  <-- unexpected\n", example.error().message);
+        return false;
+    }
+    const agents::SessionInfo& session = example->run.session;
+    out = agentSessionToJson(example->run);
+    out["as_expected"] = example->asExpected;
+    if (!json) {
+        std::cout << fmt::format("\nworked example: agent session {} {}: {} steps in sandbox {}{}\n", session.id,
+                                 agents::toString(session.status), session.steps, session.sandbox,
+                                 example->asExpected ? "" : "  <-- unexpected (" + session.message + ")");
+        if (example->asExpected)
+            std::cout << fmt::format("Its steps: sandbench sessions show {} --store {}\n", session.id.substr(0, 8),
+                                     store.path().string());
+        else if (!example->run.agent.stderrText.empty())
+            std::cerr << example->run.agent.stderrText;
+    }
+    return example->asExpected;
+}
+
+} // namespace
+
 int demoCommand(const std::string& storePath, bool json)
 {
     auto store = openStore(storePath);
@@ -217,9 +252,12 @@ int demoCommand(const std::string& storePath, bool json)
                                      result.durationMs, detail.substr(0, 60), run.asExpected ? "" : "  <-- unexpected");
         }
     }
+    nlohmann::json agentSession;
+    allExpected = demoAgentSession(*store, json, agentSession) && allExpected;
     const std::uint64_t pooled = demo.pooledRuns();
     if (json) {
         std::cout << dumpJson({{"cases", cases},
+                               {"agent_session", agentSession},
                                {"all_as_expected", allExpected},
                                {"pooled_runs", pooled},
                                {"store", store->path().string()}})

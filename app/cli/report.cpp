@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include "agents/session_store.h"
 #include "util/time_text.h"
 #include "util/utf8.h"
 
@@ -140,6 +141,16 @@ json auditVerificationToJson(const AuditVerification& verification)
             {"entries_before_key", verification.entriesBeforeKey},
             {"witness", std::move(witness)},
             {"warnings", verification.warnings}};
+}
+
+json agentSessionToJson(const agents::AgentSessionResult& result)
+{
+    json out = agents::sessionJson(result.session);
+    out["agent"] = {{"outcome", std::string(toString(result.agent.outcome))},
+                    {"exit_code", result.agent.exitCode},
+                    {"stderr", result.agent.stderrText},
+                    {"run_id", result.agent.runId}};
+    return out;
 }
 
 std::string dumpJson(const json& j)

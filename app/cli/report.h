@@ -2,6 +2,7 @@
 
 // JSON and text renderings of core results for the command line. The JSON field names are a contract.
 
+#include "agents/agent_session.h"
 #include "isolation/doctor.h"
 #include "isolation/run.h"
 #include "store/audit.h"
@@ -29,6 +30,9 @@ nlohmann::json checkpointToJson(const CheckpointInfo& checkpoint);
 nlohmann::json datasetsToJson(const std::vector<DatasetRef>& datasets);
 nlohmann::json skippedToJson(const std::vector<Skipped>& skipped);
 nlohmann::json diffToJson(const DiffResult& diff);
+// An agent session as `agent run --json` prints it: the session (agents::sessionJson) and its agent's run as
+// `agent` {outcome, exit_code, stderr, run_id}.
+nlohmann::json agentSessionToJson(const agents::AgentSessionResult& result);
 // A path as JSON: "path" (invalid UTF-8 replaced) plus "path_hex" when the name is not UTF-8.
 void putPath(nlohmann::json& object, const std::string& path);
 

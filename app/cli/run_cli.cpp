@@ -53,7 +53,8 @@ void addRunCommands(CommandLine& commandLine)
         int limit = 20;
     };
     auto demo = std::make_shared<StoreReport>();
-    auto* demoCmd = app.add_subcommand("demo", "Run the demo cases (ok, blocked, timeout, error, memory, fork bomb, crash)");
+    auto* demoCmd = app.add_subcommand("demo", "Run the demo cases (ok, blocked, timeout, error, memory, fork bomb, "
+                                               "crash) and record the worked example as an agent session");
     addJsonFlag(demoCmd, demo->json);
     addStoreOption(demoCmd, demo->store);
     commandLine.onParsed(demoCmd, [demo] { return demoCommand(demo->store, demo->json); });

@@ -306,15 +306,7 @@ Result<AgentSessionResult> runAgentSession(Store& store, const Runner& runner, c
     info.sandbox = *sandbox;
     info.policyRef = policy->reference;
     info.workspace = kAgentWorkspace;
-    Checkpointer checkpoint = [&](std::string_view label, std::string_view message) -> Result<std::string> {
-        auto made = (*engine)->checkpoint(CheckpointRequest{.sandbox = *sandbox,
-                                                            .label = std::string(label),
-                                                            .message = std::string(message),
-                                                            .author = {}});
-        if (!made)
-            return std::unexpected(made.error());
-        return made->checkpoint.id;
-    };
+    const Checkpointer checkpoint = workspaceCheckpointer(**engine, *sandbox);
     auto opened = openSession(store, info, policy->policy, request.stepMode, checkpoint, request.log);
     if (!opened)
         return std::unexpected(opened.error());

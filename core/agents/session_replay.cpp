@@ -211,15 +211,7 @@ Result<ReplayReport> replaySession(Store& store, const Runner& runner, std::stri
     const bool agentKind = original->kind == SessionKind::Agent;
     Checkpointer checkpoint;
     if (agentKind)
-        checkpoint = [&](std::string_view label, std::string_view message) -> Result<std::string> {
-            auto made = (*engine)->checkpoint(CheckpointRequest{.sandbox = sandbox,
-                                                                .label = std::string(label),
-                                                                .message = std::string(message),
-                                                                .author = {}});
-            if (!made)
-                return std::unexpected(made.error());
-            return made->checkpoint.id;
-        };
+        checkpoint = workspaceCheckpointer(**engine, sandbox);
     ToolContext tools{&store, &runner, sandbox, kAgentWorkspace, &policy->first, nullptr};
     tools.rewind = [&](std::int64_t step) -> Result<std::string> {
         return rewindWorkspace(sessions, live->info(), **engine, step);

@@ -72,6 +72,22 @@ Result<SessionGround> settleSession(Store& store, const std::string& sandbox, co
     return SessionGround{std::move(*engine), std::move(*settled), std::move(*name)};
 }
 
+Checkpointer workspaceCheckpointer(SandboxEngine& engine, std::string sandbox, const SandboxHold* held)
+{
+    return [&engine, sandbox = std::move(sandbox), held](std::string_view label,
+                                                         std::string_view message) -> Result<std::string> {
+        const CheckpointRequest request{.sandbox = sandbox,
+                                        .label = std::string(label),
+                                        .message = std::string(message),
+                                        .author = {},
+                                        .onlyWhenChanged = true};
+        auto made = held ? engine.checkpoint(request, *held) : engine.checkpoint(request);
+        if (!made)
+            return std::unexpected(made.error());
+        return made->checkpoint.id;
+    };
+}
+
 Result<OpenedSession> openSession(Store& store, SessionInfo info, const Policy& policy, bool stepMode,
                                   const Checkpointer& checkpoint, const std::function<void(std::string_view)>& log)
 {

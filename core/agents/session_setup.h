@@ -33,6 +33,11 @@ struct SessionPolicy {
 Result<SessionPolicy> sessionPolicy(const Store& store, SandboxEngine& engine, const std::string& sandbox,
                                     const std::string& asked);
 
+// The session's checkpoints of its sandbox's workspace, `held` when a run holds the sandbox (mcp wrap's server).
+// A checkpoint is made only when the workspace changed since the sandbox's head; else the head is the answer:
+// it holds the workspace exactly, and a call that changes nothing costs a walk of stat calls, not a record.
+Checkpointer workspaceCheckpointer(SandboxEngine& engine, std::string sandbox, const SandboxHold* held = nullptr);
+
 // A session begun: its record, its live control (null when the socket could not listen), and its first
 // checkpoint taken.
 struct OpenedSession {

@@ -17,6 +17,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
@@ -24,12 +25,39 @@ namespace sb::agents {
 
 namespace {
 
-// The level the server's run gets here, and so where it sees its workspace.
-std::string workspaceAsSeen(const Policy& policy, const std::filesystem::path& workspace)
+// The level the server's run gets here.
+IsolationLevel levelOf(const Policy& policy)
 {
     const IsolationLevel available = highestAvailableLevel();
-    const IsolationLevel level = policy.level > available && policy.allowLowerLevel ? available : policy.level;
-    return level >= IsolationLevel::Container ? std::string(kContainerWorkDir) : workspace.string();
+    return policy.level > available && policy.allowLowerLevel ? available : policy.level;
+}
+
+// Where the server sees its workspace.
+std::string workspaceAsSeen(const Policy& policy, const std::filesystem::path& workspace)
+{
+    return levelOf(policy) >= IsolationLevel::Container ? std::string(kContainerWorkDir) : workspace.string();
+}
+
+// A root caller's run at the process level is a transient user (isolation/runner.h) that works in the workspace
+// through the folder it starts in, but cannot reach it by its path when a folder above it is closed to other
+// users, as the store's own folders are. A server that names its folders by path (server-filesystem given ".")
+// fails then; the note says why and what works. "" when the path is reachable.
+std::string unreachableWorkspaceNote(const Policy& policy, const std::filesystem::path& workspace)
+{
+    if (::geteuid() != 0 || levelOf(policy) >= IsolationLevel::Container)
+        return {};
+    for (std::filesystem::path folder = workspace.parent_path(); !folder.empty(); folder = folder.parent_path()) {
+        struct stat status {};
+        if (::stat(folder.c_str(), &status) == 0 && (status.st_mode & S_IXOTH) == 0)
+            return fmt::format("note: at the process level the server runs as a transient user that works in its "
+                               "workspace but cannot reach it by its path {} ({} is closed to other users); a server "
+                               "that resolves its folders by path fails so. Run it at the container level (policy "
+                               "level: container), where the workspace is {}, or as a user other than root.",
+                               workspace.string(), folder.string(), kContainerWorkDir);
+        if (folder == folder.root_path())
+            break;
+    }
+    return {};
 }
 
 struct Prepared {
@@ -78,16 +106,7 @@ Result<WrapSessionResult> runWrapSession(Store& store, const Runner& runner, con
     info.sandbox = *sandbox;
     info.policyRef = prepared->policy.reference;
     info.workspace = workspaceAsSeen(run.order.request.policy, held.sandbox.workspace);
-    Checkpointer checkpoint = [&](std::string_view label, std::string_view message) -> Result<std::string> {
-        auto made = (*engine)->checkpoint(CheckpointRequest{.sandbox = *sandbox,
-                                                            .label = std::string(label),
-                                                            .message = std::string(message),
-                                                            .author = {}},
-                                          held);
-        if (!made)
-            return std::unexpected(made.error());
-        return made->checkpoint.id;
-    };
+    const Checkpointer checkpoint = workspaceCheckpointer(**engine, *sandbox, &held);
     auto opened = openSession(store, info, run.order.request.policy, false, checkpoint, request.log);
     if (!opened)
         return std::unexpected(opened.error());
@@ -112,6 +131,9 @@ Result<WrapSessionResult> runWrapSession(Store& store, const Runner& runner, con
         serverEnded = true;
     });
 
+    if (const std::string note = unreachableWorkspaceNote(run.order.request.policy, held.sandbox.workspace);
+        !note.empty() && request.log)
+        request.log(note);
     Mediator mediator(prepared->policy.rules, *session, info.workspace, checkpoint);
     WrapOptions options;
     options.log = request.log;

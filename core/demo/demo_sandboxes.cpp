@@ -110,11 +110,9 @@ std::string binaryBlob(unsigned char seed)
 
 } // namespace
 
-Result<DemoSandboxes> seedDemoSandboxes(SandboxEngine& engine, const ProgressCallback& progress)
+Result<void> destroyEarlierDemoSandboxes(SandboxEngine& engine, std::initializer_list<std::string_view> names)
 {
-    DemoSandboxes result;
-    // A fork goes first: it was made from the other.
-    for (std::string_view name : {kDemoFork, kDemoSandbox}) {
+    for (std::string_view name : names) {
         auto existing = engine.sandboxes();
         if (!existing)
             return std::unexpected(existing.error());
@@ -125,6 +123,15 @@ Result<DemoSandboxes> seedDemoSandboxes(SandboxEngine& engine, const ProgressCal
             }
         }
     }
+    return {};
+}
+
+Result<DemoSandboxes> seedDemoSandboxes(SandboxEngine& engine, const ProgressCallback& progress)
+{
+    DemoSandboxes result;
+    // A fork goes first: it was made from the other.
+    if (auto destroyed = destroyEarlierDemoSandboxes(engine, {kDemoFork, kDemoSandbox}); !destroyed)
+        return std::unexpected(destroyed.error());
 
     CreateSandboxRequest create;
     create.name = std::string(kDemoSandbox);

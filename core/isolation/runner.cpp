@@ -51,6 +51,7 @@ constexpr std::array kSystemReadPaths = {"/usr", "/bin", "/sbin", "/lib", "/lib6
                                          "/etc/ld.so.cache", "/etc/localtime", "/etc/locale.alias",
                                          "/etc/ssl/openssl.cnf", "/etc/ssl/certs", "/etc/alternatives",
                                          "/etc/python3", "/etc/python3.11"};
+constexpr std::array<std::string_view, 3> kContainerOwnFolders = {kContainerWorkDir, "/proc", "/dev"};
 constexpr std::array kDevicePaths = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"};
 
 struct Pipe {
@@ -344,19 +345,34 @@ Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
         spec.readPaths.emplace_back(p);
     // Extra paths as the kernel resolves them, and only where no listed folder already covers them
     // (a container mirrors each one into its read-only root).
-    auto addReadPath = [&](const std::string& path) {
+    // A container's own folders (its work dir, /proc, /dev) cover what the host has at those paths: a read
+    // path there would be hidden inside, so it is refused rather than quietly missing.
+    auto addReadPath = [&](const std::string& path, std::string_view what) -> Result<void> {
         std::error_code resolveError;
         const std::string real = fs::weakly_canonical(path, resolveError).string();
         const std::string resolved = resolveError ? path : real;
+        if (spec.container) {
+            for (const std::string_view own : kContainerOwnFolders) {
+                if (resolved == own || resolved.starts_with(std::string(own) + "/"))
+                    return fail(fmt::format(
+                        "{} {}{}: at the '{}' level the sandbox's own {} covers it, so the program could not read it; "
+                        "the run was refused (move it out of {}, or run at the process level)",
+                        what, path, resolved == path ? "" : " (" + resolved + ")", toString(policy.level), own, own));
+            }
+        }
         for (const auto& existing : spec.readPaths) {
             if (resolved == existing || resolved.starts_with(existing + "/"))
-                return;
+                return {};
         }
         spec.readPaths.push_back(resolved);
+        return {};
     };
-    addReadPath(plan.program);
-    for (const auto& p : policy.readPaths)
-        addReadPath(p);
+    if (auto ok = addReadPath(plan.program, "the program"); !ok)
+        return std::unexpected(ok.error());
+    for (const auto& p : policy.readPaths) {
+        if (auto ok = addReadPath(p, "paths.read"); !ok)
+            return std::unexpected(ok.error());
+    }
     spec.devPaths.assign(kDevicePaths.begin(), kDevicePaths.end());
     spec.traceStart = !starttrace::outputFile().empty();
     return plan;

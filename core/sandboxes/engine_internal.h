@@ -87,11 +87,14 @@ struct SandboxEngine::Impl {
 
     engine::SandboxRow readSandbox(sqlite3_stmt* s) const;
 
-    Result<std::vector<engine::SandboxRow>> sandboxRows(std::optional<std::string_view> name);
+    Result<std::vector<engine::SandboxRow>> sandboxRows(std::optional<std::string_view> name,
+                                                        engine::CheckpointCount count = engine::CheckpointCount::Counted);
 
-    Result<std::optional<engine::SandboxRow>> findSandbox(std::string_view name);
+    Result<std::optional<engine::SandboxRow>> findSandbox(std::string_view name,
+                                                          engine::CheckpointCount count = engine::CheckpointCount::Counted);
 
-    Result<engine::SandboxRow> requireSandbox(std::string_view name);
+    Result<engine::SandboxRow> requireSandbox(std::string_view name,
+                                              engine::CheckpointCount count = engine::CheckpointCount::Counted);
 
     Result<std::vector<std::string>> parentIds(std::int64_t row);
 

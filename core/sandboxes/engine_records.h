@@ -174,6 +174,17 @@ inline constexpr std::string_view kSandboxSelect =
     "s.quota_bytes, s.idle_timeout_ms, coalesce(s.last_activity_ms, s.created_at_ms), s.state, s.policy, s.datasets "
     "FROM sandboxes AS s LEFT JOIN checkpoints AS h ON h.id = s.head_id";
 
+// The same without the count of checkpoints (SandboxInfo::checkpoints reads 0), which grows with the sandbox:
+// for the operations that do not report it, such as an agent session's checkpoint around each call.
+inline constexpr std::string_view kSandboxSelectUncounted =
+    "SELECT s.id, s.name, s.owner, s.created_at_ms, s.expires_at_ms, s.origin, s.includes, s.excludes, s.head_id, "
+    "h.checkpoint_id, 0, h.files, h.bytes, "
+    "s.quota_bytes, s.idle_timeout_ms, coalesce(s.last_activity_ms, s.created_at_ms), s.state, s.policy, s.datasets "
+    "FROM sandboxes AS s LEFT JOIN checkpoints AS h ON h.id = s.head_id";
+
+// Whether a sandbox's row counts its checkpoints.
+enum class CheckpointCount { Counted, Skipped };
+
 inline constexpr std::string_view kCheckpointSelect =
     "SELECT c.id, c.sandbox_id, c.checkpoint_id, c.sandbox_name, c.tree, c.kind, coalesce(c.relabel, c.label), "
     "c.message, c.author, c.created_at_ms, src.checkpoint_id, c.files, c.bytes, c.meta "

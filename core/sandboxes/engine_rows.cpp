@@ -87,9 +87,11 @@ SandboxRow SandboxEngine::Impl::readSandbox(sqlite3_stmt* s) const
     return row;
 }
 
-Result<std::vector<SandboxRow>> SandboxEngine::Impl::sandboxRows(std::optional<std::string_view> name)
+Result<std::vector<SandboxRow>> SandboxEngine::Impl::sandboxRows(std::optional<std::string_view> name,
+                                                                  CheckpointCount count)
 {
-    auto statement = db.prepare(fmt::format("{} {} ORDER BY s.name", kSandboxSelect, name ? "WHERE s.name = ?1" : ""));
+    const std::string_view select = count == CheckpointCount::Counted ? kSandboxSelect : kSandboxSelectUncounted;
+    auto statement = db.prepare(fmt::format("{} {} ORDER BY s.name", select, name ? "WHERE s.name = ?1" : ""));
     if (!statement)
         return errorOf(statement);
     if (name && sqlite::bindString(statement->get(), 1, *name) != SQLITE_OK)
@@ -103,9 +105,9 @@ Result<std::vector<SandboxRow>> SandboxEngine::Impl::sandboxRows(std::optional<s
     return rows;
 }
 
-Result<std::optional<SandboxRow>> SandboxEngine::Impl::findSandbox(std::string_view name)
+Result<std::optional<SandboxRow>> SandboxEngine::Impl::findSandbox(std::string_view name, CheckpointCount count)
 {
-    auto rows = sandboxRows(name);
+    auto rows = sandboxRows(name, count);
     if (!rows)
         return errorOf(rows);
     if (rows->empty())
@@ -113,13 +115,13 @@ Result<std::optional<SandboxRow>> SandboxEngine::Impl::findSandbox(std::string_v
     return std::optional<SandboxRow>(std::move(rows->front()));
 }
 
-Result<SandboxRow> SandboxEngine::Impl::requireSandbox(std::string_view name)
+Result<SandboxRow> SandboxEngine::Impl::requireSandbox(std::string_view name, CheckpointCount count)
 {
     if (name == kMain)
         return ensureMain();
     if (auto ok = validateName(name); !ok)
         return errorOf(ok);
-    auto row = findSandbox(name);
+    auto row = findSandbox(name, count);
     if (!row)
         return errorOf(row);
     if (!*row)

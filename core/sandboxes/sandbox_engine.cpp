@@ -221,7 +221,7 @@ Result<CheckpointResult> SandboxEngine::checkpointLocked(const CheckpointRequest
     auto garbage = m_impl->lockGarbage(FileLock::Mode::Shared);
     if (!garbage)
         return errorOf(garbage);
-    auto sandbox = m_impl->requireSandbox(request.sandbox);
+    auto sandbox = m_impl->requireSandbox(request.sandbox, engine::CheckpointCount::Skipped);
     if (!sandbox)
         return errorOf(sandbox);
     if (auto ok = m_impl->revive(*sandbox); !ok)
@@ -231,6 +231,7 @@ Result<CheckpointResult> SandboxEngine::checkpointLocked(const CheckpointRequest
     save.message = request.message;
     save.author = request.author;
     save.quotaBytes = sandbox->info.quotaBytes;
+    save.always = !request.onlyWhenChanged;
     auto saved = m_impl->saveWorkspace(*sandbox, save, progress);
     if (!saved) {
         // Over its quota: what the walk stored is referenced by nothing; freed now rather than at the next
@@ -243,7 +244,8 @@ Result<CheckpointResult> SandboxEngine::checkpointLocked(const CheckpointRequest
         return errorOf(saved);
     }
     CheckpointResult result;
-    result.checkpoint = saved->made->info;
+    result.created = saved->made.has_value();
+    result.checkpoint = saved->made ? saved->made->info : saved->head.info;
     result.changes = saved->changes;
     result.skipped = std::move(saved->scan.skipped);
     result.filesRead = saved->scan.filesRead;

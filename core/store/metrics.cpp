@@ -65,7 +65,7 @@ Result<MetricsSnapshot> Store::metrics(int recentLimit) const
     if (!m_db)
         return detail::closedError(m_path);
     return detail::guarded(m_path, "computing metrics", [&]() -> Result<MetricsSnapshot> {
-        const sqlite::Db db(m_db, m_path);
+        const sqlite::Db db(m_db, m_path, m_statements);
         MetricsSnapshot snapshot;
 
         auto counts = db.prepare("SELECT outcome, count(*) FROM runs GROUP BY outcome");

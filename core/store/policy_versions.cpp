@@ -133,7 +133,7 @@ Result<PolicyVersion> Store::recordPolicy(const Policy& policy)
     if (!m_db)
         return detail::closedError(m_path);
     return detail::guarded(m_path, "recording a policy", [&]() -> Result<PolicyVersion> {
-        const Db db(m_db, m_path);
+        const Db db(m_db, m_path, m_statements);
         const std::string yaml = renderPolicy(policy);
         auto sha = sha256Hex(yaml);
         if (!sha)
@@ -159,7 +159,7 @@ Result<std::vector<PolicyVersionUse>> Store::policyVersions(std::string_view nam
     if (!m_db)
         return detail::closedError(m_path);
     return detail::guarded(m_path, "listing policy versions", [&]() -> Result<std::vector<PolicyVersionUse>> {
-        const Db db(m_db, m_path);
+        const Db db(m_db, m_path, m_statements);
         auto statement = db.prepare(
             fmt::format("SELECT {}, (SELECT count(*) FROM runs WHERE runs.policy_id = policies.id) FROM policies "
                         "WHERE ?1 IS NULL OR name = ?1 ORDER BY name, version",
@@ -184,7 +184,7 @@ Result<std::optional<StoredPolicy>> Store::findPolicy(std::string_view name, std
     if (!m_db)
         return detail::closedError(m_path);
     return detail::guarded(m_path, "finding a policy version", [&]() -> Result<std::optional<StoredPolicy>> {
-        const Db db(m_db, m_path);
+        const Db db(m_db, m_path, m_statements);
         auto statement = db.prepare(
             fmt::format("SELECT {}, yaml FROM policies WHERE name = ?1 AND version = ?2", detail::kPolicyColumns));
         if (!statement)

@@ -202,7 +202,7 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
     if (!m_db)
         return detail::closedError(m_path);
     return detail::guarded(m_path, "recording a run", [&]() -> Result<std::int64_t> {
-        const Db db(m_db, m_path);
+        const Db db(m_db, m_path, m_statements);
         // Declared before the statements: they are bound without copying and must outlive them.
         const std::string policyYaml = renderPolicy(request.policy);
         auto policySha = sha256Hex(policyYaml);
@@ -305,7 +305,7 @@ Result<std::vector<StoredRun>> Store::recentRuns(int limit) const
     if (limit <= 0)
         return std::vector<StoredRun>{};
     return detail::guarded(m_path, "reading recent runs", [&]() -> Result<std::vector<StoredRun>> {
-        const Db db(m_db, m_path);
+        const Db db(m_db, m_path, m_statements);
         auto statement = db.prepare(fmt::format("{} ORDER BY r.started_at_ms DESC, r.id DESC LIMIT ?1", kRunSelect));
         if (!statement)
             return std::unexpected(statement.error());
@@ -319,7 +319,7 @@ Result<std::optional<StoredRun>> Store::findRun(const std::string& runId) const
     if (!m_db)
         return detail::closedError(m_path);
     return detail::guarded(m_path, "finding a run", [&]() -> Result<std::optional<StoredRun>> {
-        const Db db(m_db, m_path);
+        const Db db(m_db, m_path, m_statements);
         auto statement = db.prepare(fmt::format("{} WHERE r.run_id = ?1", kRunSelect));
         if (!statement)
             return std::unexpected(statement.error());

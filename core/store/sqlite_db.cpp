@@ -70,11 +70,79 @@ std::unexpected<Error> Db::error(std::string_view what) const
     return fail(std::move(message));
 }
 
+void StatementDeleter::operator()(sqlite3_stmt* statement) const noexcept
+{
+    if (cache)
+        cache->give(statement);
+    else
+        sqlite3_finalize(statement);
+}
+
+StatementCache::~StatementCache()
+{
+    close();
+}
+
+sqlite3_stmt* StatementCache::take(std::string_view sql)
+{
+    const std::lock_guard lock(m_mutex);
+    auto found = m_idle.find(std::string(sql));
+    if (found == m_idle.end() || found->second.empty())
+        return nullptr;
+    sqlite3_stmt* statement = found->second.back();
+    found->second.pop_back();
+    --m_count;
+    return statement;
+}
+
+void StatementCache::give(sqlite3_stmt* statement) noexcept
+{
+    if (!statement)
+        return;
+    // Reset first: a statement left mid-query holds a read snapshot of the WAL until then.
+    sqlite3_reset(statement);
+    sqlite3_clear_bindings(statement);
+    {
+        const std::lock_guard lock(m_mutex);
+        if (!m_closed && m_count < kMaxIdle) {
+            try {
+                m_idle[sqlite3_sql(statement)].push_back(statement);
+                ++m_count;
+                return;
+            } catch (...) { // no memory to keep it: finalized below
+            }
+        }
+    }
+    sqlite3_finalize(statement);
+}
+
+void StatementCache::close() noexcept
+{
+    std::unordered_map<std::string, std::vector<sqlite3_stmt*>> idle;
+    {
+        const std::lock_guard lock(m_mutex);
+        m_closed = true;
+        idle.swap(m_idle);
+        m_count = 0;
+    }
+    for (auto& [sql, statements] : idle)
+        for (sqlite3_stmt* statement : statements)
+            sqlite3_finalize(statement);
+}
+
 Result<Statement> Db::prepare(std::string_view sql) const
 {
+    if (m_statements) {
+        if (sqlite3_stmt* idle = m_statements->take(sql))
+            return Statement(idle, StatementDeleter{m_statements});
+    }
     sqlite3_stmt* raw = nullptr;
-    const int rc = sqlite3_prepare_v2(m_db, sql.data(), static_cast<int>(sql.size()), &raw, nullptr);
-    Statement statement(raw);
+    const char* tail = nullptr;
+    const int rc = sqlite3_prepare_v2(m_db, sql.data(), static_cast<int>(sql.size()), &raw, &tail);
+    // Cached by its SQL text, which must then be the whole of `sql` (no second statement, no trailing text),
+    // so that the next prepare of the same text finds it.
+    const bool cacheable = m_statements && raw && tail == sql.data() + sql.size();
+    Statement statement(raw, StatementDeleter{cacheable ? m_statements : nullptr});
     if (rc != SQLITE_OK || !statement)
         return error("cannot prepare a query");
     return statement;
@@ -106,7 +174,7 @@ Result<Db> connectionOf(const Store& store)
 {
     if (!store.m_db)
         return fail(fmt::format("store {}: the store is closed", store.m_path.string()));
-    return Db(store.m_db, store.m_path);
+    return Db(store.m_db, store.m_path, store.m_statements);
 }
 
 // The one savepoint name: savepoints nest, and ROLLBACK TO / RELEASE name the innermost of that name.

@@ -318,26 +318,41 @@ Result<Store> Store::open(const StoreLocation& location)
     });
 }
 
-Store::Store(fs::path path, sqlite3* db) : m_path(std::move(path)), m_db(db) {}
+Store::Store(fs::path path, sqlite3* db)
+    : m_path(std::move(path)), m_db(db), m_statements(std::make_shared<sqlite::StatementCache>())
+{
+}
 
-Store::Store(Store&& other) noexcept : m_path(std::move(other.m_path)), m_db(std::exchange(other.m_db, nullptr)) {}
+Store::Store(Store&& other) noexcept
+    : m_path(std::move(other.m_path)), m_db(std::exchange(other.m_db, nullptr)),
+      m_statements(std::move(other.m_statements))
+{
+}
 
 Store& Store::operator=(Store&& other) noexcept
 {
     if (this != &other) {
-        if (m_db)
-            sqlite3_close_v2(m_db);
+        close();
         m_path = std::move(other.m_path);
         m_db = std::exchange(other.m_db, nullptr);
+        m_statements = std::move(other.m_statements);
     }
     return *this;
 }
 
 Store::~Store()
 {
-    // close_v2 defers the close until every statement is finalized, so a leak elsewhere cannot make it fail.
+    close();
+}
+
+void Store::close() noexcept
+{
+    // The cached statements first: close_v2 defers the close until every statement is finalized, and one still
+    // in use elsewhere is finalized when it is done, so a leak elsewhere cannot make the close fail.
+    if (m_statements)
+        m_statements->close();
     if (m_db)
-        sqlite3_close_v2(m_db);
+        sqlite3_close_v2(std::exchange(m_db, nullptr));
 }
 
 bool Store::readOnly() const
@@ -349,7 +364,7 @@ int Store::schemaVersion() const
 {
     if (!m_db)
         return -1;
-    const Db db(m_db, m_path);
+    const Db db(m_db, m_path, m_statements);
     auto version = db.pragmaInt("user_version");
     return version ? static_cast<int>(*version) : -1;
 }

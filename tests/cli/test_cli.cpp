@@ -14,6 +14,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <string>
+#include <vector>
+
 namespace fs = std::filesystem;
 
 using sb::clitest::Cli;
@@ -196,11 +199,73 @@ TEST_F(Cli, DemoMovesEveryOutcomeItCovers)
     const auto j = nlohmann::json::parse(demo.out);
     EXPECT_TRUE(j["all_as_expected"].get<bool>());
     const auto metrics = nlohmann::json::parse(cli("metrics --json" + store()).out);
-    EXPECT_EQ(metrics["total"], j["cases"].size());
+    // Every case's run, and the worked example's: its agent's own run and the commands it ran.
+    std::size_t exampleRuns = 0;
+    if (const auto example = j.value("agent_session", nlohmann::json::object()); example.contains("id")) {
+        const auto shown = nlohmann::json::parse(cli("sessions show " + example["id"].get<std::string>()
+                                                     + " --json" + store()).out);
+        exampleRuns = 1;
+        for (const auto& step : shown["steps"])
+            exampleRuns += step["tool"] == "run_command" && step["verdict"] == "allowed" ? 1 : 0;
+    }
+    EXPECT_EQ(metrics["total"], j["cases"].size() + exampleRuns);
     for (const char* o : {"ok", "error", "blocked", "timeout", "memory_limit", "crashed"})
         EXPECT_GT(metrics["outcomes"][o].get<int>(), 0) << o;
     EXPECT_FALSE(metrics["recent"].empty());
     EXPECT_GT(metrics["duration_ms"]["p95"].get<double>(), 0.0);
+}
+
+// The demo records the worked example (examples/agents: upgrade_agent.py in upgrade-repo under policy.yaml),
+// built into the binary, as an agent session; so the agent workspace has a session to show after a demo.
+TEST_F(Cli, DemoRecordsTheWorkedExampleAsAnAgentSession)
+{
+    const auto demo = cli("demo --json" + store());
+    ASSERT_EQ(demo.status, 0) << demo.out;
+    const auto j = nlohmann::json::parse(demo.out);
+    const auto example = j.value("agent_session", nlohmann::json::object());
+    EXPECT_TRUE(example.value("as_expected", false)) << example.dump(2);
+    EXPECT_EQ(example["status"], "completed") << example.dump(2);
+    EXPECT_EQ(example["steps"], 14);
+    EXPECT_EQ(example["sandbox"], "demo-upgrade");
+    ASSERT_TRUE(example["id"].is_string()) << example.dump(2);
+    const std::string id = example["id"];
+    const auto shown = nlohmann::json::parse(cli("sessions show " + id + " --json" + store()).out);
+    EXPECT_EQ(shown["session"]["status"], "completed");
+    EXPECT_TRUE(shown["session"]["first_checkpoint"].is_string());
+    const auto& steps = shown["steps"];
+    ASSERT_EQ(steps.size(), 14u);
+    int blocked = 0;
+    int checkpointed = 0;
+    for (const auto& step : steps) {
+        blocked += step["verdict"] == "blocked" ? 1 : 0;
+        checkpointed += step["checkpoint_before"].is_string() ? 1 : 0;
+    }
+    EXPECT_EQ(blocked, 1);
+    EXPECT_EQ(steps[11]["tool"], "http_get"); // the download from a host the policy does not list
+    EXPECT_EQ(steps[11]["verdict"], "blocked");
+    EXPECT_EQ(steps[11]["rule"], "network.allow");
+    EXPECT_EQ(steps[10]["tool"], "rewind");   // back to the checkpoint before the migration
+    EXPECT_GT(checkpointed, 0);
+    // The agent's sandbox keeps its checkpoints, made from the repository's sandbox: the promotion gate shows
+    // the agent's change alone.
+    const auto preview = run("promote demo-upgrade --to demo-upgrade-repo --dry-run");
+    std::vector<std::string> changed;
+    for (const auto& file : preview["files"])
+        changed.push_back(file["path"]);
+    EXPECT_EQ(changed, (std::vector<std::string>{"app.py", "requirements.txt", "vendor/minilib.py"})) << preview.dump(2);
+
+    // A second demo does not trip over the first one's sandboxes; both sessions stay, as history. Its text
+    // names the session.
+    const auto again = cli("demo" + store());
+    ASSERT_EQ(again.status, 0) << again.out;
+    const auto sessions = nlohmann::json::parse(cli("sessions list --json" + store()).out);
+    ASSERT_EQ(sessions.size(), 2u);
+    const std::string newest = sessions[0]["id"];
+    EXPECT_NE(newest, id);
+    EXPECT_EQ(sessions[0]["status"], "completed");
+    EXPECT_NE(again.out.find("worked example: agent session " + newest + " completed: 14 steps in sandbox demo-upgrade"),
+              std::string::npos)
+        << again.out;
 }
 
 // scripts/run (and CI through it) relies on the demo's exit status: it is a failure when a case ends otherwise
@@ -230,6 +295,11 @@ TEST_F(Cli, TheDemoFailsWhenACaseEndsOtherwise)
             EXPECT_FALSE(c["as_expected"].get<bool>()) << c.dump();
         }
     }
+    // The worked example's agent is a Python program too: its session failed, and says so.
+    const auto example = j.value("agent_session", nlohmann::json::object());
+    EXPECT_FALSE(example.value("as_expected", true)) << example.dump();
+    EXPECT_TRUE(example.contains("status")) << example.dump();
+    EXPECT_NE(example.value("status", nlohmann::json()), "completed") << example.dump();
 }
 
 TEST_F(Cli, CorruptStoreIsRefusedAndUntouched)

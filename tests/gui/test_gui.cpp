@@ -3,6 +3,7 @@
 #include "gui_test_main.h"
 #include "ui/audit/AuditView.h"
 #include "ui/charts/MetricsDashboard.h"
+#include "agents/session_store.h"
 #include "demo/demo.h"
 #include "ui/editor/CodeEditor.h"
 #include "ui/mainwindow/MainWindow.h"
@@ -46,9 +47,37 @@
 #include <sqlite3.h>
 
 #include <memory>
+#include <optional>
 #include <sys/stat.h>
 
 using namespace sb::ui;
+
+namespace {
+
+// The newest agent session of a store, and how many runs it recorded: its agent's and its commands'.
+struct RecordedSession {
+    sb::agents::SessionInfo info;
+    qint64 runs = 0;
+};
+std::optional<RecordedSession> newestSession(const QString& storePath)
+{
+    auto store = sb::Store::open(std::filesystem::path(storePath.toStdString()));
+    if (!store)
+        return std::nullopt;
+    sb::agents::SessionStore sessions(*store);
+    auto list = sessions.list();
+    if (!list || list->empty())
+        return std::nullopt;
+    auto steps = sessions.allSteps(list->front().id);
+    if (!steps)
+        return std::nullopt;
+    RecordedSession session{list->front(), list->front().runId.empty() ? 0 : 1};
+    for (const auto& step : *steps)
+        session.runs += step.tool == "run_command" && step.verdict == sb::agents::Verdict::Allowed ? 1 : 0;
+    return session;
+}
+
+} // namespace
 
 class TestGui : public QObject {
     Q_OBJECT
@@ -307,7 +336,16 @@ void TestGui::demoMovesEveryCounter()
 
     const auto& cases = sb::demoCases();
     const auto& data = child<MetricsDashboard>("metricsDashboard")->data();
-    QCOMPARE(data.total, totalBefore + static_cast<qint64>(cases.size()));
+    // Every case's run, and the worked example's, recorded as an agent session: its agent's run and the
+    // commands it ran.
+    const auto example = newestSession(m_dir.path() + QStringLiteral("/store.db"));
+    QVERIFY(example.has_value());
+    QCOMPARE(QString::fromStdString(std::string(sb::agents::toString(example->info.status))), QStringLiteral("completed"));
+    QCOMPARE(example->info.steps, std::int64_t{14});
+    const QString sessionLine = QStringLiteral("Worked example: agent session %1 completed, 14 step")
+                                    .arg(QString::fromStdString(example->info.id));
+    QVERIFY2(output().contains(sessionLine), qPrintable(output().right(400)));
+    QCOMPARE(data.total, totalBefore + static_cast<qint64>(cases.size()) + example->runs);
     for (const auto& demoCase : cases) {
         bool counted = false;
         for (sb::Outcome outcome : demoCase.expected)
@@ -620,8 +658,20 @@ void TestGui::theDemoInTheWindowRunsTheCommandLinesCases()
     QCOMPARE(report.value(QStringLiteral("all_as_expected")).toBool(), windowAllExpected);
     QCOMPARE(cli.status, windowAllExpected ? 0 : 1);
 
+    // Both recorded the worked example as an agent session, and both completed it or neither did.
+    const QJsonObject cliSession = report.value(QStringLiteral("agent_session")).toObject();
+    QCOMPARE(cliSession.value(QStringLiteral("as_expected")).toBool(),
+             log.contains(QStringLiteral("Worked example: agent session")) && log.contains(QStringLiteral(" completed, ")));
+    auto store = sb::Store::open(std::filesystem::path(storePath.toStdString()));
+    QVERIFY(store.has_value());
+    auto sessions = sb::agents::SessionStore(*store).list();
+    QVERIFY(sessions.has_value());
+    QCOMPARE(sessions->size(), std::size_t{2});
+
+    // The cases' runs (the worked example's are the session's).
     const std::size_t cases = sb::demoCases().size();
-    const auto runs = recordedRuns(storePath, 1000);
+    auto runs = recordedRuns(storePath, 1000);
+    std::erase_if(runs, [](const sb::StoredRun& run) { return !run.request.label.starts_with("demo: "); });
     QCOMPARE(runs.size(), 2 * cases);
     // Newest first: the command line's cases, then the window's, each in reverse case order.
     for (std::size_t i = 0; i < cases; ++i) {

@@ -1,4 +1,6 @@
 // Models, adapters and background jobs of the workbench, without a single widget.
+#include "agents/session_store.h"
+#include "demo/demo.h"
 #include "ui/jobs/AuditJobs.h"
 #include "ui/jobs/RunJob.h"
 #include "ui/models/AuditLogModel.h"
@@ -18,6 +20,8 @@
 #include <QTest>
 
 #include <sqlite3.h>
+
+#include <algorithm>
 
 using namespace sb::ui;
 
@@ -101,6 +105,8 @@ private slots:
     void outcomeColoursAreDistinct();
     void jobRecordsRunAndDropsStaleJob();
     void jobWithoutStoreStillRuns();
+    void demoJobRecordsTheWorkedExampleLast();
+    void demoJobWithoutStoreSaysWhyTheWorkedExampleDidNotRun();
     void auditModelPassesTester();
     void auditModelShowsAndMarks();
     void auditJobsLoadFilteredAndDropStaleLoads();
@@ -279,6 +285,77 @@ void TestUiModels::jobWithoutStoreStillRuns()
     QCOMPARE(finished.front().total, 1);
     QVERIFY(!finished.front().store.has_value());
     QCOMPARE(outcomeName(finished.front().result.outcome), QStringLiteral("ok"));
+}
+
+// The demo job's last step records the worked example as an agent session, after every case.
+void TestUiModels::demoJobRecordsTheWorkedExampleLast()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path storePath = QString(dir.path() + QStringLiteral("/store.db")).toStdString();
+    QObject owner;
+    auto* jobs = new JobRunner(&owner);
+    jobs->setStorePath(storePath);
+    std::vector<RunEvent> started;
+    std::vector<RunEvent> finished;
+    connect(jobs, &JobRunner::runStarted, this, [&started](const RunEvent& event) { started.push_back(event); });
+    connect(jobs, &JobRunner::runFinished, this, [&finished](const RunEvent& event) { finished.push_back(event); });
+    jobs->startDemo();
+    QTRY_VERIFY_WITH_TIMEOUT(!jobs->isRunning(), 180000);
+
+    const auto cases = static_cast<int>(sb::demoCases().size());
+    QCOMPARE(demoJobSteps(), cases + 1);
+    QCOMPARE(static_cast<int>(finished.size()), cases + 1);
+    // Its parts are announced as they begin: its files, its sandboxes, the agent's session.
+    QStringList parts;
+    for (const RunEvent& event : started) {
+        if (event.agentSession)
+            parts << QString::fromStdString(event.request.label);
+    }
+    QCOMPARE(parts, (QStringList{QStringLiteral("the worked example: its files"),
+                                 QStringLiteral("the worked example: its sandboxes"),
+                                 QStringLiteral("the worked example: the agent's session")}));
+    for (int i = 0; i < cases; ++i)
+        QVERIFY(!finished[static_cast<std::size_t>(i)].agentSession.has_value());
+    const RunEvent& last = finished.back();
+    QCOMPARE(last.index, cases);
+    QCOMPARE(last.total, cases + 1);
+    QVERIFY(last.agentSession.has_value());
+    QVERIFY2(last.agentSession->session.has_value(), qPrintable(last.agentSession->error));
+    const sb::agents::SessionInfo& session = *last.agentSession->session;
+    QVERIFY2(last.agentSession->asExpected, session.message.c_str());
+    QCOMPARE(QString::fromStdString(std::string(sb::agents::toString(session.status))), QStringLiteral("completed"));
+    QCOMPARE(session.steps, std::int64_t{14});
+    QCOMPARE(QString::fromStdString(session.sandbox), QStringLiteral("demo-upgrade"));
+    QVERIFY(agentSessionSummary(*last.agentSession).contains(QString::fromStdString(session.id)));
+    // The store the event carries holds the session's runs: its agent's, after every case's.
+    QVERIFY(last.store.has_value());
+    QVERIFY(!session.runId.empty());
+    QVERIFY(std::any_of(last.store->history.begin(), last.store->history.end(),
+                        [&session](const sb::StoredRun& run) { return run.result.runId == session.runId; }));
+    QVERIFY(last.store->metrics.total > cases);
+    auto store = sb::Store::open(storePath);
+    QVERIFY(store.has_value());
+    auto stored = sb::agents::SessionStore(*store).find(session.id);
+    QVERIFY(stored.has_value());
+    QCOMPARE(stored->steps, std::int64_t{14});
+}
+
+void TestUiModels::demoJobWithoutStoreSaysWhyTheWorkedExampleDidNotRun()
+{
+    QObject owner;
+    auto* jobs = new JobRunner(&owner);
+    std::vector<RunEvent> finished;
+    connect(jobs, &JobRunner::runFinished, this, [&finished](const RunEvent& event) { finished.push_back(event); });
+    jobs->startDemo();
+    QTRY_VERIFY_WITH_TIMEOUT(!jobs->isRunning(), 180000);
+    QCOMPARE(static_cast<int>(finished.size()), demoJobSteps());
+    const RunEvent& last = finished.back();
+    QVERIFY(last.agentSession.has_value());
+    QVERIFY(!last.agentSession->session.has_value());
+    QVERIFY(!last.agentSession->asExpected);
+    QVERIFY2(last.agentSession->error.contains(QStringLiteral("store")), qPrintable(last.agentSession->error));
+    QVERIFY(agentSessionSummary(*last.agentSession).startsWith(QStringLiteral("Worked example: could not run: ")));
 }
 
 void TestUiModels::auditModelPassesTester()

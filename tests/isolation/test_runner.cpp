@@ -546,6 +546,32 @@ TEST(Container, ReadPathsInsideTmpAreSeenOverTheSandboxsOwnTmp)
     EXPECT_EQ(r.stdoutText, "hello\nt\n" + dir.filename().string() + "\nt\n") << r.stderrText;
 }
 
+// The container's own folders cover the host's at /work, /proc and /dev: a read path in one would be hidden, so
+// the run is refused, naming it, before anything starts. A path that leads there through a symlink counts by
+// where it leads.
+TEST(Container, ReadPathsUnderTheSandboxsOwnFoldersAreRefused)
+{
+    const test::TempDir temp("/tmp");
+    ASSERT_FALSE(temp.path().empty());
+    const fs::path link = temp.path() / "into-proc";
+    fs::create_directory_symlink("/proc/self", link);
+    for (const std::string& path : {std::string("/work/project/data"), std::string("/work"), link.string(),
+                                    std::string("/dev/shm")}) {
+        Policy p;
+        p.readPaths = {path};
+        const auto r = runInContainer(Language::Shell, "echo RAN\n", p);
+        EXPECT_EQ(r.outcome, Outcome::InternalError) << path; // refused before it started, as every plan is
+        EXPECT_EQ(r.stdoutText, "") << path;
+        EXPECT_NE(r.message.find("paths.read " + path), std::string::npos) << r.message;
+        EXPECT_NE(r.message.find("refused"), std::string::npos) << r.message;
+    }
+    // Beside them, a path that only starts with the same letters is a path like any other.
+    Policy p;
+    p.readPaths = {temp.path().string(), "/workspace-that-is-not-there"};
+    const auto r = runInContainer(Language::Shell, "echo RAN\n", p);
+    EXPECT_EQ(r.stdoutText, "RAN\n") << r.message << r.stderrText;
+}
+
 // A read path with a mount under it (a separate /usr/local, a data disk) cannot be written to, down to the
 // mounts under it (read-only binds all the way down, and Landlock). Needs root for the mount, in a mount
 // namespace of its own so the host sees none of it.

@@ -90,6 +90,41 @@ TEST_F(WorkspaceTest, CheckpointsAreContentAddressedAndShareBlobs)
     EXPECT_EQ(snapshot(workspace("imported")), snapshot(main));
 }
 
+// Asked only when changed (an agent session's checkpoints around its calls), an unchanged workspace makes no
+// checkpoint and no audit entry: the head is the answer. A change, even one that keeps the file's size, makes one.
+TEST_F(WorkspaceTest, ACheckpointOnlyWhenChangedReusesTheHeadOfAnUnchangedWorkspace)
+{
+    const fs::path main = workspace("main");
+    writeFile(main / "notes.txt", "one\n");
+    const std::string head = checkpoint("main", "head");
+    const auto checkpointsBefore = count("SELECT count(*) FROM checkpoints");
+    const auto auditBefore = count("SELECT count(*) FROM audit_log");
+
+    const CheckpointRequest onlyWhenChanged{
+        .sandbox = "main", .label = "before", .message = "", .author = "", .onlyWhenChanged = true};
+    auto same = engine().checkpoint(onlyWhenChanged);
+    ASSERT_TRUE(same) << same.error().message;
+    EXPECT_FALSE(same->created);
+    EXPECT_EQ(same->checkpoint.id, head);
+    EXPECT_EQ(count("SELECT count(*) FROM checkpoints"), checkpointsBefore);
+    EXPECT_EQ(count("SELECT count(*) FROM audit_log"), auditBefore);
+
+    writeFile(main / "notes.txt", "two\n");
+    auto changed = engine().checkpoint(onlyWhenChanged);
+    ASSERT_TRUE(changed) << changed.error().message;
+    EXPECT_TRUE(changed->created);
+    EXPECT_NE(changed->checkpoint.id, head);
+    EXPECT_EQ(changed->checkpoint.label, "before");
+    EXPECT_EQ(changed->changes.modified, 1u);
+    EXPECT_EQ(engine().sandbox("main")->head, changed->checkpoint.id);
+
+    // Asked as always, the same unchanged workspace gets a checkpoint of its own.
+    auto always = engine().checkpoint(CheckpointRequest{"main", "", "", ""});
+    ASSERT_TRUE(always) << always.error().message;
+    EXPECT_TRUE(always->created);
+    EXPECT_NE(always->checkpoint.id, changed->checkpoint.id);
+}
+
 TEST_F(WorkspaceTest, AChangeInTheMiddleOfALargeFileAddsAboutOneChunk)
 {
     const fs::path main = workspace("main");

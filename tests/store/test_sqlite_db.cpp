@@ -67,5 +67,64 @@ TEST_F(SqliteDbTest, ACommitAfterSqliteRolledTheTransactionBackSaysSoAndStoresNo
     EXPECT_EQ(sqlite3_column_int64(rows->get(), 0), 0) << "the small row went with the rest";
 }
 
+// The connection's statement cache: a statement done with is reset, its bindings cleared, and lent again for
+// the same SQL text; text with more after its statement is never cached (another text would not find it); and
+// a statement that outlives its store is finalized, not cached in a closed cache.
+TEST_F(SqliteDbTest, StatementsAreReusedResetAndCleared)
+{
+    Store store = openStore();
+    const sqlite::Db db = sqlite::connectionOf(store).value();
+    ASSERT_TRUE(db.exec("CREATE TABLE t (x INTEGER)", "make a table"));
+    ASSERT_TRUE(db.exec("INSERT INTO t VALUES (1), (2), (3)", "fill it"));
+    const char* select = "SELECT x FROM t WHERE x >= ?1 ORDER BY x";
+    sqlite3_stmt* first = nullptr;
+    {
+        auto statement = db.prepare(select);
+        ASSERT_TRUE(statement);
+        first = statement->get();
+        ASSERT_EQ(sqlite3_bind_int64(first, 1, 2), SQLITE_OK);
+        ASSERT_EQ(sqlite3_step(first), SQLITE_ROW); // left mid-query
+        EXPECT_EQ(sqlite3_column_int64(first, 0), 2);
+    }
+    {
+        auto again = db.prepare(select);
+        ASSERT_TRUE(again);
+        EXPECT_EQ(again->get(), first) << "the same SQL text is served from the cache";
+        // Reset and unbound: ?1 is NULL, which nothing is >= to.
+        EXPECT_EQ(sqlite3_step(again->get()), SQLITE_DONE);
+        // Two in use at once are two statements.
+        auto second = db.prepare(select);
+        ASSERT_TRUE(second);
+        EXPECT_NE(second->get(), again->get());
+    }
+    // The reset released the read snapshot: a write and a new read see each other.
+    ASSERT_TRUE(db.exec("INSERT INTO t VALUES (4)", "add a row"));
+    {
+        auto count = db.prepare("SELECT count(*) FROM t");
+        ASSERT_TRUE(count);
+        ASSERT_EQ(sqlite3_step(count->get()), SQLITE_ROW);
+        EXPECT_EQ(sqlite3_column_int64(count->get(), 0), 4);
+    }
+    // With text after the statement, not cached: each prepare is a new statement.
+    {
+        auto statement = db.prepare("SELECT 1; ");
+        ASSERT_TRUE(statement);
+        EXPECT_FALSE(statement.value().get_deleter().cache) << "trailing text: finalized when done, not cached";
+    }
+    {
+        auto statement = db.prepare("SELECT 1;");
+        ASSERT_TRUE(statement);
+        EXPECT_TRUE(statement.value().get_deleter().cache);
+    }
+    // A statement that outlives its store: the store closes, the statement is finalized when it is done
+    // (under ASan, a use of the closed cache or a double finalize would be caught here).
+    auto outliving = db.prepare(select);
+    ASSERT_TRUE(outliving);
+    {
+        Store gone = std::move(store);
+    }
+    outliving->reset();
+}
+
 } // namespace
 } // namespace sb

@@ -1,5 +1,6 @@
 #include "ui/jobs/RunJob.h"
 
+#include "agents/worked_example_session.h"
 #include "demo/demo.h"
 #include "isolation/runner.h"
 #include "ui/models/Conversions.h"
@@ -94,14 +95,60 @@ void runOrder(QPromise<RunEvent>& promise, quint64 jobId, sb::RunOrder order,
     promise.addResult(std::move(event));
 }
 
+// The worked example, recorded in the store as an agent session: the demo's last step, `index` of `total`.
+void runDemoAgentSession(QPromise<RunEvent>& promise, quint64 jobId, int index, int total,
+                         std::optional<sb::Store>& store, const QString& storeError, const CancelFlag& cancel)
+{
+    RunEvent event;
+    event.jobId = jobId;
+    event.index = index;
+    event.total = total;
+    event.agentSession = AgentSessionStep{};
+    // Each part of it is a Started event with its own label, for the window's status line.
+    const auto started = [&](sb::agents::WorkedExamplePhase phase) {
+        using Phase = sb::agents::WorkedExamplePhase;
+        if (phase == Phase::Done)
+            return;
+        event.request.label = (phase == Phase::WritingFiles      ? QObject::tr("the worked example: its files")
+                               : phase == Phase::MakingSandboxes ? QObject::tr("the worked example: its sandboxes")
+                                                                 : QObject::tr("the worked example: the agent's session"))
+                                  .toStdString();
+        promise.addResult(event);
+    };
+    if (!store) {
+        started(sb::agents::WorkedExamplePhase::WritingFiles);
+        event.stage = RunEvent::Stage::Finished;
+        event.agentSession->error = QObject::tr("no store to record its session in (%1)")
+                                        .arg(storeError.isEmpty() ? QObject::tr("none is open") : storeError);
+        promise.addResult(std::move(event));
+        return;
+    }
+    const sb::Runner runner;
+    sb::agents::WorkedExampleRequest request;
+    request.progress = started;
+    request.stop = cancel.get();
+    auto example = sb::agents::runWorkedExample(*store, runner, request);
+    event.stage = RunEvent::Stage::Finished;
+    if (example) {
+        event.result = std::move(example->run.agent);
+        event.agentSession->session = std::move(example->run.session);
+        event.agentSession->asExpected = example->asExpected;
+    } else {
+        event.agentSession->error = toQString(example.error().message);
+    }
+    attachStore(event, *store, {});
+    promise.addResult(std::move(event));
+}
+
 void runDemo(QPromise<RunEvent>& promise, quint64 jobId, sb::Policy basePolicy,
              std::optional<std::filesystem::path> storePath, CancelFlag cancel)
 {
     QString storeError;
     std::optional<sb::Store> store = openJobStore(storePath, storeError);
     const sb::DemoRun demo(basePolicy);
-    const int total = static_cast<int>(demo.size());
-    for (int i = 0; i < total && !cancel->load(); ++i) {
+    const int cases = static_cast<int>(demo.size());
+    const int total = demoJobSteps();
+    for (int i = 0; i < cases && !cancel->load(); ++i) {
         RunEvent event;
         event.jobId = jobId;
         event.index = i;
@@ -117,6 +164,8 @@ void runDemo(QPromise<RunEvent>& promise, quint64 jobId, sb::Policy basePolicy,
             attachStore(event, *store, run.recordError);
         promise.addResult(std::move(event));
     }
+    if (!cancel->load())
+        runDemoAgentSession(promise, jobId, cases, total, store, storeError, cancel);
 }
 
 } // namespace
@@ -157,9 +206,28 @@ quint64 JobRunner::startRun(sb::RunOrder order)
     });
 }
 
+int demoJobSteps()
+{
+    return static_cast<int>(sb::demoCases().size()) + 1;
+}
+
+QString agentSessionSummary(const AgentSessionStep& step)
+{
+    if (!step.session)
+        return QObject::tr("Worked example: could not run: %1").arg(step.error);
+    const sb::agents::SessionInfo& session = *step.session;
+    QString line = QObject::tr("Worked example: agent session %1 %2, %n step(s) in sandbox %3", nullptr,
+                               static_cast<int>(session.steps))
+                       .arg(toQString(session.id), toQString(std::string(sb::agents::toString(session.status))),
+                            toQString(session.sandbox));
+    if (!session.message.empty() && !step.asExpected)
+        line += QStringLiteral(" (") + toQString(session.message) + QLatin1Char(')');
+    return line;
+}
+
 quint64 JobRunner::startDemo(const sb::Policy& basePolicy)
 {
-    return start(static_cast<int>(sb::demoCases().size()),
+    return start(demoJobSteps(),
                  [basePolicy](QPromise<RunEvent>& promise, quint64 jobId,
                               std::optional<std::filesystem::path> storePath, CancelFlag cancel) {
                      runDemo(promise, jobId, basePolicy, std::move(storePath), std::move(cancel));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agents/session_store.h"
 #include "isolation/run.h"
 #include "store/store.h"
 #include "usecases/run.h"
@@ -30,6 +31,13 @@ inline constexpr int kHistoryLimit = 200;
 // Opens the store (creating it when missing, as Store::open does) and reads a snapshot. Safe on any thread.
 sb::Result<StoreSnapshot> loadStoreSnapshot(const sb::StoreLocation& store, int historyLimit = kHistoryLimit);
 
+// The demo's last step: the worked example recorded as an agent session (agents/worked_example_session.h).
+struct AgentSessionStep {
+    std::optional<sb::agents::SessionInfo> session; // as it ended; none when it could not run
+    QString error;                                  // why it could not run
+    bool asExpected = false;                        // it completed
+};
+
 // One step of a job, handed from the worker to the GUI thread by value.
 struct RunEvent {
     enum class Stage { Started, Finished };
@@ -42,10 +50,16 @@ struct RunEvent {
     std::optional<StoreSnapshot> store;  // the store after recording this run, when it is usable
     QString storeError;                  // why the run could not be recorded or read back
     QString refusal;                     // why the run was not started (Finished only; empty: it ran)
+    std::optional<AgentSessionStep> agentSession; // the demo's worked example: this step is its session
 };
 
-// Runs one request (usecases/run.h) or the whole demo (usecases/demo_run.h) on a worker thread, one job at a
-// time. Each run is recorded in the store by the worker through its own connection, and the store's fresh
+// The demo's steps: its cases, then the worked example as an agent session.
+int demoJobSteps();
+// One line on the worked example's session: its id, status, steps and sandbox, or why it could not run.
+QString agentSessionSummary(const AgentSessionStep& step);
+
+// Runs one request (usecases/run.h) or the whole demo (usecases/demo_run.h, then the worked example as an agent
+// session, agents/worked_example_session.h) on a worker thread, one job at a time. Each run is recorded in the store by the worker through its own connection, and the store's fresh
 // snapshot travels with the event. Starting a job cancels the one before it; events of a job that is no
 // longer current are dropped.
 class JobRunner : public QObject {

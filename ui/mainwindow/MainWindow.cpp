@@ -533,12 +533,12 @@ void MainWindow::runDemo()
     }
     m_demoRunning = true;
     m_demoUnexpected = 0;
-    const auto total = static_cast<int>(sb::demoCases().size());
+    const int total = demoJobSteps();
     m_progress->setRange(0, total);
     m_progress->setValue(0);
     m_progress->setFormat(tr("Demo %v/%m"));
     m_progress->show();
-    m_output->beginLog(tr("Demo: %n case(s)", nullptr, total));
+    m_output->beginLog(tr("Demo: %n case(s)", nullptr, static_cast<int>(sb::demoCases().size())));
     m_jobs->startDemo(*basePolicy);
     setBusy(true);
     // The demo's sandboxes and checkpoints, beside its runs, for the checkpoint browser.
@@ -621,7 +621,12 @@ void MainWindow::onRunFinished(const RunEvent& event)
         return;
     }
     const auto& result = event.result;
-    if (m_demoRunning) {
+    if (m_demoRunning && event.agentSession) {
+        if (!event.agentSession->asExpected)
+            ++m_demoUnexpected;
+        m_output->appendNote(agentSessionSummary(*event.agentSession));
+        m_progress->setValue(event.index + 1);
+    } else if (m_demoRunning) {
         const auto& cases = sb::demoCases();
         bool expected = true;
         if (event.index >= 0 && static_cast<std::size_t>(event.index) < cases.size())

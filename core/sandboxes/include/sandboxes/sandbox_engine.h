@@ -146,10 +146,14 @@ struct CheckpointRequest {
     std::string label;
     std::string message;
     std::string author;                            // "": the current user
+    // true: when the workspace is as its head checkpoint holds it, no checkpoint is made and the head is the
+    // result (`created` false). An agent session's checkpoints around its calls: most calls change nothing.
+    bool onlyWhenChanged = false;
 };
 
 struct CheckpointResult {
     CheckpointInfo checkpoint;
+    bool created = true;                           // false: the head, the workspace unchanged (onlyWhenChanged)
     ChangeCounts changes;                          // against its parent
     std::vector<Skipped> skipped;
     std::uint64_t filesRead = 0;                   // files whose bytes were read (the rest: stat cache)

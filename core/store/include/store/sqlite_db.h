@@ -11,9 +11,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 namespace sb {
 
@@ -21,10 +24,42 @@ class Store;
 
 namespace sqlite {
 
+class StatementCache;
+
+// A statement done with goes back to its connection's cache (reset, its bindings cleared), or is finalized.
 struct StatementDeleter {
-    void operator()(sqlite3_stmt* statement) const noexcept { sqlite3_finalize(statement); }
+    std::shared_ptr<StatementCache> cache; // null: finalized
+    void operator()(sqlite3_stmt* statement) const noexcept;
 };
 using Statement = std::unique_ptr<sqlite3_stmt, StatementDeleter>;
+
+// The prepared statements of one connection that are not in use, by their SQL text, so the store's hot paths
+// (an agent session's steps and checkpoints: a few small queries each) do not parse the same SQL again each
+// time; parsing was most of their cost. Bounded; a statement that does not fit is finalized. Shared with the
+// statements it lent (their deleters), so a statement that outlives its store is finalized, not cached.
+class StatementCache {
+public:
+    StatementCache() = default;
+    StatementCache(const StatementCache&) = delete;
+    StatementCache& operator=(const StatementCache&) = delete;
+    ~StatementCache();
+
+    // An idle statement prepared from exactly `sql`, or null.
+    sqlite3_stmt* take(std::string_view sql);
+    // Keeps `statement`, reset and with its bindings cleared, for the next take of its SQL; finalizes it when
+    // the cache is full or closed.
+    void give(sqlite3_stmt* statement) noexcept;
+    // Finalizes every idle statement and keeps none from now on: the connection is about to close.
+    void close() noexcept;
+
+    static constexpr std::size_t kMaxIdle = 256;
+
+private:
+    std::mutex m_mutex;
+    std::unordered_map<std::string, std::vector<sqlite3_stmt*>> m_idle;
+    std::size_t m_count = 0;
+    bool m_closed = false;
+};
 
 struct ConnectionCloser {
     void operator()(sqlite3* db) const noexcept { sqlite3_close_v2(db); }
@@ -32,10 +67,14 @@ struct ConnectionCloser {
 using Connection = std::unique_ptr<sqlite3, ConnectionCloser>;
 
 // One connection plus the path it belongs to, so every error names the file and carries SQLite's message.
-// It borrows both: the connection and the path must outlive it.
+// It borrows both: the connection and the path must outlive it. With the connection's statement cache, its
+// statements come from and go back to that cache.
 class Db {
 public:
-    Db(sqlite3* db, const std::filesystem::path& path) : m_db(db), m_path(&path) {}
+    Db(sqlite3* db, const std::filesystem::path& path, std::shared_ptr<StatementCache> statements = {})
+        : m_db(db), m_path(&path), m_statements(std::move(statements))
+    {
+    }
 
     sqlite3* handle() const { return m_db; }
     const std::filesystem::path& path() const { return *m_path; }
@@ -54,6 +93,7 @@ public:
 private:
     sqlite3* m_db;
     const std::filesystem::path* m_path;
+    std::shared_ptr<StatementCache> m_statements;
 };
 
 // What a write that found no room says about the file system holding the folder `file` is in (the store's own

@@ -19,6 +19,7 @@ namespace sb {
 class Store;
 namespace sqlite {
 class Db;
+class StatementCache;
 Result<Db> connectionOf(const Store& store); // store/sqlite_db.h
 } // namespace sqlite
 
@@ -112,8 +113,10 @@ private:
     friend Result<sqlite::Db> sqlite::connectionOf(const Store& store);
 
     Store(std::filesystem::path path, sqlite3* db);
+    void close() noexcept;
     std::filesystem::path m_path;
     sqlite3* m_db = nullptr;
+    std::shared_ptr<sqlite::StatementCache> m_statements; // the connection's idle prepared statements
 };
 
 } // namespace sb
