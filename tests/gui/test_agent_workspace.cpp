@@ -64,6 +64,7 @@ private slots:
     void initTestCase();
     void timelineScaleIsPlainArithmetic();
     void visibleStepsAreFoundByTime();
+    void anInstantBlockedStepBetweenLongOnesShowsAndCanBePointedAt();
     void argumentsSummedUpInOneLine();
     void jsonTreeFoldsObjectsAndArrays();
     void aHundredThousandStepsOpen();
@@ -269,6 +270,39 @@ void TestAgentWorkspace::visibleStepsAreFoundByTime()
     std::tie(first, last) = visibleStepRange(steps, 1000, 50, -1000, 5000);
     QCOMPARE(first, std::size_t{0});
     QCOMPARE(last, std::size_t{10});
+}
+
+void TestAgentWorkspace::anInstantBlockedStepBetweenLongOnesShowsAndCanBePointedAt()
+{
+    StepListModel model(nullptr);
+    std::vector<sb::agents::StepSummary> steps(3);
+    for (int i = 0; i < 3; ++i)
+        steps[static_cast<std::size_t>(i)].index = i + 1;
+    // 5 ms per pixel once fitted: the blocked step's time falls between two pixels' times.
+    steps[0].startedAtMs = 0; // 0-1002 ms, allowed
+    steps[0].endedAtMs = 1002;
+    steps[1].startedAtMs = 1002; // at 1002 ms, blocked at once
+    steps[1].endedAtMs = 1002;
+    steps[1].verdict = Verdict::Blocked;
+    steps[2].startedAtMs = 1002; // 1002-2000 ms, allowed
+    steps[2].endedAtMs = 2000;
+    model.setSteps(0, steps);
+    QItemSelectionModel selection(&model);
+    AgentTimeline timeline;
+    timeline.resize(424, timeline.sizeHint().height());
+    timeline.setModel(&model, &selection);
+    timeline.setOrigin(0);
+    // Drawn: a mark in the blocked step's colour where it is.
+    const QImage picture = timeline.picture(424);
+    int red = 0;
+    for (int x = 0; x < picture.width(); ++x)
+        red += picture.pixelColor(x, 30) == StepListModel::verdictColor(Verdict::Blocked) ? 1 : 0;
+    QVERIFY2(red >= 2, qPrintable(QString::number(red)));
+    // Pointed at: some pixel finds it.
+    bool found = false;
+    for (int x = 0; x < timeline.width() && !found; ++x)
+        found = timeline.stepAt(QPoint(x, 30)) == 1;
+    QVERIFY(found);
 }
 
 void TestAgentWorkspace::argumentsSummedUpInOneLine()

@@ -167,7 +167,11 @@ int AgentTimeline::stepAt(const QPoint& pos) const
     for (std::size_t row = first; row < last; ++row) {
         const StepSummary& step = steps[row];
         const double start = static_cast<double>(step.startedAtMs - m_originMs);
-        const double end = step.endedAtMs == 0 ? spanMs() : static_cast<double>(step.endedAtMs - m_originMs);
+        // As wide as it is drawn: a pixel at least, a refused or failed call a few (so an instant one between two
+        // long ones can be pointed at).
+        const double drawn = (severity(step) >= kSevere ? kNarrow : 1.0) * m_scale.msPerPixel;
+        const double end = std::max(start + drawn, step.endedAtMs == 0 ? spanMs()
+                                                                         : static_cast<double>(step.endedAtMs - m_originMs));
         const double distance = ms < start ? start - ms : (ms > end ? ms - end : 0);
         if (distance < bestDistance || (distance == 0 && best >= 0 && severity(step) > severity(steps[static_cast<std::size_t>(best)]))) {
             best = static_cast<int>(row);
