@@ -492,7 +492,7 @@ void TestAgentWorkspace::theWindowShowsARecordedSession()
                      .toStdString(),
                  m_steps[static_cast<std::size_t>(row)]["verdict"].get<std::string>());
     }
-    screenshot(QStringLiteral("30-agent-session.png"));
+    screenshot(QStringLiteral("agents-01-session.png"));
 }
 
 void TestAgentWorkspace::theBlockedStepShowsItsRuleAndMessage()
@@ -514,13 +514,13 @@ void TestAgentWorkspace::theBlockedStepShowsItsRuleAndMessage()
     for (int row = 0; row < arguments->model()->rowCount(); ++row)
         urlShown |= arguments->model()->index(row, 0).data().toString() == QStringLiteral("url");
     QVERIFY(urlShown);
-    screenshot(QStringLiteral("31-agent-blocked-step.png"));
+    screenshot(QStringLiteral("agents-02-blocked-step.png"));
     // The raw frames a click away.
     auto* tabs = workspace()->details()->tabs();
     tabs->setCurrentIndex(3);
     auto* frames = m_window->findChild<QPlainTextEdit*>(QStringLiteral("stepFrames"));
     QVERIFY(frames->toPlainText().contains(QString::fromStdString(blocked["request_frame"].get<std::string>())));
-    screenshot(QStringLiteral("32-agent-raw-frames.png"));
+    screenshot(QStringLiteral("agents-03-raw-frames.png"));
     tabs->setCurrentIndex(0);
 }
 
@@ -544,7 +544,7 @@ void TestAgentWorkspace::theMigrationStepShowsItsWorkspaceDiff()
     QVERIFY2(workspace()->details()->diffText().startsWith(from + QStringLiteral(" → ") + to),
              qPrintable(workspace()->details()->diffText()));
     workspace()->details()->tabs()->setCurrentIndex(2);
-    screenshot(QStringLiteral("33-agent-step-diff.png"));
+    screenshot(QStringLiteral("agents-04-step-diff.png"));
     // A step that changed nothing the checkpoints record says so (step 1 reads).
     clickStep(1);
     QTRY_VERIFY_WITH_TIMEOUT(workspace()->details()->summaryText().contains(QStringLiteral("<b>Step 1</b>")), 30000);
@@ -623,7 +623,7 @@ void TestAgentWorkspace::searchFindsAndJumps()
     QCOMPARE(status->text(), QStringLiteral("2 of %1").arg(expected.size()));
     QTRY_VERIFY_WITH_TIMEOUT(workspace()->details()->summaryText().contains(QStringLiteral("<b>Step %1</b>").arg(expected[1])),
                              30000);
-    screenshot(QStringLiteral("34-agent-search.png"));
+    screenshot(QStringLiteral("agents-05-search.png"));
     // Nothing found: no match, said so.
     field->clear();
     QTest::keyClicks(field, QStringLiteral("no-such-text-anywhere"));
@@ -654,8 +654,8 @@ void TestAgentWorkspace::theTimelineZoomsAndPansWithKeys()
                       QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(timeline, &wheel);
     QVERIFY(timeline->scale().msPerPixel < zoomed);
-    screenshot(QStringLiteral("35-agent-timeline-zoomed.png"));
-    screenshot(QStringLiteral("37-agent-timeline-zoomed-close.png"), timeline);
+    screenshot(QStringLiteral("agents-06-timeline-zoomed.png"));
+    screenshot(QStringLiteral("agents-07-timeline-zoomed-close.png"), timeline);
     // Dragging pans: the view follows the pointer.
     const double before = timeline->scale().startMs;
     const int y = 30;
@@ -724,7 +724,7 @@ void TestAgentWorkspace::exportWritesJsonLinesAndAnHtmlReport()
                                        SessionExportFormat::JsonLines));
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, 30000);
     QVERIFY(done.last().at(1).toString().contains(QStringLiteral("no/such/folder")));
-    screenshot(QStringLiteral("36-agent-workspace-dock.png"), m_window->findChild<QDockWidget*>(QStringLiteral("agentsDock")));
+    screenshot(QStringLiteral("agents-08-dock.png"), m_window->findChild<QDockWidget*>(QStringLiteral("agentsDock")));
 }
 
 void TestAgentWorkspace::forkAndRewindFromAStepsContextMenu()
