@@ -55,6 +55,7 @@ void addCheckpointCommands(CommandLine& commandLine); // checkpoint create|list|
 void addDataCommands(CommandLine& commandLine);       // data import|list|show|generate
 void addPromoteCommand(CommandLine& commandLine);     // promote
 void addAgentCommands(CommandLine& commandLine);      // mcp wrap, agent run, sessions list|show|control
+void addSessionExportCommand(CommandLine& commandLine); // sessions export (after addAgentCommands)
 void addDoctorCommand(CommandLine& commandLine);      // doctor
 
 } // namespace sb::cli

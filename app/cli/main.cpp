@@ -30,6 +30,7 @@ int main(int argc, char** argv)
     addDataCommands(commandLine);
     addPromoteCommand(commandLine);
     addAgentCommands(commandLine);
+    addSessionExportCommand(commandLine);
     addDoctorCommand(commandLine);
 
     try {

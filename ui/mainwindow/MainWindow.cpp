@@ -1,5 +1,6 @@
 #include "ui/mainwindow/MainWindow.h"
 
+#include "ui/agents/AgentWorkspace.h"
 #include "ui/audit/AuditView.h"
 #include "ui/charts/MetricsDashboard.h"
 #include "ui/checkpoints/CheckpointBrowser.h"
@@ -199,6 +200,14 @@ void MainWindow::createActions()
     m_rulesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     m_rulesAction->setToolTip(tr("Show the rules workspace: rule sets, evaluation, A/B comparison (Ctrl+Shift+R)"));
     connect(m_rulesAction, &QAction::triggered, this, &MainWindow::showRules);
+
+    m_agentsAction = new QAction(QIcon::fromTheme(QStringLiteral("view-list-details"),
+                                                  style()->standardIcon(QStyle::SP_FileDialogListView)),
+                                 tr("&Agent sessions"), this);
+    m_agentsAction->setObjectName(QStringLiteral("actionAgentSessions"));
+    m_agentsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    m_agentsAction->setToolTip(tr("Show the agent workspace: sessions, their timeline, steps and diffs (Ctrl+Shift+G)"));
+    connect(m_agentsAction, &QAction::triggered, this, &MainWindow::showAgents);
 }
 
 void MainWindow::createToolBar()
@@ -212,6 +221,7 @@ void MainWindow::createToolBar()
     toolBar->addAction(m_demoAction);
     toolBar->addAction(m_checkpointsAction);
     toolBar->addAction(m_rulesAction);
+    toolBar->addAction(m_agentsAction);
     toolBar->addSeparator();
 
     auto labelled = [toolBar](const QString& text, QWidget* widget) {
@@ -326,6 +336,17 @@ void MainWindow::createDocks()
     rulesDock->setWidget(m_rulesWorkspace);
     addDockWidget(Qt::RightDockWidgetArea, rulesDock);
     tabifyDockWidget(checkpointDock, rulesDock);
+    // The agent workspace is a fourth tab; showAgents() widens it.
+    m_agentWorkspace = new AgentWorkspace(this);
+    auto* agentsDock = new QDockWidget(tr("Agent sessions"), this);
+    agentsDock->setObjectName(QStringLiteral("agentsDock"));
+    agentsDock->setWidget(m_agentWorkspace);
+    addDockWidget(Qt::RightDockWidgetArea, agentsDock);
+    tabifyDockWidget(rulesDock, agentsDock);
+    connect(m_agentWorkspace, &AgentWorkspace::statusMessage, statusBar(), &QStatusBar::showMessage);
+    // A fork or rewind from a step shows in the checkpoint browser and the audit log.
+    connect(m_agentWorkspace, &AgentWorkspace::storeChanged, m_checkpointBrowser, &CheckpointBrowser::reload);
+    connect(m_agentWorkspace, &AgentWorkspace::storeChanged, m_auditView, &AuditView::storeChanged);
     metricsDock->raise();
 
     // The metrics column runs the full height; history sits under the editor only.
@@ -360,6 +381,7 @@ void MainWindow::createMenus()
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_checkpointsAction);
     m_viewMenu->addAction(m_rulesAction);
+    m_viewMenu->addAction(m_agentsAction);
 
     auto* sandboxMenu = menuBar()->addMenu(tr("&Sandboxes"));
     sandboxMenu->setObjectName(QStringLiteral("sandboxMenu"));
@@ -415,6 +437,7 @@ std::optional<QString> MainWindow::openStore()
         m_auditView->setStorePath(std::nullopt);
         m_rulesWorkspace->setStorePath(std::nullopt);
         m_checkpointBrowser->setStorePath(std::nullopt);
+        m_agentWorkspace->setStorePath(std::nullopt);
         const QString message = toQString(snapshot.error().message);
         showStoreError(tr("The store %1 could not be opened: %2\nRuns still work but are not recorded; the file was "
                           "left untouched.")
@@ -430,6 +453,7 @@ std::optional<QString> MainWindow::openStore()
     m_auditView->setStorePath(m_store.path);
     m_rulesWorkspace->setStorePath(m_store.path);
     m_checkpointBrowser->setStorePath(m_store.path);
+    m_agentWorkspace->setStorePath(m_store.path);
     m_checkpointBrowser->sweep(true); // at start, off the GUI thread: expired sandboxes go, idle ones are archived
     applySnapshot(*snapshot);
     if (m_editor->text().isEmpty() && m_currentFile.isEmpty()) {
@@ -543,6 +567,19 @@ void MainWindow::showRules()
     dock->show();
     dock->raise();
     // The editor beside the charts and the table: most of the window's width.
+    const int wanted = width() * 4 / 5;
+    if (dock->width() < wanted)
+        resizeDocks({dock}, {wanted}, Qt::Horizontal);
+}
+
+void MainWindow::showAgents()
+{
+    auto* dock = findChild<QDockWidget*>(QStringLiteral("agentsDock"));
+    if (!dock)
+        return;
+    dock->show();
+    dock->raise();
+    // The timeline, the step list and a step's details side by side: most of the window's width.
     const int wanted = width() * 4 / 5;
     if (dock->width() < wanted)
         resizeDocks({dock}, {wanted}, Qt::Horizontal);

@@ -19,6 +19,7 @@ class QTableView;
 
 namespace sb::ui {
 
+class AgentWorkspace;
 class AuditView;
 class CheckpointBrowser;
 class CodeEditor;
@@ -54,6 +55,9 @@ public:
     RulesWorkspace* rulesWorkspace() const { return m_rulesWorkspace; }
     // Shows the rules workspace's dock in front, wide enough for an editor beside the charts.
     void showRules();
+    AgentWorkspace* agentWorkspace() const { return m_agentWorkspace; }
+    // Shows the agent workspace's dock in front, wide enough for the step list beside a step's details.
+    void showAgents();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -107,6 +111,7 @@ private:
     AuditView* m_auditView = nullptr;
     CheckpointBrowser* m_checkpointBrowser = nullptr;
     RulesWorkspace* m_rulesWorkspace = nullptr;
+    AgentWorkspace* m_agentWorkspace = nullptr;
     QTableView* m_historyView = nullptr;
     QComboBox* m_languageCombo = nullptr;
     QSpinBox* m_timeoutSpin = nullptr;
@@ -128,6 +133,7 @@ private:
     QAction* m_aboutAction = nullptr;
     QAction* m_checkpointsAction = nullptr;
     QAction* m_rulesAction = nullptr;
+    QAction* m_agentsAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 };
