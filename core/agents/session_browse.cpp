@@ -133,37 +133,7 @@ std::string argumentSummary(const Json& arguments, std::size_t maxChars)
 Result<std::vector<StepSummary>> stepSummaries(Store& store, std::string_view sessionId, std::int64_t offset,
                                                std::int64_t limit)
 {
-    return sessions::guarded(store.path(), "reading an agent session's steps", [&]() -> Result<std::vector<StepSummary>> {
-        if (offset < 0)
-            return fail(fmt::format("steps of session {}: offset {} is negative", sessionId, offset));
-        auto db = sqlite::connectionOf(store);
-        if (!db)
-            return std::unexpected(db.error());
-        auto session = sessions::sessionRow(*db, sessionId);
-        if (!session)
-            return std::unexpected(session.error());
-        auto statement = db->prepare(kSummarySelect);
-        if (!statement)
-            return std::unexpected(statement.error());
-        sqlite3_bind_int64(statement->get(), 1, session->row);
-        sqlite3_bind_int64(statement->get(), 2, offset);
-        sqlite3_bind_int64(statement->get(), 3, limit < 0 ? -1 : limit);
-        std::vector<StepSummary> out;
-        std::int64_t expected = std::clamp<std::int64_t>(session->steps - offset, 0, std::int64_t{1} << 20);
-        if (limit >= 0)
-            expected = std::min(limit, expected);
-        out.reserve(static_cast<std::size_t>(expected));
-        int rc = 0;
-        while ((rc = sqlite3_step(statement->get())) == SQLITE_ROW) {
-            auto step = readSummary(statement->get(), db->path(), sessionId);
-            if (!step)
-                return std::unexpected(step.error());
-            out.push_back(std::move(*step));
-        }
-        if (rc != SQLITE_DONE)
-            return db->error(fmt::format("cannot read the steps of session {}", sessionId));
-        return out;
-    });
+    return sessions::stepRows<StepSummary>(store, sessionId, offset, limit, kSummarySelect, readSummary);
 }
 
 Result<std::vector<std::int64_t>> searchSteps(Store& store, std::string_view sessionId, std::string_view text)

@@ -9,10 +9,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <exception>
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sb::agents::sessions {
 
@@ -44,6 +47,46 @@ auto guarded(const std::filesystem::path& storePath, std::string_view what, Func
     } catch (...) {
         return fail(fmt::format("store {}: {} failed", storePath.string(), what));
     }
+}
+
+// The steps of session `id` as `select` reads them (?1 the session's row, ?2 `offset`, ?3 `limit`, -1: all), each
+// row made by `read(statement, storePath, id)`, which returns Result<Row>.
+template <typename Row, typename Read>
+Result<std::vector<Row>> stepRows(Store& store, std::string_view id, std::int64_t offset, std::int64_t limit,
+                                  std::string_view select, Read&& read)
+{
+    return guarded(store.path(), "reading an agent session's steps", [&]() -> Result<std::vector<Row>> {
+        if (offset < 0)
+            return fail(fmt::format("steps of session {}: offset {} is negative", id, offset));
+        auto db = sqlite::connectionOf(store);
+        if (!db)
+            return std::unexpected(db.error());
+        auto session = sessionRow(*db, id);
+        if (!session)
+            return std::unexpected(session.error());
+        auto statement = db->prepare(select);
+        if (!statement)
+            return std::unexpected(statement.error());
+        sqlite3_bind_int64(statement->get(), 1, session->row);
+        sqlite3_bind_int64(statement->get(), 2, offset);
+        sqlite3_bind_int64(statement->get(), 3, limit < 0 ? -1 : limit);
+        std::vector<Row> out;
+        // As many as the session counts (a count edited by hand reserves no more than a million).
+        std::int64_t expected = std::clamp<std::int64_t>(session->steps - offset, 0, std::int64_t{1} << 20);
+        if (limit >= 0)
+            expected = std::min(limit, expected);
+        out.reserve(static_cast<std::size_t>(expected));
+        int rc = 0;
+        while ((rc = sqlite3_step(statement->get())) == SQLITE_ROW) {
+            auto row = read(statement->get(), db->path(), id);
+            if (!row)
+                return std::unexpected(row.error());
+            out.push_back(std::move(*row));
+        }
+        if (rc != SQLITE_DONE)
+            return db->error(fmt::format("cannot read the steps of session {}", id));
+        return out;
+    });
 }
 
 } // namespace sb::agents::sessions

@@ -347,39 +347,7 @@ Result<SessionInfo> SessionStore::find(std::string_view idOrPrefix)
 
 Result<std::vector<StepRecord>> SessionStore::steps(std::string_view id, std::int64_t offset, std::int64_t limit)
 {
-    return sessions::guarded(
-        m_store->path(), "reading an agent session's steps", [&]() -> Result<std::vector<StepRecord>> {
-            if (offset < 0)
-                return fail(fmt::format("steps of session {}: offset {} is negative", id, offset));
-            auto db = sqlite::connectionOf(*m_store);
-            if (!db)
-                return std::unexpected(db.error());
-            auto session = sessions::sessionRow(*db, id);
-            if (!session)
-                return std::unexpected(session.error());
-            auto statement = db->prepare(kStepSelect);
-            if (!statement)
-                return std::unexpected(statement.error());
-            sqlite3_bind_int64(statement->get(), 1, session->row);
-            sqlite3_bind_int64(statement->get(), 2, offset);
-            sqlite3_bind_int64(statement->get(), 3, limit < 0 ? -1 : limit);
-            std::vector<StepRecord> out;
-            // As many as the session counts (a count edited by hand reserves no more than a million).
-            std::int64_t expected = std::clamp<std::int64_t>(session->steps - offset, 0, std::int64_t{1} << 20);
-            if (limit >= 0)
-                expected = std::min(limit, expected);
-            out.reserve(static_cast<std::size_t>(expected));
-            int rc = 0;
-            while ((rc = sqlite3_step(statement->get())) == SQLITE_ROW) {
-                auto step = readStep(statement->get(), db->path(), id);
-                if (!step)
-                    return std::unexpected(step.error());
-                out.push_back(std::move(*step));
-            }
-            if (rc != SQLITE_DONE)
-                return db->error(fmt::format("cannot read the steps of session {}", id));
-            return out;
-        });
+    return sessions::stepRows<StepRecord>(*m_store, id, offset, limit, kStepSelect, readStep);
 }
 
 } // namespace sb::agents
