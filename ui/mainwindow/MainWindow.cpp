@@ -546,43 +546,34 @@ void MainWindow::runDemo()
         m_checkpointBrowser->seedDemo();
 }
 
-void MainWindow::showCheckpoints()
+void MainWindow::showWideDock(const QString& name, int fifths)
 {
-    auto* dock = findChild<QDockWidget*>(QStringLiteral("checkpointDock"));
+    auto* dock = findChild<QDockWidget*>(name);
     if (!dock)
         return;
     dock->show();
     dock->raise();
-    // Room for the graph's columns beside a readable diff: about three fifths of the window's width.
-    const int wanted = width() * 3 / 5;
+    const int wanted = width() * fifths / 5;
     if (dock->width() < wanted)
         resizeDocks({dock}, {wanted}, Qt::Horizontal);
+}
+
+void MainWindow::showCheckpoints()
+{
+    // Room for the graph's columns beside a readable diff: about three fifths of the window's width.
+    showWideDock(QStringLiteral("checkpointDock"), 3);
 }
 
 void MainWindow::showRules()
 {
-    auto* dock = findChild<QDockWidget*>(QStringLiteral("rulesDock"));
-    if (!dock)
-        return;
-    dock->show();
-    dock->raise();
     // The editor beside the charts and the table: most of the window's width.
-    const int wanted = width() * 4 / 5;
-    if (dock->width() < wanted)
-        resizeDocks({dock}, {wanted}, Qt::Horizontal);
+    showWideDock(QStringLiteral("rulesDock"), 4);
 }
 
 void MainWindow::showAgents()
 {
-    auto* dock = findChild<QDockWidget*>(QStringLiteral("agentsDock"));
-    if (!dock)
-        return;
-    dock->show();
-    dock->raise();
     // The timeline, the step list and a step's details side by side: most of the window's width.
-    const int wanted = width() * 4 / 5;
-    if (dock->width() < wanted)
-        resizeDocks({dock}, {wanted}, Qt::Horizontal);
+    showWideDock(QStringLiteral("agentsDock"), 4);
 }
 
 void MainWindow::cancelJob()

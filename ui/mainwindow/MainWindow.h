@@ -67,6 +67,8 @@ private:
     void createMenus();
     void createToolBar();
     void createDocks();
+    // Shows and raises the dock named `name`, at least `fifths` fifths of the window wide.
+    void showWideDock(const QString& name, int fifths);
     void restoreSettings();
     void saveSettings() const;
 
