@@ -81,6 +81,7 @@ private slots:
     void exportWritesJsonLinesAndAnHtmlReport();
     void forkAndRewindFromAStepsContextMenu();
     void aRunningSessionIsSteppedFromThePanel();
+    void aControlSocketGoneShowsInTheBar();
     void cleanupTestCase();
 
 private:
@@ -822,7 +823,6 @@ void TestAgentWorkspace::aRunningSessionIsSteppedFromThePanel()
     QTRY_COMPARE_WITH_TIMEOUT(bar->waitingStep(), std::int64_t{1}, 30000);
     QVERIFY(bar->isVisible());
     QVERIFY2(bar->stateText().contains(QStringLiteral("list_dir")), qPrintable(bar->stateText()));
-    screenshot(QStringLiteral("agents-09-step-paused.png"), workspace());
 
     // Step: the call goes on, its step shows, the session waits before the next.
     auto click = [bar](const char* name) {
@@ -849,6 +849,7 @@ void TestAgentWorkspace::aRunningSessionIsSteppedFromThePanel()
     dialog->editor()->setPlainText(QStringLiteral("[\"app.py\"]"));
     QVERIFY(!ok->isEnabled());
     QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("editArgumentsError"))->text().contains(QStringLiteral("object")));
+    screenshot(QStringLiteral("agents-11-edit-arguments-refused.png"), dialog);
     dialog->editor()->setPlainText(QStringLiteral("{\n  \"path\": \"app.py\"\n}"));
     QVERIFY(ok->isEnabled());
     screenshot(QStringLiteral("agents-10-edit-arguments.png"), dialog);
@@ -862,10 +863,30 @@ void TestAgentWorkspace::aRunningSessionIsSteppedFromThePanel()
     QTRY_VERIFY_WITH_TIMEOUT(bar->messageText().contains(QStringLiteral("break")), 30000);
     QVERIFY2(bar->messageText().contains(QStringLiteral("CEL")) || bar->messageText().contains(QStringLiteral("tool")),
              qPrintable(bar->messageText()));
+    QTRY_VERIFY_WITH_TIMEOUT(workspace()->stepModel()->rowCount() >= 2, 30000);
+    screenshot(QStringLiteral("agents-09-step-paused.png"), workspace());
 
-    // Step 3 (the tests before the upgrade) refused; then the rest runs to the end.
+    // Step 3 (the tests before the upgrade) refused.
     click("controlDeny");
     QTRY_COMPARE_WITH_TIMEOUT(bar->waitingStep(), std::int64_t{4}, 30000);
+
+    // A breakpoint on a tool: Continue runs on until its next call (step 5 writes the vendored library).
+    breakEdit->setText(QStringLiteral("write_file"));
+    click("controlAddBreak");
+    QTRY_VERIFY_WITH_TIMEOUT(bar->findChild<QLabel*>(QStringLiteral("controlBreakpoints"))
+                                 ->text()
+                                 .contains(QStringLiteral("write_file")),
+                             30000);
+    click("controlContinue");
+    QTRY_COMPARE_WITH_TIMEOUT(bar->waitingStep(), std::int64_t{5}, 30000);
+    QVERIFY2(bar->stateText().contains(QStringLiteral("breakpoint")), qPrintable(bar->stateText()));
+    click("controlClearBreaks");
+    QTRY_VERIFY_WITH_TIMEOUT(bar->findChild<QLabel*>(QStringLiteral("controlBreakpoints"))
+                                 ->text()
+                                 .contains(QStringLiteral("No breakpoints")),
+                             30000);
+
+    // The rest runs to the end.
     click("controlContinue");
     QVERIFY(agent.waitForFinished(240000));
     QCOMPARE(agent.exitStatus(), QProcess::NormalExit);
@@ -890,6 +911,30 @@ void TestAgentWorkspace::aRunningSessionIsSteppedFromThePanel()
     QCOMPARE(steps[1]["original_arguments"].value("path", std::string()), std::string("requirements.txt"));
     QCOMPARE(steps[2].value("verdict", std::string()), std::string("denied"));
     QCOMPARE(steps[0].value("edited", false), false);
+}
+
+void TestAgentWorkspace::aControlSocketGoneShowsInTheBar()
+{
+    // A session the store says runs, whose socket is not there (its gateway died): the bar says so and offers
+    // nothing to press.
+    SessionControlBar bar;
+    SessionInfo session;
+    session.id = "0badc0de-0000-0000-0000-000000000000";
+    session.status = sb::agents::SessionStatus::Running;
+    session.controlSocket = QString(m_dir.path() + QStringLiteral("/gone.sock")).toStdString();
+    bar.setSession(session);
+    bar.show();
+    QVERIFY(bar.isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(bar.messageText().contains(QStringLiteral("gone.sock")), 30000);
+    QCOMPARE(bar.waitingStep(), std::int64_t{0});
+    QVERIFY(!bar.findChild<QPushButton*>(QStringLiteral("controlStep"))->isEnabled());
+    bar.send(QStringLiteral("step"));
+    QTRY_VERIFY_WITH_TIMEOUT(bar.messageText().contains(QStringLiteral("gone.sock")), 30000);
+    session.status = sb::agents::SessionStatus::Completed;
+    bar.setSession(session);
+    QVERIFY(!bar.isVisible());
+    bar.send(QStringLiteral("step"));
+    QVERIFY(bar.messageText().contains(QStringLiteral("not running")));
 }
 
 void TestAgentWorkspace::cleanupTestCase()

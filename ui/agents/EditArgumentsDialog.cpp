@@ -57,7 +57,7 @@ void EditArgumentsDialog::check()
         if (parsed.is_object())
             m_arguments = std::move(parsed);
         else
-            error = tr("The arguments must be a JSON object ({ ... }), not a %1.").arg(toQString(parsed.type_name()));
+            error = tr("The arguments must be a JSON object ({ ... }); this is a JSON %1.").arg(toQString(parsed.type_name()));
     } catch (const sb::agents::Json::parse_error& e) {
         error = tr("Not JSON: %1").arg(toQString(e.what()));
     }

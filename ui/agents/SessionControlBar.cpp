@@ -205,15 +205,14 @@ void SessionControlBar::showStatus(const Json& status)
     m_waitingCall = status.value("call", Json());
     if (m_waitingStep > 0) {
         const QString summary = m_waitingCall.is_object() ? textOf(m_waitingCall, "summary") : QString();
-        const QString why = textOf(status, "why");
-        QString text = tr("<b>Paused before step %1</b> (%2): <code>%3</code>")
-                           .arg(m_waitingStep)
-                           .arg(m_waitReason == QLatin1String("approval")     ? tr("waits for approval")
-                                : m_waitReason == QLatin1String("breakpoint") ? tr("breakpoint")
-                                                                              : tr("step mode"),
-                                summary.toHtmlEscaped());
-        if (!why.isEmpty())
-            text += QStringLiteral(" — ") + why.toHtmlEscaped();
+        QString why = textOf(status, "why");
+        if (why.isEmpty())
+            why = m_waitReason == QLatin1String("approval")     ? tr("waits for approval")
+                  : m_waitReason == QLatin1String("breakpoint") ? tr("breakpoint")
+                                                                : tr("step mode");
+        const QString text = tr("<b>Paused before step %1</b>: <code>%2</code> — %3")
+                                 .arg(m_waitingStep)
+                                 .arg(summary.toHtmlEscaped(), why.toHtmlEscaped());
         m_state->setText(text);
     } else {
         m_state->setText(m_stepMode ? tr("<b>Running</b> — pauses before the next call") : tr("<b>Running</b>"));
