@@ -10,6 +10,8 @@
 #include "store/store.h"
 #include "ui/agents/AgentTimeline.h"
 #include "ui/agents/AgentWorkspace.h"
+#include "ui/agents/EditArgumentsDialog.h"
+#include "ui/agents/SessionControlBar.h"
 #include "ui/agents/JsonTreeModel.h"
 #include "ui/agents/SessionListModel.h"
 #include "ui/agents/StepDetails.h"
@@ -21,6 +23,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QDir>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QHelpEvent>
@@ -77,6 +80,8 @@ private slots:
     void theTimelineZoomsAndPansWithKeys();
     void exportWritesJsonLinesAndAnHtmlReport();
     void forkAndRewindFromAStepsContextMenu();
+    void aRunningSessionIsSteppedFromThePanel();
+    void aControlSocketGoneShowsInTheBar();
     void cleanupTestCase();
 
 private:
@@ -780,6 +785,156 @@ void TestAgentWorkspace::forkAndRewindFromAStepsContextMenu()
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, 60000);
     QVERIFY2(done.last().first().value<SessionWorkspaceTask>().error.contains(QStringLiteral("before-upgrade")),
              qPrintable(done.last().first().value<SessionWorkspaceTask>().error));
+}
+
+void TestAgentWorkspace::aRunningSessionIsSteppedFromThePanel()
+{
+    QVERIFY2(m_window, "the window is made by theWindowShowsARecordedSession");
+    // The worked example run in step mode: it pauses before every call until the panel lets it go on.
+    const QString ex = m_dir.path() + QStringLiteral("/examples");
+    cli({QStringLiteral("sandbox"), QStringLiteral("create"), QStringLiteral("stepped"), QStringLiteral("--from"),
+         QStringLiteral("repo")});
+    QProcess agent;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.path() + QStringLiteral("/xdg"));
+    agent.setProcessEnvironment(env);
+    agent.start(QStringLiteral(SANDBENCH_CLI),
+                {QStringLiteral("agent"), QStringLiteral("run"), QStringLiteral("--step"), QStringLiteral("--json"),
+                 QStringLiteral("--store"), m_store, QStringLiteral("--sandbox"), QStringLiteral("stepped"),
+                 QStringLiteral("--policy"), ex + QStringLiteral("/policy.yaml"), QStringLiteral("--read"), ex,
+                 QStringLiteral("--"), QStringLiteral("python3"), ex + QStringLiteral("/upgrade_agent.py")});
+    QVERIFY(agent.waitForStarted());
+    auto* bar = workspace()->controlBar();
+    SessionListModel* sessions = workspace()->sessionModel();
+    QString running;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            for (int row = 0; row < sessions->rowCount(); ++row) {
+                const auto* s = sessions->sessionAt(row);
+                if (s->status == sb::agents::SessionStatus::Running && !s->controlSocket.empty()) {
+                    running = QString::fromStdString(s->id);
+                    return true;
+                }
+            }
+            return false;
+        }(),
+        60000);
+    QVERIFY(workspace()->openSession(running));
+    QTRY_COMPARE_WITH_TIMEOUT(bar->waitingStep(), std::int64_t{1}, 30000);
+    QVERIFY(bar->isVisible());
+    QVERIFY2(bar->stateText().contains(QStringLiteral("list_dir")), qPrintable(bar->stateText()));
+
+    // Step: the call goes on, its step shows, the session waits before the next.
+    auto click = [bar](const char* name) {
+        auto* button = bar->findChild<QPushButton*>(QString::fromLatin1(name));
+        QVERIFY(button);
+        QTRY_VERIFY_WITH_TIMEOUT(button->isEnabled(), 30000);
+        QTest::mouseClick(button, Qt::LeftButton);
+    };
+    click("controlStep");
+    QTRY_COMPARE_WITH_TIMEOUT(bar->waitingStep(), std::int64_t{2}, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(workspace()->stepModel()->rowCount() >= 1, 30000);
+    QVERIFY2(bar->stateText().contains(QStringLiteral("read_file")), qPrintable(bar->stateText()));
+
+    // Step 2 goes on with other arguments, edited in the dialog: not JSON, then not an object, then right.
+    click("controlEditArguments");
+    QTRY_VERIFY_WITH_TIMEOUT(bar->editDialog() && bar->editDialog()->isVisible(), 10000);
+    EditArgumentsDialog* dialog = bar->editDialog();
+    QVERIFY(dialog->editor()->toPlainText().contains(QStringLiteral("requirements.txt")));
+    auto* ok = dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+    QVERIFY(ok->isEnabled());
+    dialog->editor()->setPlainText(QStringLiteral("{\"path\": "));
+    QVERIFY(!ok->isEnabled());
+    QVERIFY(!dialog->findChild<QLabel*>(QStringLiteral("editArgumentsError"))->text().isEmpty());
+    dialog->editor()->setPlainText(QStringLiteral("[\"app.py\"]"));
+    QVERIFY(!ok->isEnabled());
+    QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("editArgumentsError"))->text().contains(QStringLiteral("object")));
+    screenshot(QStringLiteral("agents-11-edit-arguments-refused.png"), dialog);
+    dialog->editor()->setPlainText(QStringLiteral("{\n  \"path\": \"app.py\"\n}"));
+    QVERIFY(ok->isEnabled());
+    screenshot(QStringLiteral("agents-10-edit-arguments.png"), dialog);
+    QTest::mouseClick(ok, Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(bar->waitingStep(), std::int64_t{3}, 30000);
+
+    // A breakpoint the session cannot read: its error shows in the bar.
+    auto* breakEdit = bar->findChild<QLineEdit*>(QStringLiteral("controlBreak"));
+    breakEdit->setText(QStringLiteral("args.path == "));
+    click("controlAddBreak");
+    QTRY_VERIFY_WITH_TIMEOUT(bar->messageText().contains(QStringLiteral("break")), 30000);
+    QVERIFY2(bar->messageText().contains(QStringLiteral("CEL")) || bar->messageText().contains(QStringLiteral("tool")),
+             qPrintable(bar->messageText()));
+    QTRY_VERIFY_WITH_TIMEOUT(workspace()->stepModel()->rowCount() >= 2, 30000);
+    screenshot(QStringLiteral("agents-09-step-paused.png"), workspace());
+
+    // Step 3 (the tests before the upgrade) refused.
+    click("controlDeny");
+    QTRY_COMPARE_WITH_TIMEOUT(bar->waitingStep(), std::int64_t{4}, 30000);
+
+    // A breakpoint on a tool: Continue runs on until its next call (step 5 writes the vendored library).
+    breakEdit->setText(QStringLiteral("write_file"));
+    click("controlAddBreak");
+    QTRY_VERIFY_WITH_TIMEOUT(bar->findChild<QLabel*>(QStringLiteral("controlBreakpoints"))
+                                 ->text()
+                                 .contains(QStringLiteral("write_file")),
+                             30000);
+    click("controlContinue");
+    QTRY_COMPARE_WITH_TIMEOUT(bar->waitingStep(), std::int64_t{5}, 30000);
+    QVERIFY2(bar->stateText().contains(QStringLiteral("breakpoint")), qPrintable(bar->stateText()));
+    click("controlClearBreaks");
+    QTRY_VERIFY_WITH_TIMEOUT(bar->findChild<QLabel*>(QStringLiteral("controlBreakpoints"))
+                                 ->text()
+                                 .contains(QStringLiteral("No breakpoints")),
+                             30000);
+
+    // The rest runs to the end.
+    click("controlContinue");
+    QVERIFY(agent.waitForFinished(240000));
+    QCOMPARE(agent.exitStatus(), QProcess::NormalExit);
+    QTRY_VERIFY_WITH_TIMEOUT(workspace()->sessionModel()->rowOf(running) >= 0
+                                 && workspace()->sessionModel()
+                                            ->sessionAt(workspace()->sessionModel()->rowOf(running))
+                                            ->status
+                                        == sb::agents::SessionStatus::Completed,
+                             30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!bar->isVisible(), 30000);
+
+    // What the store recorded: step 2 edited (the agent's arguments kept beside), step 3 denied.
+    const Json shown = Json::parse(cli({QStringLiteral("sessions"), QStringLiteral("show"), running,
+                                        QStringLiteral("--json")})
+                                       .toStdString(),
+                                   nullptr, false);
+    QVERIFY(!shown.is_discarded());
+    const Json& steps = shown["steps"];
+    QVERIFY(steps.size() >= 4);
+    QCOMPARE(steps[1].value("edited", false), true);
+    QCOMPARE(steps[1]["arguments"].value("path", std::string()), std::string("app.py"));
+    QCOMPARE(steps[1]["original_arguments"].value("path", std::string()), std::string("requirements.txt"));
+    QCOMPARE(steps[2].value("verdict", std::string()), std::string("denied"));
+    QCOMPARE(steps[0].value("edited", false), false);
+}
+
+void TestAgentWorkspace::aControlSocketGoneShowsInTheBar()
+{
+    // A session the store says runs, whose socket is not there (its gateway died): the bar says so and offers
+    // nothing to press.
+    SessionControlBar bar;
+    SessionInfo session;
+    session.id = "0badc0de-0000-0000-0000-000000000000";
+    session.status = sb::agents::SessionStatus::Running;
+    session.controlSocket = QString(m_dir.path() + QStringLiteral("/gone.sock")).toStdString();
+    bar.setSession(session);
+    bar.show();
+    QVERIFY(bar.isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(bar.messageText().contains(QStringLiteral("gone.sock")), 30000);
+    QCOMPARE(bar.waitingStep(), std::int64_t{0});
+    QVERIFY(!bar.findChild<QPushButton*>(QStringLiteral("controlStep"))->isEnabled());
+    bar.send(QStringLiteral("step"));
+    QTRY_VERIFY_WITH_TIMEOUT(bar.messageText().contains(QStringLiteral("gone.sock")), 30000);
+    session.status = sb::agents::SessionStatus::Completed;
+    bar.setSession(session);
+    QVERIFY(!bar.isVisible());
+    bar.send(QStringLiteral("step"));
+    QVERIFY(bar.messageText().contains(QStringLiteral("not running")));
 }
 
 void TestAgentWorkspace::cleanupTestCase()

@@ -1,6 +1,7 @@
 #include "ui/agents/AgentWorkspace.h"
 
 #include "ui/agents/AgentTimeline.h"
+#include "ui/agents/SessionControlBar.h"
 #include "ui/agents/SessionListModel.h"
 #include "ui/agents/StepDetails.h"
 #include "ui/agents/StepListModel.h"
@@ -58,6 +59,7 @@ AgentWorkspace::AgentWorkspace(QWidget* parent)
     , m_timeline(new AgentTimeline(this))
     , m_details(new StepDetails(this))
     , m_header(new QLabel(this))
+    , m_control(new SessionControlBar(this))
     , m_search(new QLineEdit(this))
     , m_searchStatus(new QLabel(this))
     , m_export(new QToolButton(this))
@@ -93,6 +95,11 @@ AgentWorkspace::AgentWorkspace(QWidget* parent)
     m_searchDelay->setInterval(kSearchDelayMs);
     connect(m_searchDelay, &QTimer::timeout, this, [this] { search(m_search->text()); });
     connect(m_search, &QLineEdit::textEdited, m_searchDelay, qOverload<>(&QTimer::start));
+    // A call let go or refused: its step is read at once rather than at the next tick.
+    connect(m_control, &SessionControlBar::commandDone, this, [this] {
+        if (!m_sessionId.isEmpty() && !m_jobs->isLoadingSteps())
+            m_jobs->loadSteps(m_sessionId, m_steps->resumeOffset());
+    });
     connect(m_search, &QLineEdit::returnPressed, this, [this] {
         if (m_searchDelay->isActive()) {
             m_searchDelay->stop();
@@ -202,6 +209,7 @@ void AgentWorkspace::buildLayout()
     auto* sessionLayout = new QVBoxLayout(session);
     sessionLayout->setContentsMargins(0, 0, 0, 0);
     sessionLayout->addWidget(m_header);
+    sessionLayout->addWidget(m_control);
     sessionLayout->addLayout(bar);
     sessionLayout->addWidget(m_timeline);
     sessionLayout->addWidget(stepsAndDetails, 1);
@@ -251,6 +259,8 @@ void AgentWorkspace::poll()
     const bool running = m_session && m_session->status == sb::agents::SessionStatus::Running;
     if (running && !m_jobs->isLoadingSteps())
         m_jobs->loadSteps(m_sessionId, m_steps->resumeOffset());
+    if (running)
+        m_control->refresh();
 }
 
 void AgentWorkspace::showEvent(QShowEvent* event)
@@ -550,6 +560,7 @@ void AgentWorkspace::onWorkspaceChanged(const SessionWorkspaceTask& outcome)
 
 void AgentWorkspace::updateHeader()
 {
+    m_control->setSession(m_session);
     if (!m_session) {
         m_header->setText(m_storePath ? tr("Select a session: each agent run or wrapped MCP server the store recorded.")
                                       : tr("The store is not open."));

@@ -16,6 +16,7 @@ class QToolButton;
 namespace sb::ui {
 
 class AgentTimeline;
+class SessionControlBar;
 class SessionListModel;
 class StepDetails;
 class StepListModel;
@@ -58,6 +59,7 @@ public:
     QTableView* stepView() const { return m_stepView; }
     AgentTimeline* timeline() const { return m_timeline; }
     StepDetails* details() const { return m_details; }
+    SessionControlBar* controlBar() const { return m_control; }
     SessionJobRunner* jobs() const { return m_jobs; }
     // Whether the open session's steps are all read (the latest load finished).
     bool isLoaded() const { return !m_jobs->isLoadingSteps(); }
@@ -98,6 +100,7 @@ private:
     AgentTimeline* m_timeline = nullptr;
     StepDetails* m_details = nullptr;
     QLabel* m_header = nullptr;
+    SessionControlBar* m_control = nullptr;
     QLineEdit* m_search = nullptr;
     QLabel* m_searchStatus = nullptr;
     QToolButton* m_export = nullptr;
