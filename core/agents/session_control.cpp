@@ -54,6 +54,29 @@ Json failure(std::string message)
 
 } // namespace
 
+Result<Breakpoint> parseBreakpoint(std::string_view text)
+{
+    Breakpoint breakpoint;
+    breakpoint.text = std::string(text);
+    if (breakpoint.text.empty())
+        return fail("break needs a tool (name or glob) or a CEL condition");
+    AgentPolicy policy;
+    AgentArgumentRule rule;
+    rule.condition = "!(" + breakpoint.text + ")";
+    policy.argumentRules.push_back(std::move(rule));
+    if (auto compiled = AgentRules::compile(policy, "break")) {
+        breakpoint.condition = std::move(*compiled);
+        return breakpoint;
+    }
+    if (breakpoint.text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.*?[]/:")
+        == std::string::npos)
+        return breakpoint;
+    policy.argumentRules.front().condition = breakpoint.text;
+    const auto problems = AgentRules::check(policy);
+    return fail(problems.empty() ? "not a tool name or a CEL condition"
+                                 : "not a CEL condition: " + problems.front().message);
+}
+
 std::string_view toString(WaitReason reason)
 {
     switch (reason) {
@@ -185,25 +208,15 @@ Json SessionControl::handle(std::string_view line)
         return Json{{"ok", true}};
     }
     if (verb == "break") {
-        const std::string text(rest);
-        if (text.empty())
-            return failure("break needs a tool (name or glob) or a CEL condition");
-        AgentPolicy policy;
-        AgentArgumentRule rule;
-        rule.condition = "!(" + text + ")";
-        policy.argumentRules.push_back(std::move(rule));
-        if (auto compiled = AgentRules::compile(policy, "break")) {
-            m_conditionBreaks.emplace_back(text, std::move(*compiled));
-            return Json{{"ok", true}, {"breakpoint", text}, {"kind", "condition"}};
-        }
-        if (text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.*?[]/:")
-            == std::string::npos) {
-            m_toolBreaks.push_back(text);
-            return Json{{"ok", true}, {"breakpoint", text}, {"kind", "tool"}};
-        }
-        policy.argumentRules.front().condition = text;
-        const auto problems = AgentRules::check(policy);
-        return failure(problems.empty() ? "not a tool name or a CEL condition" : "not a CEL condition: " + problems.front().message);
+        auto breakpoint = parseBreakpoint(rest);
+        if (!breakpoint)
+            return failure(breakpoint.error().message);
+        const bool condition = breakpoint->condition.has_value();
+        if (condition)
+            m_conditionBreaks.emplace_back(breakpoint->text, std::move(*breakpoint->condition));
+        else
+            m_toolBreaks.push_back(breakpoint->text);
+        return Json{{"ok", true}, {"breakpoint", breakpoint->text}, {"kind", condition ? "condition" : "tool"}};
     }
     const bool go = verb == "step" || verb == "continue";
     if (!go && verb != "approve" && verb != "deny" && verb != "set-args")

@@ -2,6 +2,7 @@
 // compiled with positions in the file, and the ruling each tool call gets (agents/agent_policy.h).
 
 #include "agents/agent_policy.h"
+#include "agents/session_control.h"
 #include "isolation/policy.h"
 
 #include <gtest/gtest.h>
@@ -250,6 +251,24 @@ TEST(AgentPolicy, ThePresetHasASectionThatCompiles)
     ASSERT_TRUE(preset->agent);
     EXPECT_TRUE(AgentRules::check(*preset->agent).empty());
     EXPECT_GT(preset->agent->maxSteps, 0);
+}
+
+// A breakpoint is read one way for the session and for the window: a CEL condition when it compiles, a tool's name
+// or glob when spelled as one, else refused saying why.
+TEST(Breakpoints, AreConditionsOrToolsOrRefused)
+{
+    auto condition = parseBreakpoint(R"(args.path.endsWith(".py"))");
+    ASSERT_TRUE(condition) << condition.error().message;
+    EXPECT_TRUE(condition->condition.has_value());
+    auto tool = parseBreakpoint("write_*");
+    ASSERT_TRUE(tool) << tool.error().message;
+    EXPECT_FALSE(tool->condition.has_value());
+    EXPECT_EQ(tool->text, "write_*");
+    auto broken = parseBreakpoint("args.path == ");
+    ASSERT_FALSE(broken);
+    EXPECT_NE(broken.error().message.find("not a CEL condition"), std::string::npos) << broken.error().message;
+    EXPECT_FALSE(parseBreakpoint(""));
+    EXPECT_FALSE(parseBreakpoint("rm -rf /"));
 }
 
 } // namespace

@@ -3,6 +3,8 @@
 #include "ui/agents/EditArgumentsDialog.h"
 #include "ui/models/Conversions.h"
 
+#include "agents/session_control.h"
+
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -80,8 +82,9 @@ void SessionControlBar::buildLayout()
     m_breakpoints->setObjectName(QStringLiteral("controlBreakpoints"));
     m_break->setObjectName(QStringLiteral("controlBreak"));
     m_break->setPlaceholderText(tr("Break on a tool (name or glob) or a CEL condition"));
-    m_break->setToolTip(tr("A tool such as run_command or write_*, or a CEL condition over tool, args, step and "
-                           "workspace, e.g. args.path.endsWith(\".py\")"));
+    m_breakHelp = tr("A tool such as run_command or write_*, or a CEL condition over tool, args, step and "
+                     "workspace, e.g. args.path.endsWith(\".py\")");
+    m_break->setToolTip(m_breakHelp);
 
     auto* frame = new QFrame(this);
     frame->setFrameShape(QFrame::StyledPanel);
@@ -242,7 +245,21 @@ void SessionControlBar::updateButtons()
     m_approve->setEnabled(waiting);
     m_deny->setEnabled(waiting);
     m_edit->setEnabled(waiting && m_waitingCall.is_object() && m_waitingCall.contains("arguments"));
-    m_addBreak->setEnabled(!m_break->text().trimmed().isEmpty());
+    // The breakpoint is read as the session will read it (agents::parseBreakpoint), as the person types: Add is
+    // enabled for one it takes, and the field's tooltip says what is wrong with one it would refuse.
+    const QString text = m_break->text().trimmed();
+    const auto parsed = sb::agents::parseBreakpoint(text.toStdString());
+    m_addBreak->setEnabled(!text.isEmpty() && parsed.has_value());
+    const bool refused = !text.isEmpty() && !parsed;
+    m_break->setStyleSheet(refused ? QStringLiteral("QLineEdit { color: #b3261e; }") : QString());
+    m_break->setToolTip(refused ? toQString(parsed.error().message) : m_breakHelp);
+    if (refused) {
+        showMessage(tr("Breakpoint: %1").arg(toQString(parsed.error().message)), true);
+        m_breakRefusalShown = true;
+    } else if (m_breakRefusalShown) {
+        showMessage(QString(), false); // the field's refusal no longer holds
+        m_breakRefusalShown = false;
+    }
 }
 
 void SessionControlBar::editArguments()
@@ -267,7 +284,10 @@ void SessionControlBar::addBreakpoint()
     const QString text = m_break->text().trimmed();
     if (text.isEmpty())
         return;
-    // The session compiles the condition (as `break` does for the CLI) and says what is wrong with it.
+    if (!sb::agents::parseBreakpoint(text.toStdString())) {
+        updateButtons();
+        return;
+    }
     send(QStringLiteral("break %1").arg(text));
 }
 

@@ -55,6 +55,8 @@ private:
     QLabel* m_state = nullptr;
     QLabel* m_message = nullptr;
     QLabel* m_breakpoints = nullptr;
+    QString m_breakHelp; // the breakpoint field's tooltip while what it holds is good
+    bool m_breakRefusalShown = false; // the message is the field's refusal
     QPushButton* m_step = nullptr;
     QPushButton* m_continue = nullptr;
     QPushButton* m_pause = nullptr;

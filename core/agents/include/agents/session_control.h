@@ -41,6 +41,15 @@ std::filesystem::path controlSocketPath(const std::filesystem::path& folder, std
 enum class WaitReason { None, Step, Breakpoint, Approval };
 std::string_view toString(WaitReason reason);
 
+// A breakpoint as `break` reads it: a CEL condition over the call (tool, args, step, workspace) when the text
+// compiles as one, else a tool's name or glob when it is spelled as one; anything else is refused, saying why.
+// The window checks its breakpoint field with it as the person types.
+struct Breakpoint {
+    std::string text;
+    std::optional<AgentRules> condition; // nullopt: a tool name or glob
+};
+Result<Breakpoint> parseBreakpoint(std::string_view text);
+
 class SessionControl {
 public:
     // Listens on the session's socket. `stepMode`: pause before every call from the start (agent run --step).
