@@ -240,8 +240,11 @@ WrapOutcome AgentServer::run()
             fds[count++] = {m_toAgent, POLLOUT, 0};
         if (m_control)
             fds[count++] = {m_control->fd(), POLLIN, 0};
-        if (::poll(fds, count, 200) < 0 && errno != EINTR)
+        const int ready = ::poll(fds, count, 200);
+        if (ready < 0 && errno != EINTR)
             break;
+        if (ready == 0)
+            m_session.idle();
         if (m_control && (fds[count - 1].revents & POLLIN))
             m_control->service();
         if (fds[0].revents) {

@@ -95,6 +95,9 @@ Result<OpenedSession> openSession(Store& store, SessionInfo info, const Policy& 
     if (!version)
         return std::unexpected(version.error());
     info.policy = *version;
+    // A step per call for as long as the session runs: the log's checkpoints wait for idle moments
+    // (LiveSession::idle) instead of delaying the call whose commit fills the log.
+    store.deferWalCheckpoints();
     SessionStore sessions(store);
     auto live = sessions.begin(std::move(info));
     if (!live)

@@ -385,8 +385,17 @@ Result<void> LiveSession::update(const SessionUpdate& update)
 
 Result<void> LiveSession::end(SessionStatus status, std::string message)
 {
-    return sessions::guarded(m_impl->store->path(), fmt::format("ending {}", m_impl->where()),
-                             [&] { return m_impl->close(status, std::move(message)); });
+    auto ended = sessions::guarded(m_impl->store->path(), fmt::format("ending {}", m_impl->where()),
+                                   [&] { return m_impl->close(status, std::move(message)); });
+    // The next process to open the store reads whatever is left in the log.
+    m_impl->store->checkpointWal();
+    return ended;
+}
+
+void LiveSession::idle()
+{
+    if (!m_impl->ended)
+        m_impl->store->checkpointWal();
 }
 
 // ---- SessionStore::begin ------------------------------------------------------------------------------------

@@ -397,8 +397,11 @@ bool WrapGateway::pollOnce()
     if (m_options.control)
         fds[count++] = {m_options.control->fd(), POLLIN, 0};
     const int timeout = !m_queue.empty() ? 20 : 200;
-    if (::poll(fds, count, timeout) < 0 && errno != EINTR)
+    const int ready = ::poll(fds, count, timeout);
+    if (ready < 0 && errno != EINTR)
         return false;
+    if (ready == 0 && m_queue.empty())
+        m_session.idle();
     for (nfds_t i = 0; i < count; ++i) {
         if (!fds[i].revents)
             continue;

@@ -709,8 +709,9 @@ Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptio
     if (::fstat(fd, &st) != 0)
         return fail(fmt::format("{}: {}", root.string(), errnoText(errno)));
     ScanResult result;
-    const int threads = options.threads > 0 ? options.threads
-                                            : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+    // The machine's cores are read once (from /sys): a session checkpoints around every call.
+    static const int cores = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+    const int threads = options.threads > 0 ? options.threads : cores;
     // Threads walking subdirectories side by side pay off where the walk reads and hashes (a first checkpoint,
     // an import). A walk through a stat cache is mostly fstatat(2) of unchanged files: starting a thread per
     // subdirectory there costs more than it saves, so one thread stats ahead (StatPrefetch) instead.

@@ -122,12 +122,14 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
 
     if (auto ok = storeListings(scan->trees); !ok)
         return errorOf(ok);
+    trace("listings");
     TreeReader reader(blobs);
     reader.addUnstored(&scan->trees);
     auto changes = diffTrees(reader, saved.head.info.tree, scan->root);
     if (!changes)
         return errorOf(changes);
     saved.changes = countChanges(*changes);
+    trace("diffed");
 
     NewCheckpoint c;
     c.sandboxId = sandbox.id;
@@ -147,6 +149,7 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
         return errorOf(made);
     if (auto ok = setHead(sandbox.id, made->id); !ok)
         return errorOf(ok);
+    trace("recorded");
     const nlohmann::json details = {{"kind", c.kind},
                                     {"label", c.label},
                                     {"parent", saved.head.info.id},

@@ -41,22 +41,34 @@ constexpr std::int64_t kQuickCheckMaxBytes = 4 * 1024 * 1024;
 // written since the log last restarted, so every CLI command pays for the WAL's length: at SQLite's default
 // of 1000 pages that is up to 4 MB, about 2 ms, per command. A checkpoint every 128 pages (512 KB) bounds
 // that; a run writes a few pages, so the checkpoint's two syncs come every few dozen runs.
-constexpr int kWalCheckpointPages = 128;
+constexpr int kWalCheckpointPages = Store::kWalCheckpointPages;
 constexpr int kBusyTimeoutMs = 5000;
 
 // SQLite's own automatic checkpoint (PASSIVE) copies the WAL into the database but leaves the log where it is:
 // only a later write transaction of the same connection starts it over, and a command that writes once per
 // process never makes one. A new process does not know what is copied already, so left to SQLite the log grows
 // by every command's frames (11 MB after 150 checkpoints), and each command re-reads all of it and copies all
-// of it again. This checkpoint truncates the log once it reaches kWalCheckpointPages. It never waits: should another
-// connection be reading or writing, it copies what it can, as PASSIVE does, and a later commit tries again.
-int checkpointAndTruncate(void*, sqlite3* db, const char* schema, int pages)
+// of it again. This checkpoint truncates the log. It never waits: should another connection be reading or
+// writing, it copies what it can, as PASSIVE does, and a later one tries again. True: the log is empty.
+bool truncateWal(sqlite3* db, const char* schema)
 {
-    if (pages < kWalCheckpointPages)
-        return SQLITE_OK;
     sqlite3_busy_timeout(db, 0);
-    sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr); // SQLITE_BUSY: as said
+    const int rc = sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
     sqlite3_busy_timeout(db, kBusyTimeoutMs);
+    return rc == SQLITE_OK;
+}
+
+// The WAL hook: after every commit of the connection, with the log's length in frames. `state` (the Store's
+// WalState; null while the store is being opened) says from which length a commit checkpoints the log.
+int checkpointAndTruncate(void* state, sqlite3* db, const char* schema, int pages)
+{
+    auto* wal = static_cast<Store::WalState*>(state);
+    if (wal)
+        wal->pages = pages;
+    if (pages < (wal ? wal->commitPages : kWalCheckpointPages))
+        return SQLITE_OK;
+    if (truncateWal(db, schema) && wal)
+        wal->pages = 0;
     return SQLITE_OK;
 }
 
@@ -319,13 +331,16 @@ Result<Store> Store::open(const StoreLocation& location)
 }
 
 Store::Store(fs::path path, sqlite3* db)
-    : m_path(std::move(path)), m_db(db), m_statements(std::make_shared<sqlite::StatementCache>())
+    : m_path(std::move(path)), m_db(db), m_statements(std::make_shared<sqlite::StatementCache>()),
+      m_wal(std::make_unique<WalState>())
 {
+    m_wal->commitPages = kWalCheckpointPages;
+    sqlite3_wal_hook(m_db, checkpointAndTruncate, m_wal.get());
 }
 
 Store::Store(Store&& other) noexcept
     : m_path(std::move(other.m_path)), m_db(std::exchange(other.m_db, nullptr)),
-      m_statements(std::move(other.m_statements))
+      m_statements(std::move(other.m_statements)), m_wal(std::move(other.m_wal))
 {
 }
 
@@ -336,6 +351,7 @@ Store& Store::operator=(Store&& other) noexcept
         m_path = std::move(other.m_path);
         m_db = std::exchange(other.m_db, nullptr);
         m_statements = std::move(other.m_statements);
+        m_wal = std::move(other.m_wal);
     }
     return *this;
 }
@@ -353,6 +369,22 @@ void Store::close() noexcept
         m_statements->close();
     if (m_db)
         sqlite3_close_v2(std::exchange(m_db, nullptr));
+}
+
+void Store::deferWalCheckpoints()
+{
+    if (m_wal)
+        m_wal->commitPages = kDeferredWalPages;
+}
+
+bool Store::checkpointWal()
+{
+    if (!m_db || !m_wal || m_wal->pages < kWalCheckpointPages)
+        return false;
+    if (!truncateWal(m_db, "main"))
+        return false;
+    m_wal->pages = 0;
+    return true;
 }
 
 bool Store::readOnly() const

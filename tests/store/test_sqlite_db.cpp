@@ -126,5 +126,55 @@ TEST_F(SqliteDbTest, StatementsAreReusedResetAndCleared)
     outliving->reset();
 }
 
+// The write-ahead log's length in pages, as its file says (a 32-byte header, then frames of 24 + 4096 bytes).
+std::uintmax_t walPages(const std::filesystem::path& db)
+{
+    std::error_code ec;
+    const auto bytes = std::filesystem::file_size(db.string() + "-wal", ec);
+    return ec || bytes < 32 ? 0 : (bytes - 32) / (24 + 4096);
+}
+
+// Commits that each dirty one more page of a table of their own: the log grows by about two pages a commit.
+void commitPages(const sqlite::Db& db, int commits)
+{
+    ASSERT_TRUE(db.exec("CREATE TABLE IF NOT EXISTS filler (x BLOB)", "make a table"));
+    for (int i = 0; i < commits; ++i)
+        ASSERT_TRUE(db.exec("INSERT INTO filler VALUES (zeroblob(3000))", "store a row"));
+}
+
+TEST_F(SqliteDbTest, TheLogIsCheckpointedByTheCommitThatFillsItOrLaterWhenDeferred)
+{
+    Store store = openStore();
+    const sqlite::Db db = sqlite::connectionOf(store).value();
+    commitPages(db, 300);
+    EXPECT_LT(walPages(dbPath()), static_cast<std::uintmax_t>(Store::kWalCheckpointPages))
+        << "a commit truncates the log once it is kWalCheckpointPages long";
+    EXPECT_FALSE(store.checkpointWal()) << "the log is short: nothing to do";
+
+    store.deferWalCheckpoints();
+    commitPages(db, 300);
+    const auto deferred = walPages(dbPath());
+    EXPECT_GT(deferred, static_cast<std::uintmax_t>(Store::kWalCheckpointPages)) << "the commits left it long";
+    EXPECT_LT(deferred, static_cast<std::uintmax_t>(Store::kDeferredWalPages));
+
+    // Another connection reading holds the log: the checkpoint does not wait for it, and truncates nothing.
+    {
+        RawDb reader(dbPath());
+        reader.exec("BEGIN");
+        reader.exec("SELECT count(*) FROM filler");
+        EXPECT_FALSE(store.checkpointWal());
+        reader.exec("COMMIT");
+    }
+    EXPECT_TRUE(store.checkpointWal());
+    EXPECT_EQ(walPages(dbPath()), 0U);
+    auto pages = db.pragmaInt("page_count");
+    ASSERT_TRUE(pages);
+    EXPECT_GT(*pages, 600) << "every row is in the database file";
+
+    // Deferred is not forever: a commit still checkpoints once the log reaches kDeferredWalPages.
+    commitPages(db, 1200);
+    EXPECT_LT(walPages(dbPath()), static_cast<std::uintmax_t>(Store::kDeferredWalPages));
+}
+
 } // namespace
 } // namespace sb

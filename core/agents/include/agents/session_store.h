@@ -153,6 +153,10 @@ public:
     // Closes the session with its outcome (any status but Running), audited as session.end, and lets its lock
     // go. Nothing more can be recorded through it.
     Result<void> end(SessionStatus status, std::string message);
+    // Nothing is happening in the session (no frame came for a while): the store's write-ahead log is
+    // checkpointed now if it is long (Store::checkpointWal), rather than by the commit of a later step. A
+    // session's gateway defers the log's checkpoints to these moments (openSession: deferWalCheckpoints).
+    void idle();
 
 private:
     friend class SessionStore;

@@ -92,6 +92,24 @@ public:
     // Opened read-only (the file or its folder is not writable): nothing can be recorded in it.
     bool readOnly() const;
 
+    // The write-ahead log is checkpointed into the database, and truncated, by the commit that makes it
+    // kWalCheckpointPages long: every process that opens the store reads the whole log first, so it is kept
+    // short. That checkpoint (two syncs, the log's pages copied) is paid by whoever commits then. A process that
+    // commits often for a long time (an agent session's gateway, a step per call) defers it to its idle moments
+    // instead (checkpointWal): a commit then checkpoints only once the log reaches kDeferredWalPages.
+    static constexpr int kWalCheckpointPages = 128;   // 512 KB
+    static constexpr int kDeferredWalPages = 1000;    // 4 MB, SQLite's own default
+    void deferWalCheckpoints();
+    // Checkpoints and truncates the log when this connection's last commit left it at least kWalCheckpointPages
+    // long and no other connection is reading or writing it (it never waits). True: done.
+    bool checkpointWal();
+
+    // The log's length after this connection's last commit, and from which length a commit checkpoints it.
+    struct WalState {
+        int pages = 0;
+        int commitPages = kWalCheckpointPages;
+    };
+
     // Records the run and, in the same transaction, its policy's version. `policy` (optional) receives that
     // version. Returns the run's row id.
     Result<std::int64_t> recordRun(const RunRequest& request, const RunResult& result,
@@ -117,6 +135,7 @@ private:
     std::filesystem::path m_path;
     sqlite3* m_db = nullptr;
     std::shared_ptr<sqlite::StatementCache> m_statements; // the connection's idle prepared statements
+    std::unique_ptr<WalState> m_wal;                      // the WAL hook's, at a fixed address
 };
 
 } // namespace sb
