@@ -14,7 +14,7 @@ AgentLauncher::AgentLauncher(QWidget* parent)
     : QWidget(parent)
     , m_job(new AgentLaunchJob(this))
     , m_launchAction(new QAction(tr("Launch agent…"), this))
-    , m_stopAction(new QAction(tr("Stop"), this))
+    , m_stopAction(new QAction(tr("Stop agent"), this))
     , m_status(new QLabel(this))
 {
     setObjectName(QStringLiteral("agentLauncher"));
