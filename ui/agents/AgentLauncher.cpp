@@ -3,6 +3,7 @@
 #include "ui/models/Conversions.h"
 
 #include <QAction>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QStyle>
@@ -89,8 +90,15 @@ bool AgentLauncher::launch(const AgentLaunch& launch)
         return false;
     m_log.clear();
     m_status->setToolTip(QString());
-    m_what = launch.agent == AgentLaunch::Agent::WorkedExample ? tr("the worked example")
-                                                               : launch.command.value(0);
+    if (launch.agent == AgentLaunch::Agent::WorkedExample) {
+        m_what = tr("the worked example");
+    } else {
+        // The program and its first argument (the script, usually), paths by their file names.
+        QStringList words;
+        for (const QString& word : launch.command.mid(0, 2))
+            words << (word.contains(QLatin1Char('/')) ? QFileInfo(word).fileName() : word);
+        m_what = words.join(QLatin1Char(' '));
+    }
     showStatus(tr("Launching %1…").arg(m_what), false);
     emit statusMessage(m_status->text(), 0);
     updateActions();
@@ -127,10 +135,10 @@ void AgentLauncher::onFinished(const AgentLaunchOutcome& outcome)
         showStatus(tr("Launch of %1 refused: %2").arg(m_what, outcome.error), true);
     } else {
         const auto& s = *outcome.session;
-        QString text = tr("Session %1 of %2 %3, %n step(s).", nullptr, static_cast<int>(s.steps))
+        QString text = tr("Session %1 of %2 %3, %n step(s)", nullptr, static_cast<int>(s.steps))
                            .arg(toQString(s.id).left(8), m_what, toQString(sb::agents::toString(s.status)));
         if (!s.message.empty())
-            text += QLatin1Char(' ') + toQString(s.message);
+            text += QStringLiteral(" — ") + toQString(s.message);
         showStatus(text, s.status != sb::agents::SessionStatus::Completed && !outcome.stopped);
     }
     emit statusMessage(m_status->text(), 0);

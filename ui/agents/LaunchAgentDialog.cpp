@@ -127,6 +127,9 @@ void LaunchAgentDialog::buildLayout()
     m_reason->setObjectName(QStringLiteral("launchReason"));
     m_reason->setWordWrap(true);
     m_reason->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    // Room for a reason of a few lines, so that the dialog does not jump as it comes and goes.
+    m_reason->setMinimumHeight(m_reason->fontMetrics().lineSpacing() * 3);
+    m_reason->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Launch"));
     m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("launchOk"));
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -147,7 +150,7 @@ void LaunchAgentDialog::buildLayout()
     layout->addStretch(1);
     layout->addWidget(m_reason);
     layout->addWidget(m_buttons);
-    resize(640, 420);
+    resize(680, 500);
 
     connect(m_agent, &QComboBox::currentIndexChanged, this, &LaunchAgentDialog::onAgentChanged);
     connect(m_command, &QLineEdit::textChanged, this, &LaunchAgentDialog::check);
@@ -258,7 +261,6 @@ void LaunchAgentDialog::check()
         reason = policyReason();
     m_reasonText = reason;
     m_reason->setText(reason);
-    m_reason->setVisible(!reason.isEmpty());
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(reason.isEmpty());
     m_buttons->button(QDialogButtonBox::Ok)->setToolTip(reason);
 }
