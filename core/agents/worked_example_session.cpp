@@ -122,7 +122,9 @@ Result<WorkedExampleResult> runWorkedExample(Store& store, const Runner& runner,
     phase(WorkedExamplePhase::RunningAgent);
     AgentSessionRequest session;
     session.agentCommand = {"python3", (folder->path() / kWorkedExampleAgent).string()};
-    session.sandbox = std::string(kWorkedExampleSandbox); // under its policy, the example's
+    session.sandbox = std::string(kWorkedExampleSandbox); // under its policy, the example's, unless one is named
+    session.policy = request.policy;
+    session.stepMode = request.stepMode;
     session.readPaths = {folder->path().string()};
     session.log = request.log;
     session.started = request.started;

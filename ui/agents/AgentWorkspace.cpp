@@ -1,5 +1,6 @@
 #include "ui/agents/AgentWorkspace.h"
 
+#include "ui/agents/AgentLauncher.h"
 #include "ui/agents/AgentTimeline.h"
 #include "ui/agents/SessionControlBar.h"
 #include "ui/agents/SessionListModel.h"
@@ -65,6 +66,7 @@ AgentWorkspace::AgentWorkspace(QWidget* parent)
     , m_export(new QToolButton(this))
     , m_poll(new QTimer(this))
     , m_searchDelay(new QTimer(this))
+    , m_launcher(new AgentLauncher(this))
 {
     setObjectName(QStringLiteral("agentWorkspace"));
     buildLayout();
@@ -100,6 +102,17 @@ AgentWorkspace::AgentWorkspace(QWidget* parent)
         if (!m_sessionId.isEmpty() && !m_jobs->isLoadingSteps())
             m_jobs->loadSteps(m_sessionId, m_steps->resumeOffset());
     });
+    // A launched session shows live as soon as it is recorded: the list is read again and the session opened.
+    connect(m_launcher, &AgentLauncher::statusMessage, this, &AgentWorkspace::statusMessage);
+    connect(m_launcher, &AgentLauncher::sessionStarted, this, [this](const QString& id) {
+        m_launchedId = id;
+        m_jobs->loadSessions();
+    });
+    connect(m_jobs, &SessionJobRunner::sessionsLoaded, this, [this] {
+        if (!m_launchedId.isEmpty() && openSession(m_launchedId))
+            m_launchedId.clear();
+    });
+    connect(m_launcher, &AgentLauncher::launchFinished, this, [this] { refresh(); });
     connect(m_search, &QLineEdit::returnPressed, this, [this] {
         if (m_searchDelay->isActive()) {
             m_searchDelay->stop();
@@ -221,6 +234,7 @@ void AgentWorkspace::buildLayout()
     split->setStretchFactor(1, 5);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_launcher);
     layout->addWidget(split);
     updateHeader();
 }
@@ -230,6 +244,7 @@ void AgentWorkspace::setStorePath(std::optional<std::filesystem::path> path)
     m_storePath = path;
     m_jobs->setStorePath(path);
     m_details->setStorePath(path);
+    m_launcher->setStorePath(path);
     m_sessionId.clear();
     m_session.reset();
     m_steps->clear();

@@ -15,6 +15,7 @@ class QToolButton;
 
 namespace sb::ui {
 
+class AgentLauncher;
 class AgentTimeline;
 class SessionControlBar;
 class SessionListModel;
@@ -61,6 +62,7 @@ public:
     StepDetails* details() const { return m_details; }
     SessionControlBar* controlBar() const { return m_control; }
     SessionJobRunner* jobs() const { return m_jobs; }
+    AgentLauncher* launcher() const { return m_launcher; }
     // Whether the open session's steps are all read (the latest load finished).
     bool isLoaded() const { return !m_jobs->isLoadingSteps(); }
 
@@ -106,6 +108,8 @@ private:
     QToolButton* m_export = nullptr;
     QTimer* m_poll = nullptr;
     QTimer* m_searchDelay = nullptr;
+    AgentLauncher* m_launcher = nullptr;
+    QString m_launchedId; // a launched session to open once the list holds it
     std::optional<std::filesystem::path> m_storePath;
     QString m_sessionId;
     std::optional<sb::agents::SessionInfo> m_session;

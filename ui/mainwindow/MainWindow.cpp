@@ -1,5 +1,6 @@
 #include "ui/mainwindow/MainWindow.h"
 
+#include "ui/agents/AgentLauncher.h"
 #include "ui/agents/AgentWorkspace.h"
 #include "ui/audit/AuditView.h"
 #include "ui/charts/MetricsDashboard.h"
@@ -374,6 +375,11 @@ void MainWindow::createMenus()
     runMenu->addAction(m_cancelAction);
     runMenu->addSeparator();
     runMenu->addAction(m_demoAction);
+    runMenu->addSeparator();
+    // Launching an agent shows the agent workspace, where its session appears live.
+    runMenu->addAction(m_agentWorkspace->launcher()->launchAction());
+    runMenu->addAction(m_agentWorkspace->launcher()->stopAction());
+    connect(m_agentWorkspace->launcher()->launchAction(), &QAction::triggered, this, &MainWindow::showAgents);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (auto* dock : findChildren<QDockWidget*>())
@@ -820,6 +826,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         return;
     }
     m_jobs->cancel();
+    m_agentWorkspace->launcher()->stop(); // the worker ends with the window, waited for as it goes
     saveSettings();
     event->accept();
 }

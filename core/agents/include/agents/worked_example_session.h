@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <functional>
+#include <string>
 #include <string_view>
 
 namespace sb::agents {
@@ -30,6 +31,8 @@ struct WorkedExampleRequest {
     std::function<void(std::string_view line)> log;  // the session's notes, as agent run's
     std::function<void(const SessionInfo&)> started; // the session is recorded and its agent about to start
     const std::atomic<bool>* stop = nullptr;         // set: end the session (interrupted)
+    bool stepMode = false;                           // pause before every call until told to go on
+    std::string policy;                              // a policy file or preset; "" the example's own
 };
 
 struct WorkedExampleResult {
