@@ -288,7 +288,7 @@ void SessionCompare::onFinished(const SessionCompareResult& result)
                                  : tr("Compare agent sessions"));
     setSideLabels();
     m_model->setComparison(result.comparison);
-    m_summary->setText(tr("%1 of %n step(s) differ", nullptr, m_model->rowCount()).arg(m_model->differingCount()));
+    m_summary->setText(tr("%1 of %2 steps differ").arg(m_model->differingCount()).arg(m_model->rowCount()));
     m_previous->setEnabled(m_model->differingCount() > 0);
     m_next->setEnabled(m_model->differingCount() > 0);
     m_leftTree->clear();
