@@ -359,10 +359,10 @@ void TestAgentCompare::twoSessionsAreComparedFromTheContextMenu()
                                QStringLiteral("--json")})["steps"];
     const Json right =
         cliJson({QStringLiteral("sessions"), QStringLiteral("show"), other, QStringLiteral("--json")})["steps"];
-    const auto comparable = [](Json result) {
-        if (result.is_object() && result.contains("structuredContent") && result["structuredContent"].is_object())
-            result["structuredContent"].erase("run_id");
-        return result;
+    const auto comparable = [](Json value) {
+        if (value.is_object() && value.contains("structuredContent") && value["structuredContent"].is_object())
+            value["structuredContent"].erase("run_id");
+        return value;
     };
     SessionCompareModel* model = compareView()->model();
     QCOMPARE(model->rowCount(), static_cast<int>(std::max(left.size(), right.size())));
@@ -395,30 +395,38 @@ void TestAgentCompare::aBadPolicyFileIsRefusedWithAMessage()
     const QString bad = writeFile(QStringLiteral("bad.yaml"),
                                   "name: bad\nagent:\n  argument_rules:\n    - name: broken\n      condition: 'args.path ==='\n");
     const QString missing = m_dir.path() + QStringLiteral("/no-such-policy.yaml");
+    // What the dialog said, read while it shows and checked once it is closed (a failed check must not leave a
+    // modal dialog open).
     bool checked = false;
+    bool stayedOpen = false;
+    QString badError;
+    QString clearedError;
+    QString missingError;
     whenShown([] { return qobject_cast<ReplayPolicyDialog*>(QApplication::activeModalWidget()); },
-              [this, bad, missing, &checked](ReplayPolicyDialog* dialog) {
+              [&, this](ReplayPolicyDialog* dialog) {
                   auto* ok = dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
                   dialog->setPolicyFile(bad);
                   ok->click();
-                  QVERIFY(dialog->isVisible()); // refused: the dialog stays
-                  QVERIFY2(dialog->errorText().contains(QStringLiteral("cannot rule a replay")),
-                           qPrintable(dialog->errorText()));
-                  QVERIFY2(dialog->errorText().contains(QStringLiteral("broken"))
-                               || dialog->errorText().contains(QStringLiteral("condition")),
-                           qPrintable(dialog->errorText()));
+                  stayedOpen = dialog->isVisible(); // refused: the dialog stays
+                  badError = dialog->errorText();
                   screenshot(QStringLiteral("agents-compare-05-bad-policy.png"), dialog);
                   dialog->setPolicyFile(missing);
-                  QVERIFY(dialog->errorText().isEmpty()); // a new choice clears the old refusal
+                  clearedError = dialog->errorText(); // a new choice clears the old refusal
                   ok->click();
-                  QVERIFY(dialog->isVisible());
-                  QVERIFY2(dialog->errorText().contains(QStringLiteral("no-such-policy.yaml")),
-                           qPrintable(dialog->errorText()));
+                  stayedOpen = stayedOpen && dialog->isVisible();
+                  missingError = dialog->errorText();
                   checked = true;
                   dialog->reject();
               });
     chooseFromSessionMenu(m_sessionId, "actionReplaySession");
     QTRY_VERIFY_WITH_TIMEOUT(checked, 30000);
+    QVERIFY(stayedOpen);
+    QVERIFY2(badError.startsWith(QStringLiteral("This policy cannot rule a replay:")), qPrintable(badError));
+    // The parser's place and the rule: bad.yaml:5:30: agent.argument_rules[0]: ...
+    QVERIFY2(badError.contains(QStringLiteral("bad.yaml:5")), qPrintable(badError));
+    QVERIFY2(badError.contains(QStringLiteral("argument_rules[0]")), qPrintable(badError));
+    QVERIFY(clearedError.isEmpty());
+    QVERIFY2(missingError.contains(QStringLiteral("no-such-policy.yaml")), qPrintable(missingError));
     QVERIFY(!compareView()->isBusy()); // nothing was started
     workspace()->refresh();
     QTRY_VERIFY_WITH_TIMEOUT(!workspace()->jobs()->isLoadingSessions(), 30000);

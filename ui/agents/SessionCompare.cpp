@@ -265,7 +265,7 @@ void SessionCompare::setSideLabels()
     m_leftTitle->setText(m_result.left ? (replay ? tr("Original: %1") : tr("Left: %1")).arg(sessionTitle(*m_result.left))
                                        : QString());
     m_rightTitle->setText(m_result.right
-                              ? (replay ? tr("Replay under %1: %2").arg(m_result.policy, sessionTitle(*m_result.right))
+                              ? (replay ? tr("Replay: %1").arg(sessionTitle(*m_result.right))
                                         : tr("Right: %1").arg(sessionTitle(*m_result.right)))
                               : QString());
 }
@@ -353,8 +353,8 @@ void SessionCompare::onStepPairLoaded(const StepPair& pair)
     m_rightDetails->setText(stepText(step->right ? &*step->right : nullptr, pair.right));
     m_leftTree->setJson(stepJson(pair.left));
     m_rightTree->setJson(stepJson(pair.right));
-    m_leftTreeView->expandToDepth(1);
-    m_rightTreeView->expandToDepth(1);
+    m_leftTreeView->expandToDepth(2);
+    m_rightTreeView->expandToDepth(2);
 }
 
 } // namespace sb::ui
