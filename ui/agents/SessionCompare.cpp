@@ -40,6 +40,7 @@ QTreeView* jsonView(QWidget* parent, const char* name, JsonTreeModel* model)
     view->setUniformRowHeights(true);
     view->setAlternatingRowColors(true);
     view->header()->setStretchLastSection(true);
+    view->setColumnWidth(JsonTreeModel::KeyColumn, view->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 22);
     return view;
 }
 
