@@ -7,6 +7,7 @@
 #include "gui_test_main.h"
 
 #include "agents/session_store.h"
+#include "store/store.h"
 #include "ui/agents/AgentWorkspace.h"
 #include "ui/agents/ReplayPolicyDialog.h"
 #include "ui/agents/SessionCompare.h"
@@ -50,6 +51,7 @@ private slots:
     void twoSessionsAreComparedFromTheContextMenu();
     void aBadPolicyFileIsRefusedWithAMessage();
     void aReplayThatFailsSaysWhy();
+    void aHundredThousandStepsAreCompared();
     void cleanupTestCase();
 
 private:
@@ -444,6 +446,75 @@ void TestAgentCompare::aReplayThatFailsSaysWhy()
              qPrintable(compareView()->statusText()));
     QVERIFY(compareView()->statusText().contains(QStringLiteral("gone.yaml")));
     QCOMPARE(compareView()->result().comparison, before); // what was shown stays
+}
+
+void TestAgentCompare::aHundredThousandStepsAreCompared()
+{
+    // Two sessions of 100 000 steps in a store of their own: every thousandth step blocked on the right, which has
+    // one step more. Read in batches off the GUI thread; the model holds one line per side.
+    const QString path = m_dir.path() + QStringLiteral("/big.db");
+    auto opened = sb::Store::open(fs::path(path.toStdString()));
+    QVERIFY(opened);
+    sb::Policy policy;
+    policy.name = "agent";
+    policy.agent = sb::AgentPolicy{};
+    auto version = opened->recordPolicy(policy);
+    QVERIFY(version);
+    sb::agents::SessionStore sessions(*opened);
+    constexpr int kSteps = 100000;
+    QStringList ids;
+    for (const bool right : {false, true}) {
+        sb::agents::SessionInfo info;
+        info.command = {"python3", right ? "b.py" : "a.py"};
+        info.sandbox = "try";
+        info.policy = *version;
+        info.policyRef = "preset:agent";
+        auto live = sessions.begin(info);
+        QVERIFY(live);
+        std::vector<sb::agents::StepRecord> batch;
+        for (int i = 1; i <= kSteps + (right ? 1 : 0); ++i) {
+            sb::agents::StepRecord step;
+            step.tool = "read_file";
+            step.arguments = Json{{"path", "file-" + std::to_string(i)}};
+            step.result = Json{{"content", Json::array({Json{{"type", "text"}, {"text", "ok"}}})}};
+            step.verdict = right && i % 1000 == 0 ? sb::agents::Verdict::Blocked : sb::agents::Verdict::Allowed;
+            batch.push_back(std::move(step));
+            if (batch.size() == 10000) {
+                QVERIFY(live->addSteps(batch));
+                batch.clear();
+            }
+        }
+        QVERIFY(live->addSteps(batch));
+        QVERIFY(live->end(sb::agents::SessionStatus::Completed, "done"));
+        ids << QString::fromStdString(live->info().id);
+    }
+
+    SessionCompare view;
+    view.setStorePath(fs::path(path.toStdString()));
+    view.resize(1300, 690);
+    view.show();
+    QVERIFY(view.compare(ids[0], ids[1]));
+    QVERIFY(view.isBusy());
+    QVERIFY(!view.compare(ids[0], ids[1])); // one at a time
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 120000);
+    QVERIFY2(view.result().error.isEmpty(), qPrintable(view.result().error));
+    SessionCompareModel* model = view.model();
+    QCOMPARE(model->rowCount(), kSteps + 1);
+    QCOMPARE(model->differingCount(), kSteps / 1000 + 1);
+    QCOMPARE(view.summaryText(), QStringLiteral("%1 of %2 steps differ").arg(kSteps / 1000 + 1).arg(kSteps + 1));
+    QCOMPARE(view.table()->currentIndex().row(), 999); // the first difference, selected
+    QCOMPARE(model->index(999, SessionCompareModel::RightVerdictColumn).data().toString(), QStringLiteral("blocked"));
+    view.previousDifference(); // none before it
+    QCOMPARE(view.table()->currentIndex().row(), 999);
+    view.selectRow(kSteps - 1);
+    view.nextDifference();
+    QCOMPARE(view.table()->currentIndex().row(), kSteps);
+    QCOMPARE(model->index(kSteps, 0).data(SessionCompareModel::ChangeRole).toString(), QStringLiteral("only_right"));
+    QVERIFY(model->index(kSteps, SessionCompareModel::LeftToolColumn).data().toString().isEmpty());
+    QCOMPARE(model->index(kSteps, SessionCompareModel::RightToolColumn).data().toString(), QStringLiteral("read_file"));
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isLoadingDetails(), 30000);
+    QVERIFY2(view.detailsText(true).contains(QStringLiteral("No such step")), qPrintable(view.detailsText(true)));
+    screenshot(QStringLiteral("agents-compare-06-large.png"), &view);
 }
 
 void TestAgentCompare::cleanupTestCase()

@@ -154,7 +154,7 @@ SessionCompare::SessionCompare(QWidget* parent)
     header->setSectionResizeMode(QHeaderView::Interactive);
     const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
     header->resizeSection(SessionCompareModel::MarkerColumn, digit * 3);
-    header->resizeSection(SessionCompareModel::IndexColumn, digit * 6);
+    header->resizeSection(SessionCompareModel::IndexColumn, digit * 9);
     for (int column : {SessionCompareModel::LeftToolColumn, SessionCompareModel::RightToolColumn})
         header->resizeSection(column, digit * 12);
     for (int column : {SessionCompareModel::LeftVerdictColumn, SessionCompareModel::RightVerdictColumn})
@@ -282,9 +282,10 @@ void SessionCompare::onFinished(const SessionCompareResult& result)
     }
     m_result = result;
     m_status->setStyleSheet(QString());
-    m_status->setText(result.replay ? tr("Replay recorded as session %1 (sandbox %2).")
-                                          .arg(toQString(result.right->id).left(8), toQString(result.right->sandbox))
-                                    : QString());
+    m_doneStatus = result.replay ? tr("Replay recorded as session %1 (sandbox %2).")
+                                       .arg(toQString(result.right->id).left(8), toQString(result.right->sandbox))
+                                 : QString();
+    m_status->setText(m_doneStatus);
     setWindowTitle(result.replay ? tr("Replay of session %1").arg(toQString(result.left->id).left(8))
                                  : tr("Compare agent sessions"));
     setSideLabels();
@@ -314,9 +315,10 @@ void SessionCompare::selectRow(int row)
 void SessionCompare::jumpToDifference(bool forward)
 {
     const int row = m_model->nextDifference(m_table->currentIndex().row(), forward);
-    if (row >= 0)
+    if (row >= 0) {
         selectRow(row);
-    else
+        m_status->setText(m_doneStatus);
+    } else
         m_status->setText(forward ? tr("No difference after this step.") : tr("No difference before this step."));
 }
 

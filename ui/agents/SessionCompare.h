@@ -80,7 +80,8 @@ private:
     QTreeView* m_leftTreeView = nullptr;
     QTreeView* m_rightTreeView = nullptr;
     SessionCompareResult m_result;
-    QString m_pending; // what the running job does, in words
+    QString m_pending;    // what the running job does, in words
+    QString m_doneStatus; // what the last job that succeeded did, in words
 };
 
 } // namespace sb::ui
