@@ -207,6 +207,8 @@ void TestAgentCompare::aSessionIsReplayedUnderAStricterPolicyFromTheWindow()
     QVERIFY(!replay->isEnabled()); // no session open yet
     QVERIFY(workspace()->openSession(m_sessionId));
     QVERIFY(replay->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(workspace()->isLoaded(), 30000);
+    screenshot(QStringLiteral("agents-compare-00-window.png"), m_window.get());
     whenShown([] { return qobject_cast<ReplayPolicyDialog*>(QApplication::activeModalWidget()); },
               [this](ReplayPolicyDialog* dialog) {
                   dialog->setPolicyFile(m_strictPolicy);
