@@ -3,6 +3,7 @@
 #include "agents/agent_session.h"
 #include "agents/builtin_tools.h"
 #include "agents/mediator.h"
+#include "agents/session_compare.h"
 #include "session_setup.h"
 #include "usecases/run.h"
 #include "util/uuid.h"
@@ -28,17 +29,6 @@ Result<SessionInfo> endedSession(SessionStore& sessions, std::string_view idOrPr
 bool wentOn(Verdict verdict)
 {
     return verdict == Verdict::Allowed || verdict == Verdict::Approved;
-}
-
-// A result as compared across runs: the id of a run the tool made is new every time.
-Json comparable(const std::optional<Json>& result)
-{
-    if (!result)
-        return Json();
-    Json copy = *result;
-    if (copy.is_object() && copy.contains("structuredContent") && copy["structuredContent"].is_object())
-        copy["structuredContent"].erase("run_id");
-    return copy;
 }
 
 // The policy a replay runs under: the one named, else the session's own as it was stored.
@@ -261,7 +251,7 @@ Result<ReplayReport> replaySession(Store& store, const Runner& runner, std::stri
             else
                 result = refusedResult("not in the recording: the call reached outside the sandbox and was never "
                                        "carried out, so the replay has no answer for it");
-            out.resultChanged = comparable(result) != comparable(step.result);
+            out.resultChanged = comparableResult(result) != comparableResult(step.result);
             if (auto finished = mediator.finish(admission.step, result, step.responseFrame); !finished)
                 return std::unexpected(finished.error());
         }
@@ -277,6 +267,19 @@ Result<ReplayReport> replaySession(Store& store, const Runner& runner, std::stri
     report.original = *original;
     report.replay = live->info();
     return report;
+}
+
+Result<void> checkReplayPolicy(const std::string& policy)
+{
+    if (policy.empty())
+        return fail("no policy named: choose a preset or a policy file");
+    auto resolved = resolveRunPolicy(RunPolicyRequest{.policy = policy});
+    if (!resolved)
+        return std::unexpected(resolved.error());
+    auto rules = AgentRules::compile(resolved->agent.value_or(AgentPolicy{}), policy);
+    if (!rules)
+        return std::unexpected(rules.error());
+    return {};
 }
 
 Json replayJson(const ReplayReport& report)

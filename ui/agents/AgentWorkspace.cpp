@@ -2,6 +2,7 @@
 
 #include "ui/agents/AgentLauncher.h"
 #include "ui/agents/AgentTimeline.h"
+#include "ui/agents/SessionCompare.h"
 #include "ui/agents/SessionControlBar.h"
 #include "ui/agents/SessionListModel.h"
 #include "ui/agents/StepDetails.h"
@@ -210,6 +211,7 @@ void AgentWorkspace::buildLayout()
     bar->addSpacing(12);
     bar->addWidget(refresh);
     bar->addWidget(m_export);
+    buildCompareActions(bar);
 
     auto* stepsAndDetails = new QSplitter(Qt::Horizontal, this);
     stepsAndDetails->setObjectName(QStringLiteral("agentStepSplit"));
@@ -245,6 +247,8 @@ void AgentWorkspace::setStorePath(std::optional<std::filesystem::path> path)
     m_jobs->setStorePath(path);
     m_details->setStorePath(path);
     m_launcher->setStorePath(path);
+    if (m_compare)
+        m_compare->setStorePath(path);
     m_sessionId.clear();
     m_session.reset();
     m_steps->clear();

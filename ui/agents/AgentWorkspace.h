@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QTableView;
@@ -17,6 +18,7 @@ namespace sb::ui {
 
 class AgentLauncher;
 class AgentTimeline;
+class SessionCompare;
 class SessionControlBar;
 class SessionListModel;
 class StepDetails;
@@ -63,6 +65,16 @@ public:
     SessionControlBar* controlBar() const { return m_control; }
     SessionJobRunner* jobs() const { return m_jobs; }
     AgentLauncher* launcher() const { return m_launcher; }
+    // Replay and compare (AgentWorkspaceCompare.cpp). The session `sessionId` replayed under `policy` (a preset's
+    // name or a policy file), then shown beside its replay; two sessions side by side. The actions ask for the
+    // policy or the other session first. False: not now (no store, a replay or comparison runs).
+    bool replaySession(const QString& sessionId, const QString& policy);
+    bool compareSessions(const QString& leftId, const QString& rightId);
+    void askReplay(const QString& sessionId);
+    void askCompare(const QString& sessionId);
+    // The compare view, once a replay or a comparison opened it; else nullptr.
+    SessionCompare* compareView() const { return m_compare; }
+
     // Whether the open session's steps are all read (the latest load finished).
     bool isLoaded() const { return !m_jobs->isLoadingSteps(); }
 
@@ -93,6 +105,9 @@ private:
     void askFork(std::int64_t step);
     void askRewind(std::int64_t step);
     void onWorkspaceChanged(const SessionWorkspaceTask& outcome);
+    void buildCompareActions(QHBoxLayout* bar);
+    void showSessionMenu(const QPoint& globalPos, int row);
+    SessionCompare* openCompareView();
 
     SessionJobRunner* m_jobs = nullptr;
     SessionListModel* m_sessions = nullptr;
@@ -106,6 +121,8 @@ private:
     QLineEdit* m_search = nullptr;
     QLabel* m_searchStatus = nullptr;
     QToolButton* m_export = nullptr;
+    QToolButton* m_replay = nullptr;
+    SessionCompare* m_compare = nullptr;
     QTimer* m_poll = nullptr;
     QTimer* m_searchDelay = nullptr;
     AgentLauncher* m_launcher = nullptr;

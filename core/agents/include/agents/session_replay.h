@@ -66,6 +66,10 @@ struct ReplayReport {
 Result<ReplayReport> replaySession(Store& store, const Runner& runner, std::string_view idOrPrefix,
                                    const std::string& policy);
 
+// Whether `policy` (a preset's name or a policy file) can rule a replay, as replaySession would read it: it
+// resolves and its agent section compiles. The error says why not (the file, its line and field, the rule).
+Result<void> checkReplayPolicy(const std::string& policy);
+
 Json replayJson(const ReplayReport& report);
 
 } // namespace sb::agents
