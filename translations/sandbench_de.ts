@@ -29,82 +29,85 @@
     </message>
     <message numerus="yes">
         <source>%1 · %2 · %3 · %n step(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 · %2 · %3 · %n Schritt</numerusform>
+            <numerusform>%1 · %2 · %3 · %n Schritte</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>session %1 · %2 · policy %3 · %n step(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Sitzung %1 · %2 · Richtlinie %3 · %n Schritt</numerusform>
+            <numerusform>Sitzung %1 · %2 · Richtlinie %3 · %n Schritte</numerusform>
         </translation>
     </message>
     <message>
         <source>No such step in this session.</source>
-        <translation type="unfinished"></translation>
+        <translation>Diesen Schritt gibt es in dieser Sitzung nicht.</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>
 rule: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>
+Regel: %1</translation>
     </message>
     <message>
         <source>
 %1</source>
-        <translation type="unfinished"></translation>
+        <translation>
+%1</translation>
     </message>
     <message>
         <source>
 arguments edited by a person</source>
-        <translation type="unfinished"></translation>
+        <translation>
+Argumente von einer Person bearbeitet</translation>
     </message>
     <message>
         <source>(none)</source>
-        <translation type="unfinished"></translation>
+        <translation>(keine)</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished">keine</translation>
+        <translation>keiner</translation>
     </message>
     <message>
         <source>stored %1 of sandbox %2</source>
-        <translation type="unfinished"></translation>
+        <translation>gespeichert: %1 der Sandbox %2</translation>
     </message>
     <message>
         <source>the worked example: its files</source>
-        <translation type="unfinished"></translation>
+        <translation>das mitgelieferte Beispiel: seine Dateien</translation>
     </message>
     <message>
         <source>the worked example: its sandboxes</source>
-        <translation type="unfinished"></translation>
+        <translation>das mitgelieferte Beispiel: seine Sandboxes</translation>
     </message>
     <message>
         <source>the worked example: the agent&apos;s session</source>
-        <translation type="unfinished"></translation>
+        <translation>das mitgelieferte Beispiel: die Sitzung des Agenten</translation>
     </message>
     <message>
         <source>no store to record its session in (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>keine Ablage, in der seine Sitzung aufgezeichnet werden kann (%1)</translation>
     </message>
     <message>
         <source>none is open</source>
-        <translation type="unfinished"></translation>
+        <translation>keine ist geöffnet</translation>
     </message>
     <message>
         <source>Worked example: could not run: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Mitgeliefertes Beispiel: Ausführung nicht möglich: %1</translation>
     </message>
     <message numerus="yes">
         <source>Worked example: agent session %1 %2, %n step(s) in sandbox %3</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Mitgeliefertes Beispiel: Agent-Sitzung %1 (%2), %n Schritt in Sandbox %3</numerusform>
+            <numerusform>Mitgeliefertes Beispiel: Agent-Sitzung %1 (%2), %n Schritte in Sandbox %3</numerusform>
         </translation>
     </message>
 </context>
@@ -149,311 +152,311 @@ arguments edited by a person</source>
     <name>sb::ui::AgentLaunchJob</name>
     <message>
         <source>the launch ended without an outcome</source>
-        <translation type="unfinished"></translation>
+        <translation>der Start endete ohne Ergebnis</translation>
     </message>
     <message>
         <source>the store is not open</source>
-        <translation type="unfinished"></translation>
+        <translation>die Ablage ist nicht geöffnet</translation>
     </message>
 </context>
 <context>
     <name>sb::ui::AgentLauncher</name>
     <message>
         <source>Launch agent…</source>
-        <translation type="unfinished"></translation>
+        <translation>Agent starten…</translation>
     </message>
     <message>
         <source>Stop agent</source>
-        <translation type="unfinished"></translation>
+        <translation>Agent beenden</translation>
     </message>
     <message>
         <source>Run an agent (the worked example, or any command) with a policy and a sandbox; its session shows here live</source>
-        <translation type="unfinished"></translation>
+        <translation>Einen Agenten (das mitgelieferte Beispiel oder einen beliebigen Befehl) mit einer Richtlinie und einer Sandbox ausführen; seine Sitzung erscheint hier live</translation>
     </message>
     <message>
         <source>End the launched session: the call waiting is refused and the agent stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>Die gestartete Sitzung beenden: Der wartende Aufruf wird abgelehnt und der Agent beendet</translation>
     </message>
     <message>
         <source>the worked example</source>
-        <translation type="unfinished"></translation>
+        <translation>das mitgelieferte Beispiel</translation>
     </message>
     <message>
         <source>Launching %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird gestartet: %1…</translation>
     </message>
     <message>
         <source>Stopping %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird beendet: %1…</translation>
     </message>
     <message>
         <source>Session %1 of %2 runs.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sitzung %1 läuft: %2.</translation>
     </message>
     <message>
         <source>Launch of %1 refused: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Start abgelehnt (%1): %2</translation>
     </message>
     <message numerus="yes">
         <source>Session %1 of %2 %3, %n step(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Sitzung %1 (%2): %3, %n Schritt</numerusform>
+            <numerusform>Sitzung %1 (%2): %3, %n Schritte</numerusform>
         </translation>
     </message>
     <message>
         <source>The store is not open: a session has nowhere to be recorded</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Ablage ist nicht geöffnet: Eine Sitzung kann nirgends aufgezeichnet werden</translation>
     </message>
     <message>
         <source>A launched session runs: stop it or let it end first</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine gestartete Sitzung läuft: diese zuerst beenden oder zu Ende laufen lassen</translation>
     </message>
 </context>
 <context>
     <name>sb::ui::AgentTimeline</name>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished">%1 ms</translation>
+        <translation>%1 ms</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished">%1 s</translation>
+        <translation>%1 s</translation>
     </message>
     <message>
         <source>%1 min</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 min</translation>
     </message>
     <message>
         <source>Steps as bars on a time axis, coloured by verdict; checkpoints marked above, search matches below. Click a step to select it, Shift+drag to select a range; Ctrl+wheel or +/- zoom, drag, wheel or the arrow keys pan, 0 shows the whole session.</source>
-        <translation type="unfinished"></translation>
+        <translation>Schritte als Balken auf einer Zeitachse, nach Urteil eingefärbt; Checkpoints oben markiert, Suchtreffer unten. Ein Klick auf einen Schritt wählt ihn, Umschalt+Ziehen wählt einen Bereich; Strg+Mausrad oder +/- zoomen, Ziehen, Mausrad oder die Pfeiltasten verschieben, 0 zeigt die ganze Sitzung.</translation>
     </message>
     <message>
         <source>No steps to show</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine Schritte anzuzeigen</translation>
     </message>
     <message>
         <source>, result is an error</source>
-        <translation type="unfinished"></translation>
+        <translation>, Ergebnis ist ein Fehler</translation>
     </message>
     <message>
         <source>&lt;b&gt;Step %1&lt;/b&gt; · %2&lt;br&gt;%3&lt;br&gt;%4 · cost %5 (so far %6)&lt;br&gt;&lt;code&gt;%7&lt;/code&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Schritt %1&lt;/b&gt; · %2&lt;br&gt;%3&lt;br&gt;%4 · Kosten %5 (bisher %6)&lt;br&gt;&lt;code&gt;%7&lt;/code&gt;</translation>
     </message>
 </context>
 <context>
     <name>sb::ui::AgentWorkspace</name>
     <message>
         <source>Search tools, arguments, results…</source>
-        <translation type="unfinished"></translation>
+        <translation>Tools, Argumente, Ergebnisse durchsuchen…</translation>
     </message>
     <message>
         <source>Steps whose tool, arguments, result, reasoning or message contain the text; Enter goes to the next</source>
-        <translation type="unfinished"></translation>
+        <translation>Schritte, deren Tool, Argumente, Ergebnis, Begründung oder Nachricht den Text enthalten; Eingabe springt zum nächsten</translation>
     </message>
     <message>
         <source>Previous match</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorheriger Treffer</translation>
     </message>
     <message>
         <source>Next match</source>
-        <translation type="unfinished"></translation>
+        <translation>Nächster Treffer</translation>
     </message>
     <message>
         <source>Zoom in on the timeline (+, Ctrl+wheel)</source>
-        <translation type="unfinished"></translation>
+        <translation>In die Zeitleiste hineinzoomen (+, Strg+Mausrad)</translation>
     </message>
     <message>
         <source>Zoom out (-)</source>
-        <translation type="unfinished"></translation>
+        <translation>Herauszoomen (-)</translation>
     </message>
     <message>
         <source>Fit</source>
-        <translation type="unfinished"></translation>
+        <translation>Einpassen</translation>
     </message>
     <message>
         <source>Show the whole session (0)</source>
-        <translation type="unfinished"></translation>
+        <translation>Die ganze Sitzung zeigen (0)</translation>
     </message>
     <message>
         <source>Refresh</source>
-        <translation type="unfinished">Aktualisieren</translation>
+        <translation>Aktualisieren</translation>
     </message>
     <message>
         <source>Read the sessions again</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Sitzungen neu lesen</translation>
     </message>
     <message>
         <source>Export</source>
-        <translation type="unfinished"></translation>
+        <translation>Exportieren</translation>
     </message>
     <message>
         <source>Write the session as JSON Lines, or as an HTML report for a reviewer</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Sitzung als JSON Lines schreiben oder als HTML-Bericht zur Durchsicht</translation>
     </message>
     <message>
         <source>JSON Lines…</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON Lines…</translation>
     </message>
     <message>
         <source>HTML report…</source>
-        <translation type="unfinished"></translation>
+        <translation>HTML-Bericht…</translation>
     </message>
     <message>
         <source>Cannot read the agent sessions: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Agent-Sitzungen können nicht gelesen werden: %1</translation>
     </message>
     <message>
         <source>Select a step to see its details.</source>
-        <translation type="unfinished"></translation>
+        <translation>Einen Schritt wählen, um seine Details zu sehen.</translation>
     </message>
     <message>
         <source>Cannot read the steps of session %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Schritte von Sitzung %1 können nicht gelesen werden: %2</translation>
     </message>
     <message>
         <source>Searching…</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird gesucht…</translation>
     </message>
     <message>
         <source>Search failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Suche fehlgeschlagen</translation>
     </message>
     <message>
         <source>Cannot search: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Suche nicht möglich: %1</translation>
     </message>
     <message>
         <source>No match</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Treffer</translation>
     </message>
     <message>
         <source>1 match</source>
-        <translation type="unfinished"></translation>
+        <translation>1 Treffer</translation>
     </message>
     <message>
         <source>%1 matches</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Treffer</translation>
     </message>
     <message>
         <source>%1 of %2</source>
-        <translation type="unfinished">%1 von %2</translation>
+        <translation>%1 von %2</translation>
     </message>
     <message>
         <source>Export the session as an HTML report</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Sitzung als HTML-Bericht exportieren</translation>
     </message>
     <message>
         <source>Export the session as JSON Lines</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Sitzung als JSON Lines exportieren</translation>
     </message>
     <message>
         <source>HTML report (*.html)</source>
-        <translation type="unfinished"></translation>
+        <translation>HTML-Bericht (*.html)</translation>
     </message>
     <message>
         <source>JSON Lines (*.jsonl)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
         <source>Exporting session %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Sitzung %1 wird exportiert…</translation>
     </message>
     <message>
         <source>Session exported to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Sitzung nach %1 exportiert</translation>
     </message>
     <message>
         <source>Fork a sandbox from before step %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Sandbox vom Stand vor Schritt %1 abzweigen…</translation>
     </message>
     <message>
         <source>Rewind the sandbox to before step %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Sandbox auf den Stand vor Schritt %1 zurückspulen…</translation>
     </message>
     <message>
         <source>Not while the session runs: the agent is working in that sandbox</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht, solange die Sitzung läuft: Der Agent arbeitet in dieser Sandbox</translation>
     </message>
     <message>
         <source>Fork a sandbox</source>
-        <translation type="unfinished"></translation>
+        <translation>Sandbox abzweigen</translation>
     </message>
     <message>
         <source>A new sandbox whose workspace is the session&apos;s before step %1. Its name:</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine neue Sandbox, deren Arbeitsbereich dem Stand der Sitzung vor Schritt %1 entspricht. Ihr Name:</translation>
     </message>
     <message>
         <source>Rewind the sandbox</source>
-        <translation type="unfinished"></translation>
+        <translation>Sandbox zurückspulen</translation>
     </message>
     <message>
         <source>Make the sandbox %1 as it was before step %2? Unsaved changes are checkpointed first: nothing is lost.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Sandbox %1 auf den Stand vor Schritt %2 zurückspulen? Ungesicherte Änderungen werden vorher als Checkpoint gesichert: Nichts geht verloren.</translation>
     </message>
     <message>
         <source>Forking %1 from before step %2…</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 wird vom Stand vor Schritt %2 abgezweigt…</translation>
     </message>
     <message>
         <source>Rewinding to before step %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird auf den Stand vor Schritt %1 zurückgespult…</translation>
     </message>
     <message>
         <source>Cannot fork: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Abzweigen nicht möglich: %1</translation>
     </message>
     <message>
         <source>Cannot rewind: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Zurückspulen nicht möglich: %1</translation>
     </message>
     <message>
         <source>Sandbox %1 forked from before step %2 (checkpoint %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>Sandbox %1 vom Stand vor Schritt %2 abgezweigt (Checkpoint %3)</translation>
     </message>
     <message>
         <source>Sandbox %1 rewound to before step %2 (checkpoint %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>Sandbox %1 auf den Stand vor Schritt %2 zurückgespult (Checkpoint %3)</translation>
     </message>
     <message>
         <source>Select a session: each agent run or wrapped MCP server the store recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Sitzung wählen: jeder Agent-Lauf und jeder gekapselte MCP-Server, den die Ablage aufgezeichnet hat.</translation>
     </message>
     <message>
         <source>The store is not open.</source>
-        <translation type="unfinished">Die Ablage ist nicht geöffnet.</translation>
+        <translation>Die Ablage ist nicht geöffnet.</translation>
     </message>
     <message>
         <source>%1 v%2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 v%2</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; session &lt;code&gt;%2&lt;/code&gt; · &lt;b&gt;%3&lt;/b&gt; · %4 steps · cost %5 · sandbox %6 · policy %7</source>
-        <translation type="unfinished"></translation>
+        <translation>Sitzung &lt;code&gt;%2&lt;/code&gt; (&lt;b&gt;%1&lt;/b&gt;) · &lt;b&gt;%3&lt;/b&gt; · %4 Schritte · Kosten %5 · Sandbox %6 · Richtlinie %7</translation>
     </message>
     <message>
         <source>Replay…</source>
-        <translation type="unfinished"></translation>
+        <translation>Erneut abspielen…</translation>
     </message>
     <message>
         <source>Replay the open session under another policy and compare it with the original</source>
-        <translation type="unfinished"></translation>
+        <translation>Die offene Sitzung unter einer anderen Richtlinie erneut abspielen und mit dem Original vergleichen</translation>
     </message>
     <message>
         <source>Replay under policy…</source>
-        <translation type="unfinished"></translation>
+        <translation>Unter Richtlinie erneut abspielen…</translation>
     </message>
     <message>
         <source>Compare with…</source>
-        <translation type="unfinished"></translation>
+        <translation>Vergleichen mit…</translation>
     </message>
     <message>
         <source>Session %1 on the left; on the right:</source>
-        <translation type="unfinished"></translation>
+        <translation>Sitzung %1 links; rechts:</translation>
     </message>
     <message>
         <source>Replay recorded as session %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Wiederholung als Sitzung %1 aufgezeichnet</translation>
     </message>
 </context>
 <context>
@@ -1163,23 +1166,23 @@ vorheriger %2</translation>
     <name>sb::ui::EditArgumentsDialog</name>
     <message>
         <source>Edit the arguments of step %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Argumente von Schritt %1 bearbeiten</translation>
     </message>
     <message>
         <source>Step %1 calls &lt;b&gt;%2&lt;/b&gt;. It goes on with these arguments instead of the agent&apos;s, and is recorded as edited.</source>
-        <translation type="unfinished"></translation>
+        <translation>Schritt %1 ruft &lt;b&gt;%2&lt;/b&gt; auf. Er wird mit diesen Argumenten statt denen des Agenten fortgesetzt und als bearbeitet aufgezeichnet.</translation>
     </message>
     <message>
         <source>Go on with these</source>
-        <translation type="unfinished"></translation>
+        <translation>Mit diesen fortsetzen</translation>
     </message>
     <message>
         <source>The arguments must be a JSON object ({ ... }); this is a JSON %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Argumente müssen ein JSON-Objekt sein ({ ... }); dies ist ein JSON-Wert vom Typ %1.</translation>
     </message>
     <message>
         <source>Not JSON: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein JSON: %1</translation>
     </message>
 </context>
 <context>
@@ -1205,31 +1208,31 @@ vorheriger %2</translation>
     <name>sb::ui::JsonTreeModel</name>
     <message>
         <source>{1 member}</source>
-        <translation type="unfinished"></translation>
+        <translation>{1 Eintrag}</translation>
     </message>
     <message>
         <source>{%1 members}</source>
-        <translation type="unfinished"></translation>
+        <translation>{%1 Einträge}</translation>
     </message>
     <message>
         <source>[1 item]</source>
-        <translation type="unfinished"></translation>
+        <translation>[1 Element]</translation>
     </message>
     <message>
         <source>[%1 items]</source>
-        <translation type="unfinished"></translation>
+        <translation>[%1 Elemente]</translation>
     </message>
     <message>
         <source>(cut: the value has more than %1 nodes)</source>
-        <translation type="unfinished"></translation>
+        <translation>(gekürzt: Der Wert hat mehr als %1 Knoten)</translation>
     </message>
     <message>
         <source>Key</source>
-        <translation type="unfinished">Schlüssel</translation>
+        <translation>Schlüssel</translation>
     </message>
     <message>
         <source>Value</source>
-        <translation type="unfinished"></translation>
+        <translation>Wert</translation>
     </message>
 </context>
 <context>
@@ -1259,174 +1262,174 @@ vorheriger %2</translation>
     <name>sb::ui::LaunchAgentDialog</name>
     <message>
         <source>Step mode: pause before every call until Step or Continue</source>
-        <translation type="unfinished"></translation>
+        <translation>Einzelschrittmodus: vor jedem Aufruf anhalten bis „Schritt“ oder „Fortsetzen“</translation>
     </message>
     <message>
         <source>Launch an agent</source>
-        <translation type="unfinished"></translation>
+        <translation>Einen Agenten starten</translation>
     </message>
     <message>
         <source>Worked example (upgrade a dependency)</source>
-        <translation type="unfinished"></translation>
+        <translation>Mitgeliefertes Beispiel (eine Abhängigkeit aktualisieren)</translation>
     </message>
     <message>
         <source>Any command</source>
-        <translation type="unfinished"></translation>
+        <translation>Beliebiger Befehl</translation>
     </message>
     <message>
         <source>python3 /path/to/agent.py --flag</source>
-        <translation type="unfinished"></translation>
+        <translation>python3 /pfad/zu/agent.py --flag</translation>
     </message>
     <message>
         <source>The agent&apos;s program and its arguments, split into words at spaces; double quotes keep spaces inside a word. It runs in a sandbox of its own with Sandbench as its MCP server on stdin and stdout.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Programm des Agenten und seine Argumente, an Leerzeichen in Wörter geteilt; doppelte Anführungszeichen halten Leerzeichen innerhalb eines Wortes. Es läuft in einer eigenen Sandbox mit Sandbench als MCP-Server auf stdin und stdout.</translation>
     </message>
     <message>
         <source>One absolute path a line: the agent program&apos;s own files (its script)</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein absoluter Pfad pro Zeile: die eigenen Dateien des Agent-Programms (sein Skript)</translation>
     </message>
     <message>
         <source>Added to what the agent&apos;s run may read; the agent reaches its sandbox&apos;s workspace only through the tools</source>
-        <translation type="unfinished"></translation>
+        <translation>Ergänzt, was der Lauf des Agenten lesen darf; den Arbeitsbereich seiner Sandbox erreicht der Agent nur über die Tools</translation>
     </message>
     <message>
         <source>Add file…</source>
-        <translation type="unfinished"></translation>
+        <translation>Datei hinzufügen…</translation>
     </message>
     <message>
         <source>Add folder…</source>
-        <translation type="unfinished"></translation>
+        <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
         <source>Preset: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorlage: %1</translation>
     </message>
     <message>
         <source>A policy file…</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Richtliniendatei…</translation>
     </message>
     <message>
         <source>/path/to/policy.yaml</source>
-        <translation type="unfinished"></translation>
+        <translation>/pfad/zu/policy.yaml</translation>
     </message>
     <message>
         <source>Browse…</source>
-        <translation type="unfinished">Durchsuchen…</translation>
+        <translation>Durchsuchen…</translation>
     </message>
     <message>
         <source>Every call waits in the control bar of the agent workspace: Step lets one go, Continue runs on to a breakpoint or the end</source>
-        <translation type="unfinished"></translation>
+        <translation>Jeder Aufruf wartet in der Steuerleiste des Agent-Arbeitsbereichs: „Schritt“ lässt einen durch, „Fortsetzen“ läuft bis zu einem Haltepunkt oder zum Ende weiter</translation>
     </message>
     <message>
         <source>Launch</source>
-        <translation type="unfinished"></translation>
+        <translation>Starten</translation>
     </message>
     <message>
         <source>&amp;Agent:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Agent:</translation>
     </message>
     <message>
         <source>&amp;Command:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Befehl:</translation>
     </message>
     <message>
         <source>&amp;Reads:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Liest:</translation>
     </message>
     <message>
         <source>&amp;Policy:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Richtlinie:</translation>
     </message>
     <message>
         <source>Policy &amp;file:</source>
-        <translation type="unfinished"></translation>
+        <translation>Richtlinien&amp;datei:</translation>
     </message>
     <message>
         <source>&amp;Sandbox:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Sandbox:</translation>
     </message>
     <message>
         <source>A new sandbox from main</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine neue Sandbox aus main</translation>
     </message>
     <message>
         <source>The store&apos;s sandboxes could not be read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Sandboxes der Ablage konnten nicht gelesen werden: %1</translation>
     </message>
     <message>
         <source>The example&apos;s own (examples/agents/policy.yaml)</source>
-        <translation type="unfinished"></translation>
+        <translation>Die eigene des Beispiels (examples/agents/policy.yaml)</translation>
     </message>
     <message>
         <source>The sandbox&apos;s own, else the agent preset</source>
-        <translation type="unfinished"></translation>
+        <translation>Die eigene der Sandbox, sonst die Agent-Vorlage</translation>
     </message>
     <message>
         <source>The worked example works in its own sandboxes, %1 made from %2; those an earlier demo or launch left are replaced (their sessions stay, as history).</source>
-        <translation type="unfinished"></translation>
+        <translation>Das mitgelieferte Beispiel arbeitet in eigenen Sandboxes, %1, angelegt aus %2; solche, die eine frühere Demo oder ein früherer Start hinterlassen hat, werden ersetzt (ihre Sitzungen bleiben als Verlauf erhalten).</translation>
     </message>
     <message>
         <source>A new sandbox is named agent-XXXXXXXX; the agent works in its workspace through the tools.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine neue Sandbox heißt agent-XXXXXXXX; der Agent arbeitet über die Tools in ihrem Arbeitsbereich.</translation>
     </message>
     <message>
         <source>Type the agent&apos;s command line.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Befehlszeile des Agenten eingeben.</translation>
     </message>
     <message>
         <source>Give the program as an absolute path or a name on PATH: the agent runs in a work dir of its own, where %1 means nothing.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Programm als absoluten Pfad oder als Namen im PATH angeben: Der Agent läuft in einem eigenen Arbeitsverzeichnis, in dem %1 nichts bedeutet.</translation>
     </message>
     <message>
         <source>%1 is not an executable file.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ist keine ausführbare Datei.</translation>
     </message>
     <message>
         <source>No program %1 on PATH.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Programm %1 im PATH.</translation>
     </message>
     <message>
         <source>Read path %1: give an absolute path.</source>
-        <translation type="unfinished"></translation>
+        <translation>Lesepfad %1: bitte einen absoluten Pfad angeben.</translation>
     </message>
     <message>
         <source>Read path %1 does not exist.</source>
-        <translation type="unfinished"></translation>
+        <translation>Lesepfad %1 existiert nicht.</translation>
     </message>
     <message>
         <source>Choose a policy file.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Richtliniendatei wählen.</translation>
     </message>
     <message>
         <source>No policy file %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Richtliniendatei %1 gibt es nicht.</translation>
     </message>
     <message>
         <source>The policy file cannot be used: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Richtliniendatei kann nicht verwendet werden: %1</translation>
     </message>
     <message numerus="yes">
         <source>%n word(s): %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Wort: %1</numerusform>
+            <numerusform>%n Wörter: %1</numerusform>
         </translation>
     </message>
     <message>
         <source>A folder the agent&apos;s program reads</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Ordner, den das Programm des Agenten liest</translation>
     </message>
     <message>
         <source>A file the agent&apos;s program reads</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Datei, die das Programm des Agenten liest</translation>
     </message>
     <message>
         <source>A policy for the agent</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Richtlinie für den Agenten</translation>
     </message>
     <message>
         <source>Policies (*.yaml *.yml);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Richtlinien (*.yaml *.yml);;Alle Dateien (*)</translation>
     </message>
 </context>
 <context>
@@ -1717,23 +1720,23 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     </message>
     <message>
         <source>&amp;Agent sessions</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Agent-Sitzungen</translation>
     </message>
     <message>
         <source>Show the agent workspace: sessions, their timeline, steps and diffs (Ctrl+Shift+G)</source>
-        <translation type="unfinished"></translation>
+        <translation>Agent-Arbeitsbereich zeigen: Sitzungen, ihre Zeitleiste, Schritte und Unterschiede (Strg+Umschalt+G)</translation>
     </message>
     <message>
         <source>Agent sessions</source>
-        <translation type="unfinished"></translation>
+        <translation>Agent-Sitzungen</translation>
     </message>
     <message>
         <source>The run was not started: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Ausführung wurde nicht gestartet: %1</translation>
     </message>
     <message>
         <source>The demo was not started: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Demo wurde nicht gestartet: %1</translation>
     </message>
 </context>
 <context>
@@ -1978,7 +1981,7 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     </message>
     <message>
         <source>the program says (not observed by the sandbox)</source>
-        <translation type="unfinished"></translation>
+        <translation>das Programm sagt (nicht von der Sandbox beobachtet)</translation>
     </message>
 </context>
 <context>
@@ -2378,51 +2381,51 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <name>sb::ui::ReplayPolicyDialog</name>
     <message>
         <source>Replay under a policy</source>
-        <translation type="unfinished"></translation>
+        <translation>Unter einer Richtlinie erneut abspielen</translation>
     </message>
     <message>
         <source>Session %1&apos;s calls run again, in order, from its first checkpoint in a new sandbox, ruled by the policy chosen here. The replay is recorded as a session of its own and compared with the original step by step.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Aufrufe von Sitzung %1 laufen der Reihe nach erneut, ab ihrem ersten Checkpoint in einer neuen Sandbox, bestimmt von der hier gewählten Richtlinie. Die Wiederholung wird als eigene Sitzung aufgezeichnet und Schritt für Schritt mit dem Original verglichen.</translation>
     </message>
     <message>
         <source>preset %1</source>
-        <translation type="unfinished">Vorlage %1</translation>
+        <translation>Vorlage %1</translation>
     </message>
     <message>
         <source>Policy file…</source>
-        <translation type="unfinished"></translation>
+        <translation>Richtliniendatei…</translation>
     </message>
     <message>
         <source>A policy YAML file (its agent: section rules the calls)</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Richtlinien-YAML-Datei (ihr Abschnitt agent: bestimmt über die Aufrufe)</translation>
     </message>
     <message>
         <source>Browse…</source>
-        <translation type="unfinished">Durchsuchen…</translation>
+        <translation>Durchsuchen…</translation>
     </message>
     <message>
         <source>Policy file</source>
-        <translation type="unfinished"></translation>
+        <translation>Richtliniendatei</translation>
     </message>
     <message>
         <source>Policies (*.yaml *.yml);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Richtlinien (*.yaml *.yml);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>Policy:</source>
-        <translation type="unfinished"></translation>
+        <translation>Richtlinie:</translation>
     </message>
     <message>
         <source>File:</source>
-        <translation type="unfinished"></translation>
+        <translation>Datei:</translation>
     </message>
     <message>
         <source>Replay</source>
-        <translation type="unfinished"></translation>
+        <translation>Abspielen</translation>
     </message>
     <message>
         <source>This policy cannot rule a replay: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Diese Richtlinie kann keine Wiederholung bestimmen: %1</translation>
     </message>
 </context>
 <context>
@@ -3004,419 +3007,420 @@ Ihr Arbeitsordner ist bis zur nächsten Benutzung entfernt, die ihren letzten Ch
     <name>sb::ui::SessionCompare</name>
     <message>
         <source>Compare agent sessions</source>
-        <translation type="unfinished"></translation>
+        <translation>Agent-Sitzungen vergleichen</translation>
     </message>
     <message>
         <source>▲ Previous difference</source>
-        <translation type="unfinished"></translation>
+        <translation>▲ Vorheriger Unterschied</translation>
     </message>
     <message>
         <source>The previous step that differs (Shift+F3)</source>
-        <translation type="unfinished"></translation>
+        <translation>Der vorherige abweichende Schritt (Umschalt+F3)</translation>
     </message>
     <message>
         <source>▼ Next difference</source>
-        <translation type="unfinished"></translation>
+        <translation>▼ Nächster Unterschied</translation>
     </message>
     <message>
         <source>The next step that differs (F3)</source>
-        <translation type="unfinished"></translation>
+        <translation>Der nächste abweichende Schritt (F3)</translation>
     </message>
     <message>
         <source>Nothing compared yet</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch nichts verglichen</translation>
     </message>
     <message>
         <source>Replaying session %1 under %2…</source>
-        <translation type="unfinished"></translation>
+        <translation>Sitzung %1 wird unter %2 erneut abgespielt…</translation>
     </message>
     <message>
         <source>Reading sessions %1 and %2…</source>
-        <translation type="unfinished"></translation>
+        <translation>Sitzungen %1 und %2 werden gelesen…</translation>
     </message>
     <message>
         <source>Replay under a policy</source>
-        <translation type="unfinished"></translation>
+        <translation>Unter einer Richtlinie erneut abspielen</translation>
     </message>
     <message>
         <source>Original: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Original: %1</translation>
     </message>
     <message>
         <source>Left: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Links: %1</translation>
     </message>
     <message>
         <source>Replay: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Wiederholung: %1</translation>
     </message>
     <message>
         <source>Right: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Rechts: %1</translation>
     </message>
     <message>
         <source>The replay failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Wiederholung ist fehlgeschlagen: %1</translation>
     </message>
     <message>
         <source>Cannot compare the sessions: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Sitzungen können nicht verglichen werden: %1</translation>
     </message>
     <message>
         <source>Replay recorded as session %1 (sandbox %2).</source>
-        <translation type="unfinished"></translation>
+        <translation>Wiederholung als Sitzung %1 aufgezeichnet (Sandbox %2).</translation>
     </message>
     <message>
         <source>Replay of session %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Wiederholung von Sitzung %1</translation>
     </message>
     <message>
         <source>%1 of %2 steps differ</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 von %2 Schritten weichen ab</translation>
     </message>
     <message>
         <source>Select a step to see both sides in full.</source>
-        <translation type="unfinished"></translation>
+        <translation>Einen Schritt wählen, um beide Seiten vollständig zu sehen.</translation>
     </message>
     <message>
         <source>No difference after this step.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Unterschied nach diesem Schritt.</translation>
     </message>
     <message>
         <source>No difference before this step.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Unterschied vor diesem Schritt.</translation>
     </message>
     <message>
         <source>Cannot read step %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Schritt %1 kann nicht gelesen werden: %2</translation>
     </message>
 </context>
 <context>
     <name>sb::ui::SessionCompareModel</name>
     <message>
         <source>only on the left</source>
-        <translation type="unfinished"></translation>
+        <translation>nur links</translation>
     </message>
     <message>
         <source>only on the right</source>
-        <translation type="unfinished"></translation>
+        <translation>nur rechts</translation>
     </message>
     <message>
         <source>another call</source>
-        <translation type="unfinished"></translation>
+        <translation>anderer Aufruf</translation>
     </message>
     <message>
         <source>verdict</source>
-        <translation type="unfinished"></translation>
+        <translation>Urteil</translation>
     </message>
     <message>
         <source>result</source>
-        <translation type="unfinished"></translation>
+        <translation>Ergebnis</translation>
     </message>
     <message>
         <source>now blocked</source>
-        <translation type="unfinished"></translation>
+        <translation>jetzt blockiert</translation>
     </message>
     <message>
         <source>now needs approval</source>
-        <translation type="unfinished"></translation>
+        <translation>braucht jetzt Freigabe</translation>
     </message>
     <message>
         <source>now allowed</source>
-        <translation type="unfinished"></translation>
+        <translation>jetzt erlaubt</translation>
     </message>
     <message>
         <source>ends the session</source>
-        <translation type="unfinished"></translation>
+        <translation>beendet die Sitzung</translation>
     </message>
     <message>
         <source>not reached</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht erreicht</translation>
     </message>
     <message>
         <source>error: %1</source>
-        <translation type="unfinished">Fehler: %1</translation>
+        <translation>Fehler: %1</translation>
     </message>
     <message>
         <source>Step %1 differs: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Schritt %1 weicht ab: %2</translation>
     </message>
     <message>
         <source>No such step in this session</source>
-        <translation type="unfinished"></translation>
+        <translation>Diesen Schritt gibt es in dieser Sitzung nicht</translation>
     </message>
     <message>
         <source>%1
 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1
+%2</translation>
     </message>
     <message>
         <source>#</source>
-        <translation type="unfinished">#</translation>
+        <translation>#</translation>
     </message>
     <message>
         <source>Tool</source>
-        <translation type="unfinished"></translation>
+        <translation>Tool</translation>
     </message>
     <message>
         <source>Arguments</source>
-        <translation type="unfinished"></translation>
+        <translation>Argumente</translation>
     </message>
     <message>
         <source>Verdict</source>
-        <translation type="unfinished"></translation>
+        <translation>Urteil</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished">Ergebnis</translation>
+        <translation>Ergebnis</translation>
     </message>
     <message>
         <source>Change</source>
-        <translation type="unfinished">Änderung</translation>
+        <translation>Änderung</translation>
     </message>
 </context>
 <context>
     <name>sb::ui::SessionControlBar</name>
     <message>
         <source>Step</source>
-        <translation type="unfinished"></translation>
+        <translation>Schritt</translation>
     </message>
     <message>
         <source>Let the waiting call go on and pause before the next one</source>
-        <translation type="unfinished"></translation>
+        <translation>Den wartenden Aufruf durchlassen und vor dem nächsten anhalten</translation>
     </message>
     <message>
         <source>Continue</source>
-        <translation type="unfinished"></translation>
+        <translation>Fortsetzen</translation>
     </message>
     <message>
         <source>Let the waiting call go on and stop pausing (breakpoints still hold)</source>
-        <translation type="unfinished"></translation>
+        <translation>Den wartenden Aufruf durchlassen und nicht mehr anhalten (Haltepunkte gelten weiter)</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>Anhalten</translation>
     </message>
     <message>
         <source>Pause before the agent&apos;s next call</source>
-        <translation type="unfinished"></translation>
+        <translation>Vor dem nächsten Aufruf des Agenten anhalten</translation>
     </message>
     <message>
         <source>Approve</source>
-        <translation type="unfinished"></translation>
+        <translation>Freigeben</translation>
     </message>
     <message>
         <source>Let the call waiting for approval go on</source>
-        <translation type="unfinished"></translation>
+        <translation>Den auf Freigabe wartenden Aufruf durchlassen</translation>
     </message>
     <message>
         <source>Deny</source>
-        <translation type="unfinished"></translation>
+        <translation>Ablehnen</translation>
     </message>
     <message>
         <source>Refuse the waiting call: the agent gets an error</source>
-        <translation type="unfinished"></translation>
+        <translation>Den wartenden Aufruf ablehnen: Der Agent erhält einen Fehler</translation>
     </message>
     <message>
         <source>Edit arguments…</source>
-        <translation type="unfinished"></translation>
+        <translation>Argumente bearbeiten…</translation>
     </message>
     <message>
         <source>Go on with the waiting call with other arguments (recorded as edited)</source>
-        <translation type="unfinished"></translation>
+        <translation>Den wartenden Aufruf mit anderen Argumenten fortsetzen (als bearbeitet aufgezeichnet)</translation>
     </message>
     <message>
         <source>Add</source>
-        <translation type="unfinished"></translation>
+        <translation>Hinzufügen</translation>
     </message>
     <message>
         <source>Pause before calls of this tool, or calls this CEL condition holds for</source>
-        <translation type="unfinished"></translation>
+        <translation>Vor Aufrufen dieses Tools anhalten oder vor Aufrufen, für die diese CEL-Bedingung gilt</translation>
     </message>
     <message>
         <source>Clear</source>
-        <translation type="unfinished"></translation>
+        <translation>Leeren</translation>
     </message>
     <message>
         <source>Remove every breakpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Haltepunkte entfernen</translation>
     </message>
     <message>
         <source>Break on a tool (name or glob) or a CEL condition</source>
-        <translation type="unfinished"></translation>
+        <translation>Anhalten bei einem Tool (Name oder Muster) oder einer CEL-Bedingung</translation>
     </message>
     <message>
         <source>A tool such as run_command or write_*, or a CEL condition over tool, args, step and workspace, e.g. args.path.endsWith(&quot;.py&quot;)</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Tool wie run_command oder write_* oder eine CEL-Bedingung über tool, args, step und workspace, z. B. args.path.endsWith(&quot;.py&quot;)</translation>
     </message>
     <message>
         <source>Asking the session for its state…</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Sitzung wird nach ihrem Zustand gefragt…</translation>
     </message>
     <message>
         <source>The session is not running: nothing to control.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Sitzung läuft nicht: Es gibt nichts zu steuern.</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1: %2</translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <source>refused</source>
-        <translation type="unfinished"></translation>
+        <translation>abgelehnt</translation>
     </message>
     <message>
         <source>%1: step %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: Schritt %2</translation>
     </message>
     <message>
         <source>%1: done</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: erledigt</translation>
     </message>
     <message>
         <source>waits for approval</source>
-        <translation type="unfinished"></translation>
+        <translation>wartet auf Freigabe</translation>
     </message>
     <message>
         <source>breakpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>Haltepunkt</translation>
     </message>
     <message>
         <source>step mode</source>
-        <translation type="unfinished"></translation>
+        <translation>Einzelschrittmodus</translation>
     </message>
     <message>
         <source>&lt;b&gt;Paused before step %1&lt;/b&gt;: &lt;code&gt;%2&lt;/code&gt; — %3</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Angehalten vor Schritt %1&lt;/b&gt;: &lt;code&gt;%2&lt;/code&gt; — %3</translation>
     </message>
     <message>
         <source>&lt;b&gt;Running&lt;/b&gt; — pauses before the next call</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Läuft&lt;/b&gt; — hält vor dem nächsten Aufruf an</translation>
     </message>
     <message>
         <source>&lt;b&gt;Running&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Läuft&lt;/b&gt;</translation>
     </message>
     <message>
         <source>No breakpoints</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine Haltepunkte</translation>
     </message>
     <message>
         <source>Breaks on: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Hält an bei: %1</translation>
     </message>
     <message>
         <source>, </source>
-        <translation type="unfinished"></translation>
+        <translation>, </translation>
     </message>
     <message>
         <source>Breakpoint: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Haltepunkt: %1</translation>
     </message>
 </context>
 <context>
     <name>sb::ui::SessionJobRunner</name>
     <message>
         <source>The session has no step %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Sitzung hat keinen Schritt %1.</translation>
     </message>
     <message>
         <source>Cannot write %1: %2</source>
-        <translation type="unfinished">%1 kann nicht geschrieben werden: %2</translation>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
     <message>
         <source>Cannot export to %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Export nach %1 nicht möglich: %2</translation>
     </message>
 </context>
 <context>
     <name>sb::ui::SessionListModel</name>
     <message>
         <source>Started</source>
-        <translation type="unfinished"></translation>
+        <translation>Gestartet</translation>
     </message>
     <message>
         <source>Kind</source>
-        <translation type="unfinished">Art</translation>
+        <translation>Art</translation>
     </message>
     <message>
         <source>Command</source>
-        <translation type="unfinished"></translation>
+        <translation>Befehl</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>Status</translation>
     </message>
     <message>
         <source>Steps</source>
-        <translation type="unfinished"></translation>
+        <translation>Schritte</translation>
     </message>
     <message>
         <source>Cost</source>
-        <translation type="unfinished"></translation>
+        <translation>Kosten</translation>
     </message>
     <message>
         <source>Id</source>
-        <translation type="unfinished">Id</translation>
+        <translation>Id</translation>
     </message>
 </context>
 <context>
     <name>sb::ui::StepDetails</name>
     <message>
         <source>Arguments</source>
-        <translation type="unfinished"></translation>
+        <translation>Argumente</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished">Ergebnis</translation>
+        <translation>Ergebnis</translation>
     </message>
     <message>
         <source>Workspace diff</source>
-        <translation type="unfinished"></translation>
+        <translation>Änderungen im Arbeitsbereich</translation>
     </message>
     <message>
         <source>Raw frames</source>
-        <translation type="unfinished"></translation>
+        <translation>Rohe Frames</translation>
     </message>
     <message>
         <source>Select a step to see its details.</source>
-        <translation type="unfinished"></translation>
+        <translation>Einen Schritt wählen, um seine Details zu sehen.</translation>
     </message>
     <message>
         <source>Cannot read step %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Schritt %1 kann nicht gelesen werden: %2</translation>
     </message>
     <message>
         <source>&lt;b&gt;Step %1&lt;/b&gt; · &lt;code&gt;%2&lt;/code&gt; · &lt;span style=&apos;background:%3; color:white; padding:1px 4px&apos;&gt;&amp;nbsp;%4&amp;nbsp;&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Schritt %1&lt;/b&gt; · &lt;code&gt;%2&lt;/code&gt; · &lt;span style=&apos;background:%3; color:white; padding:1px 4px&apos;&gt;&amp;nbsp;%4&amp;nbsp;&lt;/span&gt;</translation>
     </message>
     <message>
         <source> · arguments edited by a person</source>
-        <translation type="unfinished"></translation>
+        <translation> · Argumente von einer Person bearbeitet</translation>
     </message>
     <message>
         <source>Decided by: &lt;b&gt;%1&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>Entschieden durch: &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
         <source>the policy&apos;s default</source>
-        <translation type="unfinished"></translation>
+        <translation>die Vorgabe der Richtlinie</translation>
     </message>
     <message>
         <source>Duration %1 · cost %2 · so far %3</source>
-        <translation type="unfinished"></translation>
+        <translation>Dauer %1 · Kosten %2 · bisher %3</translation>
     </message>
     <message>
         <source> of max_cost %1</source>
-        <translation type="unfinished"></translation>
+        <translation> von max_cost %1</translation>
     </message>
     <message>
         <source>Checkpoints: before %1, after %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Checkpoints: vorher %1, nachher %2</translation>
     </message>
     <message>
         <source>Reasoning: &lt;i&gt;%1&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>Begründung: &lt;i&gt;%1&lt;/i&gt;</translation>
     </message>
     <message>
         <source>→ request
@@ -3424,108 +3428,115 @@ Ihr Arbeitsordner ist bis zur nächsten Benutzung entfernt, die ihren letzten Ch
 
 ← response
 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>→ Anfrage
+%1
+
+← Antwort
+%2</translation>
     </message>
     <message>
         <source>
 
 Arguments as the agent sent them (before a person edited them):
 %1</source>
-        <translation type="unfinished"></translation>
+        <translation>
+
+Argumente, wie der Agent sie gesendet hat (bevor eine Person sie bearbeitet hat):
+%1</translation>
     </message>
     <message>
         <source>No workspace diff: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Vergleich des Arbeitsbereichs: %1</translation>
     </message>
     <message>
         <source>No checkpoint was taken after this step began: what it changed in the workspace is not recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach Beginn dieses Schritts wurde kein Checkpoint angelegt: Was er im Arbeitsbereich geändert hat, ist nicht aufgezeichnet.</translation>
     </message>
     <message>
         <source>No checkpoint records a change of the workspace by this step (before and after it: %1).</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Checkpoint hält eine Änderung des Arbeitsbereichs durch diesen Schritt fest (davor und danach: %1).</translation>
     </message>
     <message>
         <source>Comparing %1 → %2…</source>
-        <translation type="unfinished"></translation>
+        <translation>Vergleich %1 → %2…</translation>
     </message>
     <message>
         <source>Comparing…</source>
-        <translation type="unfinished">Wird verglichen…</translation>
+        <translation>Wird verglichen…</translation>
     </message>
     <message>
         <source>Cannot compare: %1</source>
-        <translation type="unfinished">Vergleich nicht möglich: %1</translation>
+        <translation>Vergleich nicht möglich: %1</translation>
     </message>
     <message numerus="yes">
         <source>%1 → %2: %n changed path(s) (%3 added, %4 modified, %5 removed)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 → %2: %n geänderter Pfad (%3 hinzugefügt, %4 geändert, %5 entfernt)</numerusform>
+            <numerusform>%1 → %2: %n geänderte Pfade (%3 hinzugefügt, %4 geändert, %5 entfernt)</numerusform>
         </translation>
     </message>
     <message>
         <source>No differences: the checkpoints around this step hold the same files.</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine Unterschiede: Die Checkpoints vor und nach diesem Schritt enthalten dieselben Dateien.</translation>
     </message>
     <message>
         <source>Select a changed path to see its diff.</source>
-        <translation type="unfinished">Einen geänderten Pfad wählen, um seinen Unterschied zu sehen.</translation>
+        <translation>Einen geänderten Pfad wählen, um seinen Unterschied zu sehen.</translation>
     </message>
     <message>
         <source>Binary file differs</source>
-        <translation type="unfinished">Binärdatei unterscheidet sich</translation>
+        <translation>Binärdatei unterscheidet sich</translation>
     </message>
     <message>
         <source>Too large for a line diff</source>
-        <translation type="unfinished"></translation>
+        <translation>Zu groß für einen zeilenweisen Vergleich</translation>
     </message>
     <message>
         <source>No text differences (a folder, a link, permissions or an empty file).</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine Textunterschiede (ein Ordner, ein Link, Rechte oder eine leere Datei).</translation>
     </message>
 </context>
 <context>
     <name>sb::ui::StepListModel</name>
     <message>
         <source>in flight</source>
-        <translation type="unfinished"></translation>
+        <translation>läuft</translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished">%1 ms</translation>
+        <translation>%1 ms</translation>
     </message>
     <message>
         <source> · error</source>
-        <translation type="unfinished"></translation>
+        <translation> · Fehler</translation>
     </message>
     <message>
         <source> · edited</source>
-        <translation type="unfinished"></translation>
+        <translation> · bearbeitet</translation>
     </message>
     <message>
         <source>#</source>
-        <translation type="unfinished">#</translation>
+        <translation>#</translation>
     </message>
     <message>
         <source>Tool</source>
-        <translation type="unfinished"></translation>
+        <translation>Tool</translation>
     </message>
     <message>
         <source>Arguments</source>
-        <translation type="unfinished"></translation>
+        <translation>Argumente</translation>
     </message>
     <message>
         <source>Verdict</source>
-        <translation type="unfinished"></translation>
+        <translation>Urteil</translation>
     </message>
     <message>
         <source>Duration</source>
-        <translation type="unfinished"></translation>
+        <translation>Dauer</translation>
     </message>
     <message>
         <source>Cost</source>
-        <translation type="unfinished"></translation>
+        <translation>Kosten</translation>
     </message>
 </context>
 <context>
