@@ -212,6 +212,10 @@ Argumente von einer Person bearbeitet</translation>
         <source>A launched session runs: stop it or let it end first</source>
         <translation>Eine gestartete Sitzung läuft: diese zuerst beenden oder zu Ende laufen lassen</translation>
     </message>
+    <message>
+        <source>The demo is recording the worked example: launch when it has ended</source>
+        <translation>Die Demo zeichnet gerade das mitgelieferte Beispiel auf: starten Sie, wenn sie beendet ist</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::AgentTimeline</name>
@@ -1737,6 +1741,10 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>The demo was not started: %1</source>
         <translation>Die Demo wurde nicht gestartet: %1</translation>
+    </message>
+    <message>
+        <source>The demo was not started: an agent launched from the agent workspace runs; stop it or let it end first</source>
+        <translation>Die Demo wurde nicht gestartet: ein aus dem Agenten-Arbeitsbereich gestarteter Agent läuft; beenden Sie ihn oder warten Sie, bis er endet</translation>
     </message>
 </context>
 <context>

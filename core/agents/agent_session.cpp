@@ -146,9 +146,7 @@ Admission AgentServer::waitForPerson(const ToolCallRequest& call, const ToolFact
     const std::int64_t timeoutMs = m_mediator.rules().policy().approvalTimeoutMs;
     std::int64_t deadline = steadyMs() + timeoutMs;
     const auto announce = [&] {
-        const std::string why = reason == WaitReason::Approval ? ruling.message
-                                : reason == WaitReason::Step   ? std::string("step mode")
-                                                               : std::string("a breakpoint");
+        const std::string why = waitingWhy(reason, ruling);
         if (m_control)
             m_control->waiting(step, &call, reason, why);
         log(fmt::format("step {} ({}) waits: {}", step, call.tool, why));
@@ -198,8 +196,8 @@ void AgentServer::onToolCall(const Message& message, std::string_view frame)
     const ToolFacts facts = builtinFacts(call->tool);
     if (m_control) {
         const WaitReason pause = m_control->pauses(m_mediator.nextStep(), *call);
-        if (pause != WaitReason::None && m_mediator.preview(*call).kind == Ruling::Kind::Allow) {
-            carryOut(*call, waitForPerson(*call, facts, pause, Ruling{}));
+        if (const Ruling coming = m_mediator.preview(*call); pausesBefore(pause, coming)) {
+            carryOut(*call, waitForPerson(*call, facts, pause, coming));
             return;
         }
     }

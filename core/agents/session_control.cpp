@@ -88,6 +88,23 @@ std::string_view toString(WaitReason reason)
     return "none";
 }
 
+bool pausesBefore(WaitReason pause, const Ruling& coming)
+{
+    return pause != WaitReason::None && coming.kind != Ruling::Kind::Ask;
+}
+
+std::string waitingWhy(WaitReason reason, const Ruling& ruling)
+{
+    if (reason == WaitReason::Approval)
+        return ruling.message;
+    std::string why = reason == WaitReason::Step ? "step mode" : "a breakpoint";
+    if (ruling.kind == Ruling::Kind::Refuse || ruling.kind == Ruling::Kind::EndSession)
+        why += fmt::format("; the policy {} it ({}): {}",
+                           ruling.kind == Ruling::Kind::Refuse ? "refuses" : "ends the session at", ruling.rule,
+                           ruling.message);
+    return why;
+}
+
 Result<fs::path> controlFolder()
 {
     const char* runtime = std::getenv("XDG_RUNTIME_DIR");

@@ -309,9 +309,7 @@ void WrapGateway::waitFor(Queued& head, std::int64_t step, WaitReason reason, co
     head.waiting = reason;
     head.ruling = ruling;
     head.deadlineMs = steadyMs() + m_mediator.rules().policy().approvalTimeoutMs;
-    const std::string why = reason == WaitReason::Approval ? ruling.message
-                            : reason == WaitReason::Step  ? std::string("step mode")
-                                                          : std::string("a breakpoint");
+    const std::string why = waitingWhy(reason, ruling);
     if (m_options.control)
         m_options.control->waiting(step, &head.call, reason, why);
     log(fmt::format("step {} ({}) waits: {}", step, head.call.tool, why));
@@ -322,8 +320,8 @@ bool WrapGateway::startWaiting(Queued& head, std::int64_t step, const ToolFacts&
 {
     if (m_options.control) {
         const WaitReason pause = m_options.control->pauses(step, head.call);
-        if (pause != WaitReason::None && m_mediator.preview(head.call).kind == Ruling::Kind::Allow) {
-            waitFor(head, step, pause, Ruling{});
+        if (const Ruling coming = m_mediator.preview(head.call); pausesBefore(pause, coming)) {
+            waitFor(head, step, pause, coming);
             return true;
         }
     }

@@ -458,6 +458,54 @@ TEST_F(AgentCli, StepModeWaitsForLiveControl)
     EXPECT_EQ(cli("sessions control " + id + " status" + store()).status, 1);
 }
 
+TEST_F(AgentCli, StepModeStopsBeforeACallThePolicyWillRefuseAndSaysSo)
+{
+    // The agent preset allows no network: the download is refused whatever a person says, and stepping shows it
+    // coming rather than passing over it.
+    calls({call("http_get", {{"url", "https://downloads.example.net/fix.tar.gz"}}),
+           call("write_file", {{"path", "a.txt"}, {"content", "a"}})});
+    const std::string command = std::string(SANDBENCH_CLI) + " agent run --step --json --read "
+                                + quoted(m_agentDir.string()) + store() + " -- python3 "
+                                + quoted((m_agentDir / "agent.py").string()) + " > "
+                                + quoted((m_dir / "out.json").string()) + " 2>/dev/null";
+    std::thread agent([&] { shell("timeout -k 5 120 " + command); });
+    std::string id;
+    Json status;
+    const auto waitFor = [&](int step) {
+        for (int i = 0; i < 600; ++i) {
+            if (id.empty()) {
+                const Json list = Json::parse(cli("sessions list --json" + store()).out, nullptr, false);
+                if (list.is_array() && !list.empty())
+                    id = list[0]["id"];
+            }
+            if (!id.empty()) {
+                status = Json::parse(cli("sessions control " + id + " status" + store()).out, nullptr, false);
+                if (status.value("waiting", Json()) == step)
+                    return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    };
+    waitFor(1);
+    ASSERT_EQ(status.value("waiting", Json()), 1) << status.dump();
+    EXPECT_EQ(status["reason"], "step");
+    EXPECT_EQ(status["call"]["tool"], "http_get");
+    const std::string why = status.value("why", std::string());
+    EXPECT_NE(why.find("the policy refuses it (network.allow)"), std::string::npos) << why;
+    // Told to go on, the policy has its say; the next call stops as before.
+    EXPECT_EQ(cli("sessions control " + id + " step" + store()).status, 0);
+    waitFor(2);
+    ASSERT_EQ(status.value("waiting", Json()), 2) << status.dump();
+    EXPECT_EQ(status.value("why", std::string()), "step mode");
+    EXPECT_EQ(cli("sessions control " + id + " continue" + store()).status, 0);
+    agent.join();
+    const Json steps = show(id)["steps"];
+    ASSERT_EQ(steps.size(), 2u);
+    EXPECT_EQ(steps[0]["verdict"], "blocked");
+    EXPECT_EQ(steps[0]["rule"], "network.allow");
+    EXPECT_EQ(steps[1]["verdict"], "allowed");
+}
+
 TEST_F(AgentCli, AGatewayKilledMidSessionLeavesAnInterruptedSessionWithItsSteps)
 {
     // The agent makes one call, then waits forever on its second answer... which never comes: the gateway dies.

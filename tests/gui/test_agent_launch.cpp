@@ -62,6 +62,7 @@ private slots:
     void anyCommandRunsUnderAPolicyFileInAStoredSandbox();
     void aLaunchTheCoreRefusesSaysWhy();
     void stopEndsALaunchedSession();
+    void theDemoAndALaunchDoNotRunTogether();
     void closingTheWindowStopsAWaitingSession();
 
 private:
@@ -379,6 +380,38 @@ void TestAgentLaunch::stopEndsALaunchedSession()
     QVERIFY(session.steps <= 1); // the waiting call refused, nothing after it
     QVERIFY2(launcher()->statusText().contains(QStringLiteral("interrupted")), qPrintable(launcher()->statusText()));
     QVERIFY(!stop->isEnabled());
+}
+
+void TestAgentLaunch::theDemoAndALaunchDoNotRunTogether()
+{
+    // Both make the worked example's sandboxes afresh: while the demo runs, launching waits, saying why.
+    QAction* demo = m_window->findChild<QAction*>(QStringLiteral("actionDemo"));
+    QAction* cancel = m_window->findChild<QAction*>(QStringLiteral("actionCancel"));
+    QVERIFY(demo && cancel && demo->isEnabled());
+    QVERIFY(launcher()->launchAction()->isEnabled());
+    demo->trigger();
+    QVERIFY(!launcher()->launchAction()->isEnabled());
+    QVERIFY2(launcher()->launchAction()->toolTip().contains(QStringLiteral("demo")),
+             qPrintable(launcher()->launchAction()->toolTip()));
+    cancel->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(demo->isEnabled(), 240000);
+    QTRY_VERIFY_WITH_TIMEOUT(launcher()->launchAction()->isEnabled(), 10000);
+
+    // And while a launched session runs, the demo is refused with a message.
+    LaunchAgentDialog* dialog = openDialog();
+    QVERIFY(dialog);
+    dialog->findChild<QCheckBox*>(QStringLiteral("launchStepMode"))->setChecked(true);
+    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("launchOk")), Qt::LeftButton);
+    QVERIFY(launcher()->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(!launcher()->job()->sessionId().isEmpty(), 120000);
+    demo->trigger();
+    QVERIFY(!cancel->isEnabled()); // nothing started
+    auto* status = m_window->findChild<QLabel*>(QStringLiteral("statusLabel"));
+    QVERIFY(status);
+    QVERIFY2(status->text().contains(QStringLiteral("demo was not started")), qPrintable(status->text()));
+    launcher()->stop();
+    const AgentLaunchOutcome outcome = waitFinished();
+    QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
 }
 
 void TestAgentLaunch::closingTheWindowStopsAWaitingSession()

@@ -152,14 +152,21 @@ void AgentLauncher::showStatus(const QString& text, bool error)
     m_status->setStyleSheet(error ? QStringLiteral("color: #c0392b;") : QString());
 }
 
+void AgentLauncher::setDemoRunning(bool running)
+{
+    m_demoRunning = running;
+    updateActions();
+}
+
 void AgentLauncher::updateActions()
 {
     const bool running = m_job->isRunning();
-    m_launchAction->setEnabled(m_job->hasStore() && !running);
+    m_launchAction->setEnabled(m_job->hasStore() && !running && !m_demoRunning);
     m_launchAction->setToolTip(!m_job->hasStore() ? tr("The store is not open: a session has nowhere to be recorded")
-                               : running ? tr("A launched session runs: stop it or let it end first")
-                                         : tr("Run an agent (the worked example, or any command) with a policy and "
-                                              "a sandbox; its session shows here live"));
+                               : running          ? tr("A launched session runs: stop it or let it end first")
+                               : m_demoRunning    ? tr("The demo is recording the worked example: launch when it has ended")
+                                                  : tr("Run an agent (the worked example, or any command) with a policy "
+                                                       "and a sandbox; its session shows here live"));
     m_stopAction->setEnabled(running);
 }
 

@@ -39,6 +39,9 @@ public:
     bool launch(const AgentLaunch& launch);
     void stop();
     bool isRunning() const { return m_job->isRunning(); }
+    // While the demo runs it records the worked example in the sandboxes a launch would make again: launching
+    // waits for it to end (the action is disabled, and its tooltip says why).
+    void setDemoRunning(bool running);
     QString statusText() const;
     QStringList log() const { return m_log; }
 
@@ -58,6 +61,7 @@ private:
     AgentLaunchJob* m_job = nullptr;
     QAction* m_launchAction = nullptr;
     QAction* m_stopAction = nullptr;
+    bool m_demoRunning = false;
     QLabel* m_status = nullptr;
     QPointer<LaunchAgentDialog> m_dialog;
     QStringList m_log;

@@ -104,6 +104,7 @@ MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     createMenus();
 
     m_statusLabel = new QLabel(tr("Ready"), this);
+    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("demoProgress"));
     m_progress->setMaximumWidth(240);
@@ -532,6 +533,12 @@ void MainWindow::runDemo()
 {
     if (m_jobs->isRunning())
         return;
+    if (m_agentWorkspace->launcher()->isRunning()) {
+        // The demo records the worked example in the sandboxes a launched one may be using.
+        m_statusLabel->setText(tr("The demo was not started: an agent launched from the agent workspace runs; stop it "
+                                  "or let it end first"));
+        return;
+    }
     auto basePolicy = sb::resolveRunPolicy(askedPolicy());
     if (!basePolicy) {
         m_statusLabel->setText(tr("The demo was not started: %1").arg(toQString(basePolicy.error().message)));
@@ -595,6 +602,7 @@ void MainWindow::setBusy(bool busy)
     m_runAction->setEnabled(!busy);
     m_demoAction->setEnabled(!busy);
     m_cancelAction->setEnabled(busy);
+    m_agentWorkspace->launcher()->setDemoRunning(busy && m_demoRunning);
     if (!busy)
         m_progress->hide();
 }

@@ -41,6 +41,14 @@ std::filesystem::path controlSocketPath(const std::filesystem::path& folder, std
 enum class WaitReason { None, Step, Breakpoint, Approval };
 std::string_view toString(WaitReason reason);
 
+// Whether a call waits for a person before it is ruled: `pause` (step mode, a breakpoint) stops before every call
+// but one that asks for approval, which waits for that on its own. A call the policy will refuse stops too, so
+// that stepping shows it coming; going on then records what the policy says.
+bool pausesBefore(WaitReason pause, const Ruling& coming);
+// Why a call waits, in words for the control's status and the log: the approval the policy asks for; or the pause,
+// with what the policy will do with the call when it refuses it.
+std::string waitingWhy(WaitReason reason, const Ruling& ruling);
+
 // A breakpoint as `break` reads it: a CEL condition over the call (tool, args, step, workspace) when the text
 // compiles as one, else a tool's name or glob when it is spelled as one; anything else is refused, saying why.
 // The window checks its breakpoint field with it as the person types.
