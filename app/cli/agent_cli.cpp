@@ -182,7 +182,9 @@ int replayCommand(const SessionOptions& options)
     if (!store)
         return reportError(store.error().message);
     const Runner runner;
-    auto report = agents::replaySession(*store, runner, options.id, options.policy);
+    // Ctrl-C stops the replay between two steps: its session is recorded as interrupted.
+    catchStopSignals();
+    auto report = agents::replaySession(*store, runner, options.id, options.policy, {.stop = &g_stop, .progress = {}});
     if (!report)
         return reportError(report.error().message);
     if (options.json) {

@@ -150,7 +150,7 @@ Result<CreateSandboxResult> forkSession(Store& store, std::string_view idOrPrefi
 }
 
 Result<ReplayReport> replaySession(Store& store, const Runner& runner, std::string_view idOrPrefix,
-                                   const std::string& policyAsked)
+                                   const std::string& policyAsked, const ReplayControl& control)
 {
     SessionStore sessions(store);
     auto original = endedSession(sessions, idOrPrefix);
@@ -214,6 +214,15 @@ Result<ReplayReport> replaySession(Store& store, const Runner& runner, std::stri
     report.policyRef = policy->second;
     bool ended = false;
     for (const StepRecord& step : *recorded) {
+        if (control.stop && control.stop->load()) {
+            const std::string why = fmt::format("the replay was stopped after {} of {} steps", report.steps.size(),
+                                                recorded->size());
+            (void)live->end(SessionStatus::Interrupted, why);
+            return fail(fmt::format("{} (recorded as the interrupted session {}, in sandbox {})", why,
+                                    live->info().id, sandbox));
+        }
+        if (control.progress)
+            control.progress(report.steps.size(), recorded->size());
         ReplayedStep out;
         out.index = step.index;
         out.tool = step.tool;
@@ -261,6 +270,8 @@ Result<ReplayReport> replaySession(Store& store, const Runner& runner, std::stri
         report.changed += out.change != "same";
         report.steps.push_back(std::move(out));
     }
+    if (control.progress)
+        control.progress(report.steps.size(), recorded->size());
     (void)live->end(ended ? SessionStatus::Blocked : SessionStatus::Completed,
                     fmt::format("replay of session {} under {}: {} of {} steps differ", original->id, policy->second,
                                 report.changed, recorded->size()));

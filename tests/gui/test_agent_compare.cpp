@@ -25,6 +25,7 @@
 #include <QInputDialog>
 #include <QMenu>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -51,6 +52,7 @@ private slots:
     void twoSessionsAreComparedFromTheContextMenu();
     void aBadPolicyFileIsRefusedWithAMessage();
     void aReplayThatFailsSaysWhy();
+    void aReplayIsCancelledBetweenSteps();
     void aHundredThousandStepsAreCompared();
     void cleanupTestCase();
 
@@ -219,6 +221,11 @@ void TestAgentCompare::aSessionIsReplayedUnderAStricterPolicyFromTheWindow()
     QTest::mouseClick(replay, Qt::LeftButton);
     waitForComparison();
     compareView()->resize(1300, 690); // what it takes of a 1366×768 screen (the offscreen one is smaller)
+    // The replay said how far it was as it went: the bar's last range and value are the session's steps.
+    auto* progress = compareView()->findChild<QProgressBar*>(QStringLiteral("compareProgress"));
+    QVERIFY(progress);
+    QCOMPARE(progress->maximum(), 14);
+    QCOMPARE(progress->value(), 14);
 
     const SessionCompareResult& result = compareView()->result();
     QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
@@ -448,6 +455,33 @@ void TestAgentCompare::aReplayThatFailsSaysWhy()
              qPrintable(compareView()->statusText()));
     QVERIFY(compareView()->statusText().contains(QStringLiteral("gone.yaml")));
     QCOMPARE(compareView()->result().comparison, before); // what was shown stays
+}
+
+void TestAgentCompare::aReplayIsCancelledBetweenSteps()
+{
+    auto* cancel = compareView()->findChild<QToolButton*>(QStringLiteral("compareCancel"));
+    QVERIFY(cancel);
+    QVERIFY(!cancel->isVisible());
+
+    // Cancelled as it starts: it stops before the next step, recorded as an interrupted session of its own.
+    const auto before = compareView()->result().comparison;
+    QVERIFY(workspace()->replaySession(m_sessionId, m_strictPolicy));
+    QVERIFY(cancel->isVisible() && cancel->isEnabled());
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    QVERIFY(!cancel->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(!compareView()->isBusy(), 120000);
+    QVERIFY(!cancel->isVisible());
+    const QString status = compareView()->statusText();
+    QVERIFY2(status.startsWith(QStringLiteral("The replay failed: the replay was stopped after ")), qPrintable(status));
+    QCOMPARE(compareView()->result().comparison, before); // what was shown stays
+    const Json listed = cliJson({QStringLiteral("sessions"), QStringLiteral("list"), QStringLiteral("--json")});
+    QVERIFY(listed.is_array());
+    int interrupted = 0;
+    for (const Json& session : listed)
+        if (session["replay_of"].is_string() && session["replay_of"] == m_sessionId.toStdString()
+            && session["status"] == "interrupted")
+            ++interrupted;
+    QCOMPARE(interrupted, 1);
 }
 
 void TestAgentCompare::aHundredThousandStepsAreCompared()

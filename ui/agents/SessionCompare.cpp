@@ -123,9 +123,25 @@ SessionCompare::SessionCompare(QWidget* parent)
     m_status->setTextFormat(Qt::PlainText);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_progress->setObjectName(QStringLiteral("compareProgress"));
-    m_progress->setRange(0, 0); // a replay says nothing of its progress until it ends
+    m_progress->setRange(0, 0); // busy until a replay says how far it is (a comparison never does)
     m_progress->setMaximumWidth(160);
+    m_progress->setFormat(tr("%v/%m steps"));
     m_progress->hide();
+    m_cancel = new QToolButton(this);
+    m_cancel->setObjectName(QStringLiteral("compareCancel"));
+    m_cancel->setText(tr("Cancel replay"));
+    m_cancel->setToolTip(tr("Stop the replay after the step it is on; it is recorded as interrupted"));
+    m_cancel->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_cancel->hide();
+    connect(m_cancel, &QToolButton::clicked, this, [this] {
+        m_jobs->cancelReplay();
+        m_cancel->setEnabled(false);
+        m_status->setText(tr("Stopping the replay after the step it is on…"));
+    });
+    connect(m_jobs, &SessionCompareRunner::replayProgress, this, [this](int done, int total) {
+        m_progress->setRange(0, total);
+        m_progress->setValue(done);
+    });
     m_previous->setObjectName(QStringLiteral("comparePreviousDifference"));
     m_previous->setText(tr("▲ Previous difference"));
     m_previous->setToolTip(tr("The previous step that differs (Shift+F3)"));
@@ -176,6 +192,7 @@ SessionCompare::SessionCompare(QWidget* parent)
     bar->addWidget(m_next);
     bar->addSpacing(12);
     bar->addWidget(m_progress);
+    bar->addWidget(m_cancel);
     bar->addWidget(m_status, 1);
 
     auto* details = new QSplitter(Qt::Horizontal, this);
@@ -251,7 +268,10 @@ QString SessionCompare::detailsText(bool left) const
 
 void SessionCompare::onStarted(bool replay)
 {
+    m_progress->setRange(0, 0);
     m_progress->show();
+    m_cancel->setVisible(replay);
+    m_cancel->setEnabled(true);
     m_status->setStyleSheet(QString());
     m_status->setText(m_pending);
     m_previous->setEnabled(false);
@@ -274,6 +294,7 @@ void SessionCompare::setSideLabels()
 void SessionCompare::onFinished(const SessionCompareResult& result)
 {
     m_progress->hide();
+    m_cancel->hide();
     if (!result.error.isEmpty()) {
         m_status->setStyleSheet(QStringLiteral("color: #b00020;"));
         m_status->setText(result.replay ? tr("The replay failed: %1").arg(result.error)

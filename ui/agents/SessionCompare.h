@@ -71,6 +71,7 @@ private:
     QLabel* m_summary = nullptr;
     QLabel* m_status = nullptr;
     QProgressBar* m_progress = nullptr;
+    QToolButton* m_cancel = nullptr; // stops a replay between two steps
     QToolButton* m_previous = nullptr;
     QToolButton* m_next = nullptr;
     QLabel* m_leftDetails = nullptr;

@@ -5,6 +5,7 @@
 #include "store/store.h"
 #include "ui/models/Conversions.h"
 
+#include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace sb::ui {
@@ -78,13 +79,13 @@ SessionCompareResult compareInWorker(const std::filesystem::path& path, const QS
 }
 
 SessionCompareResult replayInWorker(const std::filesystem::path& path, const QString& sessionId,
-                                    const QString& policy)
+                                    const QString& policy, const sb::agents::ReplayControl& control)
 {
     auto store = sb::Store::open(path);
     if (!store)
         return SessionCompareResult{.replay = true, .policy = policy, .error = toQString(store.error().message)};
     const sb::Runner runner;
-    auto report = sb::agents::replaySession(*store, runner, toStdString(sessionId), toStdString(policy));
+    auto report = sb::agents::replaySession(*store, runner, toStdString(sessionId), toStdString(policy), control);
     if (!report)
         return SessionCompareResult{.replay = true, .policy = policy, .error = toQString(report.error().message)};
     SessionStore sessions(*store);
@@ -145,6 +146,7 @@ SessionCompareRunner::~SessionCompareRunner()
 {
     m_compareWatcher->disconnect(this);
     m_pairWatcher->disconnect(this);
+    cancelReplay();
     m_pool.waitForDone();
 }
 
@@ -159,9 +161,28 @@ bool SessionCompareRunner::replay(const QString& sessionId, const QString& polic
         return false;
     m_compareId = m_nextId++;
     m_replaying = true;
-    m_compareWatcher->setFuture(QtConcurrent::run(&m_pool, replayInWorker, *m_storePath, sessionId, policy));
+    m_stopReplay = std::make_shared<std::atomic<bool>>(false);
+    sb::agents::ReplayControl control;
+    control.stop = m_stopReplay.get();
+    // The job's copy of `control` keeps its flag alive for as long as the job runs.
+    control.progress = [self = QPointer<SessionCompareRunner>(this), stop = m_stopReplay](std::size_t done,
+                                                                                          std::size_t total) {
+        QMetaObject::invokeMethod(
+            self, [self, done, total] {
+                if (self)
+                    emit self->replayProgress(static_cast<int>(done), static_cast<int>(total));
+            },
+            Qt::QueuedConnection);
+    };
+    m_compareWatcher->setFuture(QtConcurrent::run(&m_pool, replayInWorker, *m_storePath, sessionId, policy, control));
     emit started(true);
     return true;
+}
+
+void SessionCompareRunner::cancelReplay()
+{
+    if (m_stopReplay)
+        m_stopReplay->store(true);
 }
 
 bool SessionCompareRunner::compare(const QString& leftId, const QString& rightId)

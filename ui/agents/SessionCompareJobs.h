@@ -8,6 +8,7 @@
 #include <QString>
 #include <QThreadPool>
 
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -36,8 +37,8 @@ struct StepPair {
 };
 
 // Replays and compares agent sessions on worker threads, each job through its own store connection. A replay runs
-// the session's calls again in a new sandbox (agents::replaySession) and cannot be stopped half-way: it is
-// recorded as a session of its own whatever happens to the window. Only one replay or comparison at a time.
+// the session's calls again in a new sandbox (agents::replaySession), recorded as a session of its own; cancelled,
+// it stops between two steps and is recorded as interrupted. Only one replay or comparison at a time.
 class SessionCompareRunner : public QObject {
     Q_OBJECT
 public:
@@ -56,12 +57,17 @@ public:
     // Step `index` of both sessions; a newer request supersedes an older one.
     void loadStepPair(const QString& leftId, const QString& rightId, std::int64_t index);
 
+    // Stops the replay under way between two steps (the window closing does too).
+    void cancelReplay();
+
     bool isBusy() const { return m_compareId != 0; }
     bool isReplaying() const { return m_compareId != 0 && m_replaying; }
     bool isLoadingStepPair() const { return m_pairId != 0; }
 
 signals:
     void started(bool replay);
+    // How far the replay under way is, in steps.
+    void replayProgress(int done, int total);
     void finished(const sb::ui::SessionCompareResult& result);
     void stepPairLoaded(const sb::ui::StepPair& pair);
 
@@ -74,6 +80,7 @@ private:
     quint64 m_compareId = 0;
     quint64 m_pairId = 0;
     bool m_replaying = false;
+    std::shared_ptr<std::atomic<bool>> m_stopReplay; // the replay under way's
 };
 
 } // namespace sb::ui

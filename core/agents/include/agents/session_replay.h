@@ -9,7 +9,9 @@
 #include "store/store.h"
 #include "util/error.h"
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -63,8 +65,15 @@ struct ReplayReport {
 // the recording, so a replay is deterministic. A call the policy now asks approval for is reported so and
 // carried on as if approved; past a step that ends the session, the rest are not_reached. The replay is
 // recorded as a session of its own.
+// What the caller can do while a replay runs: stop it between two steps (the replay's session is then recorded as
+// interrupted, and the replay returns an error saying how far it got), and hear how far it is.
+struct ReplayControl {
+    const std::atomic<bool>* stop = nullptr;
+    std::function<void(std::size_t done, std::size_t total)> progress; // after each step
+};
+
 Result<ReplayReport> replaySession(Store& store, const Runner& runner, std::string_view idOrPrefix,
-                                   const std::string& policy);
+                                   const std::string& policy, const ReplayControl& control = {});
 
 // Whether `policy` (a preset's name or a policy file) can rule a replay, as replaySession would read it: it
 // resolves and its agent section compiles. The error says why not (the file, its line and field, the rule).
