@@ -4,6 +4,7 @@
 // same policy on the same store; two arbitrary sessions compared, checked against `sessions show --json` of
 // each; a bad policy file refused in the dialog, and a replay that fails said so in the view. The pure comparison
 // is tested in tests/agents/test_session_compare.cpp. Screenshots go to the build tree.
+#include "agent_test_support.h"
 #include "gui_test_main.h"
 
 #include "agents/session_store.h"
@@ -57,15 +58,13 @@ private slots:
     void cleanupTestCase();
 
 private:
-    QString cli(const QStringList& arguments, int timeoutMs = 240000);
-    Json cliJson(const QStringList& arguments);
-    void screenshot(const QString& name, QWidget* widget);
+    QString dataHome() const { return m_dir.path() + QStringLiteral("/xdg"); }
+    QString cli(const QStringList& arguments) { return sb::guitest::runCli(m_store, arguments, dataHome()); }
+    Json cliJson(const QStringList& arguments) { return sb::guitest::runCliJson(m_store, arguments, dataHome()); }
+    void screenshot(const QString& name, QWidget* widget) { QVERIFY(sb::guitest::saveScreenshot(widget, name)); }
     AgentWorkspace* workspace() const { return m_window->agentWorkspace(); }
     SessionCompare* compareView() const { return workspace()->compareView(); }
     QString writeFile(const QString& name, const QByteArray& text);
-    // Runs `act` on the widget `find` returns once it shows (a popup menu, a modal dialog), from the event loop.
-    template <typename Find, typename Act>
-    void whenShown(Find find, Act act, int triesLeft = 200);
     void chooseFromSessionMenu(const QString& sessionId, const char* action);
     void waitForComparison();
 
@@ -78,36 +77,6 @@ private:
     std::unique_ptr<MainWindow> m_window;
 };
 
-QString TestAgentCompare::cli(const QStringList& arguments, int timeoutMs)
-{
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.path() + QStringLiteral("/xdg"));
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(SANDBENCH_CLI), arguments + QStringList{QStringLiteral("--store"), m_store});
-    if (!process.waitForFinished(timeoutMs) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
-        qWarning("sandbench %s failed: %s\n%s", qPrintable(arguments.join(QLatin1Char(' '))),
-                 process.readAllStandardOutput().constData(), process.readAllStandardError().constData());
-    return QString::fromUtf8(process.readAllStandardOutput());
-}
-
-Json TestAgentCompare::cliJson(const QStringList& arguments)
-{
-    const QString text = cli(arguments);
-    Json parsed = Json::parse(text.toStdString(), nullptr, false);
-    if (parsed.is_discarded())
-        qWarning("not JSON: %s", qPrintable(text));
-    return parsed;
-}
-
-void TestAgentCompare::screenshot(const QString& name, QWidget* widget)
-{
-    QDir().mkpath(QStringLiteral(SANDBENCH_SCREENSHOT_DIR));
-    const QString path = QStringLiteral(SANDBENCH_SCREENSHOT_DIR) + QLatin1Char('/') + name;
-    QVERIFY(widget->grab().save(path));
-    qInfo("screenshot: %s", qPrintable(path));
-}
-
 QString TestAgentCompare::writeFile(const QString& name, const QByteArray& text)
 {
     const QString path = m_dir.path() + QLatin1Char('/') + name;
@@ -117,33 +86,13 @@ QString TestAgentCompare::writeFile(const QString& name, const QByteArray& text)
     return path;
 }
 
-template <typename Find, typename Act>
-void TestAgentCompare::whenShown(Find find, Act act, int triesLeft)
-{
-    QTimer::singleShot(20, this, [this, find, act, triesLeft] {
-        if (auto* widget = find())
-            act(widget);
-        else if (triesLeft > 0)
-            whenShown(find, act, triesLeft - 1);
-    });
-}
-
 void TestAgentCompare::chooseFromSessionMenu(const QString& sessionId, const char* action)
 {
-    whenShown([] { return qobject_cast<QMenu*>(QApplication::activePopupWidget()); },
-              [action](QMenu* menu) {
-                  auto* chosen = menu->findChild<QAction*>(QString::fromLatin1(action));
-                  QVERIFY(chosen && chosen->isEnabled());
-                  menu->close();
-                  chosen->trigger();
-              });
     auto* view = m_window->findChild<QTableView*>(QStringLiteral("agentSessionList"));
     QVERIFY(view);
     const int row = workspace()->sessionModel()->rowOf(sessionId);
     QVERIFY(row >= 0);
-    const QRect cell = view->visualRect(view->model()->index(row, SessionListModel::CommandColumn));
-    QContextMenuEvent event(QContextMenuEvent::Mouse, cell.center(), view->viewport()->mapToGlobal(cell.center()));
-    QApplication::sendEvent(view->viewport(), &event);
+    sb::guitest::chooseFromContextMenu(this, view, view->model()->index(row, SessionListModel::CommandColumn), action);
 }
 
 void TestAgentCompare::waitForComparison()
@@ -211,7 +160,7 @@ void TestAgentCompare::aSessionIsReplayedUnderAStricterPolicyFromTheWindow()
     QVERIFY(replay->isEnabled());
     QTRY_VERIFY_WITH_TIMEOUT(workspace()->isLoaded(), 30000);
     screenshot(QStringLiteral("agents-compare-00-window.png"), m_window.get());
-    whenShown([] { return qobject_cast<ReplayPolicyDialog*>(QApplication::activeModalWidget()); },
+    sb::guitest::whenShown(this, [] { return qobject_cast<ReplayPolicyDialog*>(QApplication::activeModalWidget()); },
               [this](ReplayPolicyDialog* dialog) {
                   dialog->setPolicyFile(m_strictPolicy);
                   QCOMPARE(dialog->policy(), m_strictPolicy);
@@ -345,7 +294,7 @@ void TestAgentCompare::twoSessionsAreComparedFromTheContextMenu()
     // The original on the left, the command line's replay (a session like any other) on the right.
     const QString other = QString::fromStdString(m_cliReplay["replay"].get<std::string>());
     QTRY_VERIFY_WITH_TIMEOUT(workspace()->sessionModel()->rowOf(other) >= 0, 30000);
-    whenShown([] { return qobject_cast<QInputDialog*>(QApplication::activeModalWidget()); },
+    sb::guitest::whenShown(this, [] { return qobject_cast<QInputDialog*>(QApplication::activeModalWidget()); },
               [other](QInputDialog* dialog) {
                   QString item;
                   for (const QString& text : dialog->comboBoxItems())
@@ -413,7 +362,7 @@ void TestAgentCompare::aBadPolicyFileIsRefusedWithAMessage()
     QString badError;
     QString clearedError;
     QString missingError;
-    whenShown([] { return qobject_cast<ReplayPolicyDialog*>(QApplication::activeModalWidget()); },
+    sb::guitest::whenShown(this, [] { return qobject_cast<ReplayPolicyDialog*>(QApplication::activeModalWidget()); },
               [&, this](ReplayPolicyDialog* dialog) {
                   auto* ok = dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
                   dialog->setPolicyFile(bad);

@@ -3,6 +3,7 @@
 // the end), any command under a policy file in a sandbox the store has, a launch the core refuses, Stop, and a
 // window closed while a session waits. What the store recorded is read back each time. Screenshots go to the
 // build tree.
+#include "agent_test_support.h"
 #include "gui_test_main.h"
 
 #include "agents/session_browse.h"
@@ -67,8 +68,11 @@ private slots:
 
 private:
     void makeWindow();
-    QString cli(const QStringList& arguments);
-    void screenshot(const QString& name, QWidget* widget = nullptr);
+    QString cli(const QStringList& arguments) { return sb::guitest::runCli(m_store, arguments); }
+    void screenshot(const QString& name, QWidget* widget = nullptr)
+    {
+        QVERIFY(sb::guitest::saveScreenshot(widget ? widget : m_window.get(), name));
+    }
     AgentWorkspace* workspace() const { return m_window->agentWorkspace(); }
     AgentLauncher* launcher() const { return workspace()->launcher(); }
     // Opens the launch dialog as the developer does: Run ▸ Launch agent…
@@ -112,24 +116,6 @@ void TestAgentLaunch::makeWindow()
     m_window->showAgents();
     connect(launcher(), &AgentLauncher::launchFinished, this,
             [this](const AgentLaunchOutcome& outcome) { m_outcome = outcome; });
-}
-
-QString TestAgentLaunch::cli(const QStringList& arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(SANDBENCH_CLI), arguments + QStringList{QStringLiteral("--store"), m_store});
-    if (!process.waitForFinished(240000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
-        qWarning("sandbench %s failed: %s\n%s", qPrintable(arguments.join(QLatin1Char(' '))),
-                 process.readAllStandardOutput().constData(), process.readAllStandardError().constData());
-    return QString::fromUtf8(process.readAllStandardOutput());
-}
-
-void TestAgentLaunch::screenshot(const QString& name, QWidget* widget)
-{
-    QDir().mkpath(QStringLiteral(SANDBENCH_SCREENSHOT_DIR));
-    const QString path = QStringLiteral(SANDBENCH_SCREENSHOT_DIR) + QLatin1Char('/') + name;
-    QVERIFY((widget ? widget : m_window.get())->grab().save(path));
-    qInfo("screenshot: %s", qPrintable(path));
 }
 
 LaunchAgentDialog* TestAgentLaunch::openDialog()

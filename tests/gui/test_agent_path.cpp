@@ -5,6 +5,7 @@
 // from there (shown in the checkpoint browser); last, the session replayed under a stricter policy and compared
 // with the original. What the store holds is read back at each step. A screenshot of each state goes to the build
 // tree.
+#include "agent_test_support.h"
 #include "gui_test_main.h"
 
 #include "agents/session_store.h"
@@ -59,50 +60,30 @@ private slots:
     void theDevelopersPath();
 
 private:
-    QString cli(const QStringList& arguments);
-    Json cliJson(const QStringList& arguments);
-    void screenshot(const QString& name, QWidget* widget = nullptr);
+    QString cli(const QStringList& arguments) { return sb::guitest::runCli(m_store, arguments); }
+    Json cliJson(const QStringList& arguments) { return sb::guitest::runCliJson(m_store, arguments); }
+    void screenshot(const QString& name, QWidget* widget = nullptr)
+    {
+        QVERIFY(sb::guitest::saveScreenshot(widget ? widget : m_window.get(), name));
+    }
     AgentWorkspace* workspace() const { return m_window->agentWorkspace(); }
     QString sandboxFile(const QString& sandbox, const QString& name);
     QString exampleFile(const QString& name);
     void clickStep(std::int64_t index);
     void clickBar(const char* name);
-    template <typename Find, typename Act>
-    void whenShown(Find find, Act act, int triesLeft = 200);
-    void chooseFromStepMenu(std::int64_t step, const char* action);
+    void chooseFromStepMenu(std::int64_t step, const char* action)
+    {
+        QTableView* view = workspace()->stepView();
+        sb::guitest::chooseFromContextMenu(this, view,
+                                           view->model()->index(static_cast<int>(step - 1), StepListModel::ToolColumn),
+                                           action);
+    }
 
     QTemporaryDir m_dir;
     QString m_store;
     QString m_examples;
     std::unique_ptr<MainWindow> m_window;
 };
-
-QString TestAgentPath::cli(const QStringList& arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(SANDBENCH_CLI), arguments + QStringList{QStringLiteral("--store"), m_store});
-    if (!process.waitForFinished(240000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
-        qWarning("sandbench %s failed: %s\n%s", qPrintable(arguments.join(QLatin1Char(' '))),
-                 process.readAllStandardOutput().constData(), process.readAllStandardError().constData());
-    return QString::fromUtf8(process.readAllStandardOutput());
-}
-
-Json TestAgentPath::cliJson(const QStringList& arguments)
-{
-    const QString text = cli(arguments);
-    Json parsed = Json::parse(text.toStdString(), nullptr, false);
-    if (parsed.is_discarded())
-        qWarning("not JSON: %s", qPrintable(text));
-    return parsed;
-}
-
-void TestAgentPath::screenshot(const QString& name, QWidget* widget)
-{
-    QDir().mkpath(QStringLiteral(SANDBENCH_SCREENSHOT_DIR));
-    const QString path = QStringLiteral(SANDBENCH_SCREENSHOT_DIR) + QLatin1Char('/') + name;
-    QVERIFY((widget ? widget : m_window.get())->grab().save(path));
-    qInfo("screenshot: %s", qPrintable(path));
-}
 
 QString TestAgentPath::sandboxFile(const QString& sandbox, const QString& name)
 {
@@ -131,32 +112,6 @@ void TestAgentPath::clickBar(const char* name)
     QVERIFY2(button, name);
     QTRY_VERIFY_WITH_TIMEOUT(button->isEnabled(), 30000);
     QTest::mouseClick(button, Qt::LeftButton);
-}
-
-template <typename Find, typename Act>
-void TestAgentPath::whenShown(Find find, Act act, int triesLeft)
-{
-    QTimer::singleShot(20, this, [this, find, act, triesLeft] {
-        if (auto* widget = find())
-            act(widget);
-        else if (triesLeft > 0)
-            whenShown(find, act, triesLeft - 1);
-    });
-}
-
-void TestAgentPath::chooseFromStepMenu(std::int64_t step, const char* action)
-{
-    whenShown([] { return qobject_cast<QMenu*>(QApplication::activePopupWidget()); },
-              [action](QMenu* menu) {
-                  auto* chosen = menu->findChild<QAction*>(QString::fromLatin1(action));
-                  QVERIFY(chosen && chosen->isEnabled());
-                  menu->close();
-                  chosen->trigger();
-              });
-    QTableView* view = workspace()->stepView();
-    const QRect cell = view->visualRect(view->model()->index(static_cast<int>(step - 1), StepListModel::ToolColumn));
-    QContextMenuEvent event(QContextMenuEvent::Mouse, cell.center(), view->viewport()->mapToGlobal(cell.center()));
-    QApplication::sendEvent(view->viewport(), &event);
 }
 
 void TestAgentPath::initTestCase()
@@ -263,8 +218,8 @@ void TestAgentPath::theDevelopersPath()
     const QString original = exampleFile(QStringLiteral("data/test_db.json"));
     QVERIFY(!original.isEmpty());
     QSignalSpy done(workspace(), &AgentWorkspace::workspaceTaskFinished);
-    whenShown([] { return qobject_cast<QMessageBox*>(QApplication::activeModalWidget()); },
-              [](QMessageBox* box) { box->button(QMessageBox::Yes)->click(); });
+    sb::guitest::whenShown(this, [] { return qobject_cast<QMessageBox*>(QApplication::activeModalWidget()); },
+                           [](QMessageBox* box) { box->button(QMessageBox::Yes)->click(); });
     chooseFromStepMenu(9, "actionRewindToStep");
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
     const auto rewound = done.last().first().value<SessionWorkspaceTask>();
@@ -272,7 +227,7 @@ void TestAgentPath::theDevelopersPath()
     QCOMPARE(rewound.sandbox, sandbox);
     QCOMPARE(sandboxFile(sandbox, QStringLiteral("data/test_db.json")), original);
 
-    whenShown([] { return qobject_cast<QInputDialog*>(QApplication::activeModalWidget()); },
+    sb::guitest::whenShown(this, [] { return qobject_cast<QInputDialog*>(QApplication::activeModalWidget()); },
               [](QInputDialog* input) {
                   input->setTextValue(QStringLiteral("before-migration"));
                   input->accept();
@@ -309,7 +264,7 @@ void TestAgentPath::theDevelopersPath()
     QFile strictFile(strictPath);
     QVERIFY(strictFile.open(QIODevice::WriteOnly) && strictFile.write(strict) == strict.size());
     strictFile.close();
-    whenShown([] { return qobject_cast<ReplayPolicyDialog*>(QApplication::activeModalWidget()); },
+    sb::guitest::whenShown(this, [] { return qobject_cast<ReplayPolicyDialog*>(QApplication::activeModalWidget()); },
               [strictPath](ReplayPolicyDialog* replayDialog) {
                   replayDialog->setPolicyFile(strictPath);
                   replayDialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();

@@ -3,6 +3,7 @@
 // examples/agents/upgrade_agent.py, run by the built `sandbench agent run`): the blocked download's rule and
 // message, the migration's workspace diff, the timeline in step with the list, search, zoom, and export as JSON
 // Lines and as an HTML report. Screenshots go to the build tree.
+#include "agent_test_support.h"
 #include "gui_test_main.h"
 
 #include "agents/session_browse.h"
@@ -87,16 +88,24 @@ private slots:
 private:
     std::unique_ptr<sb::Store> openStore(const QString& path);
     SessionInfo sessionInfo(sb::Store& store);
-    QString cli(const QStringList& arguments, int timeoutMs = 240000);
-    void screenshot(const QString& name, QWidget* widget = nullptr);
+    QString cli(const QStringList& arguments, int timeoutMs = 240000)
+    {
+        return sb::guitest::runCli(m_store, arguments, m_dir.path() + QStringLiteral("/xdg"), timeoutMs);
+    }
+    void screenshot(const QString& name, QWidget* widget = nullptr)
+    {
+        QVERIFY(sb::guitest::saveScreenshot(widget ? widget : m_window.get(), name));
+    }
     AgentWorkspace* workspace() const { return m_window->agentWorkspace(); }
     int rowOfStep(std::int64_t index) const { return static_cast<int>(index - 1); }
     void clickStep(std::int64_t index);
     void waitLoaded();
-    // Runs `act` on the widget `find` returns once it shows (a popup menu, a modal dialog), from the event loop.
-    template <typename Find, typename Act>
-    void whenShown(Find find, Act act, int triesLeft = 200);
-    void chooseFromStepMenu(std::int64_t step, const char* action);
+    void chooseFromStepMenu(std::int64_t step, const char* action)
+    {
+        QTableView* view = workspace()->stepView();
+        sb::guitest::chooseFromContextMenu(this, view, view->model()->index(rowOfStep(step), StepListModel::ToolColumn),
+                                           action);
+    }
 
     QTemporaryDir m_dir;
     QString m_store; // the window's store, with the recorded example session
@@ -131,27 +140,6 @@ SessionInfo TestAgentWorkspace::sessionInfo(sb::Store& store)
     return info;
 }
 
-QString TestAgentWorkspace::cli(const QStringList& arguments, int timeoutMs)
-{
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.path() + QStringLiteral("/xdg"));
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(SANDBENCH_CLI), arguments + QStringList{QStringLiteral("--store"), m_store});
-    if (!process.waitForFinished(timeoutMs) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
-        qWarning("sandbench %s failed: %s\n%s", qPrintable(arguments.join(QLatin1Char(' '))),
-                 process.readAllStandardOutput().constData(), process.readAllStandardError().constData());
-    return QString::fromUtf8(process.readAllStandardOutput());
-}
-
-void TestAgentWorkspace::screenshot(const QString& name, QWidget* widget)
-{
-    QDir().mkpath(QStringLiteral(SANDBENCH_SCREENSHOT_DIR));
-    const QString path = QStringLiteral(SANDBENCH_SCREENSHOT_DIR) + QLatin1Char('/') + name;
-    QVERIFY((widget ? widget : m_window.get())->grab().save(path));
-    qInfo("screenshot: %s", qPrintable(path));
-}
-
 void TestAgentWorkspace::waitLoaded()
 {
     QTRY_VERIFY_WITH_TIMEOUT(workspace()->isLoaded() && !workspace()->jobs()->isLoadingStep(), 30000);
@@ -163,32 +151,6 @@ void TestAgentWorkspace::clickStep(std::int64_t index)
     const QModelIndex at = view->model()->index(rowOfStep(index), StepListModel::ToolColumn);
     view->scrollTo(at);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(at).center());
-}
-
-template <typename Find, typename Act>
-void TestAgentWorkspace::whenShown(Find find, Act act, int triesLeft)
-{
-    QTimer::singleShot(20, this, [this, find, act, triesLeft] {
-        if (auto* widget = find())
-            act(widget);
-        else if (triesLeft > 0)
-            whenShown(find, act, triesLeft - 1);
-    });
-}
-
-void TestAgentWorkspace::chooseFromStepMenu(std::int64_t step, const char* action)
-{
-    whenShown([] { return qobject_cast<QMenu*>(QApplication::activePopupWidget()); },
-              [action](QMenu* menu) {
-                  auto* chosen = menu->findChild<QAction*>(QString::fromLatin1(action));
-                  QVERIFY(chosen && chosen->isEnabled());
-                  menu->close();
-                  chosen->trigger();
-              });
-    QTableView* view = workspace()->stepView();
-    const QRect cell = view->visualRect(view->model()->index(rowOfStep(step), StepListModel::ToolColumn));
-    QContextMenuEvent event(QContextMenuEvent::Mouse, cell.center(), view->viewport()->mapToGlobal(cell.center()));
-    QApplication::sendEvent(view->viewport(), &event);
 }
 
 void TestAgentWorkspace::initTestCase()
@@ -747,7 +709,7 @@ void TestAgentWorkspace::forkAndRewindFromAStepsContextMenu()
         return file.open(QIODevice::ReadOnly) ? QString::fromLatin1(file.readAll()) : QString();
     };
     // Fork from before step 4 (the upgrade's edit of requirements.txt): the new sandbox has the old requirement.
-    whenShown([] { return qobject_cast<QInputDialog*>(QApplication::activeModalWidget()); },
+    sb::guitest::whenShown(this, [] { return qobject_cast<QInputDialog*>(QApplication::activeModalWidget()); },
               [](QInputDialog* dialog) {
                   dialog->setTextValue(QStringLiteral("before-upgrade"));
                   dialog->accept();
@@ -772,7 +734,7 @@ void TestAgentWorkspace::forkAndRewindFromAStepsContextMenu()
         30000);
     // Rewind the session's own sandbox there, confirmed: its requirement goes back too.
     QVERIFY(fileOf(QStringLiteral("upgrade"), QStringLiteral("requirements.txt")) != original);
-    whenShown([] { return qobject_cast<QMessageBox*>(QApplication::activeModalWidget()); },
+    sb::guitest::whenShown(this, [] { return qobject_cast<QMessageBox*>(QApplication::activeModalWidget()); },
               [](QMessageBox* box) { box->button(QMessageBox::Yes)->click(); });
     chooseFromStepMenu(4, "actionRewindToStep");
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60000);
