@@ -6,11 +6,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <system_error>
+
 #include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
 #include <QContextMenuEvent>
 #include <QDir>
+#include <QFile>
 #include <QMenu>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -36,6 +40,22 @@ inline QString runCli(const QString& store, const QStringList& arguments, const 
         qWarning("sandbench %s failed: %s\n%s", qPrintable(arguments.join(QLatin1Char(' '))),
                  process.readAllStandardOutput().constData(), process.readAllStandardError().constData());
     return QString::fromUtf8(process.readAllStandardOutput());
+}
+
+// A copy of examples/agents in `dir`/examples, which the sandbox can read as another user may (the checkout may be
+// in a folder only its owner enters): `dir` searchable by all, the copy readable by all. Empty when it failed.
+inline QString copyAgentExamples(const QString& dir)
+{
+    QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ExeGroup
+                                   | QFile::ExeOther);
+    const std::filesystem::path examples = std::filesystem::path(dir.toStdString()) / "examples";
+    std::error_code error;
+    std::filesystem::copy(std::filesystem::path(SANDBENCH_EXAMPLES_DIR) / "agents", examples,
+                          std::filesystem::copy_options::recursive, error);
+    const QString path = QString::fromStdString(examples.string());
+    if (error || QProcess::execute(QStringLiteral("chmod"), {QStringLiteral("-R"), QStringLiteral("a+rX"), path}) != 0)
+        return {};
+    return path;
 }
 
 // runCli's output as JSON; discarded (is_discarded()) when it is not JSON, which is printed.

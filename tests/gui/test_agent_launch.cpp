@@ -94,13 +94,9 @@ void TestAgentLaunch::initTestCase()
     QVERIFY(m_dir.isValid());
     qputenv("XDG_DATA_HOME", (m_dir.path() + QStringLiteral("/xdg")).toUtf8());
     // The sandbox reads the examples as another user may: a copy outside the checkout, readable by all.
-    QFile::setPermissions(m_dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ExeGroup
-                                            | QFile::ExeOther);
-    const fs::path examples = fs::path(m_dir.path().toStdString()) / "examples";
-    fs::copy(fs::path(SANDBENCH_EXAMPLES_DIR) / "agents", examples, fs::copy_options::recursive);
-    QVERIFY(QProcess::execute(QStringLiteral("chmod"), {QStringLiteral("-R"), QStringLiteral("a+rX"),
-                                                        QString::fromStdString(examples.string())}) == 0);
-    m_examples = QString::fromStdString(examples.string());
+    const QString examples = sb::guitest::copyAgentExamples(m_dir.path());
+    QVERIFY(!examples.isEmpty());
+    m_examples = examples;
     m_store = m_dir.path() + QStringLiteral("/store.db");
     cli({QStringLiteral("sandbox"), QStringLiteral("create"), QStringLiteral("target")});
     makeWindow();

@@ -45,13 +45,11 @@
 #include <QTimer>
 #include <QToolButton>
 
-#include <filesystem>
 #include <memory>
 
 using namespace sb::ui;
 using Json = nlohmann::json;
 
-namespace fs = std::filesystem;
 
 class TestAgentPath : public QObject {
     Q_OBJECT
@@ -118,14 +116,9 @@ void TestAgentPath::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     qputenv("XDG_DATA_HOME", (m_dir.path() + QStringLiteral("/xdg")).toUtf8());
-    // The examples as the sandbox may read them (another user may run it): a copy readable by all.
-    QFile::setPermissions(m_dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ExeGroup
-                                            | QFile::ExeOther);
-    const fs::path examples = fs::path(m_dir.path().toStdString()) / "examples";
-    fs::copy(fs::path(SANDBENCH_EXAMPLES_DIR) / "agents", examples, fs::copy_options::recursive);
-    QVERIFY(QProcess::execute(QStringLiteral("chmod"), {QStringLiteral("-R"), QStringLiteral("a+rX"),
-                                                        QString::fromStdString(examples.string())}) == 0);
-    m_examples = QString::fromStdString(examples.string());
+    const QString examples = sb::guitest::copyAgentExamples(m_dir.path());
+    QVERIFY(!examples.isEmpty());
+    m_examples = examples;
     m_store = m_dir.path() + QStringLiteral("/store.db");
     m_window = std::make_unique<MainWindow>(m_store.toStdString());
     m_window->resize(1600, 1000);

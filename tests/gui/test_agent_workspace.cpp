@@ -157,14 +157,9 @@ void TestAgentWorkspace::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     // The sandbox reads the examples as another user may: a copy outside the checkout, readable by all.
-    QFile::setPermissions(m_dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ExeGroup
-                                            | QFile::ExeOther);
-    const fs::path examples = fs::path(m_dir.path().toStdString()) / "examples";
-    fs::copy(fs::path(SANDBENCH_EXAMPLES_DIR) / "agents", examples, fs::copy_options::recursive);
-    QVERIFY(QProcess::execute(QStringLiteral("chmod"), {QStringLiteral("-R"), QStringLiteral("a+rX"),
-                                                        QString::fromStdString(examples.string())}) == 0);
+    const QString ex = sb::guitest::copyAgentExamples(m_dir.path());
+    QVERIFY(!ex.isEmpty());
     m_store = m_dir.path() + QStringLiteral("/store.db");
-    const QString ex = QString::fromStdString(examples.string());
     cli({QStringLiteral("sandbox"), QStringLiteral("create"), QStringLiteral("repo"), QStringLiteral("--import"),
          ex + QStringLiteral("/upgrade-repo")});
     cli({QStringLiteral("sandbox"), QStringLiteral("create"), QStringLiteral("upgrade"), QStringLiteral("--from"),
