@@ -367,8 +367,11 @@ void Store::close() noexcept
     // in use elsewhere is finalized when it is done, so a leak elsewhere cannot make the close fail.
     if (m_statements)
         m_statements->close();
-    if (m_db)
+    if (m_db) {
+        // A deferred close outlives this Store, and so its WAL state: the hook goes back to the default.
+        sqlite3_wal_hook(m_db, checkpointAndTruncate, nullptr);
         sqlite3_close_v2(std::exchange(m_db, nullptr));
+    }
 }
 
 void Store::deferWalCheckpoints()
