@@ -210,6 +210,7 @@ Result<GarbageStats> SandboxEngine::Impl::collect()
 
 Result<void> SandboxEngine::Impl::distrustMissing(const std::unordered_set<ContentHash, ContentHashHasher>& live)
 {
+    lastSave.reset();
     struct Row {
         std::int64_t id = 0;
         std::string data;

@@ -200,7 +200,24 @@ struct SandboxEngine::Impl {
         // false (a preview): only walk, storing new content (unreferenced, a collection takes it); no
         // checkpoint, stat cache or audit entry is written, and the result's scan holds the live tree.
         bool record = true;
+        // Start from the head and stat cache the last save of this sandbox left (lastSave) when the head is
+        // still that row. Only for a caller that holds the sandbox's lock across saves (a SandboxHold): the
+        // result's cache and scan.directories are then left empty, kept for the next save instead.
+        bool reuseLast = false;
+        // The caller's read transaction, ended before the walk (which writes blobs).
+        sqlite::ReadTransaction* reading = nullptr;
     };
+
+    // What the last saveWorkspace with reuseLast left: the sandbox's head and its stat cache, as the store
+    // holds them. While the sandbox's lock is held nobody else changes either, and a checkpoint row never
+    // changes (but for a relabel, which a save does not read), so a head that is still this row vouches for
+    // both. Whatever else writes the stat cache drops it.
+    struct LastSave {
+        std::int64_t sandboxId = 0;
+        engine::CheckpointRow head;
+        StatCache cache;
+    };
+    std::optional<LastSave> lastSave;
 
     // Walks the sandbox's workspace, storing new content, and records a checkpoint of it (always, or only when
     // it differs from the head). Call with the sandbox and the shared garbage lock held.

@@ -67,17 +67,33 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
     if (!sandbox.headRow)
         return fail(fmt::format("sandbox '{}' has no head checkpoint (the store was edited?)", sandbox.info.name));
     const StepTrace trace("save");
-    auto head = checkpointByRow(*sandbox.headRow);
-    if (!head)
-        return errorOf(head);
-    // A large workspace is mostly unchanged files to stat: another thread starts on them now, while the
-    // stat cache is read.
+    std::optional<CheckpointRow> head;
+    StatCache cache;
     std::unique_ptr<StatPrefetch> prefetch;
-    if (head->info.files >= StatPrefetch::kMinFiles)
-        prefetch = StatPrefetch::start(sandbox.info.workspace);
-    // The stat cache only saves reading files: one that cannot be read is walked without.
-    StatCache cache = loadStatCache(sandbox.id).value_or(StatCache{});
+    std::optional<LastSave> last = std::exchange(lastSave, std::nullopt);
+    if (request.reuseLast && last && last->sandboxId == sandbox.id && last->head.id == *sandbox.headRow) {
+        head = std::move(last->head);
+        cache = std::move(last->cache);
+    } else {
+        auto found = checkpointByRow(*sandbox.headRow);
+        if (!found)
+            return errorOf(found);
+        head = std::move(*found);
+        // A large workspace is mostly unchanged files to stat: another thread starts on them now, while the
+        // stat cache is read.
+        if (head->info.files >= StatPrefetch::kMinFiles)
+            prefetch = StatPrefetch::start(sandbox.info.workspace);
+        // The stat cache only saves reading files: one that cannot be read is walked without.
+        cache = loadStatCache(sandbox.id).value_or(StatCache{});
+    }
+    if (request.reading)
+        request.reading->end();
     trace("cache loaded");
+    // After a save through the sandbox's hold, the next one starts from what this one leaves in the store.
+    const auto keep = [&](const CheckpointRow& newHead, StatCache&& newCache) {
+        if (request.reuseLast)
+            lastSave = LastSave{sandbox.id, newHead, std::move(newCache)};
+    };
     if (auto ok = blobs.beginBatch(); !ok)
         return errorOf(ok);
     auto scan = walkWorkspace(sandbox.info.workspace, cache, &blobs, progress, prefetch.get());
@@ -103,7 +119,10 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
     if (!request.record || (unchanged && !request.always && (request.deferCache || cacheCurrent))) {
         saved.cacheSaved = cacheCurrent;
         saved.scan = std::move(*scan);
-        saved.cache = std::move(cache);
+        if (request.record && cacheCurrent)
+            keep(saved.head, std::move(cache));
+        else
+            saved.cache = std::move(cache);
         return saved;
     }
     sqlite::Transaction transaction(db);
@@ -116,6 +135,7 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
     if (unchanged && !request.always) {
         if (auto ok = transaction.commit(); !ok)
             return errorOf(ok);
+        keep(saved.head, std::move(scan->directories));
         saved.scan = std::move(*scan);
         return saved;
     }
@@ -164,6 +184,7 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
         !ok)
         return errorOf(ok);
     trace("committed");
+    keep(*made, std::move(scan->directories));
     saved.head = *made;
     saved.made = std::move(*made);
     saved.scan = std::move(*scan);

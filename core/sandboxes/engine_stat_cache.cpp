@@ -24,6 +24,7 @@ Result<StatCache> SandboxEngine::Impl::loadStatCache(std::int64_t sandboxId)
 
 Result<void> SandboxEngine::Impl::writeStatRow(std::int64_t sandboxId, const std::string& path, const std::string& data)
 {
+    lastSave.reset();
     auto upsert = db.prepare("INSERT INTO workspace_stat (sandbox_id, path, data) VALUES (?1, ?2, ?3) "
                              "ON CONFLICT (sandbox_id, path) DO UPDATE SET data = excluded.data");
     if (!upsert)
@@ -38,6 +39,7 @@ Result<void> SandboxEngine::Impl::writeStatRow(std::int64_t sandboxId, const std
 // Brings the cache in line with a walk: one row per directory, written only where it changed.
 Result<void> SandboxEngine::Impl::updateStatCache(std::int64_t sandboxId, const StatCache& old, const ScanResult& scan)
 {
+    lastSave.reset();
     for (const auto& [path, packed] : scan.directories) {
         if (auto before = old.find(path); before != old.end() && before->second == packed)
             continue;
@@ -62,6 +64,7 @@ Result<void> SandboxEngine::Impl::updateStatCache(std::int64_t sandboxId, const 
 // Forgets every path at or below `prefix` ("" = all): a restore rewrote them.
 Result<void> SandboxEngine::Impl::dropStatCacheUnder(std::int64_t sandboxId, const std::string& prefix)
 {
+    lastSave.reset();
     Result<sqlite::Statement> statement = prefix.empty()
                                            ? db.prepare("DELETE FROM workspace_stat WHERE sandbox_id = ?1")
                                            : db.prepare("DELETE FROM workspace_stat WHERE sandbox_id = ?1 AND "

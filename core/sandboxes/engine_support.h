@@ -70,7 +70,7 @@ template <typename T> inline std::unexpected<Error> errorOf(const Result<T>& res
 
 inline std::string currentUser()
 {
-    if (auto name = accountName(::geteuid()))
+    if (auto name = knownAccountName(::geteuid()))
         return *name;
     if (const char* user = std::getenv("USER"); user && *user)
         return user;

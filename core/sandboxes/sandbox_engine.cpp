@@ -203,7 +203,7 @@ Result<CheckpointResult> SandboxEngine::checkpoint(const CheckpointRequest& requ
     auto lock = m_impl->lockSandbox(request.sandbox);
     if (!lock)
         return errorOf(lock);
-    return checkpointLocked(request, progress, *lock);
+    return checkpointLocked(request, progress, *lock, false);
 }
 
 Result<CheckpointResult> SandboxEngine::checkpoint(const CheckpointRequest& request, const SandboxHold& held,
@@ -212,21 +212,31 @@ Result<CheckpointResult> SandboxEngine::checkpoint(const CheckpointRequest& requ
     if (held.sandbox.name != request.sandbox || !held.lock.valid())
         return fail(fmt::format("sandbox '{}': the checkpoint's sandbox is not the one held", request.sandbox));
     FileLock none;
-    return checkpointLocked(request, progress, none);
+    return checkpointLocked(request, progress, none, true);
 }
 
 Result<CheckpointResult> SandboxEngine::checkpointLocked(const CheckpointRequest& request,
-                                                         const ProgressCallback& progress, FileLock& lock)
+                                                         const ProgressCallback& progress, FileLock& lock,
+                                                         bool held)
 {
     auto garbage = m_impl->lockGarbage(FileLock::Mode::Shared);
     if (!garbage)
         return errorOf(garbage);
+    // The sandbox, its head and its stat cache, read from one snapshot.
+    sqlite::ReadTransaction reading(m_impl->db);
+    if (auto ok = reading.begin(); !ok)
+        return errorOf(ok);
     auto sandbox = m_impl->requireSandbox(request.sandbox, engine::CheckpointCount::Skipped);
     if (!sandbox)
         return errorOf(sandbox);
-    if (auto ok = m_impl->revive(*sandbox); !ok)
-        return errorOf(ok);
+    if (sandbox->info.archived) {
+        reading.end(); // reviving writes
+        if (auto ok = m_impl->revive(*sandbox); !ok)
+            return errorOf(ok);
+    }
     Impl::SaveRequest save;
+    save.reuseLast = held;
+    save.reading = &reading;
     save.label = request.label;
     save.message = request.message;
     save.author = request.author;

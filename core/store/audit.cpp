@@ -157,19 +157,8 @@ std::string auditDetailsLine(std::string_view detailsJson, std::size_t maxChars)
 
 std::string currentAuditActor()
 {
-    // Looked up once per user id: a lookup reads the account database (/etc/passwd, NSS), and a process such
-    // as a session's gateway audits a checkpoint around every call.
-    struct Known {
-        uid_t uid;
-        std::string name;
-    };
-    static std::mutex mutex;
-    static std::optional<Known> known;
     const uid_t uid = ::getuid();
-    const std::lock_guard lock(mutex);
-    if (!known || known->uid != uid)
-        known = Known{uid, accountName(uid).value_or(fmt::format("uid {}", uid))};
-    return known->name;
+    return knownAccountName(uid).value_or(fmt::format("uid {}", uid));
 }
 
 std::string auditHashInput(const AuditRecord& record)

@@ -230,6 +230,25 @@ Result<void> Transaction::commit()
     return ok;
 }
 
+Result<void> ReadTransaction::begin()
+{
+    if (m_active || sqlite3_get_autocommit(m_db.handle()) == 0)
+        return {};
+    auto ok = m_db.exec("BEGIN DEFERRED", "cannot start a read transaction");
+    m_active = ok.has_value();
+    return ok;
+}
+
+void ReadTransaction::end()
+{
+    if (!m_active)
+        return;
+    m_active = false;
+    // Nothing was written: COMMIT only drops the read lock, and a failure leaves nothing to undo.
+    if (sqlite3_exec(m_db.handle(), "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK)
+        sqlite3_exec(m_db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
 // nullptr is SQLITE_STATIC (the macro's C cast would trip -Wold-style-cast).
 int bindString(sqlite3_stmt* statement, int index, std::string_view value)
 {

@@ -1,6 +1,8 @@
 #include "util/user_account.h"
 
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <pwd.h>
 #include <unistd.h>
 #include <vector>
@@ -29,6 +31,17 @@ template <typename Field> std::optional<std::string> accountField(uid_t uid, Fie
 std::optional<std::string> accountName(uid_t uid)
 {
     return accountField(uid, &passwd::pw_name);
+}
+
+std::optional<std::string> knownAccountName(uid_t uid)
+{
+    static std::mutex mutex;
+    static std::map<uid_t, std::optional<std::string>> known;
+    const std::lock_guard lock(mutex);
+    auto found = known.find(uid);
+    if (found == known.end())
+        found = known.emplace(uid, accountName(uid)).first;
+    return found->second;
 }
 
 std::optional<std::filesystem::path> accountHome(uid_t uid)

@@ -8,6 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,6 +65,53 @@ TEST_F(RunHoldTest, AQuotaSandboxsUsageIsMeasuredUnderTheHold)
     ASSERT_TRUE(hold) << hold.error().message;
     ASSERT_TRUE(hold->usedBytes);
     EXPECT_EQ(*hold->usedBytes, 1000u);
+}
+
+// Checkpoints through a hold (an agent session's, around each call) start from the head and stat cache the
+// last one left. Every change between them must still be seen, a same-size rewrite included, and each checkpoint
+// must hold the workspace as it was: made into sandboxes of their own afterwards, they are compared file by file.
+TEST_F(RunHoldTest, CheckpointsThroughAHoldSeeEveryChangeBetweenThem)
+{
+    create("sb");
+    const fs::path ws = workspace("sb");
+    std::vector<std::pair<std::string, std::map<std::string, std::string>>> taken;
+    {
+        auto hold = engine().holdForRun("sb");
+        ASSERT_TRUE(hold) << hold.error().message;
+        std::string head;
+        const auto checkpointHeld = [&](bool changed) {
+            CheckpointRequest request;
+            request.sandbox = "sb";
+            request.onlyWhenChanged = true;
+            auto made = engine().checkpoint(request, *hold);
+            ASSERT_TRUE(made) << made.error().message;
+            EXPECT_EQ(made->created, changed) << taken.size();
+            if (changed)
+                EXPECT_NE(made->checkpoint.id, head);
+            else
+                EXPECT_EQ(made->checkpoint.id, head);
+            head = made->checkpoint.id;
+            taken.emplace_back(head, snapshot(ws));
+        };
+        writeFile(ws / "a.txt", "one\n");
+        checkpointHeld(true);
+        checkpointHeld(false);
+        writeFile(ws / "a.txt", "two\n"); // the same size, and likely the same mtime second
+        checkpointHeld(true);
+        writeFile(ws / "sub" / "b.txt", "bee\n");
+        checkpointHeld(true);
+        checkpointHeld(false);
+        fs::remove(ws / "a.txt");
+        checkpointHeld(true);
+        fs::remove_all(ws / "sub");
+        writeFile(ws / "sub", "a file where the folder was\n");
+        checkpointHeld(true);
+    }
+    for (std::size_t i = 0; i < taken.size(); ++i) {
+        const std::string name = "copy-" + std::to_string(i);
+        create(name, taken[i].first);
+        EXPECT_EQ(snapshot(workspace(name)), taken[i].second) << "checkpoint " << i;
+    }
 }
 
 TEST_F(RunHoldTest, JobFoldersOfRunsThatDiedAreRemovedByTheNextHolder)

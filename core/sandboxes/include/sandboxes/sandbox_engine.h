@@ -348,9 +348,10 @@ private:
     struct Impl;
     explicit SandboxEngine(std::unique_ptr<Impl> impl);
     // checkpoint() once the sandbox is locked; `lock` (when held here, not by a run) is let go early when a
-    // refused checkpoint's storage is freed.
+    // refused checkpoint's storage is freed. `held`: the lock is a SandboxHold's, kept between checkpoints, so
+    // each starts from what the last one left (no other writer can have changed it).
     Result<CheckpointResult> checkpointLocked(const CheckpointRequest& request, const ProgressCallback& progress,
-                                              FileLock& lock);
+                                              FileLock& lock, bool held);
     std::unique_ptr<Impl> m_impl;
 };
 

@@ -132,6 +132,25 @@ private:
     bool m_nested = false;
 };
 
+// Reads from one snapshot: a deferred BEGIN, so the first read takes the WAL read lock and every later read
+// shares it, instead of each statement taking and dropping its own. Only for reads: a write inside it may
+// find the snapshot outdated (SQLITE_BUSY_SNAPSHOT), so end() it first. Inside a transaction the caller
+// already opened on this connection, begin() and end() do nothing.
+class ReadTransaction {
+public:
+    explicit ReadTransaction(const Db& db) : m_db(db) {}
+    ReadTransaction(const ReadTransaction&) = delete;
+    ReadTransaction& operator=(const ReadTransaction&) = delete;
+    ~ReadTransaction() { end(); }
+
+    Result<void> begin();
+    void end();
+
+private:
+    const Db& m_db;
+    bool m_active = false;
+};
+
 // Text that may not be text. Outputs of untrusted programs can hold NUL bytes and invalid UTF-8; SQLite
 // stores such TEXT verbatim but its string functions (and other readers) may misbehave, so those values are
 // stored as BLOBs (utf8::isPlainText tells which). Reading accepts either, byte for byte.
