@@ -52,7 +52,7 @@ def positional_kinds(command):
 
 
 def case_arm(key, value):
-    return f"    {shlex.quote(key)}) echo {shlex.quote(value)} ;;"
+    return f"    {shlex.quote(key)}) REPLY={shlex.quote(value)} ;;"
 
 
 def render(commands):
@@ -64,8 +64,11 @@ def render(commands):
         "# bash completion for sandbench. Generated from `sandbench --help` by packaging/bash_completion.py:",
         "# edit that, not this.",
         "",
+        "# Each of these answers in REPLY (without a subshell: one Tab runs them for each word typed so far).",
+        "",
         "# _sandbench_subcommands PATH: the subcommands of the command PATH (\"rules\"; \"\" for sandbench itself).",
         "_sandbench_subcommands() {",
+        "  REPLY=",
         '  case $1 in',
         *subcommands,
         "  esac",
@@ -73,6 +76,7 @@ def render(commands):
         "",
         "# _sandbench_options PATH: its options.",
         "_sandbench_options() {",
+        "  REPLY=",
         '  case $1 in',
         *options,
         "  esac",
@@ -81,6 +85,7 @@ def render(commands):
         "# _sandbench_value PATH OPTION: how OPTION's value completes: flag (it takes none), file, none, or",
         "# words followed by the values it accepts. Empty for an option PATH does not have.",
         "_sandbench_value() {",
+        "  REPLY=",
         '  case "$1|$2" in',
         *values,
         "  esac",
@@ -89,6 +94,7 @@ def render(commands):
         "# _sandbench_positionals PATH: how each of its positional arguments completes (file, command or none);",
         "# the last one takes the rest of the arguments when it is a command.",
         "_sandbench_positionals() {",
+        "  REPLY=",
         '  case $1 in',
         *positionals,
         "  esac",
@@ -109,7 +115,7 @@ _sandbench_reply() {
 }
 
 _sandbench() {
-  local cur=${COMP_WORDS[COMP_CWORD]} path= word kind i positional=0 dashdash=0 command_start=
+  local cur=${COMP_WORDS[COMP_CWORD]} path= word i positional=0 dashdash=0 command_start= REPLY
   local -a kinds
   COMPREPLY=()
   # The command path, and how many positionals precede the word to complete; an option's value is skipped.
@@ -120,12 +126,13 @@ _sandbench() {
     elif ((dashdash == 0)) && [[ $word == -- ]]; then
       dashdash=1
     elif ((dashdash == 0)) && [[ $word == -* ]]; then
-      kind=$(_sandbench_value "$path" "$word")
-      [[ -n $kind && $kind != flag ]] && ((i++))
-    elif ((dashdash == 0)) && [[ " $(_sandbench_subcommands "$path") " == *" $word "* ]]; then
+      _sandbench_value "$path" "$word"
+      [[ -n $REPLY && $REPLY != flag ]] && ((i++))
+    elif ((dashdash == 0)) && _sandbench_subcommands "$path" && [[ " $REPLY " == *" $word "* ]]; then
       path=${path:+$path }$word
     else
-      read -ra kinds <<<"$(_sandbench_positionals "$path")"
+      _sandbench_positionals "$path"
+      read -ra kinds <<<"$REPLY"
       if [[ ${kinds[positional]-} == command ]]; then command_start=$i; else ((positional++)); fi
     fi
   done
@@ -134,23 +141,24 @@ _sandbench() {
     return
   fi
   if ((dashdash == 0 && COMP_CWORD > 1)); then
-    kind=$(_sandbench_value "$path" "${COMP_WORDS[COMP_CWORD - 1]}")
-    if [[ -n $kind && $kind != flag ]]; then
-      _sandbench_reply "$kind"
+    _sandbench_value "$path" "${COMP_WORDS[COMP_CWORD - 1]}"
+    if [[ -n $REPLY && $REPLY != flag ]]; then
+      _sandbench_reply "$REPLY"
       return
     fi
   fi
   if ((dashdash == 0)) && [[ $cur == -* ]]; then
-    mapfile -t COMPREPLY < <(compgen -W "$(_sandbench_options "$path")" -- "$cur")
+    _sandbench_options "$path"
+    mapfile -t COMPREPLY < <(compgen -W "$REPLY" -- "$cur")
     return
   fi
-  local subcommands
-  subcommands=$(_sandbench_subcommands "$path")
-  if [[ -n $subcommands ]]; then
-    mapfile -t COMPREPLY < <(compgen -W "$subcommands" -- "$cur")
+  _sandbench_subcommands "$path"
+  if [[ -n $REPLY ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "$REPLY" -- "$cur")
     return
   fi
-  read -ra kinds <<<"$(_sandbench_positionals "$path")"
+  _sandbench_positionals "$path"
+  read -ra kinds <<<"$REPLY"
   _sandbench_reply "${kinds[positional]-}"
 }
 complete -F _sandbench sandbench"""
