@@ -52,7 +52,9 @@ def positional_kinds(command):
 
 
 def case_arm(key, value):
-    return f"    {shlex.quote(key)}) REPLY={shlex.quote(value)} ;;"
+    if "'" in value:
+        raise SystemExit(f"a quote in {value!r}: --help's layout is not what cli_tree.py reads")
+    return f"    {shlex.quote(key)}) REPLY='{value}' ;;"
 
 
 def render(commands):
@@ -115,7 +117,7 @@ _sandbench_reply() {
 }
 
 _sandbench() {
-  local cur=${COMP_WORDS[COMP_CWORD]} path= word i positional=0 dashdash=0 command_start= REPLY
+  local cur=${COMP_WORDS[COMP_CWORD]} path='' word i positional=0 dashdash=0 command_start='' REPLY
   local -a kinds
   COMPREPLY=()
   # The command path, and how many positionals precede the word to complete; an option's value is skipped.
