@@ -12,8 +12,10 @@ rm -rf "$scratch"
 mkdir -p "$scratch"
 
 # What the hiding of programs below would hide too: the tools CMake itself needs, given by path.
+# python3 and gzip write the bash completion and the man pages (packaging/), before the first program hidden.
 tools=(-DCMAKE_C_COMPILER=/usr/bin/cc -DCMAKE_CXX_COMPILER=/usr/bin/c++ -DCMAKE_MAKE_PROGRAM="$(command -v ninja)"
-  -DPKG_CONFIG_EXECUTABLE="$(command -v pkg-config)")
+  -DPKG_CONFIG_EXECUTABLE="$(command -v pkg-config)" -DPython3_EXECUTABLE="$(command -v python3)"
+  -DGZIP="$(command -v gzip)")
 
 # pkg_config_without MODULE: a pkg-config search folder with every module of this machine but MODULE.
 pkg_config_without() {
