@@ -390,10 +390,11 @@ void TestUiModels::auditModelPassesTester()
     QVERIFY(model.recordAt(-1) == nullptr);
 
     // Older pages: asked for when the view reaches the end, appended below, a stale one ignored.
-    model.setRows(auditRows({makeRecord(8, "run", "d"), makeRecord(9, "run", "e")}), true);
     QSignalSpy wanted(&model, &AuditLogModel::olderWanted);
-    QVERIFY(model.canFetchMore({}));
-    model.fetchMore({});
+    model.setRows(auditRows({makeRecord(8, "run", "d"), makeRecord(9, "run", "e")}), true);
+    // The tester may have fetched already, as a view does.
+    if (model.canFetchMore({}))
+        model.fetchMore({});
     QCOMPARE(wanted.count(), 1);
     QCOMPARE(wanted.at(0).at(0).toLongLong(), 8);
     QVERIFY(!model.canFetchMore({})); // one page at a time

@@ -25,6 +25,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <QEvent>
+
+#include <algorithm>
 #include <set>
 
 namespace sb::ui {
@@ -132,8 +135,9 @@ AuditView::AuditView(QWidget* parent)
     auto* header = m_table->horizontalHeader();
     header->setHighlightSections(false);
     header->setStretchLastSection(false);
-    // Widths from the font, so that a time, an action and an outcome fit whole; the subject elides (its
-    // tooltip and the pane name it in full) and the details take what is left.
+    // Widths from the font, so that a time, an action and an outcome fit whole; the subject gets what the
+    // width allows (fitColumns; its tooltip and the pane name it in full) and the details the rest. The entry's
+    // number is in its tooltip and its pane.
     const QFontMetrics metrics = m_table->fontMetrics();
     const auto fit = [&metrics](const QString& text) { return metrics.horizontalAdvance(text) + 14; };
     header->resizeSection(AuditLogModel::TimeColumn, fit(QStringLiteral("00-00 00:00")));
@@ -141,10 +145,10 @@ AuditView::AuditView(QWidget* parent)
     header->resizeSection(AuditLogModel::OperationColumn, fit(QStringLiteral("checkpoint.create")));
     header->resizeSection(AuditLogModel::SubjectColumn, fit(QStringLiteral("run 3f2a91c · print(1).py")));
     header->resizeSection(AuditLogModel::OutcomeColumn, fit(QStringLiteral("memory_limit")));
-    header->resizeSection(AuditLogModel::DetailsColumn, 200);
     header->resizeSection(AuditLogModel::SeqColumn, fit(QStringLiteral("000000")));
-    // The details take what is left; the outcome keeps its own column, never cut by them.
+    m_table->setColumnHidden(AuditLogModel::SeqColumn, true);
     header->setSectionResizeMode(AuditLogModel::DetailsColumn, QHeaderView::Stretch);
+    m_table->viewport()->installEventFilter(this);
     header->setMinimumSectionSize(40);
 
     m_split->setObjectName(QStringLiteral("auditSplitter"));
@@ -214,6 +218,33 @@ AuditView::AuditView(QWidget* parent)
                    "altered or removed."),
                 kNeutral);
     updateCount();
+}
+
+bool AuditView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+void AuditView::fitColumns()
+{
+    // The subject shrinks before the outcome moves out of sight, down to a short name's width; narrower
+    // still, the actor gives way (the tooltip and the pane keep it). The details (stretched) keep a glimpse.
+    auto* header = m_table->horizontalHeader();
+    const QFontMetrics metrics = m_table->fontMetrics();
+    const int preferred = metrics.horizontalAdvance(QStringLiteral("trial · checkpoint c0ffee1 “reviewed”")) + 14;
+    const int least = metrics.horizontalAdvance(QStringLiteral("run 3f2a91c")) + 14;
+    const int detailsGlimpse = metrics.horizontalAdvance(QStringLiteral("label=demo")) + 14;
+    int fixed = 0;
+    for (const int column : {AuditLogModel::TimeColumn, AuditLogModel::OperationColumn, AuditLogModel::OutcomeColumn})
+        fixed += header->sectionSize(column);
+    int available = m_table->viewport()->width() - fixed - detailsGlimpse;
+    const bool actor = available - header->sectionSize(AuditLogModel::ActorColumn) >= least;
+    m_table->setColumnHidden(AuditLogModel::ActorColumn, !actor);
+    if (actor)
+        available -= header->sectionSize(AuditLogModel::ActorColumn);
+    header->resizeSection(AuditLogModel::SubjectColumn, std::clamp(available, least, preferred));
 }
 
 void AuditView::setStorePath(std::optional<std::filesystem::path> path)

@@ -52,7 +52,11 @@ signals:
     void openRequested(const QString& kind, const QString& id, const QString& sandbox);
     void exportFinished(const QString& file, qint64 entries, const QString& error);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    void fitColumns();
     sb::AuditFilter currentFilter() const;
     void onLoaded(const AuditSnapshot& snapshot);
     void onVerifyProgress(qint64 done, qint64 total);
