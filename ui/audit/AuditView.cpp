@@ -351,6 +351,8 @@ void AuditView::onLoaded(const AuditSnapshot& snapshot)
         updateCount();
         if (m_selectSeq && m_model->rowOfSeq(*m_selectSeq) >= 0)
             selectSeq(*m_selectSeq);
+        else if (m_selectSeq && (!m_model->hasMore() || m_model->oldestSeq().value_or(0) <= *m_selectSeq))
+            m_selectSeq.reset(); // read past it: a filter hides it
         return;
     }
     const std::optional<std::int64_t> selected =
