@@ -159,7 +159,11 @@ AuditSubject auditSubjectOf(const AuditRecord& record)
     if (operation == audit_op::kRun) {
         subject.kind = AuditSubjectKind::Run;
         subject.name = "run " + shortId(subject.id);
-        if (const std::string label = stringAt(details, "label"); !label.empty())
+        // Its label (the file it ran from), else its language: a snippet typed in the editor has no label.
+        std::string label = stringAt(details, "label");
+        if (label.empty())
+            label = stringAt(details, "language");
+        if (!label.empty())
             subject.name += " · " + printable(label, kLabelChars);
     } else if (startsWith(operation, "session.")) {
         subject.kind = AuditSubjectKind::Session;
