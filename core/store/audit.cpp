@@ -295,6 +295,7 @@ Result<std::vector<AuditRecord>> listAudit(const Store& store, const AuditFilter
             "AND (?5 IS NULL OR at_ms <= ?5) "
             "AND (?6 IS NULL OR instr(lower(coalesce(actor, '') || char(10) || coalesce(operation, '') || char(10) "
             "|| coalesce(subject, '') || char(10) || coalesce(details, '')), lower(?6)) > 0) "
+            "AND (?8 IS NULL OR seq < ?8) "
             "ORDER BY seq DESC LIMIT ?7",
             kEntryColumns));
         if (!statement)
@@ -314,6 +315,8 @@ Result<std::vector<AuditRecord>> listAudit(const Store& store, const AuditFilter
         if (!filter.text.empty())
             bind.text(6, filter.text);
         bind.integer(7, filter.limit > 0 ? filter.limit : -1);
+        if (filter.beforeSeq)
+            bind.integer(8, *filter.beforeSeq);
         if (!bind.ok())
             return db->error("cannot list the audit log");
 

@@ -358,59 +358,92 @@ void TestUiModels::demoJobWithoutStoreSaysWhyTheWorkedExampleDidNotRun()
     QVERIFY(agentSessionSummary(*last.agentSession).startsWith(QStringLiteral("Worked example: could not run: ")));
 }
 
+// Rows as a load hands them over: newest first, each with its subject and details line.
+std::vector<AuditRow> auditRows(std::vector<sb::AuditRecord> records)
+{
+    std::vector<AuditRow> rows;
+    for (auto it = records.rbegin(); it != records.rend(); ++it) {
+        sb::AuditSubject subject = sb::auditSubjectOf(*it);
+        std::string line = sb::auditDetailsLine(it->details);
+        rows.push_back(AuditRow{std::move(*it), std::move(subject), std::move(line)});
+    }
+    return rows;
+}
+
 void TestUiModels::auditModelPassesTester()
 {
     AuditLogModel model(this);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
-    model.setRecords({makeRecord(1, "run", "a"), makeRecord(2, "policy.version", "p@1"), makeRecord(3, "run", "b")});
+    model.setRows(auditRows({makeRecord(1, "run", "a"), makeRecord(2, "policy.version", "p@1"), makeRecord(3, "run", "b")}),
+                  false);
     QCOMPARE(model.rowCount(), 3);
     QCOMPARE(model.columnCount(), static_cast<int>(AuditLogModel::ColumnCount));
     model.setBrokenSeq(2);
     model.setBrokenSeq(std::nullopt);
-    model.setRecords({});
+    model.setRows({}, false);
     QCOMPARE(model.rowCount(), 0);
     model.setBrokenSeq(5); // with no rows: nothing to signal
-    model.setRecords({makeRecord(7, "run", "c")});
+    model.setRows(auditRows({makeRecord(7, "run", "c")}), false);
     QVERIFY(model.recordAt(0) != nullptr);
     QVERIFY(model.recordAt(1) == nullptr);
     QVERIFY(model.recordAt(-1) == nullptr);
+
+    // Older pages: asked for when the view reaches the end, appended below, a stale one ignored.
+    QSignalSpy wanted(&model, &AuditLogModel::olderWanted);
+    model.setRows(auditRows({makeRecord(8, "run", "d"), makeRecord(9, "run", "e")}), true);
+    // The tester may have fetched already, as a view does.
+    if (model.canFetchMore({}))
+        model.fetchMore({});
+    QCOMPARE(wanted.count(), 1);
+    QCOMPARE(wanted.at(0).at(0).toLongLong(), 8);
+    QVERIFY(!model.canFetchMore({})); // one page at a time
+    model.appendOlder(auditRows({makeRecord(2, "run", "x")}), true, 5); // not below the oldest row: stale
+    QCOMPARE(model.rowCount(), 2);
+    model.appendOlder(auditRows({makeRecord(6, "run", "f"), makeRecord(7, "run", "g")}), false, 8);
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.rowOfSeq(6), 3);
+    QVERIFY(!model.canFetchMore({}));
 }
 
 void TestUiModels::auditModelShowsAndMarks()
 {
     AuditLogModel model(this);
-    auto odd = makeRecord(3, "run", "evil\x1b[2J\xe2\x80\xaename",
+    auto odd = makeRecord(3, "sandbox.destroy", "evil\x1b[2J\xe2\x80\xaename",
                           R"({"outcome":"ok","sha256":")" + std::string(64, 'b') + R"("})");
     auto unreadable = makeRecord(4, "run", "x");
     unreadable.problem = "entry 4: hash is NULL";
-    model.setRecords({makeRecord(1, "policy.version", "mine@1"), makeRecord(2, "run", "r2"), odd, unreadable});
-    QCOMPARE(model.data(model.index(0, AuditLogModel::OperationColumn)).toString(), QStringLiteral("policy.version"));
-    QCOMPARE(model.data(model.index(0, AuditLogModel::SubjectColumn)).toString(), QStringLiteral("mine@1"));
-    QCOMPARE(model.data(model.index(0, AuditLogModel::ActorColumn)).toString(), QStringLiteral("alice"));
-    QCOMPARE(model.data(model.index(1, 0), AuditLogModel::SeqRole).toLongLong(), 2);
+    // Newest first: entry 4 in row 0, entry 1 in row 3.
+    model.setRows(auditRows({makeRecord(1, "policy.version", "mine@1"), makeRecord(2, "run", "r2"), odd, unreadable}),
+                  false);
+    QCOMPARE(model.data(model.index(3, AuditLogModel::OperationColumn)).toString(), QStringLiteral("policy.version"));
+    QCOMPARE(model.data(model.index(3, AuditLogModel::SubjectColumn)).toString(), QStringLiteral("policy mine@1"));
+    QCOMPARE(model.data(model.index(3, AuditLogModel::ActorColumn)).toString(), QStringLiteral("alice"));
+    QCOMPARE(model.data(model.index(2, 0), AuditLogModel::SeqRole).toLongLong(), 2);
     // Text from the file cannot clear the screen or turn itself around.
-    QCOMPARE(model.data(model.index(2, AuditLogModel::SubjectColumn)).toString(),
-             QStringLiteral("evil\\x1b[2J\\u{202e}name"));
-    QCOMPARE(model.data(model.index(2, AuditLogModel::DetailsColumn)).toString(),
+    QCOMPARE(model.data(model.index(1, AuditLogModel::SubjectColumn)).toString(),
+             QStringLiteral("sandbox evil\\x1b[2J\\u{202e}name"));
+    QCOMPARE(model.data(model.index(1, AuditLogModel::DetailsColumn)).toString(),
              QStringLiteral("outcome=ok sha256=bbbbbbbbbbbb"));
+    QCOMPARE(model.data(model.index(1, AuditLogModel::OutcomeColumn)).toString(), QStringLiteral("ok"));
+    QCOMPARE(model.data(model.index(3, AuditLogModel::OutcomeColumn)).toString(), QStringLiteral("done"));
 
-    QCOMPARE(model.rowOfSeq(2), 1);
-    QCOMPARE(model.rowOfSeq(4), 3);
+    QCOMPARE(model.rowOfSeq(2), 2);
+    QCOMPARE(model.rowOfSeq(4), 0);
     QCOMPARE(model.rowOfSeq(5), -1);
     QCOMPARE(model.rowOfSeq(0), -1);
 
     // A row that cannot be read is marked from the start; the entry verification names, once it has.
-    QVERIFY(model.data(model.index(3, 0), AuditLogModel::BrokenRole).toBool());
-    QVERIFY(model.data(model.index(3, 0), Qt::ToolTipRole).toString().contains(QStringLiteral("hash is NULL")));
-    QVERIFY(!model.data(model.index(1, 0), AuditLogModel::BrokenRole).toBool());
-    QVERIFY(!model.data(model.index(1, 0), Qt::BackgroundRole).isValid());
+    QVERIFY(model.data(model.index(0, 0), AuditLogModel::BrokenRole).toBool());
+    QVERIFY(model.data(model.index(0, 0), Qt::ToolTipRole).toString().contains(QStringLiteral("hash is NULL")));
+    QVERIFY(!model.data(model.index(2, 0), AuditLogModel::BrokenRole).toBool());
+    QVERIFY(!model.data(model.index(2, 0), Qt::BackgroundRole).isValid());
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     model.setBrokenSeq(2);
     QCOMPARE(changed.count(), 1);
-    QVERIFY(model.data(model.index(1, 0), AuditLogModel::BrokenRole).toBool());
-    QVERIFY(model.data(model.index(1, 3), Qt::BackgroundRole).value<QColor>().isValid());
-    QVERIFY(!model.data(model.index(0, 0), AuditLogModel::BrokenRole).toBool());
+    QVERIFY(model.data(model.index(2, 0), AuditLogModel::BrokenRole).toBool());
+    QVERIFY(model.data(model.index(2, 3), Qt::BackgroundRole).value<QColor>().isValid());
+    QVERIFY(!model.data(model.index(3, 0), AuditLogModel::BrokenRole).toBool());
     model.setBrokenSeq(2);
     QCOMPARE(changed.count(), 1); // no change, no signal
     for (int column = 0; column < AuditLogModel::ColumnCount; ++column)
@@ -436,10 +469,11 @@ void TestUiModels::auditJobsLoadFilteredAndDropStaleLoads()
     QCOMPARE(snapshots.size(), std::size_t(1)); // only the latest load is heard of
     const auto& snapshot = snapshots.front();
     QVERIFY2(snapshot.error.isEmpty(), qPrintable(snapshot.error));
-    QCOMPARE(snapshot.records.size(), std::size_t(2)); // 3 and 9
-    QCOMPARE(snapshot.records[0].seq, 3);
-    QCOMPARE(snapshot.records[1].seq, 9);
-    QVERIFY(!snapshot.limited);
+    QCOMPARE(snapshot.rows.size(), std::size_t(2)); // 9 and 3, newest first
+    QCOMPARE(snapshot.rows[0].record.seq, 9);
+    QCOMPARE(snapshot.rows[1].record.seq, 3);
+    QCOMPARE(snapshot.rows[0].subject.name, std::string("sandbox subject-9"));
+    QVERIFY(!snapshot.more);
     QCOMPARE(snapshot.facets.operations, (std::vector<std::string>{"run", "sandbox.create"}));
     QCOMPARE(snapshot.facets.actors, (std::vector<std::string>{"alice", "bob"}));
 

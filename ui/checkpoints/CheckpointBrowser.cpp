@@ -432,6 +432,16 @@ bool CheckpointBrowser::selectCheckpoints(const QStringList& ids)
     return true;
 }
 
+bool CheckpointBrowser::showCheckpoint(const QString& sandbox, const QString& id)
+{
+    if (sandbox == m_sandbox && m_checkpointModel->rowOf(id) >= 0)
+        return selectCheckpoints({id});
+    if (!selectSandbox(sandbox))
+        return false;
+    m_checkpointsToSelect = {id}; // selected when the sandbox's checkpoints come in (onCheckpointsLoaded)
+    return true;
+}
+
 QString CheckpointBrowser::shownDiffText() const
 {
     return m_diffStack->currentWidget() == m_diffView ? m_diffView->text() : m_diffMessage->text();

@@ -50,6 +50,8 @@ public:
     bool selectSandbox(const QString& name);
     // Selects these checkpoints of the current sandbox (one or two), which starts their diff.
     bool selectCheckpoints(const QStringList& ids);
+    // Selects a sandbox and, once its checkpoints are read, the checkpoint `id` (false: no such sandbox).
+    bool showCheckpoint(const QString& sandbox, const QString& id);
     QString shownDiffText() const;
 
     QAction* newSandboxAction() const { return m_newSandbox; }

@@ -322,6 +322,13 @@ void MainWindow::createDocks()
     addDockWidget(Qt::BottomDockWidgetArea, auditDock);
     tabifyDockWidget(historyDock, auditDock);
     historyDock->raise();
+    // A log is read by scanning many rows: in front, the bottom area gets at least two fifths of the height.
+    connect(auditDock, &QDockWidget::visibilityChanged, this, [this, auditDock](bool visible) {
+        const int wanted = height() * 2 / 5;
+        if (visible && !auditDock->isFloating() && auditDock->height() < wanted)
+            resizeDocks({auditDock}, {wanted}, Qt::Vertical);
+    });
+    connect(m_auditView, &AuditView::openRequested, this, &MainWindow::openAuditSubject);
 
     // The checkpoint browser shares the full-height right column with the metrics, one tab each: it needs
     // height for the graph and the diff, and gets width when shown (showCheckpoints). Metrics is in front.
@@ -683,6 +690,35 @@ void MainWindow::loadHistoryRow(const QModelIndex& index)
     statusBar()->showMessage(tr("Loaded the snippet of the run from %1").arg(m_historyModel->data(
                                  m_historyModel->index(index.row(), RunHistoryModel::TimeColumn)).toString()),
                              4000);
+}
+
+void MainWindow::openAuditSubject(const QString& kind, const QString& id, const QString& sandbox)
+{
+    bool shown = false;
+    if (kind == QLatin1String("run")) {
+        for (int row = 0; row < m_historyModel->rowCount() && !shown; ++row) {
+            const QModelIndex index = m_historyModel->index(row, 0);
+            if (index.data(RunHistoryModel::RunIdRole).toString() != id)
+                continue;
+            findChild<QDockWidget*>(QStringLiteral("historyDock"))->raise();
+            m_historyView->selectRow(row);
+            m_historyView->scrollTo(index);
+            shown = true;
+        }
+    } else if (kind == QLatin1String("checkpoint")) {
+        showCheckpoints();
+        shown = m_checkpointBrowser->showCheckpoint(sandbox, id);
+    } else if (kind == QLatin1String("sandbox")) {
+        showCheckpoints();
+        shown = m_checkpointBrowser->selectSandbox(id);
+    } else if (kind == QLatin1String("session")) {
+        showAgents();
+        shown = m_agentWorkspace->openSession(id);
+    }
+    if (!shown)
+        statusBar()->showMessage(tr("%1 %2 is not listed in the window (removed, or older than the list shows)")
+                                     .arg(kind, id.left(12)),
+                                 6000);
 }
 
 void MainWindow::newFile()

@@ -94,6 +94,8 @@ private:
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
     void loadHistoryRow(const QModelIndex& index);
+    // What an audit entry is about, shown where the window keeps it (AuditView::openRequested).
+    void openAuditSubject(const QString& kind, const QString& id, const QString& sandbox);
     void setLanguage(sb::Language language);
     void about();
     void updateTitle();

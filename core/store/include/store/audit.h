@@ -130,6 +130,7 @@ struct AuditFilter {
     std::string text{};                    // anywhere in actor, operation, subject or details (ASCII case-insensitive)
     std::optional<std::int64_t> sinceMs{}; // at or after (inclusive)
     std::optional<std::int64_t> untilMs{}; // at or before (inclusive)
+    std::optional<std::int64_t> beforeSeq{}; // numbered below this (exclusive): the page before one already read
     std::int64_t limit = 0;                // the most recent `limit` matches; 0: every match
 };
 
