@@ -341,8 +341,9 @@ void MetricsDashboard::clickTimelinePoint(sb::Outcome outcome, int bucket)
 void MetricsDashboard::refresh()
 {
     m_data = chartDataFrom(m_snapshot, m_runs, m_range, m_filter);
-    m_filterButton->setVisible(!m_filter.isEmpty());
     m_filterButton->setText(tr("Only %1 ✕").arg(m_filter.describe()));
+    m_filterButton->setMinimumWidth(m_filterButton->sizeHint().width());
+    m_filterButton->setVisible(!m_filter.isEmpty());
     showCounters();
     showOutcomes();
     showDurations();
@@ -445,6 +446,10 @@ void MetricsDashboard::showTimeline()
                                            .arg(locale.toString(from.date(), QLocale::ShortFormat),
                                                 locale.toString(to.date(), QLocale::ShortFormat)));
         m_timeAxis->setTickCount(5);
+    } else if (spanMs <= 8 * day) { // a week: the day and the time, so two ticks on one day differ
+        m_timeAxis->setFormat(QStringLiteral("d MMM HH:mm"));
+        m_timeAxis->setTitleText(tr("Time"));
+        m_timeAxis->setTickCount(4);
     } else {
         m_timeAxis->setFormat(spanMs > 300 * day ? QStringLiteral("MMM yyyy") : QStringLiteral("d MMM"));
         m_timeAxis->setTitleText(tr("Date"));
@@ -456,7 +461,7 @@ void MetricsDashboard::showTimeline()
         auto* series = new QLineSeries;
         series->setName(outcomeName(ts.outcome));
         series->setColor(outcomeColor(ts.outcome));
-        series->setPointsVisible(true);
+        series->setPointsVisible(line.buckets <= 24); // forty-eight markers on a line hide it
         QPen pen = series->pen();
         pen.setWidthF(2);
         series->setPen(pen);
