@@ -87,9 +87,16 @@ struct Bars {
 // Adds the sets to `series` and the series to `chart` with a category axis and `values` as the value axis.
 // Horizontal series list their categories bottom-up: categories and values are reversed so the first reads on
 // top. Category labels are rich text (escaped here) and never elided.
-void addBars(QChart* chart, QAbstractBarSeries* series, QStringList categories, const std::vector<Bars>& sets,
+void addBars(QChart* chart, QAbstractBarSeries* series, QStringList categories, std::vector<Bars> sets,
              QValueAxis* values, bool horizontal, bool labels)
 {
+    // Side by side on their side, Qt Charts draws the first set at the bottom of each group: the sets go in
+    // reversed so the first reads on top, and the legend reverses them back.
+    const bool grouped = qobject_cast<QHorizontalBarSeries*>(series) != nullptr;
+    if (grouped) {
+        std::reverse(sets.begin(), sets.end());
+        chart->legend()->setReverseMarkers(true);
+    }
     for (const Bars& b : sets) {
         auto* set = new QBarSet(b.label);
         set->setColor(b.color);
