@@ -353,6 +353,8 @@ void TestCharts::rulesChartsReadWhole()
     scroll->ensureWidgetVisible(ws()->charts()->scoresChart(), 0, 0);
     QTest::qWait(100);
     screenshot(QStringLiteral("charts-rules-ab-%1x%2-scrolled.png").arg(size.width()).arg(size.height()));
+    // Every chart of the page at once, as laid out at this size.
+    screenshot(QStringLiteral("charts-rules-ab-%1x%2-all.png").arg(size.width()).arg(size.height()), ws()->charts());
 }
 
 void TestCharts::metricsChartsHaveAxisTitlesAndATimeAxis()
