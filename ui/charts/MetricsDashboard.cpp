@@ -21,6 +21,7 @@
 #include <QLocale>
 #include <QScrollArea>
 #include <QSettings>
+#include <QTimer>
 #include <QToolButton>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -136,6 +137,14 @@ MetricsDashboard::MetricsDashboard(QWidget* parent)
     m_rangeCombo->setCurrentIndex(m_rangeCombo->findData(static_cast<int>(m_range)));
     connect(m_rangeCombo, &QComboBox::currentIndexChanged, this,
             [this] { setTimeRange(static_cast<TimeRange>(m_rangeCombo->currentData().toInt())); });
+    // "The last hour" moves on with the clock, runs or not.
+    auto* clock = new QTimer(this);
+    clock->setInterval(60 * 1000);
+    connect(clock, &QTimer::timeout, this, [this] {
+        if (m_range != TimeRange::All)
+            refresh();
+    });
+    clock->start();
     setSnapshot({});
 }
 
@@ -264,7 +273,8 @@ QChartView* MetricsDashboard::makeChartView(QChart* chart, const QString& object
     auto* view = new QChartView(chart, this);
     view->setObjectName(objectName);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setToolTip(tr("Click a bar or point to show only those runs; right-click to save the chart"));
+    // No tooltip of its own: a chart's bars and points have theirs, with their figures.
+    view->setWhatsThis(tr("Click a bar or point to show only those runs; right-click to save the chart"));
     addChartExportActions(view, fileStem);
     return view;
 }
