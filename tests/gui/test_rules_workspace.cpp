@@ -29,7 +29,7 @@
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QProcess>
-#include <QStackedBarSeries>
+#include <QHorizontalStackedBarSeries>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -223,7 +223,7 @@ void TestRulesWorkspace::evaluateShowsTheDistribution()
     QChart* chart = ws()->charts()->distributionChart()->chart();
     auto series = chart->series();
     QCOMPARE(series.size(), 1);
-    auto* stacked = qobject_cast<QStackedBarSeries*>(series.front());
+    auto* stacked = qobject_cast<QHorizontalStackedBarSeries*>(series.front());
     QVERIFY(stacked);
     double total = 0;
     QStringList decisions;

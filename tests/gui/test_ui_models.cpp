@@ -97,6 +97,7 @@ private slots:
     void historyModelColumns();
     void chartDataHasEveryOutcome();
     void chartDataOfEmptyStoreKeepsBins();
+    void chartDataOverATimeRangeAndAFilter();
     void countAxis_data();
     void countAxis();
     void binLabels();
@@ -174,6 +175,54 @@ void TestUiModels::chartDataOfEmptyStoreKeepsBins()
     QCOMPARE(data.outcomes.size(), sb::kAllOutcomes.size());
     QVERIFY(!data.histogram.empty());
     QCOMPARE(data.maxHistogramCount(), 0);
+}
+
+void TestUiModels::chartDataOverATimeRangeAndAFilter()
+{
+    const std::int64_t minute = 60 * 1000;
+    const std::int64_t now = 1'700'000'000'000;
+    const std::vector<sb::RunPoint> runs = {
+        {now - 3 * 24 * 60 * minute, sb::Outcome::Error, 70}, // three days ago
+        {now - 5 * 60 * minute, sb::Outcome::Timeout, 5000},  // five hours ago
+        {now - 30 * minute, sb::Outcome::Blocked, 8},
+        {now - 20 * minute, sb::Outcome::Ok, 12},
+        {now - 10 * minute, sb::Outcome::Ok, -1}, // no duration recorded
+    };
+    const sb::MetricsSnapshot snapshot; // the all-time aggregates are not used when there are points
+    auto all = chartDataFrom(snapshot, runs, TimeRange::All, {}, now);
+    QCOMPARE(all.total, 5);
+    auto hour = chartDataFrom(snapshot, runs, TimeRange::LastHour, {}, now);
+    QCOMPARE(hour.total, 3);
+    QCOMPARE(hour.countOf(sb::Outcome::Ok), 2);
+    QCOMPARE(hour.okRate, 2.0 / 3.0);
+    QCOMPARE(hour.timeline.bucketMs, 5 * minute);
+    std::int64_t inLine = 0;
+    for (const auto& line : hour.timeline.series)
+        for (auto n : line.counts)
+            inLine += n;
+    QCOMPARE(inLine, 3);
+    QCOMPARE(hour.timeline.series.size(), std::size_t(2)); // ok and blocked
+    QCOMPARE(chartDataFrom(snapshot, runs, TimeRange::LastDay, {}, now).total, 4);
+    QCOMPARE(chartDataFrom(snapshot, runs, TimeRange::LastWeek, {}, now).total, 5);
+
+    // A filter on ok: the counters narrow, the outcome bars keep every outcome, the histogram only ok runs'.
+    RunFilter ok;
+    ok.outcome = sb::Outcome::Ok;
+    const auto filtered = chartDataFrom(snapshot, runs, TimeRange::All, ok, now);
+    QCOMPARE(filtered.total, 2);
+    QCOMPARE(filtered.countOf(sb::Outcome::Error), 1);
+    QCOMPARE(filtered.maxHistogramCount(), 1); // the one ok run with a duration, in 10–25
+    QCOMPARE(filtered.timeline.series.size(), std::size_t(1));
+    // A duration bin: runs without a duration are never in one.
+    RunFilter fast;
+    fast.durationMs = std::pair{10.0, 25.0};
+    QVERIFY(fast.accepts(sb::Outcome::Ok, 12, now));
+    QVERIFY(!fast.accepts(sb::Outcome::Ok, -1, now));
+    QVERIFY(!fast.accepts(sb::Outcome::Ok, 25, now));
+    QCOMPARE(chartDataFrom(snapshot, runs, TimeRange::All, fast, now).total, 1);
+    QVERIFY(fast.describe().contains(QStringLiteral("10–25")));
+    QCOMPARE(timeRangeFromKey(timeRangeKey(TimeRange::LastWeek)), TimeRange::LastWeek);
+    QCOMPARE(timeRangeFromKey(QStringLiteral("nonsense")), TimeRange::All);
 }
 
 void TestUiModels::countAxis_data()

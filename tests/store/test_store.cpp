@@ -1,5 +1,6 @@
 #include "store_fixture.h"
 
+#include "store/run_points.h"
 #include "store/store.h"
 
 #include <gtest/gtest.h>
@@ -329,6 +330,28 @@ TEST_F(StoreTest, MetricsOnKnownData)
     ASSERT_TRUE(noRecent);
     EXPECT_TRUE(noRecent->recent.empty());
     EXPECT_EQ(noRecent->total, 10);
+}
+
+TEST_F(StoreTest, RunPointsAreEveryRunOldestFirst)
+{
+    Store store = openStore();
+    auto none = runPoints(store);
+    ASSERT_TRUE(none) << none.error().message;
+    EXPECT_TRUE(none->empty());
+    // Recorded out of order: the points come back by start time.
+    ASSERT_TRUE(store.recordRun(makeRequest(), makeResult("late", 3000, Outcome::Blocked, 7.5)));
+    ASSERT_TRUE(store.recordRun(makeRequest(), makeResult("early", 1000, Outcome::Ok, 12)));
+    ASSERT_TRUE(store.recordRun(makeRequest(), makeResult("middle", 2000, Outcome::Timeout, 5000)));
+    auto points = runPoints(store);
+    ASSERT_TRUE(points) << points.error().message;
+    ASSERT_EQ(points->size(), 3u);
+    EXPECT_EQ((*points)[0].startedAtMs, 1000);
+    EXPECT_EQ((*points)[0].outcome, Outcome::Ok);
+    EXPECT_DOUBLE_EQ((*points)[0].durationMs, 12);
+    EXPECT_EQ((*points)[1].outcome, Outcome::Timeout);
+    EXPECT_EQ((*points)[2].startedAtMs, 3000);
+    EXPECT_EQ((*points)[2].outcome, Outcome::Blocked);
+    EXPECT_DOUBLE_EQ((*points)[2].durationMs, 7.5);
 }
 
 TEST_F(StoreTest, MetricsOfAnEmptyStore)

@@ -11,29 +11,69 @@ class QBarCategoryAxis;
 class QBarSet;
 class QChart;
 class QChartView;
+class QComboBox;
+class QDateTimeAxis;
 class QGridLayout;
 class QLabel;
+class QToolButton;
 class QValueAxis;
 
 namespace sb::ui {
 
-// Counters, runs by outcome and the duration histogram of the store. Fed with MetricsSnapshot values;
-// all arithmetic is in MetricsChartData.
+// Counters, runs by outcome, the duration histogram and runs over time of the store, over a time range the
+// person picks (remembered between sessions). A click on an outcome bar, a duration bar or a point of the
+// timeline selects those runs: the other charts and the counters narrow to them, filterChanged tells the
+// window (which filters the run history), and a click on the same bar again or on the filter button clears it.
+// Fed with MetricsSnapshot values; all arithmetic is in MetricsChartData.
 class MetricsDashboard : public QWidget {
     Q_OBJECT
 public:
     explicit MetricsDashboard(QWidget* parent = nullptr);
 
-    void setSnapshot(const sb::MetricsSnapshot& snapshot);
+    // `runs`: every run of the store (store/run_points.h); without them, the snapshot's all-time figures.
+    void setSnapshot(const sb::MetricsSnapshot& snapshot, std::vector<sb::RunPoint> runs = {});
     const MetricsChartData& data() const { return m_data; }
+
+    TimeRange timeRange() const { return m_range; }
+    void setTimeRange(TimeRange range);
+    const RunFilter& filter() const { return m_filter; }
+    void setFilter(const RunFilter& filter);
+
+    // What a click on each chart does (the charts' clicked signals call these).
+    void clickOutcome(sb::Outcome outcome);
+    void clickDurationBin(int bin); // index into data().histogram
+    void clickTimelinePoint(sb::Outcome outcome, int bucket);
+
+    QChartView* outcomeChart() const { return m_outcomeView; }
+    QChartView* durationChart() const { return m_durationView; }
+    QChartView* timelineChart() const { return m_timelineView; }
 
     QSize sizeHint() const override;
 
+signals:
+    void filterChanged(const sb::ui::RunFilter& filter);
+
 private:
     QLabel* addCounter(QGridLayout* grid, int row, int column, const QString& caption, const QString& objectName);
-    QChartView* makeChartView(QChart* chart, const QString& objectName);
+    QChartView* makeChartView(QChart* chart, const QString& objectName, const QString& fileStem);
+    void buildOutcomeChart();
+    void buildDurationChart();
+    void buildTimelineChart();
+    // Recomputes the figures from the snapshot, the range and the filter, and shows them.
+    void refresh();
+    void showCounters();
+    void showOutcomes();
+    void showDurations();
+    void showTimeline();
 
+    sb::MetricsSnapshot m_snapshot;
+    std::vector<sb::RunPoint> m_runs;
     MetricsChartData m_data;
+    TimeRange m_range = TimeRange::All;
+    RunFilter m_filter;
+
+    QComboBox* m_rangeCombo = nullptr;
+    QToolButton* m_filterButton = nullptr;
     QLabel* m_total = nullptr;
     QLabel* m_okRate = nullptr;
     QLabel* m_blocked = nullptr;
@@ -43,11 +83,16 @@ private:
     QLabel* m_p99 = nullptr;
     QLabel* m_errors = nullptr;
 
+    QChartView* m_outcomeView = nullptr;
+    QChartView* m_durationView = nullptr;
+    QChartView* m_timelineView = nullptr;
     std::vector<QBarSet*> m_outcomeSets; // one per outcome, in sb::kAllOutcomes order
     QValueAxis* m_outcomeAxis = nullptr;
     QBarSet* m_durationSet = nullptr;
     QBarCategoryAxis* m_durationCategories = nullptr;
     QValueAxis* m_durationAxis = nullptr;
+    QDateTimeAxis* m_timeAxis = nullptr;
+    QValueAxis* m_timeCountAxis = nullptr;
 };
 
 } // namespace sb::ui

@@ -24,7 +24,10 @@ sb::Result<StoreSnapshot> loadStoreSnapshot(const sb::StoreLocation& location, i
     auto history = store->recentRuns(historyLimit);
     if (!history)
         return std::unexpected(history.error());
-    return StoreSnapshot{std::move(*metrics), std::move(*history)};
+    auto runs = sb::runPoints(*store);
+    if (!runs)
+        return std::unexpected(runs.error());
+    return StoreSnapshot{std::move(*metrics), std::move(*history), std::move(*runs)};
 }
 
 namespace {
@@ -53,10 +56,13 @@ void attachStore(RunEvent& event, const sb::Store& store, const std::string& rec
     }
     auto metrics = store.metrics();
     auto history = store.recentRuns(kHistoryLimit);
-    if (metrics && history)
-        event.store = StoreSnapshot{std::move(*metrics), std::move(*history)};
+    auto runs = sb::runPoints(store);
+    if (metrics && history && runs)
+        event.store = StoreSnapshot{std::move(*metrics), std::move(*history), std::move(*runs)};
     else
-        event.storeError = toQString(metrics ? history.error().message : metrics.error().message);
+        event.storeError = toQString(!metrics ? metrics.error().message
+                                     : !history ? history.error().message
+                                                : runs.error().message);
 }
 
 // The workers touch nothing but their arguments, so the JobRunner may be gone by the time they end.

@@ -2,6 +2,7 @@
 
 #include "agents/session_store.h"
 #include "isolation/run.h"
+#include "store/run_points.h"
 #include "store/store.h"
 #include "usecases/run.h"
 
@@ -24,6 +25,7 @@ namespace sb::ui {
 struct StoreSnapshot {
     sb::MetricsSnapshot metrics;
     std::vector<sb::StoredRun> history; // newest first
+    std::vector<sb::RunPoint> runs;     // every run's time, outcome and duration, oldest first
 };
 
 inline constexpr int kHistoryLimit = 200;

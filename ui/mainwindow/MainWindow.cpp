@@ -285,7 +285,11 @@ void MainWindow::createDocks()
 {
     m_historyView = new QTableView(this);
     m_historyView->setObjectName(QStringLiteral("historyView"));
-    m_historyView->setModel(m_historyModel);
+    // A click on the metrics dashboard (an outcome, a duration bin, a point in time) narrows the history.
+    auto* historyFilter = new RunHistoryFilter(this);
+    historyFilter->setSourceModel(m_historyModel);
+    connect(m_dashboard, &MetricsDashboard::filterChanged, historyFilter, &RunHistoryFilter::setRunFilter);
+    m_historyView->setModel(historyFilter);
     m_historyView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_historyView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_historyView->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -495,7 +499,7 @@ void MainWindow::showStoreError(const QString& message)
 void MainWindow::applySnapshot(const StoreSnapshot& snapshot)
 {
     m_historyModel->setRuns(snapshot.history);
-    m_dashboard->setSnapshot(snapshot.metrics);
+    m_dashboard->setSnapshot(snapshot.metrics, snapshot.runs);
 }
 
 sb::RunPolicyRequest MainWindow::askedPolicy() const
@@ -680,15 +684,16 @@ void MainWindow::onJobFinished(quint64 /*jobId*/, bool cancelled)
 
 void MainWindow::loadHistoryRow(const QModelIndex& index)
 {
-    const auto* run = m_historyModel->runAt(index.row());
+    const auto* filter = qobject_cast<const RunHistoryFilter*>(index.model());
+    const auto* run = filter ? filter->runAt(index.row()) : nullptr;
     if (!run)
         return;
     setLanguage(run->request.language);
     m_editor->setText(toQString(run->request.source));
     m_editor->setModified(true);
     m_output->showResult(run->result);
-    statusBar()->showMessage(tr("Loaded the snippet of the run from %1").arg(m_historyModel->data(
-                                 m_historyModel->index(index.row(), RunHistoryModel::TimeColumn)).toString()),
+    statusBar()->showMessage(tr("Loaded the snippet of the run from %1")
+                                 .arg(index.siblingAtColumn(RunHistoryModel::TimeColumn).data().toString()),
                              4000);
 }
 

@@ -115,4 +115,31 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, i
     }
 }
 
+RunHistoryFilter::RunHistoryFilter(QObject* parent)
+    : QSortFilterProxyModel(parent)
+{
+}
+
+void RunHistoryFilter::setRunFilter(const RunFilter& filter)
+{
+    if (filter == m_filter)
+        return;
+    m_filter = filter;
+    invalidateRowsFilter();
+}
+
+const sb::StoredRun* RunHistoryFilter::runAt(int row) const
+{
+    const auto* source = qobject_cast<const RunHistoryModel*>(sourceModel());
+    const QModelIndex mapped = mapToSource(index(row, 0));
+    return source && mapped.isValid() ? source->runAt(mapped.row()) : nullptr;
+}
+
+bool RunHistoryFilter::filterAcceptsRow(int sourceRow, const QModelIndex&) const
+{
+    const auto* source = qobject_cast<const RunHistoryModel*>(sourceModel());
+    const auto* run = source ? source->runAt(sourceRow) : nullptr;
+    return run && m_filter.accepts(run->result.outcome, run->result.durationMs, run->result.startedAtMs);
+}
+
 } // namespace sb::ui

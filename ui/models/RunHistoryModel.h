@@ -1,8 +1,10 @@
 #pragma once
 
 #include "store/store.h"
+#include "ui/models/MetricsChartData.h"
 
 #include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
 
 #include <vector>
 
@@ -36,6 +38,24 @@ public:
 
 private:
     std::vector<sb::StoredRun> m_runs;
+};
+
+// The runs of a RunHistoryModel that a filter (a click on the metrics dashboard) accepts.
+class RunHistoryFilter : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit RunHistoryFilter(QObject* parent);
+
+    void setRunFilter(const sb::ui::RunFilter& filter);
+    const RunFilter& runFilter() const { return m_filter; }
+    // The stored run behind a row of this model; nullptr when there is none.
+    const sb::StoredRun* runAt(int row) const;
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
+private:
+    RunFilter m_filter;
 };
 
 } // namespace sb::ui

@@ -1,0 +1,537 @@
+// The charts of the rules A/B screen and of the metrics dashboard, read as a person reads them at 1366×768 and
+// 1440×900: every title, category, legend entry and axis title shown whole inside its chart; the change
+// against the baseline equal to the transitions core computes; the time range and a click narrowing what the
+// dashboard and the run history show; exports. Screenshots of both screens at both sizes go to the build tree.
+
+#include "gui_test_main.h"
+#include "ui/charts/ChartSupport.h"
+#include "ui/charts/MetricsDashboard.h"
+#include "ui/mainwindow/MainWindow.h"
+#include "ui/models/RunHistoryModel.h"
+#include "ui/rules/RulesCharts.h"
+#include "ui/rules/RulesWorkspace.h"
+#include "store/store.h"
+
+#include <QAbstractBarSeries>
+#include <QAction>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QImage>
+#include <QLocale>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextDocumentFragment>
+#include <QToolButton>
+#include <QValueAxis>
+
+#include <map>
+#include <memory>
+
+using namespace sb::ui;
+
+namespace {
+
+QString plain(const QString& richText)
+{
+    return QTextDocumentFragment::fromHtml(richText).toPlainText().simplified();
+}
+
+// The texts a chart shows, as drawn: visible text items of its scene, with the part of each that lies inside
+// the view (a label drawn past the view's edge is cut).
+struct ShownText {
+    QString text;
+    bool inside = true;
+};
+
+std::vector<ShownText> shownTexts(QChartView* view)
+{
+    std::vector<ShownText> out;
+    const QRectF visible = view->mapToScene(view->viewport()->rect()).boundingRect().adjusted(-1, -1, 1, 1);
+    for (QGraphicsItem* item : view->scene()->items()) {
+        if (!item->isVisible())
+            continue;
+        QString text;
+        if (auto* t = dynamic_cast<QGraphicsTextItem*>(item))
+            text = t->toPlainText();
+        else if (auto* s = dynamic_cast<QGraphicsSimpleTextItem*>(item))
+            text = s->text();
+        else
+            continue;
+        if (text.trimmed().isEmpty())
+            continue;
+        out.push_back({text.simplified(), visible.contains(item->sceneBoundingRect())});
+    }
+    return out;
+}
+
+// What a person could not read in `view`: texts elided or cut at the edge, a title, category, legend entry or
+// axis title that is not shown whole.
+QStringList unreadable(QChartView* view)
+{
+    QStringList problems;
+    const auto texts = shownTexts(view);
+    auto shown = [&](const QString& wanted) {
+        return std::any_of(texts.begin(), texts.end(), [&](const ShownText& t) { return t.text == wanted; });
+    };
+    for (const auto& t : texts) {
+        if (t.text.contains(QStringLiteral("...")) || t.text.contains(QChar(0x2026)))
+            problems << QStringLiteral("elided '%1'").arg(t.text);
+        if (!t.inside)
+            problems << QStringLiteral("cut at the edge '%1'").arg(t.text);
+    }
+    QChart* chart = view->chart();
+    if (!chart->title().isEmpty() && !shown(plain(chart->title())))
+        problems << QStringLiteral("title '%1'").arg(chart->title());
+    for (QAbstractAxis* axis : chart->axes()) {
+        if (!axis->titleText().isEmpty() && !shown(plain(axis->titleText())))
+            problems << QStringLiteral("axis title '%1'").arg(axis->titleText());
+        if (axis->labelsTruncated())
+            problems << QStringLiteral("truncated labels on '%1'").arg(axis->titleText());
+        if (auto* cats = qobject_cast<QBarCategoryAxis*>(axis)) {
+            for (const QString& c : cats->categories())
+                if (!shown(plain(c)))
+                    problems << QStringLiteral("category '%1'").arg(plain(c));
+        }
+    }
+    if (chart->legend()->isVisible()) {
+        for (QLegendMarker* marker : chart->legend()->markers())
+            if (marker->isVisible() && !shown(plain(marker->label())))
+                problems << QStringLiteral("legend '%1'").arg(marker->label());
+    }
+    return problems;
+}
+
+template <typename Series>
+Series* seriesOf(QChartView* view)
+{
+    for (QAbstractSeries* s : view->chart()->series())
+        if (auto* typed = qobject_cast<Series*>(s))
+            return typed;
+    return nullptr;
+}
+
+QBarSet* setLabelled(QAbstractBarSeries* series, const QString& label)
+{
+    for (QBarSet* set : series->barSets())
+        if (set->label() == label)
+            return set;
+    return nullptr;
+}
+
+// The categories of a bar chart top-down (horizontal charts list them bottom-up).
+QStringList categoriesTopDown(QChartView* view)
+{
+    for (QAbstractAxis* axis : view->chart()->axes()) {
+        if (auto* cats = qobject_cast<QBarCategoryAxis*>(axis)) {
+            QStringList out;
+            for (const QString& c : cats->categories())
+                out << plain(c);
+            if (axis->alignment() == Qt::AlignLeft)
+                std::reverse(out.begin(), out.end());
+            return out;
+        }
+    }
+    return {};
+}
+
+// The value of `set` at a category shown top-down at `row`.
+double valueAt(QBarSet* set, int row, int rows, bool horizontal)
+{
+    return set->at(horizontal ? rows - 1 - row : row);
+}
+
+sb::RunResult seededResult(sb::Outcome outcome, std::int64_t startedAtMs, double durationMs)
+{
+    sb::RunResult r;
+    r.outcome = outcome;
+    r.startedAtMs = startedAtMs;
+    r.durationMs = durationMs;
+    r.message = "seeded for the chart tests";
+    r.runId = "seeded-" + std::to_string(startedAtMs);
+    return r;
+}
+
+} // namespace
+
+class TestCharts : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void changeChartEqualsCoreTransitions();
+    void rulesChartsReadWhole_data();
+    void rulesChartsReadWhole();
+    void metricsChartsHaveAxisTitlesAndATimeAxis();
+    void timeRangeNarrowsAndIsRemembered();
+    void clickOnAnOutcomeFiltersTheHistory();
+    void clickOnATimelinePointFilters();
+    void chartsExportPngAndCsv();
+    void metricsReadWholeAfterTheDemo_data();
+    void metricsReadWholeAfterTheDemo();
+
+private:
+    RulesWorkspace* ws() const { return m_window->rulesWorkspace(); }
+    MetricsDashboard* dashboard() const { return m_window->findChild<MetricsDashboard*>(QStringLiteral("metricsDashboard")); }
+    QTableView* history() const { return m_window->findChild<QTableView*>(QStringLiteral("historyView")); }
+    void showAt(const QSize& size);
+    void screenshot(const QString& name, QWidget* widget = nullptr);
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+    std::map<sb::Outcome, int> m_seeded; // runs recorded before the window opened, by outcome
+    std::int64_t m_seedNow = 0;
+};
+
+void TestCharts::screenshot(const QString& name, QWidget* widget)
+{
+    QDir().mkpath(QStringLiteral(SANDBENCH_SCREENSHOT_DIR));
+    const QString path = QStringLiteral(SANDBENCH_SCREENSHOT_DIR) + QLatin1Char('/') + name;
+    QVERIFY((widget ? widget : m_window.get())->grab().save(path));
+    qInfo("screenshot: %s", qPrintable(path));
+}
+
+void TestCharts::showAt(const QSize& size)
+{
+    m_window->showNormal();
+    m_window->resize(size);
+    QTRY_COMPARE(m_window->size(), size);
+    QTest::qWait(300); // the charts lay out their titles and axes at the final size
+    QApplication::processEvents();
+}
+
+void TestCharts::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    const QString storePath = m_dir.path() + QStringLiteral("/store.db");
+    {
+        // Runs over the last two days, so the time range has something to narrow.
+        auto store = sb::Store::open(storePath.toStdString());
+        QVERIFY(store.has_value());
+        m_seedNow = QDateTime::currentMSecsSinceEpoch();
+        const std::int64_t minute = 60 * 1000;
+        struct Seed {
+            sb::Outcome outcome;
+            std::int64_t agoMs;
+            double durationMs;
+        };
+        const Seed seeds[] = {
+            {sb::Outcome::Ok, 20 * minute, 12},       {sb::Outcome::Ok, 25 * minute, 30},
+            {sb::Outcome::Blocked, 30 * minute, 8},   {sb::Outcome::Timeout, 5 * 60 * minute, 5000},
+            {sb::Outcome::Ok, 6 * 60 * minute, 40},   {sb::Outcome::Blocked, 30 * 60 * minute, 9},
+            {sb::Outcome::Error, 40 * 60 * minute, 70},
+        };
+        for (const Seed& s : seeds) {
+            sb::RunRequest request;
+            request.source = "print('seeded')";
+            request.label = "seeded";
+            const auto recorded = store->recordRun(request, seededResult(s.outcome, m_seedNow - s.agoMs, s.durationMs));
+            QVERIFY2(recorded.has_value(), recorded ? "" : recorded.error().message.c_str());
+            ++m_seeded[s.outcome];
+        }
+    }
+    m_window = std::make_unique<MainWindow>(storePath.toStdString());
+    const auto storeError = m_window->openStore();
+    QVERIFY2(!storeError, storeError ? qPrintable(*storeError) : "");
+    m_window->resize(1366, 768);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QCOMPARE(dashboard()->data().total, 7);
+
+    // The demo's A/B: the demo rule sets compared on the demo transactions.
+    m_window->findChild<QAction*>(QStringLiteral("actionRules"))->trigger();
+    QTRY_VERIFY(ws()->isVisible());
+    ws()->findChild<QAction*>(QStringLiteral("actionRulesDemo"))->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(ws()->dataset() != nullptr && !ws()->jobs()->isBusy(), 30000);
+    QVERIFY(ws()->compare());
+    QTRY_VERIFY_WITH_TIMEOUT(ws()->result() != nullptr && ws()->result()->compare && !ws()->jobs()->isBusy(), 30000);
+}
+
+void TestCharts::changeChartEqualsCoreTransitions()
+{
+    const RulesResult* result = ws()->result();
+    QCOMPARE(result->impacts.size(), std::size_t(2));
+    RulesCharts* charts = ws()->charts();
+    QVERIFY(!charts->changeChart()->isHidden());
+    auto* change = seriesOf<QAbstractBarSeries>(charts->changeChart());
+    QVERIFY(change);
+    const QStringList variants = categoriesTopDown(charts->changeChart());
+    QCOMPARE(variants, QStringList({QStringLiteral("variant_a"), QStringLiteral("variant_b")}));
+    // Net change of each decision = records moving into it minus records moving out, from core's transitions.
+    int nonZero = 0;
+    for (std::size_t v = 0; v < result->impacts.size(); ++v) {
+        std::map<QString, std::int64_t> net;
+        for (const auto& [move, n] : result->impacts[v].transitions) {
+            net[QString::fromStdString(move.first)] -= n;
+            net[QString::fromStdString(move.second)] += n;
+        }
+        for (const auto& [decision, n] : net) {
+            QBarSet* set = setLabelled(change, decision);
+            if (n == 0 && !set)
+                continue;
+            QVERIFY2(set, qPrintable(decision));
+            QCOMPARE(valueAt(set, static_cast<int>(v), 2, true), static_cast<double>(n));
+            QVERIFY2(barToolTip(set, 1 - static_cast<int>(v)).contains(QLocale().toString(static_cast<qlonglong>(std::abs(n)))),
+                     qPrintable(barToolTip(set, 1 - static_cast<int>(v))));
+            nonZero += n != 0;
+        }
+    }
+    QVERIFY(nonZero > 0);
+    // Its own scale: the largest change fills at least a third of the axis, not a sliver of 5,000.
+    auto* axis = qobject_cast<QValueAxis*>(charts->changeChart()->chart()->axes(Qt::Horizontal).front());
+    double largest = 0;
+    for (QBarSet* set : change->barSets())
+        for (int i = 0; i < set->count(); ++i)
+            largest = std::max(largest, std::abs(set->at(i)));
+    QVERIFY2(largest >= axis->max() / 3, qPrintable(QStringLiteral("%1 on ±%2").arg(largest).arg(axis->max())));
+    QVERIFY(change->isLabelsVisible());
+
+    // The transitions chart: one bar per move and variant, the count core computed.
+    auto* moves = seriesOf<QAbstractBarSeries>(charts->transitionsChart());
+    QVERIFY(moves);
+    const QStringList rows = categoriesTopDown(charts->transitionsChart());
+    for (std::size_t v = 0; v < result->impacts.size(); ++v) {
+        QBarSet* set = setLabelled(moves, result->ruleSets[v + 1]->name);
+        QVERIFY(set);
+        for (const auto& [move, n] : result->impacts[v].transitions) {
+            const int row = static_cast<int>(rows.indexOf(QStringLiteral("%1 → %2").arg(QString::fromStdString(move.first),
+                                                                                      QString::fromStdString(move.second))));
+            QVERIFY(row >= 0);
+            QCOMPARE(valueAt(set, row, static_cast<int>(rows.size()), true), static_cast<double>(n));
+        }
+    }
+    // The baseline is named as such wherever rule sets are listed.
+    QVERIFY(categoriesTopDown(charts->distributionChart()).front().contains(QStringLiteral("baseline")));
+}
+
+void TestCharts::rulesChartsReadWhole_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1366x768") << QSize(1366, 768);
+    QTest::newRow("1440x900") << QSize(1440, 900);
+}
+
+void TestCharts::rulesChartsReadWhole()
+{
+    QFETCH(QSize, size);
+    m_window->findChild<QAction*>(QStringLiteral("actionRules"))->trigger();
+    showAt(size);
+    auto* scroll = ws()->findChild<QScrollArea*>(QStringLiteral("rulesChartsScroll"));
+    QVERIFY(scroll);
+    const auto views = ws()->charts()->visibleCharts();
+    QCOMPARE(views.size(), std::size_t(7));
+    for (QChartView* view : views) {
+        // Each chart is looked at where the page scrolls it into view.
+        scroll->ensureWidgetVisible(view, 0, 0);
+        QApplication::processEvents();
+        const QStringList problems = unreadable(view);
+        QVERIFY2(problems.isEmpty(), qPrintable(view->objectName() + QStringLiteral(": ") + problems.join(QStringLiteral("; "))));
+        QVERIFY2(view->width() >= RulesCharts::kMinChartWidth - 40, qPrintable(QString::number(view->width())));
+    }
+    // Variant names are whole on every axis that lists rule sets.
+    for (QChartView* view : {ws()->charts()->changeChart(), ws()->charts()->impactChart()})
+        QCOMPARE(categoriesTopDown(view), QStringList({QStringLiteral("variant_a"), QStringLiteral("variant_b")}));
+    scroll->ensureWidgetVisible(ws()->charts()->changeChart(), 0, 0);
+    QTest::qWait(100);
+    screenshot(QStringLiteral("charts-rules-ab-%1x%2.png").arg(size.width()).arg(size.height()));
+    scroll->ensureWidgetVisible(ws()->charts()->scoresChart(), 0, 0);
+    QTest::qWait(100);
+    screenshot(QStringLiteral("charts-rules-ab-%1x%2-scrolled.png").arg(size.width()).arg(size.height()));
+    // Every chart of the page at once, as laid out at this size.
+    screenshot(QStringLiteral("charts-rules-ab-%1x%2-all.png").arg(size.width()).arg(size.height()), ws()->charts());
+}
+
+void TestCharts::metricsChartsHaveAxisTitlesAndATimeAxis()
+{
+    MetricsDashboard* d = dashboard();
+    for (QChartView* view : {d->outcomeChart(), d->durationChart(), d->timelineChart()}) {
+        for (QAbstractAxis* axis : view->chart()->axes())
+            QVERIFY2(!axis->titleText().isEmpty(), qPrintable(view->objectName()));
+    }
+    const auto horizontal = d->timelineChart()->chart()->axes(Qt::Horizontal);
+    QCOMPARE(horizontal.size(), 1);
+    auto* time = qobject_cast<QDateTimeAxis*>(horizontal.front());
+    QVERIFY(time);
+    // Every seeded run lies within the time axis.
+    QVERIFY(time->min().toMSecsSinceEpoch() <= m_seedNow - 40 * 3600 * 1000LL);
+    QVERIFY(time->max().toMSecsSinceEpoch() >= m_seedNow - 20 * 60 * 1000LL);
+    QVERIFY(!d->timelineChart()->chart()->series().isEmpty());
+}
+
+void TestCharts::timeRangeNarrowsAndIsRemembered()
+{
+    MetricsDashboard* d = dashboard();
+    auto* combo = d->findChild<QComboBox*>(QStringLiteral("metricsRange"));
+    QVERIFY(combo);
+    auto pick = [&](TimeRange range) { combo->setCurrentIndex(combo->findData(static_cast<int>(range))); };
+    auto timelineTotal = [&] {
+        std::int64_t n = 0;
+        for (const auto& s : d->data().timeline.series)
+            for (auto c : s.counts)
+                n += c;
+        return n;
+    };
+    auto pointsTotal = [&] {
+        double n = 0;
+        for (QAbstractSeries* s : d->timelineChart()->chart()->series())
+            for (const QPointF& p : static_cast<QLineSeries*>(s)->points())
+                n += p.y();
+        return n;
+    };
+    pick(TimeRange::LastHour);
+    QCOMPARE(d->timeRange(), TimeRange::LastHour);
+    QCOMPARE(d->data().total, 3); // 20, 25 and 30 minutes ago
+    QCOMPARE(timelineTotal(), 3);
+    QCOMPARE(pointsTotal(), 3.0);
+    auto* time = qobject_cast<QDateTimeAxis*>(d->timelineChart()->chart()->axes(Qt::Horizontal).front());
+    QVERIFY(time->min().toMSecsSinceEpoch() >= m_seedNow - 2 * 3600 * 1000LL);
+    QCOMPARE(time->format(), QStringLiteral("HH:mm"));
+    pick(TimeRange::LastDay);
+    QCOMPARE(d->data().total, 5);
+    QCOMPARE(pointsTotal(), 5.0);
+    pick(TimeRange::LastWeek);
+    QCOMPARE(d->data().total, 7);
+    QCOMPARE(pointsTotal(), 7.0);
+    // The choice outlives the window: a new dashboard starts with it.
+    pick(TimeRange::LastDay);
+    QCOMPARE(QSettings().value(QStringLiteral("metrics/timeRange")).toString(), QStringLiteral("day"));
+    MetricsDashboard fresh;
+    QCOMPARE(fresh.timeRange(), TimeRange::LastDay);
+    pick(TimeRange::All);
+    QCOMPARE(d->data().total, 7);
+}
+
+void TestCharts::clickOnAnOutcomeFiltersTheHistory()
+{
+    MetricsDashboard* d = dashboard();
+    QSignalSpy spy(d, &MetricsDashboard::filterChanged);
+    m_window->findChild<QDockWidget*>(QStringLiteral("metricsDock"))->raise();
+    showAt(QSize(1366, 768));
+    QCOMPARE(history()->model()->rowCount(), 7);
+
+    // A real click on the middle of the "blocked" bar.
+    QChartView* view = d->outcomeChart();
+    view->window()->activateWindow();
+    auto* series = seriesOf<QAbstractBarSeries>(view);
+    const int rows = static_cast<int>(sb::kAllOutcomes.size());
+    const int blockedIndex = static_cast<int>(std::find(sb::kAllOutcomes.begin(), sb::kAllOutcomes.end(), sb::Outcome::Blocked)
+                                              - sb::kAllOutcomes.begin());
+    const QPointF inChart = view->chart()->mapToPosition(QPointF(m_seeded[sb::Outcome::Blocked] / 2.0, rows - 1 - blockedIndex), series);
+    const QPoint at = view->mapFromScene(view->chart()->mapToScene(inChart));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+    QTRY_COMPARE(spy.count(), 1);
+    const auto filter = spy.takeFirst().at(0).value<RunFilter>();
+    QVERIFY(filter.outcome == sb::Outcome::Blocked);
+    QCOMPARE(history()->model()->rowCount(), m_seeded[sb::Outcome::Blocked]);
+    for (int r = 0; r < history()->model()->rowCount(); ++r)
+        QCOMPARE(history()->model()->index(r, RunHistoryModel::OutcomeColumn).data().toString(), QStringLiteral("blocked"));
+    // The counters narrow to the selection, the outcome bars do not (another outcome stays clickable).
+    QCOMPARE(d->data().total, m_seeded[sb::Outcome::Blocked]);
+    QCOMPARE(d->data().countOf(sb::Outcome::Ok), m_seeded[sb::Outcome::Ok]);
+    auto* clear = d->findChild<QToolButton*>(QStringLiteral("metricsFilter"));
+    QVERIFY(clear->isVisible());
+    QVERIFY(clear->text().contains(QStringLiteral("blocked")));
+    screenshot(QStringLiteral("charts-metrics-filtered-1366x768.png"));
+
+    // A duration bin narrows further; the button clears both.
+    d->clickDurationBin(0); // below 10 ms: both blocked runs
+    QCOMPARE(history()->model()->rowCount(), 2);
+    d->clickDurationBin(1);
+    QCOMPARE(history()->model()->rowCount(), 0);
+    clear->click();
+    QVERIFY(d->filter().isEmpty());
+    QCOMPARE(history()->model()->rowCount(), 7);
+    QVERIFY(!clear->isVisible());
+}
+
+void TestCharts::clickOnATimelinePointFilters()
+{
+    MetricsDashboard* d = dashboard();
+    const Timeline& line = d->data().timeline;
+    QVERIFY(line.buckets > 0);
+    // The bucket of the timeout run (five hours ago).
+    const int bucket = static_cast<int>((m_seedNow - 5 * 3600 * 1000LL - line.startMs) / line.bucketMs);
+    d->clickTimelinePoint(sb::Outcome::Timeout, bucket);
+    QCOMPARE(history()->model()->rowCount(), 1);
+    QCOMPARE(history()->model()->index(0, RunHistoryModel::OutcomeColumn).data().toString(), QStringLiteral("timeout"));
+    d->clickTimelinePoint(sb::Outcome::Timeout, bucket); // again: cleared
+    QCOMPARE(history()->model()->rowCount(), 7);
+}
+
+void TestCharts::chartsExportPngAndCsv()
+{
+    QTemporaryDir out;
+    QChartView* change = ws()->charts()->changeChart();
+    QVERIFY(saveChartPng(change, out.filePath(QStringLiteral("change.png"))));
+    QVERIFY(QImage(out.filePath(QStringLiteral("change.png"))).width() > 100);
+    const QString csv = chartCsv(change->chart());
+    QVERIFY2(csv.startsWith(QStringLiteral("category,")), qPrintable(csv));
+    QVERIFY2(csv.contains(QStringLiteral("\nvariant_a,")) && csv.contains(QStringLiteral("\nvariant_b,")), qPrintable(csv));
+    const QString timeline = chartCsv(dashboard()->timelineChart()->chart());
+    QVERIFY2(timeline.startsWith(QStringLiteral("series,time,value\n")), qPrintable(timeline));
+    QVERIFY(saveChartCsv(dashboard()->outcomeChart()->chart(), out.filePath(QStringLiteral("outcomes.csv"))));
+    QFile file(out.filePath(QStringLiteral("outcomes.csv")));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(QString::fromUtf8(file.readAll()).contains(QStringLiteral("blocked")));
+    // Both are offered in each chart's context menu.
+    QVERIFY(change->findChild<QAction*>(QStringLiteral("actionChartPng")));
+    QVERIFY(dashboard()->durationChart()->findChild<QAction*>(QStringLiteral("actionChartCsv")));
+}
+
+void TestCharts::metricsReadWholeAfterTheDemo_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1366x768") << QSize(1366, 768);
+    QTest::newRow("1440x900") << QSize(1440, 900);
+}
+
+void TestCharts::metricsReadWholeAfterTheDemo()
+{
+    QFETCH(QSize, size);
+    if (dashboard()->data().total == 7) {
+        auto* demo = m_window->findChild<QAction*>(QStringLiteral("actionDemo"));
+        demo->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->jobs()->isRunning(), 180000);
+        QVERIFY(dashboard()->data().total > 7);
+    }
+    m_window->findChild<QDockWidget*>(QStringLiteral("metricsDock"))->raise();
+    showAt(size);
+    MetricsDashboard* d = dashboard();
+    auto* scroll = d->findChild<QScrollArea*>(QStringLiteral("metricsChartsScroll"));
+    for (QChartView* view : {d->outcomeChart(), d->durationChart(), d->timelineChart()}) {
+        QVERIFY2(view->height() >= view->minimumHeight(), qPrintable(view->objectName()));
+        scroll->ensureWidgetVisible(view, 0, 0);
+        QApplication::processEvents();
+        const QStringList problems = unreadable(view);
+        QVERIFY2(problems.isEmpty(), qPrintable(view->objectName() + QStringLiteral(": ") + problems.join(QStringLiteral("; "))));
+    }
+    scroll->ensureWidgetVisible(d->outcomeChart(), 0, 0);
+    QTest::qWait(100);
+    screenshot(QStringLiteral("charts-metrics-%1x%2.png").arg(size.width()).arg(size.height()));
+    scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+    QTest::qWait(100);
+    screenshot(QStringLiteral("charts-metrics-%1x%2-timeline.png").arg(size.width()).arg(size.height()), d);
+}
+
+int main(int argc, char* argv[])
+{
+    return sb::guitest::runWindowTest<TestCharts>(argc, argv);
+}
+
+#include "test_charts.moc"

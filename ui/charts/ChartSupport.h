@@ -1,0 +1,33 @@
+#pragma once
+// What every chart of the workbench shares: exact values in tooltips on hover, and exporting a chart as a PNG
+// image or its figures as CSV from the chart's context menu.
+
+#include <QString>
+#include <QStringList>
+
+class QAbstractBarSeries;
+class QBarSet;
+class QChart;
+class QChartView;
+class QXYSeries;
+
+namespace sb::ui {
+
+// The tooltip of each bar of `set`, by index; shown on hover once the set's series has showBarToolTips.
+void setBarToolTips(QBarSet* set, const QStringList& tips);
+QString barToolTip(const QBarSet* set, int index);
+void showBarToolTips(QAbstractBarSeries* series);
+// The same for the points of a line or scatter series (by point index); the tooltip of the nearest point shows.
+void setPointToolTips(QXYSeries* series, const QStringList& tips);
+QString pointToolTip(const QXYSeries* series, int index);
+void showPointToolTips(QXYSeries* series);
+
+// The chart's figures as CSV: for bar series a row per category and a column per set, for line series a row
+// per point (times as ISO 8601 on a time axis). Labels are plain text (an axis's rich text unescaped).
+QString chartCsv(const QChart* chart);
+bool saveChartCsv(const QChart* chart, const QString& path);
+bool saveChartPng(QChartView* view, const QString& path);
+// "Save chart as PNG…" and "Save data as CSV…" in the view's context menu; `fileStem` names the suggested files.
+void addChartExportActions(QChartView* view, const QString& fileStem);
+
+} // namespace sb::ui
