@@ -503,7 +503,7 @@ TEST_F(PromoteTest, ExtraChecksAndRiskInputsTakePart)
         return out;
     });
     request.riskInputs.push_back([](const PromotionSubject&) -> Result<std::vector<RiskFinding>> {
-        return std::vector<RiskFinding>{{RiskLevel::High, "impact rate 12% (more than 5%)"}};
+        return std::vector<RiskFinding>{{RiskLevel::High, "impact rate 12% (more than 5%)", std::nullopt}};
     });
     const auto report = promote(request);
     EXPECT_EQ(report.risk, RiskLevel::High);
