@@ -430,7 +430,7 @@ void TestPromotionDialog::ruleSetsAndABinaryAreReviewed()
         return file.readAll();
     };
     sb::DatasetImport import;
-    import.file = (demo + QStringLiteral("/transactions.csv")).toStdString();
+    import.file = QString(demo + QStringLiteral("/transactions.csv")).toStdString();
     import.name = "demo-tx";
     auto imported = sb::importDatasetFile(import, [this] { return sb::Store::open(storePath()); });
     QVERIFY2(imported, imported ? "" : imported.error().message.c_str());

@@ -71,6 +71,7 @@ TEST_F(PromotionPlanTest, ARiskConfigFileIsReadAndABadOneRefused)
     const fs::path config = m_dir / "promotion.yaml";
     std::ofstream(config) << "promotion:\n  medium: {files_changed: 3}\n";
     PromotionPlan p = plan();
+    p.sandboxData = false; // no sandbox "exp" here: only the risk config is read
     p.riskConfig = config.string();
     auto prepared = preparePromotion(p, opener());
     ASSERT_TRUE(prepared) << prepared.error().message;
