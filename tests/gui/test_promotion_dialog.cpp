@@ -8,6 +8,7 @@
 #include "gui_test_main.h"
 #include "ui/checkpoints/CheckpointBrowser.h"
 #include "ui/editor/CodeEditor.h"
+#include "ui/editor/DiffLayout.h"
 #include "ui/editor/DiffPane.h"
 #include "ui/editor/DiffView.h"
 #include "ui/editor/SideBySideDiffView.h"
@@ -60,6 +61,7 @@ private slots:
     void previewCanBeCancelled();
     void previewEqualsTheCommandLinesDryRun();
     void ruleSetsAndABinaryAreReviewed();
+    void sideBySideRowsPairLinesAndNumberEachSide();
     void cleanupTestCase();
 
 private:
@@ -564,6 +566,50 @@ void TestPromotionDialog::ruleSetsAndABinaryAreReviewed()
     again->reject();
     QTRY_VERIFY(!QApplication::activeModalWidget());
     QSettings().remove(QStringLiteral("promotion/diffMode"));
+}
+
+// The side-by-side arithmetic, without drawing: a removed run and the added run after it pair row by row, the
+// longer side's rest gets fillers, each side counts its own lines from the hunk header, and a changed row
+// marks the part between the common prefix and suffix.
+void TestPromotionDialog::sideBySideRowsPairLinesAndNumberEachSide()
+{
+    using Kind = DiffRow::Kind;
+    const DiffLayout layout = DiffLayout::fromUnified(QStringLiteral("--- a/f\n+++ b/f\n@@ -3,4 +3,5 @@\n same\n"
+                                                                     "-limit: 10\n-gone\n+limit: 25\n+new one\n"
+                                                                     "+new two\n tail\n\\ No newline at end of file\n"));
+    QCOMPARE(layout.header, QStringList({QStringLiteral("--- a/f"), QStringLiteral("+++ b/f")}));
+    QCOMPARE(layout.rows.size(), std::size_t{6});
+    QCOMPARE(layout.rows[0].kind, Kind::Hunk);
+    QCOMPARE(layout.rows[1].kind, Kind::Context);
+    QCOMPARE(layout.rows[1].leftNumber, 3);
+    QCOMPARE(layout.rows[1].rightNumber, 3);
+    const DiffRow& changed = layout.rows[2];
+    QCOMPARE(changed.kind, Kind::Changed);
+    QCOMPARE(changed.left, QStringLiteral("limit: 10"));
+    QCOMPARE(changed.right, QStringLiteral("limit: 25"));
+    QCOMPARE(changed.leftNumber, 4);
+    QCOMPARE(changed.rightNumber, 4);
+    QCOMPARE(changed.leftSpanStart, 7); // "limit: " is common, so is nothing after the digits
+    QCOMPARE(changed.leftSpanLength, 2);
+    QCOMPARE(changed.rightSpanLength, 2);
+    QCOMPARE(layout.rows[3].kind, Kind::Changed);
+    QCOMPARE(layout.rows[3].leftNumber, 5);
+    QCOMPARE(layout.rows[4].kind, Kind::Added); // the added run is longer: a filler on the left
+    QCOMPARE(layout.rows[4].leftNumber, 0);
+    QCOMPARE(layout.rows[4].rightNumber, 6);
+    QCOMPARE(layout.rows[5].kind, Kind::Context);
+    QCOMPARE(layout.rows[5].leftNumber, 6);
+    QCOMPARE(layout.rows[5].rightNumber, 7);
+
+    // An added file: the left has no line at all.
+    const DiffLayout added = DiffLayout::fromUnified(QStringLiteral("@@ -0,0 +1,2 @@\n+one\n+two\n"));
+    QCOMPARE(added.rows.size(), std::size_t{3});
+    QCOMPARE(added.rows[1].kind, Kind::Added);
+    QCOMPARE(added.rows[1].rightNumber, 1);
+    QCOMPARE(added.rows[2].rightNumber, 2);
+    QCOMPARE(added.rows[2].leftNumber, 0);
+    // Text that is no diff (a note) gives no rows.
+    QVERIFY(DiffLayout::fromUnified(QStringLiteral("Only the permissions of a.sh changed.")).empty());
 }
 
 void TestPromotionDialog::cleanupTestCase()
