@@ -32,7 +32,8 @@ void addPromoteCommand(CommandLine& commandLine)
     exportOption->excludes(patchOption);
     promoteCmd->add_option("--data", promote->data,
                            "A dataset (stored name, or a .csv/.jsonl file): rule sets are checked against its columns "
-                           "and each changed rule set's impact rate on it grades the risk");
+                           "and the decisions each changed rule set flips on it grade the risk (default: the sandbox's first "
+                           "dataset reference, when it has one)");
     promoteCmd->add_option("--risk-config", promote->riskConfig,
                            "Risk thresholds (YAML, a `promotion:` section; default STORE.d/promotion.yaml if present)");
     promoteCmd->add_option("--take-source", promote->takeSource,

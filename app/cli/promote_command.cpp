@@ -1,6 +1,6 @@
 // sandbench promote SANDBOX: the promotion gate (promotion/promote.h, usecases/promotion.h) from the command
 // line. Exit status 0 applied (or nothing to promote, or a clean preview or export), 1 blocked (conflicts, a
-// failed compatibility check, high risk without an approval) or not possible, 2 usage errors.
+// failed compatibility check, a risk that needs an approval, without one) or not possible, 2 usage errors.
 
 #include "commands.h"
 #include "rules_support.h"
@@ -60,6 +60,9 @@ void printReport(const PromotionReport& r)
     std::cout << "risk     " << toString(r.risk) << (r.approvalRequired ? " (approval required)" : "") << '\n';
     for (const auto& reason : r.riskReasons)
         std::cout << "  - " << reason << '\n';
+    for (const auto& d : r.decisionImpacts)
+        std::cout << fmt::format("rules    {}: {} of {} decisions change on {} (impact rate {:.2f} %)\n",
+                                 printable(d.path), d.changed, d.records, printable(d.data), d.rate * 100);
     if (r.approval)
         std::cout << "approval " << printable(r.approval->by) << ": " << printable(r.approval->note) << '\n';
     for (const auto& c : r.compatibility)

@@ -45,6 +45,8 @@ RiskRules RiskConfig::defaultMedium()
     rules.filesChanged = 10;
     rules.linesChanged = 1000;
     rules.impactRate = 0.01;
+    rules.binaryChanged = true;
+    rules.ruleSetChanged = true;
     return rules;
 }
 
@@ -118,9 +120,12 @@ Result<void> readRules(const YAML::Node& node, std::string_view origin, const st
                     ok = fail(at(value, origin, where) + ": expected a fraction from 0 to 1 (0.05 is 5 %), or null");
                 }
             }
-        } else if (key == "policy_changed") {
+        } else if (key == "policy_changed" || key == "binary_changed" || key == "rule_set_changed") {
+            bool& flag = key == "policy_changed"   ? rules.policyChanged
+                         : key == "binary_changed" ? rules.binaryChanged
+                                                   : rules.ruleSetChanged;
             try {
-                rules.policyChanged = value.as<bool>();
+                flag = !value.IsNull() && value.as<bool>();
             } catch (const YAML::Exception&) {
                 ok = fail(at(value, origin, where) + ": expected true or false");
             }
@@ -133,7 +138,7 @@ Result<void> readRules(const YAML::Node& node, std::string_view origin, const st
         } else {
             ok = fail(at(item.first, origin, where)
                       + ": unknown rule (files_changed, files_removed, lines_changed, bytes_changed, policy_changed, "
-                        "impact_rate, paths)");
+                        "binary_changed, rule_set_changed, impact_rate, paths)");
         }
         if (!ok)
             return ok;
@@ -230,6 +235,17 @@ Result<RiskConfig> RiskConfig::parse(std::string_view yaml, std::string_view ori
             } else if (key == "medium") {
                 if (auto ok = readRules(item.second, origin, "promotion.medium", config.medium); !ok)
                     return std::unexpected(ok.error());
+            } else if (key == "approval") {
+                const std::string level = item.second.IsScalar() ? item.second.as<std::string>() : std::string();
+                if (level == "low")
+                    config.approval = RiskLevel::Low;
+                else if (level == "medium")
+                    config.approval = RiskLevel::Medium;
+                else if (level == "high")
+                    config.approval = RiskLevel::High;
+                else
+                    return fail(at(item.second, origin, "promotion.approval")
+                                + ": expected the lowest risk level that needs an approval: low, medium or high");
             } else if (key == "policy_paths") {
                 auto list = globs(item.second, origin, "promotion.policy_paths");
                 if (!list)
@@ -237,7 +253,7 @@ Result<RiskConfig> RiskConfig::parse(std::string_view yaml, std::string_view ori
                 config.policyPaths = std::move(*list);
             } else {
                 return fail(at(item.first, origin, "promotion." + key)
-                            + ": unknown key (high, medium, policy_paths)");
+                            + ": unknown key (high, medium, approval, policy_paths)");
             }
         }
     } catch (const YAML::Exception& e) {
@@ -269,6 +285,16 @@ void gradeRisk(const RiskConfig& config, const std::vector<PromotionChange>& cha
             break;
         }
     }
+    // Binary files added or changed: a reviewer cannot read them as text.
+    std::uint64_t binaries = 0;
+    std::string binaryPath;
+    for (const auto& c : changes) {
+        if (c.binary && c.change.after) {
+            if (binaries++ == 0)
+                binaryPath = fmt::format("{} ({}, {} bytes)", printable(c.change.path, 200),
+                                         c.change.kind == ChangeKind::Added ? "added" : "changed", c.change.after->size);
+        }
+    }
     auto apply = [&](RiskLevel at, const RiskRules& rules) {
         bool any = false;
         auto add = [&](std::string reason) {
@@ -287,6 +313,11 @@ void gradeRisk(const RiskConfig& config, const std::vector<PromotionChange>& cha
             add(fmt::format("{} bytes changed (more than {})", bytes, *rules.bytesChanged));
         if (rules.policyChanged && policyChanged)
             add(fmt::format("policy file {} changed", printable(policyPath, 200)));
+        if (rules.binaryChanged && binaries > 0)
+            add(binaries == 1 ? fmt::format("binary file {}: it cannot be reviewed as text", binaryPath)
+                              : fmt::format("{} binary files added or changed, e.g. {}: they cannot be reviewed as "
+                                            "text",
+                                            binaries, binaryPath));
         if (!rules.paths.empty()) {
             auto filter = PathFilter::make(rules.paths, {}).value_or(PathFilter{});
             for (const auto& c : changes) {
@@ -306,6 +337,11 @@ void gradeRisk(const RiskConfig& config, const std::vector<PromotionChange>& cha
         if (level < finding.level)
             level = finding.level;
     }
+}
+
+bool approvalRequired(const RiskConfig& config, RiskLevel level)
+{
+    return level >= config.approval;
 }
 
 CompatibilityCheck policyCompatibilityCheck()
@@ -456,6 +492,15 @@ nlohmann::json promotionToJson(const PromotionReport& r)
         item["message"] = c.message;
         compatibility.push_back(std::move(item));
     }
+    json decisions = json::array();
+    for (const auto& d : r.decisionImpacts) {
+        json item = pathJson(d.path);
+        item["data"] = d.data;
+        item["decisions_changed"] = d.changed;
+        item["records"] = d.records;
+        item["impact_rate"] = d.rate;
+        decisions.push_back(std::move(item));
+    }
     const PromotionImpact& i = r.impact;
     return {{"status", r.status},
             {"source", r.source},
@@ -470,6 +515,7 @@ nlohmann::json promotionToJson(const PromotionReport& r)
             {"checkpoint", r.checkpoint.empty() ? json(nullptr) : json(r.checkpoint)},
             {"risk", toString(r.risk)},
             {"risk_reasons", r.riskReasons},
+            {"rule_impact", decisions},
             {"approval_required", r.approvalRequired},
             {"approval", r.approval ? json{{"by", r.approval->by}, {"note", r.approval->note}} : json(nullptr)},
             {"conflicts", conflicts},

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 namespace sb::rules {
@@ -126,15 +127,28 @@ CompatibilityCheck ruleSetCompatibilityCheck(std::shared_ptr<const Dataset> data
     };
 }
 
+namespace {
+
+// The level a rule set's change reaches whatever its impact: the configured rule_set_changed rules.
+RiskLevel changedRuleSetLevel(const RiskConfig& config)
+{
+    return config.high.ruleSetChanged ? RiskLevel::High
+           : config.medium.ruleSetChanged ? RiskLevel::Medium
+                                          : RiskLevel::Low;
+}
+
+} // namespace
+
 RiskInput ruleSetImpactRisk(std::shared_ptr<const Dataset> data)
 {
     return [data](const PromotionSubject& subject) -> Result<std::vector<RiskFinding>> {
         std::vector<RiskFinding> findings;
-        if (!data || !subject.changes)
+        if (!subject.changes)
             return findings;
         const auto policies = policyFilter(subject);
         const RiskConfig defaults;
         const RiskConfig& config = subject.config ? *subject.config : defaults;
+        const RiskLevel changedLevel = changedRuleSetLevel(config);
         for (const auto& change : *subject.changes) {
             const std::string& path = change.change.path;
             if (isPolicy(policies, path))
@@ -149,16 +163,31 @@ RiskInput ruleSetImpactRisk(std::shared_ptr<const Dataset> data)
             if (!before)
                 return std::unexpected(before.error());
             if (!*before) {
-                findings.push_back({RiskLevel::Medium,
-                                    fmt::format("rule set {} is new: there is no current version to measure its "
-                                                "impact against",
-                                                shown)});
+                findings.push_back({changedLevel,
+                                    fmt::format("rule set {} is new: production decides by it from now on, and there "
+                                                "is no current version to measure its impact against",
+                                                shown),
+                                    std::nullopt});
+                continue;
+            }
+            if (!data) {
+                findings.push_back({changedLevel,
+                                    fmt::format("rule set {} changed; its impact is not measured (no dataset: name one "
+                                                "with --data, or refer the sandbox to one)",
+                                                shown),
+                                    std::nullopt});
                 continue;
             }
             Compiled baseline;
             Compiled candidate;
-            if (!compileText(**before, shown, *data, baseline) || !compileText(**after, shown, *data, candidate))
-                continue; // the compatibility check names what does not compile
+            if (!compileText(**before, shown, *data, baseline) || !compileText(**after, shown, *data, candidate)) {
+                // The compatibility check names what does not compile.
+                findings.push_back({changedLevel, fmt::format("rule set {} changed; its impact cannot be measured: it "
+                                                              "does not compile against {}",
+                                                              shown, printable(data->source(), 120)),
+                                    std::nullopt});
+                continue;
+            }
             EvalOptions options;
             options.allRules = false;
             auto baseEval = evaluate(*baseline.compiled, *data, options);
@@ -170,20 +199,23 @@ RiskInput ruleSetImpactRisk(std::shared_ptr<const Dataset> data)
             auto impact = computeImpact(*baseline.compiled, *baseEval, *candidate.compiled, *candEval, *data);
             if (!impact)
                 return std::unexpected(impact.error());
-            RiskLevel level = RiskLevel::Low;
+            RiskLevel level = changedLevel;
             std::string threshold;
             if (config.high.impactRate && impact->impactRate > *config.high.impactRate) {
                 level = RiskLevel::High;
                 threshold = fmt::format(", above the high threshold of {:.4g} %", *config.high.impactRate * 100);
             } else if (config.medium.impactRate && impact->impactRate > *config.medium.impactRate) {
-                level = RiskLevel::Medium;
+                level = std::max(level, RiskLevel::Medium);
                 threshold = fmt::format(", above the medium threshold of {:.4g} %", *config.medium.impactRate * 100);
             }
-            findings.push_back({level, fmt::format("rule set {} changes the decision of {} of {} records in {} "
-                                                   "(impact rate {:.2f} %{})",
-                                                   shown, impact->affected, impact->total,
-                                                   printable(data->source(), 120), impact->impactRate * 100,
-                                                   threshold)});
+            DecisionImpact decisions{path, data->source(), static_cast<std::uint64_t>(impact->affected),
+                                     static_cast<std::uint64_t>(impact->total), impact->impactRate};
+            findings.push_back({level,
+                                fmt::format("rule set {} changes the decision of {} of {} records in {} (impact "
+                                            "rate {:.2f} %{})",
+                                            shown, impact->affected, impact->total, printable(data->source(), 120),
+                                            impact->impactRate * 100, threshold),
+                                std::move(decisions)});
         }
         return findings;
     };

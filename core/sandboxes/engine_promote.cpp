@@ -188,7 +188,8 @@ void noteBlocks(const PromotionRequest& request, PromotionReport& report)
                                                  sb::toString(side), path));
     }
     if (report.approvalRequired && !report.approval)
-        report.blocked.push_back("high risk: an approval is required (--approve --by NAME --note TEXT)");
+        report.blocked.push_back(fmt::format("{} risk: an approval is required (--approve --by NAME --note TEXT)",
+                                             sb::toString(report.risk)));
 }
 
 } // namespace
@@ -276,7 +277,11 @@ Result<void> SandboxEngine::Impl::gradePromotion(const PromotionRequest& request
         findings.insert(findings.end(), found->begin(), found->end());
     }
     gradeRisk(config, report.changes, report.impact, findings, report.risk, report.riskReasons);
-    report.approvalRequired = report.risk == RiskLevel::High;
+    for (const auto& finding : findings) {
+        if (finding.decisions)
+            report.decisionImpacts.push_back(*finding.decisions);
+    }
+    report.approvalRequired = approvalRequired(config, report.risk);
     report.approval = request.approval;
     return {};
 }

@@ -1,10 +1,25 @@
 #include "usecases/promotion.h"
 
 #include "rules/promotion_gate.h"
+#include "sandboxes/sandbox_engine.h"
 
 #include <memory>
 
 namespace sb {
+
+Result<std::string> sandboxDataName(const std::string& sandbox, const StoreOpener& openStore)
+{
+    auto store = openStore();
+    if (!store)
+        return std::unexpected(store.error());
+    auto engine = SandboxEngine::open(*store);
+    if (!engine)
+        return std::unexpected(engine.error());
+    auto info = (*engine)->sandbox(sandbox);
+    if (!info)
+        return std::unexpected(info.error());
+    return info->datasets.empty() ? std::string() : info->datasets.front().name;
+}
 
 Result<PreparedPromotion> preparePromotion(PromotionPlan plan, const StoreOpener& openStore)
 {
@@ -16,8 +31,15 @@ Result<PreparedPromotion> preparePromotion(PromotionPlan plan, const StoreOpener
             return std::unexpected(config.error());
         out.request.risk = std::move(*config);
     }
+    if (plan.data.empty() && plan.sandboxData) {
+        auto name = sandboxDataName(out.request.source, openStore);
+        if (!name)
+            return std::unexpected(name.error());
+        plan.data = std::move(*name);
+    }
     std::shared_ptr<const rules::Dataset> data;
     if (!plan.data.empty()) {
+        out.dataName = plan.data;
         DatasetRequest source;
         source.data = plan.data;
         source.sandbox = out.request.source;
@@ -28,8 +50,8 @@ Result<PreparedPromotion> preparePromotion(PromotionPlan plan, const StoreOpener
         out.dataSource = loaded->data.source();
         out.dataReport = std::move(loaded->report);
         data = std::make_shared<const rules::Dataset>(std::move(loaded->data));
-        out.request.riskInputs.push_back(rules::ruleSetImpactRisk(data));
     }
+    out.request.riskInputs.push_back(rules::ruleSetImpactRisk(data));
     out.request.checks.push_back(rules::ruleSetCompatibilityCheck(data));
     return out;
 }

@@ -219,18 +219,34 @@ TEST_F(PromoteCli, RuleSetsAreCheckedAndTheirImpactGradesTheRisk)
     writeFile(path("feature") / "rules/card.yaml", readFile(demo / "rules/variant_b.yaml"));
     const std::string data = quoted((demo / "transactions.csv").string());
 
-    // Without data: the rule set is checked, the risk comes from the file thresholds alone.
+    // Without data: the rule set is checked; a changed rule set is medium risk, its impact not measured, and
+    // the approval is required from medium on.
     const json plain = run("promote feature --dry-run");
     ASSERT_EQ(plain["compatibility"].size(), 1u);
     EXPECT_EQ(plain["compatibility"][0]["check"], "rules");
     EXPECT_EQ(plain["compatibility"][0]["ok"], true);
+    EXPECT_EQ(plain["risk"], "medium");
+    EXPECT_EQ(plain["approval_required"], true);
+    EXPECT_EQ(plain["rule_impact"], json::array());
+    EXPECT_NE(plain["risk_reasons"].dump().find("not measured"), std::string::npos) << plain["risk_reasons"].dump();
 
-    // With data: the changed rule set's impact rate is measured and graded.
+    // With data: the decisions the changed rule set flips are counted, as `rules impact` counts them, and graded.
     const json measured = run("promote feature --dry-run --data " + data);
     bool rated = false;
     for (const auto& reason : measured["risk_reasons"])
         rated = rated || reason.get<std::string>().find("impact rate") != std::string::npos;
     EXPECT_TRUE(rated) << measured["risk_reasons"].dump();
+    const json impact = run("rules impact --baseline " + quoted((demo / "rules/current.yaml").string())
+                            + " --candidate " + quoted((demo / "rules/variant_b.yaml").string()) + " --data " + data);
+    ASSERT_EQ(measured["rule_impact"].size(), 1u) << measured.dump(1);
+    EXPECT_EQ(measured["rule_impact"][0]["path"], "rules/card.yaml");
+    EXPECT_EQ(measured["rule_impact"][0]["decisions_changed"], impact["affected"]) << impact.dump(1);
+    EXPECT_EQ(measured["rule_impact"][0]["records"], impact["total"]);
+    EXPECT_GT(measured["rule_impact"][0]["decisions_changed"].get<int>(), 0);
+    const auto text = cli("promote feature --dry-run --data " + data + store());
+    const std::string line = "rules    rules/card.yaml: " + std::to_string(impact["affected"].get<int>()) + " of "
+                             + std::to_string(impact["total"].get<int>()) + " decisions change";
+    EXPECT_NE(text.out.find(line), std::string::npos) << text.out;
     const std::string strict = write("strict.yaml", "promotion:\n  high:\n    impact_rate: 0.0001\n");
     const json high = run("promote feature --dry-run --data " + data + " --risk-config " + strict);
     EXPECT_EQ(high["risk"], "high");

@@ -2,20 +2,29 @@
 // the GUI thread, and the test reads and clicks it as a person would — a clean promotion (the file lands in
 // main's workspace as a 'promote' checkpoint), a conflict (listed; Promote disabled until a side is taken),
 // a high-risk change (Promote disabled until name and note are filled; the approval is in the audit log),
-// an export to a folder, and a cancelled preview. Screenshots go to the build tree.
+// an export to a folder, a cancelled preview, and the review of a rule-set change with a binary file (not low
+// risk, the decisions it flips as `sandbench rules impact` counts them, the binary file as a panel, both diff
+// layouts, a size that fits a small screen). Screenshots go to the build tree.
 #include "gui_test_main.h"
 #include "ui/checkpoints/CheckpointBrowser.h"
+#include "ui/editor/CodeEditor.h"
+#include "ui/editor/DiffLayout.h"
+#include "ui/editor/DiffPane.h"
 #include "ui/editor/DiffView.h"
+#include "ui/editor/SideBySideDiffView.h"
 #include "ui/mainwindow/MainWindow.h"
 #include "ui/models/CheckpointListModel.h"
 #include "ui/promote/PromotionDialog.h"
 #include "store/audit.h"
 #include "store/store.h"
 #include "sandboxes/sandbox_engine.h"
+#include "usecases/dataset_source.h"
+#include "usecases/sandbox_datasets.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -26,9 +35,13 @@
 #include <QMenu>
 #include <QProcess>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollBar>
+#include <QSettings>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 
 #include <nlohmann/json.hpp>
@@ -47,6 +60,8 @@ private slots:
     void highRiskNeedsAnApproval();
     void previewCanBeCancelled();
     void previewEqualsTheCommandLinesDryRun();
+    void ruleSetsAndABinaryAreReviewed();
+    void sideBySideRowsPairLinesAndNumberEachSide();
     void cleanupTestCase();
 
 private:
@@ -68,7 +83,7 @@ private:
     }
     CheckpointBrowser* browser() const { return m_window->checkpointBrowser(); }
     std::filesystem::path storePath() const { return QString(m_dir.path() + QStringLiteral("/store.db")).toStdString(); }
-    QString makeSandbox(const QString& name);   // from main; returns its workspace
+    QString makeSandbox(const QString& name, const std::vector<std::string>& datasets = {}); // from main; its workspace
     QString workspaceOf(const QString& sandbox);
     std::vector<sb::CheckpointInfo> checkpointsOf(const QString& sandbox);
     PromotionDialog* openDialog(const QString& sandbox);
@@ -80,7 +95,7 @@ private:
     std::unique_ptr<MainWindow> m_window;
 };
 
-QString TestPromotionDialog::makeSandbox(const QString& name)
+QString TestPromotionDialog::makeSandbox(const QString& name, const std::vector<std::string>& datasets)
 {
     auto store = sb::Store::open(storePath());
     if (!store)
@@ -90,6 +105,12 @@ QString TestPromotionDialog::makeSandbox(const QString& name)
         qFatal("engine: %s", engine.error().message.c_str());
     sb::CreateSandboxRequest request;
     request.name = name.toStdString();
+    for (const auto& dataset : datasets) {
+        auto ref = sb::datasetReference(*store, dataset);
+        if (!ref)
+            qFatal("dataset: %s", ref.error().message.c_str());
+        request.datasets.push_back(*ref);
+    }
     auto made = (*engine)->createSandbox(request);
     if (!made)
         qFatal("create: %s", made.error().message.c_str());
@@ -395,6 +416,200 @@ void TestPromotionDialog::previewEqualsTheCommandLinesDryRun()
     QVERIFY2(parsed == window, (parsed.dump(1) + "\n---\n" + window.dump(1)).c_str());
     dialog->reject();
     QTRY_VERIFY(!QApplication::activeModalWidget());
+}
+
+// The user's case: a rule set changed, a new one, and a binary file. Not low risk, the approval required; the
+// decisions the changed rule set flips on the sandbox's dataset shown, equal to `sandbench rules impact` for the
+// same files; the dialog opens on a text file; a binary file is a panel, not an empty diff; both diff layouts
+// show the right lines; the dialog fits a 1366×768 screen.
+void TestPromotionDialog::ruleSetsAndABinaryAreReviewed()
+{
+    const QString demo = QStringLiteral(SANDBENCH_DEMO_DIR);
+    auto readAll = [](const QString& path) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            qFatal("cannot read %s", qPrintable(path));
+        return file.readAll();
+    };
+    sb::DatasetImport import;
+    import.file = QString(demo + QStringLiteral("/transactions.csv")).toStdString();
+    import.name = "demo-tx";
+    auto imported = sb::importDatasetFile(import, [this] { return sb::Store::open(storePath()); });
+    QVERIFY2(imported, imported ? "" : imported.error().message.c_str());
+    writeFile(workspaceOf(QStringLiteral("main")) + QStringLiteral("/rules/card.yaml"),
+              readAll(demo + QStringLiteral("/rules/current.yaml")));
+    const QString workspace = makeSandbox(QStringLiteral("rule-review"), {"demo-tx"});
+    writeFile(workspace + QStringLiteral("/rules/card.yaml"), readAll(demo + QStringLiteral("/rules/variant_a.yaml")));
+    writeFile(workspace + QStringLiteral("/rules/extra.yaml"), readAll(demo + QStringLiteral("/rules/variant_b.yaml")));
+    QByteArray blob(300, '\0');
+    for (int i = 0; i < blob.size(); ++i)
+        blob[i] = static_cast<char>((i * 37) & 0xff);
+    writeFile(workspace + QStringLiteral("/assets/model.bin"), blob);
+
+    // What the command line counts for the same two files on the same records.
+    QProcess cli;
+    cli.start(QStringLiteral(SANDBENCH_CLI),
+              {QStringLiteral("rules"), QStringLiteral("impact"), QStringLiteral("--baseline"),
+               demo + QStringLiteral("/rules/current.yaml"), QStringLiteral("--candidate"),
+               demo + QStringLiteral("/rules/variant_a.yaml"), QStringLiteral("--data"),
+               demo + QStringLiteral("/transactions.csv"), QStringLiteral("--json")});
+    QVERIFY(cli.waitForFinished(120000));
+    QCOMPARE(cli.exitCode(), 0);
+    const auto impact = nlohmann::json::parse(cli.readAllStandardOutput().toStdString(), nullptr, false);
+    QVERIFY(!impact.is_discarded());
+    const auto affected = impact.at("affected").get<std::uint64_t>();
+    const auto total = impact.at("total").get<std::uint64_t>();
+    QVERIFY(affected > 0);
+
+    QSettings().setValue(QStringLiteral("promotion/diffMode"), QStringLiteral("unified"));
+    auto* dialog = openDialog(QStringLiteral("rule-review"));
+    QVERIFY(dialog);
+    waitForPreview(dialog);
+    const auto& report = *dialog->report();
+
+    // Not low risk, and the approval is required.
+    QVERIFY2(report.risk != sb::RiskLevel::Low, qPrintable(in<QLabel>(dialog, "promotionRiskReasons")->text()));
+    QVERIFY(in<QLabel>(dialog, "promotionRisk")->text() != QStringLiteral("Low risk"));
+    const QString reasons = in<QLabel>(dialog, "promotionRiskReasons")->text();
+    QVERIFY2(reasons.contains(QStringLiteral("binary file assets/model.bin")), qPrintable(reasons));
+    QVERIFY2(reasons.contains(QStringLiteral("rule set rules/extra.yaml is new")), qPrintable(reasons));
+    QVERIFY(!reasons.contains(QStringLiteral("No risk rule applies")));
+    QVERIFY(report.approvalRequired);
+    QVERIFY(in<QGroupBox>(dialog, "promotionApprovalBox")->title().contains(QStringLiteral("required")));
+    QVERIFY(!in<QPushButton>(dialog, "promotionPromote")->isEnabled());
+
+    // The flips, as the command line counts them.
+    QCOMPARE(report.decisionImpacts.size(), std::size_t{1});
+    QCOMPARE(report.decisionImpacts[0].changed, affected);
+    QCOMPARE(report.decisionImpacts[0].records, total);
+    const QString ruleImpact = in<QLabel>(dialog, "promotionRuleImpact")->text();
+    QVERIFY(in<QLabel>(dialog, "promotionRuleImpact")->isVisible());
+    QVERIFY2(ruleImpact.contains(QStringLiteral("%1 of %2").arg(affected).arg(total)), qPrintable(ruleImpact));
+    QVERIFY2(ruleImpact.contains(QStringLiteral("rules/extra.yaml")), qPrintable(ruleImpact)); // new: no figure
+
+    // It opens on the first text file, not on the binary one listed first.
+    auto* files = in<QTreeWidget>(dialog, "promotionFiles");
+    QCOMPARE(files->topLevelItem(0)->text(1), QStringLiteral("assets/model.bin"));
+    QVERIFY(files->currentItem());
+    QCOMPARE(files->currentItem()->text(1), QStringLiteral("rules/card.yaml"));
+    auto* pane = in<DiffPane>(dialog, "promotionDiffPane");
+    QVERIFY(!pane->showsNotice());
+
+    // Unified: the removed line and the line that replaces it.
+    QCOMPARE(pane->mode(), DiffPane::Mode::Unified);
+    const QString unified = in<DiffView>(dialog, "promotionDiff")->text();
+    QVERIFY2(unified.contains(QStringLiteral("\n-version: 7\n")) && unified.contains(QStringLiteral("\n+version: 8-a\n")),
+             qPrintable(unified));
+    QVERIFY(in<DiffView>(dialog, "promotionDiff")->isVisible());
+    screenshot(QStringLiteral("33-promotion-rules-unified.png"), dialog);
+
+    // Side by side, by the toolbar button: old left, new right, each with its own line numbers, on one row.
+    QTest::mouseClick(in<QToolButton>(dialog, "diffSideBySide"), Qt::LeftButton);
+    QCOMPARE(pane->mode(), DiffPane::Mode::SideBySide);
+    QVERIFY(pane->sideBySideView()->isVisible());
+    QCOMPARE(QSettings().value(QStringLiteral("promotion/diffMode")).toString(), QStringLiteral("side-by-side"));
+    const QStringList left = pane->sideBySideView()->leftText().split(QLatin1Char('\n'));
+    const QStringList right = pane->sideBySideView()->rightText().split(QLatin1Char('\n'));
+    QCOMPARE(left.size(), right.size());
+    const qsizetype row = left.indexOf(QStringLiteral("version: 7"));
+    QVERIFY2(row >= 0, qPrintable(pane->sideBySideView()->leftText()));
+    QCOMPARE(right[row], QStringLiteral("version: 8-a"));
+    QCOMPARE(pane->sideBySideView()->leftNumber(static_cast<int>(row)), QStringLiteral("4"));
+    QCOMPARE(pane->sideBySideView()->rightNumber(static_cast<int>(row)), QStringLiteral("6"));
+    // An added line has a filler, without a number, on the left.
+    const qsizetype added = right.indexOf(QStringLiteral("  - id: new_account_foreign_card"));
+    QVERIFY(added >= 0);
+    QCOMPARE(left[added], QString());
+    QVERIFY(pane->sideBySideView()->leftNumber(static_cast<int>(added)).isEmpty());
+    QVERIFY(!pane->sideBySideView()->rightNumber(static_cast<int>(added)).isEmpty());
+    // The two sides scroll together.
+    auto* leftBar = pane->sideBySideView()->leftEditor()->verticalScrollBar();
+    auto* rightBar = pane->sideBySideView()->rightEditor()->verticalScrollBar();
+    if (leftBar->maximum() > 0) {
+        leftBar->setValue(leftBar->maximum());
+        QCOMPARE(rightBar->value(), leftBar->value());
+        leftBar->setValue(0);
+    }
+
+    // Fits a 1366×768 screen (what a panel leaves of it), and never opens larger than its screen.
+    const QSize minimum = dialog->minimumSize().expandedTo(dialog->minimumSizeHint());
+    QVERIFY2(minimum.width() <= 1366 && minimum.height() <= 740,
+             qPrintable(QStringLiteral("%1×%2").arg(minimum.width()).arg(minimum.height())));
+    if (QScreen* screen = dialog->screen()) {
+        QVERIFY(dialog->width() <= screen->availableGeometry().width());
+        QVERIFY(dialog->height() <= screen->availableGeometry().height());
+    }
+    dialog->resize(1366, 768);
+    screenshot(QStringLiteral("34-promotion-rules-1366x768.png"), dialog);
+    dialog->resize(1440, 900);
+    screenshot(QStringLiteral("35-promotion-rules-1440x900.png"), dialog);
+
+    // The binary file: a panel with its size and checksum.
+    files->setCurrentItem(files->topLevelItem(0));
+    QVERIFY(pane->showsNotice());
+    QVERIFY(pane->notice()->isVisible());
+    const QString notice = pane->notice()->text();
+    const QString sha = QString::fromLatin1(QCryptographicHash::hash(blob, QCryptographicHash::Sha256).toHex());
+    QVERIFY2(notice.contains(QStringLiteral("300 bytes")) && notice.contains(sha)
+                 && notice.contains(QStringLiteral("cannot be shown as text")),
+             qPrintable(notice));
+    dialog->resize(1366, 768);
+    screenshot(QStringLiteral("36-promotion-binary-1366x768.png"), dialog);
+
+    // The layout is remembered: the next review opens side by side.
+    dialog->reject();
+    QTRY_VERIFY(!QApplication::activeModalWidget());
+    auto* again = openDialog(QStringLiteral("rule-review"));
+    QVERIFY(again);
+    waitForPreview(again);
+    QCOMPARE(in<DiffPane>(again, "promotionDiffPane")->mode(), DiffPane::Mode::SideBySide);
+    again->reject();
+    QTRY_VERIFY(!QApplication::activeModalWidget());
+    QSettings().remove(QStringLiteral("promotion/diffMode"));
+}
+
+// The side-by-side arithmetic, without drawing: a removed run and the added run after it pair row by row, the
+// longer side's rest gets fillers, each side counts its own lines from the hunk header, and a changed row
+// marks the part between the common prefix and suffix.
+void TestPromotionDialog::sideBySideRowsPairLinesAndNumberEachSide()
+{
+    using Kind = DiffRow::Kind;
+    const DiffLayout layout = DiffLayout::fromUnified(QStringLiteral("--- a/f\n+++ b/f\n@@ -3,4 +3,5 @@\n same\n"
+                                                                     "-limit: 10\n-gone\n+limit: 25\n+new one\n"
+                                                                     "+new two\n tail\n\\ No newline at end of file\n"));
+    QCOMPARE(layout.header, QStringList({QStringLiteral("--- a/f"), QStringLiteral("+++ b/f")}));
+    QCOMPARE(layout.rows.size(), std::size_t{6});
+    QCOMPARE(layout.rows[0].kind, Kind::Hunk);
+    QCOMPARE(layout.rows[1].kind, Kind::Context);
+    QCOMPARE(layout.rows[1].leftNumber, 3);
+    QCOMPARE(layout.rows[1].rightNumber, 3);
+    const DiffRow& changed = layout.rows[2];
+    QCOMPARE(changed.kind, Kind::Changed);
+    QCOMPARE(changed.left, QStringLiteral("limit: 10"));
+    QCOMPARE(changed.right, QStringLiteral("limit: 25"));
+    QCOMPARE(changed.leftNumber, 4);
+    QCOMPARE(changed.rightNumber, 4);
+    QCOMPARE(changed.leftSpanStart, 7); // "limit: " is common, so is nothing after the digits
+    QCOMPARE(changed.leftSpanLength, 2);
+    QCOMPARE(changed.rightSpanLength, 2);
+    QCOMPARE(layout.rows[3].kind, Kind::Changed);
+    QCOMPARE(layout.rows[3].leftNumber, 5);
+    QCOMPARE(layout.rows[4].kind, Kind::Added); // the added run is longer: a filler on the left
+    QCOMPARE(layout.rows[4].leftNumber, 0);
+    QCOMPARE(layout.rows[4].rightNumber, 6);
+    QCOMPARE(layout.rows[5].kind, Kind::Context);
+    QCOMPARE(layout.rows[5].leftNumber, 6);
+    QCOMPARE(layout.rows[5].rightNumber, 7);
+
+    // An added file: the left has no line at all.
+    const DiffLayout added = DiffLayout::fromUnified(QStringLiteral("@@ -0,0 +1,2 @@\n+one\n+two\n"));
+    QCOMPARE(added.rows.size(), std::size_t{3});
+    QCOMPARE(added.rows[1].kind, Kind::Added);
+    QCOMPARE(added.rows[1].rightNumber, 1);
+    QCOMPARE(added.rows[2].rightNumber, 2);
+    QCOMPARE(added.rows[2].leftNumber, 0);
+    // Text that is no diff (a note) gives no rows.
+    QVERIFY(DiffLayout::fromUnified(QStringLiteral("Only the permissions of a.sh changed.")).empty());
 }
 
 void TestPromotionDialog::cleanupTestCase()

@@ -476,6 +476,7 @@ TEST_F(CrashTest, PromotionsKilledAtRandomMomentsLeaveEverythingWhole)
                 writeState(feature, version);
                 PromotionRequest request;
                 request.source = "feature";
+                request.approval = Approval{"dave", "crash test"}; // large.bin is binary: medium risk
                 auto promoted = (*engine)->promote(request);
                 if (!promoted || !promoted->conflicts.empty() || promoted->status == "blocked") {
                     report("ERR promote: " + (promoted ? promoted->status : promoted.error().message));

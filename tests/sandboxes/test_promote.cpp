@@ -320,7 +320,7 @@ TEST_F(PromoteTest, RiskFollowsTheThresholdsAndTheirConfiguration)
     EXPECT_EQ(report.risk, RiskLevel::Medium);
     ASSERT_FALSE(report.riskReasons.empty());
     EXPECT_NE(report.riskReasons[0].find("11 files changed"), std::string::npos) << report.riskReasons[0];
-    EXPECT_FALSE(report.approvalRequired);
+    EXPECT_TRUE(report.approvalRequired); // from medium on, by default
 
     for (int i = 11; i < 51; ++i)
         writeFile(feature / "many" / ("f" + std::to_string(i)), "x\n");
@@ -382,6 +382,42 @@ TEST_F(PromoteTest, RiskFollowsTheThresholdsAndTheirConfiguration)
     ASSERT_TRUE(off) << off.error().message;
     EXPECT_FALSE(off->high.filesChanged);
     EXPECT_EQ(off->high.filesRemoved, 10u);
+}
+
+TEST_F(PromoteTest, ABinaryFileIsMediumRiskAndNeedsAnApproval)
+{
+    start();
+    writeFile(workspace("feature") / "assets/model.bin", "\x89PNG\x00\x01\x02"s);
+    auto report = promote("feature", PromotionRequest::Mode::Preview);
+    EXPECT_EQ(report.risk, RiskLevel::Medium);
+    ASSERT_EQ(report.riskReasons.size(), 1u);
+    EXPECT_EQ(report.riskReasons[0], "medium: binary file assets/model.bin (added, 7 bytes): it cannot be reviewed as text");
+    EXPECT_TRUE(report.approvalRequired) << "the approval follows the risk: required from medium on";
+
+    // Applying it without an approval is refused, saying which risk asks for one.
+    auto refused = promote("feature");
+    EXPECT_EQ(refused.status, "blocked");
+    ASSERT_EQ(refused.blocked.size(), 1u);
+    EXPECT_EQ(refused.blocked[0], "medium risk: an approval is required (--approve --by NAME --note TEXT)");
+
+    // Configured: approvals from high on only, or binary files not a risk.
+    writeFile(SandboxEngine::dataFolder(storePath()) / "promotion.yaml", "promotion:\n  approval: high\n");
+    report = promote("feature", PromotionRequest::Mode::Preview);
+    EXPECT_EQ(report.risk, RiskLevel::Medium);
+    EXPECT_FALSE(report.approvalRequired);
+    writeFile(SandboxEngine::dataFolder(storePath()) / "promotion.yaml",
+              "promotion:\n  medium:\n    binary_changed: false\n");
+    report = promote("feature", PromotionRequest::Mode::Preview);
+    EXPECT_EQ(report.risk, RiskLevel::Low);
+    EXPECT_FALSE(report.approvalRequired);
+    auto bad = RiskConfig::parse("promotion:\n  approval: sometimes\n", "risk.yaml");
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("risk.yaml:2:"), std::string::npos) << bad.error().message;
+    auto low = RiskConfig::parse("promotion:\n  approval: low\n", "risk.yaml");
+    ASSERT_TRUE(low) << low.error().message;
+    EXPECT_TRUE(approvalRequired(*low, RiskLevel::Low));
+    EXPECT_FALSE(approvalRequired(RiskConfig{}, RiskLevel::Low));
+    EXPECT_TRUE(approvalRequired(RiskConfig{}, RiskLevel::Medium));
 }
 
 TEST_F(PromoteTest, HighRiskNeedsAnApprovalWhichIsRecorded)
@@ -467,7 +503,7 @@ TEST_F(PromoteTest, ExtraChecksAndRiskInputsTakePart)
         return out;
     });
     request.riskInputs.push_back([](const PromotionSubject&) -> Result<std::vector<RiskFinding>> {
-        return std::vector<RiskFinding>{{RiskLevel::High, "impact rate 12% (more than 5%)"}};
+        return std::vector<RiskFinding>{{RiskLevel::High, "impact rate 12% (more than 5%)", std::nullopt}};
     });
     const auto report = promote(request);
     EXPECT_EQ(report.risk, RiskLevel::High);

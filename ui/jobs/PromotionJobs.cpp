@@ -3,10 +3,12 @@
 #include "ui/models/Conversions.h"
 #include "usecases/promotion.h"
 #include "store/store.h"
+#include "util/hash.h"
 #include "util/printable.h"
 #include "checkpoints/diff.h"
 
 #include <QPromise>
+#include <QStringList>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -51,6 +53,29 @@ QString entriesDiff(sb::SandboxEngine& engine, const std::string& rawPath, const
     if (unified.empty())
         return PromotionJobRunner::tr("Only the permissions of %1 changed.").arg(path);
     return toQString(unified);
+}
+
+// A binary file's sides: size and SHA-256 of each, as a reviewer compares them with a file at hand.
+QString binaryDescription(sb::SandboxEngine& engine, const std::optional<sb::TreeEntry>& before,
+                          const std::optional<sb::TreeEntry>& after)
+{
+    auto side = [&engine](const QString& label, const sb::TreeEntry& entry) -> QString {
+        QString hash = PromotionJobRunner::tr("not hashed: larger than %1 bytes").arg(PromotionJobRunner::kMaxDiffBytes);
+        if (entry.size <= PromotionJobRunner::kMaxDiffBytes) {
+            auto bytes = engine.readFile(entry, PromotionJobRunner::kMaxDiffBytes);
+            auto hex = bytes ? sb::sha256Hex(*bytes) : std::unexpected(bytes.error());
+            hash = hex ? QStringLiteral("SHA-256 %1").arg(toQString(*hex)) : toQString(hex.error().message);
+        }
+        return PromotionJobRunner::tr("%1: %2 bytes, %3").arg(label, QString::number(entry.size), hash);
+    };
+    QStringList lines;
+    if (before && before->type == sb::EntryType::File)
+        lines << side(PromotionJobRunner::tr("Before"), *before);
+    if (after && after->type == sb::EntryType::File)
+        lines << side(PromotionJobRunner::tr("After"), *after);
+    lines << PromotionJobRunner::tr("A binary file cannot be shown as text: compare its checksum with the file you "
+                                    "expect, or export the promotion to inspect it.");
+    return lines.join(QLatin1Char('\n'));
 }
 
 } // namespace
@@ -137,6 +162,8 @@ bool PromotionJobRunner::start(sb::PromotionPlan plan)
                 return;
             }
             const sb::PromotionRequest& request = prepared->request;
+            outcome.dataName = toQString(prepared->dataName);
+            outcome.dataSource = toQString(prepared->dataSource);
             auto store = sb::Store::open(path);
             if (!store) {
                 outcome.error = toQString(store.error().message);
@@ -165,11 +192,14 @@ bool PromotionJobRunner::start(sb::PromotionPlan plan)
                 for (std::size_t i = 0; i < count && !shared->cancel; ++i) {
                     shared->report(sb::Progress{"diffing", i, count, report->changes[i].change.path});
                     const auto& change = report->changes[i];
-                    outcome.diffs.push_back(change.counted || change.binary
-                                                ? entriesDiff(**engine, change.change.path, change.change.before,
-                                                              change.change.after, change.binary)
-                                                : tr("%1 is too large to show as text.")
-                                                      .arg(toQString(sb::printable(change.change.path, 400))));
+                    if (change.binary)
+                        outcome.diffs.push_back(binaryDescription(**engine, change.change.before, change.change.after));
+                    else if (change.counted)
+                        outcome.diffs.push_back(entriesDiff(**engine, change.change.path, change.change.before,
+                                                            change.change.after, change.binary));
+                    else
+                        outcome.diffs.push_back(tr("%1 is too large to show as text.")
+                                                    .arg(toQString(sb::printable(change.change.path, 400))));
                 }
                 // What each side holds at a conflicting path: the target's version against the source's.
                 const std::size_t conflicts = std::min(report->conflicts.size(), kMaxDiffFiles);

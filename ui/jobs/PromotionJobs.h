@@ -23,8 +23,14 @@ namespace sb::ui {
 struct PromotionOutcome {
     sb::PromotionRequest::Mode mode = sb::PromotionRequest::Mode::Preview;
     std::optional<sb::PromotionReport> report;
+    // A text file's unified diff; a binary file's description (size and SHA-256 of each side), which the
+    // dialog shows as a panel since it cannot be shown as text.
     std::vector<QString> diffs;
     std::vector<QString> conflictDiffs; // parallel to report->conflicts: the target's version against the source's
+    // The data the rule sets' impact was measured on: as named (or the sandbox's reference) and where its
+    // records came from; empty when there was none.
+    QString dataName;
+    QString dataSource;
     QString error;          // empty: the engine answered (the report may still say "blocked")
     bool cancelled = false;
 };

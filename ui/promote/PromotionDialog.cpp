@@ -1,5 +1,6 @@
 #include "ui/promote/PromotionDialog.h"
 
+#include "ui/editor/DiffPane.h"
 #include "ui/editor/DiffView.h"
 #include "ui/models/Conversions.h"
 #include "ui/style/ChangeStyle.h"
@@ -17,6 +18,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSplitter>
 #include <QStyle>
 #include <QTreeWidget>
@@ -90,11 +92,12 @@ PromotionDialog::PromotionDialog(std::filesystem::path storePath, const QString&
     , m_risk(new QLabel(this))
     , m_riskReasons(new QLabel(this))
     , m_impact(new QLabel(this))
+    , m_ruleImpact(new QLabel(this))
     , m_conflictBox(new QGroupBox(tr("Conflicts"), this))
     , m_conflictHelp(new QLabel(this))
     , m_conflicts(new QTreeWidget(this))
     , m_files(new QTreeWidget(this))
-    , m_diff(new DiffView(this))
+    , m_diff(new DiffPane(QStringLiteral("promotion/diffMode"), this))
     , m_checks(new QTreeWidget(this))
     , m_approvalBox(new QGroupBox(tr("Approval"), this))
     , m_approvalBy(new QLineEdit(this))
@@ -108,7 +111,7 @@ PromotionDialog::PromotionDialog(std::filesystem::path storePath, const QString&
     setObjectName(QStringLiteral("promotionDialog"));
     setWindowTitle(tr("Promote %1").arg(source));
     setWindowModality(Qt::WindowModal);
-    resize(1100, 800);
+    setSizeGripEnabled(true);
 
     m_target->setObjectName(QStringLiteral("promotionTarget"));
     m_target->addItems(targets);
@@ -140,10 +143,14 @@ PromotionDialog::PromotionDialog(std::filesystem::path storePath, const QString&
     m_riskReasons->setWordWrap(true);
     m_impact->setObjectName(QStringLiteral("promotionImpact"));
     m_impact->setWordWrap(true);
+    m_ruleImpact->setObjectName(QStringLiteral("promotionRuleImpact"));
+    m_ruleImpact->setWordWrap(true);
+    m_ruleImpact->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* summary = new QHBoxLayout;
     summary->addWidget(m_risk, 0, Qt::AlignTop);
     auto* figures = new QVBoxLayout;
     figures->addWidget(m_impact);
+    figures->addWidget(m_ruleImpact);
     figures->addWidget(m_riskReasons);
     summary->addLayout(figures, 1);
 
@@ -166,18 +173,24 @@ PromotionDialog::PromotionDialog(std::filesystem::path storePath, const QString&
     m_files->setRootIsDecorated(false);
     m_files->header()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_files->header()->setStretchLastSection(false);
-    m_diff->setObjectName(QStringLiteral("promotionDiff"));
+    m_files->setMinimumWidth(200);
+    m_diff->setObjectName(QStringLiteral("promotionDiffPane"));
+    m_diff->unifiedView()->setObjectName(QStringLiteral("promotionDiff"));
+    m_diff->setMinimumWidth(360);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->setObjectName(QStringLiteral("promotionSplitter"));
     split->addWidget(m_files);
     split->addWidget(m_diff);
-    split->setStretchFactor(0, 2);
+    split->setChildrenCollapsible(false);
+    // The file list as wide as its paths need, up to a third; the diff takes the rest.
+    split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
+    split->setSizes({300, 900});
 
     m_checks->setObjectName(QStringLiteral("promotionChecks"));
     m_checks->setHeaderLabels({tr("Check"), tr("Path"), tr("Result")});
     m_checks->setRootIsDecorated(false);
-    m_checks->setMaximumHeight(90);
+    m_checks->setMaximumHeight(110);
     auto* checkBox = new QGroupBox(tr("Compatibility checks"), this);
     auto* checkLayout = new QVBoxLayout(checkBox);
     checkLayout->addWidget(m_checks);
@@ -214,8 +227,11 @@ PromotionDialog::PromotionDialog(std::filesystem::path storePath, const QString&
     layout->addLayout(summary);
     layout->addWidget(m_conflictBox);
     layout->addWidget(split, 1);
-    layout->addWidget(checkBox);
-    layout->addWidget(m_approvalBox);
+    // The checks and the approval side by side: the diff keeps the height on a small screen.
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(checkBox, 3);
+    bottom->addWidget(m_approvalBox, 2);
+    layout->addLayout(bottom);
     layout->addLayout(buttons);
 
     connect(m_jobs, &PromotionJobRunner::progress, this, &PromotionDialog::onProgress);
@@ -238,8 +254,26 @@ PromotionDialog::PromotionDialog(std::filesystem::path storePath, const QString&
     connect(m_patch, &QPushButton::clicked, this, &PromotionDialog::savePatch);
     connect(m_close, &QPushButton::clicked, this, &PromotionDialog::reject);
 
+    fitScreen();
     showReport();
     preview();
+}
+
+void PromotionDialog::fitScreen()
+{
+    // As large as a review wants, never larger than the screen it opens on (its available part, without
+    // panels); small enough to work at 1366×768.
+    setMinimumSize(880, 560);
+    QScreen* screen = parentWidget() ? parentWidget()->screen() : QApplication::primaryScreen();
+    if (!screen) {
+        resize(1100, 720);
+        return;
+    }
+    const QRect available = screen->availableGeometry();
+    const QSize wanted(std::min(1400, available.width() * 9 / 10), std::min(960, available.height() * 9 / 10));
+    setMinimumSize(minimumSize().boundedTo(available.size()));
+    resize(wanted.expandedTo(minimumSize()).boundedTo(available.size()));
+    move(available.center() - rect().center());
 }
 
 void PromotionDialog::reject()
@@ -336,6 +370,8 @@ void PromotionDialog::onFinished(const PromotionOutcome& outcome)
         m_report = report;
         m_diffs = outcome.diffs;
         m_conflictDiffs = outcome.conflictDiffs;
+        m_dataName = outcome.dataName;
+        m_dataSource = outcome.dataSource;
         showReport();
         if (report.changes.empty() && report.conflicts.empty())
             setStatus(tr("Nothing to promote: %1 already holds every change of %2.").arg(m_target->currentText(), m_source), false);
@@ -347,7 +383,7 @@ void PromotionDialog::onFinished(const PromotionOutcome& outcome)
         else if (std::any_of(report.compatibility.begin(), report.compatibility.end(), [](const auto& c) { return !c.ok; }))
             setStatus(tr("Blocked: a compatibility check failed (below). Fix it in the sandbox and preview again."), true);
         else if (report.approvalRequired)
-            setStatus(tr("High risk: name who approves and write a note to promote."), false);
+            setStatus(tr("%1: name who approves and write a note to promote.").arg(riskText(report.risk)), false);
         else
             setStatus(tr("Ready to promote."), false);
         break;
@@ -393,6 +429,7 @@ void PromotionDialog::showReport()
         m_risk->setStyleSheet(QStringLiteral("QLabel { border: 1px solid palette(mid); border-radius: 6px; padding: 4px 12px; }"));
         m_riskReasons->clear();
         m_impact->clear();
+        m_ruleImpact->hide();
         m_conflicts->clear();
         m_conflictBox->hide();
         updateState();
@@ -460,12 +497,66 @@ void PromotionDialog::showReport()
     m_checks->resizeColumnToContents(0);
     m_checks->resizeColumnToContents(1);
 
+    showRuleImpact();
     showConflicts();
     if (!r.conflicts.empty())
         m_conflicts->setCurrentItem(m_conflicts->topLevelItem(0)); // what blocks comes first
     else if (m_files->topLevelItemCount() > 0)
-        m_files->setCurrentItem(m_files->topLevelItem(0));
+        m_files->setCurrentItem(m_files->topLevelItem(std::max(0, firstReviewableFile())));
     updateState();
+}
+
+int PromotionDialog::firstReviewableFile() const
+{
+    // The first change a reviewer can read as text: not binary, not too large, a file or a symlink.
+    const auto& changes = m_report->changes;
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+        const auto& c = changes[i];
+        const sb::TreeEntry& entry = c.change.after ? *c.change.after : *c.change.before;
+        if (!c.binary && c.counted && entry.type != sb::EntryType::Directory)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+void PromotionDialog::showRuleImpact()
+{
+    const auto& r = *m_report;
+    QStringList lines;
+    for (const auto& d : r.decisionImpacts)
+        lines << tr("<b>Rule impact</b>: %1 changes the decision of <b>%2 of %3</b> records (%4 %) in %5")
+                     .arg(toQString(sb::printable(d.path, 400)).toHtmlEscaped())
+                     .arg(d.changed)
+                     .arg(d.records)
+                     .arg(d.rate * 100, 0, 'f', 2)
+                     .arg(toQString(sb::printable(d.data, 200)).toHtmlEscaped());
+    // Rule sets the promotion adds or changes that no figure covers: new ones, or no data to measure on.
+    QStringList added;
+    QStringList unmeasured;
+    for (const auto& check : r.compatibility) {
+        if (check.check != "rules")
+            continue;
+        const auto change = std::find_if(r.changes.begin(), r.changes.end(),
+                                         [&](const auto& c) { return c.change.path == check.path && c.change.after; });
+        const bool measured = std::any_of(r.decisionImpacts.begin(), r.decisionImpacts.end(),
+                                          [&](const auto& d) { return d.path == check.path; });
+        if (change == r.changes.end() || measured)
+            continue;
+        (change->change.before ? unmeasured : added) << toQString(sb::printable(check.path, 400)).toHtmlEscaped();
+    }
+    if (!added.isEmpty())
+        lines << tr("<b>New rule set</b> %1: no current version in %2 to count flipped decisions against; it decides "
+                    "from now on.")
+                     .arg(added.join(QStringLiteral(", ")), toQString(r.target).toHtmlEscaped());
+    if (!unmeasured.isEmpty())
+        lines << (m_dataName.isEmpty()
+                      ? tr("<b>Rule impact not measured</b> for %1: sandbox %2 refers to no dataset "
+                           "(<tt>sandbench sandbox set %2 --dataset NAME</tt>).")
+                            .arg(unmeasured.join(QStringLiteral(", ")), m_source.toHtmlEscaped())
+                      : tr("<b>Rule impact not measured</b> for %1: it does not compile against %2 (see the checks).")
+                            .arg(unmeasured.join(QStringLiteral(", ")), m_dataName.toHtmlEscaped()));
+    m_ruleImpact->setText(lines.join(QStringLiteral("<br>")));
+    m_ruleImpact->setVisible(!lines.isEmpty());
 }
 
 void PromotionDialog::showConflicts()
@@ -539,7 +630,11 @@ void PromotionDialog::onFileSelected()
     if (row < 0)
         return;
     m_conflicts->setCurrentItem(nullptr);
-    if (static_cast<std::size_t>(row) < m_diffs.size())
+    const bool binary = m_report && static_cast<std::size_t>(row) < m_report->changes.size()
+                        && m_report->changes[static_cast<std::size_t>(row)].binary;
+    if (static_cast<std::size_t>(row) < m_diffs.size() && binary)
+        m_diff->showNotice(tr("Binary file %1").arg(item->text(1)), m_diffs[static_cast<std::size_t>(row)]);
+    else if (static_cast<std::size_t>(row) < m_diffs.size())
         m_diff->showDiff(m_diffs[static_cast<std::size_t>(row)]);
     else if (m_diffs.size() >= PromotionJobRunner::kMaxDiffFiles)
         m_diff->showDiff(tr("The diff of this file is not shown: the promotion changes more than %n files.", nullptr,
@@ -572,7 +667,7 @@ QString PromotionDialog::approvalProblem() const
     const bool by = !m_approvalBy->text().trimmed().isEmpty();
     const bool note = !m_approvalNote->text().trimmed().isEmpty();
     if (required && !by && !note)
-        return tr("High risk: a name and a note are required to promote.");
+        return tr("%1: a name and a note are required to promote.").arg(riskText(m_report->risk));
     if ((required || by || note) && !by)
         return tr("Name who approves.");
     if ((required || by || note) && !note)
@@ -594,7 +689,8 @@ void PromotionDialog::updateState()
     m_again->setEnabled(!busy && !m_applied);
     m_conflicts->setEnabled(!busy && !m_applied);
 
-    m_approvalBox->setTitle(required ? tr("Approval (required: high risk)") : tr("Approval (optional)"));
+    m_approvalBox->setTitle(required ? tr("Approval (required: %1)").arg(riskText(m_report->risk).toLower())
+                                     : tr("Approval (optional)"));
     m_approvalBox->setStyleSheet(required ? QStringLiteral("QGroupBox { font-weight: bold; color: #c62828; }")
                                           : QString());
     m_approvalHint->setText(problem.isEmpty() ? (required ? tr("The approval is recorded in the audit log.")

@@ -19,14 +19,16 @@ class QTreeWidget;
 
 namespace sb::ui {
 
-class DiffView;
+class DiffPane;
 
 // The promotion review dialog: previews promoting a sandbox into a target (main by default) off the GUI
-// thread, then shows what would land — source, target and ancestor, the changed files with their diffs,
-// the impact, the risk level with its reasons, conflicts (each settled by taking the source's or the target's
-// side, or by editing the sandbox and previewing again), the compatibility checks and, for high risk, the
-// approval (name and note) the engine requires. Promote, Export… and Save patch… run the engine again with
-// the same choices, off the GUI thread; the dialog never computes anything itself.
+// thread, then shows what would land — source, target and ancestor, the changed files with their diffs
+// (unified or side by side; a binary file as its size and checksum), the impact, the decisions each changed
+// rule set flips on the sandbox's data, the risk level with its reasons, conflicts (each settled by taking the
+// source's or the target's side, or by editing the sandbox and previewing again), the compatibility checks
+// and the approval (name and note) the engine requires from the configured risk level on. Promote, Export…
+// and Save patch… run the engine again with the same choices, off the GUI thread; the dialog never computes
+// anything itself.
 class PromotionDialog : public QDialog {
     Q_OBJECT
 public:
@@ -55,6 +57,9 @@ private:
     void onFinished(const PromotionOutcome& outcome);
     void showReport();
     void showConflicts();
+    void showRuleImpact();
+    void fitScreen();
+    int firstReviewableFile() const;
     void onFileSelected();
     void onConflictSelected();
     void updateState();
@@ -77,11 +82,12 @@ private:
     QLabel* m_risk = nullptr;
     QLabel* m_riskReasons = nullptr;
     QLabel* m_impact = nullptr;
+    QLabel* m_ruleImpact = nullptr;
     QGroupBox* m_conflictBox = nullptr;
     QLabel* m_conflictHelp = nullptr;
     QTreeWidget* m_conflicts = nullptr;
     QTreeWidget* m_files = nullptr;
-    DiffView* m_diff = nullptr;
+    DiffPane* m_diff = nullptr;
     QTreeWidget* m_checks = nullptr;
     QGroupBox* m_approvalBox = nullptr;
     QLineEdit* m_approvalBy = nullptr;
@@ -95,6 +101,8 @@ private:
     std::optional<sb::PromotionReport> m_report;  // the last preview
     std::vector<QString> m_diffs;                 // its changes' diffs
     std::vector<QString> m_conflictDiffs;         // its conflicts' diffs (target against source)
+    QString m_dataName;                           // the data its rule sets were measured on ("": none)
+    QString m_dataSource;
     sb::MergeResolutions m_resolutions;           // conflicts settled in the dialog
     sb::PromotionRequest::Mode m_running = sb::PromotionRequest::Mode::Preview;
     bool m_applied = false;

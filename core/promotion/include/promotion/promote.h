@@ -36,6 +36,10 @@ struct RiskRules {
     std::optional<std::uint64_t> linesChanged;  // lines added + removed, text files
     std::optional<std::uint64_t> bytesChanged;  // bytes added + removed
     bool policyChanged = false;                 // any policy file (RiskConfig::policyPaths) added, removed, changed
+    bool binaryChanged = false;                 // a binary file added or changed: it cannot be reviewed as text
+    // A rule set (core/rules/promotion_gate.h) added or changed, whatever its measured impact: a change to
+    // what production decides.
+    bool ruleSetChanged = false;
     // A changed rule set's impact rate (records whose decision changes / records) on the data the promotion
     // is measured on (promote --data; core/rules/promotion_gate.h): a fraction, 0 to 1.
     std::optional<double> impactRate;
@@ -47,11 +51,15 @@ struct RiskRules {
 //   promotion:
 //     policy_paths: ["**/policies/**/*.yaml", "*.policy.yaml", "policy.yaml"]
 //     high:   {files_changed: 50, files_removed: 10, policy_changed: true, impact_rate: 0.05, paths: [...]}
-//     medium: {files_changed: 10, lines_changed: 1000, impact_rate: 0.01}
+//     medium: {files_changed: 10, lines_changed: 1000, impact_rate: 0.01, binary_changed: true,
+//              rule_set_changed: true}
+//     approval: medium
 // Keys left out keep their defaults; `null` turns a rule off.
 struct RiskConfig {
     RiskRules high = defaultHigh();
     RiskRules medium = defaultMedium();
+    // The lowest risk level at which a promotion needs an approval (name and note).
+    RiskLevel approval = RiskLevel::Medium;
     // Which files of a tree are policies: checked by the compatibility check, and a change to one is a risk.
     std::vector<std::string> policyPaths = {"**/policies/**/*.yaml", "**/policies/**/*.yml", "*.policy.yaml",
                                             "*.policy.yml", "policy.yaml", "policy.yml"};
@@ -84,10 +92,21 @@ struct PromotionImpact {
     std::uint64_t linesRemoved = 0;
 };
 
+// How many decisions a changed rule set flips on the data the promotion is measured on: the target's
+// version as baseline, the merged one as candidate (what `sandbench rules impact` reports for the two files).
+struct DecisionImpact {
+    std::string path;
+    std::string data;                // where the records came from
+    std::uint64_t changed = 0;       // records whose decision changes
+    std::uint64_t records = 0;
+    double rate = 0;                 // changed / records
+};
+
 // A reason for a risk level, from the thresholds or from an extra input.
 struct RiskFinding {
     RiskLevel level = RiskLevel::Low;
     std::string reason;
+    std::optional<DecisionImpact> decisions; // a rule set's measured impact, when the finding is one
 };
 
 struct CompatibilityResult {
@@ -114,6 +133,9 @@ using RiskInput = std::function<Result<std::vector<RiskFinding>>(const Promotion
 // The built-in check: every policy file of the merged tree (RiskConfig::policyPaths) parses with the policy
 // parser; a symlink where a policy should be fails (never followed).
 CompatibilityCheck policyCompatibilityCheck();
+
+// Whether a promotion graded `level` needs an approval under `config`.
+bool approvalRequired(const RiskConfig& config, RiskLevel level);
 
 struct Approval {
     std::string by;
@@ -159,6 +181,7 @@ struct PromotionReport {
     PromotionImpact impact;
     RiskLevel risk = RiskLevel::Low;
     std::vector<std::string> riskReasons;
+    std::vector<DecisionImpact> decisionImpacts; // each changed rule set measured on the data, in path order
     std::vector<CompatibilityResult> compatibility;
     bool approvalRequired = false;
     std::optional<Approval> approval;        // recorded with the promotion (when applied)
@@ -173,7 +196,8 @@ struct PromotionReport {
 // export writes as manifest.json.
 nlohmann::json promotionToJson(const PromotionReport& report);
 
-// Grades a measured change: the highest level any rule or finding reaches, with every reason.
+// Grades a measured change: the highest level any rule or finding reaches, with every reason. Rule-set
+// findings come from risk inputs (core/rules): gradeRisk only knows files.
 void gradeRisk(const RiskConfig& config, const std::vector<PromotionChange>& changes, const PromotionImpact& impact,
                const std::vector<RiskFinding>& extra, RiskLevel& level, std::vector<std::string>& reasons);
 

@@ -20,10 +20,12 @@ namespace sb::rules {
 // promotion like a broken policy.
 CompatibilityCheck ruleSetCompatibilityCheck(std::shared_ptr<const Dataset> data = nullptr);
 
-// Risk: for each rule set the promotion modifies, its impact on `data` — the target's version as baseline,
-// the merged one as candidate, the share of records whose decision changes — graded by the RiskConfig's
-// `impact_rate` thresholds (high above 5 %, medium above 1 % by default). An added rule set has no baseline:
-// it is reported, graded medium. Evaluation runs on every core.
+// Risk: every rule set the promotion adds or changes reaches the RiskConfig's `rule_set_changed` level
+// (medium by default). With `data`, each changed one is measured — the target's version as baseline, the
+// merged one as candidate, the records whose decision changes, as `rules impact` counts them — carried in the
+// finding's DecisionImpact and graded by the `impact_rate` thresholds (high above 5 %, medium above 1 % by
+// default). An added rule set has no baseline: it is reported without a figure. Without data, a changed one
+// is reported as not measured. Evaluation runs on every core.
 RiskInput ruleSetImpactRisk(std::shared_ptr<const Dataset> data);
 
 } // namespace sb::rules
