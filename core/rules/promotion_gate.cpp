@@ -137,6 +137,14 @@ RiskLevel changedRuleSetLevel(const RiskConfig& config)
                                           : RiskLevel::Low;
 }
 
+// A change to the decisions production makes whose impact cannot be measured (a new rule set, no dataset, one
+// that does not compile against it) is graded high, failing closed: nothing shows the decisions it flips are
+// few. Unless the configuration says rule-set changes are no risk at all.
+RiskLevel unmeasuredRuleSetLevel(const RiskConfig& config)
+{
+    return changedRuleSetLevel(config) == RiskLevel::Low ? RiskLevel::Low : RiskLevel::High;
+}
+
 } // namespace
 
 RiskInput ruleSetImpactRisk(std::shared_ptr<const Dataset> data)
@@ -149,6 +157,7 @@ RiskInput ruleSetImpactRisk(std::shared_ptr<const Dataset> data)
         const RiskConfig defaults;
         const RiskConfig& config = subject.config ? *subject.config : defaults;
         const RiskLevel changedLevel = changedRuleSetLevel(config);
+        const RiskLevel unmeasured = unmeasuredRuleSetLevel(config);
         for (const auto& change : *subject.changes) {
             const std::string& path = change.change.path;
             if (isPolicy(policies, path))
@@ -163,7 +172,7 @@ RiskInput ruleSetImpactRisk(std::shared_ptr<const Dataset> data)
             if (!before)
                 return std::unexpected(before.error());
             if (!*before) {
-                findings.push_back({changedLevel,
+                findings.push_back({unmeasured,
                                     fmt::format("rule set {} is new: production decides by it from now on, and there "
                                                 "is no current version to measure its impact against",
                                                 shown),
@@ -171,7 +180,7 @@ RiskInput ruleSetImpactRisk(std::shared_ptr<const Dataset> data)
                 continue;
             }
             if (!data) {
-                findings.push_back({changedLevel,
+                findings.push_back({unmeasured,
                                     fmt::format("rule set {} changed; its impact is not measured (no dataset: name one "
                                                 "with --data, or refer the sandbox to one)",
                                                 shown),
@@ -182,7 +191,7 @@ RiskInput ruleSetImpactRisk(std::shared_ptr<const Dataset> data)
             Compiled candidate;
             if (!compileText(**before, shown, *data, baseline) || !compileText(**after, shown, *data, candidate)) {
                 // The compatibility check names what does not compile.
-                findings.push_back({changedLevel, fmt::format("rule set {} changed; its impact cannot be measured: it "
+                findings.push_back({unmeasured, fmt::format("rule set {} changed; its impact cannot be measured: it "
                                                               "does not compile against {}",
                                                               shown, printable(data->source(), 120)),
                                     std::nullopt});

@@ -219,13 +219,13 @@ TEST_F(PromoteCli, RuleSetsAreCheckedAndTheirImpactGradesTheRisk)
     writeFile(path("feature") / "rules/card.yaml", readFile(demo / "rules/variant_b.yaml"));
     const std::string data = quoted((demo / "transactions.csv").string());
 
-    // Without data: the rule set is checked; a changed rule set is medium risk, its impact not measured, and
-    // the approval is required from medium on.
+    // Without data: the rule set is checked; a changed rule set whose impact is not measured is high risk
+    // (nothing shows it flips few decisions), so the approval is required.
     const json plain = run("promote feature --dry-run");
     ASSERT_EQ(plain["compatibility"].size(), 1u);
     EXPECT_EQ(plain["compatibility"][0]["check"], "rules");
     EXPECT_EQ(plain["compatibility"][0]["ok"], true);
-    EXPECT_EQ(plain["risk"], "medium");
+    EXPECT_EQ(plain["risk"], "high");
     EXPECT_EQ(plain["approval_required"], true);
     EXPECT_EQ(plain["rule_impact"], json::array());
     EXPECT_NE(plain["risk_reasons"].dump().find("not measured"), std::string::npos) << plain["risk_reasons"].dump();

@@ -320,7 +320,7 @@ TEST_F(PromoteTest, RiskFollowsTheThresholdsAndTheirConfiguration)
     EXPECT_EQ(report.risk, RiskLevel::Medium);
     ASSERT_FALSE(report.riskReasons.empty());
     EXPECT_NE(report.riskReasons[0].find("11 files changed"), std::string::npos) << report.riskReasons[0];
-    EXPECT_TRUE(report.approvalRequired); // from medium on, by default
+    EXPECT_FALSE(report.approvalRequired); // from high on, by default
 
     for (int i = 11; i < 51; ++i)
         writeFile(feature / "many" / ("f" + std::to_string(i)), "x\n");
@@ -384,7 +384,7 @@ TEST_F(PromoteTest, RiskFollowsTheThresholdsAndTheirConfiguration)
     EXPECT_EQ(off->high.filesRemoved, 10u);
 }
 
-TEST_F(PromoteTest, ABinaryFileIsMediumRiskAndNeedsAnApproval)
+TEST_F(PromoteTest, ABinaryFileIsMediumRiskAndTheApprovalFollowsTheConfiguredLevel)
 {
     start();
     writeFile(workspace("feature") / "assets/model.bin", "\x89PNG\x00\x01\x02"s);
@@ -392,19 +392,19 @@ TEST_F(PromoteTest, ABinaryFileIsMediumRiskAndNeedsAnApproval)
     EXPECT_EQ(report.risk, RiskLevel::Medium);
     ASSERT_EQ(report.riskReasons.size(), 1u);
     EXPECT_EQ(report.riskReasons[0], "medium: binary file assets/model.bin (added, 7 bytes): it cannot be reviewed as text");
-    EXPECT_TRUE(report.approvalRequired) << "the approval follows the risk: required from medium on";
+    EXPECT_FALSE(report.approvalRequired) << "by default the approval is required from high risk on";
 
-    // Applying it without an approval is refused, saying which risk asks for one.
+    // Configured: approvals from medium on. Applying it without one is refused, saying which risk asks for it.
+    writeFile(SandboxEngine::dataFolder(storePath()) / "promotion.yaml", "promotion:\n  approval: medium\n");
+    report = promote("feature", PromotionRequest::Mode::Preview);
+    EXPECT_EQ(report.risk, RiskLevel::Medium);
+    EXPECT_TRUE(report.approvalRequired);
     auto refused = promote("feature");
     EXPECT_EQ(refused.status, "blocked");
     ASSERT_EQ(refused.blocked.size(), 1u);
     EXPECT_EQ(refused.blocked[0], "medium risk: an approval is required (--approve --by NAME --note TEXT)");
 
-    // Configured: approvals from high on only, or binary files not a risk.
-    writeFile(SandboxEngine::dataFolder(storePath()) / "promotion.yaml", "promotion:\n  approval: high\n");
-    report = promote("feature", PromotionRequest::Mode::Preview);
-    EXPECT_EQ(report.risk, RiskLevel::Medium);
-    EXPECT_FALSE(report.approvalRequired);
+    // Configured: binary files not a risk.
     writeFile(SandboxEngine::dataFolder(storePath()) / "promotion.yaml",
               "promotion:\n  medium:\n    binary_changed: false\n");
     report = promote("feature", PromotionRequest::Mode::Preview);
@@ -417,7 +417,8 @@ TEST_F(PromoteTest, ABinaryFileIsMediumRiskAndNeedsAnApproval)
     ASSERT_TRUE(low) << low.error().message;
     EXPECT_TRUE(approvalRequired(*low, RiskLevel::Low));
     EXPECT_FALSE(approvalRequired(RiskConfig{}, RiskLevel::Low));
-    EXPECT_TRUE(approvalRequired(RiskConfig{}, RiskLevel::Medium));
+    EXPECT_FALSE(approvalRequired(RiskConfig{}, RiskLevel::Medium));
+    EXPECT_TRUE(approvalRequired(RiskConfig{}, RiskLevel::High));
 }
 
 TEST_F(PromoteTest, HighRiskNeedsAnApprovalWhichIsRecorded)

@@ -53,13 +53,14 @@ struct RiskRules {
 //     high:   {files_changed: 50, files_removed: 10, policy_changed: true, impact_rate: 0.05, paths: [...]}
 //     medium: {files_changed: 10, lines_changed: 1000, impact_rate: 0.01, binary_changed: true,
 //              rule_set_changed: true}
-//     approval: medium
+//     approval: high
 // Keys left out keep their defaults; `null` turns a rule off.
 struct RiskConfig {
     RiskRules high = defaultHigh();
     RiskRules medium = defaultMedium();
-    // The lowest risk level at which a promotion needs an approval (name and note).
-    RiskLevel approval = RiskLevel::Medium;
+    // The lowest risk level at which a promotion needs an approval (name and note): high, as the product
+    // promises (a reviewer's approval for high risk); a team may ask for one from medium or low on.
+    RiskLevel approval = RiskLevel::High;
     // Which files of a tree are policies: checked by the compatibility check, and a change to one is a risk.
     std::vector<std::string> policyPaths = {"**/policies/**/*.yaml", "**/policies/**/*.yml", "*.policy.yaml",
                                             "*.policy.yml", "policy.yaml", "policy.yml"};
