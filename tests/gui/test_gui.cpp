@@ -740,13 +740,21 @@ void TestGui::auditVerifyInTheWindowAgreesWithTheCommandLine()
         QCOMPARE(verdict->text().contains(QStringLiteral("intact")), cliReport.value(QStringLiteral("intact")).toBool());
     };
 
+    // The window's own start-up work (its sweep) may append an entry between the two verifications: then
+    // both verify again, until they read the same log.
     QJsonObject intact;
-    verifyBoth(intact);
-    QVERIFY2(intact.value(QStringLiteral("intact")).toBool(),
-             QJsonDocument(intact).toJson(QJsonDocument::Compact).constData());
-    const int entries = intact.value(QStringLiteral("entries")).toInt();
+    int entries = 0;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        verifyBoth(intact);
+        QVERIFY2(intact.value(QStringLiteral("intact")).toBool(),
+                 QJsonDocument(intact).toJson(QJsonDocument::Compact).constData());
+        entries = intact.value(QStringLiteral("entries")).toInt();
+        if (verdict->text().contains(QStringLiteral(": %1 entries").arg(entries)))
+            break;
+        verdict->clear();
+    }
     QVERIFY(entries >= 4); // three runs and their policy's version
-    QVERIFY2(verdict->text().contains(QString::number(entries)), qPrintable(verdict->text()));
+    QVERIFY2(verdict->text().contains(QStringLiteral(": %1 entries").arg(entries)), qPrintable(verdict->text()));
 
     // Someone edits entry 2 with the sqlite3 shell: both name it.
     sqlite3* db = nullptr;
