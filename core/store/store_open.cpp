@@ -1,6 +1,7 @@
 #include "store_internal.h"
 
 #include "schema_migration.h"
+#include "wal_vfs.h"
 #include "util/errno_text.h"
 
 #include <fmt/format.h>
@@ -83,7 +84,7 @@ std::string sqliteFileName(const fs::path& path)
 Result<Connection> openConnection(const fs::path& path, int flags)
 {
     sqlite3* raw = nullptr;
-    const int rc = sqlite3_open_v2(sqliteFileName(path).c_str(), &raw, flags, nullptr);
+    const int rc = sqlite3_open_v2(sqliteFileName(path).c_str(), &raw, flags, store_vfs::name());
     Connection connection(raw); // even a failed open returns a handle that must be closed
     if (rc != SQLITE_OK || !connection) {
         return fail(fmt::format("store {}: cannot open: {}", path.string(),
