@@ -14,6 +14,7 @@
 #include "ui/agents/AgentWorkspace.h"
 #include "ui/agents/SessionListModel.h"
 #include "ui/agents/StepListModel.h"
+#include "gui_bench_support.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -34,94 +35,15 @@
 
 namespace {
 
-using sb::agents::Json;
+using sb::bench::PaintWatch;
+using sb::bench::StallMeter;
+using sb::bench::waitFor;
+
 using sb::agents::SessionStore;
 using sb::agents::StepRecord;
-
-// The longest gap between ticks of a 1 ms timer, while it runs.
-class StallMeter : public QObject {
-public:
-    StallMeter()
-    {
-        m_timer.setTimerType(Qt::PreciseTimer);
-        m_timer.setInterval(1);
-        connect(&m_timer, &QTimer::timeout, this, [this] {
-            const double now = static_cast<double>(m_clock.nsecsElapsed()) / 1e6;
-            m_longest = std::max(m_longest, now - m_last - 1);
-            m_last = now;
-        });
-    }
-    void start()
-    {
-        m_longest = 0;
-        m_clock.start();
-        m_last = 0;
-        m_timer.start();
-    }
-    double stop()
-    {
-        m_timer.stop();
-        return m_longest;
-    }
-
-private:
-    QTimer m_timer;
-    QElapsedTimer m_clock;
-    double m_last = 0;
-    double m_longest = 0;
-};
-
-// Notes a paint event of a widget once armed; by the time the event loop returns to the caller, it is painted.
-class PaintWatch : public QObject {
-public:
-    bool eventFilter(QObject* watched, QEvent* event) override
-    {
-        if (event->type() == QEvent::Paint && m_armed)
-            m_painted = true;
-        return QObject::eventFilter(watched, event);
-    }
-    void arm() { m_armed = true; }
-    bool painted() const { return m_painted; }
-
-private:
-    bool m_armed = false;
-    bool m_painted = false;
-};
-
-sb::agents::SessionInfo sessionInfo()
-{
-    sb::agents::SessionInfo info;
-    info.kind = sb::agents::SessionKind::Agent;
-    info.command = {"python3", "agent.py"};
-    info.sandbox = "bench";
-    info.policyRef = "preset:agent";
-    return info;
-}
-
-StepRecord stepOf(std::int64_t i, std::int64_t start)
-{
-    StepRecord step;
-    step.tool = i % 7 == 0 ? "run_command" : (i % 3 == 0 ? "write_file" : "read_file");
-    step.arguments = Json{{"path", "src/module_" + std::to_string(i % 500) + ".py"}, {"limit", 4000}};
-    step.result = Json{{"content", Json::array({Json{{"type", "text"}, {"text", "ok " + std::to_string(i)}}})}};
-    step.reasoning = "step " + std::to_string(i);
-    step.startedAtMs = start + i * 20;
-    step.endedAtMs = start + i * 20 + 5 + i % 11;
-    step.cost = 0.001;
-    step.verdict = i % 997 == 0 ? sb::agents::Verdict::Blocked : sb::agents::Verdict::Allowed;
-    step.requestFrame = R"({"jsonrpc":"2.0","id":1,"method":"tools/call"})";
-    return step;
-}
-
-std::unique_ptr<sb::Store> openStore(const std::filesystem::path& path)
-{
-    auto store = sb::Store::open(path);
-    if (!store) {
-        std::fprintf(stderr, "cannot open %s: %s\n", path.c_str(), store.error().message.c_str());
-        std::exit(1);
-    }
-    return std::make_unique<sb::Store>(std::move(*store));
-}
+using sb::bench::openStore;
+using sb::bench::sessionInfo;
+using sb::bench::stepOf;
 
 // Records a closed session of `steps` steps; returns its id.
 std::string recordSession(const std::filesystem::path& path, std::int64_t steps)
@@ -148,19 +70,6 @@ std::string recordSession(const std::filesystem::path& path, std::int64_t steps)
     const std::string id = live->info().id;
     (void)live->end(sb::agents::SessionStatus::Completed, "done");
     return id;
-}
-
-template <typename Condition>
-bool waitFor(Condition&& condition, int timeoutMs)
-{
-    QElapsedTimer clock;
-    clock.start();
-    while (!condition()) {
-        if (clock.elapsed() > timeoutMs)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-    }
-    return true;
 }
 
 // The median of 9 synchronous repaints.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The MCP gateway's cost, side by side with calling the same server directly.
 
-    bench/mcp_gateway.py [--sandbench BIN] [--calls N] [--rounds R] [--flood N]
+    bench/mcp_gateway.py [--sandbench BIN] [--baseline OTHER_BIN] [--calls N] [--rounds R] [--flood N]
 
 One MCP server (a small Python one, below: `echo` answers its arguments, `write` also writes them to a file in
 its working folder) is called by one client (this script,
@@ -11,6 +11,9 @@ checkpoint before and after every call of a tool the server does not prove harml
 a third-party server; a checkpoint is made only when the workspace changed, so `echo` costs two walks of the
 workspace and `write` a walk and a checkpoint). The rounds alternate direct and wrapped; each round makes N calls
 of one tool one after another and takes the round trip of each as the client sees it.
+
+With --baseline, another build's `sandbench` is measured in the same rounds, its calls interleaved with this
+build's, and its rows follow with their ratio to this build's added latency: a change measured side by side.
 
 Then: steps recorded per second (FLOOD calls sent without waiting, through the gateway, until every answer is
 back), and `sandbench sessions show ID --json` of that FLOOD-step session (whole process, best and median of 5).
@@ -107,6 +110,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sandbench", default=os.path.join(os.path.dirname(__file__), "..", "build", "bench", "bin",
                                                             "sandbench"))
+    parser.add_argument("--baseline", help="another build's sandbench, measured in the same rounds")
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--flood", type=int, default=100000)
@@ -135,7 +139,10 @@ def main():
         os.mkdir(direct_cwd)
         # (side, tool): `echo` changes nothing; `write` rewrites a small file in its working folder (the
         # workspace, through the gateway), so that with checkpoints `auto` each call makes a checkpoint.
-        sides = [("direct", None)] + list(policies)
+        builds = {"": sandbench}
+        if args.baseline:
+            builds["baseline "] = os.path.abspath(args.baseline)
+        sides = [("direct", None)] + [(label,) + key for label in builds for key in policies]
         results = {(side, tool): [] for side in sides for tool in ("echo", "write")}
         for round_number in range(args.rounds):
             # Alternate which side goes first.
@@ -143,25 +150,31 @@ def main():
             if round_number % 2:
                 order.reverse()
             for side, tool in order:
-                argv = direct_argv if side[0] == "direct" else [sandbench, "mcp", "wrap", "--policy", policies[side],
-                                                                "--", "python3", server]
+                argv = direct_argv if side[0] == "direct" else [builds[side[0]], "mcp", "wrap", "--policy",
+                                                                policies[side[1:]], "--", "python3", server]
                 peer = Peer(argv, env, cwd=direct_cwd if side[0] == "direct" else None)
                 peer.initialize()
                 timed_calls(peer, 10, tool)  # warm-up, untimed
                 results[(side, tool)].extend(timed_calls(peer, args.calls, tool))
                 peer.close()
         report = {"bench": "mcp_gateway", "calls": args.calls * args.rounds, "direct_ms": {}, "wrapped": {}}
-        print(f"{'path':<46} {'p10 ms':>8} {'median':>8} {'p90':>8} {'added (median)':>15}")
+        print(f"{'path':<56} {'p10 ms':>8} {'median':>8} {'p90':>8} {'added (median)':>15}")
         for tool in ("echo", "write"):
             direct = quantiles(results[(("direct", None), tool)])
             report["direct_ms"][tool] = direct
-            print(f"{'direct, ' + tool:<46} {direct['p10']:8.3f} {direct['median']:8.3f} {direct['p90']:8.3f}")
-            for key in policies:
-                q = quantiles(results[(key, tool)])
-                added = q["median"] - direct["median"]
-                report["wrapped"][f"{key[0]}/{key[1]}/{tool}"] = dict(q, added_median_ms=added)
-                print(f"{'wrap ' + key[0] + ', checkpoints ' + key[1] + ', ' + tool:<46} {q['p10']:8.3f} "
-                      f"{q['median']:8.3f} {q['p90']:8.3f} {added:15.3f}")
+            print(f"{'direct, ' + tool:<56} {direct['p10']:8.3f} {direct['median']:8.3f} {direct['p90']:8.3f}")
+            for label in builds:
+                for key in policies:
+                    q = quantiles(results[((label,) + key, tool)])
+                    added = q["median"] - direct["median"]
+                    name = f"{label.strip() + '/' if label else ''}{key[0]}/{key[1]}/{tool}"
+                    report["wrapped"][name] = dict(q, added_median_ms=added)
+                    line = (f"{label + 'wrap ' + key[0] + ', checkpoints ' + key[1] + ', ' + tool:<56} "
+                            f"{q['p10']:8.3f} {q['median']:8.3f} {q['p90']:8.3f} {added:15.3f}")
+                    if label:
+                        ours = report["wrapped"][f"{key[0]}/{key[1]}/{tool}"]["added_median_ms"]
+                        line += f"   this build / baseline {ours / added:.2f}" if added > 0 else ""
+                    print(line)
 
         # Steps recorded per second: a flood of calls through the gateway, answers read as they come.
         peer = Peer([sandbench, "mcp", "wrap", "--policy", policies[("process", "never")], "--", "python3", server], env)
