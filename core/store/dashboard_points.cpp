@@ -186,9 +186,11 @@ Result<std::vector<PromotionRecord>> recentPromotions(const Store& store, std::s
     if (!db)
         return std::unexpected(db.error());
     return detail::guarded(store.path(), "reading the promotions", [&]() -> Result<std::vector<PromotionRecord>> {
-        // The columns are read as they are: a hand edit may leave NULLs or other types (store/audit.h).
-        auto statement = db->prepare("SELECT seq, at_ms, actor, subject, details FROM audit_log "
-                                     "WHERE operation = ?1 ORDER BY seq DESC LIMIT ?2");
+        // The latest by time, then by place in the log. The columns are read as they are: a hand edit may leave
+        // NULLs or other types (store/audit.h); a time that is not a number reads as 0.
+        auto statement = db->prepare("SELECT seq, at_ms, actor, subject, details FROM audit_log WHERE operation = ?1 "
+                                     "ORDER BY CASE WHEN typeof(at_ms) = 'integer' THEN at_ms ELSE 0 END DESC, "
+                                     "seq DESC LIMIT ?2");
         if (!statement)
             return std::unexpected(statement.error());
         sqlite3_stmt* s = statement->get();

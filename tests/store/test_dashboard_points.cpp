@@ -169,6 +169,17 @@ TEST_F(DashboardPointsTest, PromotionsNewestFirstWithTheirApproval)
     EXPECT_EQ(oldest.files, 2);
     EXPECT_FALSE(oldest.recovered);
 
+    // A promotion logged later but dated earlier (a recovered one) comes after the newer one.
+    AuditEntry backdated(audit_op::kPromote, "main", {{"source", "old"}});
+    backdated.atMs = 1500;
+    ASSERT_TRUE(appendAudit(store, backdated));
+    auto three = recentPromotions(store, 10);
+    ASSERT_TRUE(three);
+    ASSERT_EQ(three->size(), 3u);
+    EXPECT_EQ((*three)[0].source, "risky");
+    EXPECT_EQ((*three)[1].source, "old");
+    EXPECT_EQ((*three)[2].source, "feature");
+
     auto one = recentPromotions(store, 1);
     ASSERT_TRUE(one);
     ASSERT_EQ(one->size(), 1u);
@@ -193,21 +204,25 @@ TEST_F(DashboardPointsTest, HandEditedPromotionsReadWhatTheyCan)
     auto promotions = recentPromotions(store, 10);
     ASSERT_TRUE(promotions) << promotions.error().message;
     ASSERT_EQ(promotions->size(), 4u);
-    const PromotionRecord& odd = (*promotions)[0];
+    // Newest first: the entry Sandbench wrote (now), then 102 (at 5), then 101 and 100 (no time: 0) by seq.
+    EXPECT_EQ((*promotions)[0].source, "s");
+    const PromotionRecord& odd = (*promotions)[1];
     EXPECT_EQ(odd.seq, 102);
+    EXPECT_EQ(odd.atMs, 5);
     EXPECT_TRUE(odd.source.empty());
     EXPECT_TRUE(odd.risk.empty());
     EXPECT_TRUE(odd.approvedBy.empty());
     EXPECT_EQ(odd.files, -1);
     EXPECT_EQ(odd.target, "main");
-    const PromotionRecord& notJson = (*promotions)[1];
+    const PromotionRecord& notJson = (*promotions)[2];
+    EXPECT_EQ(notJson.seq, 101);
     EXPECT_EQ(notJson.target, "staging");
     EXPECT_EQ(notJson.actor, "7");
     EXPECT_TRUE(notJson.source.empty());
-    const PromotionRecord& nulls = (*promotions)[2];
+    const PromotionRecord& nulls = (*promotions)[3];
+    EXPECT_EQ(nulls.seq, 100);
     EXPECT_EQ(nulls.atMs, 0);
     EXPECT_TRUE(nulls.target.empty());
-    EXPECT_EQ((*promotions)[3].source, "s");
 }
 
 } // namespace

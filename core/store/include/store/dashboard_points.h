@@ -73,7 +73,7 @@ struct PromotionRecord {
     bool recovered = false;  // finished after a crash, by the next process that opened the sandbox
 };
 
-// The latest `limit` promotions, newest first.
+// The latest `limit` promotions, newest first (by time, then by their place in the log).
 Result<std::vector<PromotionRecord>> recentPromotions(const Store& store, std::size_t limit);
 
 } // namespace sb
