@@ -7,6 +7,7 @@
 #include "ui/charts/ActivityCharts.h"
 #include "ui/charts/ChartSupport.h"
 #include "ui/charts/MetricsDashboard.h"
+#include "ui/jobs/RunJob.h"
 #include "ui/mainwindow/MainWindow.h"
 #include "ui/models/RunHistoryModel.h"
 #include "ui/rules/RulesCharts.h"
@@ -232,6 +233,8 @@ private slots:
     void activityChartsNarrowWithTheRange();
     void metricsReadWholeAfterTheDemo_data();
     void metricsReadWholeAfterTheDemo();
+    void dashboardFillsAWindow_data();
+    void dashboardFillsAWindow();
 
 private:
     RulesWorkspace* ws() const { return m_window->rulesWorkspace(); }
@@ -760,6 +763,50 @@ void TestCharts::metricsReadWholeAfterTheDemo()
     scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
     QTest::qWait(100);
     screenshot(QStringLiteral("charts-metrics-%1x%2-timeline.png").arg(size.width()).arg(size.height()), d);
+}
+
+void TestCharts::dashboardFillsAWindow_data()
+{
+    metricsReadWholeAfterTheDemo_data();
+}
+
+// The dashboard as a workspace of its own, the whole window wide: its activity charts in two columns, each
+// readable; the store as the demo left it.
+void TestCharts::dashboardFillsAWindow()
+{
+    QFETCH(QSize, size);
+    const auto snapshot = loadStoreSnapshot(sb::StoreLocation{m_dir.filePath(QStringLiteral("store.db")).toStdString()});
+    QVERIFY2(snapshot.has_value(), snapshot ? "" : snapshot.error().message.c_str());
+    MetricsDashboard full;
+    full.setSnapshot(snapshot->metrics, snapshot->runs);
+    full.setActivity(snapshot->activity);
+    full.resize(size);
+    full.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&full));
+    QTest::qWait(300);
+    ActivityCharts* a = full.activityCharts();
+    QVERIFY(a->twoColumns());
+    QCOMPARE(a->promotionTable()->rowCount(), 2);
+    QVERIFY(a->data().verdicts.total > 8); // the demo's worked example added its steps
+    auto* scroll = full.findChild<QScrollArea*>(QStringLiteral("metricsChartsScroll"));
+    for (QChartView* view : {a->blockedKindChart(), a->blockedTargetChart(), a->verdictChart()}) {
+        scroll->ensureWidgetVisible(view, 0, 0);
+        QApplication::processEvents();
+        const QStringList problems = unreadableActivity(view);
+        QVERIFY2(problems.isEmpty(), qPrintable(view->objectName() + QStringLiteral(": ") + problems.join(QStringLiteral("; "))));
+    }
+    // The promotions as CSV: a header and a row each, newest first.
+    const QStringList csv = a->promotionsCsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(csv.size(), 3);
+    QVERIFY2(csv[1].contains(QStringLiteral(",try-upgrade,main,high,reviewer,checked the impact,3,")), qPrintable(csv[1]));
+    QVERIFY(a->promotionTable()->findChild<QAction*>(QStringLiteral("actionPromotionsCsv")));
+    scroll->verticalScrollBar()->setValue(0);
+    QTest::qWait(100);
+    screenshot(QStringLiteral("dashboard-%1x%2.png").arg(size.width()).arg(size.height()), &full);
+    scroll->ensureWidgetVisible(a, 0, 0);
+    scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+    QTest::qWait(100);
+    screenshot(QStringLiteral("dashboard-%1x%2-activity.png").arg(size.width()).arg(size.height()), &full);
 }
 
 int main(int argc, char* argv[])

@@ -12,9 +12,14 @@
 #include <QDateTime>
 #include <QHeaderView>
 #include <QHorizontalStackedBarSeries>
+#include <QAction>
+#include <QFileDialog>
+#include <QGridLayout>
 #include <QLabel>
 #include <QLegend>
 #include <QLocale>
+#include <QMessageBox>
+#include <QSaveFile>
 #include <QScrollBar>
 #include <QTableWidget>
 #include <QValueAxis>
@@ -206,16 +211,89 @@ ActivityCharts::ActivityCharts(QWidget* parent)
     m_promotionsEmpty->setWordWrap(true);
     m_promotionsEmpty->setStyleSheet(QStringLiteral("color: palette(dark);"));
 
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(8);
-    layout->addWidget(m_kindView, 1);
-    layout->addWidget(m_targetView, 1);
-    layout->addWidget(m_verdictView, 1);
-    layout->addWidget(promotionsTitle);
-    layout->addWidget(m_promotionsEmpty);
-    layout->addWidget(m_promotions);
+    m_promotionsBox = new QWidget(this);
+    auto* box = new QVBoxLayout(m_promotionsBox);
+    box->setContentsMargins(0, 0, 0, 0);
+    box->setSpacing(4);
+    box->addWidget(promotionsTitle);
+    box->addWidget(m_promotionsEmpty);
+    box->addWidget(m_promotions);
+    box->addStretch();
+    auto* saveCsv = new QAction(tr("Save as CSV…"), m_promotions);
+    saveCsv->setObjectName(QStringLiteral("actionPromotionsCsv"));
+    connect(saveCsv, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save promotions"),
+                                                          QStringLiteral("recent-promotions.csv"), tr("CSV (*.csv)"));
+        if (path.isEmpty())
+            return;
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(promotionsCsv().toUtf8()) < 0 || !file.commit())
+            QMessageBox::warning(this, tr("Save promotions"), tr("Cannot write %1").arg(path));
+    });
+    m_promotions->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_promotions->addAction(saveCsv);
+
+    m_grid = new QGridLayout(this);
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setSpacing(8);
+    arrange(false);
     setActivity({}, 0, 0);
+}
+
+void ActivityCharts::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Two charts side by side need about 450 px each for their labels and axes.
+    const bool wide = width() >= 960;
+    if (wide != m_twoColumns)
+        arrange(wide);
+}
+
+void ActivityCharts::arrange(bool twoColumns)
+{
+    m_twoColumns = twoColumns;
+    for (QWidget* w : {static_cast<QWidget*>(m_kindView), static_cast<QWidget*>(m_verdictView),
+                       static_cast<QWidget*>(m_targetView), m_promotionsBox})
+        m_grid->removeWidget(w);
+    if (twoColumns) {
+        // Kinds beside verdicts, then the targets beside the promotions.
+        m_grid->addWidget(m_kindView, 0, 0);
+        m_grid->addWidget(m_verdictView, 0, 1);
+        m_grid->addWidget(m_targetView, 1, 0);
+        m_grid->addWidget(m_promotionsBox, 1, 1);
+        m_grid->setColumnStretch(0, 1);
+        m_grid->setColumnStretch(1, 1);
+    } else {
+        m_grid->addWidget(m_kindView, 0, 0);
+        m_grid->addWidget(m_targetView, 1, 0);
+        m_grid->addWidget(m_verdictView, 2, 0);
+        m_grid->addWidget(m_promotionsBox, 3, 0);
+        m_grid->setColumnStretch(0, 1);
+        m_grid->setColumnStretch(1, 0);
+    }
+}
+
+QString ActivityCharts::promotionsCsv() const
+{
+    auto field = [](QString text) -> QString {
+        if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) || text.contains(QLatin1Char('\n'))
+            || text.contains(QLatin1Char('\r'))) {
+            text.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+            return QStringLiteral("\"%1\"").arg(text);
+        }
+        return text;
+    };
+    QStringList lines{QStringLiteral("time,actor,source,target,risk,approved_by,approval_note,files,checkpoint,recovered")};
+    for (int row = 0; row < m_promotions->rowCount(); ++row) {
+        const sb::PromotionRecord& p = m_data.promotions[static_cast<std::size_t>(row)];
+        lines << QStringList{QDateTime::fromMSecsSinceEpoch(p.atMs).toString(Qt::ISODate), field(toQString(p.actor)),
+                             field(toQString(p.source)), field(toQString(p.target)), field(toQString(p.risk)),
+                             field(toQString(p.approvedBy)), field(toQString(p.approvalNote)),
+                             p.files < 0 ? QString() : QString::number(p.files), field(toQString(p.checkpoint)),
+                             p.recovered ? QStringLiteral("true") : QStringLiteral("false")}
+                     .join(QLatin1Char(','));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
 QChartView* ActivityCharts::makeView(QChart* chart, const QString& objectName, const QString& fileStem)

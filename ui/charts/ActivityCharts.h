@@ -9,7 +9,7 @@
 class QBarCategoryAxis;
 class QChart;
 class QChartView;
-class QHorizontalStackedBarSeries;
+class QGridLayout;
 class QLabel;
 class QTableWidget;
 class QValueAxis;
@@ -32,8 +32,16 @@ public:
     QChartView* blockedTargetChart() const { return m_targetView; }
     QChartView* verdictChart() const { return m_verdictView; }
     QTableWidget* promotionTable() const { return m_promotions; }
+    // The promotions shown, as CSV (a header, then a row each); "Save as CSV…" in the table's context menu.
+    QString promotionsCsv() const;
+    // Two columns of charts when the dashboard is wide (a workspace of its own), one in a narrow dock.
+    bool twoColumns() const { return m_twoColumns; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void arrange(bool twoColumns);
     QChartView* makeView(QChart* chart, const QString& objectName, const QString& fileStem);
     void showKinds();
     void showTargets();
@@ -46,6 +54,9 @@ private:
     QChartView* m_verdictView = nullptr;
     QTableWidget* m_promotions = nullptr;
     QLabel* m_promotionsEmpty = nullptr;
+    QWidget* m_promotionsBox = nullptr;
+    QGridLayout* m_grid = nullptr;
+    bool m_twoColumns = false;
 };
 
 } // namespace sb::ui
