@@ -6,13 +6,11 @@
 
 #include <vector>
 
-class QBarCategoryAxis;
 class QChart;
 class QChartView;
 class QGridLayout;
 class QLabel;
 class QTableWidget;
-class QValueAxis;
 
 namespace sb::ui {
 
