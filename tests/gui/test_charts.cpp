@@ -4,12 +4,16 @@
 // dashboard and the run history show; exports. Screenshots of both screens at both sizes go to the build tree.
 
 #include "gui_test_main.h"
+#include "ui/charts/ActivityCharts.h"
 #include "ui/charts/ChartSupport.h"
 #include "ui/charts/MetricsDashboard.h"
+#include "ui/jobs/RunJob.h"
 #include "ui/mainwindow/MainWindow.h"
 #include "ui/models/RunHistoryModel.h"
 #include "ui/rules/RulesCharts.h"
 #include "ui/rules/RulesWorkspace.h"
+#include "agents/session_store.h"
+#include "store/audit.h"
 #include "store/store.h"
 
 #include <QAbstractBarSeries>
@@ -36,6 +40,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocumentFragment>
@@ -158,6 +163,47 @@ double valueAt(QBarSet* set, int row, int rows, bool horizontal)
     return set->at(horizontal ? rows - 1 - row : row);
 }
 
+// Each row's value top-down, summed over the sets (a stacked chart gives each row its own set), by label.
+std::map<QString, double> rowValues(QChartView* view)
+{
+    std::map<QString, double> out;
+    auto* series = seriesOf<QAbstractBarSeries>(view);
+    if (!series)
+        return out;
+    const QStringList rows = categoriesTopDown(view);
+    const int n = static_cast<int>(rows.size());
+    for (int r = 0; r < n; ++r)
+        for (QBarSet* set : series->barSets())
+            out[rows[r]] += valueAt(set, r, n, true);
+    return out;
+}
+
+// The tooltip of the bar at row `row` (top-down) of a horizontal stacked chart: the one set that fills it.
+QString rowToolTip(QChartView* view, int row)
+{
+    auto* series = seriesOf<QAbstractBarSeries>(view);
+    const int n = static_cast<int>(categoriesTopDown(view).size());
+    for (QBarSet* set : series->barSets())
+        if (const QString tip = barToolTip(set, n - 1 - row); !tip.isEmpty())
+            return tip;
+    return {};
+}
+
+// What a person could not read in one of the activity charts: as unreadable(), except a category label the
+// chart shortened itself (its whole text is in the bar's tooltip).
+QStringList unreadableActivity(QChartView* view)
+{
+    QStringList problems = unreadable(view);
+    const QStringList rows = categoriesTopDown(view);
+    problems.removeIf([&](const QString& p) {
+        for (const QString& row : rows)
+            if (p == QStringLiteral("elided '%1'").arg(row.simplified()))
+                return true;
+        return false;
+    });
+    return problems;
+}
+
 sb::RunResult seededResult(sb::Outcome outcome, std::int64_t startedAtMs, double durationMs)
 {
     sb::RunResult r;
@@ -183,8 +229,12 @@ private slots:
     void clickOnAnOutcomeFiltersTheHistory();
     void clickOnATimelinePointFilters();
     void chartsExportPngAndCsv();
+    void activityChartsShowTheStoresCounts();
+    void activityChartsNarrowWithTheRange();
     void metricsReadWholeAfterTheDemo_data();
     void metricsReadWholeAfterTheDemo();
+    void dashboardFillsAWindow_data();
+    void dashboardFillsAWindow();
 
 private:
     RulesWorkspace* ws() const { return m_window->rulesWorkspace(); }
@@ -196,6 +246,12 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<MainWindow> m_window;
     std::map<sb::Outcome, int> m_seeded; // runs recorded before the window opened, by outcome
+    // Blocked events of the seeded runs: what the activity charts must count.
+    struct SeededBlock {
+        std::int64_t agoMs;
+        sb::BlockedEvent event;
+    };
+    std::vector<SeededBlock> m_blocked;
     std::int64_t m_seedNow = 0;
 };
 
@@ -237,14 +293,74 @@ void TestCharts::initTestCase()
             {sb::Outcome::Ok, 6 * 60 * minute, 40},   {sb::Outcome::Blocked, 30 * 60 * minute, 9},
             {sb::Outcome::Error, 40 * 60 * minute, 70},
         };
+        // The blocked runs' events: a module twice, a host, a syscall, a path; the last a day and more ago.
+        const std::string longPath = "/home/someone/projects/a-rather-long-folder-name/with/deeper/secrets.txt";
+        m_blocked = {
+            {30 * minute, {"import", "numpy"}},
+            {30 * minute, {"network", "evil.example.com:443 (not on the policy's allowlist)"}},
+            {30 * minute, {"path", "open " + longPath + " (read): outside the policy's readable paths"}},
+            {30 * 60 * minute, {"import", "numpy"}},
+            {30 * 60 * minute, {"syscall", "ptrace(PTRACE_TRACEME, 0)"}},
+        };
         for (const Seed& s : seeds) {
             sb::RunRequest request;
             request.source = "print('seeded')";
             request.label = "seeded";
-            const auto recorded = store->recordRun(request, seededResult(s.outcome, m_seedNow - s.agoMs, s.durationMs));
+            sb::RunResult result = seededResult(s.outcome, m_seedNow - s.agoMs, s.durationMs);
+            for (const SeededBlock& b : m_blocked)
+                if (s.outcome == sb::Outcome::Blocked && b.agoMs == s.agoMs)
+                    result.blocked.push_back(b.event);
+            const auto recorded = store->recordRun(request, result);
             QVERIFY2(recorded.has_value(), recorded ? "" : recorded.error().message.c_str());
             ++m_seeded[s.outcome];
         }
+        // An agent session ten minutes ago: two steps allowed, two blocked (one tool twice), one denied, one
+        // approved, one failed; and a step two days ago, allowed.
+        sb::agents::SessionStore sessions(*store);
+        sb::agents::SessionInfo info;
+        info.command = {"python3", "agent.py"};
+        info.sandbox = "main";
+        info.startedAtMs = m_seedNow - 10 * minute;
+        auto live = sessions.begin(info);
+        QVERIFY2(live.has_value(), live ? "" : live.error().message.c_str());
+        using sb::agents::Verdict;
+        const std::pair<const char*, Verdict> steps[] = {
+            {"read_file", Verdict::Allowed}, {"list_dir", Verdict::Allowed}, {"write_file", Verdict::Blocked},
+            {"write_file", Verdict::Blocked}, {"rm_rf", Verdict::Denied},    {"git_push", Verdict::Approved},
+            {"fetch_url", Verdict::Failed},
+        };
+        std::int64_t at = m_seedNow - 10 * minute;
+        for (const auto& [tool, verdict] : steps) {
+            sb::agents::StepRecord step;
+            step.tool = tool;
+            step.verdict = verdict;
+            step.startedAtMs = ++at;
+            step.endedAtMs = at;
+            QVERIFY(live->addStep(step).has_value());
+        }
+        QVERIFY(live->end(sb::agents::SessionStatus::Completed, "seeded").has_value());
+        info.startedAtMs = m_seedNow - 48 * 60 * minute;
+        auto old = sessions.begin(info);
+        QVERIFY(old.has_value());
+        sb::agents::StepRecord oldStep;
+        oldStep.tool = "read_file";
+        oldStep.startedAtMs = m_seedNow - 48 * 60 * minute;
+        QVERIFY(old->addStep(oldStep).has_value());
+        QVERIFY(old->end(sb::agents::SessionStatus::Completed, "seeded").has_value());
+        // Two promotions into main: one at high risk with its approval five minutes ago, one two days ago.
+        sb::AuditEntry approved(sb::audit_op::kPromote, "main",
+                                {{"source", "try-upgrade"}, {"target", "main"}, {"risk", "high"},
+                                 {"approval", {{"by", "reviewer"}, {"note", "checked the impact"}}},
+                                 {"impact", {{"files", 3}}}, {"checkpoint", "c-approved"}, {"recovered", false}});
+        approved.atMs = m_seedNow - 5 * minute;
+        approved.actor = "analyst";
+        QVERIFY(sb::appendAudit(*store, approved).has_value());
+        sb::AuditEntry older(sb::audit_op::kPromote, "main",
+                             {{"source", "tweak-rules"}, {"target", "main"}, {"risk", "low"}, {"approval", nullptr},
+                              {"impact", {{"files", 1}}}, {"checkpoint", "c-low"}, {"recovered", false}});
+        older.atMs = m_seedNow - 48 * 60 * minute;
+        older.actor = "analyst";
+        QVERIFY(sb::appendAudit(*store, older).has_value());
     }
     m_window = std::make_unique<MainWindow>(storePath.toStdString());
     const auto storeError = m_window->openStore();
@@ -494,6 +610,114 @@ void TestCharts::chartsExportPngAndCsv()
     QVERIFY(dashboard()->durationChart()->findChild<QAction*>(QStringLiteral("actionChartCsv")));
 }
 
+void TestCharts::activityChartsShowTheStoresCounts()
+{
+    MetricsDashboard* d = dashboard();
+    QCOMPARE(d->timeRange(), TimeRange::All);
+    ActivityCharts* a = d->activityCharts();
+    QVERIFY(a);
+
+    // Blocked events by kind: the runs' five and the three refused tool calls (two blocked, one denied).
+    QCOMPARE(categoriesTopDown(a->blockedKindChart()),
+             (QStringList{QStringLiteral("tool"), QStringLiteral("import"), QStringLiteral("network"),
+                          QStringLiteral("path"), QStringLiteral("syscall")}));
+    const std::map<QString, double> kinds = {{QStringLiteral("tool"), 3},    {QStringLiteral("import"), 2},
+                                             {QStringLiteral("network"), 1}, {QStringLiteral("path"), 1},
+                                             {QStringLiteral("syscall"), 1}};
+    QCOMPARE(rowValues(a->blockedKindChart()), kinds);
+    QVERIFY2(rowToolTip(a->blockedKindChart(), 0).contains(QStringLiteral("tool: 3 blocked event")),
+             qPrintable(rowToolTip(a->blockedKindChart(), 0)));
+
+    // The most blocked targets: the module, the tool, then the host, the path (shortened), the syscall, the tool.
+    const QStringList targets = categoriesTopDown(a->blockedTargetChart());
+    QCOMPARE(targets.size(), 6);
+    QCOMPARE(targets.mid(0, 3), (QStringList{QStringLiteral("numpy"), QStringLiteral("write_file"),
+                                             QStringLiteral("evil.example.com")}));
+    QVERIFY2(targets[3].startsWith(QStringLiteral("/home/")) && targets[3].endsWith(QStringLiteral("secrets.txt"))
+                 && targets[3].size() <= 30,
+             qPrintable(targets[3]));
+    QCOMPARE(targets.mid(4), (QStringList{QStringLiteral("ptrace"), QStringLiteral("rm_rf")}));
+    const auto targetValues = rowValues(a->blockedTargetChart());
+    QCOMPARE(targetValues.at(QStringLiteral("numpy")), 2.0);
+    QCOMPARE(targetValues.at(QStringLiteral("write_file")), 2.0);
+    QCOMPARE(targetValues.at(QStringLiteral("ptrace")), 1.0);
+    // The whole path is in its bar's tooltip.
+    QVERIFY2(rowToolTip(a->blockedTargetChart(), 3).contains(QStringLiteral("deeper/secrets.txt — path: 1 blocked event")),
+             qPrintable(rowToolTip(a->blockedTargetChart(), 3)));
+    // The legend names the kinds, one colour each.
+    QCOMPARE(a->blockedTargetChart()->chart()->legend()->markers().size(), 5);
+
+    // Agent steps by verdict, every verdict in its order.
+    QCOMPARE(categoriesTopDown(a->verdictChart()),
+             (QStringList{QStringLiteral("allowed"), QStringLiteral("blocked"), QStringLiteral("approved"),
+                          QStringLiteral("denied"), QStringLiteral("failed")}));
+    const std::map<QString, double> verdicts = {{QStringLiteral("allowed"), 3}, {QStringLiteral("blocked"), 2},
+                                                {QStringLiteral("approved"), 1}, {QStringLiteral("denied"), 1},
+                                                {QStringLiteral("failed"), 1}};
+    QCOMPARE(rowValues(a->verdictChart()), verdicts);
+    QVERIFY2(rowToolTip(a->verdictChart(), 1).contains(QStringLiteral("blocked: 2 step")), qPrintable(rowToolTip(a->verdictChart(), 1)));
+
+    // Recent promotions, newest first, with risk and approval.
+    QTableWidget* table = a->promotionTable();
+    QCOMPARE(table->rowCount(), 2);
+    QCOMPARE(table->item(0, 1)->text(), QStringLiteral("try-upgrade → main"));
+    QCOMPARE(table->item(0, 2)->text(), QStringLiteral("high"));
+    QCOMPARE(table->item(0, 3)->text(), QStringLiteral("reviewer"));
+    QVERIFY(table->item(0, 3)->toolTip().contains(QStringLiteral("checked the impact")));
+    QCOMPARE(table->item(0, 4)->text(), QStringLiteral("3"));
+    QCOMPARE(table->item(1, 1)->text(), QStringLiteral("tweak-rules → main"));
+    QCOMPARE(table->item(1, 3)->text(), QStringLiteral("no approval"));
+
+    // Every chart has its axis titles, and exports as PNG and CSV.
+    for (QChartView* view : {a->blockedKindChart(), a->blockedTargetChart(), a->verdictChart()}) {
+        for (QAbstractAxis* axis : view->chart()->axes())
+            QVERIFY2(!axis->titleText().isEmpty(), qPrintable(view->objectName()));
+        QVERIFY(view->findChild<QAction*>(QStringLiteral("actionChartPng")));
+        QVERIFY(view->findChild<QAction*>(QStringLiteral("actionChartCsv")));
+    }
+    const QString csv = chartCsv(a->blockedKindChart()->chart());
+    QVERIFY2(csv.startsWith(QStringLiteral("Kind,")) && csv.contains(QStringLiteral("\ntool,")), qPrintable(csv));
+    QTemporaryDir out;
+    QVERIFY(saveChartPng(a->verdictChart(), out.filePath(QStringLiteral("verdicts.png"))));
+    QVERIFY(QImage(out.filePath(QStringLiteral("verdicts.png"))).width() > 100);
+
+    // The duration histogram names its percentiles.
+    const QString title = d->durationChart()->chart()->title();
+    QVERIFY2(title.contains(QStringLiteral("p50")) && title.contains(QStringLiteral("p95"))
+                 && title.contains(QStringLiteral("p99")),
+             qPrintable(title));
+}
+
+void TestCharts::activityChartsNarrowWithTheRange()
+{
+    MetricsDashboard* d = dashboard();
+    ActivityCharts* a = d->activityCharts();
+    auto* combo = d->findChild<QComboBox*>(QStringLiteral("metricsRange"));
+    combo->setCurrentIndex(combo->findData(static_cast<int>(TimeRange::LastHour)));
+    // The last hour: the blocked run of thirty minutes ago and the session of ten; the newer promotion.
+    const std::map<QString, double> kinds = {{QStringLiteral("tool"), 3}, {QStringLiteral("import"), 1},
+                                             {QStringLiteral("network"), 1}, {QStringLiteral("path"), 1}};
+    QCOMPARE(rowValues(a->blockedKindChart()), kinds);
+    QCOMPARE(a->data().blocked.total, 6);
+    QCOMPARE(rowValues(a->verdictChart()).at(QStringLiteral("allowed")), 2.0);
+    QCOMPARE(a->data().verdicts.total, 7);
+    QCOMPARE(a->promotionTable()->rowCount(), 1);
+    QCOMPARE(a->promotionTable()->item(0, 1)->text(), QStringLiteral("try-upgrade → main"));
+    // A click on a point of the timeline narrows them to its window of time: the timeout run five hours ago
+    // blocked nothing, and no step or promotion falls there.
+    combo->setCurrentIndex(combo->findData(static_cast<int>(TimeRange::All)));
+    const Timeline& line = d->data().timeline;
+    const int bucket = static_cast<int>((m_seedNow - 5 * 3600 * 1000LL - line.startMs) / line.bucketMs);
+    d->clickTimelinePoint(sb::Outcome::Timeout, bucket);
+    QCOMPARE(a->data().blocked.total, 0);
+    QCOMPARE(a->data().verdicts.total, 0);
+    QVERIFY(a->promotionTable()->isHidden());
+    QVERIFY(a->blockedKindChart()->chart()->title().contains(QStringLiteral("none")));
+    d->setFilter({});
+    QCOMPARE(a->data().blocked.total, 8);
+    QCOMPARE(a->promotionTable()->rowCount(), 2);
+}
+
 void TestCharts::metricsReadWholeAfterTheDemo_data()
 {
     QTest::addColumn<QSize>("size");
@@ -521,12 +745,68 @@ void TestCharts::metricsReadWholeAfterTheDemo()
         const QStringList problems = unreadable(view);
         QVERIFY2(problems.isEmpty(), qPrintable(view->objectName() + QStringLiteral(": ") + problems.join(QStringLiteral("; "))));
     }
+    ActivityCharts* a = d->activityCharts();
+    for (QChartView* view : {a->blockedKindChart(), a->blockedTargetChart(), a->verdictChart()}) {
+        QVERIFY2(view->height() >= view->minimumHeight(), qPrintable(view->objectName()));
+        scroll->ensureWidgetVisible(view, 0, 0);
+        QApplication::processEvents();
+        const QStringList problems = unreadableActivity(view);
+        QVERIFY2(problems.isEmpty(), qPrintable(view->objectName() + QStringLiteral(": ") + problems.join(QStringLiteral("; "))));
+    }
+    scroll->ensureWidgetVisible(a->blockedKindChart(), 0, 0);
+    QTest::qWait(100);
+    screenshot(QStringLiteral("charts-activity-%1x%2.png").arg(size.width()).arg(size.height()));
+    screenshot(QStringLiteral("charts-activity-%1x%2-all.png").arg(size.width()).arg(size.height()), a);
     scroll->ensureWidgetVisible(d->outcomeChart(), 0, 0);
     QTest::qWait(100);
     screenshot(QStringLiteral("charts-metrics-%1x%2.png").arg(size.width()).arg(size.height()));
     scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
     QTest::qWait(100);
     screenshot(QStringLiteral("charts-metrics-%1x%2-timeline.png").arg(size.width()).arg(size.height()), d);
+}
+
+void TestCharts::dashboardFillsAWindow_data()
+{
+    metricsReadWholeAfterTheDemo_data();
+}
+
+// The dashboard as a workspace of its own, the whole window wide: its activity charts in two columns, each
+// readable; the store as the demo left it.
+void TestCharts::dashboardFillsAWindow()
+{
+    QFETCH(QSize, size);
+    const auto snapshot = loadStoreSnapshot(sb::StoreLocation{m_dir.filePath(QStringLiteral("store.db")).toStdString()});
+    QVERIFY2(snapshot.has_value(), snapshot ? "" : snapshot.error().message.c_str());
+    MetricsDashboard full;
+    full.setSnapshot(snapshot->metrics, snapshot->runs);
+    full.setActivity(snapshot->activity);
+    full.resize(size);
+    full.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&full));
+    QTest::qWait(300);
+    ActivityCharts* a = full.activityCharts();
+    QVERIFY(a->twoColumns());
+    QCOMPARE(a->promotionTable()->rowCount(), 2);
+    QVERIFY(a->data().verdicts.total > 8); // the demo's worked example added its steps
+    auto* scroll = full.findChild<QScrollArea*>(QStringLiteral("metricsChartsScroll"));
+    for (QChartView* view : {a->blockedKindChart(), a->blockedTargetChart(), a->verdictChart()}) {
+        scroll->ensureWidgetVisible(view, 0, 0);
+        QApplication::processEvents();
+        const QStringList problems = unreadableActivity(view);
+        QVERIFY2(problems.isEmpty(), qPrintable(view->objectName() + QStringLiteral(": ") + problems.join(QStringLiteral("; "))));
+    }
+    // The promotions as CSV: a header and a row each, newest first.
+    const QStringList csv = a->promotionsCsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(csv.size(), 3);
+    QVERIFY2(csv[1].contains(QStringLiteral(",try-upgrade,main,high,reviewer,checked the impact,3,")), qPrintable(csv[1]));
+    QVERIFY(a->promotionTable()->findChild<QAction*>(QStringLiteral("actionPromotionsCsv")));
+    scroll->verticalScrollBar()->setValue(0);
+    QTest::qWait(100);
+    screenshot(QStringLiteral("dashboard-%1x%2.png").arg(size.width()).arg(size.height()), &full);
+    scroll->ensureWidgetVisible(a, 0, 0);
+    scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+    QTest::qWait(100);
+    screenshot(QStringLiteral("dashboard-%1x%2-activity.png").arg(size.width()).arg(size.height()), &full);
 }
 
 int main(int argc, char* argv[])

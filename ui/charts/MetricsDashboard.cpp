@@ -1,5 +1,6 @@
 #include "ui/charts/MetricsDashboard.h"
 
+#include "ui/charts/ActivityCharts.h"
 #include "ui/charts/ChartSupport.h"
 #include "ui/style/OutcomeStyle.h"
 
@@ -28,6 +29,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace sb::ui {
 
@@ -110,6 +112,7 @@ MetricsDashboard::MetricsDashboard(QWidget* parent)
     buildOutcomeChart();
     buildDurationChart();
     buildTimelineChart();
+    m_activityCharts = new ActivityCharts;
 
     // The charts scroll below the counters rather than squeezing their axes away in a short window.
     auto* charts = new QWidget;
@@ -119,6 +122,7 @@ MetricsDashboard::MetricsDashboard(QWidget* parent)
     chartsLayout->addWidget(m_outcomeView, 1);
     chartsLayout->addWidget(m_durationView, 1);
     chartsLayout->addWidget(m_timelineView, 1);
+    chartsLayout->addWidget(m_activityCharts, 3);
     auto* scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("metricsChartsScroll"));
     scroll->setWidgetResizable(true);
@@ -286,6 +290,12 @@ void MetricsDashboard::setSnapshot(const sb::MetricsSnapshot& snapshot, std::vec
     refresh();
 }
 
+void MetricsDashboard::setActivity(DashboardActivity activity)
+{
+    m_activity = std::move(activity);
+    refresh();
+}
+
 void MetricsDashboard::setTimeRange(TimeRange range)
 {
     if (range == m_range)
@@ -358,6 +368,16 @@ void MetricsDashboard::refresh()
     showOutcomes();
     showDurations();
     showTimeline();
+    // What was blocked, decided and promoted in the range, narrowed to the window of time a click selected.
+    std::int64_t fromMs = std::numeric_limits<std::int64_t>::min();
+    std::int64_t untilMs = 0;
+    if (const std::int64_t span = timeRangeMs(m_range); span > 0)
+        fromMs = QDateTime::currentMSecsSinceEpoch() - span;
+    if (m_filter.startMs) {
+        fromMs = std::max(fromMs, m_filter.startMs->first);
+        untilMs = m_filter.startMs->second;
+    }
+    m_activityCharts->setActivity(m_activity, fromMs, untilMs);
 }
 
 void MetricsDashboard::showCounters()
@@ -423,12 +443,24 @@ void MetricsDashboard::showDurations()
     for (int i = 0; i < bins; ++i) {
         const auto& bar = m_data.histogram[static_cast<std::size_t>(i)];
         m_durationSet->replace(bins - 1 - i, static_cast<qreal>(bar.count));
-        tips.prepend(tr("%1 ms: %2").arg(bar.label, runs(bar.count)));
+        QStringList marks; // the percentiles that fall in this bin
+        for (const auto& [name, ms] : {std::pair{"p50", m_data.p50Ms}, std::pair{"p95", m_data.p95Ms},
+                                       std::pair{"p99", m_data.p99Ms}})
+            if (m_data.total > 0 && bar.count > 0 && ms >= bar.lowMs && ms < bar.highMs)
+                marks << QLatin1String(name);
+        tips.prepend(marks.isEmpty() ? tr("%1 ms: %2").arg(bar.label, runs(bar.count))
+                                     : tr("%1 ms: %2 (%3 here)").arg(bar.label, runs(bar.count), marks.join(QStringLiteral(", "))));
         if (m_filter.durationMs && m_filter.durationMs->first == bar.lowMs)
             m_durationSet->selectBar(bins - 1 - i);
     }
     setBarToolTips(m_durationSet, tips);
     styleCountAxis(m_durationAxis, m_data.maxHistogramCount());
+    // The percentiles beside the histogram they summarise.
+    m_durationView->chart()->setTitle(m_data.total > 0 ? tr("Run duration · p50 %1 · p95 %2 · p99 %3")
+                                                             .arg(formatDuration(m_data.p50Ms),
+                                                                  formatDuration(m_data.p95Ms),
+                                                                  formatDuration(m_data.p99Ms))
+                                                       : tr("Run duration"));
 }
 
 void MetricsDashboard::showTimeline()

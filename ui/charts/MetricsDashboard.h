@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/models/ActivityChartData.h"
 #include "ui/models/MetricsChartData.h"
 #include "store/metrics.h"
 
@@ -20,6 +21,8 @@ class QValueAxis;
 
 namespace sb::ui {
 
+class ActivityCharts;
+
 // Counters, runs by outcome, the duration histogram and runs over time of the store, over a time range the
 // person picks (remembered between sessions). A click on an outcome bar, a duration bar or a point of the
 // timeline selects those runs: the other charts and the counters narrow to them, filterChanged tells the
@@ -33,6 +36,9 @@ public:
     // `runs`: every run of the store (store/run_points.h); without them, the snapshot's all-time figures.
     void setSnapshot(const sb::MetricsSnapshot& snapshot, std::vector<sb::RunPoint> runs = {});
     const MetricsChartData& data() const { return m_data; }
+    // Blocked events, agent steps and promotions, shown over the same span of time (ActivityCharts).
+    void setActivity(DashboardActivity activity);
+    ActivityCharts* activityCharts() const { return m_activityCharts; }
 
     TimeRange timeRange() const { return m_range; }
     void setTimeRange(TimeRange range);
@@ -71,6 +77,7 @@ private:
     MetricsChartData m_data;
     TimeRange m_range = TimeRange::All;
     RunFilter m_filter;
+    DashboardActivity m_activity;
 
     QComboBox* m_rangeCombo = nullptr;
     QToolButton* m_filterButton = nullptr;
@@ -86,6 +93,7 @@ private:
     QChartView* m_outcomeView = nullptr;
     QChartView* m_durationView = nullptr;
     QChartView* m_timelineView = nullptr;
+    ActivityCharts* m_activityCharts = nullptr;
     std::vector<QBarSet*> m_outcomeSets; // one per outcome, in sb::kAllOutcomes order
     QValueAxis* m_outcomeAxis = nullptr;
     QBarSet* m_durationSet = nullptr;

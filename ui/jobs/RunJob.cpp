@@ -27,7 +27,10 @@ sb::Result<StoreSnapshot> loadStoreSnapshot(const sb::StoreLocation& location, i
     auto runs = sb::runPoints(*store);
     if (!runs)
         return std::unexpected(runs.error());
-    return StoreSnapshot{std::move(*metrics), std::move(*history), std::move(*runs)};
+    auto activity = loadDashboardActivity(*store);
+    if (!activity)
+        return std::unexpected(activity.error());
+    return StoreSnapshot{std::move(*metrics), std::move(*history), std::move(*runs), std::move(*activity)};
 }
 
 namespace {
@@ -57,12 +60,14 @@ void attachStore(RunEvent& event, const sb::Store& store, const std::string& rec
     auto metrics = store.metrics();
     auto history = store.recentRuns(kHistoryLimit);
     auto runs = sb::runPoints(store);
-    if (metrics && history && runs)
-        event.store = StoreSnapshot{std::move(*metrics), std::move(*history), std::move(*runs)};
+    auto activity = loadDashboardActivity(store);
+    if (metrics && history && runs && activity)
+        event.store = StoreSnapshot{std::move(*metrics), std::move(*history), std::move(*runs), std::move(*activity)};
     else
-        event.storeError = toQString(!metrics ? metrics.error().message
+        event.storeError = toQString(!metrics   ? metrics.error().message
                                      : !history ? history.error().message
-                                                : runs.error().message);
+                                     : !runs    ? runs.error().message
+                                                : activity.error().message);
 }
 
 // The workers touch nothing but their arguments, so the JobRunner may be gone by the time they end.

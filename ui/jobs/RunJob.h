@@ -4,6 +4,7 @@
 #include "isolation/run.h"
 #include "store/run_points.h"
 #include "store/store.h"
+#include "ui/models/ActivityChartData.h"
 #include "usecases/run.h"
 
 #include <QFutureWatcher>
@@ -26,6 +27,7 @@ struct StoreSnapshot {
     sb::MetricsSnapshot metrics;
     std::vector<sb::StoredRun> history; // newest first
     std::vector<sb::RunPoint> runs;     // every run's time, outcome and duration, oldest first
+    DashboardActivity activity;         // blocked events, agent steps and promotions
 };
 
 inline constexpr int kHistoryLimit = 200;

@@ -500,6 +500,7 @@ void MainWindow::applySnapshot(const StoreSnapshot& snapshot)
 {
     m_historyModel->setRuns(snapshot.history);
     m_dashboard->setSnapshot(snapshot.metrics, snapshot.runs);
+    m_dashboard->setActivity(snapshot.activity);
 }
 
 sb::RunPolicyRequest MainWindow::askedPolicy() const
