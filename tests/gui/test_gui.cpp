@@ -419,9 +419,10 @@ void TestGui::demoMovesEveryCounter()
     QVERIFY(m_editor->language() == sb::Language::Python);
     QCOMPARE(badge(), QStringLiteral("demo"));
     const QString timings = child<QLabel>("timingsLabel")->text();
-    QVERIFY2(timings.contains(QStringLiteral("the snippet in the editor has not run")), qPrintable(timings));
+    QVERIFY2(timings.contains(QStringLiteral("Demo finished")), qPrintable(timings));
+    const QString message = child<QLabel>("messageLabel")->text();
+    QVERIFY2(message.contains(QStringLiteral("the snippet in the editor has not run")), qPrintable(message));
     QVERIFY(!child<QLabel>("layersLabel")->isVisible());
-    QVERIFY(!child<QLabel>("messageLabel")->isVisible());
     screenshot(QStringLiteral("03-after-demo.png"));
     m_window->resize(1366, 768);
     QTRY_COMPARE(m_window->width(), 1366);
@@ -894,6 +895,7 @@ void TestGui::workspacesLeaveTheEditorHalfTheWidthAt1366()
 
     m_window->showRules();
     QTRY_VERIFY(child<QDockWidget>("rulesDock")->isVisible());
+    QTRY_VERIFY(child<QDockWidget>("rulesDock")->width() >= 1366 * 2 / 5);
     QTRY_VERIFY(central->width() >= 1366 / 2);
     // The history's columns are not cut: the outcome column ends inside the view.
     auto* history = child<QTableView>("historyView");
@@ -941,6 +943,18 @@ void TestGui::rulesWorkspaceGuidesAndMarksTheBaseline()
     m_window->resize(1366, 768);
     QTRY_COMPARE(m_window->width(), 1366);
     QTRY_VERIFY_WITH_TIMEOUT(rules->dataset() != nullptr, 20000);
+    // Every action of the workspace's toolbar shows in a dock beside the editor (none behind "»").
+    m_window->showRules();
+    QTRY_VERIFY(child<QDockWidget>("rulesDock")->width() >= 1366 * 2 / 5);
+    auto* rulesBar = rules->findChild<QToolBar*>(QStringLiteral("rulesToolBar"));
+    for (QAction* action : rulesBar->actions()) {
+        if (action->isSeparator() || !action->isVisible())
+            continue;
+        QWidget* button = rulesBar->widgetForAction(action);
+        QTRY_VERIFY2(button && button->isVisible(), qPrintable(action->text() + QStringLiteral(" is behind »")));
+    }
+    QVERIFY(rules->compare());
+    QTRY_VERIFY_WITH_TIMEOUT(rules->result() != nullptr && !rules->jobs()->isBusy(), 60000);
     screenshot(QStringLiteral("12-rules-demo-1366.png"));
     // Closing the baseline makes the next tab the baseline.
     qobject_cast<QToolButton*>(bar->tabButton(0, QTabBar::RightSide))->click();

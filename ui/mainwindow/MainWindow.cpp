@@ -632,9 +632,9 @@ void MainWindow::showWideDock(const QString& name)
     dock->show();
     dock->raise();
     // The workspace gets room, the snippet editor, its output and the history keep at least half the width.
-    const int wanted = rightColumnWidth(width(), true);
-    if (!dock->isFloating() && dock->width() < wanted)
-        resizeDocks({dock}, {wanted}, Qt::Horizontal);
+    // Always resized: a dock that was behind another tab reports the width it had when last in front.
+    if (!dock->isFloating())
+        resizeDocks({dock}, {rightColumnWidth(width(), true)}, Qt::Horizontal);
 }
 
 int MainWindow::rightColumnWidth(int windowWidth, bool workspace)

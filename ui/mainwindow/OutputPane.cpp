@@ -38,6 +38,9 @@ OutputPane::OutputPane(QWidget* parent)
     m_badge->setMinimumWidth(110);
     m_timings->setObjectName(QStringLiteral("timingsLabel"));
     m_timings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long line must never hold the editor's column wider than the docks allow: cut, whole in the tooltip.
+    m_timings->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_timings->setMinimumWidth(0);
     // One line: the level and how many layers were active; the list itself is a click (or a tooltip) away.
     m_layers->setObjectName(QStringLiteral("layersLabel"));
     m_layers->setTextFormat(Qt::RichText);
@@ -67,12 +70,12 @@ OutputPane::OutputPane(QWidget* parent)
     header->setSpacing(12);
     header->addWidget(m_badge);
     header->addWidget(m_timings, 1);
-    header->addWidget(m_layers);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(4);
     layout->addLayout(header);
+    layout->addWidget(m_layers);
     layout->addWidget(m_layerDetails);
     layout->addWidget(m_message);
     layout->addWidget(m_output, 1);
@@ -161,6 +164,7 @@ void OutputPane::setHeader(const sb::RunResult& result)
     else if (result.signal > 0)
         timings += QStringLiteral(" · ") + tr("signal %1").arg(result.signal);
     m_timings->setText(timings);
+    m_timings->setToolTip(timings);
     setLayers(result);
 
     // A blocked run's key line comes first: what the sandbox stopped, then the runner's word on it.
@@ -279,8 +283,11 @@ void OutputPane::appendNote(const QString& text)
 void OutputPane::finishLog(const QString& summary)
 {
     setBadge(tr("demo"), kIdleGrey, Qt::white);
-    m_timings->setText(summary + QStringLiteral(" · ") + tr("The log below is the demo's; the snippet in the editor has not run."));
+    m_timings->setText(summary);
     hideDetails();
+    m_message->setText(tr("The log below is the demo's; the snippet in the editor has not run."));
+    m_message->setStyleSheet(QStringLiteral("color: %1;").arg(kHeading.name()));
+    m_message->show();
 }
 
 } // namespace sb::ui

@@ -181,8 +181,27 @@ QToolBar* RulesWorkspace::buildToolBar()
     toolBar->addAction(m_compareAction);
     toolBar->addAction(m_cancelAction);
     toolBar->addSeparator();
-    toolBar->addAction(m_exportCsvAction);
-    toolBar->addAction(m_exportReportAction);
+    // Both exports behind one button, so that the bar fits a dock half the window wide (no "»").
+    auto* exportMenu = new QMenu(tr("Export"), this);
+    exportMenu->setObjectName(QStringLiteral("rulesExportMenu"));
+    exportMenu->addAction(m_exportCsvAction);
+    exportMenu->addAction(m_exportReportAction);
+    auto* exportButton = new QToolButton(toolBar);
+    exportButton->setObjectName(QStringLiteral("rulesExportButton"));
+    exportButton->setText(tr("Export"));
+    exportButton->setIcon(m_exportReportAction->icon());
+    exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    exportButton->setToolTip(tr("Save the changed decisions as CSV, or the comparison as an HTML report"));
+    exportButton->setMenu(exportMenu);
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    toolBar->addWidget(exportButton);
+    // Open and Save explain themselves by their icons; their names are read out and shown as tooltips.
+    for (QAction* action : {m_openAction, m_saveAction}) {
+        if (auto* button = qobject_cast<QToolButton*>(toolBar->widgetForAction(action))) {
+            button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+            button->setAccessibleName(action->text());
+        }
+    }
     return toolBar;
 }
 
@@ -274,7 +293,7 @@ QWidget* RulesWorkspace::buildEmptyState()
                             page);
     text->setObjectName(QStringLiteral("rulesEmptyText"));
     text->setWordWrap(true);
-    text->setMaximumWidth(520);
+    text->setAlignment(Qt::AlignHCenter);
     text->setStyleSheet(QStringLiteral("color: #5f666d;"));
     auto* demo = new QPushButton(m_demoAction->icon(), tr("Open the demo"), page);
     demo->setObjectName(QStringLiteral("rulesEmptyDemoButton"));
@@ -291,7 +310,8 @@ QWidget* RulesWorkspace::buildEmptyState()
     auto* layout = new QVBoxLayout(page);
     layout->addStretch(1);
     layout->addWidget(title, 0, Qt::AlignHCenter);
-    layout->addWidget(text, 0, Qt::AlignHCenter);
+    layout->setContentsMargins(24, 12, 24, 12);
+    layout->addWidget(text);
     layout->addSpacing(8);
     layout->addLayout(buttons);
     layout->addStretch(2);
@@ -608,6 +628,7 @@ void RulesWorkspace::updateActions()
     m_evaluateAction->setEnabled(ready);
     m_compareAction->setEnabled(ready && ruleSetCount() > 1);
     m_cancelAction->setEnabled(busy);
+    m_cancelAction->setVisible(busy); // shown only while there is something to cancel
     m_demoAction->setEnabled(!busy);
     m_dataAction->setEnabled(!busy);
     m_demoDataAction->setEnabled(!busy);
