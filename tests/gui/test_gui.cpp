@@ -113,6 +113,7 @@ private slots:
     void demoMovesEveryCounter();
     void aReopenedWindowShowsThePersonsSnippetNotTheDemos();
     void viewMenuListsEachDockOnce();
+    void buttonsWithoutTextAreNamed();
     void workspacesLeaveTheEditorHalfTheWidthAt1366();
     void rulesWorkspaceGuidesAndMarksTheBaseline();
     void doubleClickLoadsSnippet();
@@ -865,6 +866,28 @@ void TestGui::viewMenuListsEachDockOnce()
     for (const auto* dock : m_window->findChildren<QDockWidget*>()) {
         const QString title = dock->windowTitle();
         QVERIFY2(texts.contains(title), qPrintable(title + QStringLiteral(" not in ") + texts.join(QLatin1Char('|'))));
+    }
+}
+
+// A button that shows only an icon (or a sign) says what it does to the mouse and to a screen reader.
+void TestGui::buttonsWithoutTextAreNamed()
+{
+    for (auto* button : m_window->findChildren<QToolButton*>()) {
+        // Qt's own: the toolbar's and the menu bar's extensions and a tab bar's scroll arrows.
+        if (QString::fromLatin1(button->metaObject()->className()) != QStringLiteral("QToolButton")
+            || button->objectName().startsWith(QStringLiteral("qt_")) || qobject_cast<QTabBar*>(button->parentWidget()))
+            continue;
+        const QAction* action = button->defaultAction();
+        const QString text = action ? action->text() : button->text();
+        const bool hasIcon = !(action ? action->icon() : button->icon()).isNull();
+        const bool iconOnly = (button->toolButtonStyle() == Qt::ToolButtonIconOnly && hasIcon) || text.isEmpty()
+                              || text.size() == 1;
+        if (!iconOnly)
+            continue;
+        const QString what = button->objectName() + QLatin1Char(' ') + text;
+        QVERIFY2(!button->toolTip().isEmpty(), qPrintable(what + QStringLiteral(": no tooltip")));
+        QVERIFY2(!button->accessibleName().isEmpty() || (action && !action->text().isEmpty()),
+                 qPrintable(what + QStringLiteral(": no accessible name")));
     }
 }
 
