@@ -186,7 +186,7 @@ QToolBar* RulesWorkspace::buildToolBar()
     exportMenu->setObjectName(QStringLiteral("rulesExportMenu"));
     exportMenu->addAction(m_exportCsvAction);
     exportMenu->addAction(m_exportReportAction);
-    auto* exportButton = new QToolButton(toolBar);
+    auto* exportButton = m_exportButton = new QToolButton(toolBar);
     exportButton->setObjectName(QStringLiteral("rulesExportButton"));
     exportButton->setText(tr("Export"));
     exportButton->setIcon(m_exportReportAction->icon());
@@ -638,6 +638,7 @@ void RulesWorkspace::updateActions()
     const bool compared = m_result && m_result->compare;
     m_exportCsvAction->setEnabled(compared);
     m_exportReportAction->setEnabled(m_result != nullptr);
+    m_exportButton->setEnabled(m_result != nullptr);
     m_pages->setCurrentIndex(ruleSetCount() > 0 ? 1 : 0);
 }
 

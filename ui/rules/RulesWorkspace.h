@@ -149,6 +149,7 @@ private:
     QAction* m_cancelAction = nullptr;
     QAction* m_exportCsvAction = nullptr;
     QAction* m_exportReportAction = nullptr;
+    QToolButton* m_exportButton = nullptr;
 };
 
 } // namespace sb::ui
