@@ -238,7 +238,11 @@ void OutputPane::beginLog(const QString& title)
     m_timings->setText(title);
     hideDetails();
     m_output->clear();
-    appendSection(title, QString(), kHeading);
+    // The title alone: the cases' lines follow it directly.
+    QTextCharFormat heading;
+    heading.setForeground(kHeading);
+    heading.setFontWeight(QFont::Bold);
+    QTextCursor(m_output->document()).insertText(QStringLiteral("── ") + title + QStringLiteral(" ──"), heading);
 }
 
 void OutputPane::appendLogLine(const sb::RunResult& result, const QString& label, bool expected)
