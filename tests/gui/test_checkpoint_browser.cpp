@@ -602,7 +602,7 @@ void TestCheckpointBrowser::labelActionLabelsAndClears()
     // On the toolbar and in the checkpoint's context menu.
     QVERIFY(checkpoints()->actions().contains(browser()->labelAction()));
     QCOMPARE(checkpoints()->contextMenuPolicy(), Qt::ActionsContextMenu);
-    QVERIFY(child<QToolBar>("checkpointToolBar")->actions().contains(browser()->labelAction()));
+    QVERIFY(child<QToolBar>("checkpointActionsBar")->actions().contains(browser()->labelAction()));
 
     trigger("actionLabelCheckpoint");
     auto* dialog = modal<QDialog>("labelDialog");

@@ -7,6 +7,9 @@
 #include "demo/demo.h"
 #include "ui/editor/CodeEditor.h"
 #include "ui/mainwindow/MainWindow.h"
+#include "ui/checkpoints/CheckpointBrowser.h"
+#include "ui/models/RunHistoryModel.h"
+#include "ui/rules/RulesWorkspace.h"
 #include "isolation/policy.h"
 #include "store/audit.h"
 #include "store/store.h"
@@ -34,7 +37,12 @@
 #include <QPushButton>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QToolBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QTextCursor>
@@ -103,6 +111,11 @@ private slots:
     void cancelEndsRunEarly();
     void errorMarksTheLine();
     void demoMovesEveryCounter();
+    void aReopenedWindowShowsThePersonsSnippetNotTheDemos();
+    void viewMenuListsEachDockOnce();
+    void buttonsWithoutTextAreNamed();
+    void workspacesLeaveTheEditorHalfTheWidthAt1366();
+    void rulesWorkspaceGuidesAndMarksTheBaseline();
     void doubleClickLoadsSnippet();
     void languageComboSwitchesLexer();
     void isolationLevelComboChoosesTheLevel();
@@ -251,9 +264,20 @@ void TestGui::isolationLevelComboChoosesTheLevel()
     runWithShortcut();
     waitForJobEnd();
     QCOMPARE(badge(), QStringLiteral("ok"));
+    // One line: the level and a count; the list of layers only on request.
     auto* layers = child<QLabel>("layersLabel");
-    QVERIFY2(layers->text().contains(QStringLiteral("process")), qPrintable(layers->text()));
-    QVERIFY2(!layers->text().contains(QStringLiteral("✔ pid_namespace")), qPrintable(layers->text()));
+    QVERIFY2(layers->text().contains(QStringLiteral("<b>process</b> isolation")), qPrintable(layers->text()));
+    QVERIFY2(layers->text().contains(QStringLiteral("layers active")), qPrintable(layers->text()));
+    QVERIFY2(!layers->text().contains(QStringLiteral("pid_namespace")), qPrintable(layers->text()));
+    QVERIFY2(layers->toolTip().contains(QStringLiteral("pid_namespace")), qPrintable(layers->toolTip()));
+    auto* details = child<QLabel>("layerDetailsLabel");
+    QVERIFY(!details->isVisible());
+    emit layers->linkActivated(QStringLiteral("layers"));
+    QVERIFY(details->isVisible());
+    QVERIFY2(details->text().contains(QStringLiteral("pid_namespace")), qPrintable(details->text()));
+    QVERIFY2(!details->text().contains(QStringLiteral("✔&nbsp;pid_namespace")), qPrintable(details->text()));
+    emit layers->linkActivated(QStringLiteral("layers"));
+    QVERIFY(!details->isVisible());
     // Back to the deepest level this machine offers, for the tests that follow.
     combo->setCurrentIndex(combo->findData(static_cast<int>(sb::highestAvailableLevel())));
 }
@@ -267,6 +291,17 @@ void TestGui::blockedImportShowsBlocked()
     QCOMPARE(badge(), QStringLiteral("blocked"));
     QVERIFY2(output().contains(QStringLiteral("os")), qPrintable(output()));
     QTRY_COMPARE_WITH_TIMEOUT(outcomeBar(sb::Outcome::Blocked), blockedBefore + 1, 5000);
+    // The key line first: in the header and at the top of the output; the importing line marked.
+    const QString message = child<QLabel>("messageLabel")->text();
+    QVERIFY2(message.startsWith(QStringLiteral("Blocked import: os")), qPrintable(message));
+    QVERIFY(child<QLabel>("messageLabel")->isVisible());
+    QVERIFY2(output().startsWith(QStringLiteral("── blocked ──\nimport: os")), qPrintable(output()));
+    QCOMPARE(m_editor->blockedLines(), QList<int>{0});
+    QVERIFY2(m_editor->errorMessage(0).contains(QStringLiteral("os")), qPrintable(m_editor->errorMessage(0)));
+    screenshot(QStringLiteral("04-blocked-import.png"));
+    // The mark belongs to that text: an edit clears it.
+    QTest::keyClick(m_editor, Qt::Key_Space);
+    QVERIFY(m_editor->blockedLines().isEmpty());
 }
 
 // A refusal only the program's own guard saw reaches the window as the program's word, under its own
@@ -296,10 +331,13 @@ void TestGui::guiStaysResponsiveDuringRun()
     timer.start();
     QElapsedTimer clock;
     clock.start();
+    QVERIFY(!child<QToolButton>("statusCancelButton")->isVisible()); // idle: nothing to cancel
     runWithShortcut();
     QVERIFY(!child<QAction>("actionRun")->isEnabled());
     QVERIFY(child<QAction>("actionCancel")->isEnabled());
+    QVERIFY(child<QToolButton>("statusCancelButton")->isVisible());
     waitForJobEnd();
+    QVERIFY(!child<QToolButton>("statusCancelButton")->isVisible());
     const auto elapsed = clock.elapsed();
     QCOMPARE(badge(), QStringLiteral("ok"));
     timer.stop();
@@ -340,7 +378,14 @@ void TestGui::demoMovesEveryCounter()
     auto* demo = child<QAction>("actionDemo");
     QVERIFY(demo->isEnabled());
     const qint64 totalBefore = child<MetricsDashboard>("metricsDashboard")->data().total;
+    // The person's snippet, its language and the mark of its last run (errorMarksTheLine).
+    const QString snippet = m_editor->text();
+    QCOMPARE(m_editor->errorLines(), QList<int>{1});
+    auto* language = child<QComboBox>("languageCombo");
+    const int languageIndex = language->currentIndex();
+    QVERIFY(m_editor->language() == sb::Language::Python);
     demo->trigger();
+    QVERIFY(m_editor->errorLines().isEmpty()); // stale: it belonged to the snippet's last run
     QVERIFY(m_window->jobs()->isRunning());
     QVERIFY(child<QProgressBar>("demoProgress")->isVisible());
     QVERIFY(!demo->isEnabled());
@@ -368,7 +413,23 @@ void TestGui::demoMovesEveryCounter()
     QVERIFY2(output().contains(QStringLiteral("every case ended as expected")), qPrintable(output()));
     QVERIFY(!child<QProgressBar>("demoProgress")->isVisible());
     QVERIFY(child<QLabel>("counterP95")->text() != QStringLiteral("–"));
+    // The demo ran beside the person's work: their snippet and language stay, and the header names the demo's
+    // log rather than showing its last case as if it were the snippet's outcome.
+    QCOMPARE(m_editor->text(), snippet);
+    QCOMPARE(language->currentIndex(), languageIndex);
+    QVERIFY(m_editor->language() == sb::Language::Python);
+    QCOMPARE(badge(), QStringLiteral("demo"));
+    const QString timings = child<QLabel>("timingsLabel")->text();
+    QVERIFY2(timings.contains(QStringLiteral("Demo finished")), qPrintable(timings));
+    const QString message = child<QLabel>("messageLabel")->text();
+    QVERIFY2(message.contains(QStringLiteral("the snippet in the editor has not run")), qPrintable(message));
+    QVERIFY(!child<QLabel>("layersLabel")->isVisible());
     screenshot(QStringLiteral("03-after-demo.png"));
+    m_window->resize(1366, 768);
+    QTRY_COMPARE(m_window->width(), 1366);
+    screenshot(QStringLiteral("03-after-demo-1366.png"));
+    m_window->resize(1440, 900);
+    QTRY_COMPARE(m_window->width(), 1440);
 }
 
 void TestGui::doubleClickLoadsSnippet()
@@ -769,6 +830,164 @@ void TestGui::auditVerifyInTheWindowAgreesWithTheCommandLine()
     const int seq = broken.value(QStringLiteral("first_broken")).toObject().value(QStringLiteral("seq")).toInt();
     QCOMPARE(seq, 2);
     QVERIFY2(verdict->text().contains(QStringLiteral("entry %1").arg(seq)), qPrintable(verdict->text()));
+}
+
+// Opening the store again picks up the person's own last snippet and its language: the demo's cases and
+// the agent's runs, newer in the history, are not theirs.
+void TestGui::aReopenedWindowShowsThePersonsSnippetNotTheDemos()
+{
+    const QString storePath = m_dir.path() + QStringLiteral("/store.db");
+    const auto newest = recordedRuns(storePath, 1);
+    QVERIFY(!newest.empty());
+    QVERIFY2(newest.front().request.label.starts_with("demo: ") || newest.front().request.label.starts_with("agent "),
+             newest.front().request.label.c_str());
+    auto window = openWindow(storePath);
+    QVERIFY(window);
+    QCOMPARE(window->editor()->text(), QStringLiteral("x = 1\ny = x / 0\n")); // errorMarksTheLine's run
+    QVERIFY(window->editor()->language() == sb::Language::Python);
+    QCOMPARE(childOf<QComboBox>(*window, "languageCombo")->currentData().toInt(),
+             static_cast<int>(sb::Language::Python));
+    window.reset();
+    QApplication::setActiveWindow(m_window.get());
+}
+
+void TestGui::viewMenuListsEachDockOnce()
+{
+    auto* menu = child<QMenu>("viewMenu");
+    QStringList texts;
+    for (const QAction* action : menu->actions()) {
+        if (action->isSeparator())
+            continue;
+        QString text = action->text();
+        text.remove(QLatin1Char('&'));
+        QVERIFY2(!texts.contains(text), qPrintable(text + QStringLiteral(" twice in ") + texts.join(QLatin1Char('|'))));
+        texts << text;
+    }
+    for (const auto* dock : m_window->findChildren<QDockWidget*>()) {
+        const QString title = dock->windowTitle();
+        QVERIFY2(texts.contains(title), qPrintable(title + QStringLiteral(" not in ") + texts.join(QLatin1Char('|'))));
+    }
+}
+
+// A button that shows only an icon (or a sign) says what it does to the mouse and to a screen reader.
+void TestGui::buttonsWithoutTextAreNamed()
+{
+    for (auto* button : m_window->findChildren<QToolButton*>()) {
+        // Qt's own: the toolbar's and the menu bar's extensions and a tab bar's scroll arrows.
+        if (QString::fromLatin1(button->metaObject()->className()) != QStringLiteral("QToolButton")
+            || button->objectName().startsWith(QStringLiteral("qt_")) || qobject_cast<QTabBar*>(button->parentWidget()))
+            continue;
+        const QAction* action = button->defaultAction();
+        const QString text = action ? action->text() : button->text();
+        const bool hasIcon = !(action ? action->icon() : button->icon()).isNull();
+        const bool iconOnly = (button->toolButtonStyle() == Qt::ToolButtonIconOnly && hasIcon) || text.isEmpty()
+                              || text.size() == 1;
+        if (!iconOnly)
+            continue;
+        const QString what = button->objectName() + QLatin1Char(' ') + text;
+        QVERIFY2(!button->toolTip().isEmpty(), qPrintable(what + QStringLiteral(": no tooltip")));
+        QVERIFY2(!button->accessibleName().isEmpty() || (action && !action->text().isEmpty()),
+                 qPrintable(what + QStringLiteral(": no accessible name")));
+    }
+}
+
+// At 1366×768 a workspace shown beside the editor leaves the editor, its output and the history at least
+// half of the width, and every action of its toolbars shows (none behind the "»" of an overflowing bar).
+void TestGui::workspacesLeaveTheEditorHalfTheWidthAt1366()
+{
+    m_window->resize(1366, 768);
+    QTRY_COMPARE(m_window->width(), 1366);
+    m_window->showCheckpoints();
+    auto* central = m_window->centralWidget();
+    QTRY_VERIFY(central->width() >= 1366 / 2);
+    auto* checkpointDock = child<QDockWidget>("checkpointDock");
+    QTRY_VERIFY(checkpointDock->width() >= 1366 * 2 / 5);
+    auto* browser = m_window->checkpointBrowser();
+    for (const char* bar : {"checkpointToolBar", "checkpointActionsBar"}) {
+        auto* toolBar = child<QToolBar>(bar);
+        for (QAction* action : toolBar->actions()) {
+            if (action->isSeparator())
+                continue;
+            QWidget* button = toolBar->widgetForAction(action);
+            QVERIFY2(button && button->isVisible(), qPrintable(action->text() + QStringLiteral(" is behind »")));
+        }
+    }
+    QVERIFY(child<QToolBar>("checkpointToolBar")->actions().contains(browser->sweepAction()));
+    QVERIFY(child<QToolBar>("checkpointToolBar")->actions().contains(child<QAction>("actionRefreshCheckpoints")));
+    screenshot(QStringLiteral("10-checkpoints-1366.png"));
+
+    m_window->showRules();
+    QTRY_VERIFY(child<QDockWidget>("rulesDock")->isVisible());
+    QTRY_VERIFY(child<QDockWidget>("rulesDock")->width() >= 1366 * 2 / 5);
+    QTRY_VERIFY(central->width() >= 1366 / 2);
+    // The history's columns are not cut: the outcome column ends inside the view.
+    auto* history = child<QTableView>("historyView");
+    const int outcomeEnd = history->horizontalHeader()->sectionViewportPosition(RunHistoryModel::OutcomeColumn)
+                           + history->horizontalHeader()->sectionSize(RunHistoryModel::OutcomeColumn);
+    QVERIFY2(outcomeEnd <= history->viewport()->width(), qPrintable(QString::number(outcomeEnd)));
+    screenshot(QStringLiteral("11-rules-empty-1366.png"));
+    m_window->resize(1440, 900);
+    QTRY_COMPARE(m_window->width(), 1440);
+}
+
+// The rules workspace opens on an empty state with ways to begin; with rule sets open, the first tab carries
+// a baseline badge and every tab a close button of the workspace's own (not the style's red one).
+void TestGui::rulesWorkspaceGuidesAndMarksTheBaseline()
+{
+    m_window->showRules();
+    auto* rules = m_window->rulesWorkspace();
+    auto* empty = rules->findChild<QWidget*>(QStringLiteral("rulesEmptyState"));
+    QVERIFY(empty);
+    QTRY_VERIFY(empty->isVisible());
+    auto* demoButton = rules->findChild<QPushButton*>(QStringLiteral("rulesEmptyDemoButton"));
+    QVERIFY(demoButton && demoButton->isVisible());
+    QVERIFY(rules->findChild<QPushButton*>(QStringLiteral("rulesEmptyOpenButton"))->isVisible());
+    auto* text = rules->findChild<QLabel*>(QStringLiteral("rulesEmptyText"));
+    QVERIFY(text->wordWrap());
+    QVERIFY2(text->height() >= text->heightForWidth(text->width()), "the empty state's text is clipped");
+
+    QTest::mouseClick(demoButton, Qt::LeftButton);
+    QTRY_COMPARE(rules->ruleSetCount(), 3);
+    QTRY_VERIFY(!empty->isVisible());
+    auto* tabs = rules->findChild<QTabWidget*>(QStringLiteral("ruleSetTabs"));
+    QVERIFY(!tabs->tabsClosable());
+    auto* bar = tabs->tabBar();
+    auto* badge = qobject_cast<QLabel*>(bar->tabButton(0, QTabBar::LeftSide));
+    QVERIFY(badge);
+    QCOMPARE(badge->text(), QStringLiteral("baseline"));
+    QCOMPARE(tabs->tabText(0), QStringLiteral("current")); // the badge is not part of the rule set's name
+    for (int i = 0; i < bar->count(); ++i) {
+        QVERIFY(i == 0 || !bar->tabButton(i, QTabBar::LeftSide));
+        auto* close = qobject_cast<QToolButton*>(bar->tabButton(i, QTabBar::RightSide));
+        QVERIFY(close);
+        QCOMPARE(close->objectName(), QStringLiteral("ruleSetCloseButton"));
+        QVERIFY(!close->accessibleName().isEmpty());
+    }
+    m_window->resize(1366, 768);
+    QTRY_COMPARE(m_window->width(), 1366);
+    QTRY_VERIFY_WITH_TIMEOUT(rules->dataset() != nullptr, 20000);
+    // Every action of the workspace's toolbar shows in a dock beside the editor (none behind "»").
+    m_window->showRules();
+    QTRY_VERIFY(child<QDockWidget>("rulesDock")->width() >= 1366 * 2 / 5);
+    auto* rulesBar = rules->findChild<QToolBar*>(QStringLiteral("rulesToolBar"));
+    for (QAction* action : rulesBar->actions()) {
+        if (action->isSeparator() || !action->isVisible())
+            continue;
+        QWidget* button = rulesBar->widgetForAction(action);
+        QTRY_VERIFY2(button && button->isVisible(), qPrintable(action->text() + QStringLiteral(" is behind »")));
+    }
+    QVERIFY(rules->compare());
+    QTRY_VERIFY_WITH_TIMEOUT(rules->result() != nullptr && !rules->jobs()->isBusy(), 60000);
+    screenshot(QStringLiteral("12-rules-demo-1366.png"));
+    // Closing the baseline makes the next tab the baseline.
+    qobject_cast<QToolButton*>(bar->tabButton(0, QTabBar::RightSide))->click();
+    QCOMPARE(rules->ruleSetCount(), 2);
+    QCOMPARE(tabs->tabText(0), QStringLiteral("variant_a"));
+    QVERIFY(qobject_cast<QLabel*>(bar->tabButton(0, QTabBar::LeftSide)));
+    QVERIFY(!bar->tabButton(1, QTabBar::LeftSide));
+    m_window->resize(1440, 900);
+    QTRY_COMPARE(m_window->width(), 1440);
+    child<QDockWidget>("metricsDock")->raise();
 }
 
 void TestGui::cleanupTestCase()

@@ -45,6 +45,7 @@ QToolButton* toolButton(QWidget* parent, const char* name, const QString& text, 
     button->setObjectName(QString::fromLatin1(name));
     button->setText(text);
     button->setToolTip(tip);
+    button->setAccessibleName(tip); // some buttons show only a sign (▲, +): the tip says what they do
     button->setAutoRaise(true);
     return button;
 }

@@ -81,6 +81,7 @@ AuditView::AuditView(QWidget* parent)
     m_refresh->setObjectName(QStringLiteral("auditRefreshButton"));
     m_refresh->setIcon(actionIcon(ActionIcon::Refresh));
     m_refresh->setToolTip(tr("Read the log again"));
+    m_refresh->setAccessibleName(tr("Refresh the audit log"));
     m_refresh->setAutoRaise(true);
     m_count->setObjectName(QStringLiteral("auditCountLabel"));
     m_count->setStyleSheet(QStringLiteral("color: %1;").arg(kNeutral));
@@ -101,6 +102,7 @@ AuditView::AuditView(QWidget* parent)
     m_exportCancel->setObjectName(QStringLiteral("auditExportCancelButton"));
     m_exportCancel->setIcon(actionIcon(ActionIcon::Cancel));
     m_exportCancel->setToolTip(tr("Stop exporting"));
+    m_exportCancel->setAccessibleName(tr("Stop exporting"));
     m_exportCancel->setAutoRaise(true);
 
     // One row for what to show, Export and Verify, so the table keeps the height; the verdict goes below.
@@ -164,6 +166,7 @@ AuditView::AuditView(QWidget* parent)
     m_cancel->setObjectName(QStringLiteral("auditCancelButton"));
     m_cancel->setIcon(actionIcon(ActionIcon::Cancel));
     m_cancel->setToolTip(tr("Stop verifying"));
+    m_cancel->setAccessibleName(tr("Stop verifying"));
     m_cancel->setAutoRaise(true);
     m_progress->setObjectName(QStringLiteral("auditVerifyProgress"));
     m_progress->setRange(0, kProgressSteps);

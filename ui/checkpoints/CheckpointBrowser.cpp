@@ -83,6 +83,7 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     , m_checkpointModel(new CheckpointListModel(this))
     , m_fileModel(new DiffFileModel(this))
     , m_toolBar(new QToolBar(this))
+    , m_checkpointBar(new QToolBar(this))
     , m_sandboxView(new QTableView(this))
     , m_sandboxDetails(new QLabel(this))
     , m_checkpointView(new QTableView(this))
@@ -98,7 +99,7 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
     setObjectName(QStringLiteral("checkpointBrowser"));
     createActions();
     setUpToolBar();
-    QHBoxLayout* top = buildTopRow();
+    QBoxLayout* top = buildTopRow();
     setUpSandboxView();
     setUpCheckpointView();
     setUpDiffViews();
@@ -113,34 +114,38 @@ CheckpointBrowser::CheckpointBrowser(QWidget* parent)
 
 void CheckpointBrowser::setUpToolBar()
 {
+    // Two rows, so that every action shows in a dock half the window wide: the sandboxes' actions, then
+    // the selected checkpoint's.
     m_toolBar->setObjectName(QStringLiteral("checkpointToolBar"));
-    m_toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_toolBar->setIconSize(QSize(16, 16));
+    m_checkpointBar->setObjectName(QStringLiteral("checkpointActionsBar"));
+    for (QToolBar* bar : {m_toolBar, m_checkpointBar}) {
+        bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        bar->setIconSize(QSize(16, 16));
+    }
     m_toolBar->addAction(m_newSandbox);
     m_toolBar->addAction(m_destroy);
     m_toolBar->addAction(m_openFolder);
     m_toolBar->addAction(m_settings);
     m_toolBar->addSeparator();
-    m_toolBar->addAction(m_checkpoint);
-    m_toolBar->addAction(m_restore);
-    m_toolBar->addAction(m_fork);
-    m_toolBar->addAction(m_label);
-    m_toolBar->addAction(m_promote);
-    m_toolBar->addSeparator();
     m_toolBar->addAction(m_sweep);
     m_toolBar->addAction(m_refresh);
-    // The toolbar must fit a narrow dock: the self-explaining icons go without their text.
-    for (QAction* action : {m_openFolder, m_settings, m_refresh}) {
-        if (auto* button = qobject_cast<QToolButton*>(m_toolBar->widgetForAction(action)))
-            button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    m_checkpointBar->addAction(m_checkpoint);
+    m_checkpointBar->addAction(m_restore);
+    m_checkpointBar->addAction(m_fork);
+    m_checkpointBar->addAction(m_label);
+    m_checkpointBar->addAction(m_promote);
+    // The folder's icon explains itself; its name is still read out and shown as a tooltip.
+    if (auto* button = qobject_cast<QToolButton*>(m_toolBar->widgetForAction(m_openFolder))) {
+        button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+        button->setAccessibleName(m_openFolder->text());
     }
 }
 
-// The toolbar, then the running operation's progress and its cancel button.
-QHBoxLayout* CheckpointBrowser::buildTopRow()
+// The sandboxes' toolbar, then the checkpoint's with the running operation's progress and its cancel button.
+QBoxLayout* CheckpointBrowser::buildTopRow()
 {
     m_progress->setObjectName(QStringLiteral("checkpointProgress"));
-    m_progress->setFixedWidth(140);
+    m_progress->setFixedWidth(120);
     m_progress->setTextVisible(false);
     m_progressText->setObjectName(QStringLiteral("checkpointProgressText"));
     m_progressText->setStyleSheet(QStringLiteral("color: %1;").arg(kNeutral));
@@ -149,14 +154,22 @@ QHBoxLayout* CheckpointBrowser::buildTopRow()
     m_cancel->setObjectName(QStringLiteral("checkpointCancel"));
     m_cancel->setIcon(actionIcon(ActionIcon::Cancel));
     m_cancel->setToolTip(tr("Cancel the running checkpoint operation or diff"));
+    m_cancel->setAccessibleName(tr("Cancel"));
     m_cancel->setAutoRaise(true);
     connect(m_cancel, &QToolButton::clicked, this, &CheckpointBrowser::cancel);
-    auto* top = new QHBoxLayout;
-    top->setSpacing(6);
-    top->addWidget(m_toolBar);
-    top->addWidget(m_progressText, 1);
-    top->addWidget(m_progress);
-    top->addWidget(m_cancel);
+    auto* sandboxRow = new QHBoxLayout;
+    sandboxRow->addWidget(m_toolBar);
+    sandboxRow->addStretch(1);
+    auto* checkpointRow = new QHBoxLayout;
+    checkpointRow->setSpacing(6);
+    checkpointRow->addWidget(m_checkpointBar);
+    checkpointRow->addWidget(m_progressText, 1);
+    checkpointRow->addWidget(m_progress);
+    checkpointRow->addWidget(m_cancel);
+    auto* top = new QVBoxLayout;
+    top->setSpacing(0);
+    top->addLayout(sandboxRow);
+    top->addLayout(checkpointRow);
     return top;
 }
 
@@ -237,7 +250,7 @@ void CheckpointBrowser::setUpDiffViews()
 }
 
 // Left: what there is (sandboxes over checkpoints); right: what changed (paths over the text).
-void CheckpointBrowser::layOutPanes(QHBoxLayout* top)
+void CheckpointBrowser::layOutPanes(QBoxLayout* top)
 {
     m_left = new QSplitter(Qt::Vertical, this);
     m_left->setObjectName(QStringLiteral("checkpointLeftSplitter"));

@@ -9,6 +9,7 @@
 #include <optional>
 
 class QAction;
+class QBoxLayout;
 class QHBoxLayout;
 class QLabel;
 class QProgressBar;
@@ -75,11 +76,11 @@ private:
     // The constructor's steps, in the order it calls them.
     void createActions();
     void setUpToolBar();
-    QHBoxLayout* buildTopRow();
+    QBoxLayout* buildTopRow();
     void setUpSandboxView();
     void setUpCheckpointView();
     void setUpDiffViews();
-    void layOutPanes(QHBoxLayout* top);
+    void layOutPanes(QBoxLayout* top);
     void connectSignals();
 
     void onSandboxesLoaded(const SandboxesSnapshot& snapshot);
@@ -118,7 +119,8 @@ private:
     CheckpointListModel* m_checkpointModel = nullptr;
     DiffFileModel* m_fileModel = nullptr;
 
-    QToolBar* m_toolBar = nullptr;
+    QToolBar* m_toolBar = nullptr;        // the sandboxes: make, destroy, open, settings, sweep, refresh
+    QToolBar* m_checkpointBar = nullptr;  // the selected checkpoint: checkpoint, restore, fork, label, promote
     QSplitter* m_split = nullptr;
     QSplitter* m_left = nullptr;
     QSplitter* m_right = nullptr;

@@ -76,10 +76,15 @@ CodeEditor::CodeEditor(QWidget* parent)
     m_errorMarker = markerDefine(QsciScintilla::RightTriangle);
     setMarkerBackgroundColor(QColor(0xc0, 0x39, 0x2b), m_errorMarker);
     setMarkerForegroundColor(QColor(0xc0, 0x39, 0x2b), m_errorMarker);
-    setMarginMarkerMask(kMarkerMargin, 1 << m_errorMarker);
+    m_blockedMarker = markerDefine(QsciScintilla::Circle);
+    setMarkerBackgroundColor(QColor(0x8e, 0x44, 0xad), m_blockedMarker);
+    setMarkerForegroundColor(QColor(0x8e, 0x44, 0xad), m_blockedMarker);
+    setMarginMarkerMask(kMarkerMargin, (1 << m_errorMarker) | (1 << m_blockedMarker));
     setMarginMarkerMask(kLineNumberMargin, 0);
     m_errorIndicator = indicatorDefine(SquiggleIndicator);
     setIndicatorForegroundColor(QColor(0xc0, 0x39, 0x2b), m_errorIndicator);
+    m_blockedIndicator = indicatorDefine(DotsIndicator);
+    setIndicatorForegroundColor(QColor(0x8e, 0x44, 0xad), m_blockedIndicator);
 
     applyStyle(m_pythonLexer);
     applyStyle(m_bashLexer);
@@ -87,7 +92,7 @@ CodeEditor::CodeEditor(QWidget* parent)
 
     // Text edits move lines around; a stale mark would point at the wrong place.
     connect(this, &QsciScintilla::textChanged, this, [this] {
-        if (!m_errorMessages.isEmpty())
+        if (!m_errorMessages.isEmpty() || !m_blockedMessages.isEmpty())
             clearErrorMarks();
     });
 }
@@ -191,11 +196,37 @@ void CodeEditor::markErrorLine(int line, const QString& message)
     m_errorMessages.insert(line, message);
 }
 
+void CodeEditor::markBlockedLine(int line, const QString& message)
+{
+    if (line < 0 || line >= lines())
+        return;
+    markerAdd(line, m_blockedMarker);
+    const int length = text(line).trimmed().isEmpty() ? 0 : static_cast<int>(text(line).size());
+    fillIndicatorRange(line, std::min(indentation(line), length), line, std::max(length, 1), m_blockedIndicator);
+    m_blockedMessages.insert(line, message);
+    // The reason under the line, where the eye already is (a margin marker alone says nothing).
+    setAnnotationDisplay(AnnotationIndented);
+    annotate(line, QStringLiteral("⊘ ") + message, STYLE_DEFAULT);
+}
+
 void CodeEditor::clearErrorMarks()
 {
     markerDeleteAll(m_errorMarker);
-    clearIndicatorRange(0, 0, std::max(0, lines() - 1), static_cast<int>(text(std::max(0, lines() - 1)).size()), m_errorIndicator);
+    markerDeleteAll(m_blockedMarker);
+    const int last = std::max(0, lines() - 1);
+    clearIndicatorRange(0, 0, last, static_cast<int>(text(last).size()), m_errorIndicator);
+    clearIndicatorRange(0, 0, last, static_cast<int>(text(last).size()), m_blockedIndicator);
+    if (!m_blockedMessages.isEmpty())
+        clearAnnotations();
     m_errorMessages.clear();
+    m_blockedMessages.clear();
+}
+
+QList<int> CodeEditor::blockedLines() const
+{
+    QList<int> result = m_blockedMessages.keys();
+    std::sort(result.begin(), result.end());
+    return result;
 }
 
 QList<int> CodeEditor::errorLines() const
@@ -207,7 +238,7 @@ QList<int> CodeEditor::errorLines() const
 
 QString CodeEditor::errorMessage(int line) const
 {
-    return m_errorMessages.value(line);
+    return m_errorMessages.value(line, m_blockedMessages.value(line));
 }
 
 } // namespace sb::ui

@@ -25,8 +25,12 @@ public:
     // Marks a 0-based line as erroneous: a margin marker, a squiggle under the text and a tooltip-ready
     // message. Marks stay until clearErrorMarks() or until the text changes under them.
     void markErrorLine(int line, const QString& message);
+    // Marks a 0-based line whose effect the sandbox blocked (an import): its own marker and underline, in
+    // the colour of blocked events. Cleared with the error marks.
+    void markBlockedLine(int line, const QString& message);
     void clearErrorMarks();
     QList<int> errorLines() const;
+    QList<int> blockedLines() const;
     QString errorMessage(int line) const;
 
 protected:
@@ -45,7 +49,10 @@ private:
     bool m_lineNumbers = true;
     int m_errorMarker = 0;
     int m_errorIndicator = 0;
+    int m_blockedMarker = 0;
+    int m_blockedIndicator = 0;
     QHash<int, QString> m_errorMessages;
+    QHash<int, QString> m_blockedMessages;
 };
 
 } // namespace sb::ui

@@ -26,11 +26,13 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFrame>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSettings>
 #include <QSpinBox>
@@ -51,6 +53,32 @@ namespace {
 
 constexpr int kMaxRecentFiles = 8;
 const QString kRecentFilesKey = QStringLiteral("recentFiles");
+
+// Runs the window did not take from the editor: the demo's cases (labelled "demo: …") and agents' runs
+// ("agent …").
+bool isDemoOrAgentRun(const sb::RunRequest& request)
+{
+    return request.label.starts_with("demo: ") || request.label.starts_with("agent ");
+}
+
+// The 0-based line of `source` that imports `module` (import m, import a, m, from m import x; a dotted
+// module matches its top package), if there is one.
+std::optional<int> importLine(const QString& source, const QString& module)
+{
+    const QString top = module.section(QLatin1Char('.'), 0, 0);
+    if (top.isEmpty())
+        return std::nullopt;
+    const QString name = QRegularExpression::escape(top);
+    const QRegularExpression pattern(QStringLiteral("^\\s*(?:import\\s+(?:[\\w.]+\\s*(?:as\\s+\\w+)?\\s*,\\s*)*%1\\b"
+                                                    "|from\\s+%1\\b)")
+                                         .arg(name));
+    const QStringList lines = source.split(QLatin1Char('\n'));
+    for (int i = 0; i < lines.size(); ++i) {
+        if (pattern.match(lines.at(i)).hasMatch())
+            return i;
+    }
+    return std::nullopt;
+}
 
 
 } // namespace
@@ -86,8 +114,9 @@ MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     splitter->setObjectName(QStringLiteral("editorSplitter"));
     splitter->addWidget(m_editor);
     splitter->addWidget(m_output);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    // The output gets as much height as the snippet: a run's result is read there.
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
     splitter->setChildrenCollapsible(false);
 
     auto* central = new QWidget(this);
@@ -110,15 +139,26 @@ MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     m_progress->setMaximumWidth(240);
     m_progress->setTextVisible(true);
     m_progress->hide();
-    auto* cancelButton = new QToolButton(this);
-    cancelButton->setDefaultAction(m_cancelAction);
-    cancelButton->setAutoRaise(true);
+    // Cancel belongs to the running job, beside its progress: shown only while something runs, in words,
+    // and apart from the store's name so that it never reads as a state of the store.
+    m_statusCancel = new QToolButton(this);
+    m_statusCancel->setObjectName(QStringLiteral("statusCancelButton"));
+    m_statusCancel->setText(tr("Cancel"));
+    m_statusCancel->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_statusCancel->setToolTip(m_cancelAction->toolTip());
+    m_statusCancel->setAccessibleName(tr("Cancel the running job"));
+    m_statusCancel->setAutoRaise(true);
+    connect(m_statusCancel, &QToolButton::clicked, this, &MainWindow::cancelJob);
+    auto* storeSeparator = new QFrame(this);
+    storeSeparator->setFrameShape(QFrame::VLine);
+    storeSeparator->setFrameShadow(QFrame::Sunken);
     m_storeLabel = new QLabel(this);
     m_storeLabel->setObjectName(QStringLiteral("storeLabel"));
     m_storeLabel->setStyleSheet(QStringLiteral("color: palette(dark);"));
     statusBar()->addWidget(m_statusLabel, 1);
     statusBar()->addPermanentWidget(m_progress);
-    statusBar()->addPermanentWidget(cancelButton);
+    statusBar()->addPermanentWidget(m_statusCancel);
+    statusBar()->addPermanentWidget(storeSeparator);
     statusBar()->addPermanentWidget(m_storeLabel);
 
     connect(m_jobs, &JobRunner::runStarted, this, &MainWindow::onRunStarted);
@@ -364,7 +404,7 @@ void MainWindow::createDocks()
 
     // The metrics column runs the full height; history sits under the editor only.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    resizeDocks({metricsDock}, {520}, Qt::Horizontal);
+    resizeDocks({metricsDock}, {rightColumnWidth(width(), false)}, Qt::Horizontal);
     resizeDocks({historyDock}, {250}, Qt::Vertical);
 }
 
@@ -393,9 +433,15 @@ void MainWindow::createMenus()
     runMenu->addAction(m_agentWorkspace->launcher()->stopAction());
     connect(m_agentWorkspace->launcher()->launchAction(), &QAction::triggered, this, &MainWindow::showAgents);
 
+    // Each dock once: the workspaces by the actions that show them wide enough, the others by their toggles.
     m_viewMenu = menuBar()->addMenu(tr("&View"));
-    for (auto* dock : findChildren<QDockWidget*>())
-        m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->setObjectName(QStringLiteral("viewMenu"));
+    const QStringList workspaceDocks{QStringLiteral("checkpointDock"), QStringLiteral("rulesDock"),
+                                     QStringLiteral("agentsDock")};
+    for (auto* dock : findChildren<QDockWidget*>()) {
+        if (!workspaceDocks.contains(dock->objectName()))
+            m_viewMenu->addAction(dock->toggleViewAction());
+    }
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_checkpointsAction);
     m_viewMenu->addAction(m_rulesAction);
@@ -479,10 +525,17 @@ std::optional<QString> MainWindow::openStore()
             setLanguage(sb::Language::Python);
             m_editor->setText(welcomeSnippet());
         } else {
-            // Pick up where the last session left off: the most recent snippet.
-            const auto& last = snapshot->history.front().request;
-            setLanguage(last.language);
-            m_editor->setText(toQString(last.source));
+            // Pick up where the person left off: their most recent snippet. The demo's cases and an agent's
+            // runs are not theirs, and neither is the language those used.
+            const auto own = std::find_if(snapshot->history.begin(), snapshot->history.end(),
+                                          [](const sb::StoredRun& run) { return !isDemoOrAgentRun(run.request); });
+            if (own == snapshot->history.end()) {
+                setLanguage(sb::Language::Python);
+                m_editor->setText(welcomeSnippet());
+            } else {
+                setLanguage(own->request.language);
+                m_editor->setText(toQString(own->request.source));
+            }
         }
         m_editor->setModified(false);
     }
@@ -556,6 +609,7 @@ void MainWindow::runDemo()
         m_statusLabel->setText(tr("The demo was not started: %1").arg(toQString(basePolicy.error().message)));
         return;
     }
+    m_editor->clearErrorMarks(); // the marks belong to the snippet's last run, not to the demo
     m_demoRunning = true;
     m_demoUnexpected = 0;
     const int total = demoJobSteps();
@@ -571,34 +625,39 @@ void MainWindow::runDemo()
         m_checkpointBrowser->seedDemo();
 }
 
-void MainWindow::showWideDock(const QString& name, int fifths)
+void MainWindow::showWideDock(const QString& name)
 {
     auto* dock = findChild<QDockWidget*>(name);
     if (!dock)
         return;
     dock->show();
     dock->raise();
-    const int wanted = width() * fifths / 5;
-    if (dock->width() < wanted)
-        resizeDocks({dock}, {wanted}, Qt::Horizontal);
+    // The workspace gets room, the snippet editor, its output and the history keep at least half the width.
+    // Always resized: a dock that was behind another tab reports the width it had when last in front.
+    if (!dock->isFloating())
+        resizeDocks({dock}, {rightColumnWidth(width(), true)}, Qt::Horizontal);
+}
+
+int MainWindow::rightColumnWidth(int windowWidth, bool workspace)
+{
+    // A workspace (rules, checkpoints, agents) takes up to 46 %, the metrics up to 38 %: at 1366 px the
+    // editor keeps 730 px, enough for the history's columns and the output's lines.
+    return workspace ? windowWidth * 46 / 100 : std::min(520, windowWidth * 38 / 100);
 }
 
 void MainWindow::showCheckpoints()
 {
-    // Room for the graph's columns beside a readable diff: about three fifths of the window's width.
-    showWideDock(QStringLiteral("checkpointDock"), 3);
+    showWideDock(QStringLiteral("checkpointDock"));
 }
 
 void MainWindow::showRules()
 {
-    // The editor beside the charts and the table: most of the window's width.
-    showWideDock(QStringLiteral("rulesDock"), 4);
+    showWideDock(QStringLiteral("rulesDock"));
 }
 
 void MainWindow::showAgents()
 {
-    // The timeline, the step list and a step's details side by side: most of the window's width.
-    showWideDock(QStringLiteral("agentsDock"), 4);
+    showWideDock(QStringLiteral("agentsDock"));
 }
 
 void MainWindow::cancelJob()
@@ -614,6 +673,7 @@ void MainWindow::setBusy(bool busy)
     m_runAction->setEnabled(!busy);
     m_demoAction->setEnabled(!busy);
     m_cancelAction->setEnabled(busy);
+    m_statusCancel->setVisible(busy);
     m_agentWorkspace->launcher()->setDemoRunning(busy && m_demoRunning);
     if (!busy)
         m_progress->hide();
@@ -658,6 +718,7 @@ void MainWindow::onRunFinished(const RunEvent& event)
             if (const auto line = errorLineFromStderr(toQString(result.stderrText)))
                 m_editor->markErrorLine(*line, toQString(result.stderrText).trimmed().section(QLatin1Char('\n'), -1));
         }
+        markBlockedImports(event.request, result);
     }
 
     if (event.store) {
@@ -668,15 +729,32 @@ void MainWindow::onRunFinished(const RunEvent& event)
         showStoreError(tr("The run could not be recorded: %1").arg(event.storeError));
 }
 
+void MainWindow::markBlockedImports(const sb::RunRequest& request, const sb::RunResult& result)
+{
+    // Only when the editor still holds the snippet that ran: a line number in another text would mislead.
+    if (request.language != sb::Language::Python || toStdString(m_editor->text()) != request.source)
+        return;
+    for (const auto& event : result.blocked) {
+        if (event.kind != "import")
+            continue;
+        const QString module = toQString(event.detail);
+        if (const auto line = importLine(m_editor->text(), module))
+            m_editor->markBlockedLine(*line, tr("Blocked by the sandbox: import of %1").arg(module));
+    }
+}
+
 void MainWindow::onJobFinished(quint64 /*jobId*/, bool cancelled)
 {
     if (m_demoRunning) {
+        QString summary;
         if (cancelled)
-            m_output->appendNote(tr("Demo cancelled."));
+            summary = tr("Demo cancelled.");
         else if (m_demoUnexpected == 0)
-            m_output->appendNote(tr("Demo finished: every case ended as expected."));
+            summary = tr("Demo finished: every case ended as expected.");
         else
-            m_output->appendNote(tr("Demo finished: %n case(s) ended unexpectedly.", nullptr, m_demoUnexpected));
+            summary = tr("Demo finished: %n case(s) ended unexpectedly.", nullptr, m_demoUnexpected);
+        m_output->appendNote(summary);
+        m_output->finishLog(summary);
     }
     m_statusLabel->setText(cancelled ? tr("Cancelled") : tr("Ready"));
     m_demoRunning = false;

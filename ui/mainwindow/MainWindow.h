@@ -16,6 +16,7 @@ class QMenu;
 class QProgressBar;
 class QSpinBox;
 class QTableView;
+class QToolButton;
 
 namespace sb::ui {
 
@@ -67,8 +68,12 @@ private:
     void createMenus();
     void createToolBar();
     void createDocks();
-    // Shows and raises the dock named `name`, at least `fifths` fifths of the window wide.
-    void showWideDock(const QString& name, int fifths);
+    // Shows and raises the dock named `name`, as wide as a workspace may be (rightColumnWidth).
+    void showWideDock(const QString& name);
+    // The width of the right dock column in a window `windowWidth` wide: a workspace's, or the metrics'.
+    static int rightColumnWidth(int windowWidth, bool workspace);
+    // Marks the editor's lines that imported what the sandbox blocked in `result`.
+    void markBlockedImports(const sb::RunRequest& request, const sb::RunResult& result);
     void restoreSettings();
     void saveSettings() const;
 
@@ -125,6 +130,7 @@ private:
     QLabel* m_statusLabel = nullptr;
     QLabel* m_storeLabel = nullptr;
     QProgressBar* m_progress = nullptr;
+    QToolButton* m_statusCancel = nullptr;
 
     QAction* m_newAction = nullptr;
     QAction* m_openAction = nullptr;

@@ -29,6 +29,7 @@ OutputPane::OutputPane(QWidget* parent)
     , m_badge(new QLabel(this))
     , m_timings(new QLabel(this))
     , m_layers(new QLabel(this))
+    , m_layerDetails(new QLabel(this))
     , m_message(new QLabel(this))
     , m_output(new QPlainTextEdit(this))
 {
@@ -37,18 +38,31 @@ OutputPane::OutputPane(QWidget* parent)
     m_badge->setMinimumWidth(110);
     m_timings->setObjectName(QStringLiteral("timingsLabel"));
     m_timings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long line must never hold the editor's column wider than the docks allow: cut, whole in the tooltip.
+    m_timings->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_timings->setMinimumWidth(0);
+    // One line: the level and how many layers were active; the list itself is a click (or a tooltip) away.
     m_layers->setObjectName(QStringLiteral("layersLabel"));
     m_layers->setTextFormat(Qt::RichText);
-    m_layers->setWordWrap(true); // a strict run lists many layers; never let them widen the window
+    m_layers->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    m_layers->setAccessibleName(tr("Isolation of the run"));
+    connect(m_layers, &QLabel::linkActivated, this, [this] {
+        m_layerDetails->setVisible(!m_layerDetails->isVisible());
+        showLayerSummary();
+    });
+    m_layerDetails->setObjectName(QStringLiteral("layerDetailsLabel"));
+    m_layerDetails->setTextFormat(Qt::RichText);
+    m_layerDetails->setWordWrap(true); // a strict run lists many layers; never let them widen the window
+    m_layerDetails->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->setObjectName(QStringLiteral("messageLabel"));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_message->setStyleSheet(QStringLiteral("color: #5f666d;"));
 
     m_output->setObjectName(QStringLiteral("outputView"));
     m_output->setReadOnly(true);
     m_output->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_output->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    // Output is read line by line (tracebacks, the demo's columns): long lines scroll rather than wrap.
+    m_output->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_output->setMaximumBlockCount(20000);
     m_output->setPlaceholderText(tr("Output of the run appears here. Press Ctrl+Return to run the snippet."));
 
@@ -59,9 +73,10 @@ OutputPane::OutputPane(QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
-    layout->setSpacing(6);
+    layout->setSpacing(4);
     layout->addLayout(header);
     layout->addWidget(m_layers);
+    layout->addWidget(m_layerDetails);
     layout->addWidget(m_message);
     layout->addWidget(m_output, 1);
 
@@ -76,22 +91,66 @@ void OutputPane::setBadge(const QString& text, const QColor& background, const Q
                                .arg(background.name(), foreground.name()));
 }
 
+void OutputPane::hideDetails()
+{
+    m_layerSummary.clear();
+    m_layers->clear();
+    m_layers->setToolTip(QString());
+    m_layers->hide();
+    m_layerDetails->clear();
+    m_layerDetails->hide();
+    m_message->clear();
+    m_message->hide();
+}
+
 void OutputPane::showIdle()
 {
     setBadge(tr("no run yet"), kIdleGrey, Qt::white);
     m_timings->setText(tr("Run a snippet to see its outcome, timings and isolation layers."));
-    m_layers->clear();
-    m_layers->hide();
-    m_message->hide();
+    hideDetails();
 }
 
 void OutputPane::showRunning(const QString& label)
 {
     setBadge(tr("running…"), kRunningBlue, Qt::white);
     m_timings->setText(label.isEmpty() ? tr("Running in the sandbox…") : tr("Running %1 in the sandbox…").arg(label));
-    m_layers->clear();
-    m_layers->hide();
-    m_message->hide();
+    hideDetails();
+}
+
+void OutputPane::showLayerSummary()
+{
+    const QString link = m_layerDetails->isVisible() ? tr("hide layers") : tr("show layers");
+    m_layers->setText(m_layerSummary + QStringLiteral(" · <a href=\"layers\">%1</a>").arg(link));
+}
+
+void OutputPane::setLayers(const sb::RunResult& result)
+{
+    QStringList chips;
+    QStringList plain;
+    int active = 0;
+    for (const auto& [name, on] : result.isolation.layers) {
+        active += on ? 1 : 0;
+        chips << QStringLiteral("<span style=\"color:%1\">%2&nbsp;%3</span>")
+                     .arg(on ? QStringLiteral("#2e9d5b") : QStringLiteral("#9aa0a6"),
+                          on ? QStringLiteral("✔") : QStringLiteral("✘"), toQString(name).toHtmlEscaped());
+        plain << (on ? QStringLiteral("✔ ") : QStringLiteral("✘ ")) + toQString(name);
+    }
+    if (chips.isEmpty()) {
+        m_layerSummary.clear();
+        m_layers->hide();
+        m_layerDetails->hide();
+        return;
+    }
+    const QString level = toQString(sb::toString(result.isolation.level)).toHtmlEscaped();
+    m_layerSummary = tr("<b>%1</b> isolation · %2 of %3 layers active")
+                         .arg(level)
+                         .arg(active)
+                         .arg(static_cast<int>(chips.size()));
+    m_layerDetails->setText(chips.join(QStringLiteral(" &nbsp;")));
+    m_layers->setToolTip(tr("The isolation layers this run really had:") + QLatin1Char('\n')
+                         + plain.join(QLatin1Char('\n')));
+    showLayerSummary();
+    m_layers->show();
 }
 
 void OutputPane::setHeader(const sb::RunResult& result)
@@ -105,21 +164,24 @@ void OutputPane::setHeader(const sb::RunResult& result)
     else if (result.signal > 0)
         timings += QStringLiteral(" · ") + tr("signal %1").arg(result.signal);
     m_timings->setText(timings);
+    m_timings->setToolTip(timings);
+    setLayers(result);
 
-    QStringList chips;
-    for (const auto& [name, active] : result.isolation.layers) {
-        chips << QStringLiteral("<span style=\"color:%1\">%2&nbsp;%3</span>")
-                     .arg(active ? QStringLiteral("#2e9d5b") : QStringLiteral("#9aa0a6"),
-                          active ? QStringLiteral("✔") : QStringLiteral("✘"), toQString(name).toHtmlEscaped());
+    // A blocked run's key line comes first: what the sandbox stopped, then the runner's word on it.
+    QStringList message;
+    if (!result.blocked.empty()) {
+        const auto& first = result.blocked.front();
+        QString line = tr("Blocked %1: %2").arg(toQString(first.kind), toQString(first.detail));
+        if (result.blocked.size() > 1)
+            line += QStringLiteral(" ") + tr("(and %n more)", nullptr, static_cast<int>(result.blocked.size() - 1));
+        message << line;
     }
-    const QString level = toQString(sb::toString(result.isolation.level));
-    m_layers->setText(chips.isEmpty() ? QString()
-                                      : tr("<b>%1</b> isolation: %2").arg(level, chips.join(QStringLiteral(" &nbsp;"))));
-    m_layers->setToolTip(tr("The isolation layers this run really had"));
-    m_layers->setVisible(!chips.isEmpty());
-
-    m_message->setText(toQString(result.message));
-    m_message->setVisible(!result.message.empty());
+    if (!result.message.empty())
+        message << toQString(result.message);
+    m_message->setText(message.join(QLatin1Char('\n')));
+    m_message->setStyleSheet(result.blocked.empty() ? QStringLiteral("color: %1;").arg(kHeading.name())
+                                                    : QStringLiteral("color: %1; font-weight: bold;").arg(kBlocked.name()));
+    m_message->setVisible(!message.isEmpty());
 }
 
 void OutputPane::appendSection(const QString& title, const QString& body, const QColor& color)
@@ -143,6 +205,13 @@ void OutputPane::showResult(const sb::RunResult& result)
     setHeader(result);
     m_output->clear();
 
+    // What the sandbox stopped first: it is why a blocked run ended, and stdout may be long.
+    if (!result.blocked.empty()) {
+        QStringList lines;
+        for (const auto& event : result.blocked)
+            lines << toQString(event.kind) + QStringLiteral(": ") + toQString(event.detail);
+        appendSection(tr("blocked"), lines.join(QLatin1Char('\n')), kBlocked);
+    }
     QString out = toQString(result.stdoutText);
     if (result.stdoutTruncated)
         out += QLatin1Char('\n') + tr("[output truncated]");
@@ -152,12 +221,6 @@ void OutputPane::showResult(const sb::RunResult& result)
         if (result.stderrTruncated)
             err += QLatin1Char('\n') + tr("[output truncated]");
         appendSection(tr("stderr"), err, kStderr);
-    }
-    if (!result.blocked.empty()) {
-        QStringList lines;
-        for (const auto& event : result.blocked)
-            lines << toQString(event.kind) + QStringLiteral(": ") + toQString(event.detail);
-        appendSection(tr("blocked"), lines.join(QLatin1Char('\n')), kBlocked);
     }
     if (!result.claims.empty()) {
         // The program's own word, shown apart from what the sandbox observed, and never as a verdict.
@@ -171,13 +234,19 @@ void OutputPane::showResult(const sb::RunResult& result)
 
 void OutputPane::beginLog(const QString& title)
 {
+    setBadge(tr("demo…"), kRunningBlue, Qt::white);
+    m_timings->setText(title);
+    hideDetails();
     m_output->clear();
-    appendSection(title, QString(), kHeading);
+    // The title alone: the cases' lines follow it directly.
+    QTextCharFormat heading;
+    heading.setForeground(kHeading);
+    heading.setFontWeight(QFont::Bold);
+    QTextCursor(m_output->document()).insertText(QStringLiteral("── ") + title + QStringLiteral(" ──"), heading);
 }
 
 void OutputPane::appendLogLine(const sb::RunResult& result, const QString& label, bool expected)
 {
-    setHeader(result);
     QTextCursor cursor(m_output->document());
     cursor.movePosition(QTextCursor::End);
     QTextCharFormat mark;
@@ -213,6 +282,16 @@ void OutputPane::appendNote(const QString& text)
     cursor.insertText(text, format);
     m_output->setTextCursor(cursor);
     m_output->ensureCursorVisible();
+}
+
+void OutputPane::finishLog(const QString& summary)
+{
+    setBadge(tr("demo"), kIdleGrey, Qt::white);
+    m_timings->setText(summary);
+    hideDetails();
+    m_message->setText(tr("The log below is the demo's; the snippet in the editor has not run."));
+    m_message->setStyleSheet(QStringLiteral("color: %1;").arg(kHeading.name()));
+    m_message->show();
 }
 
 } // namespace sb::ui

@@ -9,8 +9,8 @@ class QPlainTextEdit;
 
 namespace sb::ui {
 
-// The run console: an outcome badge, timings and isolation layers above the run's output
-// (stdout, stderr and blocked events).
+// The run console: an outcome badge, timings, a one-line isolation summary (the full list of layers a
+// click away) and a blocked run's key event above the run's output (blocked events, stdout, stderr).
 class OutputPane : public QWidget {
     Q_OBJECT
 public:
@@ -20,21 +20,29 @@ public:
     void showRunning(const QString& label);
     // Replaces the console with one run's result.
     void showResult(const sb::RunResult& result);
-    // Demo mode: one line per case, then the last case's result in the header.
+    // Demo mode: one line per case. The header names the demo, never one of its cases: the editor's
+    // snippet is not what ran.
     void beginLog(const QString& title);
     void appendLogLine(const sb::RunResult& result, const QString& label, bool expected);
     void appendNote(const QString& text);
-    void setHeader(const sb::RunResult& result);
+    // Ends the demo's log: the header says what the log is, and that the editor's snippet has not run.
+    void finishLog(const QString& summary);
 
 private:
+    void setHeader(const sb::RunResult& result);
+    void setLayers(const sb::RunResult& result);
     void setBadge(const QString& text, const QColor& background, const QColor& foreground);
     void appendSection(const QString& title, const QString& body, const QColor& color);
+    void hideDetails();
+    void showLayerSummary();
 
     QLabel* m_badge = nullptr;
     QLabel* m_timings = nullptr;
     QLabel* m_layers = nullptr;
+    QLabel* m_layerDetails = nullptr;
     QLabel* m_message = nullptr;
     QPlainTextEdit* m_output = nullptr;
+    QString m_layerSummary; // "<b>strict</b> isolation · 18 of 22 layers active", without the details link
 };
 
 } // namespace sb::ui

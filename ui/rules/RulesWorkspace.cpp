@@ -23,7 +23,12 @@
 #include <QMenu>
 #include <QToolButton>
 #include <QLocale>
+#include <QPainter>
 #include <QProgressBar>
+#include <QPushButton>
+#include <QResizeEvent>
+#include <QStackedWidget>
+#include <QTabBar>
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QSplitter>
@@ -44,6 +49,25 @@ QString readResource(const QString& path)
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return QString::fromUtf8(file.readAll());
+}
+
+// A grey cross for the rule sets' tabs, darker under the mouse; never red (red is for errors).
+QIcon neutralCloseIcon()
+{
+    QIcon icon;
+    for (const auto& [mode, color] : {std::pair{QIcon::Normal, QColor(0x80, 0x86, 0x8b)},
+                                      std::pair{QIcon::Active, QColor(0x3c, 0x40, 0x43)}}) {
+        QPixmap pixmap(24, 24);
+        pixmap.fill(Qt::transparent);
+        QPainter painter(&pixmap);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setPen(QPen(color, 2.5, Qt::SolidLine, Qt::RoundCap));
+        painter.drawLine(QPointF(7, 7), QPointF(17, 17));
+        painter.drawLine(QPointF(17, 7), QPointF(7, 17));
+        painter.end();
+        icon.addPixmap(pixmap, mode);
+    }
+    return icon;
 }
 
 QString percentText(double ratio)
@@ -85,20 +109,26 @@ RulesWorkspace::RulesWorkspace(QWidget* parent)
     QWidget* left = buildEditorPane();
     QWidget* right = buildResultTabs();
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->setObjectName(QStringLiteral("rulesSplitter"));
-    split->addWidget(left);
-    split->addWidget(right);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    split->setSizes({360, 640}); // proportions: the editor gets a bit over a third
+    m_split = new QSplitter(Qt::Horizontal, this);
+    m_split->setObjectName(QStringLiteral("rulesSplitter"));
+    m_split->addWidget(left);
+    m_split->addWidget(right);
+    m_split->setStretchFactor(0, 2);
+    m_split->setStretchFactor(1, 3);
+    m_split->setSizes({360, 640}); // proportions: the editor gets a bit over a third
+    m_split->setChildrenCollapsible(false);
     m_editors->setMinimumWidth(300);
+
+    m_pages = new QStackedWidget(this);
+    m_pages->setObjectName(QStringLiteral("rulesPages"));
+    m_pages->addWidget(buildEmptyState());
+    m_pages->addWidget(m_split);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(toolBar);
     layout->addLayout(statusRow);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_pages, 1);
 
     connectActions();
     connectJobs();
@@ -151,8 +181,27 @@ QToolBar* RulesWorkspace::buildToolBar()
     toolBar->addAction(m_compareAction);
     toolBar->addAction(m_cancelAction);
     toolBar->addSeparator();
-    toolBar->addAction(m_exportCsvAction);
-    toolBar->addAction(m_exportReportAction);
+    // Both exports behind one button, so that the bar fits a dock half the window wide (no "»").
+    auto* exportMenu = new QMenu(tr("Export"), this);
+    exportMenu->setObjectName(QStringLiteral("rulesExportMenu"));
+    exportMenu->addAction(m_exportCsvAction);
+    exportMenu->addAction(m_exportReportAction);
+    auto* exportButton = m_exportButton = new QToolButton(toolBar);
+    exportButton->setObjectName(QStringLiteral("rulesExportButton"));
+    exportButton->setText(tr("Export"));
+    exportButton->setIcon(m_exportReportAction->icon());
+    exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    exportButton->setToolTip(tr("Save the changed decisions as CSV, or the comparison as an HTML report"));
+    exportButton->setMenu(exportMenu);
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    toolBar->addWidget(exportButton);
+    // Open and Save explain themselves by their icons; their names are read out and shown as tooltips.
+    for (QAction* action : {m_openAction, m_saveAction}) {
+        if (auto* button = qobject_cast<QToolButton*>(toolBar->widgetForAction(action))) {
+            button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+            button->setAccessibleName(action->text());
+        }
+    }
     return toolBar;
 }
 
@@ -209,13 +258,9 @@ QWidget* RulesWorkspace::buildEditorPane()
     m_editors = new QTabWidget(this);
     m_editors->setObjectName(QStringLiteral("ruleSetTabs"));
     m_editors->setDocumentMode(true);
-    m_editors->setTabsClosable(true);
-    connect(m_editors, &QTabWidget::tabCloseRequested, this, [this](int index) {
-        QWidget* w = m_editors->widget(index);
-        m_editors->removeTab(index);
-        w->deleteLater();
-        updateActions();
-    });
+    // Close buttons are the workspace's own (markTabs): the style's turns red on the current tab, which
+    // reads as an error.
+    m_editors->setTabsClosable(false);
     connect(m_editors, &QTabWidget::currentChanged, this, [this] {
         if (auto* ed = currentEditor())
             ed->checkNow();
@@ -230,6 +275,104 @@ QWidget* RulesWorkspace::buildEditorPane()
     leftLayout->addWidget(m_editors, 1);
     leftLayout->addWidget(m_checkLabel);
     return left;
+}
+
+QWidget* RulesWorkspace::buildEmptyState()
+{
+    auto* page = new QWidget(this);
+    page->setObjectName(QStringLiteral("rulesEmptyState"));
+    auto* title = new QLabel(tr("No rule set open"), page);
+    QFont titleFont = title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
+    titleFont.setBold(true);
+    title->setFont(titleFont);
+    auto* text = new QLabel(tr("Rule sets decide what happens to each record of a dataset. Open the demo to compare "
+                               "the current rule set with two variants on 5,000 card payments, or open your own rule "
+                               "sets (YAML): the first tab is the baseline, every other tab a variant compared with "
+                               "it."),
+                            page);
+    text->setObjectName(QStringLiteral("rulesEmptyText"));
+    text->setWordWrap(true);
+    text->setAlignment(Qt::AlignHCenter);
+    text->setStyleSheet(QStringLiteral("color: #5f666d;"));
+    auto* demo = new QPushButton(m_demoAction->icon(), tr("Open the demo"), page);
+    demo->setObjectName(QStringLiteral("rulesEmptyDemoButton"));
+    demo->setDefault(true);
+    connect(demo, &QPushButton::clicked, m_demoAction, &QAction::trigger);
+    auto* open = new QPushButton(m_openAction->icon(), tr("Open a rule set…"), page);
+    open->setObjectName(QStringLiteral("rulesEmptyOpenButton"));
+    connect(open, &QPushButton::clicked, m_openAction, &QAction::trigger);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(demo);
+    buttons->addWidget(open);
+    buttons->addStretch(1);
+    auto* layout = new QVBoxLayout(page);
+    layout->addStretch(1);
+    layout->addWidget(title, 0, Qt::AlignHCenter);
+    layout->setContentsMargins(24, 12, 24, 12);
+    layout->addWidget(text);
+    layout->addSpacing(8);
+    layout->addLayout(buttons);
+    layout->addStretch(2);
+    return page;
+}
+
+void RulesWorkspace::closeRuleSet(int index)
+{
+    QWidget* w = m_editors->widget(index);
+    if (!w)
+        return;
+    m_editors->removeTab(index);
+    w->deleteLater();
+    markTabs();
+    updateActions();
+}
+
+void RulesWorkspace::markTabs()
+{
+    QTabBar* bar = m_editors->tabBar();
+    for (int i = 0; i < bar->count(); ++i) {
+        if (!bar->tabButton(i, QTabBar::RightSide)) {
+            auto* close = new QToolButton(bar);
+            close->setObjectName(QStringLiteral("ruleSetCloseButton"));
+            close->setIcon(neutralCloseIcon());
+            close->setIconSize(QSize(12, 12));
+            close->setAutoRaise(true);
+            close->setToolTip(tr("Close this rule set"));
+            close->setAccessibleName(tr("Close rule set"));
+            connect(close, &QToolButton::clicked, this, [this, bar, close] {
+                for (int k = 0; k < bar->count(); ++k) {
+                    if (bar->tabButton(k, QTabBar::RightSide) == close) {
+                        closeRuleSet(k);
+                        return;
+                    }
+                }
+            });
+            bar->setTabButton(i, QTabBar::RightSide, close);
+        }
+        QWidget* badge = bar->tabButton(i, QTabBar::LeftSide);
+        if (i == 0 && !badge) {
+            auto* label = new QLabel(tr("baseline"), bar);
+            label->setObjectName(QStringLiteral("baselineBadge"));
+            label->setStyleSheet(QStringLiteral("QLabel { background: #e8eaed; color: #3c4043; border-radius: 6px;"
+                                                " padding: 0px 6px; font-size: 8pt; }"));
+            label->setToolTip(tr("The baseline: Compare measures every other tab against this rule set"));
+            bar->setTabButton(i, QTabBar::LeftSide, label);
+        } else if (i != 0 && badge) {
+            bar->setTabButton(i, QTabBar::LeftSide, nullptr);
+            badge->deleteLater();
+        }
+        m_editors->setTabToolTip(i, i == 0 ? tr("%1: the baseline").arg(m_editors->tabText(i))
+                                           : tr("%1: a variant, compared with the baseline").arg(m_editors->tabText(i)));
+    }
+}
+
+void RulesWorkspace::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Narrow (a dock beside the snippet editor): the rule set above its results, each the full width.
+    m_split->setOrientation(width() < 900 ? Qt::Vertical : Qt::Horizontal);
 }
 
 // Right: charts, and the changed decisions with the explanation of the selected one.
@@ -485,6 +628,7 @@ void RulesWorkspace::updateActions()
     m_evaluateAction->setEnabled(ready);
     m_compareAction->setEnabled(ready && ruleSetCount() > 1);
     m_cancelAction->setEnabled(busy);
+    m_cancelAction->setVisible(busy); // shown only while there is something to cancel
     m_demoAction->setEnabled(!busy);
     m_dataAction->setEnabled(!busy);
     m_demoDataAction->setEnabled(!busy);
@@ -494,6 +638,8 @@ void RulesWorkspace::updateActions()
     const bool compared = m_result && m_result->compare;
     m_exportCsvAction->setEnabled(compared);
     m_exportReportAction->setEnabled(m_result != nullptr);
+    m_exportButton->setEnabled(m_result != nullptr);
+    m_pages->setCurrentIndex(ruleSetCount() > 0 ? 1 : 0);
 }
 
 RuleSetEditor* RulesWorkspace::addRuleSet(const QString& name, const QString& text, const QString& path)
@@ -522,6 +668,7 @@ RuleSetEditor* RulesWorkspace::addRuleSet(const QString& name, const QString& te
         m_checkLabel->setText(summary);
     });
     m_editors->addTab(ed, name);
+    markTabs();
     m_editors->setCurrentWidget(ed);
     ed->checkNow();
     updateActions();
@@ -530,11 +677,8 @@ RuleSetEditor* RulesWorkspace::addRuleSet(const QString& name, const QString& te
 
 void RulesWorkspace::openDemo()
 {
-    while (m_editors->count() > 0) {
-        QWidget* w = m_editors->widget(0);
-        m_editors->removeTab(0);
-        w->deleteLater();
-    }
+    while (m_editors->count() > 0)
+        closeRuleSet(0);
     addRuleSet(QStringLiteral("current"), readResource(QStringLiteral(":/demo/rules/current.yaml")));
     addRuleSet(QStringLiteral("variant_a"), readResource(QStringLiteral(":/demo/rules/variant_a.yaml")));
     addRuleSet(QStringLiteral("variant_b"), readResource(QStringLiteral(":/demo/rules/variant_b.yaml")));

@@ -18,6 +18,8 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QProgressBar;
+class QSplitter;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
 class QTextBrowser;
@@ -70,6 +72,9 @@ public:
     QTextBrowser* explanationView() const { return m_explanation; }
     QString statusText() const;
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     // The constructor's steps, in the order it calls them: Qt's default tab order follows the order widgets
     // are created in.
@@ -78,6 +83,11 @@ private:
     QToolButton* buildDataButton(QToolBar* toolBar);
     QHBoxLayout* buildStatusRow();
     QWidget* buildEditorPane();
+    // What the workspace shows while no rule set is open: what it is for, and the ways to begin.
+    QWidget* buildEmptyState();
+    // The first tab is the baseline: a badge on it says so, and every tab has a neutral close button.
+    void markTabs();
+    void closeRuleSet(int index);
     QWidget* buildResultTabs();
     QWidget* buildChartsPage();
     QWidget* buildChangedPage();
@@ -109,6 +119,8 @@ private:
     std::shared_ptr<const LoadedDataset> m_data;
     std::shared_ptr<const RulesResult> m_result;
 
+    QStackedWidget* m_pages = nullptr; // the empty state, or the rule sets beside their results
+    QSplitter* m_split = nullptr;
     QTabWidget* m_editors = nullptr;
     QTabWidget* m_results = nullptr;
     RulesCharts* m_charts = nullptr;
@@ -137,6 +149,7 @@ private:
     QAction* m_cancelAction = nullptr;
     QAction* m_exportCsvAction = nullptr;
     QAction* m_exportReportAction = nullptr;
+    QToolButton* m_exportButton = nullptr;
 };
 
 } // namespace sb::ui
