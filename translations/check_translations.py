@@ -24,6 +24,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 PLACEHOLDER = re.compile(r"%(?:n|L?\d{1,2})")
+# The plural forms of each language shipped (Qt's numerus rules); a new language is added here.
+PLURAL_FORMS = {"de": 2, "zh": 1}
 # An accelerator: an ampersand before a letter or digit, not the escaped "&&".
 ACCELERATOR = re.compile(r"(?<!&)&(?!&)[^\s&;]")
 
@@ -48,7 +50,7 @@ def has_accelerator(text):
     return ACCELERATOR.search(text) is not None
 
 
-def check_message(ts_name, key, message):
+def check_message(ts_name, key, message, plural_forms):
     context, source, _ = key
     where = f"{ts_name}: [{context}] {source!r}"
     translation = message.find("translation")
@@ -61,6 +63,8 @@ def check_message(ts_name, key, message):
     problems = []
     if message.get("numerus") == "yes":
         forms = [form.text or "" for form in translation.iter("numerusform")]
+        if len(forms) != plural_forms:
+            problems.append(f"{where}: {len(forms)} plural form(s), the language has {plural_forms}")
     else:
         forms = [translation.text or ""]
     expected = placeholders(source)
@@ -86,6 +90,10 @@ def check(lupdate, sources, ts_path, workdir):
                          capture_output=True, text=True)
     if run.returncode != 0:
         return [f"{ts_path.name}: lupdate failed: {run.stderr.strip()}"]
+    language = ET.parse(ts_path).getroot().get("language", "")
+    plural_forms = PLURAL_FORMS.get(language.split("_")[0])
+    if plural_forms is None:
+        return [f"{ts_path.name}: language {language!r} is not in PLURAL_FORMS of {Path(__file__).name}"]
     committed = messages(ts_path)
     current = messages(updated)
     problems = []
@@ -94,7 +102,7 @@ def check(lupdate, sources, ts_path, workdir):
     for key in sorted(committed.keys() - current.keys()):
         problems.append(f"{ts_path.name}: [{key[0]}] {key[1]!r}: no longer in the sources (run lupdate)")
     for key in sorted(current.keys() & committed.keys()):
-        problems.extend(check_message(ts_path.name, key, current[key]))
+        problems.extend(check_message(ts_path.name, key, current[key], plural_forms))
     return problems
 
 

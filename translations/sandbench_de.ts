@@ -3876,6 +3876,23 @@ Ihr Arbeitsordner ist bis zur nächsten Benutzung entfernt, die ihren letzten Ch
     </message>
 </context>
 <context>
+    <name>sb::ui::Snippets</name>
+    <message>
+        <source># Welcome to Sandbench: this snippet runs in an OS sandbox.
+# Press Ctrl+Return to run it, or try the Demo to see every outcome.
+</source>
+        <translation># Willkommen bei Sandbench: Dieses Snippet läuft in einer Betriebssystem-Sandbox.
+# Strg+Eingabe führt es aus; die Demo zeigt jedes Ergebnis.
+</translation>
+    </message>
+    <message>
+        <source># The policy refuses risky modules; uncomment to see a blocked run:
+</source>
+        <translation># Die Richtlinie verweigert riskante Module; entfernen Sie das Kommentarzeichen, um eine blockierte Ausführung zu sehen:
+</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::StepDetails</name>
     <message>
         <source>Arguments</source>
