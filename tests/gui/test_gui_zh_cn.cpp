@@ -1,8 +1,8 @@
 // The real workbench window as a user whose system speaks Simplified Chinese meets it: the locale comes from
 // the environment (LANGUAGE, LC_ALL) and the translators are loaded as sandbench-gui loads them. The test walks
 // every dock, every tab, the menus, the tool bar, the table headers and the charts, on first start and again
-// after the demo, and fails listing each visible text that is still English. Screenshots at 1440×900 show the
-// CJK text drawn.
+// after the demo, then the dialogs of the main actions, and fails listing each visible text that is still
+// English. Screenshots at 1440×900 show the CJK text drawn.
 #include "ui/mainwindow/MainWindow.h"
 
 #include <Qsci/qsciscintilla.h>
@@ -15,6 +15,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QDialog>
 #include <QDir>
 #include <QDockWidget>
 #include <QGroupBox>
@@ -66,6 +67,8 @@ const QSet<QString>& untranslatedWords()
         // the shared vocabulary of runs and sandboxes
         QStringLiteral("main"), QStringLiteral("process"), QStringLiteral("container"), QStringLiteral("strict"),
         QStringLiteral("blocked"), QStringLiteral("timeout"), QStringLiteral("crashed"), QStringLiteral("error"),
+        // the policy presets' names (resources/policies: agent, python-snippet, …)
+        QStringLiteral("agent"),
         // the isolation layers (sandbench doctor's names) and the units Qt writes for sizes
         QStringLiteral("rlimits"), QStringLiteral("seccomp"), QStringLiteral("landlock"),
         QStringLiteral("unprivileged"), QStringLiteral("kib"), QStringLiteral("mib"), QStringLiteral("gib"),
@@ -101,9 +104,10 @@ QStringList englishWords(QString text)
 const QSet<QString> kDataCombos = {QStringLiteral("auditActorFilter"), QStringLiteral("auditOperationFilter")};
 
 // Texts that core composes in English and the window shows as they come: a run's message (isolation/runner.cpp,
-// stored with the run) and the checkpoint jobs' progress phases. They are reported, not failed, until the window
-// composes them from the result's fields.
-const QSet<QString> kEnglishFromCore = {QStringLiteral("messageLabel"), QStringLiteral("checkpointProgressText")};
+// stored with the run), the checkpoint jobs' progress phases and the promotion's risk reasons (core/promotion).
+// They are reported, not failed, until the window composes them from the results' fields.
+const QSet<QString> kEnglishFromCore = {QStringLiteral("messageLabel"), QStringLiteral("checkpointProgressText"),
+                                        QStringLiteral("promotionRiskReasons")};
 
 QString describe(const QObject* object)
 {
@@ -123,6 +127,8 @@ private slots:
     void theMenusSpeakChinese();
     void theToolBarSpeaksChinese();
     void afterTheDemoEveryDockStillSpeaksChinese();
+    void theDialogsSpeakChinese_data();
+    void theDialogsSpeakChinese();
     void cleanupTestCase();
 
 private:
@@ -209,7 +215,7 @@ void TestGuiZhCn::checkVisibleTexts(QWidget* root)
     QApplication::processEvents();
     const auto widgets = root->findChildren<QWidget*>();
     for (QWidget* widget : widgets) {
-        if (!widget->isVisibleTo(m_window.get()))
+        if (!widget->isVisibleTo(root->window()))
             continue;
         if (auto* editor = qobject_cast<QsciScintilla*>(widget)) {
             // A user's code is data; the welcome snippet's first comment line speaks to the user.
@@ -220,7 +226,7 @@ void TestGuiZhCn::checkVisibleTexts(QWidget* root)
         checkWidget(widget);
     }
     for (QTabWidget* tabs : root->findChildren<QTabWidget*>()) {
-        if (!tabs->isVisibleTo(m_window.get()))
+        if (!tabs->isVisibleTo(root->window()))
             continue;
         const int shown = tabs->currentIndex();
         for (int i = 0; i < tabs->count(); ++i) {
@@ -337,6 +343,45 @@ void TestGuiZhCn::afterTheDemoEveryDockStillSpeaksChinese()
     QVERIFY(m_window->jobs()->isRunning());
     QTRY_VERIFY_WITH_TIMEOUT(!m_window->jobs()->isRunning(), 180000);
     walkDocks(QStringLiteral("zh_CN-demo"));
+    reportFindings();
+}
+
+void TestGuiZhCn::theDialogsSpeakChinese_data()
+{
+    QTest::addColumn<QString>("action");
+    QTest::newRow("new sandbox") << QStringLiteral("actionNewSandbox");
+    QTest::newRow("sandbox settings") << QStringLiteral("actionSandboxSettings");
+    QTest::newRow("checkpoint") << QStringLiteral("actionCreateCheckpoint");
+    QTest::newRow("promotion") << QStringLiteral("actionPromoteSandbox");
+    QTest::newRow("launch agent") << QStringLiteral("actionLaunchAgent");
+}
+
+// The dialogs of the main screens' actions, on the demo's sandbox the checkpoint browser selects.
+void TestGuiZhCn::theDialogsSpeakChinese()
+{
+    QFETCH(QString, action);
+    auto* trigger = m_window->findChild<QAction*>(action);
+    QVERIFY2(trigger, qPrintable(action));
+    QTRY_VERIFY_WITH_TIMEOUT(trigger->isEnabled(), 20000);
+    const auto before = QApplication::topLevelWidgets();
+    trigger->trigger();
+    QDialog* dialog = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((dialog = [&before]() -> QDialog* {
+                                 for (QWidget* top : QApplication::topLevelWidgets())
+                                     if (auto* d = qobject_cast<QDialog*>(top);
+                                         d && d->isVisible() && !before.contains(d))
+                                         return d;
+                                 return nullptr;
+                             }()) != nullptr,
+                             5000);
+    QTest::qWait(500); // a dialog that previews (the promotion) fills itself from a background job
+    checkVisibleTexts(dialog);
+    QDir().mkpath(QStringLiteral(SANDBENCH_SCREENSHOT_DIR));
+    const QString path = QStringLiteral(SANDBENCH_SCREENSHOT_DIR "/zh_CN-dialog-") + action + QStringLiteral(".png");
+    QVERIFY(dialog->grab().save(path));
+    qInfo("screenshot: %s", qPrintable(path));
+    dialog->reject();
+    QTRY_VERIFY(!dialog->isVisible());
     reportFindings();
 }
 
