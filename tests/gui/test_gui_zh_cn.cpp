@@ -30,6 +30,7 @@
 #include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QSet>
+#include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -237,6 +238,20 @@ void TestGuiZhCn::checkVisibleTexts(QWidget* root)
         }
         tabs->setCurrentIndex(shown);
     }
+    // The pages of a stack (a diff and its empty state, a workspace of a mode bar), each in turn; a tab
+    // widget's own stack is walked above.
+    for (QStackedWidget* stack : root->findChildren<QStackedWidget*>()) {
+        if (!stack->isVisibleTo(root->window()) || qobject_cast<QTabWidget*>(stack->parentWidget()))
+            continue;
+        const int shown = stack->currentIndex();
+        for (int i = 0; i < stack->count(); ++i) {
+            if (i == shown)
+                continue;
+            stack->setCurrentIndex(i);
+            checkVisibleTexts(stack->widget(i));
+        }
+        stack->setCurrentIndex(shown);
+    }
 }
 
 void TestGuiZhCn::checkMenu(const QMenu* menu)
@@ -289,7 +304,6 @@ void TestGuiZhCn::theTranslationIsLoadedForTheSystemLocale()
 void TestGuiZhCn::walkDocks(const QString& prefix)
 {
     const auto docks = m_window->findChildren<QDockWidget*>();
-    QVERIFY(!docks.isEmpty());
     checkVisibleTexts(m_window.get());
     screenshot(prefix + QStringLiteral("-00-window.png"));
     int n = 0;
