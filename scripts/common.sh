@@ -12,13 +12,15 @@ SANDBENCH_PACKAGES=(
   libre2-dev
   python3 bash util-linux
   tzdata # the time zones of CEL's timestamp functions (rule conditions), read at run time
+  qt6-translations-l10n # Qt's own strings (dialog buttons, --help) in the user's language
 )
 # Only for the tests (scripts/test): GoogleTest (its CMake files name GMock's archive too), the desktop-file
 # and AppStream validators, the man page checkers (mandoc's linter, and groff, which man-db renders with), the
 # sqlite3 shell and git (the audit and promotion tests use them as a person would), useradd for the
-# unprivileged test user, mount (a CLI test hides python3 behind a bind mount).
+# unprivileged test user, mount (a CLI test hides python3 behind a bind mount), a CJK font (the window tests
+# in Simplified Chinese draw their screenshots with it).
 SANDBENCH_TEST_PACKAGES=(libgtest-dev libgmock-dev desktop-file-utils appstream mandoc groff-base sqlite3 git passwd
-  mount)
+  mount fonts-wqy-microhei)
 # Only for the CEL conformance suite and the MCP peers, npm packages (tests/cel/conformance, tests/agents/peers):
 # Node.js and npm. Installed only where no npm is on PATH: a Node.js from elsewhere ships its own npm, which
 # Debian's npm package conflicts with. The MCP peers run on Debian 12's Node.js 18 and newer.

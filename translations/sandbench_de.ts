@@ -149,6 +149,97 @@ Argumente von einer Person bearbeitet</translation>
     </message>
 </context>
 <context>
+    <name>sb::ui</name>
+    <message>
+        <source>category</source>
+        <translation>Kategorie</translation>
+    </message>
+    <message>
+        <source>series</source>
+        <translation>Reihe</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>x</source>
+        <translation>x</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Save chart as PNG…</source>
+        <translation>Diagramm als PNG speichern…</translation>
+    </message>
+    <message>
+        <source>Save chart</source>
+        <translation>Diagramm speichern</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>Save data as CSV…</source>
+        <translation>Daten als CSV speichern…</translation>
+    </message>
+    <message>
+        <source>Save chart data</source>
+        <translation>Diagrammdaten speichern</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>Letzte Stunde</translation>
+    </message>
+    <message>
+        <source>Last day</source>
+        <translation>Letzter Tag</translation>
+    </message>
+    <message>
+        <source>Last week</source>
+        <translation>Letzte Woche</translation>
+    </message>
+    <message>
+        <source>All time</source>
+        <translation>Gesamter Zeitraum</translation>
+    </message>
+    <message>
+        <source>minute</source>
+        <translation>Minute</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>hour</source>
+        <translation>Stunde</translation>
+    </message>
+    <message>
+        <source>%1 hours</source>
+        <translation>%1 Stunden</translation>
+    </message>
+    <message>
+        <source>day</source>
+        <translation>Tag</translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 Tage</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::AgentLaunchJob</name>
     <message>
         <source>the launch ended without an outcome</source>
@@ -464,16 +555,105 @@ Argumente von einer Person bearbeitet</translation>
     </message>
 </context>
 <context>
+    <name>sb::ui::AuditEntryPane</name>
+    <message>
+        <source>Open run</source>
+        <translation>Ausführung öffnen</translation>
+    </message>
+    <message>
+        <source>Open checkpoint</source>
+        <translation>Checkpoint öffnen</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>Sitzung öffnen</translation>
+    </message>
+    <message>
+        <source>Open sandbox</source>
+        <translation>Sandbox öffnen</translation>
+    </message>
+    <message>
+        <source>No entry selected</source>
+        <translation>Kein Eintrag gewählt</translation>
+    </message>
+    <message>
+        <source>Select an entry to see all its fields, its details and its hashes.</source>
+        <translation>Wählen Sie einen Eintrag, um alle seine Felder, Details und Hashes zu sehen.</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Show %1 in the window</source>
+        <translation>%1 im Fenster zeigen</translation>
+    </message>
+    <message>
+        <source>This entry breaks the chain:</source>
+        <translation>Dieser Eintrag bricht die Kette:</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>Eintrag</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Actor</source>
+        <translation>Akteur</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>Gegenstand</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Sandbox</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>Id</translation>
+    </message>
+    <message>
+        <source>Recorded subject</source>
+        <translation>Aufgezeichneter Gegenstand</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Hash</source>
+        <translation>Hash</translation>
+    </message>
+    <message>
+        <source>Previous hash</source>
+        <translation>Vorheriger Hash</translation>
+    </message>
+    <message>
+        <source>MAC</source>
+        <translation>MAC</translation>
+    </message>
+    <message>
+        <source>none (written before the store had a key)</source>
+        <translation>keiner (geschrieben, bevor die Ablage einen Schlüssel hatte)</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>Details</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::AuditLogModel</name>
     <message>
         <source>The chain breaks at this entry.</source>
         <translation>Hier bricht die Kette.</translation>
-    </message>
-    <message>
-        <source>hash %1
-previous %2</source>
-        <translation>Hash %1
-vorheriger %2</translation>
     </message>
     <message>
         <source>#</source>
@@ -488,16 +668,30 @@ vorheriger %2</translation>
         <translation>Akteur</translation>
     </message>
     <message>
-        <source>Operation</source>
-        <translation>Vorgang</translation>
-    </message>
-    <message>
         <source>Subject</source>
         <translation>Gegenstand</translation>
     </message>
     <message>
         <source>Details</source>
         <translation>Details</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>erledigt</translation>
+    </message>
+    <message>
+        <source>entry %1
+hash %2</source>
+        <translation>Eintrag %1
+Hash %2</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ergebnis</translation>
     </message>
 </context>
 <context>
@@ -507,16 +701,8 @@ vorheriger %2</translation>
         <translation>Kette &amp;prüfen</translation>
     </message>
     <message>
-        <source>Show one operation only</source>
-        <translation>Nur einen Vorgang zeigen</translation>
-    </message>
-    <message>
         <source>Show one actor only</source>
         <translation>Nur einen Akteur zeigen</translation>
-    </message>
-    <message>
-        <source>All operations</source>
-        <translation>Alle Vorgänge</translation>
     </message>
     <message>
         <source>All actors</source>
@@ -525,10 +711,6 @@ vorheriger %2</translation>
     <message>
         <source>Filter: subject, details…</source>
         <translation>Filter: Gegenstand, Details…</translation>
-    </message>
-    <message>
-        <source>Show entries holding this text in their actor, operation, subject or details</source>
-        <translation>Einträge zeigen, deren Akteur, Vorgang, Gegenstand oder Details diesen Text enthalten</translation>
     </message>
     <message>
         <source>Read the log again</source>
@@ -583,28 +765,106 @@ vorheriger %2</translation>
         <translation>Prüfung nicht möglich: %1</translation>
     </message>
     <message>
-        <source>Cancelled (entries checked: %L1): nothing is known about the rest.</source>
-        <translation>Abgebrochen (geprüfte Einträge: %L1): Über den Rest ist nichts bekannt.</translation>
-    </message>
-    <message>
-        <source>✔ Intact: the log is empty.</source>
-        <translation>✔ Unversehrt: Das Protokoll ist leer.</translation>
-    </message>
-    <message>
-        <source>✔ Intact (entries: %L1). Head #%2: %3</source>
-        <translation>✔ Unversehrt (Einträge: %L1). Kopf #%2: %3</translation>
-    </message>
-    <message>
-        <source>✘ Broken at entry %1 (%2): %3</source>
-        <translation>✘ Gebrochen bei Eintrag %1 (%2): %3</translation>
-    </message>
-    <message>
-        <source>✘ Broken (%1): %2</source>
-        <translation>✘ Gebrochen (%1): %2</translation>
-    </message>
-    <message>
         <source>The entry is not among the rows shown (removed, or hidden by a filter).</source>
         <translation>Der Eintrag ist nicht unter den gezeigten Zeilen (entfernt oder durch einen Filter ausgeblendet).</translation>
+    </message>
+    <message>
+        <source>Show one action, or one family of actions (checkpoint.*)</source>
+        <translation>Eine Aktion oder eine Familie von Aktionen (checkpoint.*) zeigen</translation>
+    </message>
+    <message>
+        <source>All actions</source>
+        <translation>Alle Aktionen</translation>
+    </message>
+    <message>
+        <source>Show entries holding this text in their actor, action, subject or details</source>
+        <translation>Einträge zeigen, deren Akteur, Aktion, Gegenstand oder Details diesen Text enthalten</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>&amp;Exportieren</translation>
+    </message>
+    <message>
+        <source>Write the entries the filters match to a file</source>
+        <translation>Die Einträge, auf die die Filter passen, in eine Datei schreiben</translation>
+    </message>
+    <message>
+        <source>As &amp;CSV…</source>
+        <translation>Als &amp;CSV…</translation>
+    </message>
+    <message>
+        <source>As &amp;JSON Lines…</source>
+        <translation>Als &amp;JSON Lines…</translation>
+    </message>
+    <message>
+        <source>Stop exporting</source>
+        <translation>Export abbrechen</translation>
+    </message>
+    <message>
+        <source>Scroll down to read older entries</source>
+        <translation>Nach unten blättern, um ältere Einträge zu lesen</translation>
+    </message>
+    <message>
+        <source>exporting…</source>
+        <translation>wird exportiert…</translation>
+    </message>
+    <message>
+        <source>Export the audit log</source>
+        <translation>Prüfprotokoll exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON Lines files (*.jsonl)</source>
+        <translation>JSON-Lines-Dateien (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Export cancelled: no file was written</source>
+        <translation>Export abgebrochen: Es wurde keine Datei geschrieben</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Exported %L1 entries</source>
+        <translation>%L1 Einträge exportiert</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>Cancelled after %L1 entries: nothing is known about the rest.</source>
+        <translation>Nach %L1 Einträgen abgebrochen: Über den Rest ist nichts bekannt.</translation>
+    </message>
+    <message>
+        <source>✔ Chain intact: the log is empty.</source>
+        <translation>✔ Kette intakt: Das Protokoll ist leer.</translation>
+    </message>
+    <message>
+        <source>✔ Chain intact: %L1 entries, head %2</source>
+        <translation>✔ Kette intakt: %L1 Einträge, Head %2</translation>
+    </message>
+    <message>
+        <source>Head: entry %1
+%2</source>
+        <translation>Head: Eintrag %1
+%2</translation>
+    </message>
+    <message>
+        <source>Not verified (%1): %2</source>
+        <translation>Nicht geprüft (%1): %2</translation>
+    </message>
+    <message>
+        <source>✘ Chain broken at entry %1 (%2): %3</source>
+        <translation>✘ Kette gebrochen bei Eintrag %1 (%2): %3</translation>
+    </message>
+    <message>
+        <source>✘ Chain broken (%1): %2</source>
+        <translation>✘ Kette gebrochen (%1): %2</translation>
     </message>
 </context>
 <context>
@@ -1164,6 +1424,29 @@ vorheriger %2</translation>
     <message>
         <source>Lines</source>
         <translation>Zeilen</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::DiffPane</name>
+    <message>
+        <source>Unified</source>
+        <translation>Einspaltig</translation>
+    </message>
+    <message>
+        <source>Show the diff as one column: removed lines above the lines that replace them</source>
+        <translation>Den Diff in einer Spalte zeigen: entfernte Zeilen über den Zeilen, die sie ersetzen</translation>
+    </message>
+    <message>
+        <source>Side by side</source>
+        <translation>Nebeneinander</translation>
+    </message>
+    <message>
+        <source>Show the old version on the left and the new one on the right</source>
+        <translation>Die alte Fassung links und die neue rechts zeigen</translation>
+    </message>
+    <message>
+        <source>Diff:</source>
+        <translation>Diff:</translation>
     </message>
 </context>
 <context>
@@ -1746,6 +2029,10 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <source>The demo was not started: an agent launched from the agent workspace runs; stop it or let it end first</source>
         <translation>Die Demo wurde nicht gestartet: ein aus dem Agenten-Arbeitsbereich gestarteter Agent läuft; beenden Sie ihn oder warten Sie, bis er endet</translation>
     </message>
+    <message>
+        <source>%1 %2 is not listed in the window (removed, or older than the list shows)</source>
+        <translation>%1 %2 ist im Fenster nicht aufgeführt (entfernt oder älter als das, was die Liste zeigt)</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::MetricsDashboard</name>
@@ -1786,12 +2073,76 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>Ausführungen nach Ergebnis</translation>
     </message>
     <message>
-        <source>Run duration (ms)</source>
-        <translation>Laufzeit (ms)</translation>
-    </message>
-    <message>
         <source>runs</source>
         <translation>Ausführungen</translation>
+    </message>
+    <message>
+        <source>The runs the counters and charts count: those started in this span of time</source>
+        <translation>Die Ausführungen, die Zähler und Diagramme erfassen: die in diesem Zeitraum gestarteten</translation>
+    </message>
+    <message>
+        <source>Show every run again</source>
+        <translation>Wieder alle Ausführungen zeigen</translation>
+    </message>
+    <message>
+        <source>Runs of:</source>
+        <translation>Ausführungen von:</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Run duration</source>
+        <translation>Ausführungsdauer</translation>
+    </message>
+    <message>
+        <source>Duration (ms)</source>
+        <translation>Dauer (ms)</translation>
+    </message>
+    <message>
+        <source>Runs over time</source>
+        <translation>Ausführungen im Zeitverlauf</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Click a bar or point to show only those runs; right-click to save the chart</source>
+        <translation>Auf einen Balken oder Punkt klicken, um nur diese Ausführungen zu zeigen; Rechtsklick, um das Diagramm zu speichern</translation>
+    </message>
+    <message>
+        <source>Only %1 ✕</source>
+        <translation>Nur %1 ✕</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3 % of %4)</source>
+        <translation>%1: %2 (%3 % von %4)</translation>
+    </message>
+    <message>
+        <source>%1 ms: %2</source>
+        <translation>%1 ms: %2</translation>
+    </message>
+    <message>
+        <source>Time (%1)</source>
+        <translation>Zeit (%1)</translation>
+    </message>
+    <message>
+        <source>Time (%1 – %2)</source>
+        <translation>Zeit (%1 – %2)</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>Datum</translation>
+    </message>
+    <message>
+        <source>Runs per %1</source>
+        <translation>Ausführungen je %1</translation>
+    </message>
+    <message>
+        <source>%1 – %2: %3 %4</source>
+        <translation>%1 – %2: %3 %4</translation>
     </message>
 </context>
 <context>
@@ -2175,10 +2526,6 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>Blockiert: eine Verträglichkeitsprüfung schlug fehl (unten). In der Sandbox beheben und erneut prüfen.</translation>
     </message>
     <message>
-        <source>High risk: name who approves and write a note to promote.</source>
-        <translation>Hohes Risiko: zum Übernehmen angeben, wer freigibt, und eine Notiz schreiben.</translation>
-    </message>
-    <message>
         <source>Ready to promote.</source>
         <translation>Bereit zur Übernahme.</translation>
     </message>
@@ -2290,20 +2637,12 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>„Erneut prüfen“ drücken, um den Diff dieser Datei zu sehen.</translation>
     </message>
     <message>
-        <source>High risk: a name and a note are required to promote.</source>
-        <translation>Hohes Risiko: zum Übernehmen sind ein Name und eine Notiz nötig.</translation>
-    </message>
-    <message>
         <source>Name who approves.</source>
         <translation>Angeben, wer freigibt.</translation>
     </message>
     <message>
         <source>Write a note: why this change may go in.</source>
         <translation>Eine Notiz schreiben: warum diese Änderung übernommen werden darf.</translation>
-    </message>
-    <message>
-        <source>Approval (required: high risk)</source>
-        <translation>Freigabe (nötig: hohes Risiko)</translation>
     </message>
     <message>
         <source>Approval (optional)</source>
@@ -2365,6 +2704,38 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <source>Press Preview again to see this conflict&apos;s diff.</source>
         <translation>„Erneut prüfen“ drücken, um den Diff dieses Konflikts zu sehen.</translation>
     </message>
+    <message>
+        <source>%1: name who approves and write a note to promote.</source>
+        <translation>%1: Angeben, wer freigibt, und eine Notiz schreiben, um zu übernehmen.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rule impact&lt;/b&gt;: %1 changes the decision of &lt;b&gt;%2 of %3&lt;/b&gt; records (%4 %) in %5</source>
+        <translation>&lt;b&gt;Auswirkung der Regeln&lt;/b&gt;: %1 ändert die Entscheidung von &lt;b&gt;%2 von %3&lt;/b&gt; Datensätzen (%4 %) in %5</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;New rule set&lt;/b&gt; %1: no current version in %2 to count flipped decisions against; it decides from now on.</source>
+        <translation>&lt;b&gt;Neuer Regelsatz&lt;/b&gt; %1: Keine aktuelle Fassung in %2, gegen die geänderte Entscheidungen gezählt werden könnten; er entscheidet ab jetzt.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rule impact not measured&lt;/b&gt; for %1: sandbox %2 refers to no dataset (&lt;tt&gt;sandbench sandbox set %2 --dataset NAME&lt;/tt&gt;).</source>
+        <translation>&lt;b&gt;Auswirkung der Regeln nicht gemessen&lt;/b&gt; für %1: Sandbox %2 verweist auf keinen Datensatz (&lt;tt&gt;sandbench sandbox set %2 --dataset NAME&lt;/tt&gt;).</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rule impact not measured&lt;/b&gt; for %1: it does not compile against %2 (see the checks).</source>
+        <translation>&lt;b&gt;Auswirkung der Regeln nicht gemessen&lt;/b&gt; für %1: Er lässt sich gegen %2 nicht kompilieren (siehe die Prüfungen).</translation>
+    </message>
+    <message>
+        <source>Binary file %1</source>
+        <translation>Binärdatei %1</translation>
+    </message>
+    <message>
+        <source>%1: a name and a note are required to promote.</source>
+        <translation>%1: Zum Übernehmen sind ein Name und eine Notiz nötig.</translation>
+    </message>
+    <message>
+        <source>Approval (required: %1)</source>
+        <translation>Freigabe (erforderlich: %1)</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::PromotionJobRunner</name>
@@ -2383,6 +2754,26 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>Only the permissions of %1 changed.</source>
         <translation>Nur die Rechte von %1 haben sich geändert.</translation>
+    </message>
+    <message>
+        <source>not hashed: larger than %1 bytes</source>
+        <translation>nicht gehasht: größer als %1 Bytes</translation>
+    </message>
+    <message>
+        <source>%1: %2 bytes, %3</source>
+        <translation>%1: %2 Bytes, %3</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Vorher</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Nachher</translation>
+    </message>
+    <message>
+        <source>A binary file cannot be shown as text: compare its checksum with the file you expect, or export the promotion to inspect it.</source>
+        <translation>Eine Binärdatei kann nicht als Text gezeigt werden: Vergleichen Sie ihre Prüfsumme mit der erwarteten Datei oder exportieren Sie die Übernahme, um sie zu untersuchen.</translation>
     </message>
 </context>
 <context>
@@ -2458,10 +2849,6 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>Entscheidungen je Regelsatz</translation>
     </message>
     <message>
-        <source>Impact rate per variant (%)</source>
-        <translation>Änderungsquote je Variante (%)</translation>
-    </message>
-    <message>
         <source>Impact rate</source>
         <translation>Änderungsquote</translation>
     </message>
@@ -2474,10 +2861,6 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>Treffer je Regel</translation>
     </message>
     <message>
-        <source>Flagged vs. label &apos;%1&apos; (%)</source>
-        <translation>Markiert vs. Label „%1“ (%)</translation>
-    </message>
-    <message>
         <source>Precision</source>
         <translation>Präzision</translation>
     </message>
@@ -2486,8 +2869,112 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>Trefferquote</translation>
     </message>
     <message>
-        <source>Scores of records a rule decided (by tens)</source>
-        <translation>Scores der von einer Regel entschiedenen Datensätze (in Zehnern)</translation>
+        <source>%1 (baseline)</source>
+        <translation>%1 (Basis)</translation>
+    </message>
+    <message>
+        <source>Change against %1, per decision</source>
+        <translation>Änderung gegenüber %1, je Entscheidung</translation>
+    </message>
+    <message>
+        <source>%1 → %2: −%3</source>
+        <translation>%1 → %2: −%3</translation>
+    </message>
+    <message>
+        <source>%1 → %2: +%3</source>
+        <translation>%1 → %2: +%3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, %2: %3 records (%4 with %5 → %6)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;, %2: %3 Datensätze (%4 mit %5 → %6)</translation>
+    </message>
+    <message>
+        <source>No decision changes against %1</source>
+        <translation>Keine geänderten Entscheidungen gegenüber %1</translation>
+    </message>
+    <message>
+        <source>Records, variant minus baseline</source>
+        <translation>Datensätze, Variante minus Basis</translation>
+    </message>
+    <message>
+        <source>Decision changes from %1 (the %2 most frequent of %3)</source>
+        <translation>Geänderte Entscheidungen ab %1 (die %2 häufigsten von %3)</translation>
+    </message>
+    <message>
+        <source>Decision changes from %1</source>
+        <translation>Geänderte Entscheidungen ab %1</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 records go from %3 to %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: %2 Datensätze wechseln von %3 zu %4</translation>
+    </message>
+    <message>
+        <source>Records</source>
+        <translation>Datensätze</translation>
+    </message>
+    <message>
+        <source>Impact rate per variant</source>
+        <translation>Änderungsquote je Variante</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 of %3 records change decision (%4); %5 more change only their score</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: %2 von %3 Datensätzen ändern ihre Entscheidung (%4); %5 weitere ändern nur ihren Score</translation>
+    </message>
+    <message>
+        <source>% of records whose decision changes</source>
+        <translation>% der Datensätze, deren Entscheidung sich ändert</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, %2: %3 records (%4)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;, %2: %3 Datensätze (%4)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; has no rule %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; hat keine Regel %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, %2: matched %3 records, decided %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;, %2: %3 Datensätze getroffen, %4 entschieden</translation>
+    </message>
+    <message>
+        <source>Records the rule matched</source>
+        <translation>Von der Regel getroffene Datensätze</translation>
+    </message>
+    <message>
+        <source>Scores of records a rule decided</source>
+        <translation>Scores der von einer Regel entschiedenen Datensätze</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, score %2–%3: %4 records</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;, Score %2–%3: %4 Datensätze</translation>
+    </message>
+    <message>
+        <source>Score, in bands of ten from the number shown</source>
+        <translation>Score, in Zehnerbändern ab der gezeigten Zahl</translation>
+    </message>
+    <message>
+        <source>Flagged records against the label &apos;%1&apos;</source>
+        <translation>Markierte Datensätze gegenüber dem Label „%1“</translation>
+    </message>
+    <message>
+        <source>undefined</source>
+        <translation>undefiniert</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: precision %2 (%3 flagged records are positives, %4 are not)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: Präzision %2 (%3 markierte Datensätze sind positiv, %4 nicht)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: recall %2 (%3 of %4 positives flagged)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: Trefferquote %2 (%3 von %4 positiven markiert)</translation>
+    </message>
+    <message>
+        <source>Percent</source>
+        <translation>Prozent</translation>
     </message>
 </context>
 <context>
@@ -3101,6 +3588,22 @@ Ihr Arbeitsordner ist bis zur nächsten Benutzung entfernt, die ihren letzten Ch
         <source>Cannot read step %1: %2</source>
         <translation>Schritt %1 kann nicht gelesen werden: %2</translation>
     </message>
+    <message>
+        <source>%v/%m steps</source>
+        <translation>%v/%m Schritte</translation>
+    </message>
+    <message>
+        <source>Cancel replay</source>
+        <translation>Wiederholung abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop the replay after the step it is on; it is recorded as interrupted</source>
+        <translation>Die Wiederholung nach dem aktuellen Schritt anhalten; sie wird als unterbrochen aufgezeichnet</translation>
+    </message>
+    <message>
+        <source>Stopping the replay after the step it is on…</source>
+        <translation>Die Wiederholung wird nach dem aktuellen Schritt angehalten…</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::SessionCompareModel</name>
@@ -3370,6 +3873,23 @@ Ihr Arbeitsordner ist bis zur nächsten Benutzung entfernt, die ihren letzten Ch
     <message>
         <source>Id</source>
         <translation>Id</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::Snippets</name>
+    <message>
+        <source># Welcome to Sandbench: this snippet runs in an OS sandbox.
+# Press Ctrl+Return to run it, or try the Demo to see every outcome.
+</source>
+        <translation># Willkommen bei Sandbench: Dieses Snippet läuft in einer Betriebssystem-Sandbox.
+# Strg+Eingabe führt es aus; die Demo zeigt jedes Ergebnis.
+</translation>
+    </message>
+    <message>
+        <source># The policy refuses risky modules; uncomment to see a blocked run:
+</source>
+        <translation># Die Richtlinie verweigert riskante Module; entfernen Sie das Kommentarzeichen, um eine blockierte Ausführung zu sehen:
+</translation>
     </message>
 </context>
 <context>

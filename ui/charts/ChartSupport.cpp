@@ -27,9 +27,10 @@ namespace {
 
 constexpr const char* kToolTipsProperty = "sbToolTips";
 
+// lupdate files the tr() calls of free functions in sb::ui under the context "sb::ui"; this looks them up there.
 QString tr(const char* text)
 {
-    return QCoreApplication::translate("sb::ui::ChartSupport", text);
+    return QCoreApplication::translate("sb::ui", text);
 }
 
 QString csvField(QString text)

@@ -54,9 +54,10 @@ constexpr std::int64_t kMinute = 60 * 1000;
 constexpr std::int64_t kHour = 60 * kMinute;
 constexpr std::int64_t kDay = 24 * kHour;
 
+// lupdate files the tr() calls of free functions in sb::ui under the context "sb::ui"; this looks them up there.
 QString tr(const char* text)
 {
-    return QCoreApplication::translate("sb::ui::MetricsChartData", text);
+    return QCoreApplication::translate("sb::ui", text);
 }
 
 // Aggregate figures of the runs `keep` accepts.
@@ -185,7 +186,8 @@ QString RunFilter::describe() const
         parts << outcomeName(*outcome);
     if (durationMs) {
         const bool open = durationMs->second == std::numeric_limits<double>::infinity();
-        parts << tr("%1 ms").arg(histogramBinLabel(sb::HistogramBin{durationMs->first, durationMs->second, 0}, open));
+        parts << QCoreApplication::translate("sb::ui::Units", "%1 ms")
+                     .arg(histogramBinLabel(sb::HistogramBin{durationMs->first, durationMs->second, 0}, open));
     }
     if (startMs) {
         const auto from = QDateTime::fromMSecsSinceEpoch(startMs->first);
