@@ -240,6 +240,157 @@ Argumente von einer Person bearbeitet</translation>
     </message>
 </context>
 <context>
+    <name>sb::ui::ActivityCharts</name>
+    <message>
+        <source>Blocked events by kind</source>
+        <translation>Blockierte Ereignisse nach Art</translation>
+    </message>
+    <message>
+        <source>Most blocked targets</source>
+        <translation>Am häufigsten blockierte Ziele</translation>
+    </message>
+    <message>
+        <source>Agent steps by verdict</source>
+        <translation>Agent-Schritte nach Urteil</translation>
+    </message>
+    <message>
+        <source>Recent promotions</source>
+        <translation>Letzte Übernahmen</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>Zeitpunkt</translation>
+    </message>
+    <message>
+        <source>Promotion</source>
+        <translation>Übernahme</translation>
+    </message>
+    <message>
+        <source>Risk</source>
+        <translation>Risiko</translation>
+    </message>
+    <message>
+        <source>Approved by</source>
+        <translation>Freigegeben von</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>Dateien</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>No promotion in this span of time. Promote a sandbox from Checkpoints.</source>
+        <translation>Keine Übernahme in diesem Zeitraum. Übernehmen Sie eine Sandbox unter „Checkpoints“.</translation>
+    </message>
+    <message>
+        <source>Save as CSV…</source>
+        <translation>Als CSV speichern…</translation>
+    </message>
+    <message>
+        <source>Save promotions</source>
+        <translation>Übernahmen speichern</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>Hover a bar for its count; right-click to save the chart or its data</source>
+        <translation>Zeigen Sie auf einen Balken, um seine Anzahl zu sehen; ein Rechtsklick speichert das Diagramm oder seine Daten</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3 % of %4)</source>
+        <translation>%1: %2 (%3 % von %4)</translation>
+    </message>
+    <message>
+        <source>Blocked events by kind: none</source>
+        <translation>Blockierte Ereignisse nach Art: keine</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Blocked events</source>
+        <translation>Blockierte Ereignisse</translation>
+    </message>
+    <message>
+        <source>%1 — %2: %3</source>
+        <translation>%1 — %2: %3</translation>
+    </message>
+    <message>
+        <source>Most blocked targets: none</source>
+        <translation>Am häufigsten blockierte Ziele: keine</translation>
+    </message>
+    <message>
+        <source>Most blocked targets (%1 more elsewhere)</source>
+        <translation>Am häufigsten blockierte Ziele (%1 weitere anderswo)</translation>
+    </message>
+    <message>
+        <source>Blocked target</source>
+        <translation>Blockiertes Ziel</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>%1 of a verdict this version does not know (%2 % of %3)</source>
+        <translation>%1 mit einem Urteil, das diese Version nicht kennt (%2 % von %3)</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>Urteil</translation>
+    </message>
+    <message>
+        <source>Agent steps</source>
+        <translation>Agent-Schritte</translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation>(unbekannt)</translation>
+    </message>
+    <message>
+        <source>%1 by %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>Sandbox %1 promoted into %2; checkpoint %3</source>
+        <translation>Sandbox %1 nach %2 übernommen; Checkpoint %3</translation>
+    </message>
+    <message>
+        <source>(not recorded)</source>
+        <translation>(nicht erfasst)</translation>
+    </message>
+    <message>
+        <source>no approval</source>
+        <translation>keine Freigabe</translation>
+    </message>
+    <message>
+        <source>Promoted without an approval</source>
+        <translation>Ohne Freigabe übernommen</translation>
+    </message>
+    <message>
+        <source>Approved by %1: %2</source>
+        <translation>Freigegeben von %1: %2</translation>
+    </message>
+    <message>
+        <source>applied after a crash</source>
+        <translation>nach einem Absturz angewendet</translation>
+    </message>
+    <message>
+        <source>applied</source>
+        <translation>angewendet</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::AgentLaunchJob</name>
     <message>
         <source>the launch ended without an outcome</source>
@@ -866,6 +1017,10 @@ Hash %2</translation>
         <source>✘ Chain broken (%1): %2</source>
         <translation>✘ Kette gebrochen (%1): %2</translation>
     </message>
+    <message>
+        <source>Refresh the audit log</source>
+        <translation>Das Prüfprotokoll aktualisieren</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::ChangedDecisionsModel</name>
@@ -1240,6 +1395,10 @@ Hash %2</translation>
     <message>
         <source>Destroy every expired sandbox, archive every idle one (its work kept), and free what nothing uses</source>
         <translation>Jede abgelaufene Sandbox löschen, jede ruhende archivieren (ihre Arbeit bleibt erhalten) und freigeben, was nichts mehr benutzt</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
     </message>
 </context>
 <context>
@@ -2033,6 +2192,18 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <source>%1 %2 is not listed in the window (removed, or older than the list shows)</source>
         <translation>%1 %2 ist im Fenster nicht aufgeführt (entfernt oder älter als das, was die Liste zeigt)</translation>
     </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Cancel the running job</source>
+        <translation>Die laufende Aufgabe abbrechen</translation>
+    </message>
+    <message>
+        <source>Blocked by the sandbox: import of %1</source>
+        <translation>Von der Sandbox blockiert: Import von %1</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::MetricsDashboard</name>
@@ -2143,6 +2314,14 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>%1 – %2: %3 %4</source>
         <translation>%1 – %2: %3 %4</translation>
+    </message>
+    <message>
+        <source>%1 ms: %2 (%3 here)</source>
+        <translation>%1 ms: %2 (%3 hier)</translation>
+    </message>
+    <message>
+        <source>Run duration · p50 %1 · p95 %2 · p99 %3</source>
+        <translation>Ausführungsdauer · p50 %1 · p95 %2 · p99 %3</translation>
     </message>
 </context>
 <context>
@@ -2311,14 +2490,6 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>Signal %1</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; isolation: %2</source>
-        <translation>Isolation &lt;b&gt;%1&lt;/b&gt;: %2</translation>
-    </message>
-    <message>
-        <source>The isolation layers this run really had</source>
-        <translation>Die Isolationsschichten, die diese Ausführung tatsächlich hatte</translation>
-    </message>
-    <message>
         <source>[output truncated]</source>
         <translation>[Ausgabe gekürzt]</translation>
     </message>
@@ -2341,6 +2512,49 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>the program says (not observed by the sandbox)</source>
         <translation>das Programm sagt (nicht von der Sandbox beobachtet)</translation>
+    </message>
+    <message>
+        <source>Isolation of the run</source>
+        <translation>Isolation der Ausführung</translation>
+    </message>
+    <message>
+        <source>hide layers</source>
+        <translation>Schichten ausblenden</translation>
+    </message>
+    <message>
+        <source>show layers</source>
+        <translation>Schichten einblenden</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; isolation · %2 of %3 layers active</source>
+        <translation>Isolation &lt;b&gt;%1&lt;/b&gt; · %2 von %3 Schichten aktiv</translation>
+    </message>
+    <message>
+        <source>The isolation layers this run really had:</source>
+        <translation>Die Isolationsschichten, die diese Ausführung tatsächlich hatte:</translation>
+    </message>
+    <message>
+        <source>Blocked %1: %2</source>
+        <translation>%1 blockiert: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>(and %n more)</source>
+        <translation>
+            <numerusform>(und %n weiterer Eintrag)</numerusform>
+            <numerusform>(und %n weitere Einträge)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>demo…</source>
+        <translation>Demo…</translation>
+    </message>
+    <message>
+        <source>demo</source>
+        <translation>Demo</translation>
+    </message>
+    <message>
+        <source>The log below is the demo&apos;s; the snippet in the editor has not run.</source>
+        <translation>Das Protokoll unten stammt aus der Demo; das Snippet im Editor wurde nicht ausgeführt.</translation>
     </message>
 </context>
 <context>
@@ -3327,6 +3541,54 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>No match: %1</source>
         <translation>Nicht zutreffend: %1</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>Save the changed decisions as CSV, or the comparison as an HTML report</source>
+        <translation>Die geänderten Entscheidungen als CSV oder den Vergleich als HTML-Bericht speichern</translation>
+    </message>
+    <message>
+        <source>No rule set open</source>
+        <translation>Kein Regelsatz geöffnet</translation>
+    </message>
+    <message>
+        <source>Rule sets decide what happens to each record of a dataset. Open the demo to compare the current rule set with two variants on 5,000 card payments, or open your own rule sets (YAML): the first tab is the baseline, every other tab a variant compared with it.</source>
+        <translation>Regelsätze entscheiden, was mit jedem Eintrag eines Datensatzes geschieht. Öffnen Sie die Demo, um den aktuellen Regelsatz an 5.000 Kartenzahlungen mit zwei Varianten zu vergleichen, oder öffnen Sie eigene Regelsätze (YAML): Der erste Tab ist die Basis, jeder weitere Tab eine damit verglichene Variante.</translation>
+    </message>
+    <message>
+        <source>Open the demo</source>
+        <translation>Die Demo öffnen</translation>
+    </message>
+    <message>
+        <source>Open a rule set…</source>
+        <translation>Einen Regelsatz öffnen…</translation>
+    </message>
+    <message>
+        <source>Close this rule set</source>
+        <translation>Diesen Regelsatz schließen</translation>
+    </message>
+    <message>
+        <source>Close rule set</source>
+        <translation>Regelsatz schließen</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>Basis</translation>
+    </message>
+    <message>
+        <source>The baseline: Compare measures every other tab against this rule set</source>
+        <translation>Die Basis: „Vergleichen“ misst jeden anderen Tab an diesem Regelsatz</translation>
+    </message>
+    <message>
+        <source>%1: the baseline</source>
+        <translation>%1: die Basis</translation>
+    </message>
+    <message>
+        <source>%1: a variant, compared with the baseline</source>
+        <translation>%1: eine Variante, verglichen mit der Basis</translation>
     </message>
 </context>
 <context>

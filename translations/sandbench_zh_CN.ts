@@ -237,6 +237,157 @@ arguments edited by a person</source>
     </message>
 </context>
 <context>
+    <name>sb::ui::ActivityCharts</name>
+    <message>
+        <source>Blocked events by kind</source>
+        <translation>按类型统计的被阻止事件</translation>
+    </message>
+    <message>
+        <source>Most blocked targets</source>
+        <translation>被阻止最多的目标</translation>
+    </message>
+    <message>
+        <source>Agent steps by verdict</source>
+        <translation>按裁决统计的智能体步骤</translation>
+    </message>
+    <message>
+        <source>Recent promotions</source>
+        <translation>最近的发布</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Promotion</source>
+        <translation>发布</translation>
+    </message>
+    <message>
+        <source>Risk</source>
+        <translation>风险</translation>
+    </message>
+    <message>
+        <source>Approved by</source>
+        <translation>审批人</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>No promotion in this span of time. Promote a sandbox from Checkpoints.</source>
+        <translation>此时间段内没有发布。可在“检查点”中发布沙箱。</translation>
+    </message>
+    <message>
+        <source>Save as CSV…</source>
+        <translation>另存为 CSV…</translation>
+    </message>
+    <message>
+        <source>Save promotions</source>
+        <translation>保存发布记录</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>Hover a bar for its count; right-click to save the chart or its data</source>
+        <translation>将鼠标悬停在条形上可查看其数量；右键单击可保存图表或其数据</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3 % of %4)</source>
+        <translation>%1：%2（占 %4 的 %3 %）</translation>
+    </message>
+    <message>
+        <source>Blocked events by kind: none</source>
+        <translation>按类型统计的被阻止事件：无</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Blocked events</source>
+        <translation>被阻止的事件</translation>
+    </message>
+    <message>
+        <source>%1 — %2: %3</source>
+        <translation>%1 — %2：%3</translation>
+    </message>
+    <message>
+        <source>Most blocked targets: none</source>
+        <translation>被阻止最多的目标：无</translation>
+    </message>
+    <message>
+        <source>Most blocked targets (%1 more elsewhere)</source>
+        <translation>被阻止最多的目标（其他位置另有 %1 个）</translation>
+    </message>
+    <message>
+        <source>Blocked target</source>
+        <translation>被阻止的目标</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>%1 of a verdict this version does not know (%2 % of %3)</source>
+        <translation>%1 个裁决为此版本未知（占 %3 的 %2 %）</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>裁决</translation>
+    </message>
+    <message>
+        <source>Agent steps</source>
+        <translation>智能体步骤</translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation>（未知）</translation>
+    </message>
+    <message>
+        <source>%1 by %2</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Sandbox %1 promoted into %2; checkpoint %3</source>
+        <translation>沙箱 %1 已发布到 %2；检查点 %3</translation>
+    </message>
+    <message>
+        <source>(not recorded)</source>
+        <translation>（未记录）</translation>
+    </message>
+    <message>
+        <source>no approval</source>
+        <translation>无审批</translation>
+    </message>
+    <message>
+        <source>Promoted without an approval</source>
+        <translation>未经审批即发布</translation>
+    </message>
+    <message>
+        <source>Approved by %1: %2</source>
+        <translation>由 %1 审批：%2</translation>
+    </message>
+    <message>
+        <source>applied after a crash</source>
+        <translation>崩溃后应用</translation>
+    </message>
+    <message>
+        <source>applied</source>
+        <translation>已应用</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::AgentLaunchJob</name>
     <message>
         <source>the launch ended without an outcome</source>
@@ -862,6 +1013,10 @@ hash %2</source>
         <source>The entry is not among the rows shown (removed, or hidden by a filter).</source>
         <translation>该条目不在显示的行中（已删除，或被筛选条件隐藏）。</translation>
     </message>
+    <message>
+        <source>Refresh the audit log</source>
+        <translation>刷新审计日志</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::ChangedDecisionsModel</name>
@@ -1233,6 +1388,10 @@ hash %2</source>
     <message>
         <source>Promoted %1 into %2: checkpoint %3</source>
         <translation>已将 %1 发布到 %2：检查点 %3</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
 </context>
 <context>
@@ -2023,6 +2182,18 @@ Runs still work but are not recorded; the file was left untouched.</source>
         <source>&lt;h3&gt;Sandbench %1&lt;/h3&gt;&lt;p&gt;A workbench for running what you do not trust: snippets run in an operating-system sandbox, every outcome is measured and kept in one SQLite store.&lt;/p&gt;&lt;p&gt;Store: &lt;code&gt;%2&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Sandbench %1&lt;/h3&gt;&lt;p&gt;用于运行您不信任的代码的工作台：代码片段在操作系统沙箱中运行，每个结果都会被测量并保存在一个 SQLite 存储中。&lt;/p&gt;&lt;p&gt;存储：&lt;code&gt;%2&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Cancel the running job</source>
+        <translation>取消正在运行的任务</translation>
+    </message>
+    <message>
+        <source>Blocked by the sandbox: import of %1</source>
+        <translation>被沙箱阻止：导入 %1</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::MetricsDashboard</name>
@@ -2133,6 +2304,14 @@ Runs still work but are not recorded; the file was left untouched.</source>
     <message>
         <source>%1 – %2: %3 %4</source>
         <translation>%1 – %2：%3 %4</translation>
+    </message>
+    <message>
+        <source>%1 ms: %2 (%3 here)</source>
+        <translation>%1 ms：%2（此处 %3）</translation>
+    </message>
+    <message>
+        <source>Run duration · p50 %1 · p95 %2 · p99 %3</source>
+        <translation>运行时长 · p50 %1 · p95 %2 · p99 %3</translation>
     </message>
 </context>
 <context>
@@ -2301,14 +2480,6 @@ Runs still work but are not recorded; the file was left untouched.</source>
         <translation>信号 %1</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; isolation: %2</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; 隔离：%2</translation>
-    </message>
-    <message>
-        <source>The isolation layers this run really had</source>
-        <translation>此次运行实际具有的隔离层</translation>
-    </message>
-    <message>
         <source>[output truncated]</source>
         <translation>[输出已截断]</translation>
     </message>
@@ -2331,6 +2502,48 @@ Runs still work but are not recorded; the file was left untouched.</source>
     <message>
         <source>the program says (not observed by the sandbox)</source>
         <translation>程序自述（未被沙箱观察到）</translation>
+    </message>
+    <message>
+        <source>Isolation of the run</source>
+        <translation>运行的隔离</translation>
+    </message>
+    <message>
+        <source>hide layers</source>
+        <translation>隐藏隔离层</translation>
+    </message>
+    <message>
+        <source>show layers</source>
+        <translation>显示隔离层</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; isolation · %2 of %3 layers active</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 隔离 · %3 层中 %2 层生效</translation>
+    </message>
+    <message>
+        <source>The isolation layers this run really had:</source>
+        <translation>本次运行实际具备的隔离层：</translation>
+    </message>
+    <message>
+        <source>Blocked %1: %2</source>
+        <translation>已阻止 %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>(and %n more)</source>
+        <translation>
+            <numerusform>（另有 %n 项）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>demo…</source>
+        <translation>演示…</translation>
+    </message>
+    <message>
+        <source>demo</source>
+        <translation>演示</translation>
+    </message>
+    <message>
+        <source>The log below is the demo&apos;s; the snippet in the editor has not run.</source>
+        <translation>下方日志来自演示；编辑器中的代码片段尚未运行。</translation>
     </message>
 </context>
 <context>
@@ -3315,6 +3528,54 @@ Runs still work but are not recorded; the file was left untouched.</source>
     <message>
         <source>HTML (*.html)</source>
         <translation>HTML (*.html)</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Save the changed decisions as CSV, or the comparison as an HTML report</source>
+        <translation>将已变化的决策另存为 CSV，或将比较结果另存为 HTML 报告</translation>
+    </message>
+    <message>
+        <source>No rule set open</source>
+        <translation>未打开规则集</translation>
+    </message>
+    <message>
+        <source>Rule sets decide what happens to each record of a dataset. Open the demo to compare the current rule set with two variants on 5,000 card payments, or open your own rule sets (YAML): the first tab is the baseline, every other tab a variant compared with it.</source>
+        <translation>规则集决定数据集中每条记录的处理方式。打开演示，可在 5,000 笔银行卡支付上将当前规则集与两个变体进行比较；或打开您自己的规则集（YAML）：第一个标签页为基线，其余每个标签页都是与之比较的变体。</translation>
+    </message>
+    <message>
+        <source>Open the demo</source>
+        <translation>打开演示</translation>
+    </message>
+    <message>
+        <source>Open a rule set…</source>
+        <translation>打开规则集…</translation>
+    </message>
+    <message>
+        <source>Close this rule set</source>
+        <translation>关闭此规则集</translation>
+    </message>
+    <message>
+        <source>Close rule set</source>
+        <translation>关闭规则集</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>The baseline: Compare measures every other tab against this rule set</source>
+        <translation>基线：“比较”会以此规则集为准衡量其他每个标签页</translation>
+    </message>
+    <message>
+        <source>%1: the baseline</source>
+        <translation>%1：基线</translation>
+    </message>
+    <message>
+        <source>%1: a variant, compared with the baseline</source>
+        <translation>%1：变体，与基线比较</translation>
     </message>
 </context>
 <context>
