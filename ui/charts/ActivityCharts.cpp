@@ -37,21 +37,6 @@ namespace {
 constexpr int kMaxCategoryChars = 30;
 constexpr int kPromotionRows = 8;
 
-QChart* makeChart(const QString& title)
-{
-    auto* chart = new QChart;
-    chart->setTitle(title);
-    QFont titleFont = chart->titleFont();
-    titleFont.setBold(true);
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.05);
-    chart->setTitleFont(titleFont);
-    chart->legend()->hide();
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->setBackgroundRoundness(6);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    return chart;
-}
-
 // The colour of a kind of blocked event; kinds this version does not name share grey.
 QColor kindColor(const std::string& kind)
 {

@@ -59,6 +59,21 @@ Axis* attachedAxis(QAbstractSeries* series)
 
 } // namespace
 
+QChart* makeChart(const QString& title)
+{
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    QFont titleFont = chart->titleFont();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.05);
+    chart->setTitleFont(titleFont);
+    chart->legend()->hide();
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setBackgroundRoundness(6);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    return chart;
+}
+
 void setBarToolTips(QBarSet* set, const QStringList& tips)
 {
     set->setProperty(kToolTipsProperty, tips);

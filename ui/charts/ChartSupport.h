@@ -1,6 +1,6 @@
 #pragma once
-// What every chart of the workbench shares: exact values in tooltips on hover, and exporting a chart as a PNG
-// image or its figures as CSV from the chart's context menu.
+// What every chart of the workbench shares: its look, exact values in tooltips on hover, and exporting a chart as
+// a PNG image or its figures as CSV from the chart's context menu.
 
 #include <QString>
 #include <QStringList>
@@ -12,6 +12,9 @@ class QChartView;
 class QXYSeries;
 
 namespace sb::ui {
+
+// A chart in the workbench's look (a bold title, no legend, no animation: values change with every run).
+QChart* makeChart(const QString& title);
 
 // The tooltip of each bar of `set`, by index; shown on hover once the set's series has showBarToolTips.
 void setBarToolTips(QBarSet* set, const QStringList& tips);

@@ -37,21 +37,6 @@ namespace {
 
 constexpr const char* kRangeSetting = "metrics/timeRange";
 
-QChart* makeChart(const QString& title)
-{
-    auto* chart = new QChart;
-    chart->setTitle(title);
-    QFont titleFont = chart->titleFont();
-    titleFont.setBold(true);
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.05);
-    chart->setTitleFont(titleFont);
-    chart->legend()->hide();
-    chart->setAnimationOptions(QChart::NoAnimation); // values change per run; no need to animate
-    chart->setBackgroundRoundness(6);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    return chart;
-}
-
 void styleCountAxis(QValueAxis* axis, std::int64_t largest)
 {
     const auto shape = countAxisFor(largest);
