@@ -1609,6 +1609,33 @@ Hash %2</translation>
     </message>
 </context>
 <context>
+    <name>sb::ui::DocsBrowser</name>
+    <message>
+        <source>Sandbench documentation</source>
+        <translation>Sandbench-Dokumentation</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Zurück</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>Vorwärts</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>Dokument</translation>
+    </message>
+    <message>
+        <source>Document:</source>
+        <translation>Dokument:</translation>
+    </message>
+    <message>
+        <source>%1 is not part of the documentation built into Sandbench; it is in the source tree.</source>
+        <translation>%1 gehört nicht zur in Sandbench eingebauten Dokumentation; es liegt im Quellbaum.</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::EditArgumentsDialog</name>
     <message>
         <source>Edit the arguments of step %1</source>
@@ -2203,6 +2230,18 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>Blocked by the sandbox: import of %1</source>
         <translation>Von der Sandbox blockiert: Import von %1</translation>
+    </message>
+    <message>
+        <source>&amp;Documentation</source>
+        <translation>&amp;Dokumentation</translation>
+    </message>
+    <message>
+        <source>Read Sandbench&apos;s documentation (F1)</source>
+        <translation>Die Dokumentation von Sandbench lesen (F1)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
     </message>
 </context>
 <context>
@@ -4135,6 +4174,21 @@ Ihr Arbeitsordner ist bis zur nächsten Benutzung entfernt, die ihren letzten Ch
     <message>
         <source>Id</source>
         <translation>Id</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>Tastenkürzel</translation>
     </message>
 </context>
 <context>

@@ -1602,6 +1602,33 @@ hash %2</source>
     </message>
 </context>
 <context>
+    <name>sb::ui::DocsBrowser</name>
+    <message>
+        <source>Sandbench documentation</source>
+        <translation>Sandbench 文档</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>后退</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>前进</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Document:</source>
+        <translation>文档：</translation>
+    </message>
+    <message>
+        <source>%1 is not part of the documentation built into Sandbench; it is in the source tree.</source>
+        <translation>%1 不属于 Sandbench 内置的文档；它位于源代码树中。</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::EditArgumentsDialog</name>
     <message>
         <source>Edit the arguments of step %1</source>
@@ -2193,6 +2220,18 @@ Runs still work but are not recorded; the file was left untouched.</source>
     <message>
         <source>Blocked by the sandbox: import of %1</source>
         <translation>被沙箱阻止：导入 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Documentation</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Read Sandbench&apos;s documentation (F1)</source>
+        <translation>阅读 Sandbench 的文档（F1）</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
     </message>
 </context>
 <context>
@@ -4122,6 +4161,21 @@ owner: %4</source>
     <message>
         <source>Id</source>
         <translation>ID</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 #include "agents/session_store.h"
 #include "demo/demo.h"
 #include "ui/editor/CodeEditor.h"
+#include "ui/help/HelpWindows.h"
 #include "ui/mainwindow/MainWindow.h"
 #include "ui/checkpoints/CheckpointBrowser.h"
 #include "ui/models/RunHistoryModel.h"
@@ -38,13 +39,17 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QHeaderView>
+#include <QKeySequence>
 #include <QLabel>
+#include <QMap>
 #include <QMenu>
 #include <QTabBar>
+#include <QTableWidget>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QTextBrowser>
 #include <QTextCursor>
 #include <QProgressBar>
 #include <QTableView>
@@ -113,6 +118,7 @@ private slots:
     void demoMovesEveryCounter();
     void aReopenedWindowShowsThePersonsSnippetNotTheDemos();
     void viewMenuListsEachDockOnce();
+    void helpOpensTheDocumentationAndListsTheShortcuts();
     void buttonsWithoutTextAreNamed();
     void workspacesLeaveTheEditorHalfTheWidthAt1366();
     void rulesWorkspaceGuidesAndMarksTheBaseline();
@@ -867,6 +873,56 @@ void TestGui::viewMenuListsEachDockOnce()
         const QString title = dock->windowTitle();
         QVERIFY2(texts.contains(title), qPrintable(title + QStringLiteral(" not in ") + texts.join(QLatin1Char('|'))));
     }
+}
+
+// Help ▸ Documentation shows the built-in README, follows a link to a document of docs/ and back, says when a link
+// leads outside what is built in; Help ▸ Keyboard Shortcuts lists the window's actions with their keys.
+void TestGui::helpOpensTheDocumentationAndListsTheShortcuts()
+{
+    auto* docsAction = child<QAction>("actionDocumentation");
+    QCOMPARE(docsAction->shortcut(), QKeySequence(QKeySequence::HelpContents));
+    docsAction->trigger();
+    auto* docs = m_window->findChild<sb::ui::DocsBrowser*>(QStringLiteral("docsBrowser"));
+    QVERIFY(docs);
+    QTRY_VERIFY(docs->isVisible());
+    QCOMPARE(docs->currentPath(), QStringLiteral("README.md"));
+    const QString readme = docs->browser()->toPlainText();
+    QVERIFY2(readme.contains(QStringLiteral("Quick start")), qPrintable(readme.left(300)));
+    // Every document the README links to in docs/ is built in.
+    QVERIFY(docs->openDocument(QStringLiteral("docs/ISOLATION.md")));
+    QVERIFY(docs->browser()->toPlainText().contains(QStringLiteral("container")));
+    QVERIFY(docs->browser()->isBackwardAvailable());
+    docs->browser()->backward();
+    QCOMPARE(docs->currentPath(), QStringLiteral("README.md"));
+    QCOMPARE(docs->findChild<QComboBox*>(QStringLiteral("docsContents"))->currentText(), QStringLiteral("README.md"));
+    // A link as the README writes it, relative to the README.
+    emit docs->browser()->anchorClicked(QUrl(QStringLiteral("docs/CLI.md")));
+    QCOMPARE(docs->currentPath(), QStringLiteral("docs/CLI.md"));
+    emit docs->browser()->anchorClicked(QUrl(QStringLiteral("../core/store/wal_vfs.h")));
+    QCOMPARE(docs->currentPath(), QStringLiteral("docs/CLI.md"));
+    QVERIFY2(docs->noteText().contains(QStringLiteral("core/store/wal_vfs.h")), qPrintable(docs->noteText()));
+    QVERIFY(!docs->openDocument(QStringLiteral("../../etc/passwd")));
+    docs->openDocument(QStringLiteral("README.md"));
+    QCOMPARE(docs->findChild<QComboBox*>(QStringLiteral("docsContents"))->currentText(), QStringLiteral("README.md"));
+    screenshot(QStringLiteral("21-documentation.png"), docs);
+    docs->close();
+
+    child<QAction>("actionShortcuts")->trigger();
+    auto* shortcuts = m_window->findChild<sb::ui::ShortcutsDialog*>(QStringLiteral("shortcutsDialog"));
+    QVERIFY(shortcuts);
+    QTRY_VERIFY(shortcuts->isVisible());
+    QMap<QString, QString> rows;
+    for (int row = 0; row < shortcuts->table()->rowCount(); ++row)
+        rows.insert(shortcuts->table()->item(row, 0)->text(), shortcuts->table()->item(row, 1)->text());
+    const QString runKeys = QKeySequence(Qt::CTRL | Qt::Key_Return).toString(QKeySequence::NativeText);
+    QVERIFY2(rows.value(QStringLiteral("Run")).contains(runKeys), qPrintable(rows.keys().join(QLatin1Char('|'))));
+    QCOMPARE(rows.value(QStringLiteral("Documentation")), QKeySequence(QKeySequence::HelpContents).toString(QKeySequence::NativeText));
+    QVERIFY(rows.contains(QStringLiteral("Demo")));
+    screenshot(QStringLiteral("22-shortcuts.png"), shortcuts);
+    shortcuts->close();
+    // The window's shortcuts need it active again, as closing a dialog leaves it for a person.
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
 }
 
 // A button that shows only an icon (or a sign) says what it does to the mouse and to a screen reader.

@@ -9,6 +9,7 @@
 #include "usecases/demo_run.h"
 #include "usecases/run.h"
 #include "ui/editor/CodeEditor.h"
+#include "ui/help/HelpWindows.h"
 #include "isolation/doctor.h"
 #include "ui/mainwindow/OutputPane.h"
 #include "ui/rules/RulesWorkspace.h"
@@ -221,6 +222,20 @@ void MainWindow::createActions()
     m_demoAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     m_demoAction->setToolTip(tr("Run every demo case: moves every counter and chart"));
     connect(m_demoAction, &QAction::triggered, this, &MainWindow::runDemo);
+
+    m_docsAction = new QAction(QIcon::fromTheme(QStringLiteral("help-contents")), tr("&Documentation"), this);
+    m_docsAction->setObjectName(QStringLiteral("actionDocumentation"));
+    m_docsAction->setShortcut(QKeySequence::HelpContents);
+    m_docsAction->setToolTip(tr("Read Sandbench's documentation (F1)"));
+    connect(m_docsAction, &QAction::triggered, this, &MainWindow::showDocumentation);
+
+    m_shortcutsAction = new QAction(tr("&Keyboard Shortcuts"), this);
+    m_shortcutsAction->setObjectName(QStringLiteral("actionShortcuts"));
+    connect(m_shortcutsAction, &QAction::triggered, this, [this] {
+        auto* dialog = new ShortcutsDialog(this, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
 
     m_aboutAction = new QAction(actionIcon(ActionIcon::About), tr("&About Sandbench"), this);
     m_aboutAction->setObjectName(QStringLiteral("actionAbout"));
@@ -456,7 +471,22 @@ void MainWindow::createMenus()
     sandboxMenu->addAction(m_checkpointsAction);
 
     auto* helpMenu = menuBar()->addMenu(tr("&Help"));
+    helpMenu->setObjectName(QStringLiteral("helpMenu"));
+    helpMenu->addAction(m_docsAction);
+    helpMenu->addAction(m_shortcutsAction);
+    helpMenu->addSeparator();
     helpMenu->addAction(m_aboutAction);
+}
+
+void MainWindow::showDocumentation()
+{
+    if (!m_docs) {
+        m_docs = new DocsBrowser(this);
+        m_docs->setModal(false);
+    }
+    m_docs->show();
+    m_docs->raise();
+    m_docs->activateWindow();
 }
 
 void MainWindow::restoreSettings()

@@ -21,6 +21,7 @@ class QToolButton;
 namespace sb::ui {
 
 class AgentWorkspace;
+class DocsBrowser;
 class AuditView;
 class CheckpointBrowser;
 class CodeEditor;
@@ -103,6 +104,7 @@ private:
     void openAuditSubject(const QString& kind, const QString& id, const QString& sandbox);
     void setLanguage(sb::Language language);
     void about();
+    void showDocumentation();
     void updateTitle();
 
     sb::StoreLocation m_store;
@@ -141,6 +143,9 @@ private:
     QAction* m_cancelAction = nullptr;
     QAction* m_demoAction = nullptr;
     QAction* m_aboutAction = nullptr;
+    QAction* m_docsAction = nullptr;
+    QAction* m_shortcutsAction = nullptr;
+    DocsBrowser* m_docs = nullptr;
     QAction* m_checkpointsAction = nullptr;
     QAction* m_rulesAction = nullptr;
     QAction* m_agentsAction = nullptr;
