@@ -10,8 +10,10 @@
 
 namespace sb::guitest {
 
-template <typename TestObject>
-int runWindowTest(int argc, char* argv[])
+// `setup` runs once the application exists, before the test object is made; what it returns lives as long as
+// the test (translators to install, say). It returns null to fail the run.
+template <typename TestObject, typename Setup>
+int runWindowTest(int argc, char* argv[], Setup&& setup)
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -20,8 +22,17 @@ int runWindowTest(int argc, char* argv[])
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Sandbench"));
     QApplication::setApplicationName(QStringLiteral("sandbench-gui-test"));
+    const auto kept = setup();
+    if (!kept)
+        return 1;
     TestObject test;
     return QTest::qExec(&test, argc, argv);
+}
+
+template <typename TestObject>
+int runWindowTest(int argc, char* argv[])
+{
+    return runWindowTest<TestObject>(argc, argv, [] { return true; });
 }
 
 } // namespace sb::guitest

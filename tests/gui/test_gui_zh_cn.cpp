@@ -3,6 +3,7 @@
 // every dock, every tab, the menus, the tool bar, the table headers and the charts, on first start and again
 // after the demo, then the dialogs of the main actions, and fails listing each visible text that is still
 // English. Screenshots at 1440×900 show the CJK text drawn.
+#include "gui_test_main.h"
 #include "ui/mainwindow/MainWindow.h"
 
 #include <Qsci/qsciscintilla.h>
@@ -412,31 +413,31 @@ void TestGuiZhCn::cleanupTestCase()
     m_window.reset();
 }
 
+// As app/gui/main.cpp loads them: Qt's own strings, then Sandbench's, embedded under :/i18n.
+struct Translators {
+    QTranslator qt;
+    QTranslator sandbench;
+};
+
 int main(int argc, char* argv[])
 {
     // The language a user's system names, read by Qt as sandbench-gui reads it (QLocale's default, the system's).
     qputenv("LANGUAGE", "zh_CN");
     qputenv("LC_ALL", "zh_CN.UTF-8");
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QTemporaryDir configDir;
-    qputenv("XDG_CONFIG_HOME", configDir.path().toUtf8());
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Sandbench"));
-    QApplication::setApplicationName(QStringLiteral("sandbench-gui-test"));
-    // As app/gui/main.cpp loads them: Qt's own strings, then Sandbench's, embedded under :/i18n.
-    QTranslator qt;
-    if (qt.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
-                QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QCoreApplication::installTranslator(&qt);
-    QTranslator sandbench;
-    if (!sandbench.load(QLocale(), QStringLiteral("sandbench"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {
-        qCritical("no Sandbench translation for %s under :/i18n", qPrintable(QLocale().name()));
-        return 1;
-    }
-    QCoreApplication::installTranslator(&sandbench);
-    TestGuiZhCn test;
-    return QTest::qExec(&test, argc, argv);
+    return sb::guitest::runWindowTest<TestGuiZhCn>(argc, argv, [] {
+        auto translators = std::make_unique<Translators>();
+        if (translators->qt.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+            QCoreApplication::installTranslator(&translators->qt);
+        if (!translators->sandbench.load(QLocale(), QStringLiteral("sandbench"), QStringLiteral("_"),
+                                         QStringLiteral(":/i18n"))) {
+            qCritical("no Sandbench translation for %s under :/i18n", qPrintable(QLocale().name()));
+            translators.reset();
+        } else {
+            QCoreApplication::installTranslator(&translators->sandbench);
+        }
+        return translators;
+    });
 }
 
 #include "test_gui_zh_cn.moc"
