@@ -441,19 +441,14 @@ Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled)
         // disk_mb bounds what the run adds: the workspace's present size comes on top.
         const auto present = usage::diskUsage(workspace.string(), std::numeric_limits<std::int64_t>::max() / 4);
         spec.limits.diskMb += (present.kb + 1023) / 1024;
-        const fs::path jobDir = workspace / (std::string(lending::kJobFolderPrefix) + started->runId);
-        if (::mkdir(jobDir.c_str(), 0700) != 0)
-            return fail(fmt::format("cannot create {}: {}", jobDir.string(), std::strerror(errno)));
-        started->jobDir = jobDir;
+        // Named now (the launcher removes it should this process die), made by writeSnippet: a command has no
+        // file of its own, and a folder it never uses would be walked by every checkpoint taken during the run.
+        started->jobDir = workspace / (std::string(lending::kJobFolderPrefix) + started->runId);
         if (spec.dropPrivileges) {
             started->ownerUid = st.st_uid;
             started->ownerGid = st.st_gid;
             started->lentTo = spec.uid;
             lending::lend(workspace, {st.st_uid, st.st_gid}, {spec.uid, spec.gid});
-            // Made by this process, so lent only when root owns the workspace: the run's own either way.
-            if (::chown(jobDir.c_str(), spec.uid, spec.gid) != 0)
-                return fail(
-                    fmt::format("cannot hand {} to the run's identity: {}", jobDir.string(), std::strerror(errno)));
             if (spec.container) {
                 const fs::path stage = plan.workRoot / ("sandbench-run-" + started->runId);
                 if (::mkdir(stage.c_str(), 0700) != 0 || ::chown(stage.c_str(), spec.uid, spec.gid) != 0)
@@ -599,11 +594,20 @@ Result<fs::path> writeSnippet(const Started& started, const RunRequest& request)
         (started.keepWorkDir ? started.jobDir : started.workDir) / (python ? "snippet.py" : "snippet.sh");
     if (request.language == Language::Command)
         return snippet;
+    const LaunchSpec& spec = started.spec;
+    if (started.keepWorkDir) {
+        // Made before the run's program starts, so nothing of the run's identity can be in its place; handed
+        // to that identity when the workspace is lent (made by this process, it is root's otherwise).
+        if (::mkdir(started.jobDir.c_str(), 0700) != 0)
+            return fail(fmt::format("cannot create {}: {}", started.jobDir.string(), std::strerror(errno)));
+        if (spec.dropPrivileges && ::chown(started.jobDir.c_str(), spec.uid, spec.gid) != 0)
+            return fail(fmt::format("cannot hand {} to the run's identity: {}", started.jobDir.string(),
+                                    std::strerror(errno)));
+    }
     std::ofstream out(snippet, std::ios::binary);
     out.write(request.source.data(), static_cast<std::streamsize>(request.source.size()));
     if (!out)
         return fail(fmt::format("cannot write the snippet to {}", snippet.string()));
-    const LaunchSpec& spec = started.spec;
     if (spec.dropPrivileges && ::chown(snippet.c_str(), spec.uid, spec.gid) != 0)
         return fail(fmt::format("cannot hand the work dir to the run's identity: {}", std::strerror(errno)));
     return snippet;

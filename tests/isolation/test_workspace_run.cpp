@@ -94,6 +94,35 @@ TEST_P(WorkspaceRun, WorksInTheFolderAndLeavesItsFilesThere)
     EXPECT_EQ(entriesNotOwnedBy(workspace, ::geteuid()), std::vector<std::string>{});
 }
 
+// A command has no file of its own, so its run makes no job folder: what it lists (and what a checkpoint taken
+// while it runs walks) is the workspace alone. A snippet's run sees its own job folder beside the files.
+TEST_P(WorkspaceRun, OnlyASnippetRunHasAJobFolder)
+{
+    TempDir root;
+    const fs::path workspace = root.path() / "workspace";
+    fs::create_directories(workspace);
+    writeFile(workspace / "kept.txt", "kept\n");
+
+    Policy policy = bashPolicy();
+    policy.level = GetParam();
+    RunRequest request{Language::Command, "ls -A", policy, "workspace"};
+    request.command = {"ls", "-A"};
+    request.workspace = workspace;
+    const auto command = Runner().run(request);
+    ASSERT_EQ(command.outcome, Outcome::Ok) << command.message << command.stderrText;
+    EXPECT_EQ(command.stdoutText, "kept.txt\n");
+
+    const auto snippet = runIn(workspace, Language::Python,
+                               "import pathlib\nprint(sorted(p.name[:15] for p in pathlib.Path('.').iterdir()))\n", GetParam());
+    ASSERT_EQ(snippet.outcome, Outcome::Ok) << snippet.message << snippet.stderrText;
+    EXPECT_EQ(snippet.stdoutText, "['.sandbench-run-', 'kept.txt']\n");
+
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(workspace))
+        names.push_back(e.path().filename().string());
+    EXPECT_EQ(names, std::vector<std::string>{"kept.txt"});
+}
+
 TEST_P(WorkspaceRun, NothingOutsideTheWorkspaceIsWritable)
 {
     TempDir root;
