@@ -47,6 +47,8 @@ public:
 
     CheckpointJobRunner* jobs() const { return m_jobs; }
     QString currentSandbox() const { return m_sandbox; }
+    // The store's sandboxes as last read (reset on every reading).
+    SandboxListModel* sandboxModel() const { return m_sandboxModel; }
     // Selects a sandbox by name (when it is listed) and shows its checkpoints.
     bool selectSandbox(const QString& name);
     // Selects these checkpoints of the current sandbox (one or two), which starts their diff.

@@ -11,11 +11,14 @@
 #include "ui/editor/CodeEditor.h"
 #include "ui/help/HelpWindows.h"
 #include "isolation/doctor.h"
+#include "ui/mainwindow/IsolationStatus.h"
 #include "ui/mainwindow/OutputPane.h"
+#include "ui/mainwindow/WorkspaceModes.h"
 #include "ui/rules/RulesWorkspace.h"
 #include "ui/mainwindow/Snippets.h"
 #include "ui/models/Conversions.h"
 #include "ui/models/RunHistoryModel.h"
+#include "ui/models/SandboxListModel.h"
 #include "ui/models/Traceback.h"
 #include "util/input_file.h"
 #include "ui/style/Icons.h"
@@ -109,7 +112,6 @@ MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     m_storeBanner->setWordWrap(true);
     m_storeBanner->setStyleSheet(QStringLiteral("QLabel { background: #fdecea; color: #8a1c12; border: 1px solid #f5c2bc;"
                                                 " border-radius: 4px; padding: 6px 10px; }"));
-    m_storeBanner->hide();
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->setObjectName(QStringLiteral("editorSplitter"));
@@ -120,17 +122,30 @@ MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     splitter->setStretchFactor(1, 1);
     splitter->setChildrenCollapsible(false);
 
-    auto* central = new QWidget(this);
-    auto* layout = new QVBoxLayout(central);
+    m_central = new QWidget(this);
+    m_central->setObjectName(QStringLiteral("snippetArea"));
+    auto* layout = new QVBoxLayout(m_central);
     layout->setContentsMargins(4, 4, 4, 0);
     layout->setSpacing(4);
-    layout->addWidget(m_storeBanner);
     layout->addWidget(splitter, 1);
-    setCentralWidget(central);
+    setCentralWidget(m_central);
 
     createActions();
     createToolBar();
+    // The store's banner in a row of its own under the toolbar, above every workspace: the store is what all
+    // of them show. The row is there while the banner is.
+    auto* bannerBar = m_storeBannerBar = new QToolBar(tr("Store"), this);
+    bannerBar->setObjectName(QStringLiteral("storeBannerBar"));
+    bannerBar->setMovable(false);
+    bannerBar->setFloatable(false);
+    bannerBar->toggleViewAction()->setVisible(false);
+    m_storeBanner->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    bannerBar->addWidget(m_storeBanner);
+    bannerBar->hide();
+    addToolBarBreak(Qt::TopToolBarArea);
+    addToolBar(Qt::TopToolBarArea, bannerBar);
     createDocks();
+    createWorkspaces();
     createMenus();
 
     m_statusLabel = new QLabel(tr("Ready"), this);
@@ -156,9 +171,16 @@ MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     m_storeLabel = new QLabel(this);
     m_storeLabel->setObjectName(QStringLiteral("storeLabel"));
     m_storeLabel->setStyleSheet(QStringLiteral("color: palette(dark);"));
+    m_isolationStatus = new IsolationStatus(this);
+    m_isolationStatus->setLevel(askedPolicy().level);
+    auto* isolationSeparator = new QFrame(this);
+    isolationSeparator->setFrameShape(QFrame::VLine);
+    isolationSeparator->setFrameShadow(QFrame::Sunken);
     statusBar()->addWidget(m_statusLabel, 1);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_statusCancel);
+    statusBar()->addPermanentWidget(isolationSeparator);
+    statusBar()->addPermanentWidget(m_isolationStatus);
     statusBar()->addPermanentWidget(storeSeparator);
     statusBar()->addPermanentWidget(m_storeLabel);
 
@@ -168,6 +190,7 @@ MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     connect(m_editor, &QsciScintilla::modificationChanged, this, &QWidget::setWindowModified);
     connect(m_checkpointBrowser, &CheckpointBrowser::statusMessage, statusBar(), &QStatusBar::showMessage);
     connect(m_checkpointBrowser, &CheckpointBrowser::storeChanged, m_auditView, &AuditView::storeChanged);
+    connect(m_checkpointBrowser->sandboxModel(), &QAbstractItemModel::modelReset, this, &MainWindow::fillSandboxes);
 
     setBusy(false);
     resize(1440, 900);
@@ -242,29 +265,32 @@ void MainWindow::createActions()
     m_aboutAction->setMenuRole(QAction::AboutRole);
     connect(m_aboutAction, &QAction::triggered, this, &MainWindow::about);
 
-    m_checkpointsAction = new QAction(QIcon::fromTheme(QStringLiteral("document-open-recent"),
-                                                       style()->standardIcon(QStyle::SP_FileDialogContentsView)),
-                                      tr("Check&points"), this);
-    m_checkpointsAction->setObjectName(QStringLiteral("actionCheckpoints"));
-    m_checkpointsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
-    m_checkpointsAction->setToolTip(tr("Show the checkpoint browser: sandboxes, their checkpoints and diffs (Ctrl+Shift+K)"));
-    connect(m_checkpointsAction, &QAction::triggered, this, &MainWindow::showCheckpoints);
+    // The workspaces, Ctrl+1 … Ctrl+6 in the order of the bar (WorkspaceModes switches on their triggers).
+    auto workspace = [this](const char* name, const char* themed, QStyle::StandardPixmap fallback, const QString& text,
+                            int number, const QString& tip) {
+        auto* action = new QAction(QIcon::fromTheme(QString::fromLatin1(themed), style()->standardIcon(fallback)), text, this);
+        action->setObjectName(QString::fromLatin1(name));
+        action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + number)));
+        action->setToolTip(tip + tr(" (Ctrl+%1)").arg(number));
+        return action;
+    };
+    m_snippetsAction = workspace("actionSnippets", "text-x-script", QStyle::SP_FileIcon, tr("&Snippets"), 1,
+                                 tr("Snippets: the editor, a run's output and the run history"));
+    m_rulesAction = workspace("actionRules", "view-filter", QStyle::SP_FileDialogDetailedView, tr("&Rules"), 2,
+                              tr("Rules: rule sets, evaluation on a dataset, A/B comparison"));
+    m_agentsAction = workspace("actionAgentSessions", "view-list-details", QStyle::SP_FileDialogListView,
+                               tr("&Agents"), 3, tr("Agents: sessions, their timeline, steps and diffs"));
+    m_checkpointsAction = workspace("actionCheckpoints", "document-open-recent", QStyle::SP_FileDialogContentsView,
+                                    tr("Check&points"), 4,
+                                    tr("Checkpoints & promotion: sandboxes, their checkpoints, diffs and the gate"));
+    m_auditAction = workspace("actionAudit", "security-high", QStyle::SP_FileDialogInfoView, tr("A&udit"), 5,
+                              tr("Audit: the signed log of everything done, verified"));
+    m_dashboardAction = workspace("actionDashboard", "office-chart-bar", QStyle::SP_ComputerIcon, tr("Das&hboard"), 6,
+                                  tr("Dashboard: outcomes, durations, blocked events, agent steps and promotions"));
 
-    m_rulesAction = new QAction(QIcon::fromTheme(QStringLiteral("view-filter"),
-                                                 style()->standardIcon(QStyle::SP_FileDialogDetailedView)),
-                                tr("&Rules"), this);
-    m_rulesAction->setObjectName(QStringLiteral("actionRules"));
-    m_rulesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    m_rulesAction->setToolTip(tr("Show the rules workspace: rule sets, evaluation, A/B comparison (Ctrl+Shift+R)"));
-    connect(m_rulesAction, &QAction::triggered, this, &MainWindow::showRules);
-
-    m_agentsAction = new QAction(QIcon::fromTheme(QStringLiteral("view-list-details"),
-                                                  style()->standardIcon(QStyle::SP_FileDialogListView)),
-                                 tr("&Agent sessions"), this);
-    m_agentsAction->setObjectName(QStringLiteral("actionAgentSessions"));
-    m_agentsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
-    m_agentsAction->setToolTip(tr("Show the agent workspace: sessions, their timeline, steps and diffs (Ctrl+Shift+G)"));
-    connect(m_agentsAction, &QAction::triggered, this, &MainWindow::showAgents);
+    m_resetLayoutAction = new QAction(tr("Reset Workspace &Layout"), this);
+    m_resetLayoutAction->setObjectName(QStringLiteral("actionResetLayout"));
+    m_resetLayoutAction->setToolTip(tr("Show the current workspace's panels as they were at first"));
 }
 
 void MainWindow::createToolBar()
@@ -276,9 +302,6 @@ void MainWindow::createToolBar()
     toolBar->addAction(m_runAction);
     toolBar->addAction(m_cancelAction);
     toolBar->addAction(m_demoAction);
-    toolBar->addAction(m_checkpointsAction);
-    toolBar->addAction(m_rulesAction);
-    toolBar->addAction(m_agentsAction);
     toolBar->addSeparator();
 
     auto labelled = [toolBar](const QString& text, QWidget* widget) {
@@ -288,6 +311,42 @@ void MainWindow::createToolBar()
         toolBar->addWidget(label);
         toolBar->addWidget(widget);
     };
+
+    // Where the next run works: a sandbox's workspace (its checkpoints, its policy), or a fresh folder.
+    m_sandboxCombo = new QComboBox(toolBar);
+    m_sandboxCombo->setObjectName(QStringLiteral("sandboxCombo"));
+    m_sandboxCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_sandboxCombo->setMinimumContentsLength(10);
+    m_sandboxCombo->setToolTip(tr("The sandbox the next runs work in: its workspace is theirs, their changes are "
+                                  "checkpointed there"));
+    m_sandboxCombo->addItem(tr("None (a fresh folder)"), QString());
+    connect(m_sandboxCombo, &QComboBox::currentIndexChanged, this, [this] {
+        const QString name = currentSandbox();
+        if (!name.isEmpty())
+            m_checkpointBrowser->selectSandbox(name);
+        onPolicyChosen(); // "the sandbox's own" follows the sandbox
+        updateTitle();
+    });
+    labelled(tr("San&dbox:"), m_sandboxCombo);
+
+    // The policy of the next run: the default, a preset, the sandbox's own, or a file.
+    m_policyCombo = new QComboBox(toolBar);
+    m_policyCombo->setObjectName(QStringLiteral("policyCombo"));
+    m_policyCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_policyCombo->setToolTip(tr("The policy of the next run: what it may read, write, import and reach"));
+    m_policyCombo->addItem(tr("Default"), QString());
+    for (const auto& preset : sb::builtinPresetNames())
+        m_policyCombo->addItem(toQString(preset), toQString(preset));
+    m_policyCombo->addItem(tr("The sandbox's own"), QStringLiteral(":sandbox"));
+    m_policyCombo->insertSeparator(m_policyCombo->count());
+    m_policyCombo->addItem(tr("Policy file…"), QStringLiteral(":choose"));
+    connect(m_policyCombo, &QComboBox::activated, this, [this] {
+        if (m_policyCombo->currentData().toString() == QLatin1String(":choose"))
+            choosePolicyFile();
+        else
+            onPolicyChosen();
+    });
+    labelled(tr("&Policy:"), m_policyCombo);
 
     m_languageCombo = new QComboBox(toolBar);
     m_languageCombo->setObjectName(QStringLiteral("languageCombo"));
@@ -322,6 +381,8 @@ void MainWindow::createToolBar()
     m_levelCombo = new QComboBox(toolBar);
     m_levelCombo->setObjectName(QStringLiteral("levelCombo"));
     m_levelCombo->setToolTip(tr("Isolation level of the run (sandbench doctor explains what this machine offers)"));
+    // The level the policy names (the deepest this machine offers when it names none), as `run` without --level.
+    m_levelCombo->addItem(tr("from the policy"), -1);
     const sb::IsolationLevel deepest = sb::highestAvailableLevel();
     for (const auto level : {sb::IsolationLevel::Process, sb::IsolationLevel::Container, sb::IsolationLevel::Strict}) {
         const auto name = sb::toString(level);
@@ -333,7 +394,96 @@ void MainWindow::createToolBar()
         }
     }
     m_levelCombo->setCurrentIndex(m_levelCombo->findData(static_cast<int>(deepest)));
+    connect(m_levelCombo, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_isolationStatus)
+            m_isolationStatus->setLevel(askedPolicy().level);
+    });
     labelled(tr("&Isolation:"), m_levelCombo);
+}
+
+QString MainWindow::currentSandbox() const
+{
+    return m_sandboxCombo->currentData().toString();
+}
+
+bool MainWindow::setCurrentSandbox(const QString& name)
+{
+    const int index = m_sandboxCombo->findData(name);
+    if (index < 0)
+        return false;
+    m_sandboxCombo->setCurrentIndex(index);
+    return true;
+}
+
+QString MainWindow::currentPolicy() const
+{
+    const QString chosen = m_policyCombo->currentData().toString();
+    return chosen.startsWith(QLatin1Char(':')) ? QString() : chosen;
+}
+
+void MainWindow::fillSandboxes()
+{
+    const QString current = currentSandbox();
+    const QSignalBlocker blocker(m_sandboxCombo);
+    while (m_sandboxCombo->count() > 1)
+        m_sandboxCombo->removeItem(1);
+    const auto* model = m_checkpointBrowser->sandboxModel();
+    for (const auto& sandbox : model->sandboxes()) {
+        const QString name = toQString(sandbox.name);
+        m_sandboxCombo->addItem(sandbox.archived ? tr("%1 (archived)").arg(name) : name, name);
+    }
+    const int index = m_sandboxCombo->findData(current);
+    m_sandboxCombo->setCurrentIndex(std::max(index, 0));
+    if (index < 0 && !current.isEmpty()) {
+        statusBar()->showMessage(tr("Sandbox %1 is gone: the next runs work in a fresh folder").arg(current), 6000);
+        onPolicyChosen();
+        updateTitle();
+    }
+}
+
+void MainWindow::choosePolicyFile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Policy for the next runs"), QString(),
+                                                      tr("Policies (*.yaml *.yml);;All files (*)"));
+    if (path.isEmpty()) {
+        m_policyCombo->setCurrentIndex(0);
+        onPolicyChosen();
+        return;
+    }
+    addPolicyFile(path);
+}
+
+void MainWindow::addPolicyFile(const QString& path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    int index = m_policyCombo->findData(absolute);
+    if (index < 0) {
+        index = m_policyCombo->count() - 1; // before "Policy file…"
+        m_policyCombo->insertItem(index, QFileInfo(absolute).fileName(), absolute);
+        m_policyCombo->setItemData(index, absolute, Qt::ToolTipRole);
+    }
+    m_policyCombo->setCurrentIndex(index);
+    onPolicyChosen();
+}
+
+void MainWindow::onPolicyChosen()
+{
+    const QString chosen = m_policyCombo->currentData().toString();
+    // The sandbox's own policy applies only with no level asked (usecases/run.h, asksPolicy()).
+    const bool sandboxOwn = chosen == QLatin1String(":sandbox");
+    const int sandboxRow = m_policyCombo->findData(QStringLiteral(":sandbox"));
+    if (auto* model = qobject_cast<QStandardItemModel*>(m_policyCombo->model()))
+        model->item(sandboxRow)->setEnabled(!currentSandbox().isEmpty());
+    if (sandboxOwn && currentSandbox().isEmpty()) {
+        m_policyCombo->setCurrentIndex(0);
+        return onPolicyChosen();
+    }
+    // A policy named: its level, unless the person picks one; the default policy: the deepest level.
+    if (!chosen.isEmpty())
+        m_levelCombo->setCurrentIndex(m_levelCombo->findData(-1));
+    m_levelCombo->setEnabled(!sandboxOwn);
+    if (m_isolationStatus)
+        m_isolationStatus->setLevel(askedPolicy().level);
 }
 
 void MainWindow::createDocks()
@@ -417,10 +567,29 @@ void MainWindow::createDocks()
     connect(m_agentWorkspace, &AgentWorkspace::storeChanged, m_auditView, &AuditView::storeChanged);
     metricsDock->raise();
 
-    // The metrics column runs the full height; history sits under the editor only.
+    // A panel added to a workspace beside others runs the full height at the right.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    resizeDocks({metricsDock}, {rightColumnWidth(width(), false)}, Qt::Horizontal);
-    resizeDocks({historyDock}, {250}, Qt::Vertical);
+}
+
+void MainWindow::createWorkspaces()
+{
+    auto dock = [this](const char* name) { return findChild<QDockWidget*>(QString::fromLatin1(name)); };
+    m_modes = new WorkspaceModes(this, m_central);
+    using Mode = WorkspaceModes::Mode;
+    m_modes->addMode(Mode::Snippets, m_snippetsAction, {true, {}, dock("historyDock")});
+    m_modes->addMode(Mode::Rules, m_rulesAction, {false, {dock("rulesDock")}, nullptr});
+    m_modes->addMode(Mode::Agents, m_agentsAction, {false, {dock("agentsDock")}, nullptr});
+    m_modes->addMode(Mode::Checkpoints, m_checkpointsAction, {false, {dock("checkpointDock")}, nullptr});
+    m_modes->addMode(Mode::Audit, m_auditAction, {false, {dock("auditDock")}, nullptr});
+    // The dashboard's clicks narrow the history below it.
+    m_modes->addMode(Mode::Dashboard, m_dashboardAction, {false, {dock("metricsDock")}, dock("historyDock")});
+    m_modes->createBar();
+    connect(m_resetLayoutAction, &QAction::triggered, m_modes, &WorkspaceModes::resetCurrent);
+    connect(m_modes, &WorkspaceModes::modeChanged, this, [this] {
+        updateTitle();
+        // A workspace's arrangement holds the toolbars' too: the store's banner is there while it has news.
+        m_storeBannerBar->setVisible(!m_storeBanner->text().isEmpty());
+    });
 }
 
 void MainWindow::createMenus()
@@ -448,19 +617,19 @@ void MainWindow::createMenus()
     runMenu->addAction(m_agentWorkspace->launcher()->stopAction());
     connect(m_agentWorkspace->launcher()->launchAction(), &QAction::triggered, this, &MainWindow::showAgents);
 
-    // Each dock once: the workspaces by the actions that show them wide enough, the others by their toggles.
+    // The workspaces in a submenu of their own; then each panel once, to add it to the current workspace.
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_viewMenu->setObjectName(QStringLiteral("viewMenu"));
-    const QStringList workspaceDocks{QStringLiteral("checkpointDock"), QStringLiteral("rulesDock"),
-                                     QStringLiteral("agentsDock")};
-    for (auto* dock : findChildren<QDockWidget*>()) {
-        if (!workspaceDocks.contains(dock->objectName()))
-            m_viewMenu->addAction(dock->toggleViewAction());
-    }
+    auto* workspacesMenu = m_viewMenu->addMenu(tr("&Workspace"));
+    workspacesMenu->setObjectName(QStringLiteral("workspacesMenu"));
+    for (auto* action : {m_snippetsAction, m_rulesAction, m_agentsAction, m_checkpointsAction, m_auditAction,
+                         m_dashboardAction})
+        workspacesMenu->addAction(action);
     m_viewMenu->addSeparator();
-    m_viewMenu->addAction(m_checkpointsAction);
-    m_viewMenu->addAction(m_rulesAction);
-    m_viewMenu->addAction(m_agentsAction);
+    for (auto* dock : findChildren<QDockWidget*>())
+        m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(m_resetLayoutAction);
 
     auto* sandboxMenu = menuBar()->addMenu(tr("&Sandboxes"));
     sandboxMenu->setObjectName(QStringLiteral("sandboxMenu"));
@@ -494,14 +663,22 @@ void MainWindow::restoreSettings()
     const QSettings s; // organization and application come from main.cpp
     if (const auto geometry = s.value(QStringLiteral("geometry")).toByteArray(); !geometry.isEmpty())
         restoreGeometry(geometry);
-    if (const auto state = s.value(QStringLiteral("windowState")).toByteArray(); !state.isEmpty())
-        restoreState(state);
+    m_modes->restore(s);
     if (s.contains(QStringLiteral("timeoutMs")))
         m_timeoutSpin->setValue(s.value(QStringLiteral("timeoutMs")).toInt());
     if (s.contains(QStringLiteral("memoryMb")))
         m_memorySpin->setValue(s.value(QStringLiteral("memoryMb")).toInt());
+    if (s.contains(QStringLiteral("policy"))) {
+        const QString policy = s.value(QStringLiteral("policy")).toString();
+        if (policy.startsWith(QLatin1Char('/')))
+            addPolicyFile(policy); // a file gone by now is refused, with its reason, when a run asks for it
+        else if (const int index = m_policyCombo->findData(policy); index >= 0 && !policy.startsWith(QLatin1Char(':')))
+            m_policyCombo->setCurrentIndex(index);
+        onPolicyChosen();
+    }
     if (s.contains(QStringLiteral("isolationLevel"))) {
-        const int index = m_levelCombo->findText(s.value(QStringLiteral("isolationLevel")).toString());
+        const QString saved = s.value(QStringLiteral("isolationLevel")).toString();
+        const int index = saved.isEmpty() ? m_levelCombo->findData(-1) : m_levelCombo->findText(saved);
         const auto* model = qobject_cast<QStandardItemModel*>(m_levelCombo->model());
         if (index >= 0 && (!model || model->item(index)->isEnabled()))
             m_levelCombo->setCurrentIndex(index);
@@ -512,10 +689,13 @@ void MainWindow::saveSettings() const
 {
     QSettings s;
     s.setValue(QStringLiteral("geometry"), saveGeometry());
-    s.setValue(QStringLiteral("windowState"), saveState());
+    s.remove(QStringLiteral("windowState")); // the arrangement before workspaces
+    m_modes->save(s);
     s.setValue(QStringLiteral("timeoutMs"), m_timeoutSpin->value());
     s.setValue(QStringLiteral("memoryMb"), m_memorySpin->value());
-    s.setValue(QStringLiteral("isolationLevel"), m_levelCombo->currentText());
+    s.setValue(QStringLiteral("isolationLevel"),
+               m_levelCombo->currentData().toInt() < 0 ? QString() : m_levelCombo->currentText());
+    s.setValue(QStringLiteral("policy"), currentPolicy());
 }
 
 std::optional<QString> MainWindow::openStore()
@@ -542,7 +722,8 @@ std::optional<QString> MainWindow::openStore()
         return message;
     }
     m_storeUsable = true;
-    m_storeBanner->hide();
+    m_storeBanner->clear();
+    m_storeBannerBar->hide();
     m_jobs->setStorePath(m_store.path);
     m_auditView->setStorePath(m_store.path);
     m_rulesWorkspace->setStorePath(m_store.path);
@@ -575,7 +756,7 @@ std::optional<QString> MainWindow::openStore()
 void MainWindow::showStoreError(const QString& message)
 {
     m_storeBanner->setText(message);
-    m_storeBanner->show();
+    m_storeBannerBar->show();
     statusBar()->showMessage(tr("Store unavailable"), 5000);
 }
 
@@ -589,7 +770,9 @@ void MainWindow::applySnapshot(const StoreSnapshot& snapshot)
 sb::RunPolicyRequest MainWindow::askedPolicy() const
 {
     sb::RunPolicyRequest asked;
-    asked.level = static_cast<sb::IsolationLevel>(m_levelCombo->currentData().toInt());
+    if (const int level = m_levelCombo->currentData().toInt(); level >= 0 && m_levelCombo->isEnabled())
+        asked.level = static_cast<sb::IsolationLevel>(level);
+    asked.policy = toStdString(currentPolicy());
     asked.timeoutMs = m_timeoutSpin->value();
     asked.memoryMb = m_memorySpin->value();
     return asked;
@@ -620,7 +803,7 @@ void MainWindow::runSnippet()
     request.label = m_currentFile.isEmpty() ? std::string() : toStdString(QFileInfo(m_currentFile).fileName());
     m_editor->clearErrorMarks();
     m_demoRunning = false;
-    m_jobs->startRun(sb::RunOrder{std::move(request), asked, {}});
+    m_jobs->startRun(sb::RunOrder{std::move(request), asked, toStdString(currentSandbox())});
     setBusy(true);
 }
 
@@ -655,39 +838,34 @@ void MainWindow::runDemo()
         m_checkpointBrowser->seedDemo();
 }
 
-void MainWindow::showWideDock(const QString& name)
+void MainWindow::showSnippets()
 {
-    auto* dock = findChild<QDockWidget*>(name);
-    if (!dock)
-        return;
-    dock->show();
-    dock->raise();
-    // The workspace gets room, the snippet editor, its output and the history keep at least half the width.
-    // Always resized: a dock that was behind another tab reports the width it had when last in front.
-    if (!dock->isFloating())
-        resizeDocks({dock}, {rightColumnWidth(width(), true)}, Qt::Horizontal);
-}
-
-int MainWindow::rightColumnWidth(int windowWidth, bool workspace)
-{
-    // A workspace (rules, checkpoints, agents) takes up to 46 %, the metrics up to 38 %: at 1366 px the
-    // editor keeps 730 px, enough for the history's columns and the output's lines.
-    return workspace ? windowWidth * 46 / 100 : std::min(520, windowWidth * 38 / 100);
+    m_modes->switchTo(WorkspaceModes::Mode::Snippets);
 }
 
 void MainWindow::showCheckpoints()
 {
-    showWideDock(QStringLiteral("checkpointDock"));
+    m_modes->switchTo(WorkspaceModes::Mode::Checkpoints);
 }
 
 void MainWindow::showRules()
 {
-    showWideDock(QStringLiteral("rulesDock"));
+    m_modes->switchTo(WorkspaceModes::Mode::Rules);
 }
 
 void MainWindow::showAgents()
 {
-    showWideDock(QStringLiteral("agentsDock"));
+    m_modes->switchTo(WorkspaceModes::Mode::Agents);
+}
+
+void MainWindow::showAudit()
+{
+    m_modes->switchTo(WorkspaceModes::Mode::Audit);
+}
+
+void MainWindow::showDashboard()
+{
+    m_modes->switchTo(WorkspaceModes::Mode::Dashboard);
 }
 
 void MainWindow::cancelJob()
@@ -751,6 +929,8 @@ void MainWindow::onRunFinished(const RunEvent& event)
         markBlockedImports(event.request, result);
     }
 
+    if (!event.request.workspace.empty())
+        m_checkpointBrowser->reload(); // the run worked in a sandbox: its workspace may differ from its head
     if (event.store) {
         applySnapshot(*event.store);
         m_auditView->storeChanged(); // the run and its audit entry were recorded together
@@ -814,6 +994,9 @@ void MainWindow::openAuditSubject(const QString& kind, const QString& id, const 
             const QModelIndex index = m_historyModel->index(row, 0);
             if (index.data(RunHistoryModel::RunIdRole).toString() != id)
                 continue;
+            showSnippets();
+            if (auto* history = findChild<QDockWidget*>(QStringLiteral("historyDock")); history->isHidden())
+                history->show();
             findChild<QDockWidget*>(QStringLiteral("historyDock"))->raise();
             m_historyView->selectRow(row);
             m_historyView->scrollTo(index);
@@ -927,7 +1110,11 @@ void MainWindow::setCurrentFile(const QString& path)
 void MainWindow::updateTitle()
 {
     const QString name = m_currentFile.isEmpty() ? tr("untitled") : QFileInfo(m_currentFile).fileName();
-    setWindowTitle(tr("%1[*] — Sandbench").arg(name));
+    const QString sandbox = m_sandboxCombo ? currentSandbox() : QString();
+    if (sandbox.isEmpty())
+        setWindowTitle(tr("%1[*] — Sandbench").arg(name));
+    else
+        setWindowTitle(tr("%1[*] in sandbox %2 — Sandbench").arg(name, sandbox));
 }
 
 void MainWindow::addRecentFile(const QString& path)

@@ -16,12 +16,15 @@ class QMenu;
 class QProgressBar;
 class QSpinBox;
 class QTableView;
+class QToolBar;
 class QToolButton;
 
 namespace sb::ui {
 
 class AgentWorkspace;
 class DocsBrowser;
+class IsolationStatus;
+class WorkspaceModes;
 class AuditView;
 class CheckpointBrowser;
 class CodeEditor;
@@ -30,8 +33,9 @@ class OutputPane;
 class RulesWorkspace;
 class RunHistoryModel;
 
-// The workbench window: editor in the centre, run console below it, history, audit log, metrics and the
-// checkpoint browser in docks.
+// The workbench window: one workspace per kind of work (snippets, rules, agents, checkpoints, audit, dashboard),
+// chosen on the bar at its left, each using the whole window; the sandbox and the policy of the next run are
+// chosen in the toolbar, and the status bar sums up the isolation it gets.
 // It assembles widgets and routes values between them; the work happens in JobRunner and core.
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -52,14 +56,23 @@ public:
     CodeEditor* editor() const { return m_editor; }
     JobRunner* jobs() const { return m_jobs; }
     CheckpointBrowser* checkpointBrowser() const { return m_checkpointBrowser; }
-    // Shows the checkpoint browser's dock in front, with room for its diff.
-    void showCheckpoints();
     RulesWorkspace* rulesWorkspace() const { return m_rulesWorkspace; }
-    // Shows the rules workspace's dock in front, wide enough for an editor beside the charts.
-    void showRules();
     AgentWorkspace* agentWorkspace() const { return m_agentWorkspace; }
-    // Shows the agent workspace's dock in front, wide enough for the step list beside a step's details.
+    WorkspaceModes* workspaces() const { return m_modes; }
+    // Each shows its workspace.
+    void showSnippets();
+    void showCheckpoints();
+    void showRules();
     void showAgents();
+    void showAudit();
+    void showDashboard();
+
+    // The sandbox the next run works in ("": a fresh folder of its own), as the toolbar has it.
+    QString currentSandbox() const;
+    // Chooses the sandbox of the next runs; false when the store has no sandbox of that name.
+    bool setCurrentSandbox(const QString& name);
+    // The policy of the next run: a preset's name or a file's path ("": the default, or the sandbox's own).
+    QString currentPolicy() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -69,10 +82,13 @@ private:
     void createMenus();
     void createToolBar();
     void createDocks();
-    // Shows and raises the dock named `name`, as wide as a workspace may be (rightColumnWidth).
-    void showWideDock(const QString& name);
-    // The width of the right dock column in a window `windowWidth` wide: a workspace's, or the metrics'.
-    static int rightColumnWidth(int windowWidth, bool workspace);
+    void createWorkspaces();
+    void createStatusBar();
+    // The sandbox chooser's entries: none, then the store's sandboxes (the current one kept when it is there).
+    void fillSandboxes();
+    void addPolicyFile(const QString& path);
+    void choosePolicyFile();
+    void onPolicyChosen();
     // Marks the editor's lines that imported what the sandbox blocked in `result`.
     void markBlockedImports(const sb::RunRequest& request, const sb::RunResult& result);
     void restoreSettings();
@@ -108,6 +124,8 @@ private:
     void updateTitle();
 
     sb::StoreLocation m_store;
+    QWidget* m_central = nullptr;
+    WorkspaceModes* m_modes = nullptr;
     bool m_storeUsable = false;
     QString m_currentFile;
     bool m_demoRunning = false;
@@ -128,7 +146,11 @@ private:
     QSpinBox* m_timeoutSpin = nullptr;
     QSpinBox* m_memorySpin = nullptr;
     QComboBox* m_levelCombo = nullptr;
+    QComboBox* m_sandboxCombo = nullptr;
+    QComboBox* m_policyCombo = nullptr;
+    IsolationStatus* m_isolationStatus = nullptr;
     QLabel* m_storeBanner = nullptr;
+    QToolBar* m_storeBannerBar = nullptr;
     QLabel* m_statusLabel = nullptr;
     QLabel* m_storeLabel = nullptr;
     QProgressBar* m_progress = nullptr;
@@ -149,6 +171,10 @@ private:
     QAction* m_checkpointsAction = nullptr;
     QAction* m_rulesAction = nullptr;
     QAction* m_agentsAction = nullptr;
+    QAction* m_snippetsAction = nullptr;
+    QAction* m_auditAction = nullptr;
+    QAction* m_dashboardAction = nullptr;
+    QAction* m_resetLayoutAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 };
