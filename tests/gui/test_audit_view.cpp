@@ -120,9 +120,7 @@ std::unique_ptr<MainWindow> TestAuditView::openWindow(const QString& path, QSize
         qWarning("%s", qPrintable(*error));
         return nullptr;
     }
-    auto* dock = window->findChild<QDockWidget*>(QStringLiteral("auditDock"));
-    dock->show();
-    dock->raise();
+    window->showAudit();
     return window;
 }
 
@@ -268,7 +266,7 @@ void TestAuditView::openRunSelectsItInTheHistory()
     const QModelIndexList selected = history->selectionModel()->selectedRows();
     QCOMPARE(selected.size(), 1);
     QCOMPARE(selected.constFirst().data(RunHistoryModel::RunIdRole).toString(), kRunId);
-    m_window->findChild<QDockWidget*>(QStringLiteral("auditDock"))->raise();
+    m_window->showAudit();
 }
 
 void TestAuditView::openCheckpointAndSessionNameTheirIds()
@@ -285,7 +283,7 @@ void TestAuditView::openCheckpointAndSessionNameTheirIds()
     QCOMPARE(opened.count(), 2);
     QCOMPARE(opened.at(0), (QVariantList{QStringLiteral("checkpoint"), kCheckpointId, QStringLiteral("trial")}));
     QCOMPARE(opened.at(1), (QVariantList{QStringLiteral("session"), kSessionId, QString()}));
-    m_window->findChild<QDockWidget*>(QStringLiteral("auditDock"))->raise();
+    m_window->showAudit();
 }
 
 void TestAuditView::verifySaysItShortly()

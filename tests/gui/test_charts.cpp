@@ -537,7 +537,7 @@ void TestCharts::clickOnAnOutcomeFiltersTheHistory()
 {
     MetricsDashboard* d = dashboard();
     QSignalSpy spy(d, &MetricsDashboard::filterChanged);
-    m_window->findChild<QDockWidget*>(QStringLiteral("metricsDock"))->raise();
+    m_window->showDashboard();
     showAt(QSize(1366, 768));
     QCOMPARE(history()->model()->rowCount(), 7);
 
@@ -734,7 +734,7 @@ void TestCharts::metricsReadWholeAfterTheDemo()
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->jobs()->isRunning(), 180000);
         QVERIFY(dashboard()->data().total > 7);
     }
-    m_window->findChild<QDockWidget*>(QStringLiteral("metricsDock"))->raise();
+    m_window->showDashboard();
     showAt(size);
     MetricsDashboard* d = dashboard();
     auto* scroll = d->findChild<QScrollArea*>(QStringLiteral("metricsChartsScroll"));

@@ -39,6 +39,8 @@
 #include <QPushButton>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
+#include <QStandardItemModel>
 #include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
@@ -132,6 +134,7 @@ private slots:
     void defaultStoreLocationGetsItsFolders();
     void openingASnippetThatIsNoFileSaysWhy();
     void aSnippetRunInTheWindowIsRecordedAsTheCommandLineRecordsIt();
+    void theToolbarsSandboxAndPolicyAreTheCommandLinesOptions();
     void theDemoInTheWindowRunsTheCommandLinesCases();
     void auditVerifyInTheWindowAgreesWithTheCommandLine();
     void cleanupTestCase();
@@ -722,6 +725,87 @@ void TestGui::aSnippetRunInTheWindowIsRecordedAsTheCommandLineRecordsIt()
     QCOMPARE(renderedPolicy(fromCli), renderedPolicy(fromWindow));
     QVERIFY(fromWindow.policy.id != 0);
     QCOMPARE(fromCli.policy.id, fromWindow.policy.id); // one recorded version of one policy
+}
+
+// The toolbar's sandbox and policy are --sandbox and --policy: a run in the window works in the chosen sandbox's
+// workspace (the title says which) under the chosen preset, and is recorded with the same version of that policy
+// as the command line's. "The sandbox's own" is offered only with a sandbox chosen; a policy file that is gone
+// refuses the run, naming it.
+void TestGui::theToolbarsSandboxAndPolicyAreTheCommandLinesOptions()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString storePath = dir.path() + QStringLiteral("/store.db");
+    QCOMPARE(runCli({QStringLiteral("sandbox"), QStringLiteral("create"), QStringLiteral("trial"), QStringLiteral("--store"),
+                     storePath})
+                 .status,
+             0);
+    const CliRun where = runCli({QStringLiteral("sandbox"), QStringLiteral("path"), QStringLiteral("trial"),
+                                 QStringLiteral("--store"), storePath});
+    QCOMPARE(where.status, 0);
+    const QString workspace = QString::fromUtf8(where.out).trimmed();
+    QVERIFY(QFileInfo(workspace).isDir());
+
+    auto window = openWindow(storePath);
+    QVERIFY(window);
+    auto* sandboxes = childOf<QComboBox>(*window, "sandboxCombo");
+    auto* policies = childOf<QComboBox>(*window, "policyCombo");
+    auto* level = childOf<QComboBox>(*window, "levelCombo");
+    const int own = policies->findData(QStringLiteral(":sandbox"));
+    QVERIFY(own > 0);
+    const auto* items = qobject_cast<QStandardItemModel*>(policies->model());
+    QVERIFY(!items->item(own)->isEnabled()); // no sandbox chosen yet
+    QTRY_VERIFY(sandboxes->findData(QStringLiteral("trial")) > 0);
+    QVERIFY(window->setCurrentSandbox(QStringLiteral("trial")));
+    QVERIFY(items->item(own)->isEnabled());
+    QVERIFY2(window->windowTitle().contains(QStringLiteral("trial")), qPrintable(window->windowTitle()));
+
+    const int preset = policies->findData(QStringLiteral("python-snippet"));
+    QVERIFY(preset > 0);
+    policies->setCurrentIndex(preset);
+    emit policies->activated(preset);
+    QCOMPARE(window->currentPolicy(), QStringLiteral("python-snippet"));
+    QCOMPARE(level->currentData().toInt(), -1); // a named policy: its own level
+    const QString snippet = QStringLiteral("open('made-in-window.txt', 'w').write('x')\nprint('made')\n");
+    window->editor()->setText(snippet);
+    childOf<QAction>(*window, "actionRun")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!window->jobs()->isRunning(), 20000);
+    QVERIFY(QFileInfo::exists(workspace + QStringLiteral("/made-in-window.txt")));
+
+    QFile file(dir.path() + QStringLiteral("/snippet.py"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(snippet.toUtf8());
+    file.close();
+    const CliRun cli = runCli({QStringLiteral("run"), file.fileName(), QStringLiteral("--store"), storePath,
+                               QStringLiteral("--sandbox"), QStringLiteral("trial"), QStringLiteral("--policy"),
+                               QStringLiteral("python-snippet")});
+    QVERIFY2(cli.status == 0, cli.err.constData());
+    const auto runs = recordedRuns(storePath, 10);
+    QCOMPARE(runs.size(), std::size_t(2));
+    QVERIFY(runs[1].result.outcome == sb::Outcome::Ok);
+    QCOMPARE(renderedPolicy(runs[0]), renderedPolicy(runs[1]));
+    QCOMPARE(runs[0].policy.id, runs[1].policy.id);
+
+    // A policy file deleted after it was chosen: the run is refused, not run under another policy.
+    const QString gone = dir.path() + QStringLiteral("/gone.yaml");
+    QFile policyFile(gone);
+    QVERIFY(policyFile.open(QIODevice::WriteOnly));
+    policyFile.write("name: gone\nlevel: process\n");
+    policyFile.close();
+    const int before = static_cast<int>(recordedRuns(storePath, 10).size());
+    policies->insertItem(policies->count() - 1, QStringLiteral("gone.yaml"), gone);
+    policies->setCurrentIndex(policies->count() - 2);
+    QVERIFY(QFile::remove(gone));
+    childOf<QAction>(*window, "actionRun")->trigger();
+    QTRY_VERIFY(!window->jobs()->isRunning());
+    auto* status = childOf<QLabel>(*window, "statusLabel");
+    QVERIFY2(status->text().contains(QStringLiteral("gone.yaml")), qPrintable(status->text()));
+    QCOMPARE(static_cast<int>(recordedRuns(storePath, 10).size()), before);
+
+    // Back to no sandbox: "the sandbox's own" is not offered again.
+    QVERIFY(window->setCurrentSandbox(QString()));
+    QVERIFY(!items->item(own)->isEnabled());
+    QVERIFY(!window->windowTitle().contains(QStringLiteral("trial")));
 }
 
 // The demo: the same cases under the same policies, each ending as its case expects in both.

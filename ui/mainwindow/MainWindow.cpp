@@ -674,8 +674,8 @@ void MainWindow::restoreSettings()
             addPolicyFile(policy); // a file gone by now is refused, with its reason, when a run asks for it
         else if (const int index = m_policyCombo->findData(policy); index >= 0 && !policy.startsWith(QLatin1Char(':')))
             m_policyCombo->setCurrentIndex(index);
-        onPolicyChosen();
     }
+    onPolicyChosen();
     if (s.contains(QStringLiteral("isolationLevel"))) {
         const QString saved = s.value(QStringLiteral("isolationLevel")).toString();
         const int index = saved.isEmpty() ? m_levelCombo->findData(-1) : m_levelCombo->findText(saved);
