@@ -3,6 +3,7 @@
 #include <Qsci/qscilexerbash.h>
 #include <Qsci/qscilexerpython.h>
 
+#include <QApplication>
 #include <QFontDatabase>
 #include <QFontMetrics>
 
@@ -13,8 +14,17 @@ namespace {
 constexpr int kLineNumberMargin = 0;
 constexpr int kMarkerMargin = 1;
 
+// The font a person chose in the settings; the family empty: none chosen.
+QFont& chosenFont()
+{
+    static QFont font{QString()};
+    return font;
+}
+
 QFont editorFont()
 {
+    if (!chosenFont().family().isEmpty())
+        return chosenFont();
     QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     font.setStyleHint(QFont::Monospace);
     font.setPointSizeF(std::max(font.pointSizeF(), 10.0));
@@ -95,6 +105,42 @@ CodeEditor::CodeEditor(QWidget* parent)
         if (!m_errorMessages.isEmpty() || !m_blockedMessages.isEmpty())
             clearErrorMarks();
     });
+}
+
+void CodeEditor::setSharedFont(const QFont& font)
+{
+    chosenFont() = font;
+    for (QWidget* widget : QApplication::allWidgets()) {
+        if (auto* editor = qobject_cast<CodeEditor*>(widget))
+            editor->applySharedFont();
+    }
+}
+
+QFont CodeEditor::sharedFont()
+{
+    return editorFont();
+}
+
+void CodeEditor::applySharedFont()
+{
+    const QFont font = editorFont();
+    setFont(font);
+    QList<QsciLexer*> lexers{m_pythonLexer, m_bashLexer};
+    if (lexer() && !lexers.contains(lexer()))
+        lexers.append(lexer());
+    for (QsciLexer* l : lexers) {
+        l->setDefaultFont(font);
+        // Style numbers run up to 127 (QsciScintillaBase::STYLE_MAX); a style without a description is unused.
+        for (int style = 0; style < 128; ++style) {
+            if (l->description(style).isEmpty())
+                continue;
+            QFont styled = font;
+            styled.setBold(l->font(style).bold());
+            styled.setItalic(l->font(style).italic());
+            l->setFont(styled, style);
+        }
+    }
+    restoreChrome();
 }
 
 void CodeEditor::applyStyle(QsciLexer* lexer)

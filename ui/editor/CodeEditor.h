@@ -19,6 +19,11 @@ class CodeEditor : public QsciScintilla {
 public:
     explicit CodeEditor(QWidget* parent = nullptr);
 
+    // The font of every editor (the family empty: the system's fixed-width font), applied at once to the
+    // editors that exist, with each style's bold and italic kept.
+    static void setSharedFont(const QFont& font);
+    static QFont sharedFont();
+
     void setLanguage(sb::Language language);
     sb::Language language() const { return m_language; }
 
@@ -42,6 +47,7 @@ protected:
 
 private:
     void updateLineNumberWidth();
+    void applySharedFont();
 
     sb::Language m_language = sb::Language::Python;
     QsciLexerPython* m_pythonLexer = nullptr;
