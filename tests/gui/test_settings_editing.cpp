@@ -139,7 +139,7 @@ void TestSettingsEditing::cleanupTestCase()
 void TestSettingsEditing::init()
 {
     m_window = makeWindow();
-    QVERIFY(m_window->isVisible());
+    QVERIFY(m_window);
 }
 
 void TestSettingsEditing::cleanup()
@@ -511,6 +511,8 @@ void TestSettingsEditing::darkThemeChangesThePalette()
 {
     applyTheme(Theme::Light);
     QVERIFY(!paletteIsDark());
+    QVERIFY(!m_window->editor()->isDark());
+    QCOMPARE(m_window->editor()->lexer()->paper(0), QColor(Qt::white));
     const QColor light = QApplication::palette().color(QPalette::Window);
     auto* dialog = openSettings();
     QVERIFY(dialog);
@@ -519,12 +521,20 @@ void TestSettingsEditing::darkThemeChangesThePalette()
     QVERIFY(paletteIsDark());
     QVERIFY(QApplication::palette().color(QPalette::Window) != light);
     QCOMPARE(m_window->palette().color(QPalette::Window), QApplication::palette().color(QPalette::Window));
+    // The editors follow: their paper dark, their text light.
+    CodeEditor* editor = m_window->editor();
+    QVERIFY(editor->isDark());
+    QVERIFY(editor->lexer()->paper(0).lightness() < 64);
+    QVERIFY(editor->lexer()->color(0).lightness() > 160);
     dialog->accept();
     QCOMPARE(AppSettings::load().theme, Theme::Dark);
     m_window->findBar()->showFind();
     m_window->findBar()->setFindText(QStringLiteral("fib"));
     saveScreenshot(m_window.get(), QStringLiteral("dark-theme.png"));
     AppSettings().save();
+    applyTheme(Theme::Light);
+    QVERIFY(!editor->isDark());
+    QCOMPARE(editor->lexer()->paper(0), QColor(Qt::white)); // back to the light scheme as it was
     applyTheme(Theme::System);
 }
 

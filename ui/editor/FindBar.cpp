@@ -80,8 +80,6 @@ FindBar::FindBar(QsciScintilla* editor, QWidget* parent)
     replaceRow->addWidget(m_replace, 1);
     replaceRow->addWidget(replace);
     replaceRow->addWidget(replaceAllButton);
-    // The replace field lines up with the find field: the find row's buttons leave room on the right.
-    replaceRow->addSpacing(previous->sizeHint().width() + close->sizeHint().width());
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->setSpacing(2);
@@ -126,7 +124,7 @@ void FindBar::setEditor(QsciScintilla* editor)
         m_editor->setProperty(key, indicator);
     }
     m_indicator = m_editor->property(key).toInt();
-    m_editorChanged = connect(m_editor, &QsciScintilla::textChanged, this, [this] {
+    m_editorChanged = connect(m_editor.data(), &QsciScintilla::textChanged, this, [this] {
         if (isVisible() && !m_replacingAll)
             refresh();
     });
@@ -391,7 +389,7 @@ bool FindBar::eventFilter(QObject* watched, QEvent* event)
                     m_editor->setFocus();
             }
             event->accept();
-            return event->type() == QEvent::KeyPress;
+            return true;
         }
         if (event->type() == QEvent::KeyPress && (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter)) {
             if (watched == m_replace)

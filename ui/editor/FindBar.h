@@ -3,6 +3,8 @@
 // words, regular expressions, replace, replace all as one undo step, the number of matches; Esc closes it.
 // It works on any QsciScintilla, so every editor of the workbench can have one.
 
+#include <Qsci/qsciscintilla.h>
+
 #include <QPointer>
 #include <QRegularExpression>
 #include <QWidget>
@@ -13,7 +15,6 @@
 class QLabel;
 class QLineEdit;
 class QToolButton;
-class QsciScintilla;
 
 namespace sb::ui {
 

@@ -14,10 +14,11 @@
 #include <functional>
 #include <optional>
 
+class QLabel;
+
 namespace sb::ui {
 
 class CodeEditor;
-class QLabel;
 
 // What the recovery file holds.
 struct RecoveredSnippet {

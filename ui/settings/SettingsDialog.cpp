@@ -16,6 +16,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace sb::ui {
 
 namespace {
@@ -125,7 +127,8 @@ SettingsDialog::SettingsDialog(const QString& currentStore, QWidget* parent)
     form->addRow(tr("&Theme:"), m_theme);
     form->addRow(tr("&Language:"), m_language);
     form->addRow(QString(), note(tr("Takes effect when Sandbench starts next."), this));
-    form->labelForField(fontRow)->setBuddy(m_fontFamily);
+    if (auto* fontLabel = qobject_cast<QLabel*>(form->labelForField(fontRow)))
+        fontLabel->setBuddy(m_fontFamily);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
