@@ -8,6 +8,7 @@
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFontComboBox>
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -147,12 +148,7 @@ AppSettings SettingsDialog::settings() const
     AppSettings s;
     s.storePath = m_store->text().trimmed();
     s.defaultPolicy = m_policy->currentText().trimmed();
-    if (m_fontChosen) {
-        s.editorFont = m_fontFamily->currentFont();
-        s.editorFont.setPointSize(m_fontSize->value());
-    } else {
-        s.editorFont = m_initial.editorFont;
-    }
+    s.editorFont = m_fontChosen ? chosenFont() : m_initial.editorFont;
     s.theme = themeFromName(m_theme->currentData().toString());
     s.language = m_language->currentData().toString();
     return s;
@@ -178,9 +174,17 @@ void SettingsDialog::browsePolicy()
 void SettingsDialog::fontChanged()
 {
     m_fontChosen = true;
-    QFont font = m_fontFamily->currentFont();
+    CodeEditor::setSharedFont(chosenFont());
+}
+
+QFont SettingsDialog::chosenFont() const
+{
+    // A machine without fixed-width fonts in the list keeps the system's, at the size chosen.
+    QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    if (const QString family = m_fontFamily->currentFont().family(); !family.isEmpty())
+        font.setFamily(family);
     font.setPointSize(m_fontSize->value());
-    CodeEditor::setSharedFont(font);
+    return font;
 }
 
 void SettingsDialog::themeChanged()

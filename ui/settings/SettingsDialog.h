@@ -31,6 +31,8 @@ private:
     void browseStore();
     void browsePolicy();
     void fontChanged();
+    // The font the font fields say.
+    QFont chosenFont() const;
     void themeChanged();
     void checkPolicy();
 
