@@ -142,7 +142,8 @@ RecoveryBar::RecoveryBar(QWidget* parent)
 
 void RecoveryBar::offer(const RecoveredSnippet& snippet)
 {
-    const int lines = static_cast<int>(snippet.text.count(QLatin1Char('\n'))) + 1;
+    const int lines = static_cast<int>(snippet.text.count(QLatin1Char('\n')))
+                      + (snippet.text.endsWith(QLatin1Char('\n')) ? 0 : 1);
     m_label->setText(snippet.path.isEmpty()
                          ? tr("The last session left an untitled snippet unsaved (%n line(s)). Restore it?", nullptr,
                               lines)

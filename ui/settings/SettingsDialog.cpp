@@ -27,6 +27,7 @@ QLabel* note(const QString& text, QWidget* parent)
 {
     auto* label = new QLabel(text, parent);
     label->setWordWrap(true);
+    label->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred); // as wide as the fields, not its hint
     label->setStyleSheet(QStringLiteral("color: palette(dark);"));
     return label;
 }
