@@ -54,11 +54,18 @@ FindBar::FindBar(QsciScintilla* editor, QWidget* parent)
     m_words = optionButton(tr("W"), tr("Whole words only"), QStringLiteral("findWholeWords"), this);
     m_regex = optionButton(tr(".*"), tr("Regular expression (replace with \\1 for a captured group)"),
                            QStringLiteral("findRegex"), this);
+    // The symbols say nothing to a screen reader: each button is named in words.
+    previous->setAccessibleName(tr("Previous match"));
+    next->setAccessibleName(tr("Next match"));
+    m_case->setAccessibleName(tr("Match case"));
+    m_words->setAccessibleName(tr("Whole words only"));
+    m_regex->setAccessibleName(tr("Regular expression"));
     m_count = new QLabel(this);
     m_count->setObjectName(QStringLiteral("findCount"));
     m_count->setMinimumWidth(m_count->fontMetrics().horizontalAdvance(tr("No matches")) + 8);
     auto* close = actionButton(tr("✕"), tr("Close the find bar (Esc)"), QStringLiteral("findClose"), this);
     close->setAutoRaise(true);
+    close->setAccessibleName(tr("Close the find bar"));
 
     m_replace = new QLineEdit(this);
     m_replace->setObjectName(QStringLiteral("replaceText"));
