@@ -106,6 +106,7 @@ private slots:
     void discardedRecoveryIsRemoved();
     void dropOpensASnippet();
     void dropOfAnUnknownFileSaysSo();
+    void dropRoutesRuleSetsAndPolicies();
     void settingsChangeTheEditorFontLive();
     void settingsPersistThemePolicyAndLanguage();
     void invalidPolicyIsRefused();
@@ -413,6 +414,33 @@ void TestSettingsEditing::dropOfAnUnknownFileSaysSo()
     QVERIFY(box->text().contains(QStringLiteral("notes.txt")));
     QCOMPARE(m_window->editor()->text(), before);
     box->close();
+}
+
+void TestSettingsEditing::dropRoutesRuleSetsAndPolicies()
+{
+    // A rule set opens in a tab of the rules workspace.
+    QFile demo(QStringLiteral(":/demo/rules/current.yaml"));
+    QVERIFY(demo.open(QIODevice::ReadOnly));
+    const QString ruleSet = m_dir.path() + QStringLiteral("/card-fraud.yaml");
+    QVERIFY(writeFile(ruleSet, demo.readAll()));
+    RulesWorkspace* rules = m_window->rulesWorkspace();
+    const int before = rules->ruleSetCount();
+    QVERIFY(drop(m_window.get(), {ruleSet}));
+    QCOMPARE(rules->ruleSetCount(), before + 1);
+    QVERIFY(rules->currentEditor()->text().contains(QStringLiteral("card-fraud")));
+
+    // A policy is offered as the default policy of runs; Yes keeps it.
+    const auto preset = sb::builtinPresetText("python-snippet");
+    QVERIFY(preset);
+    const QString policy = m_dir.path() + QStringLiteral("/my-policy.yaml");
+    QVERIFY(writeFile(policy, QByteArray(preset->data(), static_cast<qsizetype>(preset->size()))));
+    QVERIFY(drop(m_window.get(), {policy}));
+    QCOMPARE(rules->ruleSetCount(), before + 1); // not taken for a rule set
+    auto* box = m_window->findChild<QMessageBox*>(QStringLiteral("dropPolicyBox"));
+    QVERIFY(box);
+    QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+    QCOMPARE(AppSettings::load().defaultPolicy, policy);
+    AppSettings().save();
 }
 
 void TestSettingsEditing::settingsChangeTheEditorFontLive()
