@@ -698,7 +698,10 @@ void MainWindow::runDemo()
                                   "or let it end first"));
         return;
     }
-    auto basePolicy = sb::resolveRunPolicy(askedPolicy());
+    // The demo's cases expect the toolbar's level and limits, not the default policy of the snippets.
+    sb::RunPolicyRequest asked = askedPolicy();
+    asked.policy.clear();
+    auto basePolicy = sb::resolveRunPolicy(asked);
     if (!basePolicy) {
         m_statusLabel->setText(tr("The demo was not started: %1").arg(toQString(basePolicy.error().message)));
         return;

@@ -122,8 +122,8 @@ SettingsDialog::SettingsDialog(const QString& currentStore, QWidget* parent)
                                  this));
     form->addRow(tr("Default &policy:"), withBrowse(m_policy, browsePolicyButton, this));
     form->addRow(QString(), m_policyProblem);
-    form->addRow(QString(), note(tr("The policy of the snippets you run; the toolbar's isolation level and "
-                                    "limits apply on top."),
+    form->addRow(QString(), note(tr("The policy of the snippets you run (not of the demo); the toolbar's isolation "
+                                    "level and limits apply on top."),
                                  this));
     form->addRow(tr("Editor &font:"), fontRow);
     form->addRow(tr("&Theme:"), m_theme);
