@@ -30,6 +30,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -531,6 +532,12 @@ void TestSettingsEditing::invalidPolicyIsRefused()
     QVERIFY(!m_window->jobs()->isRunning());
     const QString status = m_window->findChild<QLabel*>(QStringLiteral("statusLabel"))->text();
     QVERIFY2(status.contains(QStringLiteral("The run was not started")), qPrintable(status));
+    QVERIFY2(status.contains(QStringLiteral("no such policy file")), qPrintable(status));
+    // The next window says so as it starts.
+    m_window = makeWindow();
+    QVERIFY(m_window);
+    const QString message = m_window->statusBar()->currentMessage();
+    QVERIFY2(message.contains(QStringLiteral("default policy")) && message.contains(missing), qPrintable(message));
     AppSettings().save();
 }
 

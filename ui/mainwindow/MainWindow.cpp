@@ -193,6 +193,9 @@ MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     restoreSettings();
     updateTitle();
     setUpRecovery();
+    // A default policy that no longer loads is said at once, not only when it refuses a run.
+    if (const auto problem = policyProblem(AppSettings::load().defaultPolicy))
+        statusBar()->showMessage(tr("The default policy in Edit ▸ Settings cannot rule a run: %1").arg(*problem), 20000);
     setAcceptDrops(true);
     m_editor->viewport()->installEventFilter(this);
 }
