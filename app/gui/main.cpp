@@ -1,4 +1,7 @@
+#include "ui/editor/CodeEditor.h"
 #include "ui/mainwindow/MainWindow.h"
+#include "ui/settings/AppSettings.h"
+#include "ui/style/Theme.h"
 #include "store/store.h"
 
 #include <QApplication>
@@ -19,15 +22,22 @@ void describeApplication()
     QCoreApplication::setApplicationVersion(QStringLiteral(SANDBENCH_VERSION));
 }
 
-// Qt's own strings and Sandbench's in the user's language, for as long as this lives.
+// Qt's own strings and Sandbench's in the language chosen in the settings, else the user's, for as long as
+// this lives. English needs no translator.
 class Translators {
 public:
     Translators()
     {
-        if (m_qt.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+        const QString chosen = sb::ui::AppSettings::load().language;
+        if (chosen == QLatin1String("en"))
+            return;
+        const QLocale locale = chosen.isEmpty() ? QLocale() : QLocale(chosen);
+        if (!chosen.isEmpty())
+            QLocale::setDefault(locale);
+        if (m_qt.load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
                       QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
             QCoreApplication::installTranslator(&m_qt);
-        if (m_sandbench.load(QLocale(), QStringLiteral("sandbench"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        if (m_sandbench.load(locale, QStringLiteral("sandbench"), QStringLiteral("_"), QStringLiteral(":/i18n")))
             QCoreApplication::installTranslator(&m_sandbench);
     }
 
@@ -87,9 +97,18 @@ int main(int argc, char* argv[])
     QApplication::setApplicationDisplayName(QCoreApplication::translate("main", "Sandbench"));
     CommandLine line;
     line.parser.process(app);
-    const sb::StoreLocation store = sb::Store::locate(
-        line.parser.isSet(line.store) ? std::filesystem::path(line.parser.value(line.store).toStdString())
-                                      : std::filesystem::path());
+    const sb::ui::AppSettings settings = sb::ui::AppSettings::load();
+    if (settings.theme != sb::ui::Theme::System)
+        sb::ui::applyTheme(settings.theme);
+    if (!settings.editorFont.family().isEmpty())
+        sb::ui::CodeEditor::setSharedFont(settings.editorFont);
+    // --store first, then $SANDBENCH_STORE, then the store chosen in the settings, then the default location.
+    std::filesystem::path named;
+    if (line.parser.isSet(line.store))
+        named = line.parser.value(line.store).toStdString();
+    else if (qEnvironmentVariableIsEmpty("SANDBENCH_STORE") && !settings.storePath.isEmpty())
+        named = settings.storePath.toStdString();
+    const sb::StoreLocation store = sb::Store::locate(named);
 
     sb::ui::MainWindow window(store);
     window.show();

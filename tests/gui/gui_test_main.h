@@ -1,7 +1,7 @@
 #pragma once
 
 // The main() of every test that drives real windows: offscreen unless the person running it chose a
-// platform, window state and recent files in a throwaway settings folder (never the user's).
+// platform, window state, recent files and recovered snippets in throwaway folders (never the user's).
 
 #include <QApplication>
 #include <QByteArray>
@@ -19,6 +19,9 @@ int runWindowTest(int argc, char* argv[], Setup&& setup)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QTemporaryDir configDir;
     qputenv("XDG_CONFIG_HOME", configDir.path().toUtf8());
+    // The recovery of unsaved snippets (AppDataLocation) in a throwaway folder too.
+    QTemporaryDir dataDir;
+    qputenv("XDG_DATA_HOME", dataDir.path().toUtf8());
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Sandbench"));
     QApplication::setApplicationName(QStringLiteral("sandbench-gui-test"));

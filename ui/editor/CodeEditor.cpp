@@ -3,6 +3,7 @@
 #include <Qsci/qscilexerbash.h>
 #include <Qsci/qscilexerpython.h>
 
+#include <QApplication>
 #include <QFontDatabase>
 #include <QFontMetrics>
 
@@ -13,12 +14,36 @@ namespace {
 constexpr int kLineNumberMargin = 0;
 constexpr int kMarkerMargin = 1;
 
+// The font a person chose in the settings; the family empty: none chosen.
+QFont& chosenFont()
+{
+    static QFont font{QString()};
+    return font;
+}
+
 QFont editorFont()
 {
+    if (!chosenFont().family().isEmpty())
+        return chosenFont();
     QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     font.setStyleHint(QFont::Monospace);
     font.setPointSizeF(std::max(font.pointSizeF(), 10.0));
     return font;
+}
+
+// The light scheme turned dark, hue kept: text lighter, paper darker.
+QColor darkText(const QColor& light)
+{
+    float h = 0, s = 0, l = 0, a = 0;
+    light.getHslF(&h, &s, &l, &a);
+    return QColor::fromHslF(h, s, 0.92f - 0.6f * l, a);
+}
+
+QColor darkPaper(const QColor& light)
+{
+    float h = 0, s = 0, l = 0, a = 0;
+    light.getHslF(&h, &s, &l, &a);
+    return QColor::fromHslF(h, s * 0.5f, 0.13f + (1.0f - l) * 0.6f, a);
 }
 
 // A light palette in the spirit of common IDE themes: few colours, each with a meaning.
@@ -90,11 +115,49 @@ CodeEditor::CodeEditor(QWidget* parent)
     applyStyle(m_bashLexer);
     setLanguage(sb::Language::Python);
 
+    followPalette();
+
     // Text edits move lines around; a stale mark would point at the wrong place.
     connect(this, &QsciScintilla::textChanged, this, [this] {
         if (!m_errorMessages.isEmpty() || !m_blockedMessages.isEmpty())
             clearErrorMarks();
     });
+}
+
+void CodeEditor::setSharedFont(const QFont& font)
+{
+    chosenFont() = font;
+    for (QWidget* widget : QApplication::allWidgets()) {
+        if (auto* editor = qobject_cast<CodeEditor*>(widget))
+            editor->applySharedFont();
+    }
+}
+
+QFont CodeEditor::sharedFont()
+{
+    return editorFont();
+}
+
+void CodeEditor::applySharedFont()
+{
+    const QFont font = editorFont();
+    setFont(font);
+    QList<QsciLexer*> lexers{m_pythonLexer, m_bashLexer};
+    if (lexer() && !lexers.contains(lexer()))
+        lexers.append(lexer());
+    for (QsciLexer* l : lexers) {
+        l->setDefaultFont(font);
+        // Style numbers run up to 127 (QsciScintillaBase::STYLE_MAX); a style without a description is unused.
+        for (int style = 0; style < 128; ++style) {
+            if (l->description(style).isEmpty())
+                continue;
+            QFont styled = font;
+            styled.setBold(l->font(style).bold());
+            styled.setItalic(l->font(style).italic());
+            l->setFont(styled, style);
+        }
+    }
+    restoreChrome();
 }
 
 void CodeEditor::applyStyle(QsciLexer* lexer)
@@ -159,12 +222,77 @@ void CodeEditor::setLanguage(sb::Language language)
 void CodeEditor::restoreChrome()
 {
     // setLexer() resets the margin and brace colours to the lexer's; restore ours.
-    setMarginsBackgroundColor(QColor(0xf5, 0xf6, 0xf7));
-    setMarginsForegroundColor(QColor(0x9a, 0xa0, 0xa6));
+    const auto paper = [this](const QColor& light) { return m_dark ? darkPaper(light) : light; };
+    const auto ink = [this](const QColor& light) { return m_dark ? darkText(light) : light; };
+    setMarginsBackgroundColor(paper(QColor(0xf5, 0xf6, 0xf7)));
+    setMarginsForegroundColor(ink(QColor(0x9a, 0xa0, 0xa6)));
     setMarginsFont(editorFont());
-    setMatchedBraceBackgroundColor(QColor(0xd6, 0xe9, 0xff));
-    setCaretLineBackgroundColor(QColor(0xf3, 0xf7, 0xfd));
+    setMatchedBraceBackgroundColor(paper(QColor(0xd6, 0xe9, 0xff)));
+    setMatchedBraceForegroundColor(ink(QColor(0x00, 0x33, 0xb3)));
+    setCaretLineBackgroundColor(paper(QColor(0xf3, 0xf7, 0xfd)));
+    setCaretForegroundColor(ink(QColor(0x1f, 0x23, 0x28)));
+    setIndentationGuidesForegroundColor(ink(QColor(0xe0, 0xe0, 0xe0)));
+    if (m_dark)
+        setSelectionBackgroundColor(QColor(0x26, 0x4f, 0x78));
+    else
+        resetSelectionBackgroundColor();
     updateLineNumberWidth();
+}
+
+void CodeEditor::setLexer(QsciLexer* lexer)
+{
+    recolour(lexer);
+    QsciScintilla::setLexer(lexer);
+}
+
+void CodeEditor::changeEvent(QEvent* event)
+{
+    QsciScintilla::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        followPalette();
+}
+
+void CodeEditor::followPalette()
+{
+    m_dark = palette().color(QPalette::Base).lightness() < 128;
+    recolour(m_pythonLexer);
+    recolour(m_bashLexer);
+    recolour(lexer());
+    restoreChrome();
+}
+
+void CodeEditor::recolour(QsciLexer* lexer)
+{
+    if (!lexer || m_lightColours.contains(lexer) == m_dark)
+        return;
+    // Style numbers run up to 127 (QsciScintillaBase::STYLE_MAX); a style without a description is unused.
+    if (m_dark) {
+        auto& light = m_lightColours[lexer];
+        light.insert(-1, {lexer->defaultColor(), lexer->defaultPaper()});
+        for (int style = 0; style < 128; ++style) {
+            if (!lexer->description(style).isEmpty())
+                light.insert(style, {lexer->color(style), lexer->paper(style)});
+        }
+        lexer->setDefaultColor(darkText(lexer->defaultColor()));
+        lexer->setDefaultPaper(darkPaper(lexer->defaultPaper()));
+        for (auto it = light.cbegin(); it != light.cend(); ++it) {
+            if (it.key() < 0)
+                continue;
+            lexer->setColor(darkText(it.value().first), it.key());
+            lexer->setPaper(darkPaper(it.value().second), it.key());
+        }
+        return;
+    }
+    const auto light = m_lightColours.take(lexer);
+    for (auto it = light.cbegin(); it != light.cend(); ++it) {
+        if (it.key() < 0) {
+            lexer->setDefaultColor(it.value().first);
+            lexer->setDefaultPaper(it.value().second);
+        } else {
+            lexer->setColor(it.value().first, it.key());
+            lexer->setPaper(it.value().second, it.key());
+        }
+    }
 }
 
 void CodeEditor::setLineNumbersShown(bool shown)

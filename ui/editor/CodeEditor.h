@@ -5,7 +5,10 @@
 #include <Qsci/qsciscintilla.h>
 
 #include <QHash>
+#include <QSet>
 #include <QString>
+
+#include <utility>
 
 class QsciLexerBash;
 class QsciLexerPython;
@@ -19,8 +22,17 @@ class CodeEditor : public QsciScintilla {
 public:
     explicit CodeEditor(QWidget* parent = nullptr);
 
+    // The font of every editor (the family empty: the system's fixed-width font), applied at once to the
+    // editors that exist, with each style's bold and italic kept.
+    static void setSharedFont(const QFont& font);
+    static QFont sharedFont();
+
     void setLanguage(sb::Language language);
     sb::Language language() const { return m_language; }
+    // The lexer, in the colours of the palette: a dark palette gets the light scheme turned dark.
+    void setLexer(QsciLexer* lexer = nullptr) override;
+    // Whether the editor shows its dark scheme (the palette's base is dark).
+    bool isDark() const { return m_dark; }
 
     // Marks a 0-based line as erroneous: a margin marker, a squiggle under the text and a tooltip-ready
     // message. Marks stay until clearErrorMarks() or until the text changes under them.
@@ -39,9 +51,14 @@ protected:
     void applyStyle(QsciLexer* lexer);
     void restoreChrome();
     void setLineNumbersShown(bool shown);
+    void changeEvent(QEvent* event) override;
 
 private:
     void updateLineNumberWidth();
+    void applySharedFont();
+    // Follows the palette: the lexers' colours and the chrome, light or dark.
+    void followPalette();
+    void recolour(QsciLexer* lexer);
 
     sb::Language m_language = sb::Language::Python;
     QsciLexerPython* m_pythonLexer = nullptr;
@@ -53,6 +70,10 @@ private:
     int m_blockedIndicator = 0;
     QHash<int, QString> m_errorMessages;
     QHash<int, QString> m_blockedMessages;
+    bool m_dark = false;
+    // The light colours (text, paper) of each style of a lexer shown dark, by style (-1: the defaults), to go
+    // back to.
+    QHash<QsciLexer*, QHash<int, std::pair<QColor, QColor>>> m_lightColours;
 };
 
 } // namespace sb::ui

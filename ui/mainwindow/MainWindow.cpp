@@ -9,6 +9,11 @@
 #include "usecases/demo_run.h"
 #include "usecases/run.h"
 #include "ui/editor/CodeEditor.h"
+#include "ui/editor/FindBar.h"
+#include "ui/mainwindow/Autosave.h"
+#include "ui/mainwindow/FileDrop.h"
+#include "ui/settings/AppSettings.h"
+#include "ui/settings/SettingsDialog.h"
 #include "ui/help/HelpWindows.h"
 #include "isolation/doctor.h"
 #include "ui/mainwindow/IsolationStatus.h"
@@ -28,6 +33,8 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFrame>
@@ -35,6 +42,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QSaveFile>
@@ -112,10 +120,20 @@ MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     m_storeBanner->setWordWrap(true);
     m_storeBanner->setStyleSheet(QStringLiteral("QLabel { background: #fdecea; color: #8a1c12; border: 1px solid #f5c2bc;"
                                                 " border-radius: 4px; padding: 6px 10px; }"));
+    m_recoveryBar = new RecoveryBar(this);
+
+    // The find bar sits under the editor it searches, as in common editors.
+    auto* editorPane = new QWidget(this);
+    auto* editorLayout = new QVBoxLayout(editorPane);
+    editorLayout->setContentsMargins(0, 0, 0, 0);
+    editorLayout->setSpacing(0);
+    editorLayout->addWidget(m_editor, 1);
+    m_findBar = new FindBar(m_editor, editorPane);
+    editorLayout->addWidget(m_findBar);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->setObjectName(QStringLiteral("editorSplitter"));
-    splitter->addWidget(m_editor);
+    splitter->addWidget(editorPane);
     splitter->addWidget(m_output);
     // The output gets as much height as the snippet: a run's result is read there.
     splitter->setStretchFactor(0, 1);
@@ -127,6 +145,7 @@ MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     auto* layout = new QVBoxLayout(m_central);
     layout->setContentsMargins(4, 4, 4, 0);
     layout->setSpacing(4);
+    layout->addWidget(m_recoveryBar);
     layout->addWidget(splitter, 1);
     setCentralWidget(m_central);
 
@@ -196,6 +215,12 @@ MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     resize(1440, 900);
     restoreSettings();
     updateTitle();
+    setUpRecovery();
+    // A default policy that no longer loads is said at once, not only when it refuses a run.
+    if (const auto problem = policyProblem(AppSettings::load().defaultPolicy))
+        statusBar()->showMessage(tr("The default policy in Edit ▸ Settings cannot rule a run: %1").arg(*problem), 20000);
+    setAcceptDrops(true);
+    m_editor->viewport()->installEventFilter(this);
 }
 
 MainWindow::~MainWindow() = default;
@@ -264,6 +289,38 @@ void MainWindow::createActions()
     m_aboutAction->setObjectName(QStringLiteral("actionAbout"));
     m_aboutAction->setMenuRole(QAction::AboutRole);
     connect(m_aboutAction, &QAction::triggered, this, &MainWindow::about);
+
+    m_findAction = new QAction(QIcon::fromTheme(QStringLiteral("edit-find")), tr("&Find…"), this);
+    m_findAction->setObjectName(QStringLiteral("actionFind"));
+    m_findAction->setShortcut(QKeySequence::Find);
+    m_findAction->setToolTip(tr("Find in the snippet, or in the rule set being edited (Ctrl+F)"));
+    connect(m_findAction, &QAction::triggered, this, [this] { activeFindBar()->showFind(); });
+
+    m_replaceAction = new QAction(QIcon::fromTheme(QStringLiteral("edit-find-replace")), tr("&Replace…"), this);
+    m_replaceAction->setObjectName(QStringLiteral("actionReplace"));
+    m_replaceAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    m_replaceAction->setToolTip(tr("Find and replace in the snippet, or in the rule set being edited (Ctrl+H)"));
+    connect(m_replaceAction, &QAction::triggered, this, [this] { activeFindBar()->showReplace(); });
+
+    // F3 belongs to the editor's area: the agent comparison uses it for its next difference.
+    m_findNextAction = new QAction(tr("Find &Next"), this);
+    m_findNextAction->setObjectName(QStringLiteral("actionFindNext"));
+    m_findNextAction->setShortcut(QKeySequence(Qt::Key_F3));
+    m_findNextAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_findNextAction, &QAction::triggered, m_findBar, &FindBar::findNext);
+    m_findPreviousAction = new QAction(tr("Find &Previous"), this);
+    m_findPreviousAction->setObjectName(QStringLiteral("actionFindPrevious"));
+    m_findPreviousAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3));
+    m_findPreviousAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_findPreviousAction, &QAction::triggered, m_findBar, &FindBar::findPrevious);
+    m_findBar->parentWidget()->addActions({m_findNextAction, m_findPreviousAction});
+
+    m_settingsAction = new QAction(QIcon::fromTheme(QStringLiteral("preferences-system")), tr("&Settings…"), this);
+    m_settingsAction->setObjectName(QStringLiteral("actionSettings"));
+    m_settingsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    m_settingsAction->setMenuRole(QAction::PreferencesRole);
+    m_settingsAction->setToolTip(tr("Store, default policy, editor font, theme and language (Ctrl+,)"));
+    connect(m_settingsAction, &QAction::triggered, this, &MainWindow::showSettings);
 
     // The workspaces, Ctrl+1 … Ctrl+6 in the order of the bar (WorkspaceModes switches on their triggers).
     auto workspace = [this](const char* name, const char* themed, QStyle::StandardPixmap fallback, const QString& text,
@@ -606,6 +663,15 @@ void MainWindow::createMenus()
     fileMenu->addSeparator();
     fileMenu->addAction(m_quitAction);
 
+    auto* editMenu = menuBar()->addMenu(tr("&Edit"));
+    editMenu->setObjectName(QStringLiteral("editMenu"));
+    editMenu->addAction(m_findAction);
+    editMenu->addAction(m_replaceAction);
+    editMenu->addAction(m_findNextAction);
+    editMenu->addAction(m_findPreviousAction);
+    editMenu->addSeparator();
+    editMenu->addAction(m_settingsAction);
+
     auto* runMenu = menuBar()->addMenu(tr("&Run"));
     runMenu->addAction(m_runAction);
     runMenu->addAction(m_cancelAction);
@@ -772,7 +838,11 @@ sb::RunPolicyRequest MainWindow::askedPolicy() const
     sb::RunPolicyRequest asked;
     if (const int level = m_levelCombo->currentData().toInt(); level >= 0 && m_levelCombo->isEnabled())
         asked.level = static_cast<sb::IsolationLevel>(level);
-    asked.policy = toStdString(currentPolicy());
+    // The toolbar's "Default" is the default policy of Edit ▸ Settings when there is one; a bad one refuses the
+    // run, saying why. "The sandbox's own" asks for none.
+    const bool sandboxOwn = m_policyCombo->currentData().toString() == QLatin1String(":sandbox");
+    const QString chosen = currentPolicy();
+    asked.policy = toStdString(chosen.isEmpty() && !sandboxOwn ? AppSettings::load().defaultPolicy : chosen);
     asked.timeoutMs = m_timeoutSpin->value();
     asked.memoryMb = m_memorySpin->value();
     return asked;
@@ -817,7 +887,10 @@ void MainWindow::runDemo()
                                   "or let it end first"));
         return;
     }
-    auto basePolicy = sb::resolveRunPolicy(askedPolicy());
+    // The demo's cases expect the toolbar's level and limits, not the default policy of the snippets.
+    sb::RunPolicyRequest asked = askedPolicy();
+    asked.policy.clear();
+    auto basePolicy = sb::resolveRunPolicy(asked);
     if (!basePolicy) {
         m_statusLabel->setText(tr("The demo was not started: %1").arg(toQString(basePolicy.error().message)));
         return;
@@ -1173,7 +1246,131 @@ void MainWindow::closeEvent(QCloseEvent* event)
     m_jobs->cancel();
     m_agentWorkspace->launcher()->stop(); // the worker ends with the window, waited for as it goes
     saveSettings();
+    // Saved, discarded on purpose, or nothing unsaved; an offer left unanswered stays for the next start.
+    if (m_recoveryBar->isHidden())
+        m_autosave->discard();
     event->accept();
+}
+
+void MainWindow::setUpRecovery()
+{
+    m_autosave = new Autosave(m_editor, [this] { return m_currentFile; }, this);
+    connect(m_autosave, &Autosave::failed, this, [this](const QString& message) {
+        statusBar()->showMessage(tr("Unsaved changes are not backed up: %1").arg(message), 10000);
+    });
+    const auto pending = Autosave::pending();
+    if (!pending)
+        return;
+    m_autosave->setHeld(true);
+    m_recoveryBar->offer(*pending);
+    connect(m_recoveryBar, &RecoveryBar::restoreRequested, this, [this, snippet = *pending] {
+        setLanguage(snippet.language);
+        m_editor->setText(snippet.text);
+        m_editor->setModified(true);
+        setCurrentFile(snippet.path);
+        m_autosave->setHeld(false);
+        statusBar()->showMessage(tr("Restored the unsaved snippet of the last session"), 5000);
+    });
+    connect(m_recoveryBar, &RecoveryBar::discardRequested, this, [this] {
+        m_autosave->discard();
+        m_autosave->setHeld(false);
+    });
+}
+
+FindBar* MainWindow::activeFindBar() const
+{
+    const QWidget* focus = QApplication::focusWidget();
+    if (focus && m_rulesWorkspace->isAncestorOf(focus) && m_rulesWorkspace->currentEditor())
+        return m_rulesWorkspace->findBar();
+    return m_findBar;
+}
+
+void MainWindow::showSettings()
+{
+    auto* dialog = new SettingsDialog(QString::fromStdString(m_store.path.string()), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this] {
+        statusBar()->showMessage(tr("Settings saved"), 4000);
+    });
+    dialog->open();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!droppedFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QStringList files = droppedFiles(event->mimeData());
+    if (files.isEmpty())
+        return;
+    event->acceptProposedAction();
+    for (const QString& path : files)
+        openDroppedFile(path);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_editor->viewport()) {
+        if (event->type() == QEvent::DragEnter || event->type() == QEvent::DragMove) {
+            auto* drag = static_cast<QDragMoveEvent*>(event);
+            if (!droppedFiles(drag->mimeData()).isEmpty()) {
+                drag->acceptProposedAction();
+                return true;
+            }
+        } else if (event->type() == QEvent::Drop) {
+            auto* drop = static_cast<QDropEvent*>(event);
+            if (!droppedFiles(drop->mimeData()).isEmpty()) {
+                dropEvent(drop);
+                return true;
+            }
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+bool MainWindow::openDroppedFile(const QString& path)
+{
+    const QString name = QFileInfo(path).fileName();
+    switch (droppedFileKind(path)) {
+    case DroppedFile::Snippet:
+        return maybeSave() && openFile(path);
+    case DroppedFile::RuleSet:
+        showRules();
+        return m_rulesWorkspace->openRuleSetFile(path);
+    case DroppedFile::Dataset:
+        showRules();
+        return m_rulesWorkspace->loadDataFile(path);
+    case DroppedFile::Policy: {
+        auto* box = new QMessageBox(QMessageBox::Question, tr("Policy"),
+                                    tr("%1 is a policy. Use it as the default policy of your runs?").arg(name),
+                                    QMessageBox::Yes | QMessageBox::No, this);
+        box->setObjectName(QStringLiteral("dropPolicyBox"));
+        box->setInformativeText(tr("It can be changed in Edit ▸ Settings."));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        connect(box, &QMessageBox::buttonClicked, this, [this, box, path](QAbstractButton* button) {
+            if (box->standardButton(button) != QMessageBox::Yes)
+                return;
+            AppSettings settings = AppSettings::load();
+            settings.defaultPolicy = path;
+            settings.save();
+            statusBar()->showMessage(tr("Runs use the policy %1").arg(path), 5000);
+        });
+        box->open();
+        return true;
+    }
+    case DroppedFile::Unknown:
+        break;
+    }
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Open"), tr("Sandbench does not know how to open %1.").arg(name),
+                                QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("dropErrorBox"));
+    box->setInformativeText(tr("Drop a snippet (.py, .sh), a rule set or policy (.yaml), or a dataset (.csv, .jsonl)."));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    return false;
 }
 
 } // namespace sb::ui

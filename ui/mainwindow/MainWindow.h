@@ -22,6 +22,9 @@ class QToolButton;
 namespace sb::ui {
 
 class AgentWorkspace;
+class Autosave;
+class FindBar;
+class RecoveryBar;
 class DocsBrowser;
 class IsolationStatus;
 class WorkspaceModes;
@@ -54,6 +57,10 @@ public:
     bool saveFile(const QString& path);
 
     CodeEditor* editor() const { return m_editor; }
+    FindBar* findBar() const { return m_findBar; }
+    Autosave* autosave() const { return m_autosave; }
+    // Opens a file dropped on the window where it belongs (DroppedFile); false, with a message, when it cannot.
+    bool openDroppedFile(const QString& path);
     JobRunner* jobs() const { return m_jobs; }
     CheckpointBrowser* checkpointBrowser() const { return m_checkpointBrowser; }
     RulesWorkspace* rulesWorkspace() const { return m_rulesWorkspace; }
@@ -76,6 +83,10 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    // Files dropped on the editor open as on the window, rather than their paths going into the text.
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void createActions();
@@ -119,6 +130,11 @@ private:
     // What an audit entry is about, shown where the window keeps it (AuditView::openRequested).
     void openAuditSubject(const QString& kind, const QString& id, const QString& sandbox);
     void setLanguage(sb::Language language);
+    // Autosave of the editor, and the offer of what the last session left unsaved.
+    void setUpRecovery();
+    void showSettings();
+    // The find bar of the editor with the focus: a rule set's when one has it, else the snippet's.
+    FindBar* activeFindBar() const;
     void about();
     void showDocumentation();
     void updateTitle();
@@ -168,6 +184,14 @@ private:
     QAction* m_docsAction = nullptr;
     QAction* m_shortcutsAction = nullptr;
     DocsBrowser* m_docs = nullptr;
+    QAction* m_findAction = nullptr;
+    QAction* m_replaceAction = nullptr;
+    QAction* m_findNextAction = nullptr;
+    QAction* m_findPreviousAction = nullptr;
+    QAction* m_settingsAction = nullptr;
+    FindBar* m_findBar = nullptr;
+    Autosave* m_autosave = nullptr;
+    RecoveryBar* m_recoveryBar = nullptr;
     QAction* m_checkpointsAction = nullptr;
     QAction* m_rulesAction = nullptr;
     QAction* m_agentsAction = nullptr;

@@ -1,5 +1,6 @@
 #include "ui/rules/RulesWorkspace.h"
 
+#include "ui/editor/FindBar.h"
 #include "ui/models/ChangedDecisionsModel.h"
 #include "ui/models/Conversions.h"
 #include "ui/rules/RuleSetEditor.h"
@@ -261,7 +262,10 @@ QWidget* RulesWorkspace::buildEditorPane()
     // Close buttons are the workspace's own (markTabs): the style's turns red on the current tab, which
     // reads as an error.
     m_editors->setTabsClosable(false);
+    m_findBar = new FindBar(nullptr, this);
+    m_findBar->setObjectName(QStringLiteral("rulesFindBar"));
     connect(m_editors, &QTabWidget::currentChanged, this, [this] {
+        m_findBar->setEditor(currentEditor());
         if (auto* ed = currentEditor())
             ed->checkNow();
     });
@@ -273,6 +277,7 @@ QWidget* RulesWorkspace::buildEditorPane()
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(m_editors, 1);
+    leftLayout->addWidget(m_findBar);
     leftLayout->addWidget(m_checkLabel);
     return left;
 }

@@ -30,6 +30,7 @@ namespace sb::ui {
 
 class ChangedDecisionsFilter;
 class ChangedDecisionsModel;
+class FindBar;
 class RuleSetEditor;
 class RulesCharts;
 
@@ -64,6 +65,8 @@ public:
     RulesJobRunner* jobs() const { return m_jobs; }
     RuleSetEditor* editor(int index) const;
     RuleSetEditor* currentEditor() const;
+    // The find bar under the rule sets: it searches the current tab.
+    FindBar* findBar() const { return m_findBar; }
     int ruleSetCount() const;
     const LoadedDataset* dataset() const { return m_data.get(); }
     const RulesResult* result() const { return m_result.get(); }
@@ -122,6 +125,7 @@ private:
     QStackedWidget* m_pages = nullptr; // the empty state, or the rule sets beside their results
     QSplitter* m_split = nullptr;
     QTabWidget* m_editors = nullptr;
+    FindBar* m_findBar = nullptr;
     QTabWidget* m_results = nullptr;
     RulesCharts* m_charts = nullptr;
     ChangedDecisionsModel* m_model = nullptr;
