@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/promote/PromotionDialog.h"
+
 #include <QFrame>
 #include <QPointer>
 #include <QString>
@@ -11,7 +13,6 @@ class QTimer;
 namespace sb::ui {
 
 class MainWindow;
-class PromotionDialog;
 
 // Play demo: a guided walk through a demo store in about a minute. A callout over the window (not modal, never a
 // dialog of its own) names each part in turn while the real widgets show it: the snippets and their outcomes, a
