@@ -227,6 +227,7 @@ void TestDemoMode::playDemoShowsEachPartInTurn()
             QCOMPARE(m_window->checkpointBrowser()->currentSandbox(), toQString(sb::kDemoSandbox));
             QTRY_VERIFY(child<QTableView>("checkpointTable")->model()->rowCount() >= 2);
             QVERIFY(child<QTableView>("checkpointTable")->isVisible());
+            screenshot(QStringLiteral("demo-05-checkpoints-1366.png"));
             break;
         case DemoTour::Step::Promotion: {
             QVERIFY(dockShown("checkpointDock"));

@@ -33,6 +33,7 @@ namespace {
 
 constexpr int kCalloutWidth = 430;
 constexpr int kMargin = 16;
+constexpr int kReviewButtonsHeight = 56; // the promotion review's row of buttons, with a margin
 
 // Brings `widget` to the front of every stack (a tab widget's pages) it sits in, up to its window.
 void bringToFront(QWidget* widget)
@@ -205,8 +206,8 @@ QString DemoTour::caption() const
         return tr("Every snippet runs in an operating-system sandbox and ends in one outcome: ok, error, blocked, "
                   "timeout, memory limit or crashed. The history lists the demo's snippets, one of each.");
     case Step::BlockedRun:
-        return tr("This snippet tried something its policy refuses. The output says what the sandbox blocked and "
-                  "where, and the editor marks the line; the run is recorded with it.");
+        return tr("This snippet tried something its policy refuses. The output names what the sandbox blocked and "
+                  "the isolation the run had; the run is recorded with it, as every run is.");
     case Step::Rules:
         return tr("The rules workspace runs rule sets on a dataset. The current rules against two variants on "
                   "5,000 demo transactions: the charts show the decisions each variant changes.");
@@ -214,8 +215,8 @@ QString DemoTour::caption() const
         return tr("A scripted agent upgraded a dependency in a sandbox of its own. Every tool call is a step on the "
                   "timeline, with its arguments, its result and the policy's decision.");
     case Step::Checkpoints:
-        return tr("A sandbox keeps checkpoints of its workspace, like commits: the graph shows them and a fork made "
-                  "from one. Select one, or two, to see what changed.");
+        return tr("A sandbox keeps checkpoints of its workspace, like commits: the graph shows them, and "
+                  "demo-rules-strict is a fork made from one. Select one, or two, to see what changed.");
     case Step::Promotion:
         return tr("The agent's change waits to be promoted into the repository it came from. The review shows the "
                   "changed files, the risk and the checks first; the walk closes it without promoting.");
@@ -345,10 +346,14 @@ void DemoTour::place()
     if (!host)
         return;
     resize(kCalloutWidth, hasHeightForWidth() ? heightForWidth(kCalloutWidth) : sizeHint().height());
-    QRect area = host->rect();
-    if (host == m_window && m_window->centralWidget())
-        area = QRect(m_window->centralWidget()->mapTo(m_window, QPoint(0, 0)), m_window->centralWidget()->size());
-    move(area.left() + kMargin, std::max(area.top(), area.bottom() - height() - kMargin));
+    // Over the window: the top right of the snippet editor, where a short snippet leaves room and the output, the
+    // history and the workspaces stay in view. Over the review: its lower left, above its buttons.
+    if (host == m_window && m_window->centralWidget()) {
+        const QRect area(m_window->centralWidget()->mapTo(m_window, QPoint(0, 0)), m_window->centralWidget()->size());
+        move(std::max(area.left(), area.right() - width() - kMargin), area.top() + kMargin);
+    } else {
+        move(kMargin, std::max(0, host->height() - height() - kReviewButtonsHeight));
+    }
     raise();
 }
 
