@@ -1,4 +1,6 @@
 #include "ui/editor/CodeEditor.h"
+#include "store/audit_key.h"
+#include "ui/demo/DemoStore.h"
 #include "ui/mainwindow/MainWindow.h"
 #include "ui/settings/AppSettings.h"
 #include "ui/style/Theme.h"
@@ -11,7 +13,10 @@
 #include <QMessageBox>
 #include <QTranslator>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <memory>
 
 namespace {
 
@@ -53,6 +58,12 @@ struct CommandLine {
         QStringLiteral("store"),
         QCoreApplication::translate("main", "The store file to use (default: $SANDBENCH_STORE or the user's data folder)."),
         QCoreApplication::translate("main", "PATH")};
+    QCommandLineOption demo{
+        QStringLiteral("demo"),
+        QCoreApplication::translate("main", "Open a new demo store, for training: snippets of every outcome, the rules "
+                                            "demo, an agent session, sandboxes with checkpoints, and Play demo. It "
+                                            "lives in a private temporary folder removed when the window closes; "
+                                            "your own store is not touched.")};
 
     CommandLine()
     {
@@ -61,13 +72,14 @@ struct CommandLine {
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOption(store);
+        parser.addOption(demo);
     }
 };
 
-// --help and --version, answered before the window system is touched, so that they work with no display.
-// An unknown option is left to the second reading, under QApplication: it may be one of Qt's own (-platform),
-// which QApplication takes out of the arguments first.
-void answerHelpAndVersion(int argc, char* argv[])
+// --help and --version, and a refusal of --demo with --store, answered before the window system is touched, so
+// that they work with no display. An unknown option is left to the second reading, under QApplication: it may be
+// one of Qt's own (-platform), which QApplication takes out of the arguments first.
+void answerBeforeWindow(int argc, char* argv[])
 {
     QCoreApplication app(argc, argv);
     describeApplication();
@@ -82,13 +94,20 @@ void answerHelpAndVersion(int argc, char* argv[])
         line.parser.showHelp(); // exits
     if (version)
         line.parser.showVersion(); // exits
+    if (line.parser.isSet(line.demo) && line.parser.isSet(line.store)) {
+        const QString message = QCoreApplication::translate(
+            "main", "%1: --demo opens a new demo store of its own and cannot be used with --store.\n")
+                                    .arg(QCoreApplication::applicationName());
+        std::fputs(message.toLocal8Bit().constData(), stderr);
+        std::exit(2);
+    }
 }
 
 } // namespace
 
 int main(int argc, char* argv[])
 {
-    answerHelpAndVersion(argc, argv);
+    answerBeforeWindow(argc, argv);
 
     QApplication app(argc, argv);
     describeApplication();
@@ -102,15 +121,32 @@ int main(int argc, char* argv[])
         sb::ui::applyTheme(settings.theme);
     if (!settings.editorFont.family().isEmpty())
         sb::ui::CodeEditor::setSharedFont(settings.editorFont);
+    // Demo mode works on a store of its own (ui/demo/DemoStore.h), never $SANDBENCH_STORE nor the user's, and
+    // keeps the audit key of its log in its folder, away from the user's keys. Both are set in the environment too,
+    // for what this process starts (an agent's own `sandbench`, say) to find the demo store and not the user's.
+    std::unique_ptr<sb::ui::DemoStore> demo;
+    if (line.parser.isSet(line.demo)) {
+        demo = std::make_unique<sb::ui::DemoStore>();
+        if (!demo->isValid()) {
+            const QString message = QCoreApplication::translate("main", "%1: the demo store could not be made: %2\n")
+                                        .arg(QCoreApplication::applicationName(), demo->errorString());
+            std::fputs(message.toLocal8Bit().constData(), stderr);
+            return 1;
+        }
+        qputenv(sb::kAuditKeysEnv.data(), QByteArray::fromStdString(demo->auditKeysFolder().string()));
+        qputenv("SANDBENCH_STORE", QByteArray::fromStdString(demo->storePath().string()));
+    }
     // --store first, then $SANDBENCH_STORE, then the store chosen in the settings, then the default location.
     std::filesystem::path named;
     if (line.parser.isSet(line.store))
         named = line.parser.value(line.store).toStdString();
     else if (qEnvironmentVariableIsEmpty("SANDBENCH_STORE") && !settings.storePath.isEmpty())
         named = settings.storePath.toStdString();
-    const sb::StoreLocation store = sb::Store::locate(named);
+    const sb::StoreLocation store = demo ? sb::StoreLocation{demo->storePath(), false} : sb::Store::locate(named);
 
     sb::ui::MainWindow window(store);
+    if (demo)
+        window.markDemoStore();
     window.show();
     if (const auto error = window.openStore()) {
         // Errors are values up to here; this is the one place that turns one into a dialog.
@@ -122,6 +158,8 @@ int main(int argc, char* argv[])
             "main", "You can still edit and run snippets; runs are not recorded and the file is left untouched."));
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
+    } else if (demo) {
+        window.seedDemoStore();
     }
     return QApplication::exec();
 }

@@ -411,6 +411,13 @@ void CheckpointBrowser::sweep(bool automatic)
 
 void CheckpointBrowser::seedDemo()
 {
+    // A task may still run (the sweep at start, when the demo follows the store's opening): the demo's sandboxes
+    // are made once it ends, rather than refused.
+    if (m_jobs->isBusy() && m_jobs->storePath()) {
+        connect(m_jobs, &CheckpointJobRunner::taskFinished, this, [this] { started(m_jobs->seedDemo()); },
+                Qt::SingleShotConnection);
+        return;
+    }
     started(m_jobs->seedDemo());
 }
 

@@ -42,7 +42,8 @@ public:
     void reload();
     // Destroys expired sandboxes and archives idle ones in the background; `automatic` for the sweep at start.
     void sweep(bool automatic);
-    // The demo's sandboxes (core/demo/demo_sandboxes.h), made in the background.
+    // The demo's sandboxes (core/demo/demo_sandboxes.h), made in the background (after the task that runs, if one
+    // does).
     void seedDemo();
 
     CheckpointJobRunner* jobs() const { return m_jobs; }

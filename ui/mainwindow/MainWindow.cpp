@@ -5,6 +5,7 @@
 #include "ui/audit/AuditView.h"
 #include "ui/charts/MetricsDashboard.h"
 #include "ui/checkpoints/CheckpointBrowser.h"
+#include "ui/demo/DemoTour.h"
 #include "demo/demo.h"
 #include "usecases/demo_run.h"
 #include "usecases/run.h"
@@ -43,6 +44,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProcess>
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QSaveFile>
@@ -210,6 +212,7 @@ MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     connect(m_checkpointBrowser, &CheckpointBrowser::statusMessage, statusBar(), &QStatusBar::showMessage);
     connect(m_checkpointBrowser, &CheckpointBrowser::storeChanged, m_auditView, &AuditView::storeChanged);
     connect(m_checkpointBrowser->sandboxModel(), &QAbstractItemModel::modelReset, this, &MainWindow::fillSandboxes);
+    m_tour = new DemoTour(this);
 
     setBusy(false);
     resize(1440, 900);
@@ -270,6 +273,18 @@ void MainWindow::createActions()
     m_demoAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     m_demoAction->setToolTip(tr("Run every demo case: moves every counter and chart"));
     connect(m_demoAction, &QAction::triggered, this, &MainWindow::runDemo);
+
+    m_openDemoStoreAction = new QAction(tr("Open &Demo Store"), this);
+    m_openDemoStoreAction->setObjectName(QStringLiteral("actionOpenDemoStore"));
+    m_openDemoStoreAction->setToolTip(tr("Open a new window on a fresh demo store, for training; your store stays "
+                                         "as it is"));
+    connect(m_openDemoStoreAction, &QAction::triggered, this, &MainWindow::openDemoStore);
+
+    m_playDemoAction = new QAction(actionIcon(ActionIcon::Demo), tr("&Play Demo"), this);
+    m_playDemoAction->setObjectName(QStringLiteral("actionPlayDemo"));
+    m_playDemoAction->setToolTip(tr("Walk through the demo store's parts in about a minute (in a window on your own "
+                                    "store, a demo store opens first)"));
+    connect(m_playDemoAction, &QAction::triggered, this, &MainWindow::playDemo);
 
     m_docsAction = new QAction(QIcon::fromTheme(QStringLiteral("help-contents")), tr("&Documentation"), this);
     m_docsAction->setObjectName(QStringLiteral("actionDocumentation"));
@@ -657,6 +672,7 @@ void MainWindow::createMenus()
     m_recentMenu = fileMenu->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     rebuildRecentMenu();
+    fileMenu->addAction(m_openDemoStoreAction);
     fileMenu->addSeparator();
     fileMenu->addAction(m_saveAction);
     fileMenu->addAction(m_saveAsAction);
@@ -709,6 +725,7 @@ void MainWindow::createMenus()
     helpMenu->setObjectName(QStringLiteral("helpMenu"));
     helpMenu->addAction(m_docsAction);
     helpMenu->addAction(m_shortcutsAction);
+    helpMenu->addAction(m_playDemoAction);
     helpMenu->addSeparator();
     helpMenu->addAction(m_aboutAction);
 }
@@ -767,7 +784,7 @@ void MainWindow::saveSettings() const
 std::optional<QString> MainWindow::openStore()
 {
     const QString path = QString::fromStdString(m_store.path.string());
-    m_storeLabel->setText(tr("Store: %1").arg(QFileInfo(path).fileName()));
+    m_storeLabel->setText(m_demoStore ? tr("Demo store") : tr("Store: %1").arg(QFileInfo(path).fileName()));
     m_storeLabel->setToolTip(path);
     m_storeLabel->setMinimumWidth(m_storeLabel->sizeHint().width()); // status messages must not squeeze it
     auto snapshot = loadStoreSnapshot(m_store);
@@ -911,6 +928,43 @@ void MainWindow::runDemo()
         m_checkpointBrowser->seedDemo();
 }
 
+void MainWindow::markDemoStore()
+{
+    m_demoStore = true;
+    updateTitle();
+}
+
+void MainWindow::seedDemoStore()
+{
+    if (!m_storeUsable || m_jobs->isRunning())
+        return;
+    // The rules demo, compared once its transactions are read (the workspace takes them first), so that the
+    // walk's rules step has its A/B charts.
+    connect(m_rulesWorkspace->jobs(), &RulesJobRunner::dataLoaded, m_rulesWorkspace,
+            [this] { m_rulesWorkspace->compare(); }, Qt::SingleShotConnection);
+    m_rulesWorkspace->openDemo();
+    runDemo(); // its cases, the worked example's agent session and the demo's sandboxes, with progress and Cancel
+    m_seedingDemoStore = m_demoRunning;
+}
+
+void MainWindow::openDemoStore()
+{
+    const QString program = QCoreApplication::applicationFilePath();
+    if (QProcess::startDetached(program, {QStringLiteral("--demo")}))
+        statusBar()->showMessage(tr("A demo store opens in a new window…"), 6000);
+    else
+        m_statusLabel->setText(tr("The demo store was not opened: %1 did not start").arg(program));
+}
+
+void MainWindow::playDemo()
+{
+    if (!m_demoStore) {
+        openDemoStore();
+        return;
+    }
+    m_tour->play();
+}
+
 void MainWindow::showSnippets()
 {
     m_modes->switchTo(WorkspaceModes::Mode::Snippets);
@@ -1038,10 +1092,20 @@ void MainWindow::onJobFinished(quint64 /*jobId*/, bool cancelled)
             summary = tr("Demo finished: %n case(s) ended unexpectedly.", nullptr, m_demoUnexpected);
         m_output->appendNote(summary);
         m_output->finishLog(summary);
+        // The worked example made sandboxes and recorded a session: the browser and the workspace list them.
+        m_checkpointBrowser->reload();
+        m_agentWorkspace->refresh();
     }
     m_statusLabel->setText(cancelled ? tr("Cancelled") : tr("Ready"));
     m_demoRunning = false;
     setBusy(false);
+    if (m_seedingDemoStore) {
+        m_seedingDemoStore = false;
+        if (cancelled)
+            m_statusLabel->setText(tr("Cancelled: the demo store holds only what ran before"));
+        else
+            m_tour->offer();
+    }
 }
 
 void MainWindow::loadHistoryRow(const QModelIndex& index)
@@ -1184,10 +1248,9 @@ void MainWindow::updateTitle()
 {
     const QString name = m_currentFile.isEmpty() ? tr("untitled") : QFileInfo(m_currentFile).fileName();
     const QString sandbox = m_sandboxCombo ? currentSandbox() : QString();
-    if (sandbox.isEmpty())
-        setWindowTitle(tr("%1[*] — Sandbench").arg(name));
-    else
-        setWindowTitle(tr("%1[*] in sandbox %2 — Sandbench").arg(name, sandbox));
+    const QString title = sandbox.isEmpty() ? tr("%1[*] — Sandbench").arg(name)
+                                            : tr("%1[*] in sandbox %2 — Sandbench").arg(name, sandbox);
+    setWindowTitle(m_demoStore ? tr("%1 (demo store)").arg(title) : title);
 }
 
 void MainWindow::addRecentFile(const QString& path)
@@ -1243,9 +1306,11 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
+    m_tour->stop();
     m_jobs->cancel();
     m_agentWorkspace->launcher()->stop(); // the worker ends with the window, waited for as it goes
-    saveSettings();
+    if (!m_demoStore) // a demo window's layout (the walk shows its workspaces) is not the person's
+        saveSettings();
     // Saved, discarded on purpose, or nothing unsaved; an offer left unanswered stays for the next start.
     if (m_recoveryBar->isHidden())
         m_autosave->discard();

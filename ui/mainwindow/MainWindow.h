@@ -31,6 +31,7 @@ class WorkspaceModes;
 class AuditView;
 class CheckpointBrowser;
 class CodeEditor;
+class DemoTour;
 class MetricsDashboard;
 class OutputPane;
 class RulesWorkspace;
@@ -81,6 +82,18 @@ public:
     // The policy of the next run: a preset's name or a file's path ("": the default, or the sandbox's own).
     QString currentPolicy() const;
 
+    QTableView* historyView() const { return m_historyView; }
+    // The run at `index` of the history view: its snippet in the editor, its result in the output.
+    void loadHistoryRow(const QModelIndex& index);
+
+    // Demo mode (sandbench-gui --demo, ui/demo): the window works on a demo store and its title says so.
+    void markDemoStore();
+    bool isDemoStore() const { return m_demoStore; }
+    // Fills the demo store: the demo's cases and its agent session (as Demo does), its sandboxes with their
+    // checkpoints, the rules demo compared; then offers Play demo.
+    void seedDemoStore();
+    DemoTour* demoTour() const { return m_tour; }
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -126,7 +139,6 @@ private:
     void setCurrentFile(const QString& path);
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
-    void loadHistoryRow(const QModelIndex& index);
     // What an audit entry is about, shown where the window keeps it (AuditView::openRequested).
     void openAuditSubject(const QString& kind, const QString& id, const QString& sandbox);
     void setLanguage(sb::Language language);
@@ -135,6 +147,11 @@ private:
     void showSettings();
     // The find bar of the editor with the focus: a rule set's when one has it, else the snippet's.
     FindBar* activeFindBar() const;
+
+    // A new sandbench-gui on a demo store of its own; this window and its store stay as they are.
+    void openDemoStore();
+    // Play demo: the walk through a demo store; in a window on the person's own store, a demo store opens first.
+    void playDemo();
     void about();
     void showDocumentation();
     void updateTitle();
@@ -146,6 +163,9 @@ private:
     QString m_currentFile;
     bool m_demoRunning = false;
     int m_demoUnexpected = 0;
+    bool m_demoStore = false;
+    bool m_seedingDemoStore = false;
+    DemoTour* m_tour = nullptr;
 
     JobRunner* m_jobs = nullptr;
     RunHistoryModel* m_historyModel = nullptr;
@@ -180,6 +200,8 @@ private:
     QAction* m_runAction = nullptr;
     QAction* m_cancelAction = nullptr;
     QAction* m_demoAction = nullptr;
+    QAction* m_openDemoStoreAction = nullptr;
+    QAction* m_playDemoAction = nullptr;
     QAction* m_aboutAction = nullptr;
     QAction* m_docsAction = nullptr;
     QAction* m_shortcutsAction = nullptr;
