@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>DemoStore</name>
+    <message>
+        <source>cannot make %1 private to its owner</source>
+        <translation>%1 kann nicht nur für seinen Besitzer zugänglich gemacht werden</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>Demo transactions</source>
@@ -146,6 +153,22 @@ Argumente von einer Person bearbeitet</translation>
     <message>
         <source>You can still edit and run snippets; runs are not recorded and the file is left untouched.</source>
         <translation>Sie können weiterhin Snippets bearbeiten und ausführen; Ausführungen werden nicht aufgezeichnet, und die Datei bleibt unverändert.</translation>
+    </message>
+    <message>
+        <source>Open a new demo store, for training: snippets of every outcome, the rules demo, an agent session, sandboxes with checkpoints, and Play demo. It lives in a private temporary folder removed when the window closes; your own store is not touched.</source>
+        <translation>Öffnet eine neue Demo-Ablage für Schulungen: Snippets mit jedem Ergebnis, die Regel-Demo, eine Agent-Sitzung, Sandboxes mit Checkpoints und die geführte Demo. Sie liegt in einem privaten temporären Ordner, der beim Schließen des Fensters entfernt wird; Ihre eigene Ablage bleibt unberührt.</translation>
+    </message>
+    <message>
+        <source>%1: --demo opens a new demo store of its own and cannot be used with --store.
+</source>
+        <translation>%1: --demo öffnet eine eigene neue Demo-Ablage und kann nicht mit --store verwendet werden.
+</translation>
+    </message>
+    <message>
+        <source>%1: the demo store could not be made: %2
+</source>
+        <translation>%1: Die Demo-Ablage konnte nicht angelegt werden: %2
+</translation>
     </message>
 </context>
 <context>
@@ -1023,6 +1046,17 @@ Hash %2</translation>
     </message>
 </context>
 <context>
+    <name>sb::ui::Autosave</name>
+    <message>
+        <source>Cannot make the folder of %1</source>
+        <translation>Der Ordner von %1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::ChangedDecisionsModel</name>
     <message>
         <source>Record</source>
@@ -1555,6 +1589,105 @@ Hash %2</translation>
     </message>
 </context>
 <context>
+    <name>sb::ui::DemoTour</name>
+    <message>
+        <source>Play demo</source>
+        <translation>Demo abspielen</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Zurück</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Weiter</translation>
+    </message>
+    <message>
+        <source>End the walk (Esc)</source>
+        <translation>Rundgang beenden (Esc)</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>The demo store is ready</source>
+        <translation>Die Demo-Ablage ist bereit</translation>
+    </message>
+    <message>
+        <source>This window works on a demo store of its own, filled with snippets of every outcome, the rules demo, a recorded agent session, sandboxes with checkpoints and a change ready to promote. Your own store is untouched. Play demo walks through it in about a minute.</source>
+        <translation>Dieses Fenster arbeitet mit einer eigenen Demo-Ablage: Snippets mit jedem Ergebnis, die Regel-Demo, eine aufgezeichnete Agent-Sitzung, Sandboxes mit Checkpoints und eine Änderung, die zur Übernahme bereitsteht. Ihre eigene Ablage bleibt unberührt. „Demo abspielen“ führt in etwa einer Minute hindurch.</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Beenden</translation>
+    </message>
+    <message>
+        <source>Snippets and their outcomes</source>
+        <translation>Snippets und ihre Ergebnisse</translation>
+    </message>
+    <message>
+        <source>A blocked run, explained</source>
+        <translation>Ein blockierter Lauf, erklärt</translation>
+    </message>
+    <message>
+        <source>Rules: an A/B comparison</source>
+        <translation>Regeln: ein A/B-Vergleich</translation>
+    </message>
+    <message>
+        <source>A recorded agent session</source>
+        <translation>Eine aufgezeichnete Agent-Sitzung</translation>
+    </message>
+    <message>
+        <source>Sandboxes and their checkpoints</source>
+        <translation>Sandboxes und ihre Checkpoints</translation>
+    </message>
+    <message>
+        <source>Reviewing a promotion</source>
+        <translation>Eine Übernahme prüfen</translation>
+    </message>
+    <message>
+        <source>The dashboard</source>
+        <translation>Das Dashboard</translation>
+    </message>
+    <message>
+        <source>Every snippet runs in an operating-system sandbox and ends in one outcome: ok, error, blocked, timeout, memory limit or crashed. The history lists the demo&apos;s snippets, one of each.</source>
+        <translation>Jedes Snippet läuft in einer Sandbox des Betriebssystems und endet mit einem Ergebnis: ok, Fehler, blockiert, Zeitüberschreitung, Speichergrenze oder abgestürzt. Der Verlauf listet die Snippets der Demo, je eines.</translation>
+    </message>
+    <message>
+        <source>This snippet tried something its policy refuses. The output names what the sandbox blocked and the isolation the run had; the run is recorded with it, as every run is.</source>
+        <translation>Dieses Snippet versuchte etwas, das seine Richtlinie verbietet. Die Ausgabe nennt, was die Sandbox blockiert hat und welche Isolation der Lauf hatte; der Lauf wird damit aufgezeichnet, wie jeder Lauf.</translation>
+    </message>
+    <message>
+        <source>The rules workspace runs rule sets on a dataset. The current rules against two variants on 5,000 demo transactions: the charts show the decisions each variant changes.</source>
+        <translation>Der Regel-Arbeitsbereich wendet Regelsätze auf einen Datensatz an. Die aktuellen Regeln gegen zwei Varianten auf 5.000 Demo-Transaktionen: Die Diagramme zeigen, welche Entscheidungen jede Variante ändert.</translation>
+    </message>
+    <message>
+        <source>A scripted agent upgraded a dependency in a sandbox of its own. Every tool call is a step on the timeline, with its arguments, its result and the policy&apos;s decision.</source>
+        <translation>Ein skriptgesteuerter Agent hat in einer eigenen Sandbox eine Abhängigkeit aktualisiert. Jeder Werkzeugaufruf ist ein Schritt auf der Zeitleiste, mit seinen Argumenten, seinem Ergebnis und der Entscheidung der Richtlinie.</translation>
+    </message>
+    <message>
+        <source>A sandbox keeps checkpoints of its workspace, like commits: the graph shows them, and demo-rules-strict is a fork made from one. Select one, or two, to see what changed.</source>
+        <translation>Eine Sandbox bewahrt Checkpoints ihres Arbeitsbereichs auf, wie Commits: Der Graph zeigt sie, und demo-rules-strict ist ein Fork aus einem davon. Wählen Sie einen oder zwei, um zu sehen, was sich geändert hat.</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s change waits to be promoted into the repository it came from. The review shows the changed files, the risk and the checks first; the walk closes it without promoting.</source>
+        <translation>Die Änderung des Agenten wartet darauf, in das Repository übernommen zu werden, aus dem sie stammt. Die Prüfung zeigt zuerst die geänderten Dateien, das Risiko und die Prüfungen; der Rundgang schließt sie, ohne zu übernehmen.</translation>
+    </message>
+    <message>
+        <source>Every run is measured: outcomes, durations, blocked events, agent steps and promotions over time. Click a bar to narrow the history to its runs.</source>
+        <translation>Jeder Lauf wird gemessen: Ergebnisse, Dauern, blockierte Ereignisse, Agent-Schritte und Übernahmen im Zeitverlauf. Ein Klick auf einen Balken grenzt den Verlauf auf dessen Läufe ein.</translation>
+    </message>
+    <message>
+        <source>Finish</source>
+        <translation>Fertig</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: %3</source>
+        <translation>Schritt %1 von %2: %3</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::DiffFileModel</name>
     <message>
         <source>binary</source>
@@ -1636,6 +1769,49 @@ Hash %2</translation>
     </message>
 </context>
 <context>
+    <name>sb::ui::DoctorDialog</name>
+    <message>
+        <source>Isolation on this machine</source>
+        <translation>Isolation auf diesem Rechner</translation>
+    </message>
+    <message>
+        <source>%1: yes</source>
+        <translation>%1: ja</translation>
+    </message>
+    <message>
+        <source>%1: no</source>
+        <translation>%1: nein</translation>
+    </message>
+    <message>
+        <source>Isolation levels a run can have here — %1</source>
+        <translation>Isolationsstufen, die ein Lauf hier haben kann — %1</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>Schicht</translation>
+    </message>
+    <message>
+        <source>Here</source>
+        <translation>Hier</translation>
+    </message>
+    <message>
+        <source>What was found</source>
+        <translation>Was gefunden wurde</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>The same report on the command line: &lt;code&gt;sandbench doctor&lt;/code&gt; (or &lt;code&gt;--json&lt;/code&gt;).</source>
+        <translation>Derselbe Bericht auf der Kommandozeile: &lt;code&gt;sandbench doctor&lt;/code&gt; (oder &lt;code&gt;--json&lt;/code&gt;).</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::EditArgumentsDialog</name>
     <message>
         <source>Edit the arguments of step %1</source>
@@ -1659,6 +1835,131 @@ Hash %2</translation>
     </message>
 </context>
 <context>
+    <name>sb::ui::FindBar</name>
+    <message>
+        <source>Find</source>
+        <translation>Suchen</translation>
+    </message>
+    <message>
+        <source>Text to find</source>
+        <translation>Zu suchender Text</translation>
+    </message>
+    <message>
+        <source>▲</source>
+        <translation>▲</translation>
+    </message>
+    <message>
+        <source>Find the previous match (Shift+F3, Shift+Enter)</source>
+        <translation>Vorherigen Treffer suchen (Umschalt+F3, Umschalt+Eingabe)</translation>
+    </message>
+    <message>
+        <source>▼</source>
+        <translation>▼</translation>
+    </message>
+    <message>
+        <source>Find the next match (F3, Enter)</source>
+        <translation>Nächsten Treffer suchen (F3, Eingabe)</translation>
+    </message>
+    <message>
+        <source>Aa</source>
+        <translation>Aa</translation>
+    </message>
+    <message>
+        <source>Match case</source>
+        <translation>Groß-/Kleinschreibung beachten</translation>
+    </message>
+    <message>
+        <source>W</source>
+        <translation>W</translation>
+    </message>
+    <message>
+        <source>Whole words only</source>
+        <translation>Nur ganze Wörter</translation>
+    </message>
+    <message>
+        <source>.*</source>
+        <translation>.*</translation>
+    </message>
+    <message>
+        <source>Regular expression (replace with \1 for a captured group)</source>
+        <translation>Regulärer Ausdruck (ersetzen mit \1 für eine erfasste Gruppe)</translation>
+    </message>
+    <message>
+        <source>Previous match</source>
+        <translation>Vorheriger Treffer</translation>
+    </message>
+    <message>
+        <source>Next match</source>
+        <translation>Nächster Treffer</translation>
+    </message>
+    <message>
+        <source>Regular expression</source>
+        <translation>Regulärer Ausdruck</translation>
+    </message>
+    <message>
+        <source>No matches</source>
+        <translation>Keine Treffer</translation>
+    </message>
+    <message>
+        <source>✕</source>
+        <translation>✕</translation>
+    </message>
+    <message>
+        <source>Close the find bar (Esc)</source>
+        <translation>Suchleiste schließen (Esc)</translation>
+    </message>
+    <message>
+        <source>Close the find bar</source>
+        <translation>Suchleiste schließen</translation>
+    </message>
+    <message>
+        <source>Replace with</source>
+        <translation>Ersetzen durch</translation>
+    </message>
+    <message>
+        <source>Replacement text</source>
+        <translation>Ersetzungstext</translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation>Ersetzen</translation>
+    </message>
+    <message>
+        <source>Replace the selected match and find the next</source>
+        <translation>Den ausgewählten Treffer ersetzen und den nächsten suchen</translation>
+    </message>
+    <message>
+        <source>Replace All</source>
+        <translation>Alle ersetzen</translation>
+    </message>
+    <message>
+        <source>Replace every match (one undo step)</source>
+        <translation>Jeden Treffer ersetzen (ein Rückgängig-Schritt)</translation>
+    </message>
+    <message>
+        <source>Invalid pattern</source>
+        <translation>Ungültiges Muster</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n Treffer</numerusform>
+            <numerusform>%n Treffer</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n replaced</source>
+        <translation>
+            <numerusform>%n ersetzt</numerusform>
+            <numerusform>%n ersetzt</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::ForkDialog</name>
     <message>
         <source>Fork checkpoint</source>
@@ -1675,6 +1976,33 @@ Hash %2</translation>
     <message>
         <source>Fork</source>
         <translation>Abzweigen</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::IsolationStatus</name>
+    <message>
+        <source>Isolation of the next run</source>
+        <translation>Isolation des nächsten Laufs</translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s layers on this machine, as sandbench doctor finds them: click for the details</source>
+        <translation>Die Schichten der Sandbox auf diesem Rechner, wie sandbench doctor sie findet: Klicken für Einzelheiten</translation>
+    </message>
+    <message>
+        <source>Isolation: checking…</source>
+        <translation>Isolation: wird geprüft…</translation>
+    </message>
+    <message>
+        <source>the policy&apos;s level</source>
+        <translation>die Stufe der Richtlinie</translation>
+    </message>
+    <message>
+        <source>Isolation: %1</source>
+        <translation>Isolation: %1</translation>
+    </message>
+    <message>
+        <source>Isolation: %1 · %2 of %3 layers</source>
+        <translation>Isolation: %1 · %2 von %3 Schichten</translation>
     </message>
 </context>
 <context>
@@ -2168,10 +2496,6 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>Check&amp;points</translation>
     </message>
     <message>
-        <source>Show the checkpoint browser: sandboxes, their checkpoints and diffs (Ctrl+Shift+K)</source>
-        <translation>Checkpoint-Browser zeigen: Sandboxes, ihre Checkpoints und Unterschiede (Strg+Umschalt+K)</translation>
-    </message>
-    <message>
         <source>Checkpoints</source>
         <translation>Checkpoints</translation>
     </message>
@@ -2184,20 +2508,8 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>&amp;Regeln</translation>
     </message>
     <message>
-        <source>Show the rules workspace: rule sets, evaluation, A/B comparison (Ctrl+Shift+R)</source>
-        <translation>Regel-Arbeitsbereich zeigen: Regelsätze, Auswertung, A/B-Vergleich (Strg+Umschalt+R)</translation>
-    </message>
-    <message>
         <source>Rules</source>
         <translation>Regeln</translation>
-    </message>
-    <message>
-        <source>&amp;Agent sessions</source>
-        <translation>&amp;Agent-Sitzungen</translation>
-    </message>
-    <message>
-        <source>Show the agent workspace: sessions, their timeline, steps and diffs (Ctrl+Shift+G)</source>
-        <translation>Agent-Arbeitsbereich zeigen: Sitzungen, ihre Zeitleiste, Schritte und Unterschiede (Strg+Umschalt+G)</translation>
     </message>
     <message>
         <source>Agent sessions</source>
@@ -2242,6 +2554,238 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Store</source>
+        <translation>Ablage</translation>
+    </message>
+    <message>
+        <source>The default policy in Edit ▸ Settings cannot rule a run: %1</source>
+        <translation>Die Standardrichtlinie in Bearbeiten ▸ Einstellungen kann keinen Lauf regeln: %1</translation>
+    </message>
+    <message>
+        <source>Open &amp;Demo Store</source>
+        <translation>&amp;Demo-Ablage öffnen</translation>
+    </message>
+    <message>
+        <source>Open a new window on a fresh demo store, for training; your store stays as it is</source>
+        <translation>Ein neues Fenster mit einer frischen Demo-Ablage für Schulungen öffnen; Ihre Ablage bleibt, wie sie ist</translation>
+    </message>
+    <message>
+        <source>&amp;Play Demo</source>
+        <translation>Demo &amp;abspielen</translation>
+    </message>
+    <message>
+        <source>Walk through the demo store&apos;s parts in about a minute (in a window on your own store, a demo store opens first)</source>
+        <translation>Die Teile der Demo-Ablage in etwa einer Minute durchgehen (in einem Fenster mit Ihrer eigenen Ablage öffnet sich zuerst eine Demo-Ablage)</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>&amp;Suchen…</translation>
+    </message>
+    <message>
+        <source>Find in the snippet, or in the rule set being edited (Ctrl+F)</source>
+        <translation>Im Snippet suchen oder im bearbeiteten Regelsatz (Strg+F)</translation>
+    </message>
+    <message>
+        <source>&amp;Replace…</source>
+        <translation>&amp;Ersetzen…</translation>
+    </message>
+    <message>
+        <source>Find and replace in the snippet, or in the rule set being edited (Ctrl+H)</source>
+        <translation>Im Snippet oder im bearbeiteten Regelsatz suchen und ersetzen (Strg+H)</translation>
+    </message>
+    <message>
+        <source>Find &amp;Next</source>
+        <translation>&amp;Weitersuchen</translation>
+    </message>
+    <message>
+        <source>Find &amp;Previous</source>
+        <translation>&amp;Rückwärts suchen</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>E&amp;instellungen…</translation>
+    </message>
+    <message>
+        <source>Store, default policy, editor font, theme and language (Ctrl+,)</source>
+        <translation>Ablage, Standardrichtlinie, Editorschrift, Farbschema und Sprache (Strg+,)</translation>
+    </message>
+    <message>
+        <source> (Ctrl+%1)</source>
+        <translation> (Strg+%1)</translation>
+    </message>
+    <message>
+        <source>&amp;Snippets</source>
+        <translation>&amp;Snippets</translation>
+    </message>
+    <message>
+        <source>Snippets: the editor, a run&apos;s output and the run history</source>
+        <translation>Snippets: der Editor, die Ausgabe eines Laufs und der Verlauf</translation>
+    </message>
+    <message>
+        <source>Rules: rule sets, evaluation on a dataset, A/B comparison</source>
+        <translation>Regeln: Regelsätze, Auswertung auf einem Datensatz, A/B-Vergleich</translation>
+    </message>
+    <message>
+        <source>&amp;Agents</source>
+        <translation>&amp;Agenten</translation>
+    </message>
+    <message>
+        <source>Agents: sessions, their timeline, steps and diffs</source>
+        <translation>Agenten: Sitzungen, ihre Zeitleiste, Schritte und Unterschiede</translation>
+    </message>
+    <message>
+        <source>Checkpoints &amp; promotion: sandboxes, their checkpoints, diffs and the gate</source>
+        <translation>Checkpoints &amp; Übernahme: Sandboxes, ihre Checkpoints, Unterschiede und die Freigabe</translation>
+    </message>
+    <message>
+        <source>A&amp;udit</source>
+        <translation>Pr&amp;üfprotokoll</translation>
+    </message>
+    <message>
+        <source>Audit: the signed log of everything done, verified</source>
+        <translation>Prüfprotokoll: das signierte Protokoll von allem, was getan wurde, geprüft</translation>
+    </message>
+    <message>
+        <source>Das&amp;hboard</source>
+        <translation>Das&amp;hboard</translation>
+    </message>
+    <message>
+        <source>Dashboard: outcomes, durations, blocked events, agent steps and promotions</source>
+        <translation>Dashboard: Ergebnisse, Dauern, blockierte Ereignisse, Agent-Schritte und Übernahmen</translation>
+    </message>
+    <message>
+        <source>Reset Workspace &amp;Layout</source>
+        <translation>Arbeitsbereich-Anordnung &amp;zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Show the current workspace&apos;s panels as they were at first</source>
+        <translation>Die Bereiche des aktuellen Arbeitsbereichs so zeigen, wie sie anfangs waren</translation>
+    </message>
+    <message>
+        <source>The sandbox the next runs work in: its workspace is theirs, their changes are checkpointed there</source>
+        <translation>Die Sandbox, in der die nächsten Läufe arbeiten: Ihr Arbeitsbereich gehört ihnen, ihre Änderungen werden dort mit Checkpoints festgehalten</translation>
+    </message>
+    <message>
+        <source>None (a fresh folder)</source>
+        <translation>Keine (ein frischer Ordner)</translation>
+    </message>
+    <message>
+        <source>San&amp;dbox:</source>
+        <translation>San&amp;dbox:</translation>
+    </message>
+    <message>
+        <source>The policy of the next run: what it may read, write, import and reach</source>
+        <translation>Die Richtlinie des nächsten Laufs: was er lesen, schreiben, importieren und erreichen darf</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s own</source>
+        <translation>Die eigene der Sandbox</translation>
+    </message>
+    <message>
+        <source>Policy file…</source>
+        <translation>Richtliniendatei…</translation>
+    </message>
+    <message>
+        <source>&amp;Policy:</source>
+        <translation>&amp;Richtlinie:</translation>
+    </message>
+    <message>
+        <source>from the policy</source>
+        <translation>laut Richtlinie</translation>
+    </message>
+    <message>
+        <source>%1 (archived)</source>
+        <translation>%1 (archiviert)</translation>
+    </message>
+    <message>
+        <source>Sandbox %1 is gone: the next runs work in a fresh folder</source>
+        <translation>Sandbox %1 gibt es nicht mehr: Die nächsten Läufe arbeiten in einem frischen Ordner</translation>
+    </message>
+    <message>
+        <source>Policy for the next runs</source>
+        <translation>Richtlinie für die nächsten Läufe</translation>
+    </message>
+    <message>
+        <source>Policies (*.yaml *.yml);;All files (*)</source>
+        <translation>Richtlinien (*.yaml *.yml);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Workspace</source>
+        <translation>&amp;Arbeitsbereich</translation>
+    </message>
+    <message>
+        <source>Demo store</source>
+        <translation>Demo-Ablage</translation>
+    </message>
+    <message>
+        <source>A demo store opens in a new window…</source>
+        <translation>Eine Demo-Ablage öffnet sich in einem neuen Fenster…</translation>
+    </message>
+    <message>
+        <source>The demo store was not opened: %1 did not start</source>
+        <translation>Die Demo-Ablage wurde nicht geöffnet: %1 ist nicht gestartet</translation>
+    </message>
+    <message>
+        <source>Cancelled: the demo store holds only what ran before</source>
+        <translation>Abgebrochen: Die Demo-Ablage enthält nur, was bis dahin lief</translation>
+    </message>
+    <message>
+        <source>%1[*] in sandbox %2 — Sandbench</source>
+        <translation>%1[*] in Sandbox %2 — Sandbench</translation>
+    </message>
+    <message>
+        <source>%1 (demo store)</source>
+        <translation>%1 (Demo-Ablage)</translation>
+    </message>
+    <message>
+        <source>Unsaved changes are not backed up: %1</source>
+        <translation>Ungespeicherte Änderungen werden nicht gesichert: %1</translation>
+    </message>
+    <message>
+        <source>Restored the unsaved snippet of the last session</source>
+        <translation>Das ungespeicherte Snippet der letzten Sitzung wurde wiederhergestellt</translation>
+    </message>
+    <message>
+        <source>Settings saved</source>
+        <translation>Einstellungen gespeichert</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>Richtlinie</translation>
+    </message>
+    <message>
+        <source>%1 is a policy. Use it as the default policy of your runs?</source>
+        <translation>%1 ist eine Richtlinie. Als Standardrichtlinie Ihrer Läufe verwenden?</translation>
+    </message>
+    <message>
+        <source>It can be changed in Edit ▸ Settings.</source>
+        <translation>Sie lässt sich in Bearbeiten ▸ Einstellungen ändern.</translation>
+    </message>
+    <message>
+        <source>Runs use the policy %1</source>
+        <translation>Läufe verwenden die Richtlinie %1</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Öffnen</translation>
+    </message>
+    <message>
+        <source>Sandbench does not know how to open %1.</source>
+        <translation>Sandbench weiß nicht, wie %1 zu öffnen ist.</translation>
+    </message>
+    <message>
+        <source>Drop a snippet (.py, .sh), a rule set or policy (.yaml), or a dataset (.csv, .jsonl).</source>
+        <translation>Legen Sie ein Snippet (.py, .sh), einen Regelsatz oder eine Richtlinie (.yaml) oder einen Datensatz (.csv, .jsonl) ab.</translation>
     </message>
 </context>
 <context>
@@ -3027,6 +3571,31 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>A binary file cannot be shown as text: compare its checksum with the file you expect, or export the promotion to inspect it.</source>
         <translation>Eine Binärdatei kann nicht als Text gezeigt werden: Vergleichen Sie ihre Prüfsumme mit der erwarteten Datei oder exportieren Sie die Übernahme, um sie zu untersuchen.</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::RecoveryBar</name>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>&amp;Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>D&amp;iscard</source>
+        <translation>&amp;Verwerfen</translation>
+    </message>
+    <message numerus="yes">
+        <source>The last session left an untitled snippet unsaved (%n line(s)). Restore it?</source>
+        <translation>
+            <numerusform>Die letzte Sitzung hat ein unbenanntes Snippet ungespeichert hinterlassen (%n Zeile). Wiederherstellen?</numerusform>
+            <numerusform>Die letzte Sitzung hat ein unbenanntes Snippet ungespeichert hinterlassen (%n Zeilen). Wiederherstellen?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The last session left changes to %1 unsaved (%n line(s)). Restore them?</source>
+        <translation>
+            <numerusform>Die letzte Sitzung hat Änderungen an %1 ungespeichert hinterlassen (%n Zeile). Wiederherstellen?</numerusform>
+            <numerusform>Die letzte Sitzung hat Änderungen an %1 ungespeichert hinterlassen (%n Zeilen). Wiederherstellen?</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4177,6 +4746,97 @@ Ihr Arbeitsordner ist bis zur nächsten Benutzung entfernt, die ihren letzten Ch
     </message>
 </context>
 <context>
+    <name>sb::ui::SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Empty: --store, $SANDBENCH_STORE or the default location</source>
+        <translation>Leer: --store, $SANDBENCH_STORE oder der Standardort</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>None: the toolbar&apos;s isolation level and limits</source>
+        <translation>Keine: Isolationsstufe und Grenzen der Werkzeugleiste</translation>
+    </message>
+    <message>
+        <source>A built-in preset, or a policy file; the toolbar&apos;s level and limits apply on top</source>
+        <translation>Eine eingebaute Vorlage oder eine Richtliniendatei; Stufe und Grenzen der Werkzeugleiste gelten zusätzlich</translation>
+    </message>
+    <message>
+        <source> pt</source>
+        <translation> pt</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>System</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>Hell</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Dunkel</translation>
+    </message>
+    <message>
+        <source>&amp;Store:</source>
+        <translation>&amp;Ablage:</translation>
+    </message>
+    <message>
+        <source>Takes effect when Sandbench starts next. --store and $SANDBENCH_STORE come first.</source>
+        <translation>Wirkt beim nächsten Start von Sandbench. --store und $SANDBENCH_STORE haben Vorrang.</translation>
+    </message>
+    <message>
+        <source>Default &amp;policy:</source>
+        <translation>Standard&amp;richtlinie:</translation>
+    </message>
+    <message>
+        <source>The policy of the snippets you run (not of the demo); the toolbar&apos;s isolation level and limits apply on top.</source>
+        <translation>Die Richtlinie der Snippets, die Sie ausführen (nicht der Demo); Isolationsstufe und Grenzen der Werkzeugleiste gelten zusätzlich.</translation>
+    </message>
+    <message>
+        <source>Editor &amp;font:</source>
+        <translation>Editor&amp;schrift:</translation>
+    </message>
+    <message>
+        <source>&amp;Theme:</source>
+        <translation>&amp;Farbschema:</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>&amp;Sprache:</translation>
+    </message>
+    <message>
+        <source>Takes effect when Sandbench starts next.</source>
+        <translation>Wirkt beim nächsten Start von Sandbench.</translation>
+    </message>
+    <message>
+        <source>Store</source>
+        <translation>Ablage</translation>
+    </message>
+    <message>
+        <source>Sandbench stores (*.db);;All files (*)</source>
+        <translation>Sandbench-Ablagen (*.db);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Default policy</source>
+        <translation>Standardrichtlinie</translation>
+    </message>
+    <message>
+        <source>Policies (*.yaml *.yml);;All files (*)</source>
+        <translation>Richtlinien (*.yaml *.yml);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>This policy cannot rule a run: %1</source>
+        <translation>Diese Richtlinie kann keinen Lauf regeln: %1</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::ShortcutsDialog</name>
     <message>
         <source>Keyboard shortcuts</source>
@@ -4400,6 +5060,13 @@ Argumente, wie der Agent sie gesendet hat (bevor eine Person sie bearbeitet hat)
     <message>
         <source>%1 KB</source>
         <translation>%1 KB</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::WorkspaceModes</name>
+    <message>
+        <source>Workspaces</source>
+        <translation>Arbeitsbereiche</translation>
     </message>
 </context>
 </TS>

@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>DemoStore</name>
+    <message>
+        <source>cannot make %1 private to its owner</source>
+        <translation>无法将 %1 设为仅其所有者可访问</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message numerus="yes">
         <source>%1 · %2 · %3 · %n step(s)</source>
@@ -143,6 +150,22 @@ arguments edited by a person</source>
     <message>
         <source>You can still edit and run snippets; runs are not recorded and the file is left untouched.</source>
         <translation>您仍可编辑和运行代码片段；运行不会被记录，文件保持不变。</translation>
+    </message>
+    <message>
+        <source>Open a new demo store, for training: snippets of every outcome, the rules demo, an agent session, sandboxes with checkpoints, and Play demo. It lives in a private temporary folder removed when the window closes; your own store is not touched.</source>
+        <translation>打开一个新的演示存储，用于培训：涵盖每种结果的代码片段、规则演示、一个智能体会话、带检查点的沙箱，以及演示导览。它位于一个私有临时文件夹中，窗口关闭时删除；您自己的存储不受影响。</translation>
+    </message>
+    <message>
+        <source>%1: --demo opens a new demo store of its own and cannot be used with --store.
+</source>
+        <translation>%1：--demo 会打开一个独立的新演示存储，不能与 --store 一起使用。
+</translation>
+    </message>
+    <message>
+        <source>%1: the demo store could not be made: %2
+</source>
+        <translation>%1：无法创建演示存储：%2
+</translation>
     </message>
 </context>
 <context>
@@ -1019,6 +1042,17 @@ hash %2</source>
     </message>
 </context>
 <context>
+    <name>sb::ui::Autosave</name>
+    <message>
+        <source>Cannot make the folder of %1</source>
+        <translation>无法创建 %1 所在的文件夹</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::ChangedDecisionsModel</name>
     <message>
         <source>Record</source>
@@ -1548,6 +1582,105 @@ hash %2</source>
     </message>
 </context>
 <context>
+    <name>sb::ui::DemoTour</name>
+    <message>
+        <source>Play demo</source>
+        <translation>播放演示</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>上一步</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <source>End the walk (Esc)</source>
+        <translation>结束导览（Esc）</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>The demo store is ready</source>
+        <translation>演示存储已就绪</translation>
+    </message>
+    <message>
+        <source>This window works on a demo store of its own, filled with snippets of every outcome, the rules demo, a recorded agent session, sandboxes with checkpoints and a change ready to promote. Your own store is untouched. Play demo walks through it in about a minute.</source>
+        <translation>此窗口使用一个独立的演示存储，其中包含涵盖每种结果的代码片段、规则演示、一个已录制的智能体会话、带检查点的沙箱，以及一项待发布的更改。您自己的存储不受影响。“播放演示”会在大约一分钟内带您浏览全部内容。</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Snippets and their outcomes</source>
+        <translation>代码片段及其结果</translation>
+    </message>
+    <message>
+        <source>A blocked run, explained</source>
+        <translation>一次被阻止的运行及其说明</translation>
+    </message>
+    <message>
+        <source>Rules: an A/B comparison</source>
+        <translation>规则：A/B 对比</translation>
+    </message>
+    <message>
+        <source>A recorded agent session</source>
+        <translation>一个已录制的智能体会话</translation>
+    </message>
+    <message>
+        <source>Sandboxes and their checkpoints</source>
+        <translation>沙箱及其检查点</translation>
+    </message>
+    <message>
+        <source>Reviewing a promotion</source>
+        <translation>审查一次发布</translation>
+    </message>
+    <message>
+        <source>The dashboard</source>
+        <translation>仪表板</translation>
+    </message>
+    <message>
+        <source>Every snippet runs in an operating-system sandbox and ends in one outcome: ok, error, blocked, timeout, memory limit or crashed. The history lists the demo&apos;s snippets, one of each.</source>
+        <translation>每个代码片段都在操作系统沙箱中运行，并以一种结果结束：成功、错误、被阻止、超时、内存超限或崩溃。历史中列出了演示的代码片段，每种一个。</translation>
+    </message>
+    <message>
+        <source>This snippet tried something its policy refuses. The output names what the sandbox blocked and the isolation the run had; the run is recorded with it, as every run is.</source>
+        <translation>这个代码片段尝试了其策略所禁止的操作。输出会指出沙箱阻止了什么以及该运行的隔离情况；该运行连同这些信息一起被记录，每次运行都是如此。</translation>
+    </message>
+    <message>
+        <source>The rules workspace runs rule sets on a dataset. The current rules against two variants on 5,000 demo transactions: the charts show the decisions each variant changes.</source>
+        <translation>规则工作区在数据集上运行规则集。当前规则与两个变体在 5,000 笔演示交易上的对比：图表显示每个变体改变了哪些决策。</translation>
+    </message>
+    <message>
+        <source>A scripted agent upgraded a dependency in a sandbox of its own. Every tool call is a step on the timeline, with its arguments, its result and the policy&apos;s decision.</source>
+        <translation>一个脚本化的智能体在自己的沙箱中升级了一个依赖。每次工具调用都是时间线上的一个步骤，包含其参数、结果以及策略的决定。</translation>
+    </message>
+    <message>
+        <source>A sandbox keeps checkpoints of its workspace, like commits: the graph shows them, and demo-rules-strict is a fork made from one. Select one, or two, to see what changed.</source>
+        <translation>沙箱会像提交一样保存其工作区的检查点：图中显示了它们，demo-rules-strict 是从其中一个派生出的分支。选择一个或两个即可查看更改内容。</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s change waits to be promoted into the repository it came from. The review shows the changed files, the risk and the checks first; the walk closes it without promoting.</source>
+        <translation>智能体的更改正等待发布到其来源的仓库中。审查首先显示已更改的文件、风险和检查；导览会在不发布的情况下关闭它。</translation>
+    </message>
+    <message>
+        <source>Every run is measured: outcomes, durations, blocked events, agent steps and promotions over time. Click a bar to narrow the history to its runs.</source>
+        <translation>每次运行都会被度量：结果、耗时、被阻止的事件、智能体步骤和发布随时间的变化。点击一个条形即可将历史筛选为对应的运行。</translation>
+    </message>
+    <message>
+        <source>Finish</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: %3</source>
+        <translation>第 %1 步，共 %2 步：%3</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::DiffFileModel</name>
     <message>
         <source>binary</source>
@@ -1629,6 +1762,49 @@ hash %2</source>
     </message>
 </context>
 <context>
+    <name>sb::ui::DoctorDialog</name>
+    <message>
+        <source>Isolation on this machine</source>
+        <translation>本机的隔离能力</translation>
+    </message>
+    <message>
+        <source>%1: yes</source>
+        <translation>%1：是</translation>
+    </message>
+    <message>
+        <source>%1: no</source>
+        <translation>%1：否</translation>
+    </message>
+    <message>
+        <source>Isolation levels a run can have here — %1</source>
+        <translation>此处运行可获得的隔离级别 — %1</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Here</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>What was found</source>
+        <translation>检测结果</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>The same report on the command line: &lt;code&gt;sandbench doctor&lt;/code&gt; (or &lt;code&gt;--json&lt;/code&gt;).</source>
+        <translation>命令行中的相同报告：&lt;code&gt;sandbench doctor&lt;/code&gt;（或 &lt;code&gt;--json&lt;/code&gt;）。</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::EditArgumentsDialog</name>
     <message>
         <source>Edit the arguments of step %1</source>
@@ -1652,6 +1828,129 @@ hash %2</source>
     </message>
 </context>
 <context>
+    <name>sb::ui::FindBar</name>
+    <message>
+        <source>Find</source>
+        <translation>查找</translation>
+    </message>
+    <message>
+        <source>Text to find</source>
+        <translation>要查找的文本</translation>
+    </message>
+    <message>
+        <source>▲</source>
+        <translation>▲</translation>
+    </message>
+    <message>
+        <source>Find the previous match (Shift+F3, Shift+Enter)</source>
+        <translation>查找上一个匹配项（Shift+F3、Shift+Enter）</translation>
+    </message>
+    <message>
+        <source>▼</source>
+        <translation>▼</translation>
+    </message>
+    <message>
+        <source>Find the next match (F3, Enter)</source>
+        <translation>查找下一个匹配项（F3、Enter）</translation>
+    </message>
+    <message>
+        <source>Aa</source>
+        <translation>Aa</translation>
+    </message>
+    <message>
+        <source>Match case</source>
+        <translation>区分大小写</translation>
+    </message>
+    <message>
+        <source>W</source>
+        <translation>W</translation>
+    </message>
+    <message>
+        <source>Whole words only</source>
+        <translation>仅全字匹配</translation>
+    </message>
+    <message>
+        <source>.*</source>
+        <translation>.*</translation>
+    </message>
+    <message>
+        <source>Regular expression (replace with \1 for a captured group)</source>
+        <translation>正则表达式（替换时用 \1 引用捕获组）</translation>
+    </message>
+    <message>
+        <source>Previous match</source>
+        <translation>上一个匹配项</translation>
+    </message>
+    <message>
+        <source>Next match</source>
+        <translation>下一个匹配项</translation>
+    </message>
+    <message>
+        <source>Regular expression</source>
+        <translation>正则表达式</translation>
+    </message>
+    <message>
+        <source>No matches</source>
+        <translation>无匹配项</translation>
+    </message>
+    <message>
+        <source>✕</source>
+        <translation>✕</translation>
+    </message>
+    <message>
+        <source>Close the find bar (Esc)</source>
+        <translation>关闭查找栏（Esc）</translation>
+    </message>
+    <message>
+        <source>Close the find bar</source>
+        <translation>关闭查找栏</translation>
+    </message>
+    <message>
+        <source>Replace with</source>
+        <translation>替换为</translation>
+    </message>
+    <message>
+        <source>Replacement text</source>
+        <translation>替换文本</translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation>替换</translation>
+    </message>
+    <message>
+        <source>Replace the selected match and find the next</source>
+        <translation>替换选中的匹配项并查找下一个</translation>
+    </message>
+    <message>
+        <source>Replace All</source>
+        <translation>全部替换</translation>
+    </message>
+    <message>
+        <source>Replace every match (one undo step)</source>
+        <translation>替换所有匹配项（一步撤销）</translation>
+    </message>
+    <message>
+        <source>Invalid pattern</source>
+        <translation>无效的模式</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n 个匹配项</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>第 %1 个，共 %2 个</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n replaced</source>
+        <translation>
+            <numerusform>已替换 %n 处</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::ForkDialog</name>
     <message>
         <source>Fork</source>
@@ -1668,6 +1967,33 @@ hash %2</source>
     <message>
         <source>New sandbox &amp;name:</source>
         <translation>新沙箱名称(&amp;N)：</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::IsolationStatus</name>
+    <message>
+        <source>Isolation of the next run</source>
+        <translation>下一次运行的隔离</translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s layers on this machine, as sandbench doctor finds them: click for the details</source>
+        <translation>本机沙箱的各层，由 sandbench doctor 检测：点击查看详情</translation>
+    </message>
+    <message>
+        <source>Isolation: checking…</source>
+        <translation>隔离：检测中…</translation>
+    </message>
+    <message>
+        <source>the policy&apos;s level</source>
+        <translation>策略的级别</translation>
+    </message>
+    <message>
+        <source>Isolation: %1</source>
+        <translation>隔离：%1</translation>
+    </message>
+    <message>
+        <source>Isolation: %1 · %2 of %3 layers</source>
+        <translation>隔离：%1 · %3 层中的 %2 层</translation>
     </message>
 </context>
 <context>
@@ -1956,24 +2282,8 @@ hash %2</source>
         <translation>检查点(&amp;P)</translation>
     </message>
     <message>
-        <source>Show the checkpoint browser: sandboxes, their checkpoints and diffs (Ctrl+Shift+K)</source>
-        <translation>显示检查点浏览器：沙箱、其检查点和差异（Ctrl+Shift+K）</translation>
-    </message>
-    <message>
         <source>&amp;Rules</source>
         <translation>规则(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Show the rules workspace: rule sets, evaluation, A/B comparison (Ctrl+Shift+R)</source>
-        <translation>显示规则工作区：规则集、评估、A/B 比较（Ctrl+Shift+R）</translation>
-    </message>
-    <message>
-        <source>&amp;Agent sessions</source>
-        <translation>智能体会话(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Show the agent workspace: sessions, their timeline, steps and diffs (Ctrl+Shift+G)</source>
-        <translation>显示智能体工作区：会话、其时间轴、步骤和差异（Ctrl+Shift+G）</translation>
     </message>
     <message>
         <source>Run</source>
@@ -2232,6 +2542,238 @@ Runs still work but are not recorded; the file was left untouched.</source>
     <message>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Store</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>The default policy in Edit ▸ Settings cannot rule a run: %1</source>
+        <translation>“编辑 ▸ 设置”中的默认策略无法用于运行：%1</translation>
+    </message>
+    <message>
+        <source>Open &amp;Demo Store</source>
+        <translation>打开演示存储(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Open a new window on a fresh demo store, for training; your store stays as it is</source>
+        <translation>在新窗口中打开一个全新的演示存储用于培训；您的存储保持不变</translation>
+    </message>
+    <message>
+        <source>&amp;Play Demo</source>
+        <translation>播放演示(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Walk through the demo store&apos;s parts in about a minute (in a window on your own store, a demo store opens first)</source>
+        <translation>在大约一分钟内浏览演示存储的各个部分（在使用您自己存储的窗口中，会先打开一个演示存储）</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Find in the snippet, or in the rule set being edited (Ctrl+F)</source>
+        <translation>在代码片段或正在编辑的规则集中查找（Ctrl+F）</translation>
+    </message>
+    <message>
+        <source>&amp;Replace…</source>
+        <translation>替换(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Find and replace in the snippet, or in the rule set being edited (Ctrl+H)</source>
+        <translation>在代码片段或正在编辑的规则集中查找并替换（Ctrl+H）</translation>
+    </message>
+    <message>
+        <source>Find &amp;Next</source>
+        <translation>查找下一个(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Find &amp;Previous</source>
+        <translation>查找上一个(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Store, default policy, editor font, theme and language (Ctrl+,)</source>
+        <translation>存储、默认策略、编辑器字体、主题和语言（Ctrl+,）</translation>
+    </message>
+    <message>
+        <source> (Ctrl+%1)</source>
+        <translation>（Ctrl+%1）</translation>
+    </message>
+    <message>
+        <source>&amp;Snippets</source>
+        <translation>代码片段(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Snippets: the editor, a run&apos;s output and the run history</source>
+        <translation>代码片段：编辑器、运行输出和运行历史</translation>
+    </message>
+    <message>
+        <source>Rules: rule sets, evaluation on a dataset, A/B comparison</source>
+        <translation>规则：规则集、在数据集上的评估、A/B 对比</translation>
+    </message>
+    <message>
+        <source>&amp;Agents</source>
+        <translation>智能体(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Agents: sessions, their timeline, steps and diffs</source>
+        <translation>智能体：会话、其时间线、步骤和差异</translation>
+    </message>
+    <message>
+        <source>Checkpoints &amp; promotion: sandboxes, their checkpoints, diffs and the gate</source>
+        <translation>检查点与发布：沙箱、其检查点、差异和发布关卡</translation>
+    </message>
+    <message>
+        <source>A&amp;udit</source>
+        <translation>审计(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Audit: the signed log of everything done, verified</source>
+        <translation>审计：所有操作的签名日志，可校验</translation>
+    </message>
+    <message>
+        <source>Das&amp;hboard</source>
+        <translation>仪表板(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Dashboard: outcomes, durations, blocked events, agent steps and promotions</source>
+        <translation>仪表板：结果、耗时、被阻止的事件、智能体步骤和发布</translation>
+    </message>
+    <message>
+        <source>Reset Workspace &amp;Layout</source>
+        <translation>重置工作区布局(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Show the current workspace&apos;s panels as they were at first</source>
+        <translation>将当前工作区的面板恢复为初始布局</translation>
+    </message>
+    <message>
+        <source>The sandbox the next runs work in: its workspace is theirs, their changes are checkpointed there</source>
+        <translation>下一次运行所在的沙箱：其工作区供这些运行使用，其更改会在那里记录检查点</translation>
+    </message>
+    <message>
+        <source>None (a fresh folder)</source>
+        <translation>无（全新文件夹）</translation>
+    </message>
+    <message>
+        <source>San&amp;dbox:</source>
+        <translation>沙箱(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>The policy of the next run: what it may read, write, import and reach</source>
+        <translation>下一次运行的策略：它可以读取、写入、导入和访问什么</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s own</source>
+        <translation>沙箱自身的策略</translation>
+    </message>
+    <message>
+        <source>Policy file…</source>
+        <translation>策略文件…</translation>
+    </message>
+    <message>
+        <source>&amp;Policy:</source>
+        <translation>策略(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>from the policy</source>
+        <translation>由策略决定</translation>
+    </message>
+    <message>
+        <source>%1 (archived)</source>
+        <translation>%1（已归档）</translation>
+    </message>
+    <message>
+        <source>Sandbox %1 is gone: the next runs work in a fresh folder</source>
+        <translation>沙箱 %1 已不存在：下一次运行将在全新文件夹中进行</translation>
+    </message>
+    <message>
+        <source>Policy for the next runs</source>
+        <translation>下一次运行的策略</translation>
+    </message>
+    <message>
+        <source>Policies (*.yaml *.yml);;All files (*)</source>
+        <translation>策略 (*.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Workspace</source>
+        <translation>工作区(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Demo store</source>
+        <translation>演示存储</translation>
+    </message>
+    <message>
+        <source>A demo store opens in a new window…</source>
+        <translation>演示存储将在新窗口中打开…</translation>
+    </message>
+    <message>
+        <source>The demo store was not opened: %1 did not start</source>
+        <translation>未打开演示存储：%1 未能启动</translation>
+    </message>
+    <message>
+        <source>Cancelled: the demo store holds only what ran before</source>
+        <translation>已取消：演示存储仅包含此前已运行的内容</translation>
+    </message>
+    <message>
+        <source>%1[*] in sandbox %2 — Sandbench</source>
+        <translation>%1[*]，沙箱 %2 — Sandbench</translation>
+    </message>
+    <message>
+        <source>%1 (demo store)</source>
+        <translation>%1（演示存储）</translation>
+    </message>
+    <message>
+        <source>Unsaved changes are not backed up: %1</source>
+        <translation>未保存的更改无法备份：%1</translation>
+    </message>
+    <message>
+        <source>Restored the unsaved snippet of the last session</source>
+        <translation>已恢复上次会话中未保存的代码片段</translation>
+    </message>
+    <message>
+        <source>Settings saved</source>
+        <translation>设置已保存</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>%1 is a policy. Use it as the default policy of your runs?</source>
+        <translation>%1 是一个策略。要将其用作您运行的默认策略吗？</translation>
+    </message>
+    <message>
+        <source>It can be changed in Edit ▸ Settings.</source>
+        <translation>可在“编辑 ▸ 设置”中更改。</translation>
+    </message>
+    <message>
+        <source>Runs use the policy %1</source>
+        <translation>运行将使用策略 %1</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Sandbench does not know how to open %1.</source>
+        <translation>Sandbench 不知道如何打开 %1。</translation>
+    </message>
+    <message>
+        <source>Drop a snippet (.py, .sh), a rule set or policy (.yaml), or a dataset (.csv, .jsonl).</source>
+        <translation>请拖放代码片段（.py、.sh）、规则集或策略（.yaml），或数据集（.csv、.jsonl）。</translation>
     </message>
 </context>
 <context>
@@ -3015,6 +3557,29 @@ Runs still work but are not recorded; the file was left untouched.</source>
     <message>
         <source>A binary file cannot be shown as text: compare its checksum with the file you expect, or export the promotion to inspect it.</source>
         <translation>二进制文件无法以文本显示：请将其校验和与预期的文件比较，或导出此次发布以检查它。</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::RecoveryBar</name>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>D&amp;iscard</source>
+        <translation>丢弃(&amp;I)</translation>
+    </message>
+    <message numerus="yes">
+        <source>The last session left an untitled snippet unsaved (%n line(s)). Restore it?</source>
+        <translation>
+            <numerusform>上次会话留下了一个未保存的未命名代码片段（%n 行）。要恢复吗？</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The last session left changes to %1 unsaved (%n line(s)). Restore them?</source>
+        <translation>
+            <numerusform>上次会话留下了对 %1 的未保存更改（%n 行）。要恢复吗？</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4164,6 +4729,97 @@ owner: %4</source>
     </message>
 </context>
 <context>
+    <name>sb::ui::SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Empty: --store, $SANDBENCH_STORE or the default location</source>
+        <translation>留空：--store、$SANDBENCH_STORE 或默认位置</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>None: the toolbar&apos;s isolation level and limits</source>
+        <translation>无：使用工具栏的隔离级别和限制</translation>
+    </message>
+    <message>
+        <source>A built-in preset, or a policy file; the toolbar&apos;s level and limits apply on top</source>
+        <translation>内置预设或策略文件；工具栏的级别和限制会叠加生效</translation>
+    </message>
+    <message>
+        <source> pt</source>
+        <translation> pt</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>&amp;Store:</source>
+        <translation>存储(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Takes effect when Sandbench starts next. --store and $SANDBENCH_STORE come first.</source>
+        <translation>下次启动 Sandbench 时生效。--store 和 $SANDBENCH_STORE 优先。</translation>
+    </message>
+    <message>
+        <source>Default &amp;policy:</source>
+        <translation>默认策略(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>The policy of the snippets you run (not of the demo); the toolbar&apos;s isolation level and limits apply on top.</source>
+        <translation>您运行的代码片段所用的策略（不包括演示）；工具栏的隔离级别和限制会叠加生效。</translation>
+    </message>
+    <message>
+        <source>Editor &amp;font:</source>
+        <translation>编辑器字体(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Theme:</source>
+        <translation>主题(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Takes effect when Sandbench starts next.</source>
+        <translation>下次启动 Sandbench 时生效。</translation>
+    </message>
+    <message>
+        <source>Store</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>Sandbench stores (*.db);;All files (*)</source>
+        <translation>Sandbench 存储 (*.db);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Default policy</source>
+        <translation>默认策略</translation>
+    </message>
+    <message>
+        <source>Policies (*.yaml *.yml);;All files (*)</source>
+        <translation>策略 (*.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>This policy cannot rule a run: %1</source>
+        <translation>此策略无法用于运行：%1</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::ShortcutsDialog</name>
     <message>
         <source>Keyboard shortcuts</source>
@@ -4386,6 +5042,13 @@ Arguments as the agent sent them (before a person edited them):
     <message>
         <source>%1 KB</source>
         <translation>%1 KB</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::WorkspaceModes</name>
+    <message>
+        <source>Workspaces</source>
+        <translation>工作区</translation>
     </message>
 </context>
 </TS>
