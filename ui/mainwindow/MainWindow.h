@@ -25,10 +25,13 @@ class DocsBrowser;
 class AuditView;
 class CheckpointBrowser;
 class CodeEditor;
+class LivePanes;
 class MetricsDashboard;
 class OutputPane;
 class RulesWorkspace;
 class RunHistoryModel;
+class SnapshotReader;
+class StoreFollower;
 
 // The workbench window: editor in the centre, run console below it, history, audit log, metrics and the
 // checkpoint browser in docks.
@@ -58,6 +61,9 @@ public:
     // Shows the rules workspace's dock in front, wide enough for an editor beside the charts.
     void showRules();
     AgentWorkspace* agentWorkspace() const { return m_agentWorkspace; }
+    // What other processes write to the store shows in the panes (StoreFollower, LivePanes).
+    StoreFollower* storeFollower() const { return m_follower; }
+    LivePanes* livePanes() const { return m_live; }
     // Shows the agent workspace's dock in front, wide enough for the step list beside a step's details.
     void showAgents();
 
@@ -69,6 +75,8 @@ private:
     void createMenus();
     void createToolBar();
     void createDocks();
+    // The panes that read the store again when another connection wrote to it.
+    void createLivePanes();
     // Shows and raises the dock named `name`, as wide as a workspace may be (rightColumnWidth).
     void showWideDock(const QString& name);
     // The width of the right dock column in a window `windowWidth` wide: a workspace's, or the metrics'.
@@ -115,6 +123,9 @@ private:
 
     JobRunner* m_jobs = nullptr;
     RunHistoryModel* m_historyModel = nullptr;
+    StoreFollower* m_follower = nullptr;
+    SnapshotReader* m_snapshots = nullptr;
+    LivePanes* m_live = nullptr;
 
     CodeEditor* m_editor = nullptr;
     OutputPane* m_output = nullptr;
