@@ -239,6 +239,7 @@ void TestLiveStore::aPaneBehindAnotherTabReadsWhenItShows()
     QVERIFY(!auditHasRun(runId));
     raiseDock("auditDock");
     QTRY_VERIFY_WITH_TIMEOUT(auditHasRun(runId), 5000);
+    raiseDock("historyDock"); // the window's layout as it starts
 }
 
 void TestLiveStore::anAgentSessionRunElsewhereShowsWithItsSteps()
