@@ -2787,6 +2787,18 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <source>Drop a snippet (.py, .sh), a rule set or policy (.yaml), or a dataset (.csv, .jsonl).</source>
         <translation>Legen Sie ein Snippet (.py, .sh), einen Regelsatz oder eine Richtlinie (.yaml) oder einen Datensatz (.csv, .jsonl) ab.</translation>
     </message>
+    <message>
+        <source>The window no longer follows the store: %1</source>
+        <translation>Das Fenster folgt der Ablage nicht mehr: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the store again: %1</source>
+        <translation>Die Ablage kann nicht erneut gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>The window does not follow changes made by other programs: %1</source>
+        <translation>Das Fenster folgt keinen Änderungen anderer Programme: %1</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::MetricsDashboard</name>

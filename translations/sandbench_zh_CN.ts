@@ -2775,6 +2775,18 @@ Runs still work but are not recorded; the file was left untouched.</source>
         <source>Drop a snippet (.py, .sh), a rule set or policy (.yaml), or a dataset (.csv, .jsonl).</source>
         <translation>请拖放代码片段（.py、.sh）、规则集或策略（.yaml），或数据集（.csv、.jsonl）。</translation>
     </message>
+    <message>
+        <source>The window no longer follows the store: %1</source>
+        <translation>窗口不再跟随存储：%1</translation>
+    </message>
+    <message>
+        <source>Cannot read the store again: %1</source>
+        <translation>无法重新读取存储：%1</translation>
+    </message>
+    <message>
+        <source>The window does not follow changes made by other programs: %1</source>
+        <translation>窗口不会跟随其他程序所做的更改：%1</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::MetricsDashboard</name>

@@ -95,6 +95,7 @@ class TestUiModels : public QObject {
 private slots:
     void historyModelPassesTester();
     void historyModelColumns();
+    void historyModelTakesNewerRunsWithoutAReset();
     void chartDataHasEveryOutcome();
     void chartDataOfEmptyStoreKeepsBins();
     void chartDataOverATimeRangeAndAFilter();
@@ -131,6 +132,37 @@ void TestUiModels::historyModelPassesTester()
     QVERIFY(model.runAt(1) != nullptr);
     QVERIFY(model.runAt(2) == nullptr);
     QVERIFY(model.runAt(-1) == nullptr);
+}
+
+void TestUiModels::historyModelTakesNewerRunsWithoutAReset()
+{
+    RunHistoryModel model(this);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setRuns(
+        {makeRun(3, sb::Outcome::Ok, "c"), makeRun(2, sb::Outcome::Ok, "b"), makeRun(1, sb::Outcome::Ok, "a")});
+    const QPersistentModelIndex looked(model.index(1, 0)); // run 2, selected in a view
+    int resets = 0;
+    connect(&model, &QAbstractItemModel::modelReset, this, [&resets] { ++resets; });
+    // Two newer runs, and the oldest past the limit gone: inserted on top, removed at the bottom.
+    model.setRuns({makeRun(5, sb::Outcome::Ok, "e"), makeRun(4, sb::Outcome::Blocked, "d"),
+                   makeRun(3, sb::Outcome::Ok, "c"), makeRun(2, sb::Outcome::Ok, "b")});
+    QCOMPARE(resets, 0);
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.runAt(0)->id, std::int64_t{5});
+    QCOMPARE(model.runAt(3)->id, std::int64_t{2});
+    QVERIFY(looked.isValid());
+    QCOMPARE(looked.row(), 3);
+    QCOMPARE(looked.data(RunHistoryModel::RunIdRole).toString(), QStringLiteral("run-2"));
+    // The same runs again: nothing moves.
+    model.setRuns({makeRun(5, sb::Outcome::Ok, "e"), makeRun(4, sb::Outcome::Blocked, "d"),
+                   makeRun(3, sb::Outcome::Ok, "c"), makeRun(2, sb::Outcome::Ok, "b")});
+    QCOMPARE(resets, 0);
+    QCOMPARE(looked.row(), 3);
+    // Runs that do not continue those shown (a run removed between them): a reset.
+    model.setRuns(
+        {makeRun(6, sb::Outcome::Ok, "f"), makeRun(5, sb::Outcome::Ok, "e"), makeRun(3, sb::Outcome::Ok, "c")});
+    QCOMPARE(resets, 1);
+    QCOMPARE(model.rowCount(), 3);
 }
 
 void TestUiModels::historyModelColumns()

@@ -18,6 +18,7 @@
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
@@ -29,6 +30,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 namespace sb::ui {
 
@@ -269,12 +271,34 @@ void AuditView::setStorePath(std::optional<std::filesystem::path> path)
 
 void AuditView::storeChanged()
 {
+    markVerdictOutOfDate();
+    reload();
+}
+
+void AuditView::markVerdictOutOfDate()
+{
     if (!m_jobs->isVerifying() && m_model->brokenSeq() == std::nullopt && m_verdict->property("verified").toBool()) {
         // An intact verdict no longer covers the new entries; a broken one stays true.
         m_verdict->setProperty("verified", false);
         showVerdict(tr("New entries since the last verification. Verify again to cover them."), kNeutral);
     }
-    reload();
+}
+
+void AuditView::follow()
+{
+    // A filter being typed reloads on its own in a moment; an older page being read would be dropped.
+    if (!m_jobs->storePath() || m_textDelay->isActive() || m_jobs->isLoadingOlder())
+        return;
+    m_jobs->load(currentFilter());
+    m_following = true;
+}
+
+std::optional<std::int64_t> AuditView::topSeqScrolled() const
+{
+    if (m_table->verticalScrollBar()->value() == 0)
+        return std::nullopt;
+    const QModelIndex top = m_table->indexAt(QPoint(0, 0));
+    return top.isValid() ? std::optional<std::int64_t>(top.data(AuditLogModel::SeqRole).toLongLong()) : std::nullopt;
 }
 
 sb::AuditFilter AuditView::currentFilter() const
@@ -288,6 +312,7 @@ sb::AuditFilter AuditView::currentFilter() const
 
 void AuditView::reload()
 {
+    m_following = false;
     m_textDelay->stop();
     m_jobs->load(currentFilter());
 }
@@ -358,18 +383,35 @@ void AuditView::onLoaded(const AuditSnapshot& snapshot)
             m_selectSeq.reset(); // read past it: a filter hides it
         return;
     }
-    const std::optional<std::int64_t> selected =
-        m_table->currentIndex().isValid() ? std::optional<std::int64_t>(m_table->currentIndex().data(AuditLogModel::SeqRole).toLongLong())
-                                          : std::nullopt;
+    // Entries are numbered from 1: 0 is none (an optional here trips GCC's maybe-uninitialized).
+    const std::int64_t selected =
+        m_table->currentIndex().isValid() ? m_table->currentIndex().data(AuditLogModel::SeqRole).toLongLong() : 0;
+    const bool following = std::exchange(m_following, false);
+    const std::int64_t top = topSeqScrolled().value_or(0);
+    const std::int64_t newest = m_model->rowCount() > 0 ? m_model->index(0, 0).data(AuditLogModel::SeqRole).toLongLong() : 0;
     refillOperations(m_operation, tr("All actions"), snapshot.facets.operations);
     refillCombo(m_actor, tr("All actors"), snapshot.facets.actors);
     m_model->setRows(snapshot.rows, snapshot.more);
     updateCount();
+    if (following && !snapshot.rows.empty() && snapshot.rows.front().record.seq != newest)
+        markVerdictOutOfDate();
+    if (following && !m_selectSeq) {
+        // Followed: nothing moves under the person's eyes. The entry looked at stays selected, the rows in view
+        // stay in view; at the top, the newest entries show.
+        if (const int row = m_model->rowOfSeq(selected); selected > 0 && row >= 0)
+            m_table->selectionModel()->setCurrentIndex(m_model->index(row, 0),
+                                                       QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        if (const int row = m_model->rowOfSeq(top); top > 0 && row >= 0)
+            m_table->scrollTo(m_model->index(row, 0), QAbstractItemView::PositionAtTop);
+        else
+            m_table->scrollToTop();
+        return;
+    }
     // The entry looked at stays selected; the broken one is brought in when it is not among the rows.
     if (m_selectSeq)
         selectSeq(*m_selectSeq);
-    else if (selected && m_model->rowOfSeq(*selected) >= 0)
-        selectSeq(*selected);
+    else if (selected > 0 && m_model->rowOfSeq(selected) >= 0)
+        selectSeq(selected);
     else
         m_table->scrollToTop();
 }

@@ -37,6 +37,9 @@ public:
     void storeChanged();
     // Reloads with the current filters.
     void reload();
+    // The store was written by someone else (StoreFollower): reloads keeping the entry selected and the rows in
+    // view where they are (at the top, the newest show); a verification is out of date when entries were added.
+    void follow();
     // Writes the entries matching the filters to `file` in the background (exportFinished tells the end).
     bool exportTo(const QString& file, sb::AuditExportFormat format);
 
@@ -70,6 +73,9 @@ private:
     void showSelected();
     void selectSeq(std::int64_t seq);
     void updateCount();
+    void markVerdictOutOfDate();
+    // The entry at the top of the table when it is scrolled down; none at the top.
+    std::optional<std::int64_t> topSeqScrolled() const;
     static void refillOperations(QComboBox* combo, const QString& all, const std::vector<std::string>& values);
     static void refillCombo(QComboBox* combo, const QString& all, const std::vector<std::string>& values);
 
@@ -94,6 +100,7 @@ private:
     QString m_verdictText;
     QString m_breakMessage;                  // why the broken entry breaks the chain
     std::optional<std::int64_t> m_selectSeq; // an entry to select once its page is read
+    bool m_following = false;                // the load under way is follow()'s
 };
 
 } // namespace sb::ui

@@ -23,6 +23,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -34,6 +35,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace sb::ui {
 
@@ -401,7 +403,16 @@ void CheckpointBrowser::setStorePath(std::optional<std::filesystem::path> path)
 
 void CheckpointBrowser::reload()
 {
+    m_following = false;
     m_jobs->loadSandboxes();
+}
+
+void CheckpointBrowser::follow()
+{
+    if (!m_storeUsable)
+        return;
+    m_jobs->loadSandboxes();
+    m_following = true;
 }
 
 void CheckpointBrowser::sweep(bool automatic)
@@ -499,12 +510,16 @@ void CheckpointBrowser::onSandboxesLoaded(const SandboxesSnapshot& snapshot)
         m_checkpointsToSelect = selectedCheckpoints();
     {
         const QSignalBlocker blocker(m_sandboxView->selectionModel());
+        // Followed (another process's change): the list stays where it was scrolled.
+        const int scrolled = m_sandboxView->verticalScrollBar()->value();
         m_sandboxModel->setSandboxes(snapshot.sandboxes, snapshot.nowMs, snapshot.usage);
         if (m_sandboxModel->rowOf(wanted) < 0)
             wanted = toQString(sb::SandboxEngine::kMain);
         const int row = m_sandboxModel->rowOf(wanted);
         if (row >= 0)
             m_sandboxView->selectRow(row);
+        if (m_following && wanted == m_sandbox)
+            m_sandboxView->verticalScrollBar()->setValue(scrolled);
     }
     if (wanted != m_sandbox) {
         m_checkpointsToSelect.clear();
@@ -525,6 +540,7 @@ void CheckpointBrowser::onSandboxSelected()
     if (name == m_sandbox)
         return;
     m_sandbox = name;
+    m_following = false;
     m_checkpointsToSelect.clear();
     {
         const QSignalBlocker blocker(m_checkpointView->selectionModel());
@@ -546,6 +562,9 @@ void CheckpointBrowser::onCheckpointsLoaded(const CheckpointsSnapshot& snapshot)
     m_checkpointsToSelect.clear();
     {
         const QSignalBlocker blocker(m_checkpointView->selectionModel());
+        // Followed (another process's change): the graph stays where it was scrolled.
+        const bool again = m_following && m_checkpointModel->rowCount() > 0;
+        const int scrolled = m_checkpointView->verticalScrollBar()->value();
         m_checkpointModel->setCheckpoints(snapshot.checkpoints, snapshot.head);
         QStringList present;
         for (const QString& id : wanted) {
@@ -553,11 +572,18 @@ void CheckpointBrowser::onCheckpointsLoaded(const CheckpointsSnapshot& snapshot)
                 present << id;
         }
         selectCheckpoints(present);
+        if (again)
+            m_checkpointView->verticalScrollBar()->setValue(scrolled);
     }
     auto* delegate = qobject_cast<GraphDelegate*>(m_checkpointView->itemDelegateForColumn(CheckpointListModel::GraphColumn));
     if (delegate)
         m_checkpointView->horizontalHeader()->resizeSection(
             CheckpointListModel::GraphColumn, delegate->geometry().width(std::max(2, m_checkpointModel->maxLanes())));
+    const QStringList ids = selectedCheckpoints();
+    if (std::exchange(m_following, false) && ids.size() == 2 && ids.at(1) == m_diffFrom && ids.at(0) == m_diffTo) {
+        updateActions(); // the same two checkpoints: their diff stands
+        return;
+    }
     onCheckpointsSelected();
 }
 

@@ -40,6 +40,10 @@ public:
     void setStorePath(std::optional<std::filesystem::path> path);
     // Reads sandboxes and checkpoints again and redoes the diff shown.
     void reload();
+    // The store was written by someone else (StoreFollower): reads sandboxes and checkpoints again, keeping the
+    // selection and scroll; a diff against the live workspace is redone, one between two checkpoints (which never
+    // change) is kept.
+    void follow();
     // Destroys expired sandboxes and archives idle ones in the background; `automatic` for the sweep at start.
     void sweep(bool automatic);
     // The demo's sandboxes (core/demo/demo_sandboxes.h), made in the background (after the task that runs, if one
@@ -158,6 +162,7 @@ private:
     QString m_diffTo;
     QString m_fileToSelect;            // the changed path to show again after a reload
     bool m_storeUsable = false;
+    bool m_following = false;          // the read under way is follow()'s
     bool m_laidOut = false;            // the splitters got their first sizes
 };
 

@@ -18,6 +18,7 @@
 #include "ui/help/HelpWindows.h"
 #include "isolation/doctor.h"
 #include "ui/mainwindow/IsolationStatus.h"
+#include "ui/mainwindow/LivePanes.h"
 #include "ui/mainwindow/OutputPane.h"
 #include "ui/mainwindow/WorkspaceModes.h"
 #include "ui/rules/RulesWorkspace.h"
@@ -26,6 +27,8 @@
 #include "ui/models/RunHistoryModel.h"
 #include "ui/models/SandboxListModel.h"
 #include "ui/models/Traceback.h"
+#include "ui/jobs/SnapshotReader.h"
+#include "ui/jobs/StoreFollower.h"
 #include "util/input_file.h"
 #include "ui/style/Icons.h"
 
@@ -48,6 +51,7 @@
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
@@ -107,6 +111,9 @@ MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     , m_store(std::move(store))
     , m_jobs(new JobRunner(this))
     , m_historyModel(new RunHistoryModel(this))
+    , m_follower(new StoreFollower(this))
+    , m_snapshots(new SnapshotReader(this))
+    , m_live(new LivePanes(this))
     , m_editor(new CodeEditor(this))
     , m_output(new OutputPane(this))
     , m_dashboard(new MetricsDashboard(this))
@@ -168,6 +175,7 @@ MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     createDocks();
     createWorkspaces();
     createMenus();
+    createLivePanes();
 
     m_statusLabel = new QLabel(tr("Ready"), this);
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
@@ -664,6 +672,38 @@ void MainWindow::createWorkspaces()
     });
 }
 
+void MainWindow::createLivePanes()
+{
+    // Each pane reads through its own background job, as after the window's own work, keeping its selection and
+    // scroll; one read at a time each, and only while it shows.
+    m_live->add({QStringLiteral("history"),
+                 {m_historyView, m_dashboard},
+                 [this] { return m_snapshots->isReading(); },
+                 [this] { m_snapshots->read(); }});
+    m_live->add({QStringLiteral("audit"),
+                 {m_auditView},
+                 [this] { return m_auditView->jobs()->isLoading(); },
+                 [this] { m_auditView->follow(); }});
+    m_live->add(
+        {QStringLiteral("checkpoints"),
+         {m_checkpointBrowser},
+         [this] { return m_checkpointBrowser->jobs()->isLoading() || m_checkpointBrowser->jobs()->isDiffing(); },
+         [this] { m_checkpointBrowser->follow(); }});
+    m_live->add(
+        {QStringLiteral("agents"),
+         {m_agentWorkspace},
+         [this] { return m_agentWorkspace->jobs()->isLoadingSessions() || m_agentWorkspace->jobs()->isLoadingSteps(); },
+         [this] { m_agentWorkspace->refresh(); }});
+    connect(m_follower, &StoreFollower::changed, m_live, &LivePanes::storeChanged);
+    connect(m_follower, &StoreFollower::stopped, this, [this](const QString& error) {
+        statusBar()->showMessage(tr("The window no longer follows the store: %1").arg(error));
+    });
+    connect(m_snapshots, &SnapshotReader::snapshotRead, this, &MainWindow::applySnapshot);
+    connect(m_snapshots, &SnapshotReader::failed, this, [this](const QString& error) {
+        statusBar()->showMessage(tr("Cannot read the store again: %1").arg(error), 6000);
+    });
+}
+
 void MainWindow::createMenus()
 {
     auto* fileMenu = menuBar()->addMenu(tr("&File"));
@@ -790,6 +830,8 @@ std::optional<QString> MainWindow::openStore()
     auto snapshot = loadStoreSnapshot(m_store);
     if (!snapshot) {
         m_storeUsable = false;
+        m_follower->stop();
+        m_snapshots->setStore(std::nullopt);
         m_jobs->setStorePath(std::nullopt);
         m_auditView->setStorePath(std::nullopt);
         m_rulesWorkspace->setStorePath(std::nullopt);
@@ -807,6 +849,9 @@ std::optional<QString> MainWindow::openStore()
     m_storeUsable = true;
     m_storeBanner->clear();
     m_storeBannerBar->hide();
+    m_snapshots->setStore(m_store);
+    if (const auto error = m_follower->follow(m_store.path))
+        statusBar()->showMessage(tr("The window does not follow changes made by other programs: %1").arg(*error), 8000);
     m_jobs->setStorePath(m_store.path);
     m_auditView->setStorePath(m_store.path);
     m_rulesWorkspace->setStorePath(m_store.path);
@@ -845,7 +890,19 @@ void MainWindow::showStoreError(const QString& message)
 
 void MainWindow::applySnapshot(const StoreSnapshot& snapshot)
 {
+    // A history scrolled down keeps its top run in place; at the top, the new runs show.
+    QString topRun;
+    if (m_historyView->verticalScrollBar()->value() > 0)
+        topRun = m_historyView->indexAt(QPoint(0, 0)).data(RunHistoryModel::RunIdRole).toString();
     m_historyModel->setRuns(snapshot.history);
+    const auto* shown = m_historyView->model();
+    for (int row = 0; !topRun.isEmpty() && row < shown->rowCount(); ++row) {
+        const QModelIndex index = shown->index(row, 0);
+        if (index.data(RunHistoryModel::RunIdRole).toString() == topRun) {
+            m_historyView->scrollTo(index, QAbstractItemView::PositionAtTop);
+            break;
+        }
+    }
     m_dashboard->setSnapshot(snapshot.metrics, snapshot.runs);
     m_dashboard->setActivity(snapshot.activity);
 }
@@ -1307,6 +1364,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         return;
     }
     m_tour->stop();
+    m_follower->stop();
     m_jobs->cancel();
     m_agentWorkspace->launcher()->stop(); // the worker ends with the window, waited for as it goes
     if (!m_demoStore) // a demo window's layout (the walk shows its workspaces) is not the person's

@@ -32,10 +32,13 @@ class AuditView;
 class CheckpointBrowser;
 class CodeEditor;
 class DemoTour;
+class LivePanes;
 class MetricsDashboard;
 class OutputPane;
 class RulesWorkspace;
 class RunHistoryModel;
+class SnapshotReader;
+class StoreFollower;
 
 // The workbench window: one workspace per kind of work (snippets, rules, agents, checkpoints, audit, dashboard),
 // chosen on the bar at its left, each using the whole window; the sandbox and the policy of the next run are
@@ -74,6 +77,9 @@ public:
     void showAgents();
     void showAudit();
     void showDashboard();
+    // What other processes write to the store shows in the panes (StoreFollower, LivePanes).
+    StoreFollower* storeFollower() const { return m_follower; }
+    LivePanes* livePanes() const { return m_live; }
 
     // The sandbox the next run works in ("": a fresh folder of its own), as the toolbar has it.
     QString currentSandbox() const;
@@ -113,6 +119,8 @@ private:
     void addPolicyFile(const QString& path);
     void choosePolicyFile();
     void onPolicyChosen();
+    // The panes that read the store again when another connection wrote to it.
+    void createLivePanes();
     // Marks the editor's lines that imported what the sandbox blocked in `result`.
     void markBlockedImports(const sb::RunRequest& request, const sb::RunResult& result);
     void restoreSettings();
@@ -169,6 +177,9 @@ private:
 
     JobRunner* m_jobs = nullptr;
     RunHistoryModel* m_historyModel = nullptr;
+    StoreFollower* m_follower = nullptr;
+    SnapshotReader* m_snapshots = nullptr;
+    LivePanes* m_live = nullptr;
 
     CodeEditor* m_editor = nullptr;
     OutputPane* m_output = nullptr;

@@ -6,6 +6,9 @@
 #include <QDateTime>
 #include <QLocale>
 
+#include <algorithm>
+#include <iterator>
+
 namespace sb::ui {
 
 RunHistoryModel::RunHistoryModel(QObject* parent)
@@ -15,9 +18,42 @@ RunHistoryModel::RunHistoryModel(QObject* parent)
 
 void RunHistoryModel::setRuns(std::vector<sb::StoredRun> runs)
 {
-    beginResetModel();
-    m_runs = std::move(runs);
-    endResetModel();
+    // The usual new snapshot: the runs shown, with newer ones on top and the oldest past the limit gone. Rows are
+    // then inserted and removed, not reset, so that a view keeps its selection and scroll position.
+    std::size_t added = runs.size();
+    if (!m_runs.empty()) {
+        const std::int64_t newestShown = m_runs.front().id;
+        added = static_cast<std::size_t>(
+            std::find_if(runs.begin(), runs.end(), [newestShown](const auto& run) { return run.id == newestShown; })
+            - runs.begin());
+    }
+    const std::size_t kept = runs.size() - added;
+    const bool follows = !m_runs.empty() && added < runs.size() && kept <= m_runs.size()
+                         && std::equal(runs.begin() + static_cast<std::ptrdiff_t>(added), runs.end(), m_runs.begin(),
+                                       [](const auto& a, const auto& b) { return a.id == b.id; });
+    if (!follows) {
+        beginResetModel();
+        m_runs = std::move(runs);
+        endResetModel();
+        return;
+    }
+    if (kept < m_runs.size()) {
+        beginRemoveRows({}, static_cast<int>(kept), static_cast<int>(m_runs.size()) - 1);
+        m_runs.resize(kept);
+        endRemoveRows();
+    }
+    if (added > 0) {
+        beginInsertRows({}, 0, static_cast<int>(added) - 1);
+        m_runs.insert(m_runs.begin(), std::make_move_iterator(runs.begin()),
+                      std::make_move_iterator(runs.begin() + static_cast<std::ptrdiff_t>(added)));
+        endInsertRows();
+    }
+    // The runs kept are read again too (a policy that could not be read before, say).
+    std::move(runs.begin() + static_cast<std::ptrdiff_t>(added), runs.end(),
+              m_runs.begin() + static_cast<std::ptrdiff_t>(added));
+    if (kept > 0)
+        emit dataChanged(index(static_cast<int>(added), 0),
+                         index(static_cast<int>(m_runs.size()) - 1, ColumnCount - 1));
 }
 
 const sb::StoredRun* RunHistoryModel::runAt(int row) const

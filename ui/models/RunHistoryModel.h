@@ -10,8 +10,9 @@
 
 namespace sb::ui {
 
-// The run history as a table. It holds one immutable snapshot of stored runs (newest first) and is
-// reset whenever a new snapshot arrives from a background job.
+// The run history as a table. It holds one immutable snapshot of stored runs (newest first), read by a background
+// job; a new snapshot that only adds newer runs (and drops the oldest past the limit) inserts and removes rows, any
+// other resets the model.
 class RunHistoryModel : public QAbstractTableModel {
     Q_OBJECT
 public:
