@@ -10,6 +10,16 @@
 
 namespace sb::guitest {
 
+// The child of `parent` named `name`; the test ends at once when there is none (a renamed widget, say).
+template <typename T>
+T* requireChild(const QObject& parent, const char* name)
+{
+    auto* found = parent.findChild<T*>(QString::fromLatin1(name));
+    if (!found)
+        qFatal("no child named %s", name);
+    return found;
+}
+
 // `setup` runs once the application exists, before the test object is made; what it returns lives as long as
 // the test (translators to install, say). It returns null to fail the run.
 template <typename TestObject, typename Setup>

@@ -84,10 +84,7 @@ private:
     template <typename T>
     T* child(const char* name) const
     {
-        auto* widget = m_window->findChild<T*>(QString::fromLatin1(name));
-        if (!widget)
-            qFatal("no child named %s", name);
-        return widget;
+        return sb::guitest::requireChild<T>(*m_window, name);
     }
     template <typename T>
     T* modal(const char* name) const

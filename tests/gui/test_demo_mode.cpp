@@ -59,10 +59,7 @@ private:
     template <typename T>
     T* child(const char* name) const
     {
-        auto* widget = m_window->findChild<T*>(QString::fromLatin1(name));
-        if (!widget)
-            qFatal("no child named %s", name);
-        return widget;
+        return sb::guitest::requireChild<T>(*m_window, name);
     }
     bool dockShown(const char* name) const { return child<QDockWidget>(name)->isVisible(); }
     void screenshot(const QString& name, QWidget* widget = nullptr);

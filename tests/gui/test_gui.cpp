@@ -143,10 +143,7 @@ private:
     template <typename T>
     T* child(const char* name) const
     {
-        auto* widget = m_window->findChild<T*>(QString::fromLatin1(name));
-        if (!widget)
-            qFatal("no child named %s", name);
-        return widget;
+        return sb::guitest::requireChild<T>(*m_window, name);
     }
     QString badge() const { return child<QLabel>("outcomeBadge")->text(); }
     QString output() const { return child<QPlainTextEdit>("outputView")->toPlainText(); }

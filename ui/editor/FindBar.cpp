@@ -298,13 +298,18 @@ void FindBar::select(const Match& match)
     showCount();
 }
 
-bool FindBar::findNext()
+bool FindBar::upToDate()
 {
     if (!m_editor)
         return false;
     if (m_text != m_editor->text())
         refresh();
-    if (m_matches.empty())
+    return true;
+}
+
+bool FindBar::findNext()
+{
+    if (!upToDate() || m_matches.empty())
         return false;
     const Match current = selection();
     const qsizetype after = current.first + current.second;
@@ -317,11 +322,7 @@ bool FindBar::findNext()
 
 bool FindBar::findPrevious()
 {
-    if (!m_editor)
-        return false;
-    if (m_text != m_editor->text())
-        refresh();
-    if (m_matches.empty())
+    if (!upToDate() || m_matches.empty())
         return false;
     const Match current = selection();
     const auto previous = std::find_if(m_matches.rbegin(), m_matches.rend(), [&](const Match& m) {
@@ -333,10 +334,8 @@ bool FindBar::findPrevious()
 
 bool FindBar::replaceCurrent()
 {
-    if (!m_editor)
+    if (!upToDate())
         return false;
-    if (m_text != m_editor->text())
-        refresh();
     const Match current = selection();
     if (std::find(m_matches.begin(), m_matches.end(), current) == m_matches.end()) {
         findNext(); // nothing selected to replace: go to the next match first

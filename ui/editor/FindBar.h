@@ -59,6 +59,8 @@ private:
     QRegularExpression expression() const;
     // Finds every match again, marks them in the editor and updates the count.
     void refresh();
+    // Whether there is an editor to search; its matches brought up to date with its text when there is.
+    bool upToDate();
     void showCount();
     void highlight();
     void clearMarks();

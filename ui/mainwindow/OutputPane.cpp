@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QTextCharFormat>
 #include <QTextCursor>
 #include <QVBoxLayout>
@@ -268,7 +269,7 @@ void OutputPane::appendLogLine(const sb::RunResult& result, const QString& label
     else if (!result.message.empty())
         line += QStringLiteral("   ") + toQString(result.message);
     cursor.insertText(line, detail);
-    m_output->ensureCursorVisible();
+    followLog();
 }
 
 void OutputPane::appendNote(const QString& text)
@@ -281,7 +282,14 @@ void OutputPane::appendNote(const QString& text)
     cursor.insertBlock();
     cursor.insertText(text, format);
     m_output->setTextCursor(cursor);
+    followLog();
+}
+
+void OutputPane::followLog()
+{
+    // The newest line in view, read from its start: a long line's end would scroll every line's beginning away.
     m_output->ensureCursorVisible();
+    m_output->horizontalScrollBar()->setValue(0);
 }
 
 void OutputPane::finishLog(const QString& summary)

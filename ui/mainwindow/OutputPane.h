@@ -35,6 +35,8 @@ private:
     void appendSection(const QString& title, const QString& body, const QColor& color);
     void hideDetails();
     void showLayerSummary();
+    // Keeps the newest line of a log in view.
+    void followLog();
 
     QLabel* m_badge = nullptr;
     QLabel* m_timings = nullptr;
