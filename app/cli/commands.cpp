@@ -323,6 +323,7 @@ int historyCommand(const std::string& storePath, int limit, bool json)
         nlohmann::json list = nlohmann::json::array();
         for (const auto& run : *runs) {
             auto entry = runToJson(run.request, run.result, run.policy.id != 0 ? &run.policy : nullptr);
+            entry["sandbox"] = run.sandbox.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.sandbox);
             if (!run.policyError.empty())
                 entry["policy_error"] = run.policyError;
             list.push_back(std::move(entry));
@@ -331,9 +332,10 @@ int historyCommand(const std::string& storePath, int limit, bool json)
         return 0;
     }
     for (const auto& run : *runs)
-        std::cout << fmt::format("{}  {}  {:<24} {:<15} {:>7.0f} ms  {}\n", formatTime(run.result.startedAtMs),
+        std::cout << fmt::format("{}  {}  {:<24} {:<15} {:>7.0f} ms  {}{}\n", formatTime(run.result.startedAtMs),
                                  run.result.runId, run.request.label.substr(0, 24), toString(run.result.outcome),
-                                 run.result.durationMs, policyLabel(run));
+                                 run.result.durationMs, policyLabel(run),
+                                 run.sandbox.empty() ? std::string() : "  in " + run.sandbox);
     return 0;
 }
 

@@ -72,14 +72,14 @@ std::vector<std::pair<std::string, bool>> layersFromJson(const std::string& text
 constexpr std::string_view kRunInsertColumns =
     "run_id, started_at_ms, label, language, source, policy_id, outcome, exit_code, signal, stdout, stderr, "
     "stdout_truncated, stderr_truncated, duration_ms, cpu_ms, peak_rss_kb, isolation_level, isolation_layers, "
-    "message, claims";
+    "message, claims, sandbox";
 
 // What readRun reads, in the order of RunColumn; a run's policy may be missing (edited by hand), hence the
 // LEFT JOIN.
 constexpr std::string_view kRunSelect =
     "SELECT r.id, r.run_id, r.started_at_ms, r.label, r.language, r.source, r.outcome, r.exit_code, r.signal, "
     "r.stdout, r.stderr, r.stdout_truncated, r.stderr_truncated, r.duration_ms, r.cpu_ms, r.peak_rss_kb, "
-    "r.isolation_level, r.isolation_layers, r.message, r.claims, r.policy_id, "
+    "r.isolation_level, r.isolation_layers, r.message, r.claims, r.sandbox, r.policy_id, "
     "p.id, p.name, p.version, p.sha256, p.created_at_ms, p.yaml "
     "FROM runs AS r LEFT JOIN policies AS p ON p.id = r.policy_id";
 
@@ -104,6 +104,7 @@ enum RunColumn : int {
     kColLayers,
     kColMessage,
     kColClaims,
+    kColSandbox,
     kColPolicyRef, // runs.policy_id as stored
     kColPolicy,    // policies: detail::kPolicyColumns from here (NULL when the row is missing)
     kColPolicyYaml = kColPolicy + 5,
@@ -138,6 +139,7 @@ StoredRun readRun(sqlite3_stmt* statement, const fs::path& path, PolicyCache& po
     result.isolation.layers = layersFromJson(columnString(statement, kColLayers));
     result.message = columnString(statement, kColMessage);
     result.claims = claimsFromJson(columnString(statement, kColClaims));
+    run.sandbox = columnString(statement, kColSandbox);
 
     // A policy this build cannot read (written by a newer Sandbench, edited by hand, or its row gone) must
     // not hide the run: keep the default policy and the rest of the record, and say what is wrong and where.
@@ -197,7 +199,8 @@ Result<std::vector<StoredRun>> readRuns(const Db& db, sqlite3_stmt* statement, c
 
 } // namespace
 
-Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult& result, PolicyVersion* policy)
+Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult& result, PolicyVersion* policy,
+                                      std::string_view sandbox)
 {
     if (!m_db)
         return detail::closedError(m_path);
@@ -231,7 +234,7 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
 
         auto insert = db.prepare(fmt::format(
             "INSERT INTO runs ({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
-            "?17, ?18, ?19, ?20) RETURNING id",
+            "?17, ?18, ?19, ?20, ?21) RETURNING id",
             kRunInsertColumns));
         if (!insert)
             return std::unexpected(insert.error());
@@ -255,7 +258,8 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
             .text(17, level)
             .text(18, layers)
             .text(19, result.message)
-            .text(20, claims);
+            .text(20, claims)
+            .text(21, sandbox);
         if (!run.ok() || sqlite3_step(insert->get()) != SQLITE_ROW)
             return db.error(fmt::format("cannot record run {}", result.runId));
         const std::int64_t id = sqlite3_column_int64(insert->get(), 0);
@@ -287,6 +291,8 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
             {"policy_sha256", version.sha256},
             {"source_sha256", *sourceSha},
         };
+        if (!sandbox.empty())
+            details["sandbox"] = sandbox;
         if (auto audited = appendAudit(db, AuditEntry(audit_op::kRun, result.runId, std::move(details))); !audited)
             return std::unexpected(audited.error());
 

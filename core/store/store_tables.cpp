@@ -131,6 +131,11 @@ ALTER TABLE log_heads ADD COLUMN key_id TEXT;
 ALTER TABLE log_heads ADD COLUMN mac TEXT;
 )sql";
 
+// The sandbox a run worked in ('' for a run in a fresh private folder, as every run of an older store was).
+constexpr std::string_view kSchemaV10 = R"sql(
+ALTER TABLE runs ADD COLUMN sandbox TEXT NOT NULL DEFAULT '';
+)sql";
+
 // Schema v2's data step: every distinct runs.policy_yaml becomes a policies row, numbered per name in the
 // order of first use (the earliest run), dated by that run; each run then points at its row and the old
 // column goes. The texts move byte for byte, not re-rendered by this build, so nothing stored changes.
@@ -194,6 +199,7 @@ constexpr std::array kSteps = {
     SchemaStep{.version = 3, .sql = kSchemaV3, .objects = kObjectsV3},
     SchemaStep{.version = 7, .sql = kSchemaV7},
     SchemaStep{.version = 8, .sql = kSchemaV8},
+    SchemaStep{.version = 10, .sql = kSchemaV10},
 };
 
 } // namespace

@@ -126,7 +126,8 @@ RunRecord recordRun(Store& store, PreparedRun prepared, RunResult result)
     RunRecord record = std::move(prepared.record);
     record.result = std::move(result);
     PolicyVersion policy;
-    if (auto recorded = store.recordRun(prepared.order.request, record.result, &policy); recorded)
+    if (auto recorded = store.recordRun(prepared.order.request, record.result, &policy, prepared.order.sandbox);
+        recorded)
         record.policy = policy;
     else
         record.recordError = recorded.error().message;

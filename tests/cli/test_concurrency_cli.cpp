@@ -207,6 +207,41 @@ TEST_F(ConcurrencyCli, TwoRunsAtOnceInOneSandboxBothWork)
     }
 }
 
+// A run records the sandbox it worked in: history names it (null for a run in a private folder), and so does the
+// run's audit entry.
+TEST_F(ConcurrencyCli, ARunRecordsItsSandbox)
+{
+    const std::string snippet = write("hello.py", "print('hello')\n");
+    const auto inSandbox = cli("run --sandbox sb --json " + quoted(snippet) + store());
+    ASSERT_EQ(inSandbox.status, 0) << inSandbox.out;
+    const json inside = json::parse(inSandbox.out, nullptr, false);
+    ASSERT_FALSE(inside.is_discarded()) << inSandbox.out;
+    const auto alone = cli("run --json " + quoted(snippet) + store());
+    ASSERT_EQ(alone.status, 0) << alone.out;
+
+    const auto history = cli("history --json" + store());
+    ASSERT_EQ(history.status, 0) << history.out;
+    const json runs = json::parse(history.out, nullptr, false);
+    ASSERT_TRUE(runs.is_array()) << history.out;
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_TRUE(runs[0]["sandbox"].is_null()) << runs[0].dump(); // newest first
+    EXPECT_EQ(runs[1]["sandbox"], "sb");
+    EXPECT_EQ(runs[1]["run_id"], inside["run_id"]);
+    const auto text = cli("history" + store());
+    EXPECT_NE(text.out.find("  in sb\n"), std::string::npos) << text.out;
+
+    const auto audit = cli("audit list --operation run --json" + store());
+    ASSERT_EQ(audit.status, 0) << audit.out;
+    const json entries = json::parse(audit.out, nullptr, false);
+    ASSERT_TRUE(entries.is_array()) << audit.out;
+    ASSERT_EQ(entries.size(), 2u);
+    const json& first = entries[0]["subject"] == inside["run_id"] ? entries[0] : entries[1];
+    ASSERT_EQ(first["subject"], inside["run_id"]) << audit.out;
+    EXPECT_EQ(first["details"]["sandbox"], "sb") << first.dump();
+    const json& second = &first == &entries[0] ? entries[1] : entries[0];
+    EXPECT_FALSE(second["details"].contains("sandbox")) << second.dump();
+}
+
 TEST_F(ConcurrencyCli, FourRunsAtOnceInOneSandboxAllWork)
 {
     auto filesWritten = [&] {

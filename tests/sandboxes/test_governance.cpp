@@ -63,8 +63,8 @@ TEST_F(GovernanceTest, AStoreOfSchemaFiveMigratesWithItsSandboxesAndCheckpoints)
     const std::string second = checkpoint("feature");
     const std::string headBefore = engine().sandbox("feature")->head;
 
-    // The file as schema 5 left it: without the columns schemas 6, 7 and 8 add, the tables of 9, and its version
-    // number; with no audit key, which schema 8 brought.
+    // The file as schema 5 left it: without the columns schemas 6, 7, 8 and 10 add, the tables of 9, and its
+    // version number; with no audit key, which schema 8 brought.
     m_engine.reset();
     m_store.reset();
     {
@@ -77,7 +77,8 @@ TEST_F(GovernanceTest, AStoreOfSchemaFiveMigratesWithItsSandboxesAndCheckpoints)
               "ALTER TABLE checkpoints DROP COLUMN meta", "ALTER TABLE checkpoints DROP COLUMN relabel",
               "ALTER TABLE runs DROP COLUMN claims", "ALTER TABLE audit_log DROP COLUMN mac",
               "ALTER TABLE log_heads DROP COLUMN key_id", "ALTER TABLE log_heads DROP COLUMN mac",
-              "DROP TABLE agent_steps", "DROP TABLE agent_sessions", "PRAGMA user_version = 5"}) {
+              "ALTER TABLE runs DROP COLUMN sandbox", "DROP TABLE agent_steps", "DROP TABLE agent_sessions",
+              "PRAGMA user_version = 5"}) {
             char* error = nullptr;
             ASSERT_EQ(sqlite3_exec(raw, sql, nullptr, nullptr, &error), SQLITE_OK) << sql << ": " << error;
         }

@@ -100,11 +100,12 @@ private:
     sqlite3* m_db = nullptr;
 };
 
-// A store as a Sandbench of schema version 7 left it: without what version 8 adds (the audit signatures) and
-// version 9 (the agent sessions' tables).
+// A store as a Sandbench of schema version 7 left it: without what version 8 adds (the audit signatures),
+// version 9 (the agent sessions' tables) and version 10 (each run's sandbox).
 inline void makeVersion7(RawDb& raw)
 {
-    raw.exec("DROP TABLE agent_steps; DROP TABLE agent_sessions; ALTER TABLE audit_log DROP COLUMN mac; "
+    raw.exec("ALTER TABLE runs DROP COLUMN sandbox; DROP TABLE agent_steps; DROP TABLE agent_sessions; "
+             "ALTER TABLE audit_log DROP COLUMN mac; "
              "ALTER TABLE log_heads DROP COLUMN key_id; ALTER TABLE log_heads DROP COLUMN mac; "
              "PRAGMA user_version = 7");
 }

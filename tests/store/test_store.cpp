@@ -112,6 +112,32 @@ TEST_F(StoreTest, RoundTripOfARunWithBlockedEvents)
               R"([{"detail":"os","kind":"import"},{"detail":"MemoryError","kind":"memory"}])");
 }
 
+// The sandbox a run worked in comes back with it, and its audit entry names it; a run in no sandbox has none.
+TEST_F(StoreTest, ARunKeepsItsSandbox)
+{
+    Store store = openStore();
+    RunRequest request;
+    request.source = "print(1)\n";
+    const RunResult inSandbox = makeResult("6f1c0c1e-4a4b-4d5e-8f00-0000000000a1", 1'700'000'000'000, Outcome::Ok, 5);
+    const RunResult alone = makeResult("6f1c0c1e-4a4b-4d5e-8f00-0000000000a2", 1'700'000'001'000, Outcome::Ok, 5);
+    ASSERT_TRUE(store.recordRun(request, inSandbox, nullptr, "feature-x"));
+    ASSERT_TRUE(store.recordRun(request, alone));
+    auto runs = store.recentRuns(10);
+    ASSERT_TRUE(runs) << runs.error().message;
+    ASSERT_EQ(runs->size(), 2u);
+    EXPECT_EQ((*runs)[0].sandbox, "");
+    EXPECT_EQ((*runs)[1].sandbox, "feature-x");
+    auto found = store.findRun(inSandbox.runId);
+    ASSERT_TRUE(found && found->has_value());
+    EXPECT_EQ((**found).sandbox, "feature-x");
+    RawDb raw(dbPath());
+    EXPECT_EQ(raw.text("SELECT json_extract(details, '$.sandbox') FROM audit_log WHERE subject = '" + inSandbox.runId + "'"),
+              "feature-x");
+    EXPECT_EQ(raw.integer("SELECT count(*) FROM audit_log WHERE subject = '" + alone.runId
+                          + "' AND json_extract(details, '$.sandbox') IS NULL"),
+              1);
+}
+
 TEST_F(StoreTest, BinaryAndInvalidUtf8OutputComesBackByteForByte)
 {
     Store store = openStore();

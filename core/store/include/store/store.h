@@ -51,6 +51,7 @@ struct StoredRun {
     RunRequest request;
     RunResult result;
     PolicyVersion policy; // the stored version request.policy was read from
+    std::string sandbox;  // the sandbox whose workspace the run worked in; empty: a fresh private folder
     // Empty when the stored policy was read. Otherwise why not (naming the store, the policy version and
     // where its YAML is wrong), and request.policy is a default Policy: the run itself is never hidden.
     std::string policyError;
@@ -69,7 +70,7 @@ struct StoreLocation {
 // module defines its tables, the store runs their steps). A corrupt or foreign file is refused, never written to.
 class Store {
 public:
-    static constexpr int kSchemaVersion = 9; // the newest version: the last of every module's steps
+    static constexpr int kSchemaVersion = 10; // the newest version: the last of every module's steps
     static constexpr std::int32_t kApplicationId = 0x53424e43; // "SBNC"
 
     // The store a front end opens: `named` (--store) when not empty, else $SANDBENCH_STORE, else the default
@@ -111,9 +112,10 @@ public:
     };
 
     // Records the run and, in the same transaction, its policy's version. `policy` (optional) receives that
-    // version. Returns the run's row id.
+    // version; `sandbox` names the sandbox whose workspace the run worked in (empty: none). Returns the run's
+    // row id.
     Result<std::int64_t> recordRun(const RunRequest& request, const RunResult& result,
-                                   PolicyVersion* policy = nullptr);
+                                   PolicyVersion* policy = nullptr, std::string_view sandbox = {});
     Result<std::vector<StoredRun>> recentRuns(int limit) const;       // newest first
     Result<std::optional<StoredRun>> findRun(const std::string& runId) const;
     Result<MetricsSnapshot> metrics(int recentLimit = 20) const;
