@@ -160,7 +160,7 @@ int main(int argc, char* argv[])
         if (!out)
             die("cannot write " + csv.string());
     }
-    QApplication app(argc, argv);
+    sb::bench::TimedApplication app(argc, argv);
     sb::ui::MainWindow window(sb::Store::locate(storePath));
     window.resize(1440, 900);
     window.show();
@@ -210,6 +210,7 @@ int main(int argc, char* argv[])
 
     StallMeter stall;
     stall.start();
+    app.resetLongest();
     QElapsedTimer clock;
     clock.start();
     if (!rules->loadDataFile(QString::fromStdString(csv.string())))
@@ -234,6 +235,7 @@ int main(int argc, char* argv[])
         waitFor([&] { return agents->stepModel()->rowCount() == written.load() && agents->isLoaded(); }, 30000);
     const double afterStall = stall.stop();
     const double longest = std::max({readStall, compareStall, afterStall});
+    std::printf("longest event handled meanwhile: %.1f ms, %s\n", app.longestMs(), qPrintable(app.longestWhat()));
     std::printf("A/B of 3 rule sets over %lld records (read %.0f ms, compared %.0f ms)%s, a live session of %lld steps "
                 "at %d steps/s %s: longest event-loop stall %.1f ms (while reading %.1f, comparing and showing the "
                 "result %.1f, after %.1f)\n",

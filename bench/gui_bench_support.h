@@ -6,11 +6,15 @@
 #include "agents/session_store.h"
 #include "store/store.h"
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QEventLoop>
+#include <QMetaEnum>
 #include <QObject>
+#include <QPointer>
+#include <QString>
 #include <QTimer>
 
 #include <algorithm>
@@ -54,6 +58,55 @@ private:
     QElapsedTimer m_clock;
     double m_last = 0;
     double m_longest = 0;
+};
+
+// An application that times every event it delivers at the top level (what an event's handler sends on is part
+// of it): the longest, with its receiver's class and name and the event's type, says which handler an event-loop
+// stall was in.
+class TimedApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        if (m_depth++ > 0) {
+            const bool handled = QApplication::notify(receiver, event);
+            --m_depth;
+            return handled;
+        }
+        const char* className = receiver->metaObject()->className();
+        const int type = event->type();
+        const QPointer<QObject> guard(receiver);
+        QElapsedTimer clock;
+        clock.start();
+        const bool handled = QApplication::notify(receiver, event);
+        const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+        --m_depth;
+        if (ms > m_longestMs) {
+            m_longestMs = ms;
+            const char* typeName = QMetaEnum::fromType<QEvent::Type>().valueToKey(type);
+            m_longestWhat = QStringLiteral("%1 to %2%3")
+                                .arg(typeName ? QString::fromLatin1(typeName) : QString::number(type),
+                                     QString::fromLatin1(className),
+                                     guard && !guard->objectName().isEmpty()
+                                         ? QStringLiteral(" '%1'").arg(guard->objectName())
+                                         : QString());
+        }
+        return handled;
+    }
+
+    void resetLongest()
+    {
+        m_longestMs = 0;
+        m_longestWhat.clear();
+    }
+    double longestMs() const { return m_longestMs; }
+    QString longestWhat() const { return m_longestWhat; }
+
+private:
+    int m_depth = 0;
+    double m_longestMs = 0;
+    QString m_longestWhat;
 };
 
 // Notes a paint event of a widget once armed; by the time the event loop returns to the caller, it is painted.
