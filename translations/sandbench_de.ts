@@ -1063,28 +1063,40 @@ Hash %2</translation>
         <translation>Datensatz</translation>
     </message>
     <message>
-        <source>Current decision</source>
-        <translation>Aktuelle Entscheidung</translation>
+        <source>Current
+decision</source>
+        <translation>Aktuelle
+Entscheidung</translation>
     </message>
     <message>
-        <source>Proposed decision</source>
-        <translation>Vorgeschlagene Entscheidung</translation>
+        <source>Proposed
+decision</source>
+        <translation>Vorgeschlagene
+Entscheidung</translation>
     </message>
     <message>
-        <source>Current score</source>
-        <translation>Aktueller Score</translation>
+        <source>Current
+score</source>
+        <translation>Aktueller
+Score</translation>
     </message>
     <message>
-        <source>Proposed score</source>
-        <translation>Vorgeschlagener Score</translation>
+        <source>Proposed
+score</source>
+        <translation>Vorgeschlagener
+Score</translation>
     </message>
     <message>
-        <source>Current rule</source>
-        <translation>Aktuelle Regel</translation>
+        <source>Current
+rule</source>
+        <translation>Aktuelle
+Regel</translation>
     </message>
     <message>
-        <source>Proposed rule</source>
-        <translation>Vorgeschlagene Regel</translation>
+        <source>Proposed
+rule</source>
+        <translation>Vorgeschlagene
+Regel</translation>
     </message>
 </context>
 <context>
@@ -2799,6 +2811,10 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <source>The window does not follow changes made by other programs: %1</source>
         <translation>Das Fenster folgt keinen Änderungen anderer Programme: %1</translation>
     </message>
+    <message>
+        <source>Restored, but not backed up: %1</source>
+        <translation>Wiederhergestellt, aber nicht gesichert: %1</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::MetricsDashboard</name>
@@ -3545,6 +3561,10 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <source>Approval (required: %1)</source>
         <translation>Freigabe (erforderlich: %1)</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;%1 file&lt;/b&gt; changes: %2 added, %3 modified, %4 removed · lines +%5 −%6 · bytes +%7 −%8</source>
+        <translation>&lt;b&gt;%1 Datei&lt;/b&gt; ändert sich: %2 hinzugefügt, %3 geändert, %4 entfernt · Zeilen +%5 −%6 · Bytes +%7 −%8</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::PromotionJobRunner</name>
@@ -4244,6 +4264,18 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>Detail</source>
         <translation>Detail</translation>
+    </message>
+    <message>
+        <source>Ran in a fresh private folder, in no sandbox</source>
+        <translation>Lief in einem frischen privaten Ordner, in keiner Sandbox</translation>
+    </message>
+    <message>
+        <source>Ran in sandbox %1&apos;s workspace</source>
+        <translation>Lief im Arbeitsbereich der Sandbox %1</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Sandbox</translation>
     </message>
 </context>
 <context>

@@ -1059,28 +1059,40 @@ hash %2</source>
         <translation>记录</translation>
     </message>
     <message>
-        <source>Current decision</source>
-        <translation>当前决策</translation>
+        <source>Current
+decision</source>
+        <translation>当前
+决策</translation>
     </message>
     <message>
-        <source>Proposed decision</source>
-        <translation>拟议决策</translation>
+        <source>Proposed
+decision</source>
+        <translation>拟议
+决策</translation>
     </message>
     <message>
-        <source>Current score</source>
-        <translation>当前分数</translation>
+        <source>Current
+score</source>
+        <translation>当前
+分数</translation>
     </message>
     <message>
-        <source>Proposed score</source>
-        <translation>拟议分数</translation>
+        <source>Proposed
+score</source>
+        <translation>拟议
+分数</translation>
     </message>
     <message>
-        <source>Current rule</source>
-        <translation>当前规则</translation>
+        <source>Current
+rule</source>
+        <translation>当前
+规则</translation>
     </message>
     <message>
-        <source>Proposed rule</source>
-        <translation>拟议规则</translation>
+        <source>Proposed
+rule</source>
+        <translation>拟议
+规则</translation>
     </message>
 </context>
 <context>
@@ -2787,6 +2799,10 @@ Runs still work but are not recorded; the file was left untouched.</source>
         <source>The window does not follow changes made by other programs: %1</source>
         <translation>窗口不会跟随其他程序所做的更改：%1</translation>
     </message>
+    <message>
+        <source>Restored, but not backed up: %1</source>
+        <translation>已恢复，但未备份：%1</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::MetricsDashboard</name>
@@ -3531,6 +3547,10 @@ Runs still work but are not recorded; the file was left untouched.</source>
         <source>Patches (*.patch *.diff)</source>
         <translation>补丁 (*.patch *.diff)</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;%1 file&lt;/b&gt; changes: %2 added, %3 modified, %4 removed · lines +%5 −%6 · bytes +%7 −%8</source>
+        <translation>&lt;b&gt;%1 个文件&lt;/b&gt;有更改：新增 %2，修改 %3，删除 %4 · 行 +%5 −%6 · 字节 +%7 −%8</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::PromotionJobRunner</name>
@@ -4227,6 +4247,18 @@ Runs still work but are not recorded; the file was left untouched.</source>
     <message>
         <source>Detail</source>
         <translation>详情</translation>
+    </message>
+    <message>
+        <source>Ran in a fresh private folder, in no sandbox</source>
+        <translation>在新的私有文件夹中运行，不在任何沙箱中</translation>
+    </message>
+    <message>
+        <source>Ran in sandbox %1&apos;s workspace</source>
+        <translation>在沙箱 %1 的工作区中运行</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>沙箱</translation>
     </message>
 </context>
 <context>

@@ -11,12 +11,18 @@
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QMessageBox>
+#include <QSocketNotifier>
 #include <QTranslator>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <memory>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace {
 
@@ -103,11 +109,56 @@ void answerBeforeWindow(int argc, char* argv[])
     }
 }
 
-} // namespace
+// SIGTERM, SIGINT and SIGHUP (a logout, a kill, Ctrl+C in the terminal that started it) end the program as a
+// close does, without asking: `end` runs, the event loop ends, what main() owns is destroyed (a demo store's
+// folder removed), and the process then ends by the same signal. The handler only writes the signal's number to a
+// pipe, which the event loop reads. Handlers are not inherited across exec, so nothing this process starts sees them.
+class EndOnSignal {
+public:
+    explicit EndOnSignal(std::function<void()> end)
+    {
+        if (::pipe2(s_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+            return; // the default action stays: the signal ends the process at once
+        m_notifier = std::make_unique<QSocketNotifier>(s_pipe[0], QSocketNotifier::Read);
+        QObject::connect(m_notifier.get(), &QSocketNotifier::activated, [end = std::move(end)] {
+            unsigned char signo = 0;
+            if (::read(s_pipe[0], &signo, 1) != 1 || s_received != 0)
+                return;
+            s_received = signo;
+            end();
+            QCoreApplication::exit(128 + signo);
+        });
+        struct sigaction action {};
+        action.sa_handler = &EndOnSignal::handle;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESTART;
+        for (const int signo : {SIGTERM, SIGINT, SIGHUP})
+            ::sigaction(signo, &action, nullptr);
+    }
 
-int main(int argc, char* argv[])
+    // Ends the process by the signal that ended the event loop, if one did.
+    static void reraise()
+    {
+        if (s_received == 0)
+            return;
+        ::signal(s_received, SIG_DFL);
+        ::raise(s_received);
+    }
+
+private:
+    static void handle(int signo)
+    {
+        const auto byte = static_cast<unsigned char>(signo);
+        [[maybe_unused]] const auto written = ::write(s_pipe[1], &byte, 1);
+    }
+
+    static inline int s_pipe[2] = {-1, -1};
+    static inline volatile std::sig_atomic_t s_received = 0;
+    std::unique_ptr<QSocketNotifier> m_notifier;
+};
+
+int run(int argc, char* argv[])
 {
-    answerBeforeWindow(argc, argv);
 
     QApplication app(argc, argv);
     describeApplication();
@@ -147,6 +198,7 @@ int main(int argc, char* argv[])
     sb::ui::MainWindow window(store);
     if (demo)
         window.markDemoStore();
+    const EndOnSignal endOnSignal([&window] { window.endWithoutAsking(); });
     window.show();
     if (const auto error = window.openStore()) {
         // Errors are values up to here; this is the one place that turns one into a dialog.
@@ -162,4 +214,14 @@ int main(int argc, char* argv[])
         window.seedDemoStore();
     }
     return QApplication::exec();
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    answerBeforeWindow(argc, argv);
+    const int status = run(argc, argv);
+    EndOnSignal::reraise();
+    return status;
 }

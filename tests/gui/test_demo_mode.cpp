@@ -37,6 +37,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <memory>
 
 using namespace sb::ui;
@@ -53,6 +54,7 @@ private slots:
     void theTimerWalksOnByItself();
     void demoWithStoreIsRefused();
     void theDemoStoreGoesWithIt();
+    void aTerminatedDemoLeavesNothing();
     void cleanupTestCase();
 
 private:
@@ -347,6 +349,37 @@ void TestDemoMode::theDemoStoreGoesWithIt()
         QVERIFY(QFile::exists(QString::fromStdString(demo.storePath().string())));
     }
     QVERIFY(!QFileInfo::exists(folder));
+}
+
+// The real binary, ended by SIGTERM (a logout, a kill) while it fills its demo store: its folder goes all the same,
+// and it ends by that signal.
+void TestDemoMode::aTerminatedDemoLeavesNothing()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    QProcess gui;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    environment.insert(QStringLiteral("TMPDIR"), tmp.path()); // where the demo store's folder goes
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), tmp.path() + QStringLiteral("/config"));
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), tmp.path() + QStringLiteral("/data"));
+    gui.setProcessEnvironment(environment);
+    gui.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    gui.start(QStringLiteral(SANDBENCH_GUI), {QStringLiteral("--demo")});
+    QVERIFY(gui.waitForStarted(30000));
+    // The store opened (after the window, which handles the signal, was made): its sandboxes' folder is there.
+    auto demoFolders = [&] {
+        return QDir(tmp.path()).entryList({QStringLiteral("sandbench-demo-*")}, QDir::Dirs | QDir::NoDotAndDotDot);
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(demoFolders().size() == 1
+                                 && QFileInfo::exists(tmp.path() + QLatin1Char('/') + demoFolders().front()
+                                                      + QStringLiteral("/store.db.d")),
+                             60000);
+    QCOMPARE(gui.state(), QProcess::Running);
+    ::kill(static_cast<pid_t>(gui.processId()), SIGTERM);
+    QVERIFY(gui.waitForFinished(60000));
+    QCOMPARE(gui.exitStatus(), QProcess::CrashExit); // ended by the signal, as a program that handles none would be
+    QVERIFY2(demoFolders().isEmpty(), qPrintable(demoFolders().join(QLatin1Char(','))));
 }
 
 void TestDemoMode::cleanupTestCase()

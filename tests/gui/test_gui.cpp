@@ -782,6 +782,11 @@ void TestGui::theToolbarsSandboxAndPolicyAreTheCommandLinesOptions()
     QVERIFY(runs[1].result.outcome == sb::Outcome::Ok);
     QCOMPARE(renderedPolicy(runs[0]), renderedPolicy(runs[1]));
     QCOMPARE(runs[0].policy.id, runs[1].policy.id);
+    // Both recorded with the sandbox they worked in; the window's history says so.
+    QCOMPARE(runs[0].sandbox, std::string("trial"));
+    QCOMPARE(runs[1].sandbox, std::string("trial"));
+    QTRY_COMPARE(window->historyView()->model()->index(0, RunHistoryModel::SandboxColumn).data().toString(),
+                 QStringLiteral("trial"));
 
     // A policy file deleted after it was chosen: the run is refused, not run under another policy.
     const QString gone = dir.path() + QStringLiteral("/gone.yaml");

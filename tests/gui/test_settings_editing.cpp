@@ -16,12 +16,19 @@
 
 #include <Qsci/qscilexer.h>
 
+#include <QAbstractBarSeries>
 #include <QAction>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
 #include <QComboBox>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
+#include <QFrame>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -105,6 +112,8 @@ private slots:
     void ruleSetEditorsHaveTheirFindBar();
     void autosaveWritesAndTheNextWindowRestores();
     void discardedRecoveryIsRemoved();
+    void windowsOpenAtOnceKeepTheirOwnRecovery();
+    void recoveryLockedByADeadProcessIsOffered();
     void dropOpensASnippet();
     void dropOfAnUnknownFileSaysSo();
     void dropRoutesRuleSetsAndPolicies();
@@ -128,12 +137,12 @@ void TestSettingsEditing::initTestCase()
     QCoreApplication::setOrganizationName(QStringLiteral("SandbenchTest"));
     QVERIFY(m_dir.isValid());
     QSettings().clear();
-    QFile::remove(Autosave::recoveryPath());
+    QDir(Autosave::recoveryFolder()).removeRecursively();
 }
 
 void TestSettingsEditing::cleanupTestCase()
 {
-    QFile::remove(Autosave::recoveryPath());
+    QDir(Autosave::recoveryFolder()).removeRecursively();
     QSettings().clear();
     applyTheme(Theme::System);
 }
@@ -148,7 +157,7 @@ void TestSettingsEditing::cleanup()
 {
     // A window that goes without a close, as in a crash: what it left for recovery is each test's own business.
     m_window.reset();
-    QFile::remove(Autosave::recoveryPath());
+    QDir(Autosave::recoveryFolder()).removeRecursively();
 }
 
 std::unique_ptr<MainWindow> TestSettingsEditing::makeWindow()
@@ -329,29 +338,45 @@ void TestSettingsEditing::ruleSetEditorsHaveTheirFindBar()
                                                                                 Qt::CaseInsensitive)));
 }
 
+namespace {
+
+// What a recovery file holds: its text, or a null string when it cannot be read.
+QString recoveredText(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("text")).toString();
+}
+
+void typeOver(CodeEditor* editor, const QString& text)
+{
+    editor->selectAll();
+    editor->replaceSelectedText(text);
+}
+
+} // namespace
+
 void TestSettingsEditing::autosaveWritesAndTheNextWindowRestores()
 {
-    const QString recovery = Autosave::recoveryPath();
+    const QString recovery = m_window->autosave()->recoveryPath();
+    QVERIFY(recovery.startsWith(Autosave::recoveryFolder() + QStringLiteral("/snippet-")));
     QVERIFY(!QFile::exists(recovery));
     const QString text = QStringLiteral("echo 'unsaved work'\n");
     CodeEditor* editor = m_window->editor();
     m_window->findChild<QComboBox*>(QStringLiteral("languageCombo"))->setCurrentIndex(1); // Shell
-    editor->selectAll();
-    editor->replaceSelectedText(text);
+    typeOver(editor, text);
     QVERIFY(editor->isModified());
     // Written within Autosave::kDelayMs of the edit.
     QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(recovery), 20000);
-    const auto pending = Autosave::pending();
-    QVERIFY(pending);
-    QCOMPARE(pending->text, text);
-    QVERIFY(pending->language == sb::Language::Shell);
-    QVERIFY(pending->path.isEmpty());
+    QCOMPARE(recoveredText(recovery), text);
 
     // The window goes without a close (a crash); the next one offers what it left.
     m_window.reset();
     QVERIFY(QFile::exists(recovery));
     m_window = makeWindow();
     QVERIFY(m_window);
+    QCOMPARE(m_window->autosave()->claimedPath(), recovery);
     auto* bar = m_window->findChild<RecoveryBar*>(QStringLiteral("recoveryBar"));
     QVERIFY(bar->isVisible());
     QVERIFY(m_window->editor()->text() != text);
@@ -361,17 +386,21 @@ void TestSettingsEditing::autosaveWritesAndTheNextWindowRestores()
     QCOMPARE(m_window->editor()->text(), text);
     QVERIFY(m_window->editor()->language() == sb::Language::Shell);
     QVERIFY(m_window->editor()->isModified());
-    QVERIFY(QFile::exists(recovery)); // still unsaved
+    // Still unsaved: in this window's own recovery file now, the crashed window's gone.
+    const QString own = m_window->autosave()->recoveryPath();
+    QVERIFY(own != recovery);
+    QCOMPARE(recoveredText(own), text);
+    QVERIFY(!QFile::exists(recovery));
 
     // Saved: nothing is left to recover.
     const QString saved = m_dir.path() + QStringLiteral("/restored.sh");
     QVERIFY(m_window->saveFile(saved));
-    QVERIFY(!QFile::exists(recovery));
+    QVERIFY(!QFile::exists(own));
 }
 
 void TestSettingsEditing::discardedRecoveryIsRemoved()
 {
-    const QString recovery = Autosave::recoveryPath();
+    const QString recovery = m_window->autosave()->recoveryPath();
     m_window->editor()->append(QStringLiteral("# left unsaved\n"));
     QVERIFY(m_window->autosave()->writeNow());
     QVERIFY(QFile::exists(recovery));
@@ -383,7 +412,85 @@ void TestSettingsEditing::discardedRecoveryIsRemoved()
     QTest::mouseClick(bar->findChild<QPushButton*>(QStringLiteral("recoveryDiscard")), Qt::LeftButton);
     QVERIFY(!bar->isVisible());
     QVERIFY(!QFile::exists(recovery));
+    QVERIFY(m_window->autosave()->claimedPath().isEmpty());
     QVERIFY(!m_window->editor()->text().contains(QStringLiteral("# left unsaved")));
+}
+
+// Two windows open at once each back up into a file of their own, and neither offers the other's while both live.
+// When one crashes, the next window offers its text (never the living one's), and a window started beside that
+// one offers nothing: the orphan is claimed. A window closed without answering gives the orphan back.
+void TestSettingsEditing::windowsOpenAtOnceKeepTheirOwnRecovery()
+{
+    const QString firstText = QStringLiteral("print('first window')\n");
+    const QString secondText = QStringLiteral("print('second window')\n");
+    typeOver(m_window->editor(), firstText);
+    QVERIFY(m_window->autosave()->writeNow());
+    auto second = makeWindow();
+    QVERIFY(second);
+    QVERIFY(!second->findChild<RecoveryBar*>(QStringLiteral("recoveryBar"))->isVisible());
+    QVERIFY(second->autosave()->claimedPath().isEmpty());
+    typeOver(second->editor(), secondText);
+    QVERIFY(second->autosave()->writeNow());
+    const QString firstFile = m_window->autosave()->recoveryPath();
+    const QString secondFile = second->autosave()->recoveryPath();
+    QVERIFY(firstFile != secondFile);
+    QCOMPARE(recoveredText(firstFile), firstText);
+    QCOMPARE(recoveredText(secondFile), secondText);
+
+    // The first crashes.
+    m_window.reset();
+    auto third = makeWindow();
+    QVERIFY(third);
+    QCOMPARE(third->autosave()->claimedPath(), firstFile);
+    auto* bar = third->findChild<RecoveryBar*>(QStringLiteral("recoveryBar"));
+    QVERIFY(bar->isVisible());
+    auto fourth = makeWindow();
+    QVERIFY(fourth);
+    QVERIFY(fourth->autosave()->claimedPath().isEmpty());
+    QVERIFY(!fourth->findChild<RecoveryBar*>(QStringLiteral("recoveryBar"))->isVisible());
+    QCOMPARE(recoveredText(secondFile), secondText); // the living window's file is untouched
+
+    // The third closes without an answer: the orphan stays, and the fourth's next sibling may claim it.
+    QVERIFY(third->close());
+    third.reset();
+    QCOMPARE(recoveredText(firstFile), firstText);
+    m_window = makeWindow();
+    QVERIFY(m_window);
+    QCOMPARE(m_window->autosave()->claimedPath(), firstFile);
+    QTest::mouseClick(m_window->findChild<RecoveryBar*>(QStringLiteral("recoveryBar"))
+                          ->findChild<QPushButton*>(QStringLiteral("recoveryRestore")),
+                      Qt::LeftButton);
+    QCOMPARE(m_window->editor()->text(), firstText);
+    QVERIFY(!QFile::exists(firstFile));
+
+    // Clean closes remove their own files (the editors' texts discarded on purpose).
+    for (auto* window : {second.get(), fourth.get()}) {
+        window->editor()->setModified(false);
+        QVERIFY(window->close());
+    }
+    QVERIFY(!QFile::exists(secondFile));
+    m_window->editor()->setModified(false);
+}
+
+// A window killed outright leaves its lock behind; the lock's process is gone, so its file is an orphan.
+void TestSettingsEditing::recoveryLockedByADeadProcessIsOffered()
+{
+    m_window.reset();
+    const QString folder = Autosave::recoveryFolder();
+    QVERIFY(QDir().mkpath(folder));
+    const QString killed = folder + QStringLiteral("/snippet-killed.json");
+    QVERIFY(writeFile(killed, R"({"text": "print('killed')\n", "path": "", "language": "python"})"));
+    // QLockFile's own format: the owner's pid (none is that high: Linux's pid_max is below 2^22), its name, the
+    // host (empty: this one).
+    QVERIFY(writeFile(folder + QStringLiteral("/snippet-killed.lock"), "4194304\nsandbench-gui\n\n"));
+    m_window = makeWindow();
+    QVERIFY(m_window);
+    QCOMPARE(m_window->autosave()->claimedPath(), killed);
+    QVERIFY(m_window->findChild<RecoveryBar*>(QStringLiteral("recoveryBar"))->isVisible());
+    QTest::mouseClick(m_window->findChild<RecoveryBar*>(QStringLiteral("recoveryBar"))
+                          ->findChild<QPushButton*>(QStringLiteral("recoveryDiscard")),
+                      Qt::LeftButton);
+    QVERIFY(!QFile::exists(killed));
 }
 
 void TestSettingsEditing::dropOpensASnippet()
@@ -548,6 +655,14 @@ void TestSettingsEditing::darkThemeChangesThePalette()
     QTRY_VERIFY(!m_window->editor()->isDark());
     QCOMPARE(m_window->editor()->lexer()->paper(0), QColor(Qt::white));
     const QColor light = QApplication::palette().color(QPalette::Window);
+    // A chart of the dashboard, with its series' own colours.
+    auto* outcomes = m_window->findChild<QChartView*>(QStringLiteral("outcomeChart"));
+    QVERIFY(outcomes && outcomes->chart());
+    QCOMPARE(outcomes->chart()->theme(), QChart::ChartThemeLight);
+    auto* bars = qobject_cast<QAbstractBarSeries*>(outcomes->chart()->series().value(0));
+    QVERIFY(bars && !bars->barSets().isEmpty());
+    const QColor barColour = bars->barSets().front()->color();
+    const QFont titleFont = outcomes->chart()->titleFont();
     auto* dialog = openSettings();
     QVERIFY(dialog);
     auto* theme = dialog->findChild<QComboBox*>(QStringLiteral("settingsTheme"));
@@ -560,15 +675,40 @@ void TestSettingsEditing::darkThemeChangesThePalette()
     QTRY_VERIFY(editor->isDark());
     QVERIFY(editor->lexer()->paper(0).lightness() < 64);
     QVERIFY(editor->lexer()->color(0).lightness() > 160);
+    // The charts too: a dark background, light axis labels; the bars keep their colours, the title its font.
+    QTRY_COMPARE(outcomes->chart()->theme(), QChart::ChartThemeDark);
+    QVERIFY(outcomes->chart()->backgroundBrush().color().lightness() < 100);
+    QVERIFY(!outcomes->chart()->axes().isEmpty());
+    QVERIFY(outcomes->chart()->axes().front()->labelsBrush().color().lightness() > 160);
+    QCOMPARE(bars->barSets().front()->color(), barColour);
+    QCOMPARE(outcomes->chart()->titleFont(), titleFont);
+    // And the dashboard's counters: their cards dark, their captions readable on them.
+    auto* card = m_window->findChild<QFrame*>(QStringLiteral("counterTotalCard"));
+    QVERIFY(card);
+    const QColor cardColour = card->palette().color(card->backgroundRole());
+    QVERIFY2(cardColour.lightness() < 100, qPrintable(cardColour.name()));
+    QLabel* caption = nullptr;
+    for (auto* label : card->findChildren<QLabel*>())
+        if (label->text() == QStringLiteral("Runs"))
+            caption = label;
+    QVERIFY(caption);
+    const QColor captionColour = caption->palette().color(caption->foregroundRole());
+    QVERIFY2(captionColour.lightness() - cardColour.lightness() > 60, qPrintable(captionColour.name()));
     dialog->accept();
     QVERIFY(AppSettings::load().theme == Theme::Dark);
     m_window->findBar()->showFind();
     m_window->findBar()->setFindText(QStringLiteral("fib"));
     saveScreenshot(m_window.get(), QStringLiteral("dark-theme.png"));
+    m_window->showDashboard();
+    QTRY_VERIFY(outcomes->isVisible());
+    saveScreenshot(m_window.get(), QStringLiteral("dark-theme-dashboard.png"));
+    m_window->showSnippets();
     AppSettings().save();
     applyTheme(Theme::Light);
     QTRY_VERIFY(!editor->isDark());
     QCOMPARE(editor->lexer()->paper(0), QColor(Qt::white)); // back to the light scheme as it was
+    QTRY_COMPARE(outcomes->chart()->theme(), QChart::ChartThemeLight);
+    QCOMPARE(bars->barSets().front()->color(), barColour);
     applyTheme(Theme::System);
 }
 

@@ -168,12 +168,17 @@ void TestUiModels::historyModelTakesNewerRunsWithoutAReset()
 void TestUiModels::historyModelColumns()
 {
     RunHistoryModel model(this);
-    model.setRuns({makeRun(2, sb::Outcome::Blocked, "import os", {{"import", "os"}}), makeRun(1, sb::Outcome::Ok, "")});
+    sb::StoredRun inSandbox = makeRun(2, sb::Outcome::Blocked, "import os", {{"import", "os"}});
+    inSandbox.sandbox = "feature-x";
+    model.setRuns({inSandbox, makeRun(1, sb::Outcome::Ok, "")});
     QCOMPARE(model.data(model.index(0, RunHistoryModel::LabelColumn)).toString(), QStringLiteral("import os"));
     QCOMPARE(model.data(model.index(0, RunHistoryModel::OutcomeColumn)).toString(), QStringLiteral("blocked"));
     QCOMPARE(model.data(model.index(0, RunHistoryModel::DetailColumn)).toString(), QStringLiteral("import: os"));
     QCOMPARE(model.data(model.index(0, RunHistoryModel::LanguageColumn)).toString(), QStringLiteral("python"));
     QCOMPARE(model.data(model.index(1, RunHistoryModel::LabelColumn)).toString(), QStringLiteral("snippet"));
+    QCOMPARE(model.data(model.index(0, RunHistoryModel::SandboxColumn)).toString(), QStringLiteral("feature-x"));
+    QVERIFY(model.data(model.index(0, RunHistoryModel::SandboxColumn), Qt::ToolTipRole).toString().contains(QStringLiteral("feature-x")));
+    QCOMPARE(model.data(model.index(1, RunHistoryModel::SandboxColumn)).toString(), QString());
     QCOMPARE(model.data(model.index(1, 0), RunHistoryModel::SourceRole).toString(), QStringLiteral("print(1)"));
     QCOMPARE(model.data(model.index(1, 0), RunHistoryModel::OutcomeRole).toString(), QStringLiteral("ok"));
     QVERIFY(!model.headerData(RunHistoryModel::TimeColumn, Qt::Horizontal).toString().isEmpty());

@@ -76,7 +76,7 @@ void LaunchAgentDialog::buildLayout()
     m_words->setObjectName(QStringLiteral("launchCommandWords"));
     m_words->setWordWrap(true);
     m_words->setTextFormat(Qt::RichText);
-    m_words->setStyleSheet(QStringLiteral("color: palette(dark);"));
+    m_words->setForegroundRole(QPalette::PlaceholderText); // secondary text, in the theme's colour
 
     m_readPaths->setObjectName(QStringLiteral("launchReadPaths"));
     m_readPaths->setPlaceholderText(tr("One absolute path a line: the agent program's own files (its script)"));
@@ -119,7 +119,7 @@ void LaunchAgentDialog::buildLayout()
     m_sandbox->setObjectName(QStringLiteral("launchSandbox"));
     m_sandboxNote->setObjectName(QStringLiteral("launchSandboxNote"));
     m_sandboxNote->setWordWrap(true);
-    m_sandboxNote->setStyleSheet(QStringLiteral("color: palette(dark);"));
+    m_sandboxNote->setForegroundRole(QPalette::PlaceholderText); // secondary text, in the theme's colour
     m_stepMode->setObjectName(QStringLiteral("launchStepMode"));
     m_stepMode->setToolTip(tr("Every call waits in the control bar of the agent workspace: Step lets one go, "
                               "Continue runs on to a breakpoint or the end"));

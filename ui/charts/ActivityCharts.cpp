@@ -194,7 +194,7 @@ ActivityCharts::ActivityCharts(QWidget* parent)
     m_promotionsEmpty = new QLabel(tr("No promotion in this span of time. Promote a sandbox from Checkpoints."), this);
     m_promotionsEmpty->setObjectName(QStringLiteral("promotionsEmpty"));
     m_promotionsEmpty->setWordWrap(true);
-    m_promotionsEmpty->setStyleSheet(QStringLiteral("color: palette(dark);"));
+    m_promotionsEmpty->setForegroundRole(QPalette::PlaceholderText); // secondary text, in the theme's colour
 
     m_promotionsBox = new QWidget(this);
     auto* box = new QVBoxLayout(m_promotionsBox);
@@ -288,6 +288,7 @@ QChartView* ActivityCharts::makeView(QChart* chart, const QString& objectName, c
     view->setRenderHint(QPainter::Antialiasing);
     view->setWhatsThis(tr("Hover a bar for its count; right-click to save the chart or its data"));
     addChartExportActions(view, fileStem);
+    followPalette(view);
     return view;
 }
 

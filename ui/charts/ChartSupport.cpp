@@ -1,5 +1,7 @@
 #include "ui/charts/ChartSupport.h"
+#include "ui/style/Theme.h"
 
+#include <QAbstractAxis>
 #include <QAbstractBarSeries>
 #include <QAction>
 #include <QBarCategoryAxis>
@@ -10,7 +12,9 @@
 #include <QCursor>
 #include <QDateTime>
 #include <QDateTimeAxis>
+#include <QEvent>
 #include <QFileDialog>
+#include <QLegend>
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QTextDocumentFragment>
@@ -20,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace sb::ui {
 
@@ -57,11 +62,97 @@ Axis* attachedAxis(QAbstractSeries* series)
     return nullptr;
 }
 
+// Reapplies the palette's theme to the chart its view shows when the application's palette changes.
+class PaletteFollower : public QObject {
+public:
+    explicit PaletteFollower(QChartView* view)
+        : QObject(view)
+        , m_view(view)
+    {
+        view->installEventFilter(this);
+    }
+
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (watched == m_view && m_view->chart()
+            && (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange))
+            applyPaletteTheme(m_view->chart());
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QChartView* m_view;
+};
+
+QChart::ChartTheme paletteTheme()
+{
+    return paletteIsDark() ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+}
+
 } // namespace
+
+void applyPaletteTheme(QChart* chart)
+{
+    const QChart::ChartTheme wanted = paletteTheme();
+    if (chart->theme() == wanted)
+        return;
+    // A theme repaints every series in its own colours and resets the fonts: what the chart chose is kept.
+    struct KeptSet {
+        QBarSet* set;
+        QBrush brush;
+        QPen pen;
+        QBrush label;
+        bool outside;
+    };
+    struct KeptLine {
+        QXYSeries* series;
+        QPen pen;
+        QBrush brush;
+    };
+    std::vector<KeptSet> sets;
+    std::vector<KeptLine> lines;
+    for (QAbstractSeries* series : chart->series()) {
+        if (auto* bars = qobject_cast<QAbstractBarSeries*>(series)) {
+            const bool outside = bars->isLabelsVisible() && bars->labelsPosition() == QAbstractBarSeries::LabelsOutsideEnd;
+            for (QBarSet* set : bars->barSets())
+                sets.push_back({set, set->brush(), set->pen(), set->labelBrush(), outside});
+        } else if (auto* xy = qobject_cast<QXYSeries*>(series)) {
+            lines.push_back({xy, xy->pen(), xy->brush()});
+        }
+    }
+    const QFont titleFont = chart->titleFont();
+    const QFont legendFont = chart->legend()->font();
+    const QMargins margins = chart->margins();
+    const qreal roundness = chart->backgroundRoundness();
+    chart->setTheme(wanted);
+    chart->setTitleFont(titleFont);
+    chart->legend()->setFont(legendFont);
+    chart->setMargins(margins);
+    chart->setBackgroundRoundness(roundness);
+    const QBrush themeLabels = chart->axes().isEmpty() ? QBrush(chart->titleBrush()) : chart->axes().front()->labelsBrush();
+    for (const KeptSet& kept : sets) {
+        kept.set->setBrush(kept.brush);
+        kept.set->setPen(kept.pen);
+        // A label outside its bar is read against the chart's background: it takes the theme's colour.
+        kept.set->setLabelBrush(kept.outside ? themeLabels : kept.label);
+    }
+    for (const KeptLine& kept : lines) {
+        kept.series->setPen(kept.pen);
+        kept.series->setBrush(kept.brush);
+    }
+}
+
+void followPalette(QChartView* view)
+{
+    new PaletteFollower(view);
+    if (view->chart())
+        applyPaletteTheme(view->chart());
+}
 
 QChart* makeChart(const QString& title)
 {
     auto* chart = new QChart;
+    applyPaletteTheme(chart); // first: a theme resets the fonts set below
     chart->setTitle(title);
     QFont titleFont = chart->titleFont();
     titleFont.setBold(true);

@@ -13,8 +13,17 @@ class QXYSeries;
 
 namespace sb::ui {
 
-// A chart in the workbench's look (a bold title, no legend, no animation: values change with every run).
+// A chart in the workbench's look (a bold title, no legend, no animation: values change with every run), in the
+// colours of the application's palette.
 QChart* makeChart(const QString& title);
+
+// Gives `chart` Qt Charts' light or dark theme as the application's palette is light or dark: background, title,
+// legend, axes and the labels drawn outside bars. The series' own colours, the title's font and the chart's
+// margins stay. Nothing happens when the chart has the theme already.
+void applyPaletteTheme(QChart* chart);
+// Keeps the chart `view` shows (whichever it is then) in the palette's theme when the palette changes, as a theme
+// chosen in Settings changes it.
+void followPalette(QChartView* view);
 
 // The tooltip of each bar of `set`, by index; shown on hover once the set's series has showBarToolTips.
 void setBarToolTips(QBarSet* set, const QStringList& tips);

@@ -235,9 +235,10 @@ QLabel* MetricsDashboard::addCounter(QGridLayout* grid, int row, int column, con
 {
     auto* card = new QFrame;
     card->setObjectName(objectName + QStringLiteral("Card"));
-    card->setStyleSheet(QStringLiteral("#%1 { background: palette(base); border: 1px solid palette(mid);"
-                                       " border-radius: 6px; }")
-                            .arg(card->objectName()));
+    // In the palette's colours, not a style sheet's: they follow a theme changed while the window is open.
+    card->setFrameShape(QFrame::StyledPanel);
+    card->setAutoFillBackground(true);
+    card->setBackgroundRole(QPalette::Base);
     auto* value = new QLabel(card);
     value->setObjectName(objectName);
     QFont valueFont = value->font();
@@ -247,7 +248,7 @@ QLabel* MetricsDashboard::addCounter(QGridLayout* grid, int row, int column, con
     value->setAlignment(Qt::AlignCenter);
     auto* label = new QLabel(caption, card);
     label->setAlignment(Qt::AlignCenter);
-    label->setStyleSheet(QStringLiteral("color: palette(dark);"));
+    label->setForegroundRole(QPalette::PlaceholderText); // secondary text, in the theme's colour
     auto* layout = new QVBoxLayout(card);
     layout->setContentsMargins(6, 4, 6, 4);
     layout->setSpacing(0);
@@ -265,6 +266,7 @@ QChartView* MetricsDashboard::makeChartView(QChart* chart, const QString& object
     // No tooltip of its own: a chart's bars and points have theirs, with their figures.
     view->setWhatsThis(tr("Click a bar or point to show only those runs; right-click to save the chart"));
     addChartExportActions(view, fileStem);
+    followPalette(view);
     return view;
 }
 

@@ -2,16 +2,19 @@
 
 #include "ui/editor/CodeEditor.h"
 
+#include <QDateTime>
 #include <QDir>
-#include <QHBoxLayout>
-#include <QLabel>
-#include <QPushButton>
 #include <QFile>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
+#include <QLockFile>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QStandardPaths>
+#include <QUuid>
 
 namespace sb::ui {
 
@@ -22,39 +25,17 @@ QString languageName(sb::Language language)
     return language == sb::Language::Shell ? QStringLiteral("shell") : QStringLiteral("python");
 }
 
-} // namespace
-
-Autosave::Autosave(CodeEditor* editor, std::function<QString()> currentFile, QObject* parent)
-    : QObject(parent)
-    , m_editor(editor)
-    , m_currentFile(std::move(currentFile))
+// The lock that says a recovery file's window is alive: snippet-ID.json's is snippet-ID.lock.
+QString lockPathOf(const QString& recoveryFile)
 {
-    m_timer.setSingleShot(true);
-    m_timer.setInterval(kDelayMs);
-    connect(&m_timer, &QTimer::timeout, this, [this] {
-        if (!writeNow() && !m_failing) {
-            m_failing = true;
-            emit failed(m_error);
-        }
-    });
-    connect(m_editor, &QsciScintilla::textChanged, this, &Autosave::changed);
-    // Saved (or reverted to what is on disk): nothing is left to recover.
-    connect(m_editor, &QsciScintilla::modificationChanged, this, [this](bool modified) {
-        if (!modified && !m_held) {
-            m_timer.stop();
-            discard();
-        }
-    });
+    QString path = recoveryFile;
+    path.chop(static_cast<qsizetype>(sizeof(".json") - 1));
+    return path + QStringLiteral(".lock");
 }
 
-QString Autosave::recoveryPath()
+std::optional<RecoveredSnippet> readRecovery(const QString& path)
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/recovery/snippet.json");
-}
-
-std::optional<RecoveredSnippet> Autosave::pending()
-{
-    QFile file(recoveryPath());
+    QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return std::nullopt;
     const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
@@ -69,23 +50,88 @@ std::optional<RecoveredSnippet> Autosave::pending()
     return snippet;
 }
 
-void Autosave::setHeld(bool held)
+} // namespace
+
+Autosave::Autosave(CodeEditor* editor, std::function<QString()> currentFile, QObject* parent)
+    : QObject(parent)
+    , m_editor(editor)
+    , m_currentFile(std::move(currentFile))
 {
-    m_held = held;
-    if (!held && m_editor->isModified())
-        changed();
+    const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    m_path = recoveryFolder() + QStringLiteral("/snippet-%1.json").arg(id);
+    // Held from the start, so that no other window takes this one's file for an orphan. Without it (a folder
+    // that cannot be written) the writes below fail and say so.
+    if (QDir().mkpath(recoveryFolder())) {
+        m_lock = std::make_unique<QLockFile>(lockPathOf(m_path));
+        m_lock->setStaleLockTime(0); // only a dead owner makes it stale, never its age
+        m_lock->tryLock(0);
+    }
+    m_timer.setSingleShot(true);
+    m_timer.setInterval(kDelayMs);
+    connect(&m_timer, &QTimer::timeout, this, [this] {
+        if (!writeNow() && !m_failing) {
+            m_failing = true;
+            emit failed(m_error);
+        }
+    });
+    connect(m_editor, &QsciScintilla::textChanged, this, &Autosave::changed);
+    // Saved (or reverted to what is on disk): nothing is left to recover.
+    connect(m_editor, &QsciScintilla::modificationChanged, this, [this](bool modified) {
+        if (!modified) {
+            m_timer.stop();
+            discard();
+        }
+    });
+}
+
+Autosave::~Autosave() = default;
+
+QString Autosave::recoveryFolder()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/recovery");
+}
+
+std::optional<RecoveredSnippet> Autosave::claimOrphan()
+{
+    const QFileInfoList files = QDir(recoveryFolder())
+                                    .entryInfoList({QStringLiteral("snippet*.json")}, QDir::Files, QDir::Time);
+    for (const QFileInfo& info : files) { // newest first
+        const QString path = info.absoluteFilePath();
+        if (path == m_path || path == m_claimedPath)
+            continue;
+        auto claim = std::make_unique<QLockFile>(lockPathOf(path));
+        claim->setStaleLockTime(0);
+        if (!claim->tryLock(0))
+            continue; // its window is alive, or another new window claimed it
+        auto snippet = readRecovery(path);
+        if (!snippet)
+            continue; // not one that can be offered; its lock goes with `claim`
+        m_claim = std::move(claim);
+        m_claimedPath = path;
+        return snippet;
+    }
+    return std::nullopt;
+}
+
+void Autosave::settleClaim()
+{
+    if (m_claimedPath.isEmpty())
+        return;
+    QFile::remove(m_claimedPath);
+    m_claim.reset();
+    m_claimedPath.clear();
 }
 
 void Autosave::changed()
 {
     // At most kDelayMs after the first change of a burst, not only once typing stops.
-    if (!m_held && m_editor->isModified() && !m_timer.isActive())
+    if (m_editor->isModified() && !m_timer.isActive())
         m_timer.start();
 }
 
 bool Autosave::writeNow()
 {
-    if (m_held || !m_editor->isModified())
+    if (!m_editor->isModified())
         return true;
     const QString path = recoveryPath();
     if (!QDir().mkpath(QFileInfo(path).absolutePath())) {

@@ -1,8 +1,14 @@
 #pragma once
 // Autosave of the snippet editor's unsaved text, so that a crash loses nothing: a few seconds after a change
-// the text, its file and its language are written (atomically, QSaveFile) to a recovery file in the
-// application's data folder (QStandardPaths::AppDataLocation, which honours the test mode). A save, a clean
-// exit or an editor with nothing unsaved removes it; the next start offers what it holds.
+// the text, its file and its language are written (atomically, QSaveFile) to the window's own recovery file in
+// the application's data folder (QStandardPaths::AppDataLocation, which honours the test mode). A save, a clean
+// exit or an editor with nothing unsaved removes it; a later start offers what it holds.
+//
+// Every window has a file of its own, recovery/snippet-ID.json, and holds recovery/snippet-ID.lock (a QLockFile)
+// while it lives, so that windows open at once never overwrite or remove each other's. A recovery file whose lock
+// nobody holds (its window crashed or was killed: QLockFile finds a lock of a dead process stale) is an orphan; a
+// new window claims the newest orphan by taking its lock, so two windows starting together never offer the same
+// one, and releases it unanswered when it closes.
 
 #include "isolation/policy.h"
 
@@ -12,9 +18,11 @@
 #include <QTimer>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QLabel;
+class QLockFile;
 
 namespace sb::ui {
 
@@ -32,15 +40,22 @@ class Autosave : public QObject {
 public:
     // `currentFile` tells the file the editor's text belongs to when the recovery is written.
     Autosave(CodeEditor* editor, std::function<QString()> currentFile, QObject* parent = nullptr);
+    ~Autosave() override;
 
-    // The recovery file: AppDataLocation/recovery/snippet.json.
-    static QString recoveryPath();
-    // What the recovery file holds, if there is one that can be read.
-    static std::optional<RecoveredSnippet> pending();
+    // The folder of every window's recovery file: AppDataLocation/recovery.
+    static QString recoveryFolder();
+    // This window's recovery file.
+    QString recoveryPath() const { return m_path; }
 
-    // While held, nothing is written (the recovery of the previous session waits for an answer and must not
-    // be overwritten by the new one).
-    void setHeld(bool held);
+    // Claims the newest orphaned recovery file that can be read (its lock taken, so no other window offers it)
+    // and returns what it holds; nothing when there is none. Unreadable orphans are left where they are.
+    std::optional<RecoveredSnippet> claimOrphan();
+    // The claimed orphan's file, empty when none is claimed.
+    QString claimedPath() const { return m_claimedPath; }
+    // The claimed orphan was restored into the editor (and is written to this window's file at once) or
+    // discarded: its file goes.
+    void settleClaim();
+
     // Writes the recovery file at once; false (with errorString()) when it cannot be written.
     bool writeNow();
     // Removes the recovery file: the text is saved, or was discarded on purpose.
@@ -58,8 +73,11 @@ private:
 
     CodeEditor* m_editor;
     std::function<QString()> m_currentFile;
+    QString m_path;
+    std::unique_ptr<QLockFile> m_lock;
+    QString m_claimedPath;
+    std::unique_ptr<QLockFile> m_claim;
     QTimer m_timer;
-    bool m_held = false;
     bool m_failing = false;
     QString m_error;
 };

@@ -64,6 +64,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace sb::ui {
 
@@ -199,7 +200,7 @@ MainWindow::MainWindow(sb::StoreLocation store, QWidget* parent)
     storeSeparator->setFrameShadow(QFrame::Sunken);
     m_storeLabel = new QLabel(this);
     m_storeLabel->setObjectName(QStringLiteral("storeLabel"));
-    m_storeLabel->setStyleSheet(QStringLiteral("color: palette(dark);"));
+    m_storeLabel->setForegroundRole(QPalette::PlaceholderText); // secondary text, in the theme's colour
     m_isolationStatus = new IsolationStatus(this);
     m_isolationStatus->setLevel(askedPolicy().level);
     auto* isolationSeparator = new QFrame(this);
@@ -588,6 +589,7 @@ void MainWindow::createDocks()
     header->setHighlightSections(false);
     header->resizeSection(RunHistoryModel::TimeColumn, 150);
     header->resizeSection(RunHistoryModel::LabelColumn, 170);
+    header->resizeSection(RunHistoryModel::SandboxColumn, 120);
     header->resizeSection(RunHistoryModel::LanguageColumn, 80);
     header->resizeSection(RunHistoryModel::OutcomeColumn, 110);
     header->resizeSection(RunHistoryModel::DurationColumn, 70);
@@ -1363,16 +1365,29 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
+    shutDown();
+    // Saved, discarded on purpose, or nothing unsaved. An orphan offered and left unanswered stays for the next
+    // start: the window's claim on it ends with the window.
+    m_autosave->discard();
+    event->accept();
+}
+
+void MainWindow::endWithoutAsking()
+{
+    // What is unsaved stays in the recovery file, written now, for the next start to offer.
+    if (!m_autosave->writeNow())
+        std::fprintf(stderr, "sandbench-gui: unsaved text not backed up: %s\n", qPrintable(m_autosave->errorString()));
+    shutDown();
+}
+
+void MainWindow::shutDown()
+{
     m_tour->stop();
     m_follower->stop();
     m_jobs->cancel();
     m_agentWorkspace->launcher()->stop(); // the worker ends with the window, waited for as it goes
     if (!m_demoStore) // a demo window's layout (the walk shows its workspaces) is not the person's
         saveSettings();
-    // Saved, discarded on purpose, or nothing unsaved; an offer left unanswered stays for the next start.
-    if (m_recoveryBar->isHidden())
-        m_autosave->discard();
-    event->accept();
 }
 
 void MainWindow::setUpRecovery()
@@ -1381,23 +1396,25 @@ void MainWindow::setUpRecovery()
     connect(m_autosave, &Autosave::failed, this, [this](const QString& message) {
         statusBar()->showMessage(tr("Unsaved changes are not backed up: %1").arg(message), 10000);
     });
-    const auto pending = Autosave::pending();
-    if (!pending)
+    // What a window that crashed or was killed left unsaved; the offer does not stop this window's own autosave.
+    const auto orphan = m_autosave->claimOrphan();
+    if (!orphan)
         return;
-    m_autosave->setHeld(true);
-    m_recoveryBar->offer(*pending);
-    connect(m_recoveryBar, &RecoveryBar::restoreRequested, this, [this, snippet = *pending] {
+    m_recoveryBar->offer(*orphan);
+    connect(m_recoveryBar, &RecoveryBar::restoreRequested, this, [this, snippet = *orphan] {
         setLanguage(snippet.language);
         m_editor->setText(snippet.text);
         m_editor->setModified(true);
         setCurrentFile(snippet.path);
-        m_autosave->setHeld(false);
+        // In this window's recovery file before the orphan's goes: there is no moment it is in neither.
+        if (!m_autosave->writeNow()) {
+            statusBar()->showMessage(tr("Restored, but not backed up: %1").arg(m_autosave->errorString()), 10000);
+            return;
+        }
+        m_autosave->settleClaim();
         statusBar()->showMessage(tr("Restored the unsaved snippet of the last session"), 5000);
     });
-    connect(m_recoveryBar, &RecoveryBar::discardRequested, this, [this] {
-        m_autosave->discard();
-        m_autosave->setHeld(false);
-    });
+    connect(m_recoveryBar, &RecoveryBar::discardRequested, this, [this] { m_autosave->settleClaim(); });
 }
 
 FindBar* MainWindow::activeFindBar() const

@@ -98,6 +98,9 @@ public:
     // Fills the demo store: the demo's cases and its agent session (as Demo does), its sandboxes with their
     // checkpoints, the rules demo compared; then offers Play demo.
     void seedDemoStore();
+    // Ends the window's work as a close does, without asking anything (a SIGTERM: a logout, a kill): jobs
+    // cancelled, the layout saved, and what is unsaved left in the recovery file for the next start.
+    void endWithoutAsking();
     DemoTour* demoTour() const { return m_tour; }
 
 protected:
@@ -108,6 +111,9 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // What a close and endWithoutAsking() both do: the walk, the store's follower, jobs and the agent worker
+    // stopped, the layout saved.
+    void shutDown();
     void createActions();
     void createMenus();
     void createToolBar();

@@ -79,14 +79,15 @@ QVariant ChangedDecisionsModel::headerData(int section, Qt::Orientation orientat
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
+    // Two lines each: the columns are as wide as their values need, and all seven fit a laptop's screen.
     switch (section) {
     case RecordColumn: return tr("Record");
-    case OldDecisionColumn: return tr("Current decision");
-    case NewDecisionColumn: return tr("Proposed decision");
-    case OldScoreColumn: return tr("Current score");
-    case NewScoreColumn: return tr("Proposed score");
-    case OldRuleColumn: return tr("Current rule");
-    case NewRuleColumn: return tr("Proposed rule");
+    case OldDecisionColumn: return tr("Current\ndecision");
+    case NewDecisionColumn: return tr("Proposed\ndecision");
+    case OldScoreColumn: return tr("Current\nscore");
+    case NewScoreColumn: return tr("Proposed\nscore");
+    case OldRuleColumn: return tr("Current\nrule");
+    case NewRuleColumn: return tr("Proposed\nrule");
     default: return {};
     }
 }

@@ -100,6 +100,8 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const
             return QLocale().toString(QDateTime::fromMSecsSinceEpoch(result.startedAtMs), QStringLiteral("yyyy-MM-dd HH:mm:ss"));
         case LabelColumn:
             return run.request.label.empty() ? tr("snippet") : toQString(run.request.label);
+        case SandboxColumn:
+            return toQString(run.sandbox); // empty: a fresh private folder
         case LanguageColumn:
             return toQString(sb::toString(run.request.language));
         case OutcomeColumn:
@@ -112,9 +114,17 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const
             return {};
         }
     case Qt::ToolTipRole:
-        if (index.column() == DetailColumn || index.column() == LabelColumn)
-            return index.column() == DetailColumn ? detailOf(result) : toQString(run.request.source);
-        return {};
+        switch (index.column()) {
+        case DetailColumn:
+            return detailOf(result);
+        case LabelColumn:
+            return toQString(run.request.source);
+        case SandboxColumn:
+            return run.sandbox.empty() ? tr("Ran in a fresh private folder, in no sandbox")
+                                       : tr("Ran in sandbox %1's workspace").arg(toQString(run.sandbox));
+        default:
+            return {};
+        }
     case Qt::ForegroundRole:
         if (index.column() == OutcomeColumn)
             return outcomeColor(result.outcome).darker(115);
@@ -143,6 +153,7 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, i
     switch (section) {
     case TimeColumn: return tr("Time");
     case LabelColumn: return tr("Label");
+    case SandboxColumn: return tr("Sandbox");
     case LanguageColumn: return tr("Language");
     case OutcomeColumn: return tr("Outcome");
     case DurationColumn: return tr("ms");

@@ -16,7 +16,16 @@ namespace sb::ui {
 class RunHistoryModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { TimeColumn, LabelColumn, LanguageColumn, OutcomeColumn, DurationColumn, DetailColumn, ColumnCount };
+    enum Column {
+        TimeColumn,
+        LabelColumn,
+        SandboxColumn,
+        LanguageColumn,
+        OutcomeColumn,
+        DurationColumn,
+        DetailColumn,
+        ColumnCount
+    };
     enum Role {
         OutcomeRole = Qt::UserRole + 1, // QString: the outcome's contract name
         SourceRole,                     // QString: the snippet that ran

@@ -456,7 +456,10 @@ void PromotionDialog::showReport()
     m_riskReasons->setText(reasons.isEmpty() ? tr("No risk rule applies.")
                                              : tr("Why: %1").arg(reasons.join(QStringLiteral("; "))));
     const auto& i = r.impact;
-    m_impact->setText(tr("<b>%1 files</b> change: %2 added, %3 modified, %4 removed · lines +%5 −%6 · bytes +%7 −%8")
+    m_impact->setText((i.files == 1 ? tr("<b>%1 file</b> changes: %2 added, %3 modified, %4 removed · lines +%5 −%6 · "
+                                         "bytes +%7 −%8")
+                                      : tr("<b>%1 files</b> change: %2 added, %3 modified, %4 removed · lines +%5 −%6 · "
+                                           "bytes +%7 −%8"))
                           .arg(i.files)
                           .arg(i.added)
                           .arg(i.modified)

@@ -28,6 +28,7 @@ namespace {
 QChart* newChart(const QString& title)
 {
     auto* chart = new QChart;
+    applyPaletteTheme(chart); // first: a theme resets the fonts set below
     chart->setTitle(title);
     QFont titleFont = chart->titleFont();
     titleFont.setBold(true);
@@ -101,7 +102,6 @@ void addBars(QChart* chart, QAbstractBarSeries* series, QStringList categories, 
         auto* set = new QBarSet(b.label);
         set->setColor(b.color);
         set->setBorderColor(b.color.darker(115));
-        set->setLabelColor(QColor(0x20, 0x24, 0x28));
         std::vector<double> v = b.values;
         QStringList tips = b.tips;
         if (horizontal) {
@@ -156,6 +156,7 @@ QChartView* newView(QWidget* parent, const QString& objectName, const QString& f
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(260, 280); // the page scrolls rather than squeezing a chart's axes away
     addChartExportActions(view, fileStem);
+    followPalette(view);
     return view;
 }
 

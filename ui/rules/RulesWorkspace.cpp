@@ -464,10 +464,13 @@ void RulesWorkspace::setUpChangedTable()
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    // Columns as wide as their titles (measuring a million rows' contents is not an option).
-    for (int c = 0; c < ChangedDecisionsModel::ColumnCount; ++c)
-        m_table->horizontalHeader()->resizeSection(
-            c, std::max(90, m_table->fontMetrics().horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 28));
+    // Columns as wide as the longest line of their titles (measuring a million rows' contents is not an option).
+    for (int c = 0; c < ChangedDecisionsModel::ColumnCount; ++c) {
+        int title = 0;
+        for (const QString& line : m_model->headerData(c, Qt::Horizontal).toString().split(QLatin1Char('\n')))
+            title = std::max(title, m_table->fontMetrics().horizontalAdvance(line));
+        m_table->horizontalHeader()->resizeSection(c, std::max(72, title + 28));
+    }
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { showExplanation(current); });
 }

@@ -28,7 +28,7 @@ QLabel* note(const QString& text, QWidget* parent)
     auto* label = new QLabel(text, parent);
     label->setWordWrap(true);
     label->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred); // as wide as the fields, not its hint
-    label->setStyleSheet(QStringLiteral("color: palette(dark);"));
+    label->setForegroundRole(QPalette::PlaceholderText); // secondary text, in the theme's colour
     return label;
 }
 
