@@ -6,7 +6,9 @@
 //    store's open. One untimed start first makes the store; STARTS timed starts follow.
 // 2. The longest event-loop stall while the window works hard: its Rules workspace reads RECORDS generated card
 //    transactions and compares the demo's two variants with the current rule set over them (the A/B), while a
-//    live agent session records STREAM_RATE steps a second into the store and the Agents workspace follows it.
+//    live agent session records STREAM_RATE steps a second into the store; then the person turns to the Agents
+//    workspace, which reads what it missed while hidden and follows the session to its end. For each phase, what
+//    the event loop handled during its longest stall, by receiver class and event type.
 //
 //   bench_gui [RECORDS=1000000] [STARTS=10] [STREAM_RATE=200]
 //
@@ -168,6 +170,7 @@ int main(int argc, char* argv[])
         die("the window cannot open its store: " + error->toStdString());
     sb::ui::RulesWorkspace* rules = window.rulesWorkspace();
     sb::ui::AgentWorkspace* agents = window.agentWorkspace();
+    window.showRules(); // the A/B's charts on screen, as a person comparing would have them
     rules->openDemo();
     if (!waitFor([&] { return rules->dataset() != nullptr && !rules->jobs()->isBusy(); }, 60000))
         die("the demo's rules did not load");
@@ -175,6 +178,7 @@ int main(int argc, char* argv[])
 
     std::atomic<bool> begun{false};
     std::atomic<bool> stop{false};
+    std::atomic<bool> ended{false};
     std::atomic<long long> written{0};
     std::string liveId;
     std::thread writer([&] {
@@ -184,6 +188,7 @@ int main(int argc, char* argv[])
         if (!live) {
             std::fprintf(stderr, "cannot begin a live session: %s\n", live.error().message.c_str());
             begun = true;
+            ended = true;
             return;
         }
         liveId = live->info().id;
@@ -202,6 +207,7 @@ int main(int argc, char* argv[])
             std::this_thread::sleep_until(due);
         }
         (void)live->end(sb::agents::SessionStatus::Completed, "done");
+        ended = true;
     });
     waitFor([&] { return begun.load(); }, 10000);
     agents->refresh();
@@ -210,7 +216,6 @@ int main(int argc, char* argv[])
 
     StallMeter stall;
     stall.start();
-    app.resetLongest();
     QElapsedTimer clock;
     clock.start();
     if (!rules->loadDataFile(QString::fromStdString(csv.string())))
@@ -219,6 +224,7 @@ int main(int argc, char* argv[])
         die("reading the data did not end");
     const double readMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
     const double readStall = stall.stop();
+    const QString readDuring = stall.during();
     stall.start();
     clock.restart();
     if (!rules->compare())
@@ -226,16 +232,27 @@ int main(int argc, char* argv[])
     const bool compared = waitFor([&] { return !rules->jobs()->isBusy(); }, 600000) && rules->result() != nullptr;
     const double compareMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
     const double compareStall = stall.stop();
+    const QString compareDuring = stall.during();
     stall.start();
-    // The live session goes on a second more, its steps followed with the A/B's charts on screen.
+    // The A/B's result on screen a second more, then the Agents workspace (a pane that follows the store reads
+    // only while it shows), following the session a second more to its end.
+    waitFor([] { return false; }, 1000);
+    window.showAgents();
     waitFor([] { return false; }, 1000);
     stop = true;
+    // The writer ends its batch and the session; the event loop runs meanwhile (a join would stall it here).
+    waitFor([&] { return ended.load(); }, 30000);
     writer.join();
     const bool followed =
         waitFor([&] { return agents->stepModel()->rowCount() == written.load() && agents->isLoaded(); }, 30000);
+    if (!followed)
+        std::fprintf(stderr, "the Agents workspace shows %d of the live session's %lld steps (%s)\n",
+                     agents->stepModel()->rowCount(), written.load(), agents->isLoaded() ? "loaded" : "still loading");
     const double afterStall = stall.stop();
+    const QString afterDuring = stall.during();
     const double longest = std::max({readStall, compareStall, afterStall});
-    std::printf("longest event handled meanwhile: %.1f ms, %s\n", app.longestMs(), qPrintable(app.longestWhat()));
+    std::printf("handled during the longest stall: while reading: %s\n  comparing: %s\n  after: %s\n",
+                qPrintable(readDuring), qPrintable(compareDuring), qPrintable(afterDuring));
     std::printf("A/B of 3 rule sets over %lld records (read %.0f ms, compared %.0f ms)%s, a live session of %lld steps "
                 "at %d steps/s %s: longest event-loop stall %.1f ms (while reading %.1f, comparing and showing the "
                 "result %.1f, after %.1f)\n",

@@ -13,8 +13,8 @@
 #include <QEventLoop>
 #include <QMetaEnum>
 #include <QObject>
-#include <QPointer>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
 #include <algorithm>
@@ -22,12 +22,72 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace sb::bench {
 
-// The longest gap between ticks of a 1 ms timer, while it runs.
+// An application that times every event it delivers at the top level (what an event's handler sends on is part
+// of it), by the receiver's class and the event's type, so that a stall of the event loop can be told apart: one
+// slow handler, or many quick ones in a row (a burst of queued calls from another thread, say).
+class TimedApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+
+    struct Spent {
+        int events = 0;
+        double ms = 0;
+    };
+    using Key = std::pair<const char*, int>; // the receiver's class name (static text), the event's type
+
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        if (m_depth++ > 0) {
+            const bool handled = QApplication::notify(receiver, event);
+            --m_depth;
+            return handled;
+        }
+        const Key key{receiver->metaObject()->className(), event->type()};
+        QElapsedTimer clock;
+        clock.start();
+        const bool handled = QApplication::notify(receiver, event);
+        --m_depth;
+        Spent& spent = m_since[key];
+        ++spent.events;
+        spent.ms += static_cast<double>(clock.nsecsElapsed()) / 1e6;
+        return handled;
+    }
+
+    // What was handled since the last call, and starts counting again.
+    std::map<Key, Spent> takeSpent() { return std::exchange(m_since, {}); }
+
+    // The three largest shares of `spent`, as text: "12 MetaCall to sb::ui::StepListModel 31.0 ms; …".
+    static QString describe(const std::map<Key, Spent>& spent)
+    {
+        std::vector<std::pair<Key, Spent>> sorted(spent.begin(), spent.end());
+        std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second.ms > b.second.ms; });
+        QStringList parts;
+        for (std::size_t i = 0; i < sorted.size() && i < 3; ++i) {
+            const auto& [key, share] = sorted[i];
+            const char* type = QMetaEnum::fromType<QEvent::Type>().valueToKey(key.second);
+            parts << QStringLiteral("%1 %2 to %3 %4 ms")
+                         .arg(share.events)
+                         .arg(type ? QString::fromLatin1(type) : QString::number(key.second), QString::fromLatin1(key.first))
+                         .arg(share.ms, 0, 'f', 1);
+        }
+        return parts.join(QStringLiteral("; "));
+    }
+
+private:
+    int m_depth = 0;
+    std::map<Key, Spent> m_since;
+};
+
+// The longest gap between ticks of a 1 ms timer, while it runs; with a TimedApplication, what the event loop
+// handled during that gap.
 class StallMeter : public QObject {
 public:
     StallMeter()
@@ -36,13 +96,21 @@ public:
         m_timer.setInterval(1);
         connect(&m_timer, &QTimer::timeout, this, [this] {
             const double now = static_cast<double>(m_clock.nsecsElapsed()) / 1e6;
-            m_longest = std::max(m_longest, now - m_last - 1);
+            auto* timed = dynamic_cast<TimedApplication*>(QCoreApplication::instance());
+            const auto spent = timed ? timed->takeSpent() : std::map<TimedApplication::Key, TimedApplication::Spent>{};
+            if (now - m_last - 1 > m_longest) {
+                m_longest = now - m_last - 1;
+                m_during = TimedApplication::describe(spent);
+            }
             m_last = now;
         });
     }
     void start()
     {
         m_longest = 0;
+        m_during.clear();
+        if (auto* timed = dynamic_cast<TimedApplication*>(QCoreApplication::instance()))
+            timed->takeSpent();
         m_clock.start();
         m_last = 0;
         m_timer.start();
@@ -52,61 +120,15 @@ public:
         m_timer.stop();
         return m_longest;
     }
+    // What the event loop handled during the longest gap (empty without a TimedApplication).
+    QString during() const { return m_during; }
 
 private:
     QTimer m_timer;
     QElapsedTimer m_clock;
     double m_last = 0;
     double m_longest = 0;
-};
-
-// An application that times every event it delivers at the top level (what an event's handler sends on is part
-// of it): the longest, with its receiver's class and name and the event's type, says which handler an event-loop
-// stall was in.
-class TimedApplication : public QApplication {
-public:
-    using QApplication::QApplication;
-
-    bool notify(QObject* receiver, QEvent* event) override
-    {
-        if (m_depth++ > 0) {
-            const bool handled = QApplication::notify(receiver, event);
-            --m_depth;
-            return handled;
-        }
-        const char* className = receiver->metaObject()->className();
-        const int type = event->type();
-        const QPointer<QObject> guard(receiver);
-        QElapsedTimer clock;
-        clock.start();
-        const bool handled = QApplication::notify(receiver, event);
-        const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-        --m_depth;
-        if (ms > m_longestMs) {
-            m_longestMs = ms;
-            const char* typeName = QMetaEnum::fromType<QEvent::Type>().valueToKey(type);
-            m_longestWhat = QStringLiteral("%1 to %2%3")
-                                .arg(typeName ? QString::fromLatin1(typeName) : QString::number(type),
-                                     QString::fromLatin1(className),
-                                     guard && !guard->objectName().isEmpty()
-                                         ? QStringLiteral(" '%1'").arg(guard->objectName())
-                                         : QString());
-        }
-        return handled;
-    }
-
-    void resetLongest()
-    {
-        m_longestMs = 0;
-        m_longestWhat.clear();
-    }
-    double longestMs() const { return m_longestMs; }
-    QString longestWhat() const { return m_longestWhat; }
-
-private:
-    int m_depth = 0;
-    double m_longestMs = 0;
-    QString m_longestWhat;
+    QString m_during;
 };
 
 // Notes a paint event of a widget once armed; by the time the event loop returns to the caller, it is painted.
