@@ -73,10 +73,7 @@ private:
     template <typename T>
     static T* in(QWidget* parent, const char* name)
     {
-        auto* widget = parent->findChild<T*>(QString::fromLatin1(name));
-        if (!widget)
-            qFatal("no child named %s", name);
-        return widget;
+        return sb::guitest::requireChild<T>(*parent, name);
     }
     CheckpointBrowser* browser() const { return m_window->checkpointBrowser(); }
     std::filesystem::path storePath() const { return QString(m_dir.path() + QStringLiteral("/store.db")).toStdString(); }

@@ -2,7 +2,6 @@
 
 #include "ui/editor/CodeEditor.h"
 
-#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
