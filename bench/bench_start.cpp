@@ -58,7 +58,7 @@ void sandboxed(const sb::Runner& runner, sb::Language language, const std::strin
         side->wall.add(wall);
         side->internal.add(r.durationMs);
         if (!ok)
-            side->fail(std::string(sb::toString(r.outcome)) + ": " + r.message + " " + r.stderrText.substr(0, 200));
+            side->fail(std::string(sb::toString(r.outcome)) + ": " + r.message.text() + " " + r.stderrText.substr(0, 200));
     }
 
 }

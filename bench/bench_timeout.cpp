@@ -46,7 +46,7 @@ void runOnce(const sb::Runner& runner, const std::string& source, std::int64_t l
     s->duration.add(r.durationMs);
     s->callerWall.add(wall);
     s->outcomes[std::string(sb::toString(r.outcome))]++;
-    s->cpuLimit += r.message.starts_with("CPU time limit");
+    s->cpuLimit += r.message.pattern.starts_with("CPU time limit");
     if (limitMs > 0) {
         const double over = r.durationMs - static_cast<double>(limitMs);
         const double callerOver = wall - static_cast<double>(limitMs);

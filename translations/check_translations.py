@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Checks that every translation is complete and agrees with the sources.
 
-    check_translations.py LUPDATE SOURCE_LIST TS...
+    check_translations.py LUPDATE SOURCE_LIST TS... [-- LUPDATE_OPTION...]
 
-SOURCE_LIST names the GUI's source files, one a line (translations/CMakeLists.txt writes it). lupdate
-updates a temporary copy of each .ts from those sources, so the committed files are never touched, and this
+SOURCE_LIST names the GUI's source files, one a line (translations/CMakeLists.txt writes it). lupdate, with the
+options after "--" (those of update_translations), updates a temporary copy of each .ts from those sources, so the committed files are never touched, and this
 fails, listing each message with its file, context and source text, when:
 - a string of the sources has no finished translation (new, unfinished or empty);
 - the committed file lacks a string the sources use, or keeps one they no longer use (lupdate would change it);
-- a translation drops or adds a placeholder (%1..%99, %n) or, where the source has a keyboard accelerator
-  (&File), has none;
+- a translation drops or adds a placeholder (%1..%99, %n; in core's patterns, {} and {0}..{99}) or, where the
+  source has a keyboard accelerator (&File), has none;
 - a plural message (numerus) lacks a form of the language.
 
 To refresh the .ts files from the sources: cmake --build build/dev --target update_translations
@@ -41,8 +41,23 @@ def messages(path):
     return result
 
 
+# A placeholder of core's patterns (util/message.h): "{}" takes the next argument, "{N}" the N-th; "{{" and "}}"
+# are braces.
+BRACE = re.compile(r"\{\{|\}\}|\{(\d{0,2})\}")
+
+
 def placeholders(text):
-    return sorted(set(m.replace("%L", "%") for m in PLACEHOLDER.findall(text)))
+    found = set(m.replace("%L", "%") for m in PLACEHOLDER.findall(text))
+    following = 0
+    for match in BRACE.finditer(text):
+        if match.group(0) in ("{{", "}}"):
+            continue
+        if match.group(1):
+            found.add("{%s}" % int(match.group(1)))
+        else:
+            found.add("{%d}" % following)
+            following += 1
+    return sorted(found)
 
 
 def has_accelerator(text):
@@ -83,10 +98,10 @@ def check_message(ts_name, key, message, plural_forms):
     return problems
 
 
-def check(lupdate, sources, ts_path, workdir):
+def check(lupdate, options, sources, ts_path, workdir):
     updated = Path(workdir) / ts_path.name
     shutil.copyfile(ts_path, updated)
-    run = subprocess.run([lupdate, "-no-obsolete", "-locations", "none", "-silent", f"@{sources}", "-ts", str(updated)],
+    run = subprocess.run([lupdate, *options, "-silent", f"@{sources}", "-ts", str(updated)],
                          capture_output=True, text=True)
     if run.returncode != 0:
         return [f"{ts_path.name}: lupdate failed: {run.stderr.strip()}"]
@@ -111,16 +126,18 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     lupdate, sources = sys.argv[1], sys.argv[2]
+    rest = sys.argv[3:]
+    ts_files, options = (rest[:rest.index("--")], rest[rest.index("--") + 1:]) if "--" in rest else (rest, [])
     problems = []
     with tempfile.TemporaryDirectory() as workdir:
-        for ts in sys.argv[3:]:
-            problems.extend(check(lupdate, sources, Path(ts), workdir))
+        for ts in ts_files:
+            problems.extend(check(lupdate, options, sources, Path(ts), workdir))
     for problem in problems:
         print(problem)
     if problems:
         print(f"{len(problems)} translation problem(s)", file=sys.stderr)
         return 1
-    print(f"{len(sys.argv) - 3} translation file(s) complete")
+    print(f"{len(ts_files)} translation file(s) complete")
     return 0
 
 

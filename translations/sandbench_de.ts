@@ -119,6 +119,21 @@ Argumente von einer Person bearbeitet</translation>
     </message>
 </context>
 <context>
+    <name>checkpoint progress</name>
+    <message>
+        <source>writing</source>
+        <translation>Schreiben</translation>
+    </message>
+    <message>
+        <source>scanning</source>
+        <translation>Durchsuchen</translation>
+    </message>
+    <message>
+        <source>diffing</source>
+        <translation>Vergleichen</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Sandbench</source>
@@ -169,6 +184,132 @@ Argumente von einer Person bearbeitet</translation>
 </source>
         <translation>%1: Die Demo-Ablage konnte nicht angelegt werden: %2
 </translation>
+    </message>
+</context>
+<context>
+    <name>promotion risk</name>
+    <message>
+        <source>binary file {} (added, {} bytes): it cannot be reviewed as text</source>
+        <translation>Binärdatei {} (hinzugefügt, {} Bytes): sie lässt sich nicht als Text prüfen</translation>
+    </message>
+    <message>
+        <source>binary file {} (changed, {} bytes): it cannot be reviewed as text</source>
+        <translation>Binärdatei {} (geändert, {} Bytes): sie lässt sich nicht als Text prüfen</translation>
+    </message>
+    <message>
+        <source>{} binary files added or changed, e.g. {} (added, {} bytes): they cannot be reviewed as text</source>
+        <translation>{} Binärdateien hinzugefügt oder geändert, z. B. {} (hinzugefügt, {} Bytes): sie lassen sich nicht als Text prüfen</translation>
+    </message>
+    <message>
+        <source>{} binary files added or changed, e.g. {} (changed, {} bytes): they cannot be reviewed as text</source>
+        <translation>{} Binärdateien hinzugefügt oder geändert, z. B. {} (geändert, {} Bytes): sie lassen sich nicht als Text prüfen</translation>
+    </message>
+    <message>
+        <source>{} files changed (more than {})</source>
+        <translation>{} Dateien geändert (mehr als {})</translation>
+    </message>
+    <message>
+        <source>{} files removed (more than {})</source>
+        <translation>{} Dateien entfernt (mehr als {})</translation>
+    </message>
+    <message>
+        <source>{} lines changed (more than {})</source>
+        <translation>{} Zeilen geändert (mehr als {})</translation>
+    </message>
+    <message>
+        <source>{} bytes changed (more than {})</source>
+        <translation>{} Bytes geändert (mehr als {})</translation>
+    </message>
+    <message>
+        <source>policy file {} changed</source>
+        <translation>Richtliniendatei {} geändert</translation>
+    </message>
+    <message>
+        <source>{} changed (a watched path)</source>
+        <translation>{} geändert (ein überwachter Pfad)</translation>
+    </message>
+    <message>
+        <source>rule set {} is new: production decides by it from now on, and there is no current version to measure its impact against</source>
+        <translation>Regelsatz {} ist neu: die Produktion entscheidet ab jetzt danach, und es gibt keine aktuelle Version, an der sich seine Auswirkung messen lässt</translation>
+    </message>
+    <message>
+        <source>rule set {} changed; its impact is not measured (no dataset: name one with --data, or refer the sandbox to one)</source>
+        <translation>Regelsatz {} geändert; seine Auswirkung ist nicht gemessen (kein Datensatz: einen mit --data angeben oder die Sandbox auf einen verweisen)</translation>
+    </message>
+    <message>
+        <source>rule set {} changed; its impact cannot be measured: it does not compile against {}</source>
+        <translation>Regelsatz {} geändert; seine Auswirkung lässt sich nicht messen: er kompiliert nicht gegen {}</translation>
+    </message>
+    <message>
+        <source>rule set {} changes the decision of {} of {} records in {} (impact rate {} %)</source>
+        <translation>Regelsatz {} ändert die Entscheidung von {} von {} Datensätzen in {} (Auswirkungsrate {} %)</translation>
+    </message>
+    <message>
+        <source>rule set {} changes the decision of {} of {} records in {} (impact rate {} %, above the high threshold of {} %)</source>
+        <translation>Regelsatz {} ändert die Entscheidung von {} von {} Datensätzen in {} (Auswirkungsrate {} %, über der hohen Schwelle von {} %)</translation>
+    </message>
+    <message>
+        <source>rule set {} changes the decision of {} of {} records in {} (impact rate {} %, above the medium threshold of {} %)</source>
+        <translation>Regelsatz {} ändert die Entscheidung von {} von {} Datensätzen in {} (Auswirkungsrate {} %, über der mittleren Schwelle von {} %)</translation>
+    </message>
+</context>
+<context>
+    <name>run outcome</name>
+    <message>
+        <source>ran at level &apos;{}&apos;: &apos;{}&apos; is not available here and the policy allows a lower level</source>
+        <translation>auf Stufe „{}“ ausgeführt: „{}“ ist hier nicht verfügbar und die Richtlinie erlaubt eine niedrigere Stufe</translation>
+    </message>
+    <message>
+        <source>a syscall rule of the policy ended the run</source>
+        <translation>eine Systemaufruf-Regel der Richtlinie hat die Ausführung beendet</translation>
+    </message>
+    <message>
+        <source>the policy ends the run on {}</source>
+        <translation>die Richtlinie beendet die Ausführung bei {}</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>wall-clock limit of {} ms reached; every process of the run was killed</source>
+        <translation>Zeitlimit von {} ms erreicht; jeder Prozess der Ausführung wurde beendet</translation>
+    </message>
+    <message>
+        <source>CPU time limit of {} ms reached</source>
+        <translation>CPU-Zeitlimit von {} ms erreicht</translation>
+    </message>
+    <message>
+        <source>CPU time limit of {} ms reached: {}</source>
+        <translation>CPU-Zeitlimit von {} ms erreicht: {}</translation>
+    </message>
+    <message>
+        <source>memory limit of {} MiB reached</source>
+        <translation>Speicherlimit von {} MiB erreicht</translation>
+    </message>
+    <message>
+        <source>memory limit of {} MiB reached: {}</source>
+        <translation>Speicherlimit von {} MiB erreicht: {}</translation>
+    </message>
+    <message>
+        <source>disk quota of {} MiB reached: the run was ended</source>
+        <translation>Plattenkontingent von {} MiB erreicht: die Ausführung wurde beendet</translation>
+    </message>
+    <message>
+        <source>the policy refuses the snippet&apos;s import of &apos;{}&apos; (line {})</source>
+        <translation>die Richtlinie verweigert den Import von „{}“ im Snippet (Zeile {})</translation>
+    </message>
+    <message>
+        <source>the policy refused {} {}</source>
+        <translation>die Richtlinie hat {} {} verweigert</translation>
+    </message>
+    <message>
+        <source>killed by signal {} ({})</source>
+        <translation>durch Signal {} ({}) beendet</translation>
+    </message>
+    <message>
+        <source>exited with status {}</source>
+        <translation>mit Status {} beendet</translation>
     </message>
 </context>
 <context>
@@ -3564,6 +3705,22 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>&lt;b&gt;%1 file&lt;/b&gt; changes: %2 added, %3 modified, %4 removed · lines +%5 −%6 · bytes +%7 −%8</source>
         <translation>&lt;b&gt;%1 Datei&lt;/b&gt; ändert sich: %2 hinzugefügt, %3 geändert, %4 entfernt · Zeilen +%5 −%6 · Bytes +%7 −%8</translation>
+    </message>
+    <message>
+        <source>low</source>
+        <translation>niedrig</translation>
+    </message>
+    <message>
+        <source>medium</source>
+        <translation>mittel</translation>
+    </message>
+    <message>
+        <source>high</source>
+        <translation>hoch</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
     </message>
 </context>
 <context>

@@ -116,6 +116,21 @@ arguments edited by a person</source>
     </message>
 </context>
 <context>
+    <name>checkpoint progress</name>
+    <message>
+        <source>writing</source>
+        <translation>正在写入</translation>
+    </message>
+    <message>
+        <source>scanning</source>
+        <translation>正在扫描</translation>
+    </message>
+    <message>
+        <source>diffing</source>
+        <translation>正在比较</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>The store file to use (default: $SANDBENCH_STORE or the user&apos;s data folder).</source>
@@ -166,6 +181,132 @@ arguments edited by a person</source>
 </source>
         <translation>%1：无法创建演示存储：%2
 </translation>
+    </message>
+</context>
+<context>
+    <name>promotion risk</name>
+    <message>
+        <source>binary file {} (added, {} bytes): it cannot be reviewed as text</source>
+        <translation>二进制文件 {}（新增，{} 字节）：无法作为文本审阅</translation>
+    </message>
+    <message>
+        <source>binary file {} (changed, {} bytes): it cannot be reviewed as text</source>
+        <translation>二进制文件 {}（已更改，{} 字节）：无法作为文本审阅</translation>
+    </message>
+    <message>
+        <source>{} binary files added or changed, e.g. {} (added, {} bytes): they cannot be reviewed as text</source>
+        <translation>新增或更改了 {} 个二进制文件，例如 {}（新增，{} 字节）：无法作为文本审阅</translation>
+    </message>
+    <message>
+        <source>{} binary files added or changed, e.g. {} (changed, {} bytes): they cannot be reviewed as text</source>
+        <translation>新增或更改了 {} 个二进制文件，例如 {}（已更改，{} 字节）：无法作为文本审阅</translation>
+    </message>
+    <message>
+        <source>{} files changed (more than {})</source>
+        <translation>{} 个文件已更改（超过 {} 个）</translation>
+    </message>
+    <message>
+        <source>{} files removed (more than {})</source>
+        <translation>{} 个文件已删除（超过 {} 个）</translation>
+    </message>
+    <message>
+        <source>{} lines changed (more than {})</source>
+        <translation>{} 行已更改（超过 {} 行）</translation>
+    </message>
+    <message>
+        <source>{} bytes changed (more than {})</source>
+        <translation>{} 字节已更改（超过 {} 字节）</translation>
+    </message>
+    <message>
+        <source>policy file {} changed</source>
+        <translation>策略文件 {} 已更改</translation>
+    </message>
+    <message>
+        <source>{} changed (a watched path)</source>
+        <translation>{} 已更改（受监视的路径）</translation>
+    </message>
+    <message>
+        <source>rule set {} is new: production decides by it from now on, and there is no current version to measure its impact against</source>
+        <translation>规则集 {} 是新的：生产环境将从此按它决策，且没有当前版本可用来衡量其影响</translation>
+    </message>
+    <message>
+        <source>rule set {} changed; its impact is not measured (no dataset: name one with --data, or refer the sandbox to one)</source>
+        <translation>规则集 {} 已更改；其影响未经衡量（没有数据集：用 --data 指定一个，或让沙箱引用一个）</translation>
+    </message>
+    <message>
+        <source>rule set {} changed; its impact cannot be measured: it does not compile against {}</source>
+        <translation>规则集 {} 已更改；无法衡量其影响：它无法针对 {} 编译</translation>
+    </message>
+    <message>
+        <source>rule set {} changes the decision of {} of {} records in {} (impact rate {} %)</source>
+        <translation>规则集 {0} 改变了 {2} 条记录中 {1} 条的决策（数据：{3}，影响率 {4} %）</translation>
+    </message>
+    <message>
+        <source>rule set {} changes the decision of {} of {} records in {} (impact rate {} %, above the high threshold of {} %)</source>
+        <translation>规则集 {0} 改变了 {2} 条记录中 {1} 条的决策（数据：{3}，影响率 {4} %，高于高风险阈值 {5} %）</translation>
+    </message>
+    <message>
+        <source>rule set {} changes the decision of {} of {} records in {} (impact rate {} %, above the medium threshold of {} %)</source>
+        <translation>规则集 {0} 改变了 {2} 条记录中 {1} 条的决策（数据：{3}，影响率 {4} %，高于中风险阈值 {5} %）</translation>
+    </message>
+</context>
+<context>
+    <name>run outcome</name>
+    <message>
+        <source>ran at level &apos;{}&apos;: &apos;{}&apos; is not available here and the policy allows a lower level</source>
+        <translation>以级别“{}”运行：此处无法使用“{}”，且策略允许更低的级别</translation>
+    </message>
+    <message>
+        <source>a syscall rule of the policy ended the run</source>
+        <translation>策略的一条系统调用规则终止了运行</translation>
+    </message>
+    <message>
+        <source>the policy ends the run on {}</source>
+        <translation>策略因 {} 终止了运行</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>wall-clock limit of {} ms reached; every process of the run was killed</source>
+        <translation>已达到 {} 毫秒的运行时间上限；运行的所有进程均已被终止</translation>
+    </message>
+    <message>
+        <source>CPU time limit of {} ms reached</source>
+        <translation>已达到 {} 毫秒的 CPU 时间上限</translation>
+    </message>
+    <message>
+        <source>CPU time limit of {} ms reached: {}</source>
+        <translation>已达到 {} 毫秒的 CPU 时间上限：{}</translation>
+    </message>
+    <message>
+        <source>memory limit of {} MiB reached</source>
+        <translation>已达到 {} MiB 的内存上限</translation>
+    </message>
+    <message>
+        <source>memory limit of {} MiB reached: {}</source>
+        <translation>已达到 {} MiB 的内存上限：{}</translation>
+    </message>
+    <message>
+        <source>disk quota of {} MiB reached: the run was ended</source>
+        <translation>已达到 {} MiB 的磁盘配额：运行已终止</translation>
+    </message>
+    <message>
+        <source>the policy refuses the snippet&apos;s import of &apos;{}&apos; (line {})</source>
+        <translation>策略拒绝代码片段导入“{}”（第 {} 行）</translation>
+    </message>
+    <message>
+        <source>the policy refused {} {}</source>
+        <translation>策略拒绝了 {} {}</translation>
+    </message>
+    <message>
+        <source>killed by signal {} ({})</source>
+        <translation>被信号 {}（{}）终止</translation>
+    </message>
+    <message>
+        <source>exited with status {}</source>
+        <translation>以状态 {} 退出</translation>
     </message>
 </context>
 <context>
@@ -3550,6 +3691,22 @@ Runs still work but are not recorded; the file was left untouched.</source>
     <message>
         <source>&lt;b&gt;%1 file&lt;/b&gt; changes: %2 added, %3 modified, %4 removed · lines +%5 −%6 · bytes +%7 −%8</source>
         <translation>&lt;b&gt;%1 个文件&lt;/b&gt;有更改：新增 %2，修改 %3，删除 %4 · 行 +%5 −%6 · 字节 +%7 −%8</translation>
+    </message>
+    <message>
+        <source>low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <source>medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <source>high</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>

@@ -58,7 +58,7 @@ void printSummary(std::ostream& out, const RunResult& r)
     for (const auto& c : r.claims)
         out << fmt::format("[sandbench] the program says (not observed): {}: {}\n", c.kind, c.detail);
     if (!r.message.empty() && r.outcome != Outcome::Ok)
-        out << "[sandbench] " << r.message << '\n';
+        out << "[sandbench] " << r.message.text() << '\n';
     if (r.stdoutTruncated || r.stderrTruncated)
         out << "[sandbench] output was truncated at the policy's limit\n";
 }
@@ -237,7 +237,7 @@ int demoCommand(const std::string& storePath, bool json)
         allExpected = allExpected && run.asExpected;
         const std::string detail = !result.blocked.empty()
                                        ? result.blocked.front().kind + ": " + result.blocked.front().detail
-                                       : result.message;
+                                       : result.message.text();
         if (json) {
             nlohmann::json exp = nlohmann::json::array();
             for (auto o : demoCase.expected)

@@ -59,7 +59,7 @@ void printReport(const PromotionReport& r)
     }
     std::cout << "risk     " << toString(r.risk) << (r.approvalRequired ? " (approval required)" : "") << '\n';
     for (const auto& reason : r.riskReasons)
-        std::cout << "  - " << reason << '\n';
+        std::cout << "  - " << toString(reason) << '\n';
     for (const auto& d : r.decisionImpacts)
         std::cout << fmt::format("rules    {}: {} of {} decisions change on {} (impact rate {:.2f} %)\n",
                                  printable(d.path), d.changed, d.records, printable(d.data), d.rate * 100);

@@ -43,7 +43,7 @@ json runToJson(const RunRequest& request, const RunResult& r, const PolicyVersio
             {"blocked", blocked},
             {"claims", claims},
             {"isolation", {{"level", toString(r.isolation.level)}, {"layers", layers}}},
-            {"message", r.message},
+            {"message", r.message.text()},
             {"language", toString(request.language)},
             {"policy", request.policy.name},
             // Not folded into "policy", which scripts already read as the name.

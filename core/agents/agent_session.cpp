@@ -351,7 +351,7 @@ Result<AgentSessionResult> runAgentSession(Store& store, const Runner& runner, c
     RunRecord record = recordRun(store, std::move(*prepared), agent);
     (void)session->update(SessionUpdate{.runId = record.result.runId});
     if (record.result.outcome == Outcome::InternalError && outcome.status == SessionStatus::Completed) {
-        outcome = {SessionStatus::Failed, fmt::format("the agent could not run in its sandbox: {}", record.result.message)};
+        outcome = {SessionStatus::Failed, fmt::format("the agent could not run in its sandbox: {}", record.result.message.text())};
     } else if (outcome.status == SessionStatus::Completed && record.result.outcome != Outcome::Ok) {
         // An agent that exited 0 finished its work, even when its run recorded something the policy refused
         // on the way (Node's runtime probing a cgroup file the sandbox has not): the run keeps that record.
@@ -359,7 +359,7 @@ Result<AgentSessionResult> runAgentSession(Store& store, const Runner& runner, c
                                 && record.result.outcome == Outcome::Blocked;
         outcome = {exitedWell ? SessionStatus::Completed : SessionStatus::Failed,
                    fmt::format("the agent ended; its run: {}{}", toString(record.result.outcome),
-                               record.result.message.empty() ? "" : " (" + record.result.message + ")")};
+                               record.result.message.empty() ? "" : " (" + record.result.message.text() + ")")};
     }
     if (auto ended = session->end(outcome.status, outcome.message); !ended)
         return std::unexpected(ended.error());

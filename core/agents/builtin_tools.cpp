@@ -404,7 +404,7 @@ Json runResultJson(const RunRecord& record)
                 {"exit_code", r.exitCode},
                 {"stdout", r.stdoutText},
                 {"stderr", r.stderrText},
-                {"message", r.message},
+                {"message", r.message.text()},
                 {"run_id", r.runId},
                 {"blocked", std::move(blocked)}};
 }
@@ -450,7 +450,7 @@ ToolResult<Json> runTool(const ToolContext& context, std::string_view tool, cons
     const RunResult& r = record->result;
     std::string text = fmt::format("{} (exit {})", toString(r.outcome), r.exitCode);
     if (!r.message.empty())
-        text += ": " + r.message;
+        text += ": " + r.message.text();
     if (!r.stdoutText.empty())
         text += "\n--- stdout\n" + r.stdoutText;
     if (!r.stderrText.empty())
@@ -507,7 +507,7 @@ ToolResult<Json> httpGet(const ToolContext& context, const Json& arguments)
     const auto line = r.stdoutText.substr(0, r.stdoutText.find('\n'));
     const Json answer = Json::parse(line, nullptr, false);
     if (r.outcome != Outcome::Ok || !answer.is_object())
-        return toolError(fmt::format("the fetch did not complete: {} {}", toString(r.outcome), r.message));
+        return toolError(fmt::format("the fetch did not complete: {} {}", toString(r.outcome), r.message.text()));
     if (answer.contains("error"))
         return toolError(fmt::format("GET {} failed: {}", *url, answer["error"].get<std::string>()));
     std::string body = answer.value("body", "");

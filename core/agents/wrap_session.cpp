@@ -153,7 +153,7 @@ Result<WrapSessionResult> runWrapSession(Store& store, const Runner& runner, con
     (void)session->update(SessionUpdate{.runId = record.result.runId});
     if (record.result.outcome == Outcome::InternalError && outcome.status != SessionStatus::Blocked) {
         outcome.status = SessionStatus::Failed;
-        outcome.message = fmt::format("the MCP server could not run in the sandbox: {}", record.result.message);
+        outcome.message = fmt::format("the MCP server could not run in the sandbox: {}", record.result.message.text());
     }
     if (auto ended = session->end(outcome.status, outcome.message); !ended)
         return std::unexpected(ended.error());

@@ -29,7 +29,7 @@ using Fd = UniqueFd;
 
 struct Plan {
     Policy policy;                  // as it runs: the level lowered where the policy allows it
-    std::string note;               // RunResult::message when the level was lowered
+    Message note;                   // RunResult::message when the level was lowered
     Language language = Language::Python;
     std::string program;            // what is exec'd: the interpreter, or the command's program
     std::filesystem::path launcher;

@@ -253,7 +253,7 @@ RunResult refused(const RunRequest& request, std::string message)
     result.startedAtMs = epochMs();
     result.isolation.level = request.policy.level;
     result.outcome = Outcome::InternalError;
-    result.message = std::move(message);
+    result.message = Message::plain(std::move(message));
     return result;
 }
 
@@ -279,8 +279,9 @@ Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
                                     "with less isolation (`sandbench doctor` says more)",
                                     toString(policy.level), why.empty() ? "" : ": " + why));
         }
-        plan.note = fmt::format("ran at level '{}': '{}' is not available here and the policy allows a lower level",
-                                toString(available), toString(policy.level));
+        plan.note = Message(SB_TR("run outcome",
+                                  "ran at level '{}': '{}' is not available here and the policy allows a lower level"),
+                            {std::string(toString(available)), std::string(toString(policy.level))});
         policy.level = available;
     }
     const bool python = request.language == Language::Python;
@@ -520,6 +521,13 @@ Result<std::unique_ptr<Started>> finishStart(std::unique_ptr<Started> started, c
 
 namespace {
 
+// A signal's name ("SIGSEGV"): the same in every language, unlike strsignal's description.
+std::string signalName(int signal)
+{
+    const char* abbrev = ::sigabbrev_np(signal);
+    return abbrev ? std::string("SIG") + abbrev : std::to_string(signal);
+}
+
 bool hasBlocked(const RunResult& result, std::string_view kind, std::string_view detail)
 {
     return std::any_of(result.blocked.begin(), result.blocked.end(),
@@ -538,45 +546,55 @@ void judge(const LaunchResult& launched, const Policy& policy, const std::vector
 
     if (launched.killedByPolicy) {
         result.outcome = Outcome::Blocked;
-        result.message = result.blocked.empty() ? "a syscall rule of the policy ended the run"
-                                                : "the policy ends the run on " + result.blocked.back().detail;
+        result.message = result.blocked.empty()
+                             ? Message(SB_TR("run outcome", "a syscall rule of the policy ended the run"))
+                             : Message(SB_TR("run outcome", "the policy ends the run on {}"),
+                                       {result.blocked.back().detail});
     } else if (launched.cancelled) {
         result.outcome = Outcome::Error;
-        result.message = "cancelled";
+        result.message = Message(SB_TR("run outcome", "cancelled"));
     } else if (launched.timedOut) {
         result.outcome = Outcome::Timeout;
-        result.message = fmt::format("wall-clock limit of {} ms reached; every process of the run was killed",
-                                     policy.limits.wallMs);
+        result.message = Message(SB_TR("run outcome",
+                                       "wall-clock limit of {} ms reached; every process of the run was killed"),
+                                 {std::to_string(policy.limits.wallMs)});
     } else if (launched.cpuLimited) {
         result.outcome = Outcome::Timeout;
-        result.message = fmt::format("CPU time limit of {} ms reached", sb::cpuLimitUs(policy.limits) / 1000);
-        if (!launched.limitDetail.empty())
-            result.message += ": " + launched.limitDetail;
+        const std::string ms = std::to_string(sb::cpuLimitUs(policy.limits) / 1000);
+        result.message = launched.limitDetail.empty()
+                             ? Message(SB_TR("run outcome", "CPU time limit of {} ms reached"), {ms})
+                             : Message(SB_TR("run outcome", "CPU time limit of {} ms reached: {}"),
+                                       {ms, launched.limitDetail});
     } else if (launched.memoryLimited || (launched.memoryRefused && result.exitCode != 0)) {
         // The run as a whole was measured past its limit, or a process of it asked for more than its limit
         // allows, was refused, and the run did not end well.
         result.outcome = Outcome::MemoryLimit;
-        result.message = fmt::format("memory limit of {} MiB reached", policy.limits.memoryMb);
-        if (!launched.limitDetail.empty())
-            result.message += ": " + launched.limitDetail;
+        const std::string mib = std::to_string(policy.limits.memoryMb);
+        result.message = launched.limitDetail.empty()
+                             ? Message(SB_TR("run outcome", "memory limit of {} MiB reached"), {mib})
+                             : Message(SB_TR("run outcome", "memory limit of {} MiB reached: {}"),
+                                       {mib, launched.limitDetail});
     } else if (launched.diskLimited) {
         // Writing past the run's disk quota is refused like any other act the policy does not allow.
         result.outcome = Outcome::Blocked;
         result.blocked.push_back({"disk", launched.limitDetail});
-        result.message = fmt::format("disk quota of {} MiB reached: the run was ended", policy.limits.diskMb);
+        result.message = Message(SB_TR("run outcome", "disk quota of {} MiB reached: the run was ended"),
+                                 {std::to_string(policy.limits.diskMb)});
     } else if (!imports.empty()) {
         result.outcome = Outcome::Blocked;
-        result.message = fmt::format("the policy refuses the snippet's import of '{}' (line {})",
-                                     imports.front().module, imports.front().line);
+        result.message = Message(SB_TR("run outcome", "the policy refuses the snippet's import of '{}' (line {})"),
+                                 {imports.front().module, std::to_string(imports.front().line)});
     } else if (!result.blocked.empty()) {
         result.outcome = Outcome::Blocked;
-        result.message = fmt::format("the policy refused {} {}", result.blocked.front().kind, result.blocked.front().detail);
+        result.message = Message(SB_TR("run outcome", "the policy refused {} {}"),
+                                 {result.blocked.front().kind, result.blocked.front().detail});
     } else if (result.signal != 0) {
         result.outcome = Outcome::Crashed;
-        result.message = fmt::format("killed by signal {} ({})", result.signal, ::strsignal(result.signal));
+        result.message = Message(SB_TR("run outcome", "killed by signal {} ({})"),
+                                 {std::to_string(result.signal), signalName(result.signal)});
     } else if (result.exitCode != 0) {
         result.outcome = Outcome::Error;
-        result.message = fmt::format("exited with status {}", result.exitCode);
+        result.message = Message(SB_TR("run outcome", "exited with status {}"), {std::to_string(result.exitCode)});
     } else {
         result.outcome = Outcome::Ok;
     }
@@ -772,7 +790,7 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
     result.message = plan.note;
     auto refuse = [&](std::string message) {
         result.outcome = Outcome::InternalError;
-        result.message = std::move(message);
+        result.message = Message::plain(std::move(message));
         return result;
     };
     const bool python = request.language == Language::Python;

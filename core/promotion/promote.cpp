@@ -270,8 +270,21 @@ Result<RiskConfig> RiskConfig::load(const std::filesystem::path& file)
     return parse(*text, file.string());
 }
 
+std::string toString(const RiskReason& reason)
+{
+    return fmt::format("{}: {}", toString(reason.level), reason.why.text());
+}
+
+nlohmann::json riskReasonsToJson(const std::vector<RiskReason>& reasons)
+{
+    nlohmann::json texts = nlohmann::json::array();
+    for (const auto& reason : reasons)
+        texts.push_back(toString(reason));
+    return texts;
+}
+
 void gradeRisk(const RiskConfig& config, const std::vector<PromotionChange>& changes, const PromotionImpact& impact,
-               const std::vector<RiskFinding>& extra, RiskLevel& level, std::vector<std::string>& reasons)
+               const std::vector<RiskFinding>& extra, RiskLevel& level, std::vector<RiskReason>& reasons)
 {
     level = RiskLevel::Low;
     reasons.clear();
@@ -287,42 +300,61 @@ void gradeRisk(const RiskConfig& config, const std::vector<PromotionChange>& cha
     }
     // Binary files added or changed: a reviewer cannot read them as text.
     std::uint64_t binaries = 0;
-    std::string binaryPath;
+    const PromotionChange* firstBinary = nullptr;
     for (const auto& c : changes) {
-        if (c.binary && c.change.after) {
-            if (binaries++ == 0)
-                binaryPath = fmt::format("{} ({}, {} bytes)", printable(c.change.path, 200),
-                                         c.change.kind == ChangeKind::Added ? "added" : "changed", c.change.after->size);
-        }
+        if (c.binary && c.change.after && binaries++ == 0)
+            firstBinary = &c;
     }
+    auto binaryReason = [&]() {
+        const std::string path = printable(firstBinary->change.path, 200);
+        const std::string size = std::to_string(firstBinary->change.after->size);
+        const bool added = firstBinary->change.kind == ChangeKind::Added;
+        if (binaries == 1)
+            return added ? Message(SB_TR("promotion risk",
+                                         "binary file {} (added, {} bytes): it cannot be reviewed as text"),
+                                   {path, size})
+                         : Message(SB_TR("promotion risk",
+                                         "binary file {} (changed, {} bytes): it cannot be reviewed as text"),
+                                   {path, size});
+        const std::string count = std::to_string(binaries);
+        return added ? Message(SB_TR("promotion risk", "{} binary files added or changed, e.g. {} (added, {} bytes): "
+                                                       "they cannot be reviewed as text"),
+                               {count, path, size})
+                     : Message(SB_TR("promotion risk", "{} binary files added or changed, e.g. {} (changed, {} bytes): "
+                                                       "they cannot be reviewed as text"),
+                               {count, path, size});
+    };
     auto apply = [&](RiskLevel at, const RiskRules& rules) {
         bool any = false;
-        auto add = [&](std::string reason) {
-            reasons.push_back(fmt::format("{}: {}", toString(at), reason));
+        auto add = [&](Message why) {
+            reasons.push_back({at, std::move(why)});
             any = true;
         };
+        auto over = [](std::uint64_t value, std::uint64_t limit) {
+            return std::vector<std::string>{std::to_string(value), std::to_string(limit)};
+        };
         if (rules.filesChanged && impact.files > *rules.filesChanged)
-            add(fmt::format("{} files changed (more than {})", impact.files, *rules.filesChanged));
+            add(Message(SB_TR("promotion risk", "{} files changed (more than {})"),
+                        over(impact.files, *rules.filesChanged)));
         if (rules.filesRemoved && impact.removed > *rules.filesRemoved)
-            add(fmt::format("{} files removed (more than {})", impact.removed, *rules.filesRemoved));
+            add(Message(SB_TR("promotion risk", "{} files removed (more than {})"),
+                        over(impact.removed, *rules.filesRemoved)));
         const std::uint64_t lines = impact.linesAdded + impact.linesRemoved;
         if (rules.linesChanged && lines > *rules.linesChanged)
-            add(fmt::format("{} lines changed (more than {})", lines, *rules.linesChanged));
+            add(Message(SB_TR("promotion risk", "{} lines changed (more than {})"), over(lines, *rules.linesChanged)));
         const std::uint64_t bytes = impact.bytesAdded + impact.bytesRemoved;
         if (rules.bytesChanged && bytes > *rules.bytesChanged)
-            add(fmt::format("{} bytes changed (more than {})", bytes, *rules.bytesChanged));
+            add(Message(SB_TR("promotion risk", "{} bytes changed (more than {})"), over(bytes, *rules.bytesChanged)));
         if (rules.policyChanged && policyChanged)
-            add(fmt::format("policy file {} changed", printable(policyPath, 200)));
+            add(Message(SB_TR("promotion risk", "policy file {} changed"), {printable(policyPath, 200)}));
         if (rules.binaryChanged && binaries > 0)
-            add(binaries == 1 ? fmt::format("binary file {}: it cannot be reviewed as text", binaryPath)
-                              : fmt::format("{} binary files added or changed, e.g. {}: they cannot be reviewed as "
-                                            "text",
-                                            binaries, binaryPath));
+            add(binaryReason());
         if (!rules.paths.empty()) {
             auto filter = PathFilter::make(rules.paths, {}).value_or(PathFilter{});
             for (const auto& c : changes) {
                 if (matchesAny(filter, rules.paths.empty(), c.change.path)) {
-                    add(fmt::format("{} changed (a watched path)", printable(c.change.path, 200)));
+                    add(Message(SB_TR("promotion risk", "{} changed (a watched path)"),
+                                {printable(c.change.path, 200)}));
                     break;
                 }
             }
@@ -333,7 +365,7 @@ void gradeRisk(const RiskConfig& config, const std::vector<PromotionChange>& cha
     apply(RiskLevel::High, config.high);
     apply(RiskLevel::Medium, config.medium);
     for (const auto& finding : extra) {
-        reasons.push_back(fmt::format("{}: {}", toString(finding.level), finding.reason));
+        reasons.push_back({finding.level, finding.reason});
         if (level < finding.level)
             level = finding.level;
     }
@@ -514,7 +546,7 @@ nlohmann::json promotionToJson(const PromotionReport& r)
             {"applied", r.applied},
             {"checkpoint", r.checkpoint.empty() ? json(nullptr) : json(r.checkpoint)},
             {"risk", toString(r.risk)},
-            {"risk_reasons", r.riskReasons},
+            {"risk_reasons", riskReasonsToJson(r.riskReasons)},
             {"rule_impact", decisions},
             {"approval_required", r.approvalRequired},
             {"approval", r.approval ? json{{"by", r.approval->by}, {"note", r.approval->note}} : json(nullptr)},

@@ -173,17 +173,19 @@ RiskInput ruleSetImpactRisk(std::shared_ptr<const Dataset> data)
                 return std::unexpected(before.error());
             if (!*before) {
                 findings.push_back({unmeasured,
-                                    fmt::format("rule set {} is new: production decides by it from now on, and there "
-                                                "is no current version to measure its impact against",
-                                                shown),
+                                    Message(SB_TR("promotion risk",
+                                                  "rule set {} is new: production decides by it from now on, and "
+                                                  "there is no current version to measure its impact against"),
+                                            {shown}),
                                     std::nullopt});
                 continue;
             }
             if (!data) {
                 findings.push_back({unmeasured,
-                                    fmt::format("rule set {} changed; its impact is not measured (no dataset: name one "
-                                                "with --data, or refer the sandbox to one)",
-                                                shown),
+                                    Message(SB_TR("promotion risk",
+                                                  "rule set {} changed; its impact is not measured (no dataset: name "
+                                                  "one with --data, or refer the sandbox to one)"),
+                                            {shown}),
                                     std::nullopt});
                 continue;
             }
@@ -191,9 +193,10 @@ RiskInput ruleSetImpactRisk(std::shared_ptr<const Dataset> data)
             Compiled candidate;
             if (!compileText(**before, shown, *data, baseline) || !compileText(**after, shown, *data, candidate)) {
                 // The compatibility check names what does not compile.
-                findings.push_back({unmeasured, fmt::format("rule set {} changed; its impact cannot be measured: it "
-                                                              "does not compile against {}",
-                                                              shown, printable(data->source(), 120)),
+                findings.push_back({unmeasured,
+                                    Message(SB_TR("promotion risk", "rule set {} changed; its impact cannot be "
+                                                                    "measured: it does not compile against {}"),
+                                            {shown, printable(data->source(), 120)}),
                                     std::nullopt});
                 continue;
             }
@@ -209,22 +212,26 @@ RiskInput ruleSetImpactRisk(std::shared_ptr<const Dataset> data)
             if (!impact)
                 return std::unexpected(impact.error());
             RiskLevel level = changedLevel;
-            std::string threshold;
+            std::vector<std::string> args = {shown, std::to_string(impact->affected), std::to_string(impact->total),
+                                              printable(data->source(), 120),
+                                              fmt::format("{:.2f}", impact->impactRate * 100)};
+            Message reason(SB_TR("promotion risk",
+                                 "rule set {} changes the decision of {} of {} records in {} (impact rate {} %)"));
             if (config.high.impactRate && impact->impactRate > *config.high.impactRate) {
                 level = RiskLevel::High;
-                threshold = fmt::format(", above the high threshold of {:.4g} %", *config.high.impactRate * 100);
+                args.push_back(fmt::format("{:.4g}", *config.high.impactRate * 100));
+                reason = Message(SB_TR("promotion risk", "rule set {} changes the decision of {} of {} records in {} "
+                                                         "(impact rate {} %, above the high threshold of {} %)"));
             } else if (config.medium.impactRate && impact->impactRate > *config.medium.impactRate) {
                 level = std::max(level, RiskLevel::Medium);
-                threshold = fmt::format(", above the medium threshold of {:.4g} %", *config.medium.impactRate * 100);
+                args.push_back(fmt::format("{:.4g}", *config.medium.impactRate * 100));
+                reason = Message(SB_TR("promotion risk", "rule set {} changes the decision of {} of {} records in {} "
+                                                         "(impact rate {} %, above the medium threshold of {} %)"));
             }
+            reason.args = std::move(args);
             DecisionImpact decisions{path, data->source(), static_cast<std::uint64_t>(impact->affected),
                                      static_cast<std::uint64_t>(impact->total), impact->impactRate};
-            findings.push_back({level,
-                                fmt::format("rule set {} changes the decision of {} of {} records in {} (impact "
-                                            "rate {:.2f} %{})",
-                                            shown, impact->affected, impact->total, printable(data->source(), 120),
-                                            impact->impactRate * 100, threshold),
-                                std::move(decisions)});
+            findings.push_back({level, std::move(reason), std::move(decisions)});
         }
         return findings;
     };

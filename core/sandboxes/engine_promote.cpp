@@ -70,7 +70,7 @@ nlohmann::json promotionDetails(const PromotionReport& report)
             {"target_checkpoint", report.targetCheckpoint},
             {"ancestor", report.ancestor ? nlohmann::json(*report.ancestor) : nlohmann::json(nullptr)},
             {"risk", toString(report.risk)},
-            {"risk_reasons", report.riskReasons},
+            {"risk_reasons", riskReasonsToJson(report.riskReasons)},
             {"impact",
              {{"files", i.files},
               {"added", i.added},

@@ -380,7 +380,7 @@ Result<SandboxEngine::Impl::PreparedSwap> SandboxEngine::Impl::prepareSwap(const
         }
         std::function<bool(std::uint64_t)> onFile;
         if (progress)
-            onFile = [&](std::uint64_t files) { return progress(Progress{"writing", files, 0, plan.path}); };
+            onFile = [&](std::uint64_t files) { return progress(Progress{SB_TR("checkpoint progress", "writing"), files, 0, plan.path}); };
         auto stats = writeTree(reader, entry.hash, treeFd->get(), liveFd.valid() ? &link : nullptr, onFile);
         if (!stats)
             return cleanup(stats.error());

@@ -27,7 +27,7 @@ ScanOptions SandboxEngine::Impl::scanOptions(const StatCache* cache, BlobStore* 
     options.maxFileSize = maxFileSize;
     if (progress) {
         options.progress = [progress](const ScanProgress& p) {
-            return progress(Progress{"scanning", p.files, 0, p.path});
+            return progress(Progress{SB_TR("checkpoint progress", "scanning"), p.files, 0, p.path});
         };
     }
     return options;
@@ -342,7 +342,7 @@ Result<WriteStats> SandboxEngine::Impl::writeWorkspace(TreeReader& reader, const
         return errorOf(fd);
     std::function<bool(std::uint64_t)> onFile;
     if (progress)
-        onFile = [&](std::uint64_t files) { return progress(Progress{"writing", files, 0, {}}); };
+        onFile = [&](std::uint64_t files) { return progress(Progress{SB_TR("checkpoint progress", "writing"), files, 0, {}}); };
     auto stats = writeTree(reader, tree, fd->get(), nullptr, onFile);
     if (!stats)
         return errorOf(stats);

@@ -58,6 +58,38 @@ std::vector<ProgramClaim> claimsFromJson(const std::string& text)
     return claims;
 }
 
+// A message's pattern and arguments (util/message.h) as runs.message_parts holds them; '' for a message that is
+// not translated (no context), which runs.message holds whole.
+std::string messagePartsToJson(const Message& message)
+{
+    if (message.context.empty())
+        return {};
+    const nlohmann::json parts = {{"context", message.context}, {"pattern", message.pattern}, {"args", message.args}};
+    return parts.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// A stored run's message: its parts when they are well formed and say what runs.message says (a row edited by
+// hand keeps its text), else runs.message as it is.
+Message messageFromColumns(const std::string& text, const std::string& partsJson)
+{
+    const auto parts = nlohmann::json::parse(partsJson, nullptr, /*allow_exceptions=*/false);
+    if (parts.is_object() && parts.value("context", nlohmann::json()).is_string()
+        && parts.value("pattern", nlohmann::json()).is_string() && parts.value("args", nlohmann::json()).is_array()) {
+        Message message;
+        message.context = parts["context"].get<std::string>();
+        message.pattern = parts["pattern"].get<std::string>();
+        bool strings = true;
+        for (const auto& arg : parts["args"]) {
+            strings = strings && arg.is_string();
+            if (strings)
+                message.args.push_back(arg.get<std::string>());
+        }
+        if (strings && !message.context.empty() && message.text() == text)
+            return message;
+    }
+    return text.empty() ? Message{} : Message::plain(text);
+}
+
 std::vector<std::pair<std::string, bool>> layersFromJson(const std::string& text)
 {
     std::vector<std::pair<std::string, bool>> layers;
@@ -72,14 +104,14 @@ std::vector<std::pair<std::string, bool>> layersFromJson(const std::string& text
 constexpr std::string_view kRunInsertColumns =
     "run_id, started_at_ms, label, language, source, policy_id, outcome, exit_code, signal, stdout, stderr, "
     "stdout_truncated, stderr_truncated, duration_ms, cpu_ms, peak_rss_kb, isolation_level, isolation_layers, "
-    "message, claims, sandbox";
+    "message, claims, sandbox, message_parts";
 
 // What readRun reads, in the order of RunColumn; a run's policy may be missing (edited by hand), hence the
 // LEFT JOIN.
 constexpr std::string_view kRunSelect =
     "SELECT r.id, r.run_id, r.started_at_ms, r.label, r.language, r.source, r.outcome, r.exit_code, r.signal, "
     "r.stdout, r.stderr, r.stdout_truncated, r.stderr_truncated, r.duration_ms, r.cpu_ms, r.peak_rss_kb, "
-    "r.isolation_level, r.isolation_layers, r.message, r.claims, r.sandbox, r.policy_id, "
+    "r.isolation_level, r.isolation_layers, r.message, r.claims, r.sandbox, r.message_parts, r.policy_id, "
     "p.id, p.name, p.version, p.sha256, p.created_at_ms, p.yaml "
     "FROM runs AS r LEFT JOIN policies AS p ON p.id = r.policy_id";
 
@@ -105,6 +137,7 @@ enum RunColumn : int {
     kColMessage,
     kColClaims,
     kColSandbox,
+    kColMessageParts,
     kColPolicyRef, // runs.policy_id as stored
     kColPolicy,    // policies: detail::kPolicyColumns from here (NULL when the row is missing)
     kColPolicyYaml = kColPolicy + 5,
@@ -137,7 +170,7 @@ StoredRun readRun(sqlite3_stmt* statement, const fs::path& path, PolicyCache& po
     result.isolation.level =
         isolationLevelFromString(columnString(statement, kColLevel)).value_or(IsolationLevel::Process);
     result.isolation.layers = layersFromJson(columnString(statement, kColLayers));
-    result.message = columnString(statement, kColMessage);
+    result.message = messageFromColumns(columnString(statement, kColMessage), columnString(statement, kColMessageParts));
     result.claims = claimsFromJson(columnString(statement, kColClaims));
     run.sandbox = columnString(statement, kColSandbox);
 
@@ -234,7 +267,7 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
 
         auto insert = db.prepare(fmt::format(
             "INSERT INTO runs ({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
-            "?17, ?18, ?19, ?20, ?21) RETURNING id",
+            "?17, ?18, ?19, ?20, ?21, ?22) RETURNING id",
             kRunInsertColumns));
         if (!insert)
             return std::unexpected(insert.error());
@@ -257,9 +290,10 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
             .integer(16, result.peakRssKb)
             .text(17, level)
             .text(18, layers)
-            .text(19, result.message)
+            .text(19, result.message.text())
             .text(20, claims)
-            .text(21, sandbox);
+            .text(21, sandbox)
+            .text(22, messagePartsToJson(result.message));
         if (!run.ok() || sqlite3_step(insert->get()) != SQLITE_ROW)
             return db.error(fmt::format("cannot record run {}", result.runId));
         const std::int64_t id = sqlite3_column_int64(insert->get(), 0);

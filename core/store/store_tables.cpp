@@ -136,6 +136,13 @@ constexpr std::string_view kSchemaV10 = R"sql(
 ALTER TABLE runs ADD COLUMN sandbox TEXT NOT NULL DEFAULT '';
 )sql";
 
+// A run's message as its pattern and arguments (util/message.h), as JSON {context, pattern, args}, so that
+// the window shows it in its user's language; runs.message keeps the English sentence. '' for a run of an
+// older store, whose message is shown as it was written.
+constexpr std::string_view kSchemaV11 = R"sql(
+ALTER TABLE runs ADD COLUMN message_parts TEXT NOT NULL DEFAULT '';
+)sql";
+
 // Schema v2's data step: every distinct runs.policy_yaml becomes a policies row, numbered per name in the
 // order of first use (the earliest run), dated by that run; each run then points at its row and the old
 // column goes. The texts move byte for byte, not re-rendered by this build, so nothing stored changes.
@@ -200,6 +207,7 @@ constexpr std::array kSteps = {
     SchemaStep{.version = 7, .sql = kSchemaV7},
     SchemaStep{.version = 8, .sql = kSchemaV8},
     SchemaStep{.version = 10, .sql = kSchemaV10},
+    SchemaStep{.version = 11, .sql = kSchemaV11},
 };
 
 } // namespace

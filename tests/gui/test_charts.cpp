@@ -143,7 +143,7 @@ sb::RunResult seededResult(sb::Outcome outcome, std::int64_t startedAtMs, double
     r.outcome = outcome;
     r.startedAtMs = startedAtMs;
     r.durationMs = durationMs;
-    r.message = "seeded for the chart tests";
+    r.message = sb::Message::plain("seeded for the chart tests");
     r.runId = "seeded-" + std::to_string(startedAtMs);
     return r;
 }

@@ -177,7 +177,7 @@ RunRequest command(std::vector<std::string> argv, IsolationLevel level = Isolati
 
 std::string describe(const RunResult& r)
 {
-    std::string text = std::string(toString(r.outcome)) + ": " + r.message + " | stderr: " + r.stderrText;
+    std::string text = std::string(toString(r.outcome)) + ": " + r.message.text() + " | stderr: " + r.stderrText;
     for (const auto& b : r.blocked)
         text += " | blocked " + b.kind + " " + b.detail;
     return text;
@@ -290,7 +290,7 @@ TEST_P(ChannelAtLevel, NothingButTheProgramHoldsItsEnds)
     run.cancel();
     const auto r = run.result();
     EXPECT_EQ(r.outcome, Outcome::Error) << describe(r);
-    EXPECT_EQ(r.message, "cancelled");
+    EXPECT_EQ(r.message.text(), "cancelled");
 }
 
 INSTANTIATE_TEST_SUITE_P(Levels, ChannelAtLevel,
@@ -349,7 +349,7 @@ TEST(Channel, CancelEndsTheRun)
     run.cancel();
     const auto r = run.result();
     EXPECT_EQ(r.outcome, Outcome::Error) << describe(r);
-    EXPECT_EQ(r.message, "cancelled");
+    EXPECT_EQ(r.message.text(), "cancelled");
     EXPECT_EQ(run.read().line(), std::nullopt);
     EXPECT_TRUE(run.read().sawEof());
 }
@@ -385,7 +385,7 @@ TEST(Channel, OneDescriptorAloneIsRefused)
     request.channelIn = in[0];
     auto r = Runner().run(request);
     EXPECT_EQ(r.outcome, Outcome::InternalError);
-    EXPECT_NE(r.message.find("RunRequest::channelOut is not set"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.text().find("RunRequest::channelOut is not set"), std::string::npos) << r.message;
     EXPECT_FALSE(writeAll(toProgram.get(), "x")) << "run() closes the channel's descriptor it was given";
     EXPECT_EQ(errno, EPIPE);
 
@@ -396,7 +396,7 @@ TEST(Channel, OneDescriptorAloneIsRefused)
     request.channelOut = out[1];
     r = Runner().run(request);
     EXPECT_EQ(r.outcome, Outcome::InternalError);
-    EXPECT_NE(r.message.find("RunRequest::channelIn is not set"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.text().find("RunRequest::channelIn is not set"), std::string::npos) << r.message;
     Reader reader(fromProgram.get());
     EXPECT_EQ(reader.rest(), "");
     EXPECT_TRUE(reader.sawEof()) << "run() closes the channel's descriptor it was given";
@@ -415,7 +415,7 @@ TEST(Channel, ADescriptorThatIsNotOpenIsRefused)
     request.channelOut = out[1];
     const auto r = Runner().run(request);
     EXPECT_EQ(r.outcome, Outcome::InternalError);
-    EXPECT_NE(r.message.find("RunRequest::channelIn (fd " + std::to_string(closed) + ") is not open"),
+    EXPECT_NE(r.message.text().find("RunRequest::channelIn (fd " + std::to_string(closed) + ") is not open"),
               std::string::npos)
         << r.message;
 }

@@ -54,7 +54,7 @@ std::string blockedText(const RunResult& r)
 std::string describe(const RunResult& r)
 {
     return "outcome=" + std::string(toString(r.outcome)) + " signal=" + std::to_string(r.signal) + " message="
-           + r.message + "\nstdout:\n" + r.stdoutText + "\nstderr:\n" + r.stderrText + "\nblocked: " + blockedText(r);
+           + r.message.text() + "\nstdout:\n" + r.stdoutText + "\nstderr:\n" + r.stderrText + "\nblocked: " + blockedText(r);
 }
 
 // The level this run of the suite checks (SANDBENCH_TEST_LEVEL, see run_helpers.h). Some effects are

@@ -124,5 +124,5 @@ TEST(Network, AllowlistAtTheProcessLevelIsRefused)
     const auto r = runShell("echo should-not-run\n", p);
     EXPECT_EQ(r.outcome, Outcome::InternalError);
     EXPECT_EQ(r.stdoutText, "");
-    EXPECT_NE(r.message.find("allowlist"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.text().find("allowlist"), std::string::npos) << r.message;
 }

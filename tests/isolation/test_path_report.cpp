@@ -158,7 +158,7 @@ TEST(PathReport, ReadingAHostSecretIsReportedAndRefused)
         EXPECT_EQ(py.stdoutText.find(kSecretText), std::string::npos);
         EXPECT_EQ(py.outcome, Outcome::Blocked) << py.message;
         EXPECT_TRUE(hasBlocked(py, "path", "open " + secret.file().string() + " (read)")) << events(py);
-        EXPECT_NE(py.message.find(secret.file().string()), std::string::npos) << py.message;
+        EXPECT_NE(py.message.text().find(secret.file().string()), std::string::npos) << py.message;
     }
 }
 

@@ -159,7 +159,7 @@ TEST(Runner, CpuLimitIsTimeout)
     p.limits.cpuMs = 1000;
     const auto r = runPython("while True:\n    pass\n", p);
     EXPECT_EQ(r.outcome, Outcome::Timeout) << r.message;
-    EXPECT_NE(r.message.find("CPU"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.text().find("CPU"), std::string::npos) << r.message;
     EXPECT_GT(r.cpuMs, 0.0);
 }
 
@@ -170,7 +170,7 @@ TEST(Runner, MemoryBombIsMemoryLimit)
     const auto r = runPython("hoard = []\nwhile True:\n    hoard.append(bytearray(8 * 1024 * 1024))\n", p);
     EXPECT_EQ(r.outcome, Outcome::MemoryLimit) << r.message << r.stderrText;
     EXPECT_LT(r.peakRssKb, 140 * 1024);
-    EXPECT_NE(r.message.find("asked for"), std::string::npos) << "seen by the launcher in the call itself: " << r.message;
+    EXPECT_NE(r.message.text().find("asked for"), std::string::npos) << "seen by the launcher in the call itself: " << r.message;
     EXPECT_TRUE(r.claims.empty()) << "the MemoryError is no claim where the launcher saw the limit reached";
 }
 
@@ -240,7 +240,7 @@ TEST(ImportGuard, RefusesTheSnippetsOwnImports)
         ASSERT_FALSE(r.blocked.empty()) << src;
         EXPECT_EQ(r.blocked.front().kind, "import") << src;
         EXPECT_NE(r.stderrText.find("blocked by the sandbox policy"), std::string::npos) << src << r.stderrText;
-        EXPECT_NE(r.message.find("line 1"), std::string::npos) << r.message;
+        EXPECT_NE(r.message.text().find("line 1"), std::string::npos) << r.message;
         EXPECT_TRUE(r.claims.empty()) << "Sandbench read the statement itself: no claim is needed";
     }
 }
@@ -263,7 +263,7 @@ TEST(ImportGuard, TheStatementIsBlockedEvenWhereItNeverRuns)
     const auto r = runPython("print('before')\nif False:\n    import socket\n");
     EXPECT_EQ(r.outcome, Outcome::Blocked) << r.stderrText;
     EXPECT_EQ(r.stdoutText, "before\n") << "the snippet still runs: the guard refuses the import where it happens";
-    EXPECT_EQ(r.message, "the policy refuses the snippet's import of 'socket' (line 3)");
+    EXPECT_EQ(r.message.text(), "the policy refuses the snippet's import of 'socket' (line 3)");
 }
 
 TEST(ImportGuard, NamesTheModule)
@@ -322,7 +322,7 @@ TEST(Runner, CancelEndsTheRun)
     const auto r = runner.run(RunRequest{Language::Shell, "sleep 20\n", p, "cancel"}, &cancel);
     canceller.join();
     EXPECT_EQ(r.outcome, Outcome::Error);
-    EXPECT_EQ(r.message, "cancelled");
+    EXPECT_EQ(r.message.text(), "cancelled");
     EXPECT_LT(r.durationMs, 20000.0);
 }
 
@@ -351,7 +351,7 @@ TEST(FailClosed, UnavailableLevelIsRefused)
         const auto r = runSnippet(Language::Shell, "echo should-not-run\n", p, processOnly);
         EXPECT_EQ(r.outcome, Outcome::InternalError);
         EXPECT_EQ(r.stdoutText, "");
-        EXPECT_NE(r.message.find(std::string(toString(level))), std::string::npos) << r.message;
+        EXPECT_NE(r.message.text().find(std::string(toString(level))), std::string::npos) << r.message;
     }
 }
 
@@ -359,7 +359,7 @@ TEST(FailClosed, MissingLauncherIsRefused)
 {
     const auto r = runSnippet(Language::Shell, "echo should-not-run\n", {}, RunnerOptions{"/nonexistent/sandbench-launcher", {}});
     EXPECT_EQ(r.outcome, Outcome::InternalError);
-    EXPECT_NE(r.message.find("/nonexistent/sandbench-launcher"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.text().find("/nonexistent/sandbench-launcher"), std::string::npos) << r.message;
 }
 
 TEST(FailClosed, MissingInterpreterIsRefused)
@@ -368,7 +368,7 @@ TEST(FailClosed, MissingInterpreterIsRefused)
     p.python = "/nonexistent/python3";
     const auto r = runPython("print(1)\n", p);
     EXPECT_EQ(r.outcome, Outcome::InternalError);
-    EXPECT_NE(r.message.find("/nonexistent/python3"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.text().find("/nonexistent/python3"), std::string::npos) << r.message;
 }
 
 TEST(WorkDir, IsPrivateAndRemovedAfterwards)
@@ -465,7 +465,7 @@ TEST(Command, UnknownProgramIsRefused)
     request.command = {"sandbench-no-such-program"};
     const auto r = Runner().run(request);
     EXPECT_EQ(r.outcome, Outcome::InternalError);
-    EXPECT_NE(r.message.find("sandbench-no-such-program"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.text().find("sandbench-no-such-program"), std::string::npos) << r.message;
     request.command.clear();
     EXPECT_EQ(Runner().run(request).outcome, Outcome::InternalError);
 }
@@ -562,8 +562,8 @@ TEST(Container, ReadPathsUnderTheSandboxsOwnFoldersAreRefused)
         const auto r = runInContainer(Language::Shell, "echo RAN\n", p);
         EXPECT_EQ(r.outcome, Outcome::InternalError) << path; // refused before it started, as every plan is
         EXPECT_EQ(r.stdoutText, "") << path;
-        EXPECT_NE(r.message.find("paths.read " + path), std::string::npos) << r.message;
-        EXPECT_NE(r.message.find("refused"), std::string::npos) << r.message;
+        EXPECT_NE(r.message.text().find("paths.read " + path), std::string::npos) << r.message;
+        EXPECT_NE(r.message.text().find("refused"), std::string::npos) << r.message;
     }
     // Beside them, a path that only starts with the same letters is a path like any other.
     Policy p;
@@ -707,7 +707,7 @@ TEST(SyscallRules, KillRuleEndsTheRun)
     const auto r = runShell("uname -s\nsleep 5\necho NOT-REACHED\n", p);
     EXPECT_EQ(r.outcome, Outcome::Blocked);
     EXPECT_EQ(r.stdoutText.find("NOT-REACHED"), std::string::npos);
-    EXPECT_NE(r.message.find("uname"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.text().find("uname"), std::string::npos) << r.message;
     EXPECT_LT(r.durationMs, 5000.0);
 }
 
@@ -718,7 +718,7 @@ TEST(SyscallRules, ArgumentConditionsSelectTheCall)
     // The bootstrap needs write; refusing it is refused. A condition on fd 2 still is a refusal of write.
     const auto refused = runShell("echo x\n", withRules({onlyStderr}));
     EXPECT_EQ(refused.outcome, Outcome::InternalError);
-    EXPECT_NE(refused.message.find("write"), std::string::npos) << refused.message;
+    EXPECT_NE(refused.message.text().find("write"), std::string::npos) << refused.message;
 
     SyscallRule dupToHigh = rule({"dup2"}, SyscallAction::Errno, EBADF);
     dupToHigh.args.push_back(ArgCondition{1, ArgOp::Ge, 9, 0});
@@ -766,7 +766,7 @@ TEST(FailClosed, LowerLevelOnlyWhenThePolicyAllowsIt)
     EXPECT_EQ(r.outcome, Outcome::Ok) << r.message;
     EXPECT_EQ(r.stdoutText, "ran\n");
     EXPECT_EQ(r.isolation.level, IsolationLevel::Process) << "the run records the level it really had";
-    EXPECT_NE(r.message.find("strict"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.text().find("strict"), std::string::npos) << r.message;
 }
 
 TEST(Strict, DefaultDenyAllowsTheRuntimesAndReportsTheRest)
@@ -953,7 +953,7 @@ TEST(Strict, CpuLimitCoversTheWholeRun)
     p.limits.wallMs = 20000;
     const auto r = runShell("burn() { while :; do :; done; }\nburn & burn & burn &\nwait\n", p);
     EXPECT_EQ(r.outcome, Outcome::Timeout) << r.message;
-    EXPECT_NE(r.message.find("CPU"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.text().find("CPU"), std::string::npos) << r.message;
     EXPECT_LT(r.durationMs, 20000.0) << "ended by the CPU limit, not the wall clock";
     EXPECT_LT(r.cpuMs, 1000.0 + 400.0) << r.message;
 }

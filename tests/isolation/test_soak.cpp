@@ -97,8 +97,8 @@ TEST(Soak, ThousandsOfRunsLeaveNothingBehind)
         const auto r = runner.run(leave ? leaver : colon);
         if (r.outcome != Outcome::Ok || !r.stdoutText.empty()) {
             if (failures++ == 0)
-                firstFailure = "run " + std::to_string(i) + ": " + std::string(toString(r.outcome)) + " " + r.message
-                               + " " + r.stderrText;
+                firstFailure = "run " + std::to_string(i) + ": " + std::string(toString(r.outcome)) + " "
+                               + r.message.text() + " " + r.stderrText;
         }
     }
 

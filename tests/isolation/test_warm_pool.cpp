@@ -75,7 +75,7 @@ RunRequest request(Language language, std::string source, IsolationLevel level, 
 
 std::string describe(const RunResult& r)
 {
-    std::string text = std::string(toString(r.outcome)) + ": " + r.message + " | stdout: " + r.stdoutText
+    std::string text = std::string(toString(r.outcome)) + ": " + r.message.text() + " | stdout: " + r.stdoutText
                        + " | stderr: " + r.stderrText;
     for (const auto& b : r.blocked)
         text += " | blocked " + b.kind + " " + b.detail;
@@ -275,7 +275,7 @@ TEST(WarmPool, APoolThatCannotPrepareSaysWhy)
     runnerOptions.warmPool = pool;
     const auto r = Runner(runnerOptions).run(options.prototype);
     EXPECT_EQ(r.outcome, Outcome::InternalError);
-    EXPECT_NE(r.message.find("not available"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.text().find("not available"), std::string::npos) << r.message;
 }
 
 // Destroying the pool ends its idle sandboxes: no process, work dir, mount or descriptor is left.
@@ -440,6 +440,6 @@ TEST(WarmPool, CancelEndsAPooledRun)
     canceller.join();
     EXPECT_EQ(pooled.pool->stats().handedOut, 1u);
     EXPECT_EQ(r.outcome, Outcome::Error) << describe(r);
-    EXPECT_EQ(r.message, "cancelled");
+    EXPECT_EQ(r.message.text(), "cancelled");
     EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
 }

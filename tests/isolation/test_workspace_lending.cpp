@@ -114,7 +114,7 @@ TEST(WorkspaceLending, AWorkspaceLentAlreadyIsNotLentAgain)
     ASSERT_EQ(::chown((workspace / "theirs.txt").c_str(), kOtherRun, kOtherRun), 0);
     const auto r = Runner().run(inWorkspace(workspace, "open('theirs.txt', 'w').write('mine')\n"));
     EXPECT_EQ(r.outcome, Outcome::InternalError) << r.message;
-    EXPECT_NE(r.message.find("lent to another run"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.text().find("lent to another run"), std::string::npos) << r.message;
     EXPECT_EQ(ownerOf(workspace), kOtherRun);
     EXPECT_EQ(ownerOf(workspace / "theirs.txt"), kOtherRun);
     EXPECT_EQ(std::vector<fs::path>(fs::directory_iterator(workspace), {}).size(), 1u); // no job folder left

@@ -178,7 +178,7 @@ TEST(WorkspaceRunRefusal, NotAFolderIsRefused)
     for (const fs::path& bad : {root.path() / "file", root.path() / "link", root.path() / "missing", fs::path("relative")}) {
         const auto r = runIn(bad, Language::Shell, "echo hi\n", IsolationLevel::Process);
         EXPECT_EQ(r.outcome, Outcome::InternalError) << bad;
-        EXPECT_NE(r.message.find("is not a folder"), std::string::npos) << r.message;
+        EXPECT_NE(r.message.text().find("is not a folder"), std::string::npos) << r.message;
     }
 }
 

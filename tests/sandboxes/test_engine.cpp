@@ -631,7 +631,7 @@ TEST_F(WorkspaceTest, ProgressCanCancelALongCheckpoint)
     const auto before = count("SELECT count(*) FROM checkpoints");
     int calls = 0;
     auto cancelled = engine().checkpoint(CheckpointRequest{"main", "", "", ""}, [&](const Progress& p) {
-        EXPECT_EQ(p.phase, "scanning");
+        EXPECT_EQ(p.phase.pattern, "scanning");
         return ++calls < 5;
     });
     ASSERT_FALSE(cancelled);

@@ -77,7 +77,8 @@ TEST_F(GovernanceTest, AStoreOfSchemaFiveMigratesWithItsSandboxesAndCheckpoints)
               "ALTER TABLE checkpoints DROP COLUMN meta", "ALTER TABLE checkpoints DROP COLUMN relabel",
               "ALTER TABLE runs DROP COLUMN claims", "ALTER TABLE audit_log DROP COLUMN mac",
               "ALTER TABLE log_heads DROP COLUMN key_id", "ALTER TABLE log_heads DROP COLUMN mac",
-              "ALTER TABLE runs DROP COLUMN sandbox", "DROP TABLE agent_steps", "DROP TABLE agent_sessions",
+              "ALTER TABLE runs DROP COLUMN message_parts", "ALTER TABLE runs DROP COLUMN sandbox",
+              "DROP TABLE agent_steps", "DROP TABLE agent_sessions",
               "PRAGMA user_version = 5"}) {
             char* error = nullptr;
             ASSERT_EQ(sqlite3_exec(raw, sql, nullptr, nullptr, &error), SQLITE_OK) << sql << ": " << error;

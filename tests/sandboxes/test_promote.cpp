@@ -319,7 +319,8 @@ TEST_F(PromoteTest, RiskFollowsTheThresholdsAndTheirConfiguration)
     auto report = promote("feature", PromotionRequest::Mode::Preview);
     EXPECT_EQ(report.risk, RiskLevel::Medium);
     ASSERT_FALSE(report.riskReasons.empty());
-    EXPECT_NE(report.riskReasons[0].find("11 files changed"), std::string::npos) << report.riskReasons[0];
+    EXPECT_NE(toString(report.riskReasons[0]).find("11 files changed"), std::string::npos)
+        << toString(report.riskReasons[0]);
     EXPECT_FALSE(report.approvalRequired); // from high on, by default
 
     for (int i = 11; i < 51; ++i)
@@ -365,7 +366,7 @@ TEST_F(PromoteTest, RiskFollowsTheThresholdsAndTheirConfiguration)
     PromotionImpact impact;
     impact.files = impact.removed = 11;
     RiskLevel level = RiskLevel::Low;
-    std::vector<std::string> reasons;
+    std::vector<RiskReason> reasons;
     gradeRisk(rules, {}, impact, {}, level, reasons);
     EXPECT_EQ(level, RiskLevel::High);
     impact.files = impact.removed = 10;
@@ -391,7 +392,8 @@ TEST_F(PromoteTest, ABinaryFileIsMediumRiskAndTheApprovalFollowsTheConfiguredLev
     auto report = promote("feature", PromotionRequest::Mode::Preview);
     EXPECT_EQ(report.risk, RiskLevel::Medium);
     ASSERT_EQ(report.riskReasons.size(), 1u);
-    EXPECT_EQ(report.riskReasons[0], "medium: binary file assets/model.bin (added, 7 bytes): it cannot be reviewed as text");
+    EXPECT_EQ(toString(report.riskReasons[0]),
+              "medium: binary file assets/model.bin (added, 7 bytes): it cannot be reviewed as text");
     EXPECT_FALSE(report.approvalRequired) << "by default the approval is required from high risk on";
 
     // Configured: approvals from medium on. Applying it without one is refused, saying which risk asks for it.
@@ -504,12 +506,12 @@ TEST_F(PromoteTest, ExtraChecksAndRiskInputsTakePart)
         return out;
     });
     request.riskInputs.push_back([](const PromotionSubject&) -> Result<std::vector<RiskFinding>> {
-        return std::vector<RiskFinding>{{RiskLevel::High, "impact rate 12% (more than 5%)", std::nullopt}};
+        return std::vector<RiskFinding>{{RiskLevel::High, Message::plain("impact rate 12% (more than 5%)"), std::nullopt}};
     });
     const auto report = promote(request);
     EXPECT_EQ(report.risk, RiskLevel::High);
     ASSERT_FALSE(report.riskReasons.empty());
-    EXPECT_EQ(report.riskReasons.back(), "high: impact rate 12% (more than 5%)");
+    EXPECT_EQ(toString(report.riskReasons.back()), "high: impact rate 12% (more than 5%)");
     ASSERT_EQ(report.compatibility.size(), 1u);
     EXPECT_EQ(report.compatibility[0].check, "rules");
     EXPECT_FALSE(report.compatibility[0].ok);

@@ -101,10 +101,11 @@ private:
 };
 
 // A store as a Sandbench of schema version 7 left it: without what version 8 adds (the audit signatures),
-// version 9 (the agent sessions' tables) and version 10 (each run's sandbox).
+// version 9 (the agent sessions' tables), version 10 (each run's sandbox) and version 11 (each run's message
+// as its pattern and arguments).
 inline void makeVersion7(RawDb& raw)
 {
-    raw.exec("ALTER TABLE runs DROP COLUMN sandbox; DROP TABLE agent_steps; DROP TABLE agent_sessions; "
+    raw.exec("ALTER TABLE runs DROP COLUMN message_parts; ALTER TABLE runs DROP COLUMN sandbox; DROP TABLE agent_steps; DROP TABLE agent_sessions; "
              "ALTER TABLE audit_log DROP COLUMN mac; "
              "ALTER TABLE log_heads DROP COLUMN key_id; ALTER TABLE log_heads DROP COLUMN mac; "
              "PRAGMA user_version = 7");

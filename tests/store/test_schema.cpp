@@ -109,7 +109,7 @@ TEST(SchemaRegistry, EveryModulesStepsRunByVersionThenPart)
     EXPECT_EQ(namesOf(steps),
               (std::vector<std::string>{"store:1.1", "store:2.1", "store:3.1", "checkpoints:4.1", "sandboxes:4.2",
                                         "rules:5.1", "sandboxes:6.1", "store:7.1", "store:8.1", "agents:9.1",
-                                        "store:10.1"}));
+                                        "store:10.1", "store:11.1"}));
     EXPECT_TRUE(checkSchemaComplete(steps));
 
     // The order is the versions' and the parts', whatever the order the modules registered in.

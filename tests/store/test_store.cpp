@@ -58,7 +58,7 @@ TEST_F(StoreTest, RoundTripOfARunWithBlockedEvents)
     result.isolation.level = IsolationLevel::Container;
     // Deliberately not alphabetical: the stored order must be the report's order.
     result.isolation.layers = {{"user_ns", true}, {"seccomp", true}, {"cgroup", false}, {"landlock", true}};
-    result.message = "network is none";
+    result.message = Message::plain("network is none");
 
     auto id = store.recordRun(request, result);
     ASSERT_TRUE(id) << id.error().message;
@@ -138,6 +138,37 @@ TEST_F(StoreTest, ARunKeepsItsSandbox)
               1);
 }
 
+// A run's message comes back as its pattern and arguments, for the window to translate, and runs.message keeps
+// the English sentence for every other reader. A row whose parts are malformed or say something else than its
+// message (edited by hand) comes back as its message, whole.
+TEST_F(StoreTest, ARunsMessageKeepsItsPatternAndArguments)
+{
+    Store store = openStore();
+    RunRequest request;
+    RunResult result = makeResult("6f1c0c1e-4a4b-4d5e-8f00-0000000000b1", 1'700'000'000'000, Outcome::Error, 5);
+    result.message = Message(SB_TR("run outcome", "exited with status {}"), {"3"});
+    ASSERT_TRUE(store.recordRun(request, result));
+    auto back = [&] {
+        auto found = store.findRun(result.runId);
+        EXPECT_TRUE(found && found->has_value());
+        return found && found->has_value() ? (**found).result.message : Message{};
+    };
+    EXPECT_EQ(back(), result.message);
+    RawDb raw(dbPath());
+    EXPECT_EQ(raw.text("SELECT message FROM runs"), "exited with status 3");
+    EXPECT_EQ(raw.text("SELECT message_parts FROM runs"),
+              R"({"args":["3"],"context":"run outcome","pattern":"exited with status {}"})");
+
+    raw.exec("UPDATE runs SET message = 'exited with status 4'");
+    EXPECT_EQ(back(), Message::plain("exited with status 4"));
+    raw.exec(R"(UPDATE runs SET message = 'exited with status 3', message_parts = '{"context":"run outcome"')");
+    EXPECT_EQ(back(), Message::plain("exited with status 3"));
+    raw.exec(R"(UPDATE runs SET message_parts = '{"context":"run outcome","pattern":"exited with status {}","args":[3]}')");
+    EXPECT_EQ(back(), Message::plain("exited with status 3"));
+    raw.exec("UPDATE runs SET message_parts = ''");
+    EXPECT_EQ(back(), Message::plain("exited with status 3"));
+}
+
 TEST_F(StoreTest, BinaryAndInvalidUtf8OutputComesBackByteForByte)
 {
     Store store = openStore();
@@ -152,7 +183,7 @@ TEST_F(StoreTest, BinaryAndInvalidUtf8OutputComesBackByteForByte)
     RunResult result = makeResult("binary-run", 1);
     result.stdoutText = everyByte + withNul;
     result.stderrText = invalidUtf8;
-    result.message = withNul;
+    result.message = Message::plain(withNul);
     result.blocked = {{"path", "/tmp/\xff\x00x"s}};
 
     ASSERT_TRUE(store.recordRun(request, result));
@@ -162,7 +193,7 @@ TEST_F(StoreTest, BinaryAndInvalidUtf8OutputComesBackByteForByte)
     EXPECT_EQ(run.result.stdoutText, result.stdoutText);
     EXPECT_EQ(run.result.stdoutText.size(), 256u + withNul.size());
     EXPECT_EQ(run.result.stderrText, invalidUtf8);
-    EXPECT_EQ(run.result.message, withNul);
+    EXPECT_EQ(run.result.message.text(), withNul);
     EXPECT_EQ(run.request.source, request.source);
     EXPECT_EQ(run.request.label, invalidUtf8);
     EXPECT_EQ(run.result.blocked, result.blocked);
@@ -312,7 +343,7 @@ TEST_F(StoreTest, MetricsOnKnownData)
                                       10.0 * (i + 1));
         if (result.outcome == Outcome::Blocked)
             result.blocked = {{"import", "socket-" + std::to_string(i)}, {"syscall", "connect"}};
-        result.message = "message-" + std::to_string(i);
+        result.message = Message::plain("message-" + std::to_string(i));
         RunRequest request = makeRequest();
         request.label = "label-" + std::to_string(i);
         request.language = i % 2 ? Language::Shell : Language::Python;

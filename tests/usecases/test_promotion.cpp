@@ -152,8 +152,8 @@ TEST_F(PromotionPlanTest, TheSandboxsDatasetMeasuresItsChangedRuleSets)
     EXPECT_EQ(report->approvalRequired, report->risk == RiskLevel::High);
     bool binary = false;
     for (const auto& reason : report->riskReasons)
-        binary = binary || reason.find("binary file model.bin") != std::string::npos;
-    EXPECT_TRUE(binary) << ::testing::PrintToString(report->riskReasons);
+        binary = binary || toString(reason).find("binary file model.bin") != std::string::npos;
+    EXPECT_TRUE(binary) << riskReasonsToJson(report->riskReasons).dump();
 }
 
 TEST(PromotionPasses, ByStatusConflictsAndChecks)

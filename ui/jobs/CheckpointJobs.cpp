@@ -59,7 +59,7 @@ bool ProgressChannel::report(const sb::Progress& p)
 {
     {
         const std::lock_guard guard(m_lock);
-        m_progress.phase = toQString(p.phase);
+        m_progress.phase = messageText(sb::Message(p.phase));
         m_progress.done = p.done;
         m_progress.total = p.total;
         m_progress.path = toQString(sb::printable(p.path, 200));

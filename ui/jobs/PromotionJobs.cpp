@@ -190,7 +190,8 @@ bool PromotionJobRunner::start(sb::PromotionPlan plan)
                 const std::size_t count = std::min(report->changes.size(), kMaxDiffFiles);
                 outcome.diffs.reserve(count);
                 for (std::size_t i = 0; i < count && !shared->cancel; ++i) {
-                    shared->report(sb::Progress{"diffing", i, count, report->changes[i].change.path});
+                    shared->report(sb::Progress{SB_TR("checkpoint progress", "diffing"), i, count,
+                                                report->changes[i].change.path});
                     const auto& change = report->changes[i];
                     if (change.binary)
                         outcome.diffs.push_back(binaryDescription(**engine, change.change.before, change.change.after));

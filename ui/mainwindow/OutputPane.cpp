@@ -178,7 +178,7 @@ void OutputPane::setHeader(const sb::RunResult& result)
         message << line;
     }
     if (!result.message.empty())
-        message << toQString(result.message);
+        message << messageText(result.message);
     m_message->setText(message.join(QLatin1Char('\n')));
     m_message->setStyleSheet(result.blocked.empty() ? QStringLiteral("color: %1;").arg(kHeading.name())
                                                     : QStringLiteral("color: %1; font-weight: bold;").arg(kBlocked.name()));
@@ -267,7 +267,7 @@ void OutputPane::appendLogLine(const sb::RunResult& result, const QString& label
     if (!result.blocked.empty())
         line += QStringLiteral("   ") + toQString(result.blocked.front().kind) + QStringLiteral(": ") + toQString(result.blocked.front().detail);
     else if (!result.message.empty())
-        line += QStringLiteral("   ") + toQString(result.message);
+        line += QStringLiteral("   ") + messageText(result.message);
     cursor.insertText(line, detail);
     followLog();
 }

@@ -80,7 +80,7 @@ QString RunHistoryModel::detailOf(const sb::RunResult& result)
         return toQString(event.kind) + QStringLiteral(": ") + toQString(event.detail);
     }
     if (!result.message.empty())
-        return toQString(result.message);
+        return messageText(result.message);
     if (result.outcome == sb::Outcome::Error && result.exitCode > 0)
         return tr("exit code %1").arg(result.exitCode);
     return {};

@@ -48,6 +48,17 @@ QString riskText(sb::RiskLevel level)
     return {};
 }
 
+// The level a risk reason reached, as the reasons list names it ("high: …").
+QString riskLevelName(sb::RiskLevel level)
+{
+    switch (level) {
+    case sb::RiskLevel::Low: return PromotionDialog::tr("low");
+    case sb::RiskLevel::Medium: return PromotionDialog::tr("medium");
+    case sb::RiskLevel::High: return PromotionDialog::tr("high");
+    }
+    return {};
+}
+
 // Badge colours: green, amber, red, each with white text that stays readable on it.
 QString riskStyle(sb::RiskLevel level)
 {
@@ -452,7 +463,7 @@ void PromotionDialog::showReport()
     m_risk->setMinimumSize(m_risk->sizeHint()); // the badge never clips its text
     QStringList reasons;
     for (const auto& reason : r.riskReasons)
-        reasons << toQString(reason).toHtmlEscaped();
+        reasons << tr("%1: %2").arg(riskLevelName(reason.level), messageText(reason.why)).toHtmlEscaped();
     m_riskReasons->setText(reasons.isEmpty() ? tr("No risk rule applies.")
                                              : tr("Why: %1").arg(reasons.join(QStringLiteral("; "))));
     const auto& i = r.impact;

@@ -2,6 +2,7 @@
 
 #include "isolation/outcome.h"
 #include "isolation/policy.h"
+#include "util/message.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -79,7 +80,7 @@ struct RunResult {
     std::vector<BlockedEvent> blocked; // what Sandbench observed the policy refuse
     std::vector<ProgramClaim> claims;  // what the program said it met, not observed by Sandbench
     IsolationReport isolation;
-    std::string message;           // why the outcome is what it is, for people (e.g. the failing layer)
+    Message message;               // why the outcome is what it is, for people (e.g. the failing layer)
     std::int64_t startedAtMs = 0;  // Unix epoch milliseconds
 };
 

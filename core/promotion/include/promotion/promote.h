@@ -7,6 +7,7 @@
 // restore machinery (docs/CHECKPOINTS.md, "Promotion"). SandboxEngine::promote runs it.
 
 #include "util/error.h"
+#include "util/message.h"
 #include "checkpoints/diff.h"
 #include "checkpoints/merge.h"
 #include "checkpoints/tree.h"
@@ -106,9 +107,19 @@ struct DecisionImpact {
 // A reason for a risk level, from the thresholds or from an extra input.
 struct RiskFinding {
     RiskLevel level = RiskLevel::Low;
-    std::string reason;
+    Message reason;
     std::optional<DecisionImpact> decisions; // a rule set's measured impact, when the finding is one
 };
+
+// Why a promotion has its risk: a level a rule or finding reached, and what reached it.
+struct RiskReason {
+    RiskLevel level = RiskLevel::Low;
+    Message why;
+    bool operator==(const RiskReason&) const = default;
+};
+
+// "high: 51 files changed (more than 50)": a reason as the command line, the JSON and the audit log say it.
+std::string toString(const RiskReason& reason);
 
 struct CompatibilityResult {
     std::string check;               // "policy"; later checks name themselves ("rules", ...)
@@ -181,7 +192,7 @@ struct PromotionReport {
     std::vector<PromotionChange> changes;    // target -> merged, in path order
     PromotionImpact impact;
     RiskLevel risk = RiskLevel::Low;
-    std::vector<std::string> riskReasons;
+    std::vector<RiskReason> riskReasons;
     std::vector<DecisionImpact> decisionImpacts; // each changed rule set measured on the data, in path order
     std::vector<CompatibilityResult> compatibility;
     bool approvalRequired = false;
@@ -200,7 +211,10 @@ nlohmann::json promotionToJson(const PromotionReport& report);
 // Grades a measured change: the highest level any rule or finding reaches, with every reason. Rule-set
 // findings come from risk inputs (core/rules): gradeRisk only knows files.
 void gradeRisk(const RiskConfig& config, const std::vector<PromotionChange>& changes, const PromotionImpact& impact,
-               const std::vector<RiskFinding>& extra, RiskLevel& level, std::vector<std::string>& reasons);
+               const std::vector<RiskFinding>& extra, RiskLevel& level, std::vector<RiskReason>& reasons);
+
+// The reasons as texts (toString), in order: the JSON's and the audit log's risk_reasons.
+nlohmann::json riskReasonsToJson(const std::vector<RiskReason>& reasons);
 
 // Measures each change (binary or text, lines added and removed; files above `maxTextBytes` are not
 // line-counted) and totals them in `impact`.

@@ -15,6 +15,7 @@
 
 #include "store/store.h"
 #include "util/error.h"
+#include "util/message.h"
 #include "checkpoints/diff.h"
 #include "checkpoints/files.h"
 #include "sandboxes/operation.h"
@@ -94,7 +95,7 @@ struct CheckpointInfo {
 
 // What long work reports; `total` 0 when not known in advance.
 struct Progress {
-    std::string_view phase;          // "scanning", "writing", "collecting"
+    MessagePattern phase;            // "scanning", "writing", in the context "checkpoint progress"
     std::uint64_t done = 0;
     std::uint64_t total = 0;
     std::string_view path;

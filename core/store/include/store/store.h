@@ -70,7 +70,7 @@ struct StoreLocation {
 // module defines its tables, the store runs their steps). A corrupt or foreign file is refused, never written to.
 class Store {
 public:
-    static constexpr int kSchemaVersion = 10; // the newest version: the last of every module's steps
+    static constexpr int kSchemaVersion = 11; // the newest version: the last of every module's steps
     static constexpr std::int32_t kApplicationId = 0x53424e43; // "SBNC"
 
     // The store a front end opens: `named` (--store) when not empty, else $SANDBENCH_STORE, else the default
