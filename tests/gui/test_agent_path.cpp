@@ -3,10 +3,16 @@
 // workspace diff, the download from an unlisted host seen coming and denied where it waits, the session continued to its end;
 // then, from the steps' context menu, the session's sandbox rewound to before the migration and a sandbox forked
 // from there (shown in the checkpoint browser); last, the session replayed under a stricter policy and compared
-// with the original. What the store holds is read back at each step. A screenshot of each state goes to the build
-// tree.
+// with the original. What the store holds is read back at each step.
+//
+// ctest runs it once per screen (a laptop's 1366×768, a desktop's 1440×900, 1440×900 at twice the pixels), the window
+// maximised on it. At each state what a developer must read is read back: the waiting call and the buttons that
+// let it go or refuse it, the steps' index, tool and verdict, the changed files' paths, the toolbars without a "»",
+// the compare view inside the screen with its titles, summary and each side's tool and verdict; icons drawn at the
+// screen's pixels. A screenshot of each state goes to the build tree, named after the screen.
 #include "agent_test_support.h"
 #include "gui_test_main.h"
+#include "screen_reading.h"
 
 #include "agents/session_store.h"
 #include "store/store.h"
@@ -32,6 +38,7 @@
 #include <QDir>
 #include <QFile>
 #include <QInputDialog>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -43,6 +50,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolBar>
 #include <QToolButton>
 
 #include <memory>
@@ -62,8 +70,9 @@ private:
     Json cliJson(const QStringList& arguments) { return sb::guitest::runCliJson(m_store, arguments); }
     void screenshot(const QString& name, QWidget* widget = nullptr)
     {
-        QVERIFY(sb::guitest::saveScreenshot(widget ? widget : m_window.get(), name));
+        QVERIFY(sb::guitest::saveScreenshot(widget ? widget : m_window.get(), sb::guitest::screenshotName(name)));
     }
+    QStringList sessionUnreadable();
     AgentWorkspace* workspace() const { return m_window->agentWorkspace(); }
     QString sandboxFile(const QString& sandbox, const QString& name);
     QString exampleFile(const QString& name);
@@ -112,8 +121,33 @@ void TestAgentPath::clickBar(const char* name)
     QTest::mouseClick(button, Qt::LeftButton);
 }
 
+// What the developer could not read of the open session on this screen: a toolbar's "»", the store's name, the live
+// session's waiting call or a button to let it go or refuse it not whole, a step's index, tool or verdict cut, an
+// icon blurred.
+QStringList TestAgentPath::sessionUnreadable()
+{
+    using namespace sb::guitest;
+    QStringList problems;
+    for (const char* name : {"runToolBar", "workspaceBar"})
+        problems << toolBarOverflow(requireChild<QToolBar>(*m_window, name));
+    problems << labelCut(requireChild<QLabel>(*m_window, "storeLabel"));
+    SessionControlBar* bar = workspace()->controlBar();
+    if (bar->isVisible()) {
+        problems << labelCut(requireChild<QLabel>(*bar, "controlState"));
+        for (const char* name :
+             {"controlStep", "controlContinue", "controlPause", "controlDeny", "controlEditArguments"})
+            problems << widgetCut(requireChild<QPushButton>(*bar, name));
+    }
+    problems << columnsCut(workspace()->stepView(),
+                           {StepListModel::IndexColumn, StepListModel::ToolColumn, StepListModel::VerdictColumn});
+    problems << blurredIcons(m_window.get());
+    return problems;
+}
+
 void TestAgentPath::initTestCase()
 {
+    sb::guitest::verifyTestScreen();
+    QVERIFY(!QTest::currentTestFailed());
     QVERIFY(m_dir.isValid());
     qputenv("XDG_DATA_HOME", (m_dir.path() + QStringLiteral("/xdg")).toUtf8());
     const QString examples = sb::guitest::copyAgentExamples(m_dir.path());
@@ -121,9 +155,8 @@ void TestAgentPath::initTestCase()
     m_examples = examples;
     m_store = m_dir.path() + QStringLiteral("/store.db");
     m_window = std::make_unique<MainWindow>(m_store.toStdString());
-    m_window->resize(1600, 1000);
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    sb::guitest::showOnTestScreen(m_window.get());
+    QVERIFY(!QTest::currentTestFailed());
     QVERIFY(!m_window->openStore());
 }
 
@@ -137,7 +170,10 @@ void TestAgentPath::theDevelopersPath()
     QVERIFY(dialog && dialog->isVisible());
     QCOMPARE(dialog->findChild<QComboBox*>(QStringLiteral("launchAgent"))->currentIndex(), 0);
     dialog->findChild<QCheckBox*>(QStringLiteral("launchStepMode"))->setChecked(true);
-    screenshot(QStringLiteral("path-01-launch.png"), dialog);
+    VERIFY_READABLE(sb::guitest::offScreen(dialog));
+    for (const char* name : {"launchAgent", "launchPolicy", "launchSandbox", "launchStepMode", "launchOk"})
+        VERIFY_READABLE(sb::guitest::widgetCut(sb::guitest::requireChild<QWidget>(*dialog, name)));
+    screenshot(QStringLiteral("path-01-launch"), dialog);
     QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("launchOk")), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!workspace()->launcher()->job()->sessionId().isEmpty(), 120000);
     const QString id = workspace()->launcher()->job()->sessionId();
@@ -150,7 +186,8 @@ void TestAgentPath::theDevelopersPath()
         QTRY_COMPARE_WITH_TIMEOUT(bar->waitingStep(), step, 60000);
         if (step == 9) {
             QVERIFY2(bar->stateText().contains(QStringLiteral("run_command")), qPrintable(bar->stateText()));
-            screenshot(QStringLiteral("path-02-before-the-migration.png"));
+            VERIFY_READABLE(sessionUnreadable());
+            screenshot(QStringLiteral("path-02-before-the-migration"));
         }
         clickBar("controlStep");
         QTRY_VERIFY_WITH_TIMEOUT(workspace()->stepModel()->rowCount() >= step, 60000);
@@ -169,7 +206,9 @@ void TestAgentPath::theDevelopersPath()
     QVERIFY2(changed.contains(QStringLiteral("data/test_db.json")), qPrintable(changed.join(QLatin1Char(','))));
     QVERIFY(workspace()->details()->diffText().contains(QStringLiteral("→")));
     workspace()->details()->tabs()->setCurrentIndex(2);
-    screenshot(QStringLiteral("path-03-migration-diff.png"));
+    QTRY_VERIFY(files->isVisible());
+    VERIFY_READABLE(sb::guitest::columnsCut(files, {DiffFileModel::StatusColumn, DiffFileModel::PathColumn}));
+    screenshot(QStringLiteral("path-03-migration-diff"));
     workspace()->details()->tabs()->setCurrentIndex(0);
 
     // 4. On to the download from an unlisted host (step 12). The policy will refuse it, and stepping shows it
@@ -182,7 +221,8 @@ void TestAgentPath::theDevelopersPath()
     QTRY_COMPARE_WITH_TIMEOUT(bar->waitingStep(), std::int64_t{12}, 60000);
     QVERIFY2(bar->stateText().contains(QStringLiteral("http_get")), qPrintable(bar->stateText()));
     QVERIFY2(bar->stateText().contains(QStringLiteral("network.allow")), qPrintable(bar->stateText()));
-    screenshot(QStringLiteral("path-04-the-download-waits.png"));
+    VERIFY_READABLE(sessionUnreadable());
+    screenshot(QStringLiteral("path-04-the-download-waits"));
     clickBar("controlDeny");
     QTRY_COMPARE_WITH_TIMEOUT(bar->waitingStep(), std::int64_t{13}, 60000);
     clickBar("controlContinue");
@@ -204,7 +244,8 @@ void TestAgentPath::theDevelopersPath()
     QTRY_COMPARE_WITH_TIMEOUT(workspace()->stepModel()->rowCount(), 14, 30000);
     const QString sandbox = QString::fromStdString(shown["session"].value("sandbox", std::string()));
     QCOMPARE(sandbox, QStringLiteral("demo-upgrade"));
-    screenshot(QStringLiteral("path-05-session-ended.png"));
+    VERIFY_READABLE(sessionUnreadable());
+    screenshot(QStringLiteral("path-05-session-ended"));
 
     // 5. Rewind the session's sandbox to before the migration, confirmed: the test database is as the repository
     //    had it. Then fork a sandbox from there: it shows in the checkpoint browser.
@@ -244,7 +285,7 @@ void TestAgentPath::theDevelopersPath()
             return false;
         }(),
         30000);
-    screenshot(QStringLiteral("path-06-forked.png"));
+    screenshot(QStringLiteral("path-06-forked"));
 
     // 6. Replay under a stricter policy (the example's, with write_file blocked) and compare.
     QFile policy(m_examples + QStringLiteral("/policy.yaml"));
@@ -269,7 +310,6 @@ void TestAgentPath::theDevelopersPath()
     SessionCompare* compare = workspace()->compareView();
     QTRY_VERIFY_WITH_TIMEOUT(!compare->isBusy() && compare->result().comparison, 240000);
     QVERIFY2(compare->result().error.isEmpty(), qPrintable(compare->result().error));
-    compare->resize(1300, 690);
     SessionCompareModel* model = compare->model();
     QCOMPARE(model->rowCount(), 14);
     QVERIFY(model->differingCount() > 0);
@@ -280,7 +320,20 @@ void TestAgentPath::theDevelopersPath()
     QCOMPARE(model->index(11, SessionCompareModel::LeftVerdictColumn).data().toString(), QStringLiteral("blocked"));
     QCOMPARE(compare->summaryText(), QStringLiteral("%1 of 14 steps differ").arg(model->differingCount()));
     QTRY_VERIFY_WITH_TIMEOUT(!compare->isLoadingDetails(), 30000);
-    screenshot(QStringLiteral("path-07-compare.png"), compare);
+    // The compare view as it opens on this screen: inside it, both sessions named, the summary and the buttons to
+    // the differences whole, each side's tool and verdict and what changed readable on every row.
+    VERIFY_READABLE(sb::guitest::offScreen(compare));
+    for (const char* name : {"compareLeftTitle", "compareRightTitle", "compareSummary"})
+        VERIFY_READABLE(sb::guitest::labelCut(sb::guitest::requireChild<QLabel>(*compare, name)));
+    for (const char* name : {"comparePreviousDifference", "compareNextDifference"})
+        VERIFY_READABLE(sb::guitest::widgetCut(sb::guitest::requireChild<QToolButton>(*compare, name)));
+    VERIFY_READABLE(sb::guitest::columnsCut(
+        compare->table(),
+        {SessionCompareModel::MarkerColumn, SessionCompareModel::IndexColumn, SessionCompareModel::LeftToolColumn,
+         SessionCompareModel::LeftVerdictColumn, SessionCompareModel::RightToolColumn,
+         SessionCompareModel::RightVerdictColumn, SessionCompareModel::ChangeColumn}));
+    VERIFY_READABLE(sb::guitest::blurredIcons(compare));
+    screenshot(QStringLiteral("path-07-compare"), compare);
 }
 
 int main(int argc, char* argv[])

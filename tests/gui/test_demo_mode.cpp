@@ -1,7 +1,18 @@
 // Demo mode (sandbench-gui --demo): a fresh demo store of its own, filled with every part of the product, and Play
 // demo walking through them. The window is made as main() makes it for --demo; the refusal of --demo with --store
 // is checked on the real binary.
+//
+// ctest runs it once per screen (a laptop's 1366×768, a desktop's 1440×900, 1440×900 at twice the pixels), the window
+// maximised on it as a trainer's would be. At each step of the walk what the audience must read is read back: the
+// callout whole and clear of the part it names; that part (the run history's time, label and outcome, the rules
+// charts and their summary, the agent's session, timeline and steps, the checkpoints, the review inside the screen
+// with its files, risk, checks and buttons, the dashboard's charts); the toolbars without a "»", "Demo store" whole;
+// icons drawn at the screen's pixels. Two shortfalls of the checkpoint browser (ui/checkpoints, owned elsewhere) are
+// expected failures: its Label column too narrow for the demo's labels, and its Open folder icon scaled up on the
+// high-DPI screen. A screenshot of each step goes to the build tree, named after the screen.
+#include "chart_reading.h"
 #include "gui_test_main.h"
+#include "screen_reading.h"
 #include "agents/session_store.h"
 #include "demo/demo.h"
 #include "demo/demo_sandboxes.h"
@@ -11,7 +22,9 @@
 #include "ui/agents/AgentTimeline.h"
 #include "ui/agents/AgentWorkspace.h"
 #include "ui/agents/StepListModel.h"
+#include "ui/charts/MetricsDashboard.h"
 #include "ui/checkpoints/CheckpointBrowser.h"
+#include "ui/models/CheckpointListModel.h"
 #include "ui/demo/DemoStore.h"
 #include "ui/demo/DemoTour.h"
 #include "ui/editor/CodeEditor.h"
@@ -36,6 +49,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolBar>
 
 #include <csignal>
 #include <memory>
@@ -66,6 +80,7 @@ private:
     bool dockShown(const char* name) const { return child<QDockWidget>(name)->isVisible(); }
     void screenshot(const QString& name, QWidget* widget = nullptr);
     void clickTour(const char* button);
+    QStringList stepUnreadable(const QWidget* named);
 
     std::unique_ptr<DemoStore> m_demo;
     std::unique_ptr<MainWindow> m_window;
@@ -74,8 +89,10 @@ private:
 
 void TestDemoMode::screenshot(const QString& name, QWidget* widget)
 {
+    QTest::qWait(300); // let the charts lay out their titles and axes at their final size
     QDir().mkpath(QStringLiteral(SANDBENCH_SCREENSHOT_DIR));
-    const QString path = QStringLiteral(SANDBENCH_SCREENSHOT_DIR) + QLatin1Char('/') + name;
+    const QString path =
+        QStringLiteral(SANDBENCH_SCREENSHOT_DIR) + QLatin1Char('/') + sb::guitest::screenshotName(name);
     QVERIFY((widget ? widget : m_window.get())->grab().save(path));
     qInfo("screenshot: %s", qPrintable(path));
 }
@@ -88,17 +105,40 @@ void TestDemoMode::clickTour(const char* button)
     QTest::mouseClick(widget, Qt::LeftButton);
 }
 
+// What the audience could not read at a step of the walk, besides the part it names: the callout not whole in its
+// host (the window, or the review it lies over) or over what it shows of `named` (the part it names), a toolbar's
+// "»", the "Demo store" label not whole, an icon blurred.
+QStringList TestDemoMode::stepUnreadable(const QWidget* named)
+{
+    using namespace sb::guitest;
+    QStringList problems = widgetCut(m_tour);
+    for (const char* name : {"demoTourTitle", "demoTourText"})
+        problems << labelCut(requireChild<QLabel>(*m_tour, name));
+    for (QPushButton* button : m_tour->findChildren<QPushButton*>())
+        if (button->isVisible())
+            problems << widgetCut(button);
+    if (named)
+        problems << covered(named, m_tour);
+    for (const char* name : {"runToolBar", "workspaceBar"})
+        problems << toolBarOverflow(child<QToolBar>(name));
+    problems << labelCut(child<QLabel>("storeLabel")); // "Demo store": never taken for the person's own
+    // The checkpoint browser's icons are read at its own step.
+    problems << blurredIcons(m_window.get(), m_window->checkpointBrowser());
+    return problems;
+}
+
 void TestDemoMode::initTestCase()
 {
+    sb::guitest::verifyTestScreen();
+    QVERIFY(!QTest::currentTestFailed());
     // As main() does for --demo.
     m_demo = std::make_unique<DemoStore>();
     QVERIFY2(m_demo->isValid(), qPrintable(m_demo->errorString()));
     qputenv(sb::kAuditKeysEnv.data(), QByteArray::fromStdString(m_demo->auditKeysFolder().string()));
     m_window = std::make_unique<MainWindow>(sb::StoreLocation{m_demo->storePath(), false});
     m_window->markDemoStore();
-    m_window->resize(1366, 768);
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    sb::guitest::showOnTestScreen(m_window.get());
+    QVERIFY(!QTest::currentTestFailed());
     const auto error = m_window->openStore();
     QVERIFY2(!error, error ? qPrintable(*error) : "");
     m_tour = m_window->demoTour();
@@ -138,7 +178,9 @@ void TestDemoMode::seedingFillsEveryPart()
     QVERIFY(!m_tour->isPlaying());
     QVERIFY(m_tour->findChild<QPushButton*>(QStringLiteral("demoTourPlay"))->isVisible());
     QVERIFY(!m_tour->findChild<QPushButton*>(QStringLiteral("demoTourNext"))->isVisible());
-    screenshot(QStringLiteral("demo-00-offered.png"));
+    QTest::qWait(20); // the callout settles where it goes once the window has laid out its panels
+    VERIFY_READABLE(stepUnreadable(nullptr));
+    screenshot(QStringLiteral("demo-00-offered"));
 
     // Runs of every outcome the demo's cases end in.
     auto* history = m_window->historyView()->model();
@@ -188,6 +230,7 @@ void TestDemoMode::playDemoShowsEachPartInTurn()
     auto* text = m_tour->findChild<QLabel*>(QStringLiteral("demoTourText"));
 
     for (int index = 0; index < DemoTour::kStepCount; ++index) {
+        QTest::qWait(20); // the callout settles where it goes once the step's workspace has laid out its panels
         QVERIFY(m_tour->isPlaying());
         QCOMPARE(m_tour->stepIndex(), index);
         QCOMPARE(shown.count(), index + 1);
@@ -201,33 +244,75 @@ void TestDemoMode::playDemoShowsEachPartInTurn()
             QVERIFY(dockShown("historyDock"));
             QVERIFY(m_window->centralWidget()->isVisible()); // the snippets' workspace
             QCOMPARE(selected.row(), 0);
+            VERIFY_READABLE(stepUnreadable(m_window->historyView()));
+            VERIFY_READABLE(sb::guitest::columnsCut(
+                m_window->historyView(),
+                {RunHistoryModel::TimeColumn, RunHistoryModel::LabelColumn, RunHistoryModel::OutcomeColumn}));
+            screenshot(QStringLiteral("demo-01-snippets"));
             break;
         case DemoTour::Step::BlockedRun:
             QVERIFY(dockShown("historyDock"));
             QCOMPARE(selected.data(RunHistoryModel::OutcomeRole).toString(), outcomeName(sb::Outcome::Blocked));
             QCOMPARE(m_window->editor()->text(), selected.data(RunHistoryModel::SourceRole).toString());
             QVERIFY(!m_window->editor()->isModified()); // closing the demo window asks nothing
-            screenshot(QStringLiteral("demo-02-blocked-run-1366.png"));
+            VERIFY_READABLE(stepUnreadable(m_window->historyView()));
+            VERIFY_READABLE(sb::guitest::columnsCut(
+                m_window->historyView(),
+                {RunHistoryModel::TimeColumn, RunHistoryModel::LabelColumn, RunHistoryModel::OutcomeColumn}));
+            screenshot(QStringLiteral("demo-02-blocked-run"));
             break;
-        case DemoTour::Step::Rules:
+        case DemoTour::Step::Rules: {
             QVERIFY(dockShown("rulesDock"));
-            QVERIFY(m_window->rulesWorkspace()->charts()->isVisible());
-            screenshot(QStringLiteral("demo-03-rules-1366.png"));
+            RulesCharts* charts = m_window->rulesWorkspace()->charts();
+            QVERIFY(charts->isVisible());
+            QTest::qWait(300); // the charts lay out their titles and axes at their final size
+            const auto views = charts->visibleCharts();
+            QVERIFY(!views.empty());
+            for (QChartView* view : views) {
+                VERIFY_READABLE(sb::guitest::unreadable(view));
+                VERIFY_READABLE(stepUnreadable(view));
+            }
+            VERIFY_READABLE(
+                stepUnreadable(sb::guitest::requireChild<QLabel>(*m_window->rulesWorkspace(), "rulesSummary")));
+            screenshot(QStringLiteral("demo-03-rules"));
             break;
-        case DemoTour::Step::AgentSession:
+        }
+        case DemoTour::Step::AgentSession: {
             QVERIFY(dockShown("agentsDock"));
-            QVERIFY(!m_window->agentWorkspace()->sessionId().isEmpty());
-            QTRY_VERIFY(m_window->agentWorkspace()->stepModel()->rowCount() > 0);
-            QVERIFY(m_window->agentWorkspace()->timeline()->isVisible());
-            screenshot(QStringLiteral("demo-04-agent-session-1366.png"));
+            AgentWorkspace* agents = m_window->agentWorkspace();
+            QVERIFY(!agents->sessionId().isEmpty());
+            QTRY_VERIFY(agents->stepModel()->rowCount() > 0);
+            QVERIFY(agents->timeline()->isVisible());
+            for (QWidget* part : {static_cast<QWidget*>(agents->timeline()), static_cast<QWidget*>(agents->stepView()),
+                                  sb::guitest::requireChild<QWidget>(*agents, "agentSessionList")})
+                VERIFY_READABLE(stepUnreadable(part));
+            VERIFY_READABLE(sb::guitest::columnsCut(agents->stepView(), {StepListModel::IndexColumn,
+                                                                         StepListModel::ToolColumn,
+                                                                         StepListModel::VerdictColumn}));
+            screenshot(QStringLiteral("demo-04-agent-session"));
             break;
-        case DemoTour::Step::Checkpoints:
+        }
+        case DemoTour::Step::Checkpoints: {
             QVERIFY(dockShown("checkpointDock"));
             QCOMPARE(m_window->checkpointBrowser()->currentSandbox(), toQString(sb::kDemoSandbox));
-            QTRY_VERIFY(child<QTableView>("checkpointTable")->model()->rowCount() >= 2);
-            QVERIFY(child<QTableView>("checkpointTable")->isVisible());
-            screenshot(QStringLiteral("demo-05-checkpoints-1366.png"));
+            auto* checkpoints = child<QTableView>("checkpointTable");
+            QTRY_VERIFY(checkpoints->model()->rowCount() >= 2);
+            QVERIFY(checkpoints->isVisible());
+            VERIFY_READABLE(stepUnreadable(checkpoints));
+            VERIFY_READABLE(sb::guitest::columnsCut(checkpoints, {CheckpointListModel::IdColumn,
+                                                                  CheckpointListModel::KindColumn}));
+            // The checkpoint browser (ui/checkpoints, owned elsewhere) gives its list half the dock, which leaves the
+            // Label column too narrow for the demo's labels on these screens.
+            QEXPECT_FAIL("", "the checkpoint list's Label column is narrower than the demo's labels", Continue);
+            QVERIFY(sb::guitest::columnsCut(checkpoints, {CheckpointListModel::LabelColumn}).isEmpty());
+            // Its Open folder falls back to the style's folder icon, which has 16 px only: scaled up on a high-DPI
+            // screen.
+            if (m_window->devicePixelRatio() > 1)
+                QEXPECT_FAIL("", "the checkpoint browser's Open folder icon has 16 px only", Continue);
+            QVERIFY(sb::guitest::blurredIcons(m_window->checkpointBrowser()).isEmpty());
+            screenshot(QStringLiteral("demo-05-checkpoints"));
             break;
+        }
         case DemoTour::Step::Promotion: {
             QVERIFY(dockShown("checkpointDock"));
             QCOMPARE(m_window->checkpointBrowser()->currentSandbox(), toQString(sb::kWorkedExampleSandbox));
@@ -238,16 +323,32 @@ void TestDemoMode::playDemoShowsEachPartInTurn()
             QCOMPARE(m_tour->parentWidget(), static_cast<QWidget*>(review));
             QTRY_VERIFY_WITH_TIMEOUT(review->report().has_value(), 60000);
             QVERIFY(!review->report()->changes.empty());
-            screenshot(QStringLiteral("demo-06-promotion-review.png"), review);
+            VERIFY_READABLE(sb::guitest::offScreen(review));
+            // What the step names, clear of the callout over the review: the changed files, the risk, the checks, the
+            // approval and the buttons.
+            for (const char* name : {"promotionFiles", "promotionRisk", "promotionChecks", "promotionApprovalBox",
+                                     "promotionPromote", "promotionClose"}) {
+                auto* part = sb::guitest::requireChild<QWidget>(*review, name);
+                VERIFY_READABLE(sb::guitest::widgetCut(part));
+                VERIFY_READABLE(stepUnreadable(part));
+            }
+            screenshot(QStringLiteral("demo-06-promotion-review"), review);
             break;
         }
-        case DemoTour::Step::Dashboard:
+        case DemoTour::Step::Dashboard: {
             QVERIFY(dockShown("metricsDock"));
             QVERIFY(!dockShown("checkpointDock"));
             QVERIFY(!m_tour->promotionDialog()); // the review closed, without promoting
             QCOMPARE(m_tour->parentWidget(), static_cast<QWidget*>(m_window.get()));
-            screenshot(QStringLiteral("demo-07-dashboard-1366.png"));
+            auto* dashboard = child<MetricsDashboard>("metricsDashboard");
+            QTest::qWait(300); // the charts lay out their titles and axes at their final size
+            for (QChartView* view : {dashboard->outcomeChart(), dashboard->durationChart()}) {
+                VERIFY_READABLE(sb::guitest::unreadable(view));
+                VERIFY_READABLE(stepUnreadable(view));
+            }
+            screenshot(QStringLiteral("demo-07-dashboard"));
             break;
+        }
         }
         const QString next = m_tour->findChild<QPushButton*>(QStringLiteral("demoTourNext"))->text();
         QCOMPARE(next, index + 1 == DemoTour::kStepCount ? QStringLiteral("Finish") : QStringLiteral("Next"));

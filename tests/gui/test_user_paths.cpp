@@ -1,7 +1,7 @@
 // Two users' paths through the real window, one after the other as a team works, on the screen ctest gives the
 // program: a laptop's 1366×768, a desktop's 1440×900, and 1440×900 on a high-DPI display (twice the pixels). ctest
 // runs the program once per screen (QT_QPA_PLATFORM=offscreen:configfile=tests/gui/screens/NAME.json, with
-// SANDBENCH_TEST_SCREEN=NAME), and the window fills the screen as a maximised one would.
+// SANDBENCH_TEST_SCREEN=NAME), and the window is maximised on it.
 //
 // The analyst opens the rules demo, then the card rules of her sandbox from disk, tightens the velocity rule,
 // saves, and compares it with production and the team's variants: the change chart, the changed decisions and a
@@ -13,6 +13,7 @@
 #include "agent_test_support.h"
 #include "chart_reading.h"
 #include "gui_test_main.h"
+#include "screen_reading.h"
 
 #include "store/audit.h"
 #include "store/store.h"
@@ -37,7 +38,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QScreen>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -52,19 +52,6 @@ using namespace sb::ui;
 using Json = nlohmann::json;
 
 namespace {
-
-// The screens the program runs on, as tests/gui/screens describes them: logical size and pixels per point.
-struct TestScreen {
-    const char* name;
-    QSize size;
-    qreal ratio;
-};
-
-constexpr TestScreen kScreens[] = {
-    {"1366x768", {1366, 768}, 1.0},
-    {"1440x900", {1440, 900}, 1.0},
-    {"1440x900@2x", {1440, 900}, 2.0},
-};
 
 const QString kVelocityBefore = QStringLiteral("when: txn_count_24h > 12");
 const QString kVelocityAfter = QStringLiteral("when: txn_count_24h > 9");
@@ -94,12 +81,10 @@ private:
     Json impactByTheCommandLine();
     RulesWorkspace* rules() const { return m_window->rulesWorkspace(); }
     void screenshot(const QString& name, QWidget* widget = nullptr);
-    static void verifyToolBarWhole(QToolBar* toolBar);
     static void verifyChartsReadable(RulesCharts* charts);
 
     QTemporaryDir m_dir;
     QString m_store;
-    QString m_screen;
     QString m_mainWorkspace;
     QString m_sandboxWorkspace;
     qint64 m_affected = -1; // decisions the analyst's change flips, as the window counted them
@@ -109,20 +94,7 @@ private:
 void TestUserPaths::screenshot(const QString& name, QWidget* widget)
 {
     QTest::qWait(300); // let the charts lay out their titles and axes at their final size
-    QVERIFY(sb::guitest::saveScreenshot(widget ? widget : m_window.get(),
-                                        QStringLiteral("%1-%2.png").arg(name, m_screen)));
-}
-
-// Every action a toolbar holds is on it, none behind the "»" of an overflowing bar.
-void TestUserPaths::verifyToolBarWhole(QToolBar* toolBar)
-{
-    for (QAction* action : toolBar->actions()) {
-        if (action->isSeparator() || !action->isVisible())
-            continue;
-        QWidget* button = toolBar->widgetForAction(action);
-        QVERIFY2(button && button->isVisible(),
-                 qPrintable(QStringLiteral("%1: '%2' is behind »").arg(toolBar->objectName(), action->text())));
-    }
+    QVERIFY(sb::guitest::saveScreenshot(widget ? widget : m_window.get(), sb::guitest::screenshotName(name)));
 }
 
 void TestUserPaths::verifyChartsReadable(RulesCharts* charts)
@@ -138,15 +110,8 @@ void TestUserPaths::verifyChartsReadable(RulesCharts* charts)
 void TestUserPaths::initTestCase()
 {
     // The screen ctest chose; a run on any other (a bare offscreen platform, say) would not test what it names.
-    m_screen = qEnvironmentVariable("SANDBENCH_TEST_SCREEN");
-    const TestScreen* screen = nullptr;
-    for (const TestScreen& candidate : kScreens)
-        if (m_screen == QLatin1String(candidate.name))
-            screen = &candidate;
-    QVERIFY2(screen, qPrintable(QStringLiteral("SANDBENCH_TEST_SCREEN names no known screen: '%1'").arg(m_screen)));
-    QScreen* primary = QApplication::primaryScreen();
-    QCOMPARE(primary->geometry().size(), screen->size);
-    QCOMPARE(primary->devicePixelRatio(), screen->ratio);
+    sb::guitest::verifyTestScreen();
+    QVERIFY(!QTest::currentTestFailed());
 
     QVERIFY(m_dir.isValid());
     m_store = m_dir.path() + QStringLiteral("/store.db");
@@ -169,17 +134,12 @@ void TestUserPaths::initTestCase()
     QVERIFY(QFile::exists(m_sandboxWorkspace + QStringLiteral("/rules/card.yaml")));
 
     m_window = std::make_unique<MainWindow>(m_store.toStdString());
-    m_window->resize(primary->availableGeometry().size());
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    sb::guitest::showOnTestScreen(m_window.get());
+    QVERIFY(!QTest::currentTestFailed());
     const auto error = m_window->openStore();
     QVERIFY2(!error, error ? qPrintable(*error) : "");
     QApplication::setActiveWindow(m_window.get()); // its shortcuts (Ctrl+2, Ctrl+4) work in the active window
     QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-    QVERIFY(m_window->minimumSizeHint().width() <= screen->size.width());
-    QVERIFY(m_window->minimumSizeHint().height() <= screen->size.height());
-    // Drawn at the screen's pixels: a screenshot of the high-DPI screen has twice the pixels of the window.
-    QCOMPARE(m_window->grab().devicePixelRatio(), screen->ratio);
 }
 
 Json TestUserPaths::impactByTheCommandLine()
@@ -214,7 +174,8 @@ void TestUserPaths::theAnalystsPath()
     QCOMPARE(tabs->count(), 4);
     QCOMPARE(tabs->tabText(3), QStringLiteral("card"));
     tabs->setCurrentIndex(3);
-    verifyToolBarWhole(in<QToolBar>(rules(), "rulesToolBar"));
+    VERIFY_READABLE(sb::guitest::toolBarOverflow(in<QToolBar>(rules(), "rulesToolBar")));
+    VERIFY_READABLE(sb::guitest::blurredIcons(m_window.get()));
 
     // Tighten the velocity rule by typing, as she would: 12 transactions a day becomes 9.
     RuleSetEditor* editor = rules()->currentEditor();
@@ -300,7 +261,7 @@ void TestUserPaths::theReviewersPath()
     CheckpointBrowser* browser = m_window->checkpointBrowser();
     QTRY_VERIFY(browser->isVisible());
     for (const char* name : {"checkpointToolBar", "checkpointActionsBar"})
-        verifyToolBarWhole(child<QToolBar>(name));
+        VERIFY_READABLE(sb::guitest::toolBarOverflow(child<QToolBar>(name)));
     QTRY_VERIFY_WITH_TIMEOUT(browser->selectSandbox(QStringLiteral("velocity")), 30000);
     auto* promote = child<QAction>("actionPromoteSandbox");
     QTRY_VERIFY_WITH_TIMEOUT(promote->isEnabled(), 30000);
@@ -312,9 +273,7 @@ void TestUserPaths::theReviewersPath()
     const auto& report = *dialog->report();
 
     // The review fits the screen.
-    const QRect available = dialog->screen()->availableGeometry();
-    QVERIFY2(available.contains(dialog->frameGeometry()),
-             qPrintable(QStringLiteral("%1,%2 %3×%4").arg(dialog->x()).arg(dialog->y()).arg(dialog->width()).arg(dialog->height())));
+    VERIFY_READABLE(sb::guitest::offScreen(dialog));
 
     // What it shows: the rule file changed, the decisions it flips as the analyst measured them, the line.
     auto* files = in<QTreeWidget>(dialog, "promotionFiles");

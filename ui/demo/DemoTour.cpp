@@ -4,12 +4,14 @@
 #include "demo/worked_example.h"
 #include "ui/agents/AgentWorkspace.h"
 #include "ui/agents/SessionListModel.h"
+#include "ui/agents/StepDetails.h"
 #include "ui/checkpoints/CheckpointBrowser.h"
 #include "ui/editor/CodeEditor.h"
 #include "ui/mainwindow/MainWindow.h"
 #include "ui/models/Conversions.h"
 #include "ui/models/RunHistoryModel.h"
 #include "ui/promote/PromotionDialog.h"
+#include "ui/rules/RuleSetEditor.h"
 #include "ui/rules/RulesCharts.h"
 #include "ui/rules/RulesWorkspace.h"
 #include "ui/style/OutcomeStyle.h"
@@ -21,6 +23,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -33,7 +36,6 @@ namespace {
 
 constexpr int kCalloutWidth = 430;
 constexpr int kMargin = 16;
-constexpr int kReviewButtonsHeight = 56; // the promotion review's row of buttons, with a margin
 
 // Brings `widget` to the front of every stack (a tab widget's pages) it sits in, up to its window.
 void bringToFront(QWidget* widget)
@@ -120,6 +122,8 @@ void DemoTour::setCallout(const QString& title, const QString& text)
     show();
     raise();
     place();
+    // Again once the workspace the step switched to has laid out its panels (the docks settle on the next turn).
+    QTimer::singleShot(0, this, &DemoTour::place);
 }
 
 void DemoTour::offer()
@@ -347,14 +351,46 @@ void DemoTour::place()
     if (!host)
         return;
     resize(kCalloutWidth, hasHeightForWidth() ? heightForWidth(kCalloutWidth) : sizeHint().height());
-    // Over the window: the top right of the snippet editor, where a short snippet leaves room and the output, the
-    // history and the workspaces stay in view. Over the review: its lower left, above its buttons.
-    if (host == m_window && m_window->centralWidget()) {
-        const QRect area(m_window->centralWidget()->mapTo(m_window, QPoint(0, 0)), m_window->centralWidget()->size());
-        move(std::max(area.left(), area.right() - width() - kMargin), area.top() + kMargin);
-    } else {
-        move(kMargin, std::max(0, host->height() - height() - kReviewButtonsHeight));
+    if (host != m_window) {
+        // Over the review: the foot of its diff (a short one leaves room there), clear of the changed files, the
+        // risk, the checks, the approval and the buttons the step names; its lower left without a diff pane.
+        const QWidget* diff = host->findChild<QWidget*>(QStringLiteral("promotionDiffPane"));
+        const QRect area = diff && diff->isVisible() ? QRect(diff->mapTo(host, QPoint(0, 0)), diff->size())
+                                                     : QRect(0, 0, width() + 2 * kMargin, host->height());
+        move(std::max(area.left(), area.right() - width() - kMargin),
+             std::max(area.top(), area.bottom() - height() - kMargin));
+        raise();
+        return;
     }
+    // Over a part of the window the step does not name, so that what it names stays in view: the snippet editor's
+    // top right (a short snippet leaves room there), the foot of the rule-set editor (the charts stay clear), the foot
+    // of the agent step's details (the session, its timeline and steps stay clear); else the window's lower right
+    // (the checkpoint browser's diff, the dashboard's lower charts).
+    QWidget* quiet = nullptr;
+    bool atTop = false;
+    switch (isPlaying() ? step() : Step::Snippets) {
+    case Step::Snippets:
+    case Step::BlockedRun:
+        quiet = m_window->centralWidget();
+        atTop = true;
+        break;
+    case Step::Rules: quiet = m_window->rulesWorkspace()->currentEditor(); break;
+    case Step::AgentSession: quiet = m_window->agentWorkspace()->details(); break;
+    case Step::Checkpoints:
+    case Step::Promotion:
+    case Step::Dashboard: break;
+    }
+    QRect area;
+    if (quiet && quiet->isVisible()) {
+        area = QRect(quiet->mapTo(m_window, QPoint(0, 0)), quiet->size());
+    } else {
+        const QStatusBar* status = m_window->statusBar();
+        area = QRect(0, 0, m_window->width(), m_window->height() - (status->isVisible() ? status->height() : 0));
+        atTop = false;
+    }
+    const int x = std::max(area.left(), area.right() - width() - kMargin);
+    const int y = atTop ? area.top() + kMargin : std::max(area.top(), area.bottom() - height() - kMargin);
+    move(x, y);
     raise();
 }
 

@@ -347,26 +347,29 @@ void MainWindow::createActions()
     connect(m_settingsAction, &QAction::triggered, this, &MainWindow::showSettings);
 
     // The workspaces, Ctrl+1 … Ctrl+6 in the order of the bar (WorkspaceModes switches on their triggers).
-    auto workspace = [this](const char* name, const char* themed, QStyle::StandardPixmap fallback, const QString& text,
-                            int number, const QString& tip) {
-        auto* action = new QAction(QIcon::fromTheme(QString::fromLatin1(themed), style()->standardIcon(fallback)), text, this);
+    auto workspace = [this](const char* name, const QIcon& icon, const QString& text, int number, const QString& tip) {
+        auto* action = new QAction(icon, text, this);
         action->setObjectName(QString::fromLatin1(name));
         action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + number)));
         action->setToolTip(tip + tr(" (Ctrl+%1)").arg(number));
         return action;
     };
-    m_snippetsAction = workspace("actionSnippets", "text-x-script", QStyle::SP_FileIcon, tr("&Snippets"), 1,
+    auto themed = [this](const char* name, QStyle::StandardPixmap fallback) {
+        return QIcon::fromTheme(QString::fromLatin1(name), style()->standardIcon(fallback));
+    };
+    m_snippetsAction = workspace("actionSnippets", themed("text-x-script", QStyle::SP_FileIcon), tr("&Snippets"), 1,
                                  tr("Snippets: the editor, a run's output and the run history"));
-    m_rulesAction = workspace("actionRules", "view-filter", QStyle::SP_FileDialogDetailedView, tr("&Rules"), 2,
+    m_rulesAction = workspace("actionRules", themed("view-filter", QStyle::SP_FileDialogDetailedView), tr("&Rules"), 2,
                               tr("Rules: rule sets, evaluation on a dataset, A/B comparison"));
-    m_agentsAction = workspace("actionAgentSessions", "view-list-details", QStyle::SP_FileDialogListView,
+    m_agentsAction = workspace("actionAgentSessions", themed("view-list-details", QStyle::SP_FileDialogListView),
                                tr("&Agents"), 3, tr("Agents: sessions, their timeline, steps and diffs"));
-    m_checkpointsAction = workspace("actionCheckpoints", "document-open-recent", QStyle::SP_FileDialogContentsView,
+    m_checkpointsAction = workspace("actionCheckpoints",
+                                    themed("document-open-recent", QStyle::SP_FileDialogContentsView),
                                     tr("Check&points"), 4,
                                     tr("Checkpoints & promotion: sandboxes, their checkpoints, diffs and the gate"));
-    m_auditAction = workspace("actionAudit", "security-high", QStyle::SP_FileDialogInfoView, tr("A&udit"), 5,
+    m_auditAction = workspace("actionAudit", themed("security-high", QStyle::SP_FileDialogInfoView), tr("A&udit"), 5,
                               tr("Audit: the signed log of everything done, verified"));
-    m_dashboardAction = workspace("actionDashboard", "office-chart-bar", QStyle::SP_ComputerIcon, tr("Das&hboard"), 6,
+    m_dashboardAction = workspace("actionDashboard", actionIcon(ActionIcon::Dashboard), tr("Das&hboard"), 6,
                                   tr("Dashboard: outcomes, durations, blocked events, agent steps and promotions"));
 
     m_resetLayoutAction = new QAction(tr("Reset Workspace &Layout"), this);
@@ -379,6 +382,7 @@ void MainWindow::createToolBar()
     auto* toolBar = addToolBar(tr("Run"));
     toolBar->setObjectName(QStringLiteral("runToolBar"));
     toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolBar->setIconSize(kToolBarIconSize);
     toolBar->setMovable(false);
     toolBar->addAction(m_runAction);
     toolBar->addAction(m_cancelAction);

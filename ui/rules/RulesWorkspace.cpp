@@ -171,6 +171,7 @@ QToolBar* RulesWorkspace::buildToolBar()
     auto* toolBar = new QToolBar(this);
     toolBar->setObjectName(QStringLiteral("rulesToolBar"));
     toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolBar->setIconSize(kToolBarIconSize);
     createActions();
     toolBar->addAction(m_demoAction);
     toolBar->addAction(m_openAction);
