@@ -280,16 +280,8 @@ Argumente von einer Person bearbeitet</translation>
         <translation>CPU-Zeitlimit von {} ms erreicht</translation>
     </message>
     <message>
-        <source>CPU time limit of {} ms reached: {}</source>
-        <translation>CPU-Zeitlimit von {} ms erreicht: {}</translation>
-    </message>
-    <message>
         <source>memory limit of {} MiB reached</source>
         <translation>Speicherlimit von {} MiB erreicht</translation>
-    </message>
-    <message>
-        <source>memory limit of {} MiB reached: {}</source>
-        <translation>Speicherlimit von {} MiB erreicht: {}</translation>
     </message>
     <message>
         <source>disk quota of {} MiB reached: the run was ended</source>
@@ -310,6 +302,26 @@ Argumente von einer Person bearbeitet</translation>
     <message>
         <source>exited with status {}</source>
         <translation>mit Status {} beendet</translation>
+    </message>
+    <message>
+        <source>memory limit of {} MiB reached: a process of the run asked for {} MiB more address space with {} MiB mapped already</source>
+        <translation>Speicherlimit von {} MiB erreicht: ein Prozess des Laufs verlangte {} MiB mehr Adressraum bei bereits {} MiB belegtem Adressraum</translation>
+    </message>
+    <message>
+        <source>memory limit of {} MiB reached: the kernel ended a process of the run</source>
+        <translation>Speicherlimit von {} MiB erreicht: der Kernel hat einen Prozess des Laufs beendet</translation>
+    </message>
+    <message>
+        <source>CPU time limit of {} ms reached: the run used {} ms of CPU time in all</source>
+        <translation>CPU-Zeitlimit von {} ms erreicht: der Lauf hat insgesamt {} ms CPU-Zeit verbraucht</translation>
+    </message>
+    <message>
+        <source>CPU time limit of {} ms reached: the run&apos;s processes used {} ms of CPU time in all</source>
+        <translation>CPU-Zeitlimit von {} ms erreicht: die Prozesse des Laufs haben insgesamt {} ms CPU-Zeit verbraucht</translation>
+    </message>
+    <message>
+        <source>memory limit of {} MiB reached: the run&apos;s {} processes held {} MiB of memory together</source>
+        <translation>Speicherlimit von {} MiB erreicht: die {} Prozesse des Laufs belegten zusammen {} MiB Speicher</translation>
     </message>
 </context>
 <context>

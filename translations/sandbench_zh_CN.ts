@@ -277,16 +277,8 @@ arguments edited by a person</source>
         <translation>已达到 {} 毫秒的 CPU 时间上限</translation>
     </message>
     <message>
-        <source>CPU time limit of {} ms reached: {}</source>
-        <translation>已达到 {} 毫秒的 CPU 时间上限：{}</translation>
-    </message>
-    <message>
         <source>memory limit of {} MiB reached</source>
         <translation>已达到 {} MiB 的内存上限</translation>
-    </message>
-    <message>
-        <source>memory limit of {} MiB reached: {}</source>
-        <translation>已达到 {} MiB 的内存上限：{}</translation>
     </message>
     <message>
         <source>disk quota of {} MiB reached: the run was ended</source>
@@ -307,6 +299,26 @@ arguments edited by a person</source>
     <message>
         <source>exited with status {}</source>
         <translation>以状态 {} 退出</translation>
+    </message>
+    <message>
+        <source>memory limit of {} MiB reached: a process of the run asked for {} MiB more address space with {} MiB mapped already</source>
+        <translation>已达到 {} MiB 的内存上限：运行的一个进程在已映射 {2} MiB 的情况下又申请了 {1} MiB 地址空间</translation>
+    </message>
+    <message>
+        <source>memory limit of {} MiB reached: the kernel ended a process of the run</source>
+        <translation>已达到 {} MiB 的内存上限：内核终止了运行的一个进程</translation>
+    </message>
+    <message>
+        <source>CPU time limit of {} ms reached: the run used {} ms of CPU time in all</source>
+        <translation>已达到 {} 毫秒的 CPU 时间上限：运行共使用了 {} 毫秒 CPU 时间</translation>
+    </message>
+    <message>
+        <source>CPU time limit of {} ms reached: the run&apos;s processes used {} ms of CPU time in all</source>
+        <translation>已达到 {} 毫秒的 CPU 时间上限：运行的各进程共使用了 {} 毫秒 CPU 时间</translation>
+    </message>
+    <message>
+        <source>memory limit of {} MiB reached: the run&apos;s {} processes held {} MiB of memory together</source>
+        <translation>已达到 {} MiB 的内存上限：运行的 {} 个进程共占用 {} MiB 内存</translation>
     </message>
 </context>
 <context>

@@ -305,7 +305,8 @@ std::string encodeResult(const LaunchResult& r)
               {"memory_limited", r.memoryLimited},
               {"memory_refused", r.memoryRefused},
               {"disk_limited", r.diskLimited},
-              {"limit_detail", r.limitDetail},
+              {"limit_message",
+               {{"context", r.limitMessage.context}, {"pattern", r.limitMessage.pattern}, {"args", r.limitMessage.args}}},
               {"wall_ms", r.wallMs},
               {"cpu_ms", r.cpuMs},
               {"peak_rss_kb", r.peakRssKb},
@@ -353,7 +354,10 @@ Result<LaunchResult> decodeResult(const std::string& text)
         r.memoryLimited = j.at("memory_limited").get<bool>();
         r.memoryRefused = j.at("memory_refused").get<bool>();
         r.diskLimited = j.at("disk_limited").get<bool>();
-        r.limitDetail = j.at("limit_detail").get<std::string>();
+        const auto& limit = j.at("limit_message");
+        r.limitMessage.context = limit.at("context").get<std::string>();
+        r.limitMessage.pattern = limit.at("pattern").get<std::string>();
+        r.limitMessage.args = limit.at("args").get<std::vector<std::string>>();
         r.wallMs = j.at("wall_ms").get<double>();
         r.cpuMs = j.at("cpu_ms").get<double>();
         r.peakRssKb = j.at("peak_rss_kb").get<std::int64_t>();

@@ -90,10 +90,11 @@ void noteAddressSpaceRequest(const seccomp_notif& request, std::uint64_t growth,
     if (static_cast<std::uint64_t>(mapped) + growth <= limit)
         return;
     result.memoryRefused = true;
-    if (result.limitDetail.empty())
-        result.limitDetail = fmt::format("a process of the run asked for {} MiB more address space with {} MiB "
-                                         "mapped already, past its limit",
-                                         (growth + (1 << 20) - 1) >> 20, mapped >> 20);
+    if (result.limitMessage.empty())
+        result.limitMessage = Message(SB_TR("run outcome", "memory limit of {} MiB reached: a process of the run asked "
+                                                           "for {} MiB more address space with {} MiB mapped already"),
+                                      {std::to_string(limits.memoryMb), std::to_string((growth + (1 << 20) - 1) >> 20),
+                                       std::to_string(mapped >> 20)});
 }
 
 // Whether the program is there: its process has gone through execve (which closed the last writer of errFd,
@@ -190,7 +191,6 @@ bool RunMeter::exceeded(pid_t child, const sb::cgroup::Figures* figures, LaunchR
         m_nextDisk = m_lastDisk + std::max<std::chrono::microseconds>(kEvery * 2, took * 30);
         if (disk.kb > limits.diskMb * 1024) {
             result.diskLimited = true;
-            result.limitDetail = fmt::format("the work dir grew past its quota (disk_mb: {})", limits.diskMb);
             return true;
         }
     }
@@ -206,14 +206,17 @@ bool RunMeter::processesExceeded(pid_t child, const sb::cgroup::Figures* figures
         // limit, and ends now, as it does where the launcher measures memory itself.
         if (figures->oomKilled()) {
             result.memoryLimited = true;
-            result.limitDetail = fmt::format("the kernel ended a process of the run at its memory limit of {} MiB",
-                                             limits.memoryMb);
+            result.limitMessage = Message(SB_TR("run outcome", "memory limit of {} MiB reached: the kernel ended a "
+                                                               "process of the run"),
+                                          {std::to_string(limits.memoryMb)});
             return true;
         }
         const std::int64_t usedUs = figures->cpuUsageUs();
         if (usedUs >= 0 && usedUs >= sb::cpuLimitUs(limits)) {
             result.cpuLimited = true;
-            result.limitDetail = fmt::format("the run used {} ms of CPU time in all", usedUs / 1000);
+            result.limitMessage = Message(SB_TR("run outcome", "CPU time limit of {} ms reached: the run used {} ms "
+                                                               "of CPU time in all"),
+                                          {std::to_string(sb::cpuLimitUs(limits) / 1000), std::to_string(usedUs / 1000)});
             return true;
         }
         return false;
@@ -222,13 +225,17 @@ bool RunMeter::processesExceeded(pid_t child, const sb::cgroup::Figures* figures
     const std::int64_t usedUs = sb::usage::reapedCpuUs() + tree.cpuUs;
     if (usedUs >= sb::cpuLimitUs(limits)) {
         result.cpuLimited = true;
-        result.limitDetail = fmt::format("the run's processes used {} ms of CPU time in all", usedUs / 1000);
+        result.limitMessage = Message(SB_TR("run outcome", "CPU time limit of {} ms reached: the run's processes used "
+                                                           "{} ms of CPU time in all"),
+                                      {std::to_string(sb::cpuLimitUs(limits) / 1000), std::to_string(usedUs / 1000)});
         return true;
     }
     if (tree.anonKb > limits.memoryMb * 1024) {
         result.memoryLimited = true;
-        result.limitDetail = fmt::format("the run's {} processes held {} MiB of memory together", tree.processes,
-                                         tree.anonKb / 1024);
+        result.limitMessage = Message(SB_TR("run outcome", "memory limit of {} MiB reached: the run's {} processes "
+                                                           "held {} MiB of memory together"),
+                                      {std::to_string(limits.memoryMb), std::to_string(tree.processes),
+                                       std::to_string(tree.anonKb / 1024)});
         return true;
     }
     return false;

@@ -560,24 +560,23 @@ void judge(const LaunchResult& launched, const Policy& policy, const std::vector
                                  {std::to_string(policy.limits.wallMs)});
     } else if (launched.cpuLimited) {
         result.outcome = Outcome::Timeout;
-        const std::string ms = std::to_string(sb::cpuLimitUs(policy.limits) / 1000);
-        result.message = launched.limitDetail.empty()
-                             ? Message(SB_TR("run outcome", "CPU time limit of {} ms reached"), {ms})
-                             : Message(SB_TR("run outcome", "CPU time limit of {} ms reached: {}"),
-                                       {ms, launched.limitDetail});
+        result.message = launched.limitMessage.empty()
+                             ? Message(SB_TR("run outcome", "CPU time limit of {} ms reached"),
+                                       {std::to_string(sb::cpuLimitUs(policy.limits) / 1000)})
+                             : launched.limitMessage;
     } else if (launched.memoryLimited || (launched.memoryRefused && result.exitCode != 0)) {
         // The run as a whole was measured past its limit, or a process of it asked for more than its limit
         // allows, was refused, and the run did not end well.
         result.outcome = Outcome::MemoryLimit;
-        const std::string mib = std::to_string(policy.limits.memoryMb);
-        result.message = launched.limitDetail.empty()
-                             ? Message(SB_TR("run outcome", "memory limit of {} MiB reached"), {mib})
-                             : Message(SB_TR("run outcome", "memory limit of {} MiB reached: {}"),
-                                       {mib, launched.limitDetail});
+        result.message = launched.limitMessage.empty()
+                             ? Message(SB_TR("run outcome", "memory limit of {} MiB reached"),
+                                       {std::to_string(policy.limits.memoryMb)})
+                             : launched.limitMessage;
     } else if (launched.diskLimited) {
         // Writing past the run's disk quota is refused like any other act the policy does not allow.
         result.outcome = Outcome::Blocked;
-        result.blocked.push_back({"disk", launched.limitDetail});
+        result.blocked.push_back({"disk", fmt::format("the work dir grew past its quota (disk_mb: {})",
+                                                      policy.limits.diskMb)});
         result.message = Message(SB_TR("run outcome", "disk quota of {} MiB reached: the run was ended"),
                                  {std::to_string(policy.limits.diskMb)});
     } else if (!imports.empty()) {

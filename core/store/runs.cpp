@@ -271,6 +271,9 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
             kRunInsertColumns));
         if (!insert)
             return std::unexpected(insert.error());
+        // The binder keeps views of its texts until the statement runs: these live as long.
+        const std::string message = result.message.text();
+        const std::string messageParts = messagePartsToJson(result.message);
         Binder run(insert->get());
         run.text(1, result.runId)
             .integer(2, result.startedAtMs)
@@ -290,10 +293,10 @@ Result<std::int64_t> Store::recordRun(const RunRequest& request, const RunResult
             .integer(16, result.peakRssKb)
             .text(17, level)
             .text(18, layers)
-            .text(19, result.message.text())
+            .text(19, message)
             .text(20, claims)
             .text(21, sandbox)
-            .text(22, messagePartsToJson(result.message));
+            .text(22, messageParts);
         if (!run.ok() || sqlite3_step(insert->get()) != SQLITE_ROW)
             return db.error(fmt::format("cannot record run {}", result.runId));
         const std::int64_t id = sqlite3_column_int64(insert->get(), 0);

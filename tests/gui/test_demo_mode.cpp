@@ -25,6 +25,7 @@
 #include "ui/charts/MetricsDashboard.h"
 #include "ui/checkpoints/CheckpointBrowser.h"
 #include "ui/models/CheckpointListModel.h"
+#include "ui/models/SandboxListModel.h"
 #include "ui/demo/DemoStore.h"
 #include "ui/demo/DemoTour.h"
 #include "ui/editor/CodeEditor.h"
@@ -299,17 +300,17 @@ void TestDemoMode::playDemoShowsEachPartInTurn()
             QTRY_VERIFY(checkpoints->model()->rowCount() >= 2);
             QVERIFY(checkpoints->isVisible());
             VERIFY_READABLE(stepUnreadable(checkpoints));
-            VERIFY_READABLE(sb::guitest::columnsCut(checkpoints, {CheckpointListModel::IdColumn,
-                                                                  CheckpointListModel::KindColumn}));
-            // The checkpoint browser (ui/checkpoints, owned elsewhere) gives its list half the dock, which leaves the
-            // Label column too narrow for the demo's labels on these screens.
-            QEXPECT_FAIL("", "the checkpoint list's Label column is narrower than the demo's labels", Continue);
-            QVERIFY(sb::guitest::columnsCut(checkpoints, {CheckpointListModel::LabelColumn}).isEmpty());
-            // Its Open folder falls back to the style's folder icon, which has 16 px only: scaled up on a high-DPI
-            // screen.
-            if (m_window->devicePixelRatio() > 1)
-                QEXPECT_FAIL("", "the checkpoint browser's Open folder icon has 16 px only", Continue);
-            QVERIFY(sb::guitest::blurredIcons(m_window->checkpointBrowser()).isEmpty());
+            VERIFY_READABLE(sb::guitest::columnsCut(
+                checkpoints, {CheckpointListModel::IdColumn, CheckpointListModel::LabelColumn,
+                              CheckpointListModel::KindColumn, CheckpointListModel::AuthorColumn,
+                              CheckpointListModel::TimeColumn, CheckpointListModel::FilesColumn,
+                              CheckpointListModel::SizeColumn}));
+            auto* sandboxes = child<QTableView>("sandboxTable");
+            VERIFY_READABLE(sb::guitest::columnsCut(
+                sandboxes, {SandboxListModel::NameColumn, SandboxListModel::CheckpointsColumn,
+                            SandboxListModel::CreatedColumn, SandboxListModel::ExpiresColumn,
+                            SandboxListModel::StateColumn, SandboxListModel::UsageColumn}));
+            VERIFY_READABLE(sb::guitest::blurredIcons(m_window->checkpointBrowser()));
             screenshot(QStringLiteral("demo-05-checkpoints"));
             break;
         }

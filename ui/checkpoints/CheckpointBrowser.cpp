@@ -15,6 +15,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDesktopServices>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -35,6 +36,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <initializer_list>
 #include <utility>
 
 namespace sb::ui {
@@ -175,19 +177,37 @@ QBoxLayout* CheckpointBrowser::buildTopRow()
     return top;
 }
 
+namespace {
+
+// A column as wide as the wider of its header and the widest sample of what it shows, in the view's font (so the
+// same on every screen and at every scale).
+void fitColumn(QTableView* view, int column, std::initializer_list<QString> samples)
+{
+    QHeaderView* header = view->horizontalHeader();
+    const QFontMetrics metrics(view->font());
+    const int padding = 2 * view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 12;
+    int width = header->sectionSizeHint(column);
+    for (const QString& sample : samples)
+        width = std::max(width, metrics.horizontalAdvance(sample) + padding);
+    header->resizeSection(column, width);
+}
+
+} // namespace
+
 void CheckpointBrowser::setUpSandboxView()
 {
     m_sandboxView->setObjectName(QStringLiteral("sandboxTable"));
     m_sandboxView->setModel(m_sandboxModel);
     setUpTable(m_sandboxView);
     m_sandboxView->setSelectionMode(QAbstractItemView::SingleSelection);
-    auto* sandboxHeader = m_sandboxView->horizontalHeader();
-    sandboxHeader->resizeSection(SandboxListModel::NameColumn, 150);
-    sandboxHeader->resizeSection(SandboxListModel::CheckpointsColumn, 90);
-    sandboxHeader->resizeSection(SandboxListModel::CreatedColumn, 125);
-    sandboxHeader->resizeSection(SandboxListModel::ExpiresColumn, 80);
-    sandboxHeader->resizeSection(SandboxListModel::StateColumn, 70);
-    sandboxHeader->resizeSection(SandboxListModel::UsageColumn, 130);
+    // Each column as wide as its header or a typical value, in the view's font; the origin takes what is left.
+    fitColumn(m_sandboxView, SandboxListModel::NameColumn, {QStringLiteral("demo-upgrade-repo")});
+    fitColumn(m_sandboxView, SandboxListModel::CheckpointsColumn, {QStringLiteral("1234")});
+    fitColumn(m_sandboxView, SandboxListModel::CreatedColumn, {QStringLiteral("2026-12-31 23:59")});
+    fitColumn(m_sandboxView, SandboxListModel::ExpiresColumn, {QStringLiteral("in 29d23h")});
+    fitColumn(m_sandboxView, SandboxListModel::StateColumn,
+              {SandboxListModel::tr("archived"), SandboxListModel::tr("active")});
+    fitColumn(m_sandboxView, SandboxListModel::UsageColumn, {QStringLiteral("999.9 MiB")});
     m_sandboxDetails->setObjectName(QStringLiteral("sandboxDetails"));
     m_sandboxDetails->setWordWrap(true);
     m_sandboxDetails->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -211,13 +231,13 @@ void CheckpointBrowser::setUpCheckpointView()
                                     "one to compare the two"));
     auto* checkpointHeader = m_checkpointView->horizontalHeader();
     checkpointHeader->resizeSection(CheckpointListModel::GraphColumn, delegate->geometry().width(2));
-    checkpointHeader->resizeSection(CheckpointListModel::IdColumn, 88);
-    checkpointHeader->resizeSection(CheckpointListModel::LabelColumn, 190);
-    checkpointHeader->resizeSection(CheckpointListModel::KindColumn, 78);
-    checkpointHeader->resizeSection(CheckpointListModel::AuthorColumn, 60);
-    checkpointHeader->resizeSection(CheckpointListModel::TimeColumn, 150);
-    checkpointHeader->resizeSection(CheckpointListModel::FilesColumn, 45);
-    checkpointHeader->resizeSection(CheckpointListModel::SizeColumn, 72);
+    fitColumn(m_checkpointView, CheckpointListModel::IdColumn, {QStringLiteral("0123456789")});
+    fitColumn(m_checkpointView, CheckpointListModel::KindColumn, {QStringLiteral("checkpoint"), QStringLiteral("promote")});
+    fitColumn(m_checkpointView, CheckpointListModel::AuthorColumn, {QStringLiteral("root")});
+    fitColumn(m_checkpointView, CheckpointListModel::TimeColumn,
+              {QStringLiteral("12-31 23:59:59"), QStringLiteral("2025-12-31 23:59")});
+    fitColumn(m_checkpointView, CheckpointListModel::FilesColumn, {QStringLiteral("9999")});
+    fitColumn(m_checkpointView, CheckpointListModel::SizeColumn, {QStringLiteral("999.9 KiB")});
     // The label takes what is left; the other columns keep their widths.
     checkpointHeader->setStretchLastSection(false);
     checkpointHeader->setSectionResizeMode(CheckpointListModel::LabelColumn, QHeaderView::Stretch);
@@ -326,7 +346,8 @@ void CheckpointBrowser::resizeEvent(QResizeEvent* event)
     m_split->setOrientation(wanted);
     const int total = wanted == Qt::Horizontal ? m_split->width() : m_split->height();
     // Stacked, the diff text gets the most: the lists show a handful of rows each and scroll.
-    const int top = wanted == Qt::Horizontal ? total / 2 : total * 21 / 50;
+    // Side by side, the lists get three fifths: their columns are many, the paths of a change are one.
+    const int top = wanted == Qt::Horizontal ? total * 3 / 5 : total * 21 / 50;
     m_split->setSizes({top, total - top});
     const int leftHeight = wanted == Qt::Horizontal ? m_split->height() : top;
     const int rightHeight = wanted == Qt::Horizontal ? m_split->height() : total - top;
@@ -348,7 +369,7 @@ void CheckpointBrowser::createActions()
                         tr("Make a sandbox from main, a sandbox, the selected checkpoint or an imported folder"));
     m_destroy = make(QIcon::fromTheme(QStringLiteral("edit-delete"), style->standardIcon(QStyle::SP_TrashIcon)),
                      tr("Destroy"), "actionDestroySandbox", tr("Delete the selected sandbox, its workspace and its checkpoints"));
-    m_openFolder = make(QIcon::fromTheme(QStringLiteral("folder-open"), style->standardIcon(QStyle::SP_DirOpenIcon)),
+    m_openFolder = make(actionIcon(ActionIcon::OpenFolder),
                         tr("Open folder"), "actionOpenWorkspace", tr("Open the sandbox's workspace folder in the file manager"));
     m_settings = make(QIcon::fromTheme(QStringLiteral("document-properties"),
                                        style->standardIcon(QStyle::SP_FileDialogContentsView)),

@@ -89,8 +89,13 @@ QVariant CheckpointListModel::data(const QModelIndex& index, int role) const
         }
         case KindColumn: return toQString(checkpoint.kind);
         case AuthorColumn: return toQString(sb::printable(checkpoint.author, 64));
-        case TimeColumn:
-            return QDateTime::fromMSecsSinceEpoch(checkpoint.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        case TimeColumn: {
+            // The year only when it is not this one (the tool tip has the whole time): checkpoints a second apart
+            // stay apart, in a column that leaves the label room.
+            const QDateTime at = QDateTime::fromMSecsSinceEpoch(checkpoint.createdAtMs);
+            return at.toString(at.date().year() == QDate::currentDate().year() ? QStringLiteral("MM-dd HH:mm:ss")
+                                                                               : QStringLiteral("yyyy-MM-dd HH:mm"));
+        }
         case FilesColumn: return QVariant::fromValue<qulonglong>(checkpoint.files);
         case SizeColumn:
             return byteSizeText(checkpoint.bytes);
@@ -99,6 +104,7 @@ QVariant CheckpointListModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole: {
         QStringList lines;
         lines << tr("Checkpoint %1").arg(toQString(checkpoint.id));
+        lines << QDateTime::fromMSecsSinceEpoch(checkpoint.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
         if (head)
             lines << tr("The sandbox's workspace stands on this checkpoint (its head).");
         if (!checkpoint.label.empty())

@@ -51,6 +51,8 @@ QIcon actionIcon(ActionIcon which)
     case ActionIcon::Demo: return themed("media-seek-forward", QStyle::SP_MediaSeekForward);
     case ActionIcon::New: return themed("document-new", QStyle::SP_FileIcon);
     case ActionIcon::Open: return themed("document-open", QStyle::SP_DialogOpenButton);
+    // The style's closed folder: its open folder has 16 px only, blurred on a high-DPI screen.
+    case ActionIcon::OpenFolder: return themed("folder-open", QStyle::SP_DirIcon);
     case ActionIcon::Save: return themed("document-save", QStyle::SP_DialogSaveButton);
     case ActionIcon::SaveAs: return themed("document-save-as", QStyle::SP_DialogSaveButton);
     case ActionIcon::Quit: return themed("application-exit", QStyle::SP_DialogCloseButton);

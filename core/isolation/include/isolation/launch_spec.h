@@ -80,13 +80,13 @@ struct LaunchResult {
     bool killedByPolicy = false;     // a syscall rule with action kill ended the run
     // The run as a whole passed a limit: the kernel's OOM killer ended a process of the run's cgroup, or
     // the launcher measured more resident memory (memoryLimited) or work-dir space (diskLimited) than the
-    // policy allows. limitDetail says what was measured, for people.
+    // policy allows. limitMessage is then the run's message: which limit, and what was measured.
     bool memoryLimited = false;
     bool diskLimited = false;
     // A process of the run asked the kernel for more address space than its limit allows (RLIMIT_AS refuses
     // such a call with ENOMEM): seen by the launcher in the call's own arguments (seccomp_filter.h).
     bool memoryRefused = false;
-    std::string limitDetail;
+    Message limitMessage;
     double wallMs = 0;
     double cpuMs = 0;
     std::int64_t peakRssKb = 0;
