@@ -33,7 +33,7 @@ RunRequest demoRequest(const DemoCase& demoCase, const Policy& basePolicy)
     RunRequest request;
     request.language = demoCase.language;
     request.source = demoCase.source;
-    request.label = "demo: " + demoCase.name;
+    request.label = std::string(kDemoCaseLabelPrefix) + demoCase.name;
     request.policy = basePolicy;
     request.policy.limits.wallMs = demoCase.timeoutMs;
     request.policy.limits.memoryMb = demoCase.memoryMb;

@@ -1,5 +1,6 @@
 #include "ui/demo/DemoTour.h"
 
+#include "demo/demo.h"
 #include "demo/demo_sandboxes.h"
 #include "demo/worked_example.h"
 #include "ui/agents/AgentWorkspace.h"
@@ -252,8 +253,7 @@ void DemoTour::enter(Step step)
     case Step::Snippets:
         m_window->showSnippets();
         raiseDock(m_window, QStringLiteral("historyDock"));
-        if (m_window->historyView()->model()->rowCount() > 0)
-            m_window->historyView()->selectRow(0);
+        showNewestDemoCase();
         break;
     case Step::BlockedRun:
         m_window->showSnippets();
@@ -280,6 +280,21 @@ void DemoTour::enter(Step step)
     case Step::Dashboard:
         m_window->showDashboard();
         break;
+    }
+}
+
+// The newest run of a demo case: the history's newest rows may be the recorded agent session's commands.
+void DemoTour::showNewestDemoCase()
+{
+    QTableView* view = m_window->historyView();
+    const QString prefix = toQString(sb::kDemoCaseLabelPrefix);
+    for (int row = 0; row < view->model()->rowCount(); ++row) {
+        const QModelIndex index = view->model()->index(row, RunHistoryModel::LabelColumn);
+        if (index.data().toString().startsWith(prefix)) {
+            view->selectRow(row);
+            view->scrollTo(index);
+            return;
+        }
     }
 }
 

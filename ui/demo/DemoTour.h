@@ -63,6 +63,7 @@ private:
     void showStep(int index);
     // Makes the window show step `step`'s part.
     void enter(Step step);
+    void showNewestDemoCase();
     void showBlockedRun();
     void showAgentSession();
     void openPromotion();

@@ -77,7 +77,7 @@ const QString kRecentFilesKey = QStringLiteral("recentFiles");
 // ("agent …").
 bool isDemoOrAgentRun(const sb::RunRequest& request)
 {
-    return request.label.starts_with("demo: ") || request.label.starts_with("agent ");
+    return request.label.starts_with(sb::kDemoCaseLabelPrefix) || request.label.starts_with("agent ");
 }
 
 // The 0-based line of `source` that imports `module` (import m, import a, m, from m import x; a dotted

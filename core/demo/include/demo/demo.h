@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sb {
@@ -16,6 +17,9 @@ struct DemoCase {
     std::int64_t timeoutMs = 2000;
     std::int64_t memoryMb = 256;
 };
+
+// What a demo case's run is labelled with, before the case's name ("demo: import os").
+inline constexpr std::string_view kDemoCaseLabelPrefix = "demo: ";
 
 // The seed's cases plus a memory bomb and a fork bomb; moves every counter of the dashboard.
 const std::vector<DemoCase>& demoCases();
