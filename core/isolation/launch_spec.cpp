@@ -2,6 +2,8 @@
 
 #include "util/utf8.h"
 
+#include "util/message_json.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -305,8 +307,7 @@ std::string encodeResult(const LaunchResult& r)
               {"memory_limited", r.memoryLimited},
               {"memory_refused", r.memoryRefused},
               {"disk_limited", r.diskLimited},
-              {"limit_message",
-               {{"context", r.limitMessage.context}, {"pattern", r.limitMessage.pattern}, {"args", r.limitMessage.args}}},
+              {"limit_message", messageToJson(r.limitMessage)},
               {"wall_ms", r.wallMs},
               {"cpu_ms", r.cpuMs},
               {"peak_rss_kb", r.peakRssKb},
@@ -354,10 +355,10 @@ Result<LaunchResult> decodeResult(const std::string& text)
         r.memoryLimited = j.at("memory_limited").get<bool>();
         r.memoryRefused = j.at("memory_refused").get<bool>();
         r.diskLimited = j.at("disk_limited").get<bool>();
-        const auto& limit = j.at("limit_message");
-        r.limitMessage.context = limit.at("context").get<std::string>();
-        r.limitMessage.pattern = limit.at("pattern").get<std::string>();
-        r.limitMessage.args = limit.at("args").get<std::vector<std::string>>();
+        auto limit = messageFromJson(j.at("limit_message"));
+        if (!limit)
+            return fail("launcher result: limit_message is not a message");
+        r.limitMessage = std::move(*limit);
         r.wallMs = j.at("wall_ms").get<double>();
         r.cpuMs = j.at("cpu_ms").get<double>();
         r.peakRssKb = j.at("peak_rss_kb").get<std::int64_t>();

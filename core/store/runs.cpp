@@ -4,6 +4,8 @@
 #include "util/hash.h"
 
 #include <fmt/format.h>
+#include "util/message_json.h"
+
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
@@ -58,35 +60,22 @@ std::vector<ProgramClaim> claimsFromJson(const std::string& text)
     return claims;
 }
 
-// A message's pattern and arguments (util/message.h) as runs.message_parts holds them; '' for a message that is
-// not translated (no context), which runs.message holds whole.
+// A message's pattern and arguments as runs.message_parts holds them (util/message_json.h); '' for a message
+// that is not translated (no context), which runs.message holds whole.
 std::string messagePartsToJson(const Message& message)
 {
     if (message.context.empty())
         return {};
-    const nlohmann::json parts = {{"context", message.context}, {"pattern", message.pattern}, {"args", message.args}};
-    return parts.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return messageToJson(message).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // A stored run's message: its parts when they are well formed and say what runs.message says (a row edited by
 // hand keeps its text), else runs.message as it is.
 Message messageFromColumns(const std::string& text, const std::string& partsJson)
 {
-    const auto parts = nlohmann::json::parse(partsJson, nullptr, /*allow_exceptions=*/false);
-    if (parts.is_object() && parts.value("context", nlohmann::json()).is_string()
-        && parts.value("pattern", nlohmann::json()).is_string() && parts.value("args", nlohmann::json()).is_array()) {
-        Message message;
-        message.context = parts["context"].get<std::string>();
-        message.pattern = parts["pattern"].get<std::string>();
-        bool strings = true;
-        for (const auto& arg : parts["args"]) {
-            strings = strings && arg.is_string();
-            if (strings)
-                message.args.push_back(arg.get<std::string>());
-        }
-        if (strings && !message.context.empty() && message.text() == text)
-            return message;
-    }
+    const auto parts = messageFromJson(nlohmann::json::parse(partsJson, nullptr, /*allow_exceptions=*/false));
+    if (parts && !parts->context.empty() && parts->text() == text)
+        return *parts;
     return text.empty() ? Message{} : Message::plain(text);
 }
 

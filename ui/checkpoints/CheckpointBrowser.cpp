@@ -78,6 +78,19 @@ QString taskText(CheckpointTask task)
     return {};
 }
 
+// A column as wide as the wider of its header and the widest sample of what it shows, in the view's font (so the
+// same on every screen and at every scale).
+void fitColumn(QTableView* view, int column, std::initializer_list<QString> samples)
+{
+    QHeaderView* header = view->horizontalHeader();
+    const QFontMetrics metrics(view->font());
+    const int padding = 2 * view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 12;
+    int width = header->sectionSizeHint(column);
+    for (const QString& sample : samples)
+        width = std::max(width, metrics.horizontalAdvance(sample) + padding);
+    header->resizeSection(column, width);
+}
+
 } // namespace
 
 CheckpointBrowser::CheckpointBrowser(QWidget* parent)
@@ -176,23 +189,6 @@ QBoxLayout* CheckpointBrowser::buildTopRow()
     top->addLayout(checkpointRow);
     return top;
 }
-
-namespace {
-
-// A column as wide as the wider of its header and the widest sample of what it shows, in the view's font (so the
-// same on every screen and at every scale).
-void fitColumn(QTableView* view, int column, std::initializer_list<QString> samples)
-{
-    QHeaderView* header = view->horizontalHeader();
-    const QFontMetrics metrics(view->font());
-    const int padding = 2 * view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 12;
-    int width = header->sectionSizeHint(column);
-    for (const QString& sample : samples)
-        width = std::max(width, metrics.horizontalAdvance(sample) + padding);
-    header->resizeSection(column, width);
-}
-
-} // namespace
 
 void CheckpointBrowser::setUpSandboxView()
 {
