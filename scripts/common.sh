@@ -20,7 +20,9 @@ SANDBENCH_PACKAGES=(
 # unprivileged test user, mount (a CLI test hides python3 behind a bind mount), a CJK font (the window tests
 # in Simplified Chinese draw their screenshots with it).
 SANDBENCH_TEST_PACKAGES=(libgtest-dev libgmock-dev desktop-file-utils appstream mandoc groff-base sqlite3 git passwd
-  mount fonts-wqy-microhei)
+  mount fonts-wqy-microhei
+  munge slurmctld slurmd slurm-client # the Slurm backend's tests start a real single-node cluster (tests/slurm)
+)
 # Only for the CEL conformance suite and the MCP peers, npm packages (tests/cel/conformance, tests/agents/peers):
 # Node.js and npm. Installed only where no npm is on PATH: a Node.js from elsewhere ships its own npm, which
 # Debian's npm package conflicts with. The MCP peers run on Debian 12's Node.js 18 and newer.

@@ -28,8 +28,11 @@ LAYERS = {
     "sandboxes": {"util", "isolation", "store", "checkpoints", "promotion"},
     "rules": {"util", "cel", "store", "checkpoints", "promotion"},
     "demo": {"util", "isolation", "store", "checkpoints", "promotion", "sandboxes"},
+    # Cluster backends: the scheduler's client commands and the backends' configuration.
+    "cluster": {"util"},
     # The application layer: the use cases the command line, the window and the MCP gateway call.
-    "usecases": {"util", "cel", "isolation", "store", "checkpoints", "promotion", "sandboxes", "rules", "demo"},
+    "usecases": {"util", "cel", "isolation", "store", "checkpoints", "promotion", "sandboxes", "rules", "demo",
+                 "cluster"},
     # Agent sessions behind the MCP gateway, on the use cases (core/agents, when it exists).
     "agents": {"util", "cel", "isolation", "store", "checkpoints", "sandboxes", "rules", "demo", "usecases"},
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "cluster_support.h"
+
 #include "store/store.h"
 #include "usecases/policy_reference.h"
 #include "util/error.h"
@@ -84,7 +86,12 @@ struct RulesOptions {
     std::int64_t limit = -1; // changed records listed (-1: 20 in text, all in JSON)
     unsigned threads = 0;
     DataSourceOptions data;
+    BackendOptions backend;
     bool json = false;
+    // task: one task of a cluster's job (usecases/sharded_rules.h)
+    std::string job;
+    std::string stage;
+    std::int64_t shard = -1; // -1: SLURM_ARRAY_TASK_ID
 };
 
 struct DataOptions {

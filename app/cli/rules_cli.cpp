@@ -64,9 +64,19 @@ void addRulesCommands(CommandLine& commandLine)
                             "Read --data NAME as this sandbox's dataset reference (sandbench sandbox show)")
                 ->check(sandboxNameValidator());
     }
-    for (auto* sub : {rulesEvalCmd, rulesImpactCmd, rulesAbCmd})
-        sub->add_option("--threads", rules->threads, "Threads to evaluate on (default: one per core)")
+    for (auto* sub : {rulesEvalCmd, rulesImpactCmd, rulesAbCmd}) {
+        sub->add_option("--threads", rules->threads,
+                        "Threads to evaluate on (default: one per core; with --backend slurm, per task)")
             ->check(CLI::Range(1u, 256u));
+        addBackendOptions(sub, rules->backend, "the data file cut into shards, evaluated by a Slurm array job, "
+                                               "the results merged", true);
+    }
+    // One task of a Slurm array job that `--backend slurm` submitted (usecases/sharded_rules.h): not for people.
+    auto* rulesTaskCmd = rulesCmd->add_subcommand("task", "A task of a Slurm job of rules eval|impact|ab")->group("");
+    rulesTaskCmd->add_option("--job", rules->job, "The job's folder in the spool")->required();
+    rulesTaskCmd->add_option("--stage", rules->stage, "scan or eval")->required()->check(CLI::IsMember({"scan", "eval"}));
+    rulesTaskCmd->add_option("--shard", rules->shard, "The shard (default: SLURM_ARRAY_TASK_ID)")
+        ->check(CLI::NonNegativeNumber);
     for (auto* sub : {rulesImpactCmd, rulesAbCmd}) {
         sub->add_option("--label-column", rules->labelColumn,
                         "A column telling which records really are positives (fraud): caught vs hurt per decision");
@@ -78,11 +88,12 @@ void addRulesCommands(CommandLine& commandLine)
     }
 
     commandLine.onParsed(rulesExprCmd, [rulesExpr] { return rulesExprCommand(*rulesExpr); });
-    commandLine.onParsed(rulesCmd, [rules, rulesCheckCmd, rulesEvalCmd, rulesImpactCmd, rulesAbCmd] {
+    commandLine.onParsed(rulesCmd, [rules, rulesCheckCmd, rulesEvalCmd, rulesImpactCmd, rulesAbCmd, rulesTaskCmd] {
         rules->action = rulesCheckCmd->parsed()    ? "check"
                         : rulesEvalCmd->parsed()   ? "eval"
                         : rulesImpactCmd->parsed() ? "impact"
                         : rulesAbCmd->parsed()     ? "ab"
+                        : rulesTaskCmd->parsed()   ? "task"
                                                    : "explain";
         return rulesCommand(*rules);
     });

@@ -8,6 +8,7 @@
 #include "rules_support.h"
 
 #include "usecases/rule_comparison.h"
+#include "usecases/sharded_rules.h"
 
 #include "cel/json.h"
 #include "util/printable.h"
@@ -15,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 
 namespace sb::cli {
@@ -60,7 +62,7 @@ void printWarnings(const std::vector<rules::Diagnostic>& warnings, const std::st
     }
 }
 
-OrderedJson evaluationJson(const rules::CompiledRuleSet& rs, const rules::Evaluation& ev, const rules::Dataset& data)
+OrderedJson evaluationJson(const rules::CompiledRuleSet& rs, const rules::Evaluation& ev, std::size_t rows)
 {
     OrderedJson distribution = OrderedJson::object();
     for (std::size_t d = 0; d < rs.decisions.size(); ++d) {
@@ -82,14 +84,13 @@ OrderedJson evaluationJson(const rules::CompiledRuleSet& rs, const rules::Evalua
                              {"decided", s.decided},
                              {"errors", s.errors}};
         if (s.errors > 0) {
-            entry["first_error"] = {{"record_id", data.recordId(static_cast<std::size_t>(s.firstErrorRow))},
-                                    {"message", s.firstError}};
+            entry["first_error"] = {{"record_id", s.firstErrorRecord}, {"message", s.firstError}};
             errorsByRule[rule.id] = s.errors;
         }
         perRule.push_back(std::move(entry));
     }
     const double rate = ev.seconds > 0 ? static_cast<double>(ev.conditionsEvaluated) / ev.seconds : 0.0;
-    return {{"total", data.rowCount()},
+    return {{"total", rows},
             {"distribution", distribution},
             {"rules", perRule},
             {"errors", {{"records", ev.recordsWithErrors}, {"conditions", conditionErrors}, {"by_rule", errorsByRule}}},
@@ -206,6 +207,123 @@ int checkCommand(const RulesOptions& o)
 
 // ---- eval -------------------------------------------------------------------------------------------------
 
+// The rule sets and data of a command with --backend slurm: evaluated by the cluster's tasks, merged.
+Result<ShardedRulesResult> onCluster(const RulesOptions& o, const std::vector<const LoadedRuleSet*>& ruleSets,
+                                     const std::vector<rules::Field>& declared, bool compare, bool allRules,
+                                     const rules::ImpactOptions& impact)
+{
+    if (!o.data.sandbox.empty() || !namesDataFile(o.data.data))
+        return fail(fmt::format("--backend slurm reads a data file (.csv, .jsonl, .ndjson) that it cuts into "
+                                "shards; {} is a stored dataset, which is read here: run without --backend slurm",
+                                printable(o.data.data)));
+    auto settings = slurmSettings();
+    if (!settings)
+        return std::unexpected(settings.error());
+    auto shards = shardCount(o.backend, *settings);
+    if (!shards)
+        return std::unexpected(shards.error());
+    DatasetRequest data;
+    data.data = o.data.data;
+    data.declared = declared;
+    data.idColumn = o.data.idColumn;
+    data.onBadRow = o.data.onBadRow;
+    auto reading = fileReading(data);
+    if (!reading)
+        return std::unexpected(reading.error());
+
+    ShardedRulesRequest request;
+    for (const LoadedRuleSet* rs : ruleSets) {
+        auto text = rules::readRuleSetFile(rs->path);
+        if (!text)
+            return std::unexpected(text.error());
+        request.ruleSets.push_back({rs->path, std::move(*text), &rs->ruleSet()});
+    }
+    request.compare = compare;
+    request.data = std::move(*reading);
+    request.source = o.data.data;
+    request.impact = impact;
+    request.allRules = allRules;
+    request.threads = o.threads;
+    request.shards = *shards;
+    request.partition = o.backend.partition;
+    request.settings = *settings;
+    request.cancel = catchCancel();
+    ClusterProgress progress;
+    request.progress = [&progress](ShardedPhase phase, const cluster::StageProgress& p) {
+        progress.show(toString(phase), p);
+    };
+    request.warnings = [&ruleSets](std::size_t s, const std::vector<rules::Diagnostic>& warnings) {
+        printWarnings(warnings, ruleSets[s]->path);
+    };
+    auto result = runShardedRules(request);
+    progress.finish();
+    return result;
+}
+
+DataFacts clusterDataFacts(const ShardedRulesResult& r)
+{
+    DataFacts facts;
+    facts.source = r.source;
+    facts.rows = static_cast<std::size_t>(r.report.kept);
+    if (r.idColumn >= 0)
+        facts.idColumn = r.schema.fields[static_cast<std::size_t>(r.idColumn)].name;
+    facts.schema = r.schema;
+    facts.report = r.report;
+    return facts;
+}
+
+void printEvaluation(const RulesOptions& o, const LoadedRuleSet& loaded, const DataFacts& data,
+                     const rules::CompiledRuleSet& compiled, const rules::Evaluation& ev)
+{
+    OrderedJson report = evaluationJson(compiled, ev, data.rows);
+    if (o.json) {
+        OrderedJson out = {{"ruleset", ruleSetToJson(loaded)}, {"data", dataToJson(data)}};
+        for (auto& [key, value] : report.items())
+            out[key] = value;
+        std::cout << dumpOrderedJson(out) << '\n';
+        return;
+    }
+    const auto total = static_cast<std::int64_t>(data.rows);
+    std::cout << fmt::format("{} on {}: {}, {} ({})\n\n", printable(loaded.path), printable(data.source),
+                             plural(total, "record", "records"),
+                             plural(static_cast<std::int64_t>(compiled.rules.size()), "rule", "rules"),
+                             rules::toString(compiled.strategy));
+    std::cout << fmt::format("  {:<20} {:>10} {:>9}\n", "decision", "records", "share");
+    for (std::size_t d = 0; d < compiled.decisions.size(); ++d) {
+        const std::int64_t count = ev.decisionCounts[d];
+        if (count == 0)
+            continue;
+        std::cout << fmt::format("  {:<20} {:>10} {:>9}\n", printable(compiled.decisions[d], 20), count,
+                                 percent(total ? static_cast<double>(count) / static_cast<double>(total) : 0.0));
+    }
+    std::cout << fmt::format("\n  {:<32} {:<12} {:>6} {:>9} {:>9} {:>8}\n", "rule", "decision", "score", "matched",
+                             "decided", "errors");
+    for (std::size_t k = 0; k < compiled.rules.size(); ++k) {
+        const rules::Rule& rule = compiled.rule(k);
+        const auto& s = ev.rules[k];
+        std::cout << fmt::format("  {:<32} {:<12} {:>6} {:>9} {:>9} {:>8}{}\n", printable(rule.id, 32),
+                                 printable(rule.decision, 12), formatScore(rule.score), s.hits, s.decided, s.errors,
+                                 rule.enabled ? "" : "  (disabled)");
+    }
+    std::cout << '\n';
+    if (ev.recordsWithErrors == 0) {
+        std::cout << "errors: none\n";
+    } else {
+        std::cout << fmt::format("errors: {} had a condition that failed (counted as not matching):\n",
+                                 plural(ev.recordsWithErrors, "record", "records"));
+        for (std::size_t k = 0; k < compiled.rules.size(); ++k) {
+            const auto& s = ev.rules[k];
+            if (s.errors)
+                std::cout << fmt::format("  {}: {} (first at record {}: {})\n", printable(compiled.rule(k).id),
+                                         plural(s.errors, "record", "records"), printable(s.firstErrorRecord),
+                                         printable(s.firstError));
+        }
+    }
+    const double rate = ev.seconds > 0 ? static_cast<double>(ev.conditionsEvaluated) / ev.seconds : 0.0;
+    std::cout << fmt::format("evaluated {} conditions in {:.3f} s on {} ({:.1f} M records×rules/s)\n",
+                             ev.conditionsEvaluated, ev.seconds, plural(ev.threads, "thread", "threads"), rate / 1e6);
+}
+
 int evalCommand(const RulesOptions& o)
 {
     auto loaded = loadRules(o.rules);
@@ -214,6 +332,15 @@ int evalCommand(const RulesOptions& o)
     auto declared = declaredFields({&*loaded}, o.data.fields);
     if (!declared)
         return inputError(o, declared.error().message);
+    if (o.backend.slurm()) {
+        auto result = onCluster(o, {&*loaded}, *declared, false, true, {});
+        if (!result)
+            return inputError(o, result.error().message);
+        const DataFacts facts = clusterDataFacts(*result);
+        reportBadRows(facts.source, facts.report);
+        printEvaluation(o, *loaded, facts, result->compiled[0], result->evaluations[0]);
+        return 0;
+    }
     auto data = loadData(o.data, *declared);
     if (!data)
         return inputError(o, data.error().message);
@@ -226,56 +353,7 @@ int evalCommand(const RulesOptions& o)
     auto ev = rules::evaluate(*compiled, data->data, evalOptions(o, true));
     if (!ev)
         return inputError(o, ev.error().message);
-
-    OrderedJson report = evaluationJson(*compiled, *ev, data->data);
-    if (o.json) {
-        OrderedJson out = {{"ruleset", ruleSetToJson(*loaded)}, {"data", dataToJson(*data)}};
-        for (auto& [key, value] : report.items())
-            out[key] = value;
-        std::cout << dumpOrderedJson(out) << '\n';
-        return 0;
-    }
-    const std::int64_t total = static_cast<std::int64_t>(data->data.rowCount());
-    std::cout << fmt::format("{} on {}: {}, {} ({})\n\n", printable(loaded->path), printable(data->data.source()),
-                             plural(total, "record", "records"),
-                             plural(static_cast<std::int64_t>(compiled->rules.size()), "rule", "rules"),
-                             rules::toString(compiled->strategy));
-    std::cout << fmt::format("  {:<20} {:>10} {:>9}\n", "decision", "records", "share");
-    for (std::size_t d = 0; d < compiled->decisions.size(); ++d) {
-        const std::int64_t count = ev->decisionCounts[d];
-        if (count == 0)
-            continue;
-        std::cout << fmt::format("  {:<20} {:>10} {:>9}\n", printable(compiled->decisions[d], 20), count,
-                                 percent(total ? static_cast<double>(count) / static_cast<double>(total) : 0.0));
-    }
-    std::cout << fmt::format("\n  {:<32} {:<12} {:>6} {:>9} {:>9} {:>8}\n", "rule", "decision", "score", "matched",
-                             "decided", "errors");
-    for (std::size_t k = 0; k < compiled->rules.size(); ++k) {
-        const rules::Rule& rule = compiled->rule(k);
-        const auto& s = ev->rules[k];
-        std::cout << fmt::format("  {:<32} {:<12} {:>6} {:>9} {:>9} {:>8}{}\n", printable(rule.id, 32),
-                                 printable(rule.decision, 12), formatScore(rule.score), s.hits, s.decided, s.errors,
-                                 rule.enabled ? "" : "  (disabled)");
-    }
-    std::cout << '\n';
-    if (ev->recordsWithErrors == 0) {
-        std::cout << "errors: none\n";
-    } else {
-        std::cout << fmt::format("errors: {} had a condition that failed (counted as not matching):\n",
-                                 plural(ev->recordsWithErrors, "record", "records"));
-        for (std::size_t k = 0; k < compiled->rules.size(); ++k) {
-            const auto& s = ev->rules[k];
-            if (s.errors)
-                std::cout << fmt::format("  {}: {} (first at record {}: {})\n", printable(compiled->rule(k).id),
-                                         plural(s.errors, "record", "records"),
-                                         printable(data->data.recordId(static_cast<std::size_t>(s.firstErrorRow))),
-                                         printable(s.firstError));
-        }
-    }
-    const double rate = ev->seconds > 0 ? static_cast<double>(ev->conditionsEvaluated) / ev->seconds : 0.0;
-    std::cout << fmt::format("evaluated {} conditions in {:.3f} s on {} ({:.1f} M records×rules/s)\n",
-                             ev->conditionsEvaluated, ev->seconds, plural(ev->threads, "thread", "threads"),
-                             rate / 1e6);
+    printEvaluation(o, *loaded, dataFacts(*data), *compiled, *ev);
     return 0;
 }
 
@@ -284,15 +362,26 @@ int evalCommand(const RulesOptions& o)
 struct Side {
     const LoadedRuleSet* loaded = nullptr;
     std::optional<rules::CompiledRuleSet> compiled;
-    std::optional<rules::Evaluation> evaluation;
+    std::optional<rules::Evaluation> evaluation; // on a cluster, without its records
 };
 
-// Loads the rule sets, the data (read with the fields all of them declare) and evaluates each.
+// Loads the rule sets, the data (read with the fields all of them declare) and evaluates each: here, or with
+// --backend slurm on the cluster, where the candidates' impacts are tallied too.
 struct Comparison {
     std::vector<LoadedRuleSet> ruleSets; // [0]: baseline
-    std::optional<LoadedData> data;
+    std::optional<LoadedData> data;      // read here
+    DataFacts facts;
     std::vector<Side> sides;
+    std::vector<rules::Impact> impacts; // on a cluster: per candidate, merged
 };
+
+rules::ImpactOptions impactOptions(const RulesOptions& o)
+{
+    // Changed records listed: all in JSON unless --limit, 20 in text unless --limit.
+    const std::size_t limit = o.json ? (o.limit > 0 ? static_cast<std::size_t>(o.limit) : 0)
+                                     : static_cast<std::size_t>(o.limit >= 0 ? o.limit : 20);
+    return {o.labelColumn, o.amountColumn, limit};
+}
 
 Result<Comparison> prepare(const RulesOptions& o, const std::vector<std::string>& files)
 {
@@ -310,10 +399,29 @@ Result<Comparison> prepare(const RulesOptions& o, const std::vector<std::string>
     auto declared = declaredFields(all, o.data.fields);
     if (!declared)
         return std::unexpected(declared.error());
+    if (o.backend.slurm()) {
+        auto result = onCluster(o, all, *declared, true, false, impactOptions(o));
+        if (!result)
+            return std::unexpected(result.error());
+        c.facts = clusterDataFacts(*result);
+        reportBadRows(c.facts.source, c.facts.report);
+        for (std::size_t s = 0; s < c.ruleSets.size(); ++s) {
+            Side side;
+            side.loaded = &c.ruleSets[s];
+            side.compiled = std::move(result->compiled[s]);
+            side.evaluation = std::move(result->evaluations[s]);
+            c.sides.push_back(std::move(side));
+        }
+        for (std::size_t v = 0; v < result->tallies.size(); ++v)
+            c.impacts.push_back(rules::finishImpact(result->tallies[v], *c.sides[0].compiled, *c.sides[0].evaluation,
+                                                    *c.sides[v + 1].compiled, *c.sides[v + 1].evaluation));
+        return c;
+    }
     auto data = loadData(o.data, *declared);
     if (!data)
         return std::unexpected(data.error());
     c.data = std::move(*data);
+    c.facts = dataFacts(*c.data);
     reportBadRows(*c.data);
     for (const auto& rs : c.ruleSets) {
         auto evaluated = evaluateOn(rs.ruleSet(), rs.path, c.data->data, evalOptions(o, false),
@@ -334,11 +442,6 @@ Result<Comparison> prepare(const RulesOptions& o, const std::vector<std::string>
 ComparedRuleSet sideOf(const Side& side, std::string name)
 {
     return {std::move(name), &*side.compiled, &*side.evaluation};
-}
-
-rules::ImpactOptions impactOptions(const RulesOptions& o)
-{
-    return {o.labelColumn, o.amountColumn};
 }
 
 OrderedJson figuresJson(const rules::LabelFigures& f, bool amounts)
@@ -432,12 +535,10 @@ void printFiguresTable(const std::string& title, const rules::LabelFigures& b, c
     }
 }
 
-void printImpactText(const RulesOptions& o, const Comparison& c, const Side& base, const Side& cand,
-                     const rules::Impact& impact, std::size_t limit)
+void printImpactText(const Comparison& c, const Side& base, const Side& cand, const rules::Impact& impact)
 {
-    const rules::Dataset& data = c.data->data;
     std::cout << fmt::format("Impact of {} against {} on {} ({})\n", printable(cand.loaded->path),
-                             printable(base.loaded->path), printable(data.source()),
+                             printable(base.loaded->path), printable(c.facts.source),
                              plural(impact.total, "record", "records"));
     std::cout << fmt::format("  affected: {} ({} of all)", plural(impact.affected, "record", "records"),
                              percent(impact.impactRate));
@@ -480,11 +581,9 @@ void printImpactText(const RulesOptions& o, const Comparison& c, const Side& bas
             impact.positives, impact.negatives, impact.unlabeled ? fmt::format(", {} unlabeled", impact.unlabeled) : "",
             impact.hasAmounts ? fmt::format("; amounts from {}", printable(impact.amountColumn)) : "");
         const std::string& pass = base.compiled->decisions[base.compiled->defaultDecision];
-        const auto opts = impactOptions(o);
-        const auto fb = rules::flaggedFigures(*base.compiled, *base.evaluation, data, opts, pass);
-        const auto fc = rules::flaggedFigures(*cand.compiled, *cand.evaluation, data, opts, pass);
         std::cout << '\n';
-        printFiguresTable(fmt::format("flagged (not {})", printable(pass, 10)), fb, fc, impact.hasAmounts);
+        printFiguresTable(fmt::format("flagged (not {})", printable(pass, 10)), *impact.baselineFlagged,
+                          *impact.candidateFlagged, impact.hasAmounts);
         for (const auto& dl : impact.labels) {
             if (dl.decision == pass || (dl.baseline.tp + dl.baseline.fp + dl.candidate.tp + dl.candidate.fp) == 0)
                 continue;
@@ -493,20 +592,19 @@ void printImpactText(const RulesOptions& o, const Comparison& c, const Side& bas
                               impact.hasAmounts);
         }
     }
-    if (!impact.changedRows.empty()) {
-        const std::size_t shown = std::min(limit, impact.changedRows.size());
-        std::cout << fmt::format("\nChanged records ({} of {}{}):\n", shown, impact.changedRows.size(),
-                                 shown < impact.changedRows.size() ? "; --limit N for more, --json for all" : "");
+    if (!impact.changed.empty()) {
+        const auto shown = static_cast<std::int64_t>(impact.changed.size());
+        std::cout << fmt::format("\nChanged records ({} of {}{}):\n", shown, impact.affected,
+                                 shown < impact.affected ? "; --limit N for more, --json for all" : "");
         std::cout << fmt::format("  {:<16} {:<26} {:<16} {}\n", "record", "decision", "score", "rule");
-        for (std::size_t i = 0; i < shown; ++i) {
-            const std::size_t row = impact.changedRows[i];
-            const auto& b = base.evaluation->records[row];
-            const auto& n = cand.evaluation->records[row];
-            auto ruleName = [](const rules::CompiledRuleSet& rs, const rules::RecordOutcome& out) {
-                return out.rule < 0 ? std::string("(default)") : rs.rule(static_cast<std::size_t>(out.rule)).id;
-            };
+        auto ruleName = [](const rules::CompiledRuleSet& rs, const rules::RecordOutcome& out) {
+            return out.rule < 0 ? std::string("(default)") : rs.rule(static_cast<std::size_t>(out.rule)).id;
+        };
+        for (const rules::ChangedRecord& changed : impact.changed) {
+            const auto& b = changed.before;
+            const auto& n = changed.after;
             std::cout << fmt::format(
-                "  {:<16} {:<26} {:<16} {} → {}\n", printable(data.recordId(row), 16),
+                "  {:<16} {:<26} {:<16} {} → {}\n", printable(changed.recordId, 16),
                 printable(base.compiled->decisions[b.decision] + " → " + cand.compiled->decisions[n.decision], 26),
                 formatScore(b.score) + " → " + formatScore(n.score), printable(ruleName(*base.compiled, b)),
                 printable(ruleName(*cand.compiled, n)));
@@ -514,19 +612,31 @@ void printImpactText(const RulesOptions& o, const Comparison& c, const Side& bas
     }
 }
 
-OrderedJson impactJson(const RulesOptions& o, const Comparison& c, const Side& base, const Side& cand,
-                       const rules::Impact& impact, std::size_t maxChanged)
+std::string variantName(const std::string& path)
 {
-    OrderedJson j = rules::impactToJson(impact, *base.compiled, *base.evaluation, *cand.compiled, *cand.evaluation,
-                                        c.data->data, maxChanged);
+    return std::filesystem::path(path).stem().string();
+}
+
+OrderedJson impactJson(const Side& base, const Side& cand, const rules::Impact& impact)
+{
+    OrderedJson j = rules::impactToJson(impact, *base.compiled, *cand.compiled);
     if (impact.hasLabels) {
         const std::string& pass = base.compiled->decisions[base.compiled->defaultDecision];
-        const auto opts = impactOptions(o);
-        j["labels"]["flagged"] = flaggedJson(
-            rules::flaggedFigures(*base.compiled, *base.evaluation, c.data->data, opts, pass),
-            rules::flaggedFigures(*cand.compiled, *cand.evaluation, c.data->data, opts, pass), impact.hasAmounts, pass);
+        j["labels"]["flagged"] = flaggedJson(*impact.baselineFlagged, *impact.candidateFlagged, impact.hasAmounts, pass);
     }
     return j;
+}
+
+// The candidates' impacts against the baseline: computed here on the data, or merged from the cluster.
+Result<RuleComparison> compare(const RulesOptions& o, Comparison& c, const std::vector<std::string>& names)
+{
+    const Side& base = c.sides[0];
+    if (!c.data)
+        return summarizeComparison(*base.compiled, names, std::move(c.impacts), !o.labelColumn.empty());
+    std::vector<ComparedRuleSet> variants;
+    for (std::size_t v = 1; v < c.sides.size(); ++v)
+        variants.push_back(sideOf(c.sides[v], names[v - 1]));
+    return compareRuleSets(sideOf(base, variantName(base.loaded->path)), variants, c.data->data, impactOptions(o));
 }
 
 int impactCommand(const RulesOptions& o)
@@ -534,26 +644,21 @@ int impactCommand(const RulesOptions& o)
     auto c = prepare(o, {o.baseline, o.candidate});
     if (!c)
         return inputError(o, c.error().message);
-    const Side& base = c->sides[0];
-    const Side& cand = c->sides[1];
-    auto compared = compareRuleSets(sideOf(base, {}), {sideOf(cand, {})}, c->data->data, impactOptions(o));
+    auto compared = compare(o, *c, {std::string()});
     if (!compared)
         return inputError(o, compared.error().message);
-    const rules::Impact* impact = &compared->impacts.front();
+    const Side& base = c->sides[0];
+    const Side& cand = c->sides[1];
+    const rules::Impact& impact = compared->impacts.front();
     if (o.json) {
-        OrderedJson out = impactJson(o, *c, base, cand, *impact, o.limit > 0 ? static_cast<std::size_t>(o.limit) : 0);
+        OrderedJson out = impactJson(base, cand, impact);
         out["rulesets"] = {{"baseline", ruleSetToJson(*base.loaded)}, {"candidate", ruleSetToJson(*cand.loaded)}};
-        out["data"] = dataToJson(*c->data);
+        out["data"] = dataToJson(c->facts);
         std::cout << dumpOrderedJson(out) << '\n';
         return 0;
     }
-    printImpactText(o, *c, base, cand, *impact, o.limit >= 0 ? static_cast<std::size_t>(o.limit) : 20);
+    printImpactText(*c, base, cand, impact);
     return 0;
-}
-
-std::string variantName(const std::string& path)
-{
-    return std::filesystem::path(path).stem().string();
 }
 
 OrderedJson rankedJson(const RulesOptions& o, const RuleComparison& compared)
@@ -598,8 +703,7 @@ void printAbJson(const RulesOptions& o, const Comparison& c, const RuleCompariso
     for (std::size_t v = 0; v < compared.impacts.size(); ++v) {
         const Side& cand = c.sides[v + 1];
         OrderedJson entry = {{"name", compared.summaries[v].name}, {"ruleset", ruleSetToJson(*cand.loaded)}};
-        OrderedJson figures =
-            impactJson(o, c, base, cand, compared.impacts[v], o.limit > 0 ? static_cast<std::size_t>(o.limit) : 0);
+        OrderedJson figures = impactJson(base, cand, compared.impacts[v]);
         for (auto& [key, value] : figures.items())
             entry[key] = value;
         if (compared.summaries[v].f1)
@@ -616,7 +720,7 @@ void printAbJson(const RulesOptions& o, const Comparison& c, const RuleCompariso
                          {"flagged_means", fmt::format("decision other than {}", compared.notFlagged)},
                          {"best", best},
                          {"ranking", rankedJson(o, compared)}}},
-                       {"data", dataToJson(*c.data)}};
+                       {"data", dataToJson(c.facts)}};
     std::cout << dumpOrderedJson(out) << '\n';
 }
 
@@ -683,10 +787,9 @@ void printAbLabelFigures(const RulesOptions& o, const RuleComparison& compared)
 
 void printAbText(const RulesOptions& o, const Comparison& c, const RuleComparison& compared)
 {
-    const rules::Dataset& data = c.data->data;
     const bool labels = !o.labelColumn.empty();
-    std::cout << fmt::format("A/B on {} ({}): baseline {}, {}\n\n", printable(data.source()),
-                             plural(static_cast<std::int64_t>(data.rowCount()), "record", "records"),
+    std::cout << fmt::format("A/B on {} ({}): baseline {}, {}\n\n", printable(c.facts.source),
+                             plural(static_cast<std::int64_t>(c.facts.rows), "record", "records"),
                              printable(c.sides[0].loaded->path),
                              plural(static_cast<std::int64_t>(compared.impacts.size()), "variant", "variants"));
     printAbDistribution(c, compared);
@@ -709,19 +812,14 @@ int abCommand(const RulesOptions& o)
     if (!c)
         return inputError(o, c.error().message);
     // Each variant by its file's stem, or its path when another variant has the same stem.
-    std::vector<ComparedRuleSet> compareTo;
     std::vector<std::string> names;
     for (std::size_t v = 1; v < c->sides.size(); ++v) {
-        const Side& cand = c->sides[v];
-        std::string name = variantName(cand.loaded->path);
+        std::string name = variantName(c->sides[v].loaded->path);
         if (std::find(names.begin(), names.end(), name) != names.end())
-            name = cand.loaded->path;
+            name = c->sides[v].loaded->path;
         names.push_back(name);
-        compareTo.push_back(sideOf(cand, name));
     }
-    const Side& base = c->sides[0];
-    auto compared =
-        compareRuleSets(sideOf(base, variantName(base.loaded->path)), compareTo, c->data->data, impactOptions(o));
+    auto compared = compare(o, *c, names);
     if (!compared)
         return inputError(o, compared.error().message);
     if (o.json)
@@ -847,6 +945,28 @@ int explainCommand(const RulesOptions& o)
     return 0;
 }
 
+// ---- task: one task of a Slurm job ------------------------------------------------------------------------
+
+int taskCommand(const RulesOptions& o)
+{
+    std::int64_t shard = o.shard;
+    if (shard < 0) {
+        const char* id = std::getenv("SLURM_ARRAY_TASK_ID");
+        char* end = nullptr;
+        shard = id ? std::strtoll(id, &end, 10) : -1;
+        if (!id || end == id || *end != '\0' || shard < 0) {
+            std::cerr << "sandbench: rules task: no --shard and no SLURM_ARRAY_TASK_ID\n";
+            return kExitUsage;
+        }
+    }
+    auto ok = runShardedRulesTask(o.job, o.stage, static_cast<std::size_t>(shard));
+    if (!ok) {
+        std::cerr << "sandbench: rules task: " << printable(ok.error().message) << '\n';
+        return kExitFailure;
+    }
+    return 0;
+}
+
 } // namespace
 
 int rulesCommand(const RulesOptions& options)
@@ -861,6 +981,8 @@ int rulesCommand(const RulesOptions& options)
         return abCommand(options);
     if (options.action == "explain")
         return explainCommand(options);
+    if (options.action == "task")
+        return taskCommand(options);
     return kExitUsage;
 }
 

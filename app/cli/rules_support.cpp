@@ -127,20 +127,36 @@ OrderedJson badRowsToJson(const rules::ReadReport& report)
 
 } // namespace
 
-OrderedJson dataToJson(const LoadedData& d)
+DataFacts dataFacts(const LoadedData& d)
 {
-    OrderedJson out = {{"source", d.stored ? d.stored->name : d.data.source()},
+    DataFacts facts;
+    facts.source = d.data.source();
+    facts.stored = d.stored;
+    facts.rows = d.data.rowCount();
+    if (d.data.idColumn() >= 0)
+        facts.idColumn = d.data.schema().fields[static_cast<std::size_t>(d.data.idColumn())].name;
+    facts.schema = d.data.schema();
+    facts.report = d.report;
+    return facts;
+}
+
+OrderedJson dataToJson(const DataFacts& d)
+{
+    OrderedJson out = {{"source", d.stored ? d.stored->name : d.source},
                        {"kind", d.stored ? "dataset" : "file"},
-                       {"rows", d.data.rowCount()},
-                       {"id_column", d.data.idColumn() >= 0 ? OrderedJson(
-                                         d.data.schema().fields[static_cast<std::size_t>(d.data.idColumn())].name)
-                                                            : OrderedJson(nullptr)},
-                       {"schema", schemaToJson(d.data.schema())}};
+                       {"rows", d.rows},
+                       {"id_column", d.idColumn ? OrderedJson(*d.idColumn) : OrderedJson(nullptr)},
+                       {"schema", schemaToJson(d.schema)}};
     if (d.stored)
         out["sha256"] = d.stored->sha256;
     else
         out["bad_rows"] = badRowsToJson(d.report);
     return out;
+}
+
+OrderedJson dataToJson(const LoadedData& d)
+{
+    return dataToJson(dataFacts(d));
 }
 
 OrderedJson datasetInfoToJson(const rules::DatasetInfo& info)

@@ -45,6 +45,18 @@ Result<LoadedData> loadData(const DataSourceOptions& options, const std::vector<
 Result<rules::CompiledRuleSet> compileFor(const LoadedRuleSet& rules, const rules::Dataset& data,
                                           std::vector<rules::Diagnostic>* warnings = nullptr);
 
+// What reports say of the data (dataToJson, the text reports' headings): of data read here, or merged from a
+// cluster's shards.
+struct DataFacts {
+    std::string source; // rules::Dataset::source(): the file as named, or "dataset NAME"
+    std::optional<rules::DatasetInfo> stored;
+    std::size_t rows = 0;
+    std::optional<std::string> idColumn;
+    rules::Schema schema;
+    rules::ReadReport report;
+};
+DataFacts dataFacts(const LoadedData& data);
+
 // Skipped bad rows, on stderr (never silent), unless there were none.
 void reportBadRows(const LoadedData& data);
 void reportBadRows(const std::string& source, const rules::ReadReport& report);
@@ -52,6 +64,7 @@ void reportBadRows(const std::string& source, const rules::ReadReport& report);
 OrderedJson diagnosticToJson(const rules::Diagnostic& d, const std::string& file);
 OrderedJson ruleSetToJson(const LoadedRuleSet& rules);
 OrderedJson dataToJson(const LoadedData& data);
+OrderedJson dataToJson(const DataFacts& data);
 OrderedJson schemaToJson(const rules::Schema& schema);
 OrderedJson datasetInfoToJson(const rules::DatasetInfo& info);
 

@@ -309,12 +309,9 @@ Result<void> csvPassInParallel(Reading& r, CsvReader& reader, std::vector<CsvCol
     return CsvPassInParallel(r, columns, pass, out, threads).run(reader);
 }
 
-} // namespace
-
-Result<Dataset> readCsv(Reading& r)
+// The header, with the id column and, when the input is read with settled columns, every column typed.
+Result<std::vector<CsvColumn>> csvColumns(Reading& r, CsvReader& reader, CsvRecord& record, int& idColumn)
 {
-    CsvReader reader(r);
-    CsvRecord record;
     auto header = readCsvHeader(r, reader, record);
     if (!header)
         return std::unexpected(header.error());
@@ -323,41 +320,107 @@ Result<Dataset> readCsv(Reading& r)
     for (const auto& c : columns)
         names.push_back(c.name);
     std::string idError;
-    const int idColumn = resolveIdColumn(r.options(), names, idError);
+    idColumn = resolveIdColumn(r.options(), names, idError);
     if (!idError.empty())
         return fail(fmt::format("{}: {}", r.source(), idError));
     if (idColumn >= 0 && !columns[static_cast<std::size_t>(idColumn)].declared)
         columns[static_cast<std::size_t>(idColumn)].declared = true; // ids are text: 007 stays 007
+    if (const auto& settled = r.options().columns) {
+        bool same = settled->size() == columns.size();
+        for (std::size_t i = 0; same && i < columns.size(); ++i)
+            same = (*settled)[i].name == columns[i].name;
+        if (!same)
+            return fail(fmt::format("{}: the header row names other columns than the whole input's", r.source()));
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+            columns[i].type = (*settled)[i].type;
+            columns[i].declared = true;
+        }
+    }
+    return columns;
+}
 
-    const bool twoPasses = std::any_of(columns.begin(), columns.end(), [](const CsvColumn& c) { return !c.declared; });
+// Pass 1: the types the undeclared columns' values allow, from exactly the records pass 2 keeps.
+Result<void> csvInferPass(Reading& r, CsvReader& reader, std::vector<CsvColumn>& columns)
+{
+    const unsigned threads = readThreads(r);
+    if (threads > 1)
+        return csvPassInParallel(r, reader, columns, CsvPass::Infer, nullptr, threads);
+    CsvRecord record;
+    std::string problem;
+    std::vector<cel::Value> cells(columns.size());
+    for (;;) {
+        if (auto ok = r.tick(); !ok)
+            return std::unexpected(ok.error());
+        auto status = reader.next(record, problem);
+        if (!status)
+            return std::unexpected(status.error());
+        if (*status == CsvReader::Status::End)
+            break;
+        if (!r.select() || *status == CsvReader::Status::Bad)
+            continue;
+        if (checkCsvRecord(record, columns, nullptr, cells, true))
+            continue;
+        r.kept();
+        if (r.full())
+            break;
+    }
+    return {};
+}
+
+bool anyUndeclared(const std::vector<CsvColumn>& columns)
+{
+    return std::any_of(columns.begin(), columns.end(), [](const CsvColumn& c) { return !c.declared; });
+}
+
+} // namespace
+
+Result<ColumnScan> scanCsv(Reading& r, bool headerOnly)
+{
+    CsvReader reader(r);
+    CsvRecord record;
+    int idColumn = -1;
+    auto columns = csvColumns(r, reader, record, idColumn);
+    if (!columns)
+        return std::unexpected(columns.error());
+    ColumnScan scan;
+    scan.format = DataFormat::Csv;
+    scan.needed = anyUndeclared(*columns);
+    if (scan.needed && !headerOnly) {
+        r.setPass(1, true);
+        if (auto ok = csvInferPass(r, reader, *columns); !ok)
+            return std::unexpected(ok.error());
+    }
+    for (const auto& c : *columns) {
+        ColumnScan::Column column;
+        column.name = c.name;
+        if (c.declared)
+            column.declared = c.type;
+        column.allowed = c.mask;
+        column.sawValue = c.sawValue;
+        scan.columns.push_back(std::move(column));
+    }
+    return scan;
+}
+
+Result<Dataset> readCsv(Reading& r)
+{
+    CsvReader reader(r);
+    CsvRecord record;
+    int idColumn = -1;
+    auto header = csvColumns(r, reader, record, idColumn);
+    if (!header)
+        return std::unexpected(header.error());
+    std::vector<CsvColumn> columns = std::move(*header);
+
+    const bool twoPasses = anyUndeclared(columns);
     std::vector<cel::Value> cells(columns.size());
     std::string problem;
     std::int64_t keptInPass1 = 0;
     const unsigned threads = readThreads(r);
     if (twoPasses) {
-        // Pass 1: the types of the undeclared columns, from exactly the records pass 2 keeps.
         r.setPass(1, true);
-        if (threads > 1) {
-            if (auto ok = csvPassInParallel(r, reader, columns, CsvPass::Infer, nullptr, threads); !ok)
-                return std::unexpected(ok.error());
-        } else {
-            for (;;) {
-                if (auto ok = r.tick(); !ok)
-                    return std::unexpected(ok.error());
-                auto status = reader.next(record, problem);
-                if (!status)
-                    return std::unexpected(status.error());
-                if (*status == CsvReader::Status::End)
-                    break;
-                if (!r.select() || *status == CsvReader::Status::Bad)
-                    continue;
-                if (checkCsvRecord(record, columns, nullptr, cells, true))
-                    continue;
-                r.kept();
-                if (r.full())
-                    break;
-            }
-        }
+        if (auto ok = csvInferPass(r, reader, columns); !ok)
+            return std::unexpected(ok.error());
         keptInPass1 = r.report().kept;
         for (auto& c : columns) {
             if (!c.declared)

@@ -45,6 +45,7 @@ Result<std::vector<CsvColumn>> readCsvHeader(Reading& r, CsvReader& reader, CsvR
             }
         }
     }
+    reader.skipLineNumbers(r.options().lineOffset);
     return columns;
 }
 

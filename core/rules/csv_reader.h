@@ -95,6 +95,9 @@ public:
         m_first = true;
     }
 
+    // The records after this point are numbered `lines` further on (a shard's, after its header).
+    void skipLineNumbers(std::int64_t lines) { m_line += lines; }
+
 private:
     enum class Parse { Record, Blank, Bad, NeedMore, Unclosed };
 

@@ -1,3 +1,4 @@
+#include "cell_types.h"
 #include "dataset_reading.h"
 
 #include <fmt/format.h>
@@ -31,14 +32,13 @@ namespace {
 using datafile::Input;
 using datafile::Reading;
 
-// Which format, after one check both share: binary content is refused up front.
-Result<Dataset> read(Input& input, std::string source, const ReadOptions& options, ReadReport* report)
+// What both formats share before reading: the options checked, and binary content refused up front.
+Result<void> prepare(Input& input, const std::string& source, const ReadOptions& options)
 {
     if (!(options.sample > 0.0 && options.sample <= 1.0))
         return fail(fmt::format("sampling ratio {} is not in (0, 1]", options.sample));
-    ReadReport local;
-    ReadReport& rep = report ? *report : local;
-    rep = ReadReport{};
+    if (!options.atInputStart)
+        return {};
     // Binary files are named as such up front, wherever their first NUL byte is in the first block (a PNG's
     // header line would otherwise be reported as a header that is not UTF-8).
     if (input.window().empty() && !input.eof()) {
@@ -50,6 +50,16 @@ Result<Dataset> read(Input& input, std::string source, const ReadOptions& option
         return fail(fmt::format("{}:{}: binary content (a NUL byte): not {} text", source,
                                 1 + std::count(head.begin(), head.begin() + static_cast<std::ptrdiff_t>(nul), '\n'),
                                 options.format == DataFormat::Csv ? "CSV" : "JSON Lines"));
+    return {};
+}
+
+Result<Dataset> read(Input& input, std::string source, const ReadOptions& options, ReadReport* report)
+{
+    ReadReport local;
+    ReadReport& rep = report ? *report : local;
+    rep = ReadReport{};
+    if (auto ok = prepare(input, source, options); !ok)
+        return std::unexpected(ok.error());
     Reading reading(options, std::move(source), input, rep);
     return options.format == DataFormat::Csv ? readCsv(reading) : readJsonLines(reading);
 }
@@ -61,7 +71,81 @@ Result<Dataset> readDataset(const std::filesystem::path& path, const ReadOptions
     auto input = Input::openFile(path, options.maxRecordBytes);
     if (!input)
         return std::unexpected(input.error());
-    return read(*input, path.string(), options, report);
+    return read(*input, options.sourceName.empty() ? path.string() : options.sourceName, options, report);
+}
+
+Result<ColumnScan> scanColumns(const std::filesystem::path& path, const ReadOptions& options, bool headerOnly)
+{
+    auto input = Input::openFile(path, options.maxRecordBytes);
+    if (!input)
+        return std::unexpected(input.error());
+    const std::string source = options.sourceName.empty() ? path.string() : options.sourceName;
+    if (auto ok = prepare(*input, source, options); !ok)
+        return std::unexpected(ok.error());
+    ReadReport report;
+    Reading reading(options, source, *input, report);
+    if (options.format == DataFormat::JsonLines) {
+        if (!headerOnly)
+            return datafile::scanJsonLines(reading);
+        ColumnScan scan; // every column of JSON Lines is found by reading every line
+        scan.format = DataFormat::JsonLines;
+        return scan;
+    }
+    return datafile::scanCsv(reading, headerOnly);
+}
+
+Result<ColumnScan> mergeScans(const std::vector<ColumnScan>& parts, const ReadOptions& options,
+                              std::string_view source)
+{
+    if (parts.empty())
+        return fail(fmt::format("{}: no scans to merge", source));
+    ColumnScan out = parts.front();
+    for (std::size_t p = 1; p < parts.size(); ++p) {
+        const ColumnScan& part = parts[p];
+        if (part.format != out.format || part.needed != out.needed)
+            return fail(fmt::format("{}: the scans of its shards do not agree", source));
+        if (out.format == DataFormat::Csv) {
+            // Every shard has the whole input's header: the same columns, whose values must all allow a type.
+            if (part.columns.size() != out.columns.size())
+                return fail(fmt::format("{}: the scans of its shards do not agree", source));
+            for (std::size_t c = 0; c < out.columns.size(); ++c) {
+                if (part.columns[c].name != out.columns[c].name || part.columns[c].declared != out.columns[c].declared)
+                    return fail(fmt::format("{}: the scans of its shards do not agree", source));
+                out.columns[c].allowed &= part.columns[c].allowed;
+                out.columns[c].sawValue = out.columns[c].sawValue || part.columns[c].sawValue;
+            }
+            continue;
+        }
+        // JSON Lines: the columns in order of first appearance in the whole input, the kinds of value seen.
+        for (const auto& column : part.columns) {
+            auto it = std::find_if(out.columns.begin(), out.columns.end(),
+                                   [&](const ColumnScan::Column& c) { return c.name == column.name; });
+            if (it == out.columns.end())
+                out.columns.push_back(column);
+            else
+                it->allowed |= column.allowed;
+        }
+    }
+    if (out.format == DataFormat::JsonLines && out.columns.size() > options.maxColumns)
+        return fail(fmt::format("{}:{}: more than {} distinct fields", source,
+                                out.columns[options.maxColumns].firstLine, options.maxColumns));
+    return out;
+}
+
+std::vector<Field> settleColumns(const ColumnScan& scan)
+{
+    std::vector<Field> fields;
+    for (const auto& c : scan.columns) {
+        FieldType type = FieldType::String;
+        if (c.declared)
+            type = *c.declared;
+        else if (scan.format == DataFormat::Csv)
+            type = datafile::typeFromMask(c.allowed, c.sawValue);
+        else
+            type = datafile::jsonTypeFromKinds(c.allowed);
+        fields.push_back(Field{c.name, type});
+    }
+    return fields;
 }
 
 Result<Dataset> readDatasetText(std::string_view text, std::string_view sourceName, const ReadOptions& options,

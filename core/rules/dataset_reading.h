@@ -202,5 +202,10 @@ int resolveIdColumn(const ReadOptions& o, const std::vector<std::string>& names,
 // The two formats, from after the byte-order mark to the last record.
 Result<Dataset> readCsv(Reading& r);
 Result<Dataset> readJsonLines(Reading& r);
+// Their first pass alone (ColumnScan); a CSV file's header only, when headerOnly.
+Result<ColumnScan> scanCsv(Reading& r, bool headerOnly);
+Result<ColumnScan> scanJsonLines(Reading& r);
+// A JSON Lines column's type from the kinds of value its scan saw.
+FieldType jsonTypeFromKinds(std::uint8_t kinds);
 
 } // namespace sb::rules::datafile

@@ -413,8 +413,40 @@ Result<Evaluation> evaluate(const CompiledRuleSet& rs, const Dataset& data, cons
         return fail("evaluation cancelled");
 
     addUp(totals, rs.rules.size(), rs.decisions.size(), out);
+    for (RuleStats& s : out.rules) {
+        if (s.firstErrorRow >= 0)
+            s.firstErrorRecord = data.recordId(static_cast<std::size_t>(s.firstErrorRow));
+    }
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return out;
+}
+
+Result<void> addEvaluation(Evaluation& into, const Evaluation& next)
+{
+    if (into.rules.size() != next.rules.size() || into.decisionCounts.size() != next.decisionCounts.size())
+        return fail("the evaluations are not of the same rule set");
+    for (std::size_t k = 0; k < into.rules.size(); ++k) {
+        RuleStats& s = into.rules[k];
+        const RuleStats& t = next.rules[k];
+        if (s.errors == 0 && t.errors > 0) {
+            s.firstError = t.firstError;
+            s.firstErrorRecord = t.firstErrorRecord;
+            s.firstErrorRow = -1; // a row of another part's data
+        }
+        s.hits += t.hits;
+        s.decided += t.decided;
+        s.errors += t.errors;
+        for (const auto& [by, count] : t.shadowedBy)
+            s.shadowedBy[by] += count;
+    }
+    for (std::size_t d = 0; d < into.decisionCounts.size(); ++d)
+        into.decisionCounts[d] += next.decisionCounts[d];
+    into.recordsWithErrors += next.recordsWithErrors;
+    into.conditionsEvaluated += next.conditionsEvaluated;
+    into.seconds = std::max(into.seconds, next.seconds);
+    into.threads = std::max(into.threads, next.threads);
+    into.records.clear();
+    return {};
 }
 
 std::vector<Diagnostic> dataDiagnostics(const CompiledRuleSet& rs, const Evaluation& ev, const Dataset& data)
@@ -620,8 +652,8 @@ nlohmann::ordered_json ruleOf(const CompiledRuleSet& rs, const RecordOutcome& o)
 
 } // namespace
 
-Result<Impact> computeImpact(const CompiledRuleSet& base, const Evaluation& be, const CompiledRuleSet& cand,
-                             const Evaluation& ce, const Dataset& data, const ImpactOptions& options)
+Result<ImpactTally> tallyImpact(const CompiledRuleSet& base, const Evaluation& be, const CompiledRuleSet& cand,
+                                const Evaluation& ce, const Dataset& data, const ImpactOptions& options)
 {
     const std::size_t n = data.rowCount();
     if (be.records.size() != n || ce.records.size() != n)
@@ -630,30 +662,34 @@ Result<Impact> computeImpact(const CompiledRuleSet& base, const Evaluation& be, 
     if (!columns)
         return std::unexpected(columns.error());
 
+    ImpactTally out;
     // Decisions of both rule sets in one list: the baseline's, then the candidate's new ones.
-    std::vector<std::string> names = base.decisions;
+    out.decisions = base.decisions;
     std::vector<std::size_t> candToUnion(cand.decisions.size());
     for (std::size_t d = 0; d < cand.decisions.size(); ++d) {
-        const auto it = std::find(names.begin(), names.end(), cand.decisions[d]);
-        candToUnion[d] = static_cast<std::size_t>(it - names.begin());
-        if (it == names.end())
-            names.push_back(cand.decisions[d]);
+        const auto it = std::find(out.decisions.begin(), out.decisions.end(), cand.decisions[d]);
+        candToUnion[d] = static_cast<std::size_t>(it - out.decisions.begin());
+        if (it == out.decisions.end())
+            out.decisions.push_back(cand.decisions[d]);
     }
-
-    Impact out;
+    const std::size_t names = out.decisions.size();
+    const std::size_t notFlagged = base.defaultDecision; // its index in `decisions` too
     out.total = static_cast<std::int64_t>(n);
-    std::map<std::pair<std::size_t, std::size_t>, std::int64_t> transitions;
-    struct Side {
-        std::vector<std::int64_t> pos, neg;
-        std::vector<double> posAmount, negAmount;
-    };
-    Side sides[2];
-    for (auto& s : sides) {
-        s.pos.assign(names.size(), 0);
-        s.neg.assign(names.size(), 0);
-        s.posAmount.assign(names.size(), 0);
-        s.negAmount.assign(names.size(), 0);
+    out.maxChanged = options.maxChanged;
+    out.hasLabels = columns->label != nullptr;
+    out.hasAmounts = columns->amount != nullptr;
+    if (out.hasLabels) {
+        out.labelColumn = options.labelColumn;
+        out.amountColumn = options.amountColumn;
     }
+    for (auto& side : out.sides) {
+        side.pos.assign(names, 0);
+        side.neg.assign(names, 0);
+        side.posAmount.assign(out.hasAmounts ? names : 0, ExactSum());
+        side.negAmount.assign(out.hasAmounts ? names : 0, ExactSum());
+    }
+    ImpactTally::Side& sb = out.sides[0];
+    ImpactTally::Side& sc = out.sides[1];
     for (std::size_t row = 0; row < n; ++row) {
         const RecordOutcome& b = be.records[row];
         const RecordOutcome& c = ce.records[row];
@@ -662,33 +698,98 @@ Result<Impact> computeImpact(const CompiledRuleSet& base, const Evaluation& be, 
         if (ub != uc) {
             ++out.affected;
             out.changedRows.push_back(row);
-            ++transitions[{ub, uc}];
+            if (options.maxChanged == 0 || out.changed.size() < options.maxChanged)
+                out.changed.push_back({data.recordId(row), b, c});
+            ++out.transitions[{ub, uc}];
         } else if (b.score != c.score) {
             ++out.scoreChanged;
         }
-        if (columns->label) {
-            const auto label = labelOf(columns->label[row]);
-            if (!label) {
-                ++out.unlabeled;
-                continue;
-            }
-            const double amount = columns->amount ? amountOf(columns->amount[row]) : 0.0;
-            if (*label) {
-                ++out.positives;
-                ++sides[0].pos[ub];
-                ++sides[1].pos[uc];
-                sides[0].posAmount[ub] += amount;
-                sides[1].posAmount[uc] += amount;
-            } else {
-                ++out.negatives;
-                ++sides[0].neg[ub];
-                ++sides[1].neg[uc];
-                sides[0].negAmount[ub] += amount;
-                sides[1].negAmount[uc] += amount;
-            }
+        if (!columns->label)
+            continue;
+        const auto label = labelOf(columns->label[row]);
+        if (!label) {
+            ++out.unlabeled;
+            continue;
+        }
+        const bool flaggedB = ub != notFlagged, flaggedC = uc != notFlagged;
+        if (*label) {
+            ++out.positives;
+            ++sb.pos[ub];
+            ++sc.pos[uc];
+            sb.flaggedPos += flaggedB;
+            sc.flaggedPos += flaggedC;
+        } else {
+            ++out.negatives;
+            ++sb.neg[ub];
+            ++sc.neg[uc];
+            sb.flaggedNeg += flaggedB;
+            sc.flaggedNeg += flaggedC;
+        }
+        if (columns->amount) {
+            const double amount = amountOf(columns->amount[row]);
+            auto& b1 = *label ? sb.posAmount : sb.negAmount;
+            auto& c1 = *label ? sc.posAmount : sc.negAmount;
+            b1[ub].add(amount);
+            c1[uc].add(amount);
+            if (flaggedB)
+                (*label ? sb.flaggedPosAmount : sb.flaggedNegAmount).add(amount);
+            if (flaggedC)
+                (*label ? sc.flaggedPosAmount : sc.flaggedNegAmount).add(amount);
         }
     }
-    out.impactRate = n ? static_cast<double>(out.affected) / static_cast<double>(n) : 0.0;
+    return out;
+}
+
+Result<void> ImpactTally::add(const ImpactTally& next)
+{
+    if (next.decisions != decisions || next.hasLabels != hasLabels || next.hasAmounts != hasAmounts
+        || next.maxChanged != maxChanged)
+        return fail("the impacts are not of the same rule sets and options");
+    total += next.total;
+    affected += next.affected;
+    scoreChanged += next.scoreChanged;
+    for (const auto& [pair, count] : next.transitions)
+        transitions[pair] += count;
+    for (const ChangedRecord& c : next.changed) {
+        if (maxChanged != 0 && changed.size() >= maxChanged)
+            break;
+        changed.push_back(c);
+    }
+    changedRows.clear();
+    positives += next.positives;
+    negatives += next.negatives;
+    unlabeled += next.unlabeled;
+    for (int s = 0; s < 2; ++s) {
+        Side& a = sides[s];
+        const Side& b = next.sides[s];
+        if (a.pos.size() != b.pos.size() || a.posAmount.size() != b.posAmount.size())
+            return fail("the impacts are not of the same rule sets and options");
+        for (std::size_t d = 0; d < a.pos.size(); ++d) {
+            a.pos[d] += b.pos[d];
+            a.neg[d] += b.neg[d];
+        }
+        for (std::size_t d = 0; d < a.posAmount.size(); ++d) {
+            a.posAmount[d].add(b.posAmount[d]);
+            a.negAmount[d].add(b.negAmount[d]);
+        }
+        a.flaggedPos += b.flaggedPos;
+        a.flaggedNeg += b.flaggedNeg;
+        a.flaggedPosAmount.add(b.flaggedPosAmount);
+        a.flaggedNegAmount.add(b.flaggedNegAmount);
+    }
+    return {};
+}
+
+Impact finishImpact(const ImpactTally& tally, const CompiledRuleSet& base, const Evaluation& be,
+                    const CompiledRuleSet& cand, const Evaluation& ce)
+{
+    Impact out;
+    out.total = tally.total;
+    out.affected = tally.affected;
+    out.scoreChanged = tally.scoreChanged;
+    out.changedRows = tally.changedRows;
+    out.changed = tally.changed;
+    out.impactRate = out.total ? static_cast<double>(out.affected) / static_cast<double>(out.total) : 0.0;
     for (std::size_t d = 0; d < base.decisions.size(); ++d) {
         if (be.decisionCounts[d] > 0)
             out.baselineDistribution.emplace_back(base.decisions[d], be.decisionCounts[d]);
@@ -697,36 +798,60 @@ Result<Impact> computeImpact(const CompiledRuleSet& base, const Evaluation& be, 
         if (ce.decisionCounts[d] > 0)
             out.candidateDistribution.emplace_back(cand.decisions[d], ce.decisionCounts[d]);
     }
-    for (const auto& [pair, count] : transitions)
-        out.transitions.push_back({{names[pair.first], names[pair.second]}, count});
+    for (const auto& [pair, count] : tally.transitions)
+        out.transitions.push_back({{tally.decisions[pair.first], tally.decisions[pair.second]}, count});
     std::stable_sort(out.transitions.begin(), out.transitions.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (!tally.hasLabels)
+        return out;
 
-    if (columns->label) {
-        out.hasLabels = true;
-        out.hasAmounts = columns->amount != nullptr;
-        out.labelColumn = options.labelColumn;
-        out.amountColumn = options.amountColumn;
-        for (std::size_t d = 0; d < names.size(); ++d) {
-            DecisionLabels dl;
-            dl.decision = names[d];
-            LabelFigures* figures[2] = {&dl.baseline, &dl.candidate};
-            for (int s = 0; s < 2; ++s) {
-                figures[s]->tp = sides[s].pos[d];
-                figures[s]->fp = sides[s].neg[d];
-                figures[s]->amountCaught = sides[s].posAmount[d];
-                figures[s]->amountHurt = sides[s].negAmount[d];
-                finishFigures(*figures[s], out.positives, out.negatives);
+    out.hasLabels = true;
+    out.hasAmounts = tally.hasAmounts;
+    out.labelColumn = tally.labelColumn;
+    out.amountColumn = tally.amountColumn;
+    out.positives = tally.positives;
+    out.negatives = tally.negatives;
+    out.unlabeled = tally.unlabeled;
+    for (std::size_t d = 0; d < tally.decisions.size(); ++d) {
+        DecisionLabels dl;
+        dl.decision = tally.decisions[d];
+        LabelFigures* figures[2] = {&dl.baseline, &dl.candidate};
+        for (int s = 0; s < 2; ++s) {
+            const ImpactTally::Side& side = tally.sides[s];
+            figures[s]->tp = side.pos[d];
+            figures[s]->fp = side.neg[d];
+            if (tally.hasAmounts) {
+                figures[s]->amountCaught = side.posAmount[d].value();
+                figures[s]->amountHurt = side.negAmount[d].value();
             }
-            out.labels.push_back(std::move(dl));
+            finishFigures(*figures[s], out.positives, out.negatives);
         }
+        out.labels.push_back(std::move(dl));
+    }
+    std::optional<LabelFigures>* flagged[2] = {&out.baselineFlagged, &out.candidateFlagged};
+    for (int s = 0; s < 2; ++s) {
+        const ImpactTally::Side& side = tally.sides[s];
+        LabelFigures f;
+        f.tp = side.flaggedPos;
+        f.fp = side.flaggedNeg;
+        f.amountCaught = side.flaggedPosAmount.value();
+        f.amountHurt = side.flaggedNegAmount.value();
+        finishFigures(f, out.positives, out.negatives);
+        *flagged[s] = f;
     }
     return out;
 }
 
-nlohmann::ordered_json impactToJson(const Impact& impact, const CompiledRuleSet& base, const Evaluation& be,
-                                    const CompiledRuleSet& cand, const Evaluation& ce, const Dataset& data,
-                                    std::size_t maxChanged)
+Result<Impact> computeImpact(const CompiledRuleSet& base, const Evaluation& be, const CompiledRuleSet& cand,
+                             const Evaluation& ce, const Dataset& data, const ImpactOptions& options)
+{
+    auto tally = tallyImpact(base, be, cand, ce, data, options);
+    if (!tally)
+        return std::unexpected(tally.error());
+    return finishImpact(*tally, base, be, cand, ce);
+}
+
+nlohmann::ordered_json impactToJson(const Impact& impact, const CompiledRuleSet& base, const CompiledRuleSet& cand)
 {
     using Json = nlohmann::ordered_json;
     Json baseline = Json::object(), candidate = Json::object();
@@ -738,18 +863,14 @@ nlohmann::ordered_json impactToJson(const Impact& impact, const CompiledRuleSet&
     for (const auto& [pair, count] : impact.transitions)
         transitions.push_back({{"from", pair.first}, {"to", pair.second}, {"count", count}});
     Json changed = Json::array();
-    const std::size_t limit = maxChanged ? std::min(maxChanged, impact.changedRows.size()) : impact.changedRows.size();
-    for (std::size_t i = 0; i < limit; ++i) {
-        const std::size_t row = impact.changedRows[i];
-        const RecordOutcome& b = be.records[row];
-        const RecordOutcome& c = ce.records[row];
-        changed.push_back({{"record_id", data.recordId(row)},
-                           {"old_decision", base.decisions[b.decision]},
-                           {"new_decision", cand.decisions[c.decision]},
-                           {"old_score", number(b.score)},
-                           {"new_score", number(c.score)},
-                           {"old_rule", ruleOf(base, b)},
-                           {"new_rule", ruleOf(cand, c)}});
+    for (const ChangedRecord& c : impact.changed) {
+        changed.push_back({{"record_id", c.recordId},
+                           {"old_decision", base.decisions[c.before.decision]},
+                           {"new_decision", cand.decisions[c.after.decision]},
+                           {"old_score", number(c.before.score)},
+                           {"new_score", number(c.after.score)},
+                           {"old_rule", ruleOf(base, c.before)},
+                           {"new_rule", ruleOf(cand, c.after)}});
     }
     Json j = {{"total", impact.total},
               {"affected", impact.affected},
@@ -758,7 +879,7 @@ nlohmann::ordered_json impactToJson(const Impact& impact, const CompiledRuleSet&
               {"distribution", {{"baseline", baseline}, {"candidate", candidate}}},
               {"transitions", transitions},
               {"changed", changed},
-              {"changed_truncated", limit < impact.changedRows.size()}};
+              {"changed_truncated", static_cast<std::int64_t>(impact.changed.size()) < impact.affected}};
     if (impact.hasLabels) {
         Json decisions = Json::object();
         for (const auto& dl : impact.labels)
@@ -784,6 +905,7 @@ LabelFigures flaggedFigures(const CompiledRuleSet& rs, const Evaluation& ev, con
         return f;
     const int pass = rs.findDecision(notFlagged);
     std::int64_t positives = 0, negatives = 0;
+    ExactSum caught, hurt;
     for (std::size_t row = 0; row < ev.records.size(); ++row) {
         const auto label = labelOf(columns->label[row]);
         if (!label)
@@ -794,16 +916,18 @@ LabelFigures flaggedFigures(const CompiledRuleSet& rs, const Evaluation& ev, con
             ++positives;
             if (flagged) {
                 ++f.tp;
-                f.amountCaught += amount;
+                caught.add(amount);
             }
         } else {
             ++negatives;
             if (flagged) {
                 ++f.fp;
-                f.amountHurt += amount;
+                hurt.add(amount);
             }
         }
     }
+    f.amountCaught = caught.value();
+    f.amountHurt = hurt.value();
     finishFigures(f, positives, negatives);
     return f;
 }

@@ -17,7 +17,7 @@ namespace {
 
 class LineReader {
 public:
-    explicit LineReader(Reading& reading) : m_r(reading) {}
+    explicit LineReader(Reading& reading) : m_r(reading) { restart(); }
 
     // The next line that is not blank; false at the end.
     Result<bool> next(std::string_view& line, std::int64_t& number)
@@ -64,11 +64,13 @@ public:
         }
     }
 
+    // At the input's first line: a shard's is the whole input's line lineOffset + 1, with a byte-order mark to
+    // skip only where the whole input starts.
     void restart()
     {
         m_pending = 0;
-        m_line = 1;
-        m_first = true;
+        m_line = 1 + m_r.options().lineOffset;
+        m_first = m_r.options().atInputStart;
     }
 
 private:
@@ -199,7 +201,26 @@ struct JsonColumn {
     FieldType type = FieldType::String;
     bool declared = false;
     std::uint8_t kinds = 0;
+    std::int64_t firstLine = 0;
 };
+
+// An undeclared column's type: the one kind of value it holds (ints and doubles together make a double,
+// strings that all read as timestamps a timestamp), else a string.
+FieldType typeFromKinds(std::uint8_t kinds)
+{
+    const std::uint8_t k = kinds & ~kJsonNotTime;
+    if (k == 0)
+        return FieldType::String;
+    if (k == kJsonInt)
+        return FieldType::Int;
+    if ((k & ~(kJsonInt | kJsonDouble)) == 0)
+        return FieldType::Double;
+    if (k == kJsonBool)
+        return FieldType::Bool;
+    if (k == kJsonString && !(kinds & kJsonNotTime))
+        return FieldType::Timestamp;
+    return FieldType::String;
+}
 
 // Two passes over the lines: the first finds the columns (in order of first appearance) and their types, the
 // second converts the records.
@@ -209,10 +230,19 @@ public:
 
     Result<Dataset> run()
     {
-        auto keptInPass1 = findColumns();
-        if (!keptInPass1)
-            return std::unexpected(keptInPass1.error());
-        settleTypes();
+        std::int64_t keptInPass1 = 0;
+        if (const auto& settled = m_r.options().columns) {
+            for (const Field& f : *settled) {
+                m_index.emplace(f.name, m_columns.size());
+                m_columns.push_back(JsonColumn{f.name, f.type, true, 0, 0});
+            }
+        } else {
+            auto kept = findColumns();
+            if (!kept)
+                return std::unexpected(kept.error());
+            keptInPass1 = *kept;
+            settleTypes();
+        }
         std::vector<std::string> names;
         for (const auto& c : m_columns)
             names.push_back(c.name);
@@ -221,11 +251,32 @@ public:
         if (!idError.empty())
             return fail(fmt::format("{}: {}", m_r.source(), idError));
 
-        if (auto ok = m_r.input().rewind(); !ok)
-            return std::unexpected(ok.error());
-        m_r.restart();
-        m_reader.restart();
-        return readRecords(idColumn, *keptInPass1);
+        if (!m_r.options().columns) {
+            if (auto ok = m_r.input().rewind(); !ok)
+                return std::unexpected(ok.error());
+            m_r.restart();
+            m_reader.restart();
+        }
+        return readRecords(idColumn, keptInPass1);
+    }
+
+    Result<ColumnScan> scan()
+    {
+        auto kept = findColumns();
+        if (!kept)
+            return std::unexpected(kept.error());
+        ColumnScan out;
+        out.format = DataFormat::JsonLines;
+        for (const auto& c : m_columns) {
+            ColumnScan::Column column;
+            column.name = c.name;
+            if (c.declared)
+                column.declared = c.type;
+            column.allowed = c.kinds;
+            column.firstLine = c.firstLine;
+            out.columns.push_back(std::move(column));
+        }
+        return out;
     }
 
 private:
@@ -286,6 +337,7 @@ private:
                         return m_r.fatal(m_number, fmt::format("more than {} distinct fields", m_r.options().maxColumns));
                     JsonColumn c;
                     c.name = f.name;
+                    c.firstLine = m_number;
                     if (auto t = declaredType(f.name)) {
                         c.type = *t;
                         c.declared = true;
@@ -316,26 +368,11 @@ private:
         }
     }
 
-    // An undeclared column's type: the one kind of value it holds (ints and doubles together make a double,
-    // strings that all read as timestamps a timestamp), else a string.
     void settleTypes()
     {
         for (auto& c : m_columns) {
-            if (c.declared)
-                continue;
-            const std::uint8_t k = c.kinds & ~kJsonNotTime;
-            if (k == 0)
-                c.type = FieldType::String;
-            else if (k == kJsonInt)
-                c.type = FieldType::Int;
-            else if ((k & ~(kJsonInt | kJsonDouble)) == 0)
-                c.type = FieldType::Double;
-            else if (k == kJsonBool)
-                c.type = FieldType::Bool;
-            else if (k == kJsonString && !(c.kinds & kJsonNotTime))
-                c.type = FieldType::Timestamp;
-            else
-                c.type = FieldType::String;
+            if (!c.declared)
+                c.type = typeFromKinds(c.kinds);
         }
     }
 
@@ -407,6 +444,16 @@ private:
 Result<Dataset> readJsonLines(Reading& r)
 {
     return JsonLinesRead(r).run();
+}
+
+Result<ColumnScan> scanJsonLines(Reading& r)
+{
+    return JsonLinesRead(r).scan();
+}
+
+FieldType jsonTypeFromKinds(std::uint8_t kinds)
+{
+    return typeFromKinds(kinds);
 }
 
 } // namespace sb::rules::datafile

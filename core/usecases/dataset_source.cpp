@@ -66,27 +66,11 @@ namespace {
 // The request names a file: read it.
 Result<ResolvedDataset> readFile(const DatasetRequest& request)
 {
-    const std::filesystem::path path(request.data);
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec))
-        return fail(fmt::format("{}: no such file", printable(request.data)));
-    const auto format = rules::formatForPath(path);
-    if (!format)
-        return fail(fmt::format("{}: unknown data format (expected a .csv, .jsonl or .ndjson file, or the "
-                                "name of a stored dataset)",
-                                printable(request.data)));
-    auto policy = badRowPolicy(request.onBadRow);
-    if (!policy)
-        return std::unexpected(policy.error());
-    rules::ReadOptions read;
-    read.format = *format;
-    read.declared = request.declared;
-    read.idColumn = request.idColumn;
-    read.onBadRow = *policy;
-    read.cancel = request.cancel;
-    read.progress = request.progress;
+    auto reading = fileReading(request);
+    if (!reading)
+        return std::unexpected(reading.error());
     ResolvedDataset out;
-    auto data = rules::readDataset(path, read, &out.report);
+    auto data = rules::readDataset(reading->path, reading->options, &out.report);
     if (!data)
         return std::unexpected(data.error());
     out.data = std::move(*data);
@@ -169,13 +153,41 @@ Result<ResolvedDataset> readSnapshot(const DatasetRequest& request, const StoreO
 
 } // namespace
 
-Result<ResolvedDataset> resolveDataset(const DatasetRequest& request, const StoreOpener& openStore)
+bool namesDataFile(const std::string& data)
 {
     std::error_code ec;
+    const std::filesystem::path path(data);
+    return std::filesystem::exists(path, ec) || rules::formatForPath(path) || data.find('/') != std::string::npos;
+}
+
+Result<FileReading> fileReading(const DatasetRequest& request)
+{
     const std::filesystem::path path(request.data);
-    const bool namesFile = std::filesystem::exists(path, ec) || rules::formatForPath(path)
-                           || request.data.find('/') != std::string::npos;
-    return namesFile ? readFile(request) : readSnapshot(request, openStore);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        return fail(fmt::format("{}: no such file", printable(request.data)));
+    const auto format = rules::formatForPath(path);
+    if (!format)
+        return fail(fmt::format("{}: unknown data format (expected a .csv, .jsonl or .ndjson file, or the "
+                                "name of a stored dataset)",
+                                printable(request.data)));
+    auto policy = badRowPolicy(request.onBadRow);
+    if (!policy)
+        return std::unexpected(policy.error());
+    FileReading out;
+    out.path = path;
+    out.options.format = *format;
+    out.options.declared = request.declared;
+    out.options.idColumn = request.idColumn;
+    out.options.onBadRow = *policy;
+    out.options.cancel = request.cancel;
+    out.options.progress = request.progress;
+    return out;
+}
+
+Result<ResolvedDataset> resolveDataset(const DatasetRequest& request, const StoreOpener& openStore)
+{
+    return namesDataFile(request.data) ? readFile(request) : readSnapshot(request, openStore);
 }
 
 Result<rules::ImportResult> importDatasetFile(const DatasetImport& request, const StoreOpener& openStore)

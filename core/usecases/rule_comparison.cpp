@@ -47,34 +47,44 @@ std::optional<double> f1Of(const rules::LabelFigures& f)
     return 2 * *f.precision * *f.recall / (*f.precision + *f.recall);
 }
 
+RuleComparison summarizeComparison(const rules::CompiledRuleSet& baseline, const std::vector<std::string>& names,
+                                   std::vector<rules::Impact> impacts, bool labels)
+{
+    RuleComparison out;
+    out.notFlagged = baseline.decisions[baseline.defaultDecision];
+    for (std::size_t v = 0; v < impacts.size(); ++v) {
+        const rules::Impact& impact = impacts[v];
+        rules::VariantSummary summary;
+        summary.name = names[v];
+        summary.impactRate = impact.impactRate;
+        summary.affected = impact.affected;
+        if (labels && impact.candidateFlagged) {
+            summary.flagged = impact.candidateFlagged;
+            summary.f1 = f1Of(*summary.flagged);
+        }
+        if (labels && !out.baselineFlagged)
+            out.baselineFlagged = impact.baselineFlagged;
+        out.summaries.push_back(std::move(summary));
+    }
+    out.impacts = std::move(impacts);
+    out.ranking = rules::rankVariants(out.summaries, labels);
+    return out;
+}
+
 Result<RuleComparison> compareRuleSets(const ComparedRuleSet& baseline, const std::vector<ComparedRuleSet>& variants,
                                        const rules::Dataset& data, const rules::ImpactOptions& options)
 {
-    RuleComparison out;
-    const rules::CompiledRuleSet& base = *baseline.compiled;
-    out.notFlagged = base.decisions[base.defaultDecision];
-    const bool labels = !options.labelColumn.empty();
+    std::vector<rules::Impact> impacts;
+    std::vector<std::string> names;
     for (const ComparedRuleSet& variant : variants) {
-        auto impact = rules::computeImpact(base, *baseline.evaluation, *variant.compiled, *variant.evaluation, data,
-                                           options);
+        auto impact = rules::computeImpact(*baseline.compiled, *baseline.evaluation, *variant.compiled,
+                                           *variant.evaluation, data, options);
         if (!impact)
             return std::unexpected(impact.error());
-        rules::VariantSummary summary;
-        summary.name = variant.name;
-        summary.impactRate = impact->impactRate;
-        summary.affected = impact->affected;
-        if (labels) {
-            summary.flagged =
-                rules::flaggedFigures(*variant.compiled, *variant.evaluation, data, options, out.notFlagged);
-            summary.f1 = f1Of(*summary.flagged);
-        }
-        out.summaries.push_back(std::move(summary));
-        out.impacts.push_back(std::move(*impact));
+        impacts.push_back(std::move(*impact));
+        names.push_back(variant.name);
     }
-    out.ranking = rules::rankVariants(out.summaries, labels);
-    if (labels)
-        out.baselineFlagged = rules::flaggedFigures(base, *baseline.evaluation, data, options, out.notFlagged);
-    return out;
+    return summarizeComparison(*baseline.compiled, names, std::move(impacts), !options.labelColumn.empty());
 }
 
 } // namespace sb

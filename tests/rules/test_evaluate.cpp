@@ -222,7 +222,7 @@ TEST(Impact, HandComputed)
     EXPECT_EQ(impact->positives, 2);
     EXPECT_EQ(impact->negatives, 4);
 
-    const auto j = impactToJson(*impact, base.rules, be, cand.rules, ce, data);
+    const auto j = impactToJson(*impact, base.rules, cand.rules);
     EXPECT_EQ(j["total"], 6);
     EXPECT_EQ(j["affected"], 1);
     EXPECT_DOUBLE_EQ(j["impact_rate"].get<double>(), 1.0 / 6.0);
@@ -273,7 +273,7 @@ TEST(Impact, HandComputed)
     // Without labels there is no labels section; a label column the data lacks is an error.
     auto plain = computeImpact(base.rules, be, cand.rules, ce, data, {});
     ASSERT_TRUE(plain);
-    EXPECT_FALSE(impactToJson(*plain, base.rules, be, cand.rules, ce, data).contains("labels"));
+    EXPECT_FALSE(impactToJson(*plain, base.rules, cand.rules).contains("labels"));
     auto missing = computeImpact(base.rules, be, cand.rules, ce, data, {"fraud", ""});
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.error().message.find("no column 'fraud'"), std::string::npos);

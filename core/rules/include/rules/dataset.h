@@ -69,6 +69,18 @@ struct ReadOptions {
     // Called every few megabytes with the bytes read so far and the input's size (0 when unknown); the
     // first pass counts for half when there are two.
     std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+
+    // A shard of a larger input (rules/shards.h). lineOffset is added to the line numbers of its records (not
+    // to a CSV header's), so that messages and records name the whole input's lines. A shard that does not
+    // start where the whole input does has no byte-order mark to skip and no first block of the input to
+    // check for binary content (the whole input's was checked where it was split).
+    std::int64_t lineOffset = 0;
+    bool atInputStart = true;
+    // What messages and Dataset::source() call the input instead of its path (a shard: the whole input).
+    std::string sourceName;
+    // The columns in order and their types, as a scan of the whole input settled them (settleColumns): read
+    // in one pass, nothing inferred. A CSV header naming other columns is an error.
+    std::optional<std::vector<Field>> columns;
 };
 
 struct BadRow {
@@ -168,6 +180,39 @@ Result<Dataset> readDataset(const std::filesystem::path& path, const ReadOptions
 // The same from text in memory; `sourceName` stands for the file in messages.
 Result<Dataset> readDatasetText(std::string_view text, std::string_view sourceName, const ReadOptions& options,
                                 ReadReport* report = nullptr);
+
+// ---- Scans: the first pass on its own, for an input read in shards -------------------------------------------
+
+// What the first pass over an input, or over a shard of it, finds: the columns in order of first appearance,
+// and what each undeclared column's values allow. The scans of an input's shards, merged in order, are the
+// scan of the whole input, so the types settled from them are those one read of the whole input gives.
+struct ColumnScan {
+    struct Column {
+        std::string name;
+        std::optional<FieldType> declared;
+        std::uint8_t allowed = 0;   // CSV: the types every value could be; JSON Lines: the kinds of value seen
+        bool sawValue = false;      // CSV: a non-empty value was seen
+        std::int64_t firstLine = 0; // JSON Lines: the line it first appears on
+    };
+    DataFormat format = DataFormat::Csv;
+    std::vector<Column> columns;
+    bool needed = true; // false: every column is declared (a CSV file), and one pass reads it
+};
+
+// The first pass of readDataset over `path` (options as for reading it): its columns and what their values
+// allow. Fails as reading would fail in that pass (a record longer than the limit, binary content, ...).
+// headerOnly: no records are read, only whether a scan is needed (ColumnScan::needed) and, of a CSV file,
+// its header is learnt; it fails as reading would on the input's first bytes and header.
+Result<ColumnScan> scanColumns(const std::filesystem::path& path, const ReadOptions& options,
+                               bool headerOnly = false);
+
+// The scans of the shards of one input, in the input's order, as the scan of the whole of it. `source` names
+// the input in messages (more distinct fields than options.maxColumns).
+Result<ColumnScan> mergeScans(const std::vector<ColumnScan>& parts, const ReadOptions& options,
+                              std::string_view source);
+
+// The columns' types as a read of the whole input settles them (for ReadOptions::columns).
+std::vector<Field> settleColumns(const ColumnScan& scan);
 
 // Text of a value as a dataset would read it back: integers in decimal, doubles in the shortest form that
 // reads back the same, bools as true/false, timestamps in RFC 3339, strings as they are; missing: empty.

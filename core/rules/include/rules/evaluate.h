@@ -16,6 +16,7 @@
 #include "rules/dataset.h"
 #include "rules/ruleset.h"
 #include "util/error.h"
+#include "util/exact_sum.h"
 
 #include <nlohmann/json.hpp>
 
@@ -62,6 +63,7 @@ struct RuleStats {
     std::int64_t errors = 0;  // records its condition was an error for
     std::string firstError;   // the first error's message ("1:8: no value for 'amount'"), by record order
     std::int64_t firstErrorRow = -1;
+    std::string firstErrorRecord; // the id of that record
     // allRules: the rules that decided records this one matched, by index, with how many such records (only
     // rules with at least one: a rule set of 40 000 rules has no room for every pair).
     std::map<std::size_t, std::int64_t> shadowedBy;
@@ -106,14 +108,22 @@ std::vector<Diagnostic> dataDiagnostics(const CompiledRuleSet& ruleSet, const Ev
 struct ImpactOptions {
     std::string labelColumn;  // truthy (true, 1, "yes", "fraud", ...) is a positive; missing: unlabeled
     std::string amountColumn; // a number column: the money caught (true positives) and hurt (false positives)
+    std::size_t maxChanged = 0; // changed records to report (Impact::changed); 0: all
 };
 
-// How well "decision == D" predicts the label.
+// How well "decision == D" predicts the label. Amounts are summed exactly (util/exact_sum.h) and rounded once,
+// so that they do not depend on the order records were added in, nor on how the data was cut into shards.
 struct LabelFigures {
     std::int64_t tp = 0, fp = 0, fn = 0, tn = 0;
     std::optional<double> precision, recall, fpr; // empty when undefined (no denominator)
     double amountCaught = 0;                      // amounts of the true positives
     double amountHurt = 0;                        // amounts of the false positives
+};
+
+// A record whose decision changed, as reports name it.
+struct ChangedRecord {
+    std::string recordId;
+    RecordOutcome before, after;
 };
 
 struct DecisionLabels {
@@ -130,13 +140,43 @@ struct Impact {
     std::vector<std::pair<std::string, std::int64_t>> baselineDistribution, candidateDistribution;
     // decision changes old -> new, most frequent first
     std::vector<std::pair<std::pair<std::string, std::string>, std::int64_t>> transitions;
-    std::vector<std::size_t> changedRows; // in record order
+    std::vector<std::size_t> changedRows; // rows of the data, in record order (an impact computed on the data)
+    std::vector<ChangedRecord> changed;   // the first ImpactOptions::maxChanged of them (0: all), in record order
 
     bool hasLabels = false;
     bool hasAmounts = false;
     std::string labelColumn, amountColumn;
     std::int64_t positives = 0, negatives = 0, unlabeled = 0;
     std::vector<DecisionLabels> labels; // per decision of either rule set
+    // With labels, "flagged" (any decision but the baseline's default) against the label, for each rule set.
+    std::optional<LabelFigures> baselineFlagged, candidateFlagged;
+};
+
+// An impact's counts before they are finished into an Impact: what evaluating part of the data yields, and
+// what the parts' tallies add up to (ImpactTally::add), in record order — the same as the whole data's.
+struct ImpactTally {
+    std::vector<std::string> decisions; // the baseline's decisions, then the candidate's others
+    std::int64_t total = 0, affected = 0, scoreChanged = 0;
+    std::map<std::pair<std::size_t, std::size_t>, std::int64_t> transitions; // by index in `decisions`
+    std::vector<std::size_t> changedRows;
+    std::vector<ChangedRecord> changed; // at most maxChanged (0: all)
+    std::size_t maxChanged = 0;
+    bool hasLabels = false, hasAmounts = false;
+    std::string labelColumn, amountColumn;
+    std::int64_t positives = 0, negatives = 0, unlabeled = 0;
+    // Per rule set (baseline, candidate), per decision in `decisions`: positives and negatives it took, and
+    // their amounts; and those flagged.
+    struct Side {
+        std::vector<std::int64_t> pos, neg;
+        std::vector<ExactSum> posAmount, negAmount;
+        std::int64_t flaggedPos = 0, flaggedNeg = 0;
+        ExactSum flaggedPosAmount, flaggedNegAmount;
+    };
+    Side sides[2];
+
+    // Adds the tally of the records that follow these (changedRows are not carried over: they are rows of
+    // another part's data). An error when the two are not of the same rule sets and options.
+    Result<void> add(const ImpactTally& next);
 };
 
 // The impact of going from `baseline` to `candidate`, both evaluated on `data`.
@@ -144,11 +184,18 @@ Result<Impact> computeImpact(const CompiledRuleSet& baseline, const Evaluation& 
                              const CompiledRuleSet& candidate, const Evaluation& candidateEval, const Dataset& data,
                              const ImpactOptions& options = {});
 
+// The same in two steps: the counts over `data`, and the impact they make with the evaluations' decision counts
+// (the evaluations of the whole data, or their parts' added up: records are not read).
+Result<ImpactTally> tallyImpact(const CompiledRuleSet& baseline, const Evaluation& baselineEval,
+                                const CompiledRuleSet& candidate, const Evaluation& candidateEval,
+                                const Dataset& data, const ImpactOptions& options = {});
+Impact finishImpact(const ImpactTally& tally, const CompiledRuleSet& baseline, const Evaluation& baselineEval,
+                    const CompiledRuleSet& candidate, const Evaluation& candidateEval);
+
 // JSON as `sandbench rules impact --json` prints it (README.md, "Impact"): total, affected, impact_rate,
-// distribution, changed (at most maxChanged entries; 0: all), and labels when there are.
+// distribution, changed (Impact::changed), and labels when there are.
 nlohmann::ordered_json impactToJson(const Impact& impact, const CompiledRuleSet& baseline,
-                                    const Evaluation& baselineEval, const CompiledRuleSet& candidate,
-                                    const Evaluation& candidateEval, const Dataset& data, std::size_t maxChanged = 0);
+                                    const CompiledRuleSet& candidate);
 
 // ---- A/B --------------------------------------------------------------------------------------------------
 
@@ -165,9 +212,14 @@ struct VariantSummary {
 // impact rate, lowest first. Returns indices into `variants`, best first.
 std::vector<std::size_t> rankVariants(const std::vector<VariantSummary>& variants, bool byLabels);
 
-// Flagged (decision other than `defaultDecision`) against the label, over the whole evaluation.
+// Flagged (decision other than `notFlaggedDecision`) against the label, over the whole evaluation.
 LabelFigures flaggedFigures(const CompiledRuleSet& ruleSet, const Evaluation& evaluation, const Dataset& data,
                             const ImpactOptions& options, std::string_view notFlaggedDecision);
+
+// Evaluations of parts of the data added up, in record order: counts summed, each rule's first error taken
+// from the first part that has one (its row is the part's: firstErrorRecord names it). Records are not
+// carried over; seconds and threads are the largest part's. An error when they are not of one rule set.
+Result<void> addEvaluation(Evaluation& into, const Evaluation& next);
 
 // ---- Explanations -----------------------------------------------------------------------------------------
 

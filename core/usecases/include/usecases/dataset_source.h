@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -59,6 +60,18 @@ struct ResolvedDataset {
 
 // Opens the store when a request names a stored snapshot (a file needs none).
 using StoreOpener = std::function<Result<Store>()>;
+
+// Whether a data argument names a file (else a stored snapshot), as the rule above says.
+bool namesDataFile(const std::string& data);
+
+// How the file a request names is read: its path and the reader's options (an error when there is no such
+// file or its format is not known). What resolveDataset reads a file with, and what a cluster's tasks read
+// its shards with.
+struct FileReading {
+    std::filesystem::path path;
+    rules::ReadOptions options;
+};
+Result<FileReading> fileReading(const DatasetRequest& request);
 
 // The data a request names, read and typed by the declared fields.
 Result<ResolvedDataset> resolveDataset(const DatasetRequest& request, const StoreOpener& openStore);

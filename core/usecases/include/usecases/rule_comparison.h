@@ -52,6 +52,11 @@ struct RuleComparison {
 // was nothing at all.
 std::optional<double> f1Of(const rules::LabelFigures& figures);
 
+// The summaries and ranking of impacts already computed (one per variant, named by `names`, against
+// `baseline`): what compareRuleSets makes of its impacts, and a merge of shards' impacts too.
+RuleComparison summarizeComparison(const rules::CompiledRuleSet& baseline, const std::vector<std::string>& names,
+                                   std::vector<rules::Impact> impacts, bool labels);
+
 // The variants against the baseline on `data`; labels when options.labelColumn is set.
 Result<RuleComparison> compareRuleSets(const ComparedRuleSet& baseline, const std::vector<ComparedRuleSet>& variants,
                                        const rules::Dataset& data, const rules::ImpactOptions& options);

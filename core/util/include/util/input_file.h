@@ -31,6 +31,7 @@ inline constexpr InputKind kSeccompProfile{"seccomp profile", 4ULL << 20};
 inline constexpr InputKind kRuleSet{"rule set", 4ULL << 20};
 inline constexpr InputKind kRecord{"record file", 1ULL << 20};
 inline constexpr InputKind kRiskConfig{"risk configuration", 1ULL << 20};
+inline constexpr InputKind kClusterConfig{"configuration", 1ULL << 20};
 inline constexpr InputKind kTimeZone{"time zone file", 1ULL << 20};
 // A key or witness file is a few hundred bytes (store/audit_key.h).
 inline constexpr InputKind kAuditKey{"audit key", 64ULL << 10};

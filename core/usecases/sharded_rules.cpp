@@ -1,0 +1,562 @@
+#include "usecases/sharded_rules.h"
+
+#include "rules/partials.h"
+#include "rules/shards.h"
+#include "usecases/rule_comparison.h"
+#include "util/uuid.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace sb {
+
+namespace {
+
+using Json = nlohmann::json;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// A file of the job folder, written aside and renamed: a reader never sees half of it.
+Result<void> writeAtomically(const fs::path& file, const std::string& text)
+{
+    const fs::path aside = file.string() + fmt::format(".{}.part", ::getpid());
+    {
+        std::ofstream out(aside, std::ios::binary | std::ios::trunc);
+        out << text;
+        if (!out.flush())
+            return fail(fmt::format("{}: cannot write", aside.string()));
+    }
+    std::error_code ec;
+    fs::rename(aside, file, ec);
+    if (ec)
+        return fail(fmt::format("{}: cannot write: {}", file.string(), ec.message()));
+    return {};
+}
+
+Result<Json> readJsonFile(const fs::path& file)
+{
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        return fail(fmt::format("{}: cannot be read", file.string()));
+    std::stringstream text;
+    text << in.rdbuf();
+    Json json = Json::parse(text.str(), nullptr, false);
+    if (json.is_discarded())
+        return fail(fmt::format("{}: not JSON", file.string()));
+    return json;
+}
+
+Json fieldsToJson(const std::vector<rules::Field>& fields)
+{
+    Json out = Json::array();
+    for (const auto& f : fields)
+        out.push_back({f.name, std::string(rules::toString(f.type))});
+    return out;
+}
+
+std::vector<rules::Field> fieldsFromJson(const Json& json)
+{
+    std::vector<rules::Field> out;
+    for (const auto& f : json) {
+        const auto type = rules::fieldTypeFromString(f.at(1).get<std::string>());
+        if (!type)
+            throw nlohmann::json::other_error::create(510, "an unknown column type", nullptr);
+        out.push_back({f.at(0).get<std::string>(), *type});
+    }
+    return out;
+}
+
+fs::path scanFile(const fs::path& folder, std::size_t shard)
+{
+    return folder / fmt::format("scan-{:03}.json", shard);
+}
+fs::path partialFile(const fs::path& folder, std::size_t shard)
+{
+    return folder / fmt::format("partial-{:03}.json", shard);
+}
+fs::path progressFile(const fs::path& folder, std::size_t shard)
+{
+    return folder / fmt::format("progress-{:03}", shard);
+}
+
+// ---- The job as the tasks read it --------------------------------------------------------------------------
+
+struct Job {
+    std::string source;
+    rules::ReadOptions read;
+    std::vector<std::pair<std::string, std::string>> ruleSets; // file, text
+    bool compare = false;
+    bool allRules = true;
+    unsigned threads = 0;
+    rules::ImpactOptions impact;
+    std::vector<rules::Shard> shards;
+};
+
+Json jobToJson(const ShardedRulesRequest& r, const std::vector<rules::Shard>& shards, const fs::path& folder)
+{
+    Json ruleSets = Json::array();
+    for (const auto& rs : r.ruleSets)
+        ruleSets.push_back({{"file", rs.file}, {"text", rs.text}});
+    Json shardList = Json::array();
+    for (const auto& s : shards)
+        shardList.push_back({{"file", fs::relative(s.path, folder).string()},
+                             {"line_offset", s.lineOffset},
+                             {"at_input_start", s.atInputStart},
+                             {"bytes", s.bytes}});
+    return {{"version", rules::kPartialsVersion},
+            {"source", r.source},
+            {"format", std::string(rules::toString(r.data.options.format))},
+            {"declared", fieldsToJson(r.data.options.declared)},
+            {"id_column", r.data.options.idColumn},
+            {"on_bad_row", std::string(rules::toString(r.data.options.onBadRow))},
+            {"rule_sets", ruleSets},
+            {"compare", r.compare},
+            {"all_rules", r.allRules},
+            {"threads", r.threads},
+            {"label_column", r.impact.labelColumn},
+            {"amount_column", r.impact.amountColumn},
+            {"max_changed", r.impact.maxChanged},
+            {"shards", shardList}};
+}
+
+Result<Job> loadJob(const fs::path& folder)
+{
+    auto json = readJsonFile(folder / "job.json");
+    if (!json)
+        return std::unexpected(json.error());
+    try {
+        if (json->at("version").get<int>() != rules::kPartialsVersion)
+            return fail(fmt::format("{}: a job of another version of Sandbench", (folder / "job.json").string()));
+        Job job;
+        job.source = json->at("source").get<std::string>();
+        const auto format = json->at("format").get<std::string>();
+        job.read.format = format == "jsonl" ? rules::DataFormat::JsonLines : rules::DataFormat::Csv;
+        job.read.declared = fieldsFromJson(json->at("declared"));
+        job.read.idColumn = json->at("id_column").get<std::string>();
+        job.read.onBadRow =
+            json->at("on_bad_row").get<std::string>() == "skip" ? rules::BadRowPolicy::Skip : rules::BadRowPolicy::Fail;
+        for (const auto& rs : json->at("rule_sets"))
+            job.ruleSets.emplace_back(rs.at("file").get<std::string>(), rs.at("text").get<std::string>());
+        job.compare = json->at("compare").get<bool>();
+        job.allRules = json->at("all_rules").get<bool>();
+        job.threads = json->at("threads").get<unsigned>();
+        job.impact.labelColumn = json->at("label_column").get<std::string>();
+        job.impact.amountColumn = json->at("amount_column").get<std::string>();
+        job.impact.maxChanged = json->at("max_changed").get<std::size_t>();
+        for (const auto& s : json->at("shards")) {
+            rules::Shard shard;
+            shard.path = folder / s.at("file").get<std::string>();
+            shard.lineOffset = s.at("line_offset").get<std::int64_t>();
+            shard.atInputStart = s.at("at_input_start").get<bool>();
+            shard.bytes = s.at("bytes").get<std::uint64_t>();
+            job.shards.push_back(std::move(shard));
+        }
+        if (job.ruleSets.empty())
+            return fail(fmt::format("{}: a job without rule sets", (folder / "job.json").string()));
+        return job;
+    } catch (const nlohmann::json::exception& e) {
+        return fail(fmt::format("{}: not a job of Sandbench: {}", (folder / "job.json").string(), e.what()));
+    }
+}
+
+// ---- The tasks ---------------------------------------------------------------------------------------------
+
+// A task's result that is an error of the input (a bad row, a rule that does not compile): the merge reports
+// the first as the command's error. `kind` orders them as a local run meets them: read, compile, impact.
+std::string errorResult(std::string_view kind, const std::string& message)
+{
+    return Json{{"version", rules::kPartialsVersion}, {"ok", false}, {"kind", kind}, {"error", message}}.dump();
+}
+
+Result<void> scanTask(const fs::path& folder, const Job& job, std::size_t k)
+{
+    const rules::ReadOptions options = rules::readOptionsFor(job.shards[k], job.read, job.source);
+    auto scan = rules::scanColumns(job.shards[k].path, options);
+    const std::string text = scan ? Json{{"version", rules::kPartialsVersion}, {"ok", true}, {"scan", rules::columnScanToJson(*scan)}}.dump()
+                                  : errorResult("read", scan.error().message);
+    return writeAtomically(scanFile(folder, k), text);
+}
+
+Result<void> evalTask(const fs::path& folder, const Job& job, std::size_t k)
+{
+    rules::ReadOptions options = rules::readOptionsFor(job.shards[k], job.read, job.source);
+    if (fs::exists(folder / "columns.json")) {
+        auto columns = readJsonFile(folder / "columns.json");
+        if (!columns)
+            return std::unexpected(columns.error());
+        try {
+            options.columns = fieldsFromJson(*columns);
+        } catch (const nlohmann::json::exception& e) {
+            return fail(fmt::format("{}: not the job's columns: {}", (folder / "columns.json").string(), e.what()));
+        }
+    }
+    // Progress: the records every rule set has been evaluated on, averaged, every half second.
+    auto lastWrite = Clock::now();
+    std::size_t side = 0, sides = job.ruleSets.size(), rows = 0;
+    auto report = [&](std::size_t done) {
+        if (Clock::now() - lastWrite < std::chrono::milliseconds(500))
+            return;
+        lastWrite = Clock::now();
+        (void)writeAtomically(progressFile(folder, k), std::to_string((side * rows + done) / sides));
+    };
+
+    rules::ReadReport readReport;
+    auto data = rules::readDataset(job.shards[k].path, options, &readReport);
+    if (!data)
+        return writeAtomically(partialFile(folder, k), errorResult("read", data.error().message));
+    rows = data->rowCount();
+
+    std::vector<rules::ParsedRuleSet> parsed;
+    parsed.reserve(job.ruleSets.size());
+    for (const auto& [file, text] : job.ruleSets)
+        parsed.push_back(rules::parseRuleSet(text, file));
+    std::vector<EvaluatedSide> evaluated;
+    for (side = 0; side < parsed.size(); ++side) {
+        rules::EvalOptions eval;
+        eval.allRules = job.allRules;
+        eval.threads = job.threads;
+        eval.progress = [&](std::size_t done, std::size_t) { report(done); };
+        auto one = evaluateOn(parsed[side].ruleSet, job.ruleSets[side].first, *data, eval);
+        if (!one)
+            return writeAtomically(partialFile(folder, k), errorResult("compile", one.error().message));
+        evaluated.push_back(std::move(*one));
+    }
+    Json tallies = Json::array();
+    if (job.compare) {
+        for (std::size_t v = 1; v < evaluated.size(); ++v) {
+            auto tally = rules::tallyImpact(*evaluated[0].compiled, evaluated[0].evaluation, *evaluated[v].compiled,
+                                            evaluated[v].evaluation, *data, job.impact);
+            if (!tally)
+                return writeAtomically(partialFile(folder, k), errorResult("impact", tally.error().message));
+            tallies.push_back(rules::impactTallyToJson(*tally));
+        }
+    }
+    Json evaluations = Json::array();
+    for (const auto& e : evaluated)
+        evaluations.push_back(rules::evaluationToJson(e.evaluation));
+    const int id = data->idColumn();
+    const Json result = {{"version", rules::kPartialsVersion},
+                         {"ok", true},
+                         {"report", rules::readReportToJson(readReport)},
+                         {"schema", fieldsToJson(data->schema().fields)},
+                         {"id_column", id},
+                         {"evaluations", evaluations},
+                         {"tallies", tallies}};
+    side = sides;
+    (void)writeAtomically(progressFile(folder, k), std::to_string(rows));
+    return writeAtomically(partialFile(folder, k), result.dump());
+}
+
+// ---- The command that submits and merges ------------------------------------------------------------------
+
+// The job folder, removed when the command ends unless kept (a failed stage's logs).
+class JobFolder {
+public:
+    explicit JobFolder(fs::path path) : m_path(std::move(path)) {}
+    ~JobFolder()
+    {
+        if (!m_keep) {
+            std::error_code ec;
+            fs::remove_all(m_path, ec);
+        }
+    }
+    JobFolder(const JobFolder&) = delete;
+    JobFolder& operator=(const JobFolder&) = delete;
+    const fs::path& path() const { return m_path; }
+    void keep() { m_keep = true; }
+
+private:
+    fs::path m_path;
+    bool m_keep = false;
+};
+
+std::uint64_t recordsDone(const fs::path& folder, std::size_t shards)
+{
+    std::uint64_t total = 0;
+    for (std::size_t k = 0; k < shards; ++k) {
+        std::ifstream in(progressFile(folder, k));
+        std::uint64_t n = 0;
+        if (in >> n)
+            total += n;
+    }
+    return total;
+}
+
+Result<cluster::StageReport> runStage(const ShardedRulesRequest& r, JobFolder& folder, std::string_view stage,
+                                      std::size_t shards, const std::string& partition, ShardedPhase phase,
+                                      const fs::path& program)
+{
+    cluster::StageRequest stageRequest;
+    stageRequest.name = fmt::format("sandbench-{}", stage);
+    stageRequest.folder = folder.path();
+    stageRequest.command = {program.string(), "rules", "task", "--job", folder.path().string(), "--stage",
+                            std::string(stage)};
+    stageRequest.tasks = shards;
+    stageRequest.partition = partition;
+    const fs::path dir = folder.path();
+    stageRequest.finished = [dir, stage](std::size_t k) {
+        std::error_code ec;
+        return fs::exists(stage == "scan" ? scanFile(dir, k) : partialFile(dir, k), ec);
+    };
+    if (stage == "eval")
+        stageRequest.recordsDone = [dir, shards] { return recordsDone(dir, shards); };
+    auto report = cluster::runArrayStage(r.settings, stageRequest, r.cancel, [&](const cluster::StageProgress& p) {
+        if (r.progress)
+            r.progress(phase, p);
+    });
+    if (!report && report.error().message.rfind("cancelled", 0) != 0) {
+        folder.keep();
+        return fail(fmt::format("{} (the job's folder, with each task's log, is kept: {})", report.error().message,
+                                folder.path().string()));
+    }
+    return report;
+}
+
+// The results of a stage, in shard order; the first error a local run would meet, when there is one.
+Result<std::vector<Json>> stageResults(const fs::path& folder, std::size_t shards, bool scan)
+{
+    std::vector<Json> results;
+    std::optional<std::string> compileError, impactError;
+    for (std::size_t k = 0; k < shards; ++k) {
+        const fs::path file = scan ? scanFile(folder, k) : partialFile(folder, k);
+        auto json = readJsonFile(file);
+        if (!json)
+            return std::unexpected(json.error());
+        if (!json->is_object() || !json->contains("ok") || !(*json)["ok"].is_boolean())
+            return fail(fmt::format("{}: not a task's result", file.string()));
+        if (!(*json)["ok"].get<bool>()) {
+            const std::string kind = json->value("kind", "");
+            const std::string error = json->value("error", "");
+            if (kind == "read")
+                return fail(error);
+            if (kind == "compile" && !compileError)
+                compileError = error;
+            else if (kind == "impact" && !impactError)
+                impactError = error;
+            else if (kind != "compile" && kind != "impact")
+                return fail(fmt::format("{}: not a task's result", file.string()));
+            continue;
+        }
+        results.push_back(std::move(*json));
+    }
+    if (compileError)
+        return fail(*compileError);
+    if (impactError)
+        return fail(*impactError);
+    return results;
+}
+
+} // namespace
+
+std::string_view toString(ShardedPhase phase)
+{
+    switch (phase) {
+    case ShardedPhase::Splitting: return "splitting";
+    case ShardedPhase::Scanning: return "scanning";
+    case ShardedPhase::Evaluating: return "evaluating";
+    case ShardedPhase::Merging: return "merging";
+    }
+    return "?";
+}
+
+Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
+{
+    if (r.ruleSets.empty() || (r.compare && r.ruleSets.size() < 2))
+        return fail("nothing to evaluate");
+    if (r.shards < 1 || r.shards > 1000)
+        return fail(fmt::format("--shards {}: from 1 to 1000", r.shards));
+    if (auto ok = cluster::checkSpool(r.settings.spool); !ok)
+        return std::unexpected(ok.error());
+    auto partition = cluster::choosePartition(r.settings, r.partition);
+    if (!partition)
+        return std::unexpected(partition.error());
+    std::error_code ec;
+    fs::path program = r.settings.sandbench.empty() ? fs::read_symlink("/proc/self/exe", ec) : r.settings.sandbench;
+    if (program.empty())
+        return fail("cannot tell which sandbench the nodes should run: set slurm.sandbench");
+
+    // What reading the whole file would refuse at once (binary content, no header) is refused here, as it is.
+    rules::ReadOptions whole = r.data.options;
+    whole.sourceName = r.source;
+    auto head = rules::scanColumns(r.data.path, whole, true);
+    if (!head)
+        return std::unexpected(head.error());
+
+    auto uuid = randomUuid();
+    if (!uuid)
+        return std::unexpected(uuid.error());
+    JobFolder folder(r.settings.spool / ("rules-" + *uuid));
+    if (!fs::create_directory(folder.path(), ec))
+        return fail(fmt::format("{}: cannot make the job's folder: {}", folder.path().string(), ec.message()));
+    fs::create_directory(folder.path() / "shards", ec);
+
+    ShardedRulesResult out;
+    out.source = r.source;
+    auto started = Clock::now();
+    rules::SplitOptions split;
+    split.shards = r.shards;
+    split.format = r.data.options.format;
+    split.cancel = r.cancel;
+    split.progress = [&](std::uint64_t, std::uint64_t) {
+        if (r.progress)
+            r.progress(ShardedPhase::Splitting, cluster::StageProgress{});
+    };
+    auto shards = rules::splitDataFile(r.data.path, folder.path() / "shards", split);
+    if (!shards)
+        return std::unexpected(shards.error());
+    out.shards = shards->size();
+    out.splitSeconds = secondsSince(started);
+    if (auto ok = writeAtomically(folder.path() / "job.json", jobToJson(r, *shards, folder.path()).dump()); !ok)
+        return std::unexpected(ok.error());
+
+    if (head->needed) {
+        started = Clock::now();
+        auto stage = runStage(r, folder, "scan", out.shards, *partition, ShardedPhase::Scanning, program);
+        if (!stage)
+            return std::unexpected(stage.error());
+        out.jobs.insert(out.jobs.end(), stage->jobs.begin(), stage->jobs.end());
+        out.retried += stage->retried;
+        auto results = stageResults(folder.path(), out.shards, true);
+        if (!results)
+            return std::unexpected(results.error());
+        std::vector<rules::ColumnScan> scans;
+        for (const auto& result : *results) {
+            auto scan = rules::columnScanFromJson(result.at("scan"));
+            if (!scan)
+                return std::unexpected(scan.error());
+            scans.push_back(std::move(*scan));
+        }
+        auto merged = rules::mergeScans(scans, whole, r.source);
+        if (!merged)
+            return std::unexpected(merged.error());
+        if (auto ok = writeAtomically(folder.path() / "columns.json", fieldsToJson(rules::settleColumns(*merged)).dump());
+            !ok)
+            return std::unexpected(ok.error());
+        out.scanSeconds = secondsSince(started);
+    }
+
+    started = Clock::now();
+    auto stage = runStage(r, folder, "eval", out.shards, *partition, ShardedPhase::Evaluating, program);
+    if (!stage)
+        return std::unexpected(stage.error());
+    out.jobs.insert(out.jobs.end(), stage->jobs.begin(), stage->jobs.end());
+    out.retried += stage->retried;
+    out.evalSeconds = secondsSince(started);
+
+    started = Clock::now();
+    if (r.progress)
+        r.progress(ShardedPhase::Merging, cluster::StageProgress{});
+    auto results = stageResults(folder.path(), out.shards, false);
+    if (!results)
+        return std::unexpected(results.error());
+    const std::size_t variants = r.compare ? r.ruleSets.size() - 1 : 0;
+    for (std::size_t k = 0; k < results->size(); ++k) {
+        const Json& part = (*results)[k];
+        const std::string where = partialFile(folder.path(), k).string();
+        try {
+            if (part.at("version").get<int>() != rules::kPartialsVersion)
+                return fail(fmt::format("{}: a result of another version of Sandbench", where));
+            auto report = rules::readReportFromJson(part.at("report"));
+            if (!report)
+                return fail(fmt::format("{}: {}", where, report.error().message));
+            rules::Schema schema;
+            schema.fields = fieldsFromJson(part.at("schema"));
+            const int id = part.at("id_column").get<int>();
+            const auto& evaluations = part.at("evaluations");
+            const auto& tallies = part.at("tallies");
+            if (evaluations.size() != r.ruleSets.size() || tallies.size() != variants)
+                return fail(fmt::format("{}: not the results of this job's rule sets", where));
+            if (k == 0) {
+                out.schema = schema;
+                out.idColumn = id;
+                out.report = *report;
+            } else {
+                if (!(schema == out.schema) || id != out.idColumn)
+                    return fail(fmt::format("{}: its shard was read with other columns than the first", where));
+                rules::addReadReport(out.report, *report, r.data.options.maxBadRowExamples);
+            }
+            for (std::size_t s = 0; s < evaluations.size(); ++s) {
+                auto ev = rules::evaluationFromJson(evaluations[s]);
+                if (!ev)
+                    return fail(fmt::format("{}: {}", where, ev.error().message));
+                if (k == 0)
+                    out.evaluations.push_back(std::move(*ev));
+                else if (auto ok = rules::addEvaluation(out.evaluations[s], *ev); !ok)
+                    return fail(fmt::format("{}: {}", where, ok.error().message));
+            }
+            for (std::size_t v = 0; v < tallies.size(); ++v) {
+                auto tally = rules::impactTallyFromJson(tallies[v]);
+                if (!tally)
+                    return fail(fmt::format("{}: {}", where, tally.error().message));
+                if (k == 0)
+                    out.tallies.push_back(std::move(*tally));
+                else if (auto ok = out.tallies[v].add(*tally); !ok)
+                    return fail(fmt::format("{}: {}", where, ok.error().message));
+            }
+            out.taskSeconds = std::max(out.taskSeconds, out.evaluations.empty() ? 0.0 : out.evaluations[0].seconds);
+        } catch (const nlohmann::json::exception& e) {
+            return fail(fmt::format("{}: not a task's result: {}", where, e.what()));
+        }
+    }
+    if (out.idColumn >= static_cast<int>(out.schema.fields.size()))
+        return fail("the tasks' results name an id column the data does not have");
+
+    // The rule sets compiled against the data's columns, as the tasks compiled them; their figures checked
+    // against what the tasks counted.
+    for (std::size_t s = 0; s < r.ruleSets.size(); ++s) {
+        auto compiled = rules::compileRuleSet(*r.ruleSets[s].ruleSet, &out.schema);
+        if (!compiled.compiled)
+            return fail(errorsText(compiled.diagnostics, r.ruleSets[s].file));
+        if (r.warnings) {
+            std::vector<rules::Diagnostic> warnings;
+            for (const auto& d : compiled.diagnostics) {
+                if (d.severity != rules::Severity::Error)
+                    warnings.push_back(d);
+            }
+            r.warnings(s, warnings);
+        }
+        const auto& ev = out.evaluations[s];
+        if (ev.rules.size() != compiled.compiled->rules.size()
+            || ev.decisionCounts.size() != compiled.compiled->decisions.size())
+            return fail("the tasks' results are not of these rule sets");
+        out.compiled.push_back(std::move(*compiled.compiled));
+    }
+    for (std::size_t v = 0; v < out.tallies.size(); ++v) {
+        const auto& base = out.compiled[0];
+        const auto& cand = out.compiled[v + 1];
+        for (const auto& c : out.tallies[v].changed) {
+            if (c.before.decision >= base.decisions.size() || c.after.decision >= cand.decisions.size()
+                || c.before.rule >= static_cast<std::int32_t>(base.rules.size())
+                || c.after.rule >= static_cast<std::int32_t>(cand.rules.size()))
+                return fail("the tasks' results name decisions or rules these rule sets do not have");
+        }
+    }
+    out.mergeSeconds = secondsSince(started);
+    return out;
+}
+
+Result<void> runShardedRulesTask(const fs::path& folder, std::string_view stage, std::size_t shard)
+{
+    auto job = loadJob(folder);
+    if (!job)
+        return std::unexpected(job.error());
+    if (shard >= job->shards.size())
+        return fail(fmt::format("the job has {} shards: no shard {}", job->shards.size(), shard));
+    if (stage == "scan")
+        return scanTask(folder, *job, shard);
+    if (stage == "eval")
+        return evalTask(folder, *job, shard);
+    return fail(fmt::format("no stage {} (scan, eval)", stage));
+}
+
+} // namespace sb

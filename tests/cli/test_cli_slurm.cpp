@@ -1,0 +1,295 @@
+// `rules eval | impact | ab --backend slurm` on a real single-node Slurm cluster (tests/slurm/slurm-cluster,
+// started by the ctest fixture slurm_cluster, SLURM_CONF naming it): the merged JSON is byte for byte the
+// local run's on the demo dataset and a generated million-record one, inferred types and bad rows included;
+// a task killed mid-run is retried (or, with no retries left, reported naming the job and node); Ctrl-C
+// cancels every job and leaves none behind; what is misconfigured is refused, naming what.
+
+#include "cli_fixture.h"
+
+#include <chrono>
+#include <csignal>
+#include <regex>
+#include <thread>
+
+namespace sb::clitest {
+namespace {
+
+using namespace std::chrono_literals;
+
+// The demo's rule sets without their `fields:`: every column's type is then inferred, which takes the
+// cluster's scan stage.
+std::string withoutFields(const std::string& yaml)
+{
+    return std::regex_replace(yaml, std::regex("fields:\n(  [^\n]*\n)+"), "");
+}
+
+class SlurmCli : public Cli {
+protected:
+    void SetUp() override
+    {
+        Cli::SetUp();
+        ASSERT_NE(std::getenv("SLURM_CONF"), nullptr) << "run through ctest: the fixture slurm_cluster sets SLURM_CONF";
+        // The spool: in the cluster's folder, where the jobs (run as this user) may write.
+        const fs::path clusterDir = fs::path(std::getenv("SLURM_CONF")).parent_path();
+        m_spool = clusterDir / ("spool-" + m_dir.filename().string());
+        fs::create_directories(m_spool);
+        configure("slurm:\n  spool: " + m_spool.string() + "\n  poll_ms: 50\n  retries: 2\n");
+        m_demo = fs::path(SANDBENCH_DEMO_DIR);
+    }
+    void TearDown() override
+    {
+        fs::remove_all(m_spool);
+        Cli::TearDown();
+    }
+
+    void configure(const std::string& yaml)
+    {
+        m_config = write("config.yaml", yaml);
+        ::setenv("SANDBENCH_CONFIG", m_config.c_str(), 1);
+    }
+
+    // The command's stdout and exit status, locally and on the cluster.
+    void expectSameAsLocal(const std::string& args, const std::string& shards = "4")
+    {
+        SCOPED_TRACE(args);
+        const Output local = cli(args + " --json");
+        const Output slurm = cli(args + " --json --backend slurm --shards " + shards);
+        EXPECT_EQ(slurm.status, local.status) << slurm.out;
+        EXPECT_EQ(slurm.out, local.out);
+        EXPECT_TRUE(spoolIsEmpty());
+    }
+
+    bool spoolIsEmpty() const { return fs::is_empty(m_spool); }
+
+    // Jobs of this test's runs Slurm still lists.
+    std::string ourJobs() const { return trimmed(shell("squeue --noheader --name=sandbench-scan,sandbench-eval 2>&1").out); }
+
+    std::string demo(const std::string& name) const { return quoted((m_demo / name).string()); }
+
+    std::string millionRecords()
+    {
+        const fs::path file = m_dir / "million.csv";
+        const auto r = cli("data generate --rows 1000000 " + quoted(file.string()));
+        EXPECT_EQ(r.status, 0) << r.out;
+        return quoted(file.string());
+    }
+
+    fs::path m_spool;
+    std::string m_config;
+    fs::path m_demo;
+};
+
+TEST_F(SlurmCli, DemoImpactAndAbAreTheLocalJson)
+{
+    const std::string data = " --data " + demo("transactions.csv");
+    expectSameAsLocal("rules impact --baseline " + demo("rules/current.yaml") + " --candidate " +
+                      demo("rules/variant_a.yaml") + data + " --label-column is_fraud --amount-column amount");
+    expectSameAsLocal("rules impact --baseline " + demo("rules/current.yaml") + " --candidate " +
+                      demo("rules/variant_b.yaml") + data + " --limit 7");
+    expectSameAsLocal("rules ab --baseline " + demo("rules/current.yaml") + " --variant " +
+                      demo("rules/variant_a.yaml") + " --variant " + demo("rules/variant_b.yaml") + data +
+                      " --label-column is_fraud --amount-column amount");
+    // One shard, and more shards than the cluster has cores.
+    expectSameAsLocal("rules ab --baseline " + demo("rules/current.yaml") + " --variant " +
+                          demo("rules/variant_b.yaml") + data + " --label-column is_fraud",
+                      "1");
+    expectSameAsLocal("rules impact --baseline " + demo("rules/current.yaml") + " --candidate " +
+                          demo("rules/variant_b.yaml") + data,
+                      "13");
+}
+
+TEST_F(SlurmCli, EvalIsTheLocalJsonButForItsTiming)
+{
+    const std::string args = "rules eval --rules " + demo("rules/variant_b.yaml") + " --data " +
+                             demo("transactions.csv") + " --json";
+    const Output local = cli(args);
+    const Output slurm = cli(args + " --backend slurm --shards 3");
+    ASSERT_EQ(slurm.status, 0) << slurm.out;
+    auto a = nlohmann::json::parse(local.out), b = nlohmann::json::parse(slurm.out);
+    ASSERT_TRUE(a.contains("timing") && b.contains("timing"));
+    a.erase("timing");
+    b.erase("timing");
+    EXPECT_EQ(a, b);
+}
+
+TEST_F(SlurmCli, AMillionRecordsWithInferredTypesAreTheLocalJson)
+{
+    const std::string data = " --data " + millionRecords();
+    const std::string current = write("current.yaml", withoutFields(readFile(m_demo / "rules/current.yaml")));
+    const std::string a = write("variant_a.yaml", withoutFields(readFile(m_demo / "rules/variant_a.yaml")));
+    const std::string b = write("variant_b.yaml", withoutFields(readFile(m_demo / "rules/variant_b.yaml")));
+    ASSERT_EQ(readFile(current).find("fields:"), std::string::npos);
+    expectSameAsLocal("rules impact --baseline " + quoted(current) + " --candidate " + quoted(a) + data +
+                      " --label-column is_fraud --amount-column amount");
+    expectSameAsLocal("rules ab --baseline " + quoted(current) + " --variant " + quoted(a) + " --variant " + quoted(b) +
+                      data + " --label-column is_fraud --amount-column amount --limit 50");
+}
+
+TEST_F(SlurmCli, JsonLinesBadRowsAndInputErrorsAreTheLocalOnes)
+{
+    // JSON Lines with fields that appear late and a type settled by the last record, and lines that are not JSON.
+    std::string jsonl;
+    for (int i = 0; i < 3000; ++i) {
+        jsonl += "{\"id\": \"r" + std::to_string(i) + "\", \"amount\": " + std::to_string(i % 400) +
+                 (i % 100 == 0 ? ", \"extra\": {\"flag\": true}" : "") + ", \"country\": \"" +
+                 (i % 3 ? "US" : "NG") + "\"}\n";
+        if (i % 701 == 0)
+            jsonl += "{not json\n";
+    }
+    jsonl += "{\"id\": \"last\", \"amount\": 2.5, \"country\": \"FR\"}\n";
+    const std::string data = write("records.jsonl", jsonl);
+    const std::string base = write("base.yaml", "name: base\ndefault: {decision: allow, score: 0}\nrules:\n"
+                                                "  - {id: big, when: 'amount > 300.0', decision: review, score: 10}\n");
+    const std::string cand = write("cand.yaml", "name: cand\ndefault: {decision: allow, score: 0}\nrules:\n"
+                                                "  - {id: big, when: 'amount > 200.0', decision: review, score: 10}\n"
+                                                "  - {id: ng, when: \"country == 'NG'\", decision: block, score: 50}\n");
+    const std::string impact = "rules impact --baseline " + quoted(base) + " --candidate " + quoted(cand) + " --data " + quoted(data);
+    expectSameAsLocal(impact + " --on-bad-row skip", "5");
+    // A bad row refused: the same error, naming the same line.
+    expectSameAsLocal(impact, "5");
+    const Output refused = cli(impact + " --backend slurm --shards 5", true);
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_NE(refused.out.find("records.jsonl:2: not valid JSON"), std::string::npos) << refused.out;
+    // A candidate that does not compile against the data, a label column the data lacks.
+    const std::string broken = write("broken.yaml", "name: b\ndefault: {decision: allow, score: 0}\nrules:\n"
+                                                    "  - {id: x, when: 'amount > \"text\"', decision: block, score: 1}\n");
+    expectSameAsLocal("rules impact --baseline " + quoted(base) + " --candidate " + quoted(broken) + " --data " +
+                          quoted(data) + " --on-bad-row skip",
+                      "3");
+    expectSameAsLocal(impact + " --on-bad-row skip --label-column nope", "3");
+}
+
+// Runs the CLI in the background with `args`; its pid.
+pid_t startCli(const std::string& args, const fs::path& out, const fs::path& err)
+{
+    const std::string command = "exec " + std::string(SANDBENCH_CLI) + " " + args + " > " + quoted(out.string()) +
+                                " 2> " + quoted(err.string());
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    return pid;
+}
+
+int waitFor(pid_t pid)
+{
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Kills (SIGKILL) the first evaluating task that runs, as a node's crash would; whether one was found.
+bool killARunningTask(pid_t command)
+{
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (std::chrono::steady_clock::now() < deadline) {
+        const std::string pid = trimmed(shell("pgrep -f -- '--stage [e]val' | head -1").out);
+        if (!pid.empty()) {
+            shell("kill -KILL " + pid);
+            return true;
+        }
+        int status = 0;
+        if (::waitpid(command, &status, WNOHANG) == command)
+            return false; // it ended before a task could be caught
+        std::this_thread::sleep_for(2ms);
+    }
+    return false;
+}
+
+TEST_F(SlurmCli, ATaskKilledMidRunIsRetriedThenReported)
+{
+    const std::string args = "rules impact --baseline " + demo("rules/current.yaml") + " --candidate " +
+                             demo("rules/variant_a.yaml") + " --data " + millionRecords() +
+                             " --label-column is_fraud --amount-column amount --threads 1 --json --backend slurm --shards 2";
+    const Output local = cli("rules impact --baseline " + demo("rules/current.yaml") + " --candidate " +
+                             demo("rules/variant_a.yaml") + " --data " + quoted((m_dir / "million.csv").string()) +
+                             " --label-column is_fraud --amount-column amount --threads 1 --json");
+    ASSERT_EQ(local.status, 0);
+
+    // Retried: the same result, and the retry said.
+    const pid_t retried = startCli(args, m_dir / "out", m_dir / "err");
+    ASSERT_TRUE(killARunningTask(retried));
+    EXPECT_EQ(waitFor(retried), 0) << readFile(m_dir / "err");
+    EXPECT_EQ(readFile(m_dir / "out"), local.out);
+    EXPECT_NE(readFile(m_dir / "err").find("1 retried"), std::string::npos) << readFile(m_dir / "err");
+    EXPECT_TRUE(spoolIsEmpty());
+
+    // No retries left: reported, naming the job, the task and the node; nothing printed as a result.
+    configure("slurm:\n  spool: " + m_spool.string() + "\n  poll_ms: 50\n  retries: 0\n");
+    const pid_t reported = startCli(args, m_dir / "out", m_dir / "err");
+    ASSERT_TRUE(killARunningTask(reported));
+    EXPECT_EQ(waitFor(reported), 1);
+    const std::string err = readFile(m_dir / "err");
+    EXPECT_TRUE(std::regex_search(err, std::regex(R"(Slurm job \d+_\d \(task \d of 2\) failed on node sbtest-node)"))) << err;
+    EXPECT_NE(err.find("the job's folder, with each task's log, is kept"), std::string::npos) << err;
+    const auto out = nlohmann::json::parse(readFile(m_dir / "out"));
+    EXPECT_EQ(out.value("ok", true), false);
+    EXPECT_FALSE(out.contains("affected"));
+    EXPECT_EQ(ourJobs(), "");
+}
+
+TEST_F(SlurmCli, CtrlCCancelsEveryJobAndLeavesNoneBehind)
+{
+    const std::string args = "rules ab --baseline " + demo("rules/current.yaml") + " --variant " + demo("rules/variant_a.yaml") +
+                             " --variant " + demo("rules/variant_b.yaml") + " --data " + millionRecords() +
+                             " --threads 1 --json --backend slurm --shards 6";
+    const pid_t command = startCli(args, m_dir / "out", m_dir / "err");
+    // Once Slurm has its jobs queued or running.
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (ourJobs().empty() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(5ms);
+    ASSERT_NE(ourJobs(), "") << readFile(m_dir / "err");
+    ::kill(command, SIGINT);
+    EXPECT_EQ(waitFor(command), 1);
+    EXPECT_NE(readFile(m_dir / "err").find("cancelled: the Slurm jobs were cancelled (scancel)"), std::string::npos)
+        << readFile(m_dir / "err");
+    EXPECT_EQ(ourJobs(), "");
+    EXPECT_EQ(trimmed(shell("pgrep -f -- '--stage (scan|eval)'").out), "");
+    EXPECT_TRUE(spoolIsEmpty());
+}
+
+TEST_F(SlurmCli, WhatIsMisconfiguredIsRefusedNamingIt)
+{
+    const std::string impact = "rules impact --baseline " + demo("rules/current.yaml") + " --candidate " +
+                               demo("rules/variant_a.yaml") + " --data " + demo("transactions.csv") + " --backend slurm";
+    ::setenv("SANDBENCH_CONFIG", (m_dir / "none.yaml").c_str(), 1);
+    auto r = cli(impact, true);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("no Slurm is configured: add a slurm section with a spool folder to " + (m_dir / "none.yaml").string()),
+              std::string::npos) << r.out;
+
+    configure("slurm:\n  spool: relative/path\n");
+    r = cli(impact, true);
+    EXPECT_NE(r.out.find("config.yaml:2: slurm.spool: an absolute path"), std::string::npos) << r.out;
+    configure("slurm:\n  spool: /tmp\n  retries: many\n");
+    r = cli(impact, true);
+    EXPECT_NE(r.out.find("config.yaml:3: slurm.retries is a whole number from 0 to 20"), std::string::npos) << r.out;
+    configure("slurm:\n  spool: /tmp\n  spoool: /tmp\n");
+    r = cli(impact, true);
+    EXPECT_NE(r.out.find("config.yaml:3: slurm: unknown setting 'spoool'"), std::string::npos) << r.out;
+    configure("slurm: [\n");
+    r = cli(impact, true);
+    EXPECT_NE(r.out.find("config.yaml:"), std::string::npos) << r.out;
+    EXPECT_EQ(r.status, 1);
+
+    configure("slurm:\n  spool: " + (m_dir / "missing").string() + "\n");
+    r = cli(impact, true);
+    EXPECT_NE(r.out.find("is not a folder (slurm.spool: a folder every node sees)"), std::string::npos) << r.out;
+
+    configure("slurm:\n  spool: " + m_spool.string() + "\n");
+    r = cli(impact + " --partition nowhere", true);
+    EXPECT_NE(r.out.find("no Slurm partition named nowhere (partitions: sbtest)"), std::string::npos) << r.out;
+
+    // A stored dataset is read on this machine, not cut into shards.
+    r = cli("rules impact --baseline " + demo("rules/current.yaml") + " --candidate " + demo("rules/variant_a.yaml") +
+                " --data some_snapshot --backend slurm",
+            true);
+    EXPECT_NE(r.out.find("--backend slurm reads a data file"), std::string::npos) << r.out;
+    // --shards and --partition only go with --backend.
+    EXPECT_EQ(cli("rules impact --baseline a.yaml --candidate b.yaml --data x.csv --shards 3").status, 2);
+    EXPECT_EQ(ourJobs(), "");
+}
+
+} // namespace
+} // namespace sb::clitest
