@@ -476,8 +476,11 @@ int policyCommand(const PolicyOptions& options)
 int doctorCommand(bool json)
 {
     const DoctorReport report = runDoctor();
+    const cluster::SlurmDoctor slurm = cluster::checkSlurm();
     if (json) {
-        std::cout << dumpJson(doctorToJson(report)) << '\n';
+        auto out = doctorToJson(report);
+        out["backends"] = {{"slurm", slurmDoctorToJson(slurm)}};
+        std::cout << dumpJson(out) << '\n';
     } else {
         for (const auto& l : report.layers)
             std::cout << fmt::format("  {:<18} {:<4} {}\n", l.name, l.available ? "yes" : "no", l.detail);
@@ -487,6 +490,15 @@ int doctorCommand(bool json)
         std::cout << '\n';
         for (const auto& n : report.notes)
             std::cout << "note: " << n << '\n';
+        std::cout << "\nslurm backend: ";
+        if (!slurm.configError.empty())
+            std::cout << "the configuration cannot be read: " << slurm.configError << '\n';
+        else if (!slurm.configured)
+            std::cout << "not configured (" << slurm.config.string() << " has no slurm section; docs/SCALING.md)\n";
+        else
+            std::cout << (slurm.ok() ? "ready" : "not ready") << " (" << slurm.config.string() << ")\n";
+        for (const auto& c : slurm.checks)
+            std::cout << fmt::format("  {:<18} {:<4} {}\n", c.name, c.ok ? "yes" : "no", c.detail);
     }
     const bool processLevel = !report.levels.empty() && report.levels.front().second;
     return processLevel ? 0 : kExitFailure;

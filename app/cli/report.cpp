@@ -93,6 +93,18 @@ json doctorToJson(const DoctorReport& report)
     return {{"layers", layers}, {"levels", levels}, {"notes", report.notes}};
 }
 
+json slurmDoctorToJson(const cluster::SlurmDoctor& slurm)
+{
+    json checks = json::object();
+    for (const auto& c : slurm.checks)
+        checks[c.name] = {{"ok", c.ok}, {"detail", c.detail}};
+    return {{"configured", slurm.configured},
+            {"config", slurm.config.string()},
+            {"error", slurm.configError.empty() ? json(nullptr) : json(slurm.configError)},
+            {"ready", slurm.ok()},
+            {"checks", checks}};
+}
+
 json auditRecordToJson(const AuditRecord& record)
 {
     // The details as JSON when they parse (Sandbench writes objects); a hand-edited text stays a string.

@@ -3,6 +3,7 @@
 // JSON and text renderings of core results for the command line. The JSON field names are a contract.
 
 #include "agents/agent_session.h"
+#include "cluster/slurm.h"
 #include "isolation/doctor.h"
 #include "isolation/run.h"
 #include "store/audit.h"
@@ -19,6 +20,8 @@ nlohmann::json runToJson(const RunRequest& request, const RunResult& result, con
 nlohmann::json policyVersionToJson(const PolicyVersion& policy);
 nlohmann::json metricsToJson(const MetricsSnapshot& metrics);
 nlohmann::json doctorToJson(const DoctorReport& report);
+// sandbench doctor --json's backends.slurm: configured, config, error, ready, checks (sinfo, partition, spool).
+nlohmann::json slurmDoctorToJson(const cluster::SlurmDoctor& slurm);
 // {seq, at_ms, at (ISO 8601 UTC), actor, operation, subject, details, prev_hash, hash[, problem]}
 nlohmann::json auditRecordToJson(const AuditRecord& record);
 // {intact, entries, head: {seq, hash}, first_broken: null | {seq, kind, message}}

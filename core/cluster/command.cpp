@@ -116,8 +116,11 @@ Result<CommandResult> runCommand(const std::vector<std::string>& argv, std::chro
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    if (timedOut)
-        return fail(fmt::format("{}: did not finish within {} s", argv[0], timeout.count() / 1000.0));
+    if (timedOut) {
+        const std::string said = result.message();
+        return fail(fmt::format("{}: did not finish within {} s{}", argv[0], timeout.count() / 1000.0,
+                                said.empty() ? std::string() : ": " + said));
+    }
     result.exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     return result;
 }

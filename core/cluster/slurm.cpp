@@ -24,7 +24,7 @@ using namespace std::chrono_literals;
 Result<CommandResult> slurm(const std::vector<std::string>& argv, std::chrono::milliseconds timeout = 30s)
 {
     auto result = runCommand(argv, timeout);
-    if (!result && result.error().message.find("No such file") != std::string::npos)
+    if (!result && result.error().message.find(": cannot run it: No such file") != std::string::npos)
         return fail(fmt::format("{} is not installed (Debian: slurm-client): Sandbench submits to Slurm with its "
                                 "client commands",
                                 argv[0]));
@@ -111,9 +111,9 @@ std::string arraySpec(std::vector<std::size_t> indices)
     return spec;
 }
 
-Result<std::vector<Partition>> partitions()
+Result<std::vector<Partition>> partitions(std::chrono::milliseconds timeout)
 {
-    auto r = slurm({"sinfo", "--noheader", "--format=%P|%a|%D"});
+    auto r = slurm({"sinfo", "--noheader", "--format=%P|%a|%D"}, timeout);
     if (!r)
         return std::unexpected(r.error());
     if (!r->ok())
@@ -171,6 +171,48 @@ Result<void> checkSpool(const std::filesystem::path& spool)
     ::close(fd);
     std::filesystem::remove(probe, ec);
     return {};
+}
+
+bool SlurmDoctor::ok() const
+{
+    return configured && configError.empty()
+           && std::all_of(checks.begin(), checks.end(), [](const SlurmCheck& c) { return c.ok; });
+}
+
+SlurmDoctor checkSlurm()
+{
+    SlurmDoctor out;
+    auto config = loadClusterConfig();
+    if (!config) {
+        out.config = configPath();
+        out.configured = true;
+        out.configError = config.error().message;
+        return out;
+    }
+    out.config = config->file;
+    if (!config->slurm)
+        return out;
+    out.configured = true;
+    const SlurmSettings& settings = *config->slurm;
+    auto list = partitions(10s);
+    out.checks.push_back({"sinfo", bool(list), list ? fmt::format("reaches the controller: {} partitions", list->size())
+                                                   : list.error().message});
+    if (list) {
+        auto partition = choosePartition(settings, "");
+        std::string detail = partition ? *partition : partition.error().message;
+        if (partition) {
+            for (const auto& p : *list) {
+                if (p.name == *partition)
+                    detail = fmt::format("{}: up, {} {}{}", p.name, p.nodes, p.nodes == 1 ? "node" : "nodes",
+                                         settings.partition.empty() ? " (Slurm's default)" : "");
+            }
+        }
+        out.checks.push_back({"partition", bool(partition), detail});
+    }
+    auto spool = checkSpool(settings.spool);
+    out.checks.push_back({"spool", bool(spool), spool ? fmt::format("{}: writable", settings.spool.string())
+                                                      : spool.error().message});
+    return out;
 }
 
 Result<std::string> submitArray(const ArraySubmission& s)

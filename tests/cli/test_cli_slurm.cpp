@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <algorithm>
 #include <regex>
 #include <thread>
 
@@ -179,14 +180,34 @@ int waitFor(pid_t pid)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// The processes whose command line has these words in a row (a task: "rules", "task", ..., "--stage", "eval").
+std::vector<pid_t> processesWith(const std::vector<std::string>& words)
+{
+    std::vector<pid_t> out;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        const std::string cmdline = readFile(entry.path() / "cmdline");
+        std::vector<std::string> args;
+        for (std::size_t at = 0; at < cmdline.size();) {
+            const std::size_t end = cmdline.find('\0', at);
+            args.push_back(cmdline.substr(at, end - at));
+            at = end == std::string::npos ? cmdline.size() : end + 1;
+        }
+        if (std::search(args.begin(), args.end(), words.begin(), words.end()) != args.end())
+            out.push_back(static_cast<pid_t>(std::stol(name)));
+    }
+    return out;
+}
+
 // Kills (SIGKILL) the first evaluating task that runs, as a node's crash would; whether one was found.
 bool killARunningTask(pid_t command)
 {
     const auto deadline = std::chrono::steady_clock::now() + 60s;
     while (std::chrono::steady_clock::now() < deadline) {
-        const std::string pid = trimmed(shell("pgrep -f -- '--stage [e]val' | head -1").out);
-        if (!pid.empty()) {
-            shell("kill -KILL " + pid);
+        if (const auto tasks = processesWith({"--stage", "eval"}); !tasks.empty()) {
+            ::kill(tasks.front(), SIGKILL);
             return true;
         }
         int status = 0;
@@ -245,8 +266,42 @@ TEST_F(SlurmCli, CtrlCCancelsEveryJobAndLeavesNoneBehind)
     EXPECT_NE(readFile(m_dir / "err").find("cancelled: the Slurm jobs were cancelled (scancel)"), std::string::npos)
         << readFile(m_dir / "err");
     EXPECT_EQ(ourJobs(), "");
-    EXPECT_EQ(trimmed(shell("pgrep -f -- '--stage (scan|eval)'").out), "");
+    EXPECT_TRUE(processesWith({"rules", "task"}).empty());
     EXPECT_TRUE(spoolIsEmpty());
+}
+
+TEST_F(SlurmCli, DoctorReportsTheBackend)
+{
+    auto doctor = [](bool withStderr = false) {
+        const Output r = cli("doctor --json", withStderr);
+        return nlohmann::json::parse(r.out)["backends"]["slurm"];
+    };
+    auto ready = doctor();
+    EXPECT_EQ(ready["configured"], true);
+    EXPECT_EQ(ready["ready"], true) << ready.dump();
+    EXPECT_EQ(ready["checks"]["sinfo"]["ok"], true);
+    EXPECT_EQ(ready["checks"]["partition"]["detail"], "sbtest: up, 1 node (Slurm's default)");
+    EXPECT_EQ(ready["checks"]["spool"]["ok"], true);
+
+    configure("slurm:\n  spool: " + m_spool.string() + "\n  partition: nowhere\n");
+    auto noPartition = doctor();
+    EXPECT_EQ(noPartition["ready"], false);
+    EXPECT_EQ(noPartition["checks"]["partition"]["detail"], "no Slurm partition named nowhere (partitions: sbtest)");
+
+    configure("slurm:\n  spool: " + write("a-file", "not a folder") + "\n");
+    auto notAFolder = doctor();
+    EXPECT_EQ(notAFolder["checks"]["spool"]["ok"], false);
+    EXPECT_NE(notAFolder["checks"]["spool"]["detail"].get<std::string>().find("is not a folder"), std::string::npos);
+
+    configure("slurm: {spool: 3\n");
+    auto unreadable = doctor();
+    EXPECT_EQ(unreadable["ready"], false);
+    EXPECT_NE(unreadable["error"].get<std::string>().find("config.yaml:"), std::string::npos) << unreadable.dump();
+
+    ::setenv("SANDBENCH_CONFIG", (m_dir / "none.yaml").c_str(), 1);
+    auto none = doctor();
+    EXPECT_EQ(none["configured"], false);
+    EXPECT_EQ(none["checks"], nlohmann::json::object());
 }
 
 TEST_F(SlurmCli, WhatIsMisconfiguredIsRefusedNamingIt)

@@ -13,6 +13,7 @@
 #include "util/error.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -45,8 +46,9 @@ struct Partition {
     int nodes = 0;
 };
 
-// The partitions sinfo lists; an error naming why sinfo could not be run or reached the controller.
-Result<std::vector<Partition>> partitions();
+// The partitions sinfo lists; an error naming why sinfo could not be run or reached the controller within
+// `timeout` (sinfo itself waits up to a minute for a configuration that is missing).
+Result<std::vector<Partition>> partitions(std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
 // The partition jobs go to: `wanted` (a flag), else the configuration's, else Slurm's default; an error when
 // it does not exist or is not up.
@@ -102,6 +104,22 @@ struct StageReport {
 Result<StageReport> runArrayStage(const SlurmSettings& settings, const StageRequest& request,
                                   const std::atomic<bool>* cancel,
                                   const std::function<void(const StageProgress&)>& onProgress);
+
+// What `sandbench doctor` says of the Slurm backend: whether the configuration names one, and each of what
+// a submission needs — sinfo reaches the controller, the partition is there and up, the spool can be written.
+struct SlurmCheck {
+    std::string name; // "sinfo", "partition", "spool"
+    bool ok = false;
+    std::string detail;
+};
+struct SlurmDoctor {
+    std::filesystem::path config;
+    bool configured = false;
+    std::string configError; // the configuration could not be read
+    std::vector<SlurmCheck> checks;
+    bool ok() const;
+};
+SlurmDoctor checkSlurm();
 
 // A text quoted for a POSIX shell: 'it'\''s'.
 std::string shellQuote(const std::string& text);
