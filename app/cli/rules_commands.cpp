@@ -258,8 +258,8 @@ Result<ShardedRulesResult> onCluster(const RulesOptions& o, const std::vector<co
     auto result = runShardedRules(request);
     progress.finish();
     if (result)
-        std::cerr << fmt::format("slurm: {} (job {}{}): cut {:.2f} s, scan {:.2f} s, evaluate {:.2f} s (longest task's "
-                                 "evaluation {:.2f} s), merge {:.2f} s\n",
+        std::cerr << fmt::format("slurm: {} (job {}{}): cut {:.2f} s, scan {:.2f} s, evaluate {:.2f} s (the longest task "
+                                 "{:.2f} s), merge {:.2f} s\n",
                                  plural(static_cast<std::int64_t>(result->shards), "shard", "shards"),
                                  fmt::join(result->jobs, ", "),
                                  result->retried ? fmt::format("; {} retried", result->retried) : std::string(),

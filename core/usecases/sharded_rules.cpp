@@ -189,6 +189,7 @@ Result<void> scanTask(const fs::path& folder, const Job& job, std::size_t k)
 
 Result<void> evalTask(const fs::path& folder, const Job& job, std::size_t k)
 {
+    const auto started = Clock::now();
     rules::ReadOptions options = rules::readOptionsFor(job.shards[k], job.read, job.source);
     if (fs::exists(folder / "columns.json")) {
         auto columns = readJsonFile(folder / "columns.json");
@@ -251,7 +252,8 @@ Result<void> evalTask(const fs::path& folder, const Job& job, std::size_t k)
                          {"schema", fieldsToJson(data->schema().fields)},
                          {"id_column", id},
                          {"evaluations", evaluations},
-                         {"tallies", tallies}};
+                         {"tallies", tallies},
+                         {"seconds", secondsSince(started)}};
     side = sides;
     (void)writeAtomically(progressFile(folder, k), std::to_string(rows));
     return writeAtomically(partialFile(folder, k), result.dump());
@@ -503,7 +505,7 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
                 else if (auto ok = out.tallies[v].add(*tally); !ok)
                     return fail(fmt::format("{}: {}", where, ok.error().message));
             }
-            out.taskSeconds = std::max(out.taskSeconds, out.evaluations.empty() ? 0.0 : out.evaluations[0].seconds);
+            out.taskSeconds = std::max(out.taskSeconds, part.at("seconds").get<double>());
         } catch (const nlohmann::json::exception& e) {
             return fail(fmt::format("{}: not a task's result: {}", where, e.what()));
         }

@@ -70,7 +70,7 @@ struct ShardedRulesResult {
     std::size_t retried = 0;       // tasks submitted again
     // Wall time of each part: cutting the file, each stage from submission to the last result, the merge.
     double splitSeconds = 0, scanSeconds = 0, evalSeconds = 0, mergeSeconds = 0;
-    double taskSeconds = 0; // the longest task's evaluation
+    double taskSeconds = 0; // the longest evaluating task's own time: reading its shard, evaluating, writing
 };
 
 Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& request);
