@@ -22,6 +22,7 @@ int main(int argc, char** argv)
 
     CommandLine commandLine(app);
     addRunCommands(commandLine);
+    addBatchCommand(commandLine);
     addPolicyCommands(commandLine);
     addAuditCommands(commandLine);
     addRulesCommands(commandLine);

@@ -6,10 +6,17 @@
 
 #include "cli_fixture.h"
 
+#include "demo/demo.h"
+#include "isolation/outcome.h"
+
+#include <fmt/format.h>
+
 #include <chrono>
 #include <csignal>
 #include <algorithm>
+#include <map>
 #include <regex>
+#include <set>
 #include <thread>
 
 namespace sb::clitest {
@@ -63,7 +70,10 @@ protected:
     bool spoolIsEmpty() const { return fs::is_empty(m_spool); }
 
     // Jobs of this test's runs Slurm still lists.
-    std::string ourJobs() const { return trimmed(shell("squeue --noheader --name=sandbench-scan,sandbench-eval 2>&1").out); }
+    std::string ourJobs() const
+    {
+        return trimmed(shell("squeue --noheader --name=sandbench-scan,sandbench-eval,sandbench-batch 2>&1").out);
+    }
 
     std::string demo(const std::string& name) const { return quoted((m_demo / name).string()); }
 
@@ -268,6 +278,52 @@ TEST_F(SlurmCli, CtrlCCancelsEveryJobAndLeavesNoneBehind)
     EXPECT_EQ(ourJobs(), "");
     EXPECT_TRUE(processesWith({"rules", "task"}).empty());
     EXPECT_TRUE(spoolIsEmpty());
+}
+
+TEST_F(SlurmCli, ABatchOfTheDemoCasesEndsAsExpectedEachRunRecordedHere)
+{
+    // The demo's cases as files, batched by their limits: each on a node, under the policy settled here.
+    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::size_t>> byLimits;
+    const auto& cases = demoCases();
+    for (std::size_t i = 0; i < cases.size(); ++i)
+        byLimits[{cases[i].timeoutMs, cases[i].memoryMb}].push_back(i);
+    std::set<std::string> runIds;
+    for (const auto& [limits, indices] : byLimits) {
+        std::string files;
+        for (const std::size_t i : indices)
+            files += " " + quoted(write(fmt::format("case{}{}", i, cases[i].language == Language::Shell ? ".sh" : ".py"),
+                                        cases[i].source));
+        const auto r = cli(fmt::format("batch{} --timeout-ms {} --memory-mb {} --json --backend slurm", files,
+                                       limits.first, limits.second) + store());
+        const auto out = nlohmann::json::parse(r.out, nullptr, false);
+        ASSERT_FALSE(out.is_discarded()) << r.out;
+        EXPECT_EQ(out["backend"], "slurm");
+        EXPECT_FALSE(out["slurm"]["jobs"].empty());
+        ASSERT_EQ(out["runs"].size(), indices.size());
+        for (std::size_t k = 0; k < indices.size(); ++k) {
+            const DemoCase& c = cases[indices[k]];
+            const auto& run = out["runs"][k];
+            SCOPED_TRACE(c.name);
+            EXPECT_EQ(run["recorded"], true);
+            const auto outcome = outcomeFromString(run["outcome"].get<std::string>());
+            ASSERT_TRUE(outcome) << run.dump();
+            EXPECT_NE(std::find(c.expected.begin(), c.expected.end(), *outcome), c.expected.end())
+                << "outcome " << run["outcome"] << ": " << run.dump();
+            if (*outcome == Outcome::Blocked) {
+                EXPECT_FALSE(run["blocked"].empty());
+            }
+            runIds.insert(run["run_id"].get<std::string>());
+        }
+    }
+    // Every run is in this store's history and audit log, as a local run would be.
+    const auto history = nlohmann::json::parse(cli("history --json --limit 100" + store()).out);
+    std::set<std::string> recorded;
+    for (const auto& h : history)
+        recorded.insert(h["run_id"].get<std::string>());
+    EXPECT_EQ(recorded, runIds);
+    EXPECT_EQ(cli("audit verify" + store()).status, 0);
+    EXPECT_TRUE(spoolIsEmpty());
+    EXPECT_EQ(ourJobs(), "");
 }
 
 TEST_F(SlurmCli, DoctorReportsTheBackend)
