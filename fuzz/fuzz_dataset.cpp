@@ -8,14 +8,23 @@
 // - the snapshot encoding reads back to the same bytes.
 //
 // - CSV read on several threads (bit 4 of the first byte) gives exactly what one thread gives.
+// - The input cut into shards (bit 5, without sampling), each scanned, the scans merged and each shard read with
+//   the merged columns (rules/shards.h, as a Slurm array job reads it) gives what one read of it gives: the
+//   same first error, or the same records, lines, cells and report.
 //
 // The first byte picks the format and options: bit 0 JSON Lines (else CSV), bit 1 skip bad rows (else fail),
 // bit 2 declare some columns' types, bit 3 sample half the records, bit 4 read on three threads in batches of
-// three records and compare with one thread.
+// three records and compare with one thread, bit 5 read in shards (bits 6-7: 2 to 5 of them) and compare.
 
 #include "cel/utf8.h"
 #include "rules/dataset.h"
 #include "rules/dataset_store.h"
+#include "rules/shards.h"
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+#include <vector>
 
 #include <cstddef>
 #include <cstdint>
@@ -46,6 +55,110 @@ cel::Kind kindOf(rules::FieldType type)
     case rules::FieldType::String: return cel::Kind::String;
     }
     return cel::Kind::Null;
+}
+
+// A folder of this process's for the shard files.
+const std::filesystem::path& scratch()
+{
+    static const std::filesystem::path dir = [] {
+        std::string pattern = (std::filesystem::temp_directory_path() / "fuzz-dataset-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) == nullptr)
+            std::abort();
+        return std::filesystem::path(pattern);
+    }();
+    return dir;
+}
+
+// The input read as a cluster reads it: cut into `n` shards, scanned, the scans merged, each shard read with
+// the merged columns; the first error, or the shards' records and their reports merged.
+struct Sharded {
+    std::string error;
+    std::vector<rules::Dataset> parts;
+    rules::ReadReport report;
+};
+
+Sharded readInShards(std::string_view text, const std::string& source, const rules::ReadOptions& options, std::size_t n)
+{
+    Sharded out;
+    std::filesystem::remove_all(scratch());
+    std::filesystem::create_directories(scratch() / "shards");
+    const auto file = scratch() / source;
+    std::ofstream(file, std::ios::binary).write(text.data(), static_cast<std::streamsize>(text.size()));
+    rules::ReadOptions whole = options;
+    whole.sourceName = source;
+    auto head = rules::scanColumns(file, whole, true);
+    if (!head) {
+        out.error = head.error().message;
+        return out;
+    }
+    auto shards = rules::splitDataFile(file, scratch() / "shards", {n, options.format, nullptr, {}});
+    if (!shards) {
+        out.error = "cannot cut: " + shards.error().message;
+        return out;
+    }
+    rules::ReadOptions read = options;
+    if (head->needed) {
+        std::vector<rules::ColumnScan> scans;
+        for (const auto& shard : *shards) {
+            auto scan = rules::scanColumns(shard.path, rules::readOptionsFor(shard, options, source));
+            if (!scan) {
+                out.error = scan.error().message;
+                return out;
+            }
+            scans.push_back(std::move(*scan));
+        }
+        auto merged = rules::mergeScans(scans, whole, source);
+        if (!merged) {
+            out.error = merged.error().message;
+            return out;
+        }
+        read.columns = rules::settleColumns(*merged);
+    }
+    for (std::size_t k = 0; k < shards->size(); ++k) {
+        rules::ReadReport report;
+        auto data = rules::readDataset((*shards)[k].path, rules::readOptionsFor((*shards)[k], read, source), &report);
+        if (!data) {
+            out.error = data.error().message;
+            return out;
+        }
+        out.report.records += report.records;
+        out.report.kept += report.kept;
+        out.report.badRows += report.badRows;
+        out.parts.push_back(std::move(*data));
+    }
+    return out;
+}
+
+void compareWithShards(std::string_view text, const std::string& source, const rules::ReadOptions& options,
+                       std::size_t n, const rules::Dataset* d, const rules::ReadReport& report, const std::string& error)
+{
+    const Sharded sharded = readInShards(text, source, options, n);
+    if (sharded.error != error)
+        die("read in shards, the first error is another", text, "whole: " + error + "\nshards: " + sharded.error);
+    if (!d)
+        return;
+    if (sharded.report.records != report.records || sharded.report.kept != report.kept
+        || sharded.report.badRows != report.badRows)
+        die("read in shards, the report is another", text, std::to_string(sharded.report.kept));
+    std::size_t row = 0;
+    for (const rules::Dataset& part : sharded.parts) {
+        if (part.schema() != d->schema() || part.idColumn() != d->idColumn())
+            die("a shard read with other columns", text, "");
+        const std::size_t before = row;
+        for (std::size_t r = 0; r < part.rowCount(); ++r, ++row) {
+            // Without an id column records are numbered, in a shard from 1 (renumberRecords makes them whole).
+            const std::string id = part.idColumn() < 0 ? std::to_string(before + r + 1) : part.recordId(r);
+            if (row >= d->rowCount() || part.sourceLine(r) != d->sourceLine(row) || id != d->recordId(row))
+                die("a shard's record is not the whole input's", text, std::to_string(row));
+            for (std::size_t c = 0; c < d->columnCount(); ++c) {
+                if (rules::cellText(part.value(r, c)) != rules::cellText(d->value(row, c))
+                    || part.isMissing(r, c) != d->isMissing(row, c))
+                    die("a shard's cell is not the whole input's", text, std::to_string(row));
+            }
+        }
+    }
+    if (row != d->rowCount())
+        die("the shards hold another number of records", text, std::to_string(row));
 }
 
 } // namespace
@@ -81,10 +194,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     rules::ReadReport report;
     auto read = rules::readDatasetText(text, source, options, &report);
+    const bool inShards = (selector & 32) && !(selector & 8);
+    const std::size_t shards = 2 + ((selector >> 6) & 3);
     if (!read) {
         const std::string& message = read.error().message;
         if (message.rfind(source + ":", 0) != 0)
             die("an error that does not name the source", text, message);
+        if (inShards)
+            compareWithShards(text, source, options, shards, nullptr, report, message);
         if (selector & 16) {
             auto again = rules::readDatasetText(text, source, parallel);
             if (again || again.error().message != message)
@@ -134,6 +251,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             }
         }
     }
+    if (inShards)
+        compareWithShards(text, source, options, shards, &d, report, "");
     const std::string encoded = rules::encodeSnapshot(d);
     auto decoded = rules::decodeSnapshot(encoded, "dataset fuzz");
     if (!decoded)

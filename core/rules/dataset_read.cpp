@@ -94,12 +94,34 @@ Result<ColumnScan> scanColumns(const std::filesystem::path& path, const ReadOpti
     return datafile::scanCsv(reading, headerOnly);
 }
 
+namespace {
+
+// After a JSON Lines shard's columns joined the whole input's: too many columns by now (the line the first
+// one too many appears on comes before the shard's own error, if any, since its columns were seen before it),
+// else the shard's error.
+Result<void> tooManyOrError(const ColumnScan& merged, const ColumnScan& part, const ReadOptions& options,
+                            std::string_view source)
+{
+    if (merged.columns.size() > options.maxColumns)
+        return fail(fmt::format("{}:{}: more than {} distinct fields", source,
+                                merged.columns[options.maxColumns].firstLine, options.maxColumns));
+    if (!part.error.empty())
+        return fail(part.error);
+    return {};
+}
+
+} // namespace
+
 Result<ColumnScan> mergeScans(const std::vector<ColumnScan>& parts, const ReadOptions& options,
                               std::string_view source)
 {
     if (parts.empty())
         return fail(fmt::format("{}: no scans to merge", source));
     ColumnScan out = parts.front();
+    if (out.format == DataFormat::JsonLines) {
+        if (auto ok = tooManyOrError(out, parts.front(), options, source); !ok)
+            return std::unexpected(ok.error());
+    }
     for (std::size_t p = 1; p < parts.size(); ++p) {
         const ColumnScan& part = parts[p];
         if (part.format != out.format || part.needed != out.needed)
@@ -125,10 +147,9 @@ Result<ColumnScan> mergeScans(const std::vector<ColumnScan>& parts, const ReadOp
             else
                 it->allowed |= column.allowed;
         }
+        if (auto ok = tooManyOrError(out, part, options, source); !ok)
+            return std::unexpected(ok.error());
     }
-    if (out.format == DataFormat::JsonLines && out.columns.size() > options.maxColumns)
-        return fail(fmt::format("{}:{}: more than {} distinct fields", source,
-                                out.columns[options.maxColumns].firstLine, options.maxColumns));
     return out;
 }
 

@@ -126,8 +126,11 @@ public:
 
     std::unexpected<Error> fatal(std::int64_t line, std::string_view message) const
     {
+        m_fatalLine = line;
         return fail(fmt::format("{}:{}: {}", m_source, line, message));
     }
+    // The line of the last fatal() error (0: none).
+    std::int64_t fatalLine() const { return m_fatalLine; }
 
     // A record that cannot be read: refused (the error), or skipped and counted.
     Result<void> badRow(std::int64_t line, std::string message)
@@ -188,6 +191,7 @@ private:
     std::uint64_t m_ticks = 0;
     std::uint64_t m_progressBase = 0;
     std::uint64_t m_progressDivisor = 1;
+    mutable std::int64_t m_fatalLine = 0;
 };
 
 inline std::string_view stripBom(std::string_view s)

@@ -260,13 +260,21 @@ public:
         return readRecords(idColumn, keptInPass1);
     }
 
+    // The first pass alone. Stopped by an error at a line (a line too long, binary content), it keeps the columns
+    // seen before that line and the error; past maxColumns distinct fields it stops with them and one more:
+    // what a merge of shards' scans needs to tell which came first in the whole input (mergeScans).
     Result<ColumnScan> scan()
     {
-        auto kept = findColumns();
-        if (!kept)
-            return std::unexpected(kept.error());
+        m_scanning = true;
         ColumnScan out;
         out.format = DataFormat::JsonLines;
+        auto kept = findColumns();
+        if (!kept) {
+            if (m_r.fatalLine() == 0)
+                return std::unexpected(kept.error());
+            out.error = kept.error().message;
+            out.errorLine = m_r.fatalLine();
+        }
         for (const auto& c : m_columns) {
             ColumnScan::Column column;
             column.name = c.name;
@@ -333,7 +341,7 @@ private:
             for (const FlatField& f : m_fields) {
                 auto [it, inserted] = m_index.emplace(f.name, m_columns.size());
                 if (inserted) {
-                    if (m_columns.size() >= m_r.options().maxColumns)
+                    if (m_columns.size() >= m_r.options().maxColumns && !m_scanning)
                         return m_r.fatal(m_number, fmt::format("more than {} distinct fields", m_r.options().maxColumns));
                     JsonColumn c;
                     c.name = f.name;
@@ -343,6 +351,8 @@ private:
                         c.declared = true;
                     }
                     m_columns.push_back(std::move(c));
+                    if (m_columns.size() > m_r.options().maxColumns)
+                        return m_r.report().kept; // scanning: one column too many, where it appears
                 }
                 noteKind(m_columns[it->second], *f.value);
             }
@@ -437,6 +447,7 @@ private:
     std::vector<FlatField> m_fields;
     std::string_view m_line;
     std::int64_t m_number = 0;
+    bool m_scanning = false;
 };
 
 } // namespace

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+
 namespace sb::rules {
 
 namespace {
@@ -66,6 +68,32 @@ std::vector<ExactSum> sumsFromJson(const Json& j)
 
 } // namespace
 
+namespace {
+
+void renumber(std::string& recordId, std::int64_t before)
+{
+    std::int64_t n = 0;
+    const auto [end, error] = std::from_chars(recordId.data(), recordId.data() + recordId.size(), n);
+    if (error == std::errc() && end == recordId.data() + recordId.size())
+        recordId = std::to_string(n + before);
+}
+
+} // namespace
+
+void renumberRecords(Evaluation& evaluation, std::int64_t before)
+{
+    for (RuleStats& s : evaluation.rules) {
+        if (!s.firstErrorRecord.empty())
+            renumber(s.firstErrorRecord, before);
+    }
+}
+
+void renumberRecords(ImpactTally& tally, std::int64_t before)
+{
+    for (ChangedRecord& c : tally.changed)
+        renumber(c.recordId, before);
+}
+
 Json columnScanToJson(const ColumnScan& scan)
 {
     Json columns = Json::array();
@@ -78,7 +106,9 @@ Json columnScanToJson(const ColumnScan& scan)
     return {{"version", kPartialsVersion},
             {"format", std::string(toString(scan.format))},
             {"needed", scan.needed},
-            {"columns", columns}};
+            {"columns", columns},
+            {"error", scan.error},
+            {"error_line", scan.errorLine}};
 }
 
 Result<ColumnScan> columnScanFromJson(const Json& json)
@@ -105,6 +135,8 @@ Result<ColumnScan> columnScanFromJson(const Json& json)
             column.firstLine = c.at("first_line").get<std::int64_t>();
             scan.columns.push_back(std::move(column));
         }
+        scan.error = json.at("error").get<std::string>();
+        scan.errorLine = json.at("error_line").get<std::int64_t>();
         return scan;
     });
 }

@@ -2,7 +2,6 @@
 
 #include "util/errno_text.h"
 #include "util/input_file.h"
-#include "util/unique_fd.h"
 
 #include <fmt/format.h>
 
@@ -213,19 +212,22 @@ Result<std::vector<Shard>> splitDataFile(const std::filesystem::path& input, con
         shard.bytes = to - from;
         // A CSV shard's records follow the header's lines in its file; a JSON Lines shard's start at its line 1.
         shard.lineOffset = static_cast<std::int64_t>(starts[k].line) - static_cast<std::int64_t>(csv ? headerLines + 1 : 1);
-        UniqueFd out(::open(shard.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-        if (!out.valid())
+        const int out = ::open(shard.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (out < 0)
             return fail(fmt::format("{}: cannot create: {}", shard.path.string(), errnoText(errno)));
-        if (csv && headerEnd > 0) {
-            if (auto ok = copyRange(file->fd(), 0, k == 0 ? 0 : headerEnd, out.get(), shard.path.string()); !ok)
-                return std::unexpected(ok.error());
-        }
         // The first shard is the input's bytes from its very start (header, blank lines and byte-order mark).
         const std::uint64_t copyFrom = k == 0 ? 0 : from;
-        if (auto ok = copyRange(file->fd(), copyFrom, to - copyFrom, out.get(), shard.path.string()); !ok)
-            return std::unexpected(ok.error());
-        if (::fsync(out.get()) != 0)
-            return fail(fmt::format("{}: cannot write: {}", shard.path.string(), errnoText(errno)));
+        Result<void> copied;
+        if (csv && headerEnd > 0 && k > 0)
+            copied = copyRange(file->fd(), 0, headerEnd, out, shard.path.string());
+        if (copied)
+            copied = copyRange(file->fd(), copyFrom, to - copyFrom, out, shard.path.string());
+        // Closed, not synced: the shards are read once and thrown away; a network file system shows a failed
+        // write at close.
+        if (::close(out) != 0 && copied)
+            copied = fail(fmt::format("{}: cannot write: {}", shard.path.string(), errnoText(errno)));
+        if (!copied)
+            return std::unexpected(copied.error());
         shards.push_back(std::move(shard));
     }
     return shards;

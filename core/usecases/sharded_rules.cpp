@@ -462,6 +462,7 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
     if (!results)
         return std::unexpected(results.error());
     const std::size_t variants = r.compare ? r.ruleSets.size() - 1 : 0;
+    std::int64_t recordsBefore = 0; // kept by the shards before this one: records without an id are numbered
     for (std::size_t k = 0; k < results->size(); ++k) {
         const Json& part = (*results)[k];
         const std::string where = partialFile(folder.path(), k).string();
@@ -491,6 +492,8 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
                 auto ev = rules::evaluationFromJson(evaluations[s]);
                 if (!ev)
                     return fail(fmt::format("{}: {}", where, ev.error().message));
+                if (id < 0)
+                    rules::renumberRecords(*ev, recordsBefore);
                 if (k == 0)
                     out.evaluations.push_back(std::move(*ev));
                 else if (auto ok = rules::addEvaluation(out.evaluations[s], *ev); !ok)
@@ -500,12 +503,15 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
                 auto tally = rules::impactTallyFromJson(tallies[v]);
                 if (!tally)
                     return fail(fmt::format("{}: {}", where, tally.error().message));
+                if (id < 0)
+                    rules::renumberRecords(*tally, recordsBefore);
                 if (k == 0)
                     out.tallies.push_back(std::move(*tally));
                 else if (auto ok = out.tallies[v].add(*tally); !ok)
                     return fail(fmt::format("{}: {}", where, ok.error().message));
             }
             out.taskSeconds = std::max(out.taskSeconds, part.at("seconds").get<double>());
+            recordsBefore += report->kept;
         } catch (const nlohmann::json::exception& e) {
             return fail(fmt::format("{}: not a task's result: {}", where, e.what()));
         }

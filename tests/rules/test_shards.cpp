@@ -249,6 +249,32 @@ TEST(Shards, JsonLinesReadInShardsIsReadWhole)
     expectSameReadInAnyShards(dir, "records-fail.jsonl", s, optionsFor("records-fail.jsonl", BadRowPolicy::Fail));
 }
 
+// More distinct fields than the reader takes, spread over the shards, and a line too long: the whole input's
+// first error, whichever it is, on its line.
+TEST(Shards, JsonLinesTooManyFieldsOrALineTooLongAsWhole)
+{
+    TempFolder dir;
+    auto lines = [](int from, int to, int fieldsFrom) {
+        std::string s;
+        for (int i = from; i < to; ++i)
+            s += "{\"id\": " + std::to_string(i) + ", \"f" + std::to_string(fieldsFrom + i % 5) + "\": 1}\n";
+        return s;
+    };
+    const std::string longLine = "{\"id\": 0, \"text\": \"" + std::string(300, 'x') + "\"}\n";
+    ReadOptions o = optionsFor("wide.jsonl", BadRowPolicy::Skip);
+    o.maxColumns = 8;
+    o.maxRecordBytes = 256;
+    // Fields f0-f4 early, f5-f9 late (the ninth distinct field appears late), a line too long between or after.
+    const std::string early = lines(0, 200, 0), late = lines(200, 400, 5);
+    expectSameReadInAnyShards(dir, "wide.jsonl", early + late, o);
+    expectSameReadInAnyShards(dir, "wide-long-after.jsonl", early + late + longLine, o);
+    expectSameReadInAnyShards(dir, "wide-long-before.jsonl", early + longLine + late, o);
+    expectSameReadInAnyShards(dir, "long-only.jsonl", early + longLine + lines(200, 400, 0), o);
+    // Within the limit: read.
+    o.maxColumns = 12;
+    expectSameReadInAnyShards(dir, "wide-ok.jsonl", early + late, o);
+}
+
 // ---- Evaluations and impacts merged --------------------------------------------------------------------
 
 const char* const kBaseline = "name: baseline\n"

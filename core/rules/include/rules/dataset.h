@@ -197,6 +197,10 @@ struct ColumnScan {
     DataFormat format = DataFormat::Csv;
     std::vector<Column> columns;
     bool needed = true; // false: every column is declared (a CSV file), and one pass reads it
+    // JSON Lines: the scan stopped at this error on this line (a line too long, binary content); `columns` are
+    // those seen before it. A scan past ReadOptions::maxColumns distinct fields stops with one more column.
+    std::string error;
+    std::int64_t errorLine = 0;
 };
 
 // The first pass of readDataset over `path` (options as for reading it): its columns and what their values
@@ -206,8 +210,9 @@ struct ColumnScan {
 Result<ColumnScan> scanColumns(const std::filesystem::path& path, const ReadOptions& options,
                                bool headerOnly = false);
 
-// The scans of the shards of one input, in the input's order, as the scan of the whole of it. `source` names
-// the input in messages (more distinct fields than options.maxColumns).
+// The scans of the shards of one input, in the input's order, as the scan of the whole of it; its error is the
+// whole input's first: more distinct fields than options.maxColumns (named by the line the first one too many
+// appears on) or a shard's scan's error, whichever comes first. `source` names the input in messages.
 Result<ColumnScan> mergeScans(const std::vector<ColumnScan>& parts, const ReadOptions& options,
                               std::string_view source);
 

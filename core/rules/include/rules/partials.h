@@ -34,4 +34,10 @@ Result<Evaluation> evaluationFromJson(const nlohmann::json& json);
 nlohmann::json impactTallyToJson(const ImpactTally& tally);
 Result<ImpactTally> impactTallyFromJson(const nlohmann::json& json);
 
+// Records of data without an id column are named by their number, from 1 in the data evaluated: a shard's
+// results name them from 1 in the shard. These make them the whole input's, `before` being the records of
+// the shards before it.
+void renumberRecords(Evaluation& evaluation, std::int64_t before);
+void renumberRecords(ImpactTally& tally, std::int64_t before);
+
 } // namespace sb::rules
