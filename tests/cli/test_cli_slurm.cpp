@@ -168,6 +168,22 @@ TEST_F(SlurmCli, JsonLinesBadRowsAndInputErrorsAreTheLocalOnes)
                           quoted(data) + " --on-bad-row skip",
                       "3");
     expectSameAsLocal(impact + " --on-bad-row skip --label-column nope", "3");
+
+    // Without an id column records are named by their number in the whole file, whichever shard they are in.
+    std::string numbered = "amount,country\n";
+    for (int i = 0; i < 2000; ++i)
+        numbered += std::to_string(i % 400) + (i % 7 == 0 ? ",NG\n" : ",US\n");
+    const std::string noIds = write("no-ids.csv", numbered);
+    expectSameAsLocal("rules impact --baseline " + quoted(base) + " --candidate " + quoted(cand) + " --data " +
+                          quoted(noIds),
+                      "4");
+    const auto changed = nlohmann::json::parse(
+        cli("rules impact --baseline " + quoted(base) + " --candidate " + quoted(cand) + " --data " + quoted(noIds) +
+            " --json --backend slurm --shards 4")
+            .out)["changed"];
+    ASSERT_FALSE(changed.empty());
+    // The last changed records are in the last shard: named past the first shard's 500 or so.
+    EXPECT_GT(std::stoi(changed.back()["record_id"].get<std::string>()), 1500);
 }
 
 // Runs the CLI in the background with `args`; its pid.
