@@ -2,14 +2,11 @@
 
 #include "isolation/policy.h"
 #include "isolation/run_json.h"
-#include "util/uuid.h"
+#include "cluster/spool.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
-#include <sstream>
-#include <unistd.h>
 
 namespace sb {
 
@@ -22,47 +19,6 @@ fs::path resultFile(const fs::path& folder, std::size_t index)
 {
     return folder / fmt::format("result-{:04}.json", index);
 }
-
-Result<void> writeAtomically(const fs::path& file, const std::string& text)
-{
-    const fs::path aside = file.string() + fmt::format(".{}.part", ::getpid());
-    {
-        std::ofstream out(aside, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out.flush())
-            return fail(fmt::format("{}: cannot write", aside.string()));
-    }
-    std::error_code ec;
-    fs::rename(aside, file, ec);
-    if (ec)
-        return fail(fmt::format("{}: cannot write: {}", file.string(), ec.message()));
-    return {};
-}
-
-Result<Json> readJson(const fs::path& file)
-{
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        return fail(fmt::format("{}: cannot be read", file.string()));
-    std::stringstream text;
-    text << in.rdbuf();
-    Json json = Json::parse(text.str(), nullptr, false);
-    if (json.is_discarded())
-        return fail(fmt::format("{}: not JSON", file.string()));
-    return json;
-}
-
-// The job folder, removed when the batch ends unless kept (a failed stage's logs).
-struct Folder {
-    fs::path path;
-    bool keep = false;
-    ~Folder()
-    {
-        std::error_code ec;
-        if (!keep && !path.empty())
-            fs::remove_all(path, ec);
-    }
-};
 
 Json requestToJson(const RunRequest& r)
 {
@@ -150,22 +106,20 @@ Result<BatchResult> runOnSlurm(Store& store, const BatchRequest& request)
     if (taskOf.empty())
         return out;
 
-    auto uuid = randomUuid();
-    if (!uuid)
-        return std::unexpected(uuid.error());
-    Folder folder{settings.spool / ("batch-" + *uuid)};
-    if (!fs::create_directory(folder.path, ec))
-        return fail(fmt::format("{}: cannot make the job's folder: {}", folder.path.string(), ec.message()));
-    if (auto ok = writeAtomically(folder.path / "job.json", Json{{"version", 1}, {"runs", runs}}.dump()); !ok)
+    auto made = cluster::JobFolder::create(settings.spool, "batch");
+    if (!made)
+        return std::unexpected(made.error());
+    cluster::JobFolder folder = std::move(*made);
+    if (auto ok = cluster::writeSpoolFile(folder.path() / "job.json", Json{{"version", 1}, {"runs", runs}}.dump()); !ok)
         return std::unexpected(ok.error());
 
     cluster::StageRequest stage;
     stage.name = "sandbench-batch";
-    stage.folder = folder.path;
-    stage.command = {program.string(), "batch-task", "--job", folder.path.string()};
+    stage.folder = folder.path();
+    stage.command = {program.string(), "batch-task", "--job", folder.path().string()};
     stage.tasks = taskOf.size();
     stage.partition = *partition;
-    const fs::path dir = folder.path;
+    const fs::path dir = folder.path();
     stage.finished = [dir](std::size_t k) {
         std::error_code e;
         return fs::exists(resultFile(dir, k), e);
@@ -173,9 +127,9 @@ Result<BatchResult> runOnSlurm(Store& store, const BatchRequest& request)
     auto report = cluster::runArrayStage(settings, stage, request.cancel, request.progress);
     if (!report) {
         if (report.error().message.rfind("cancelled", 0) != 0) {
-            folder.keep = true;
+            folder.keep();
             return fail(fmt::format("{} (the job's folder, with each task's log, is kept: {})", report.error().message,
-                                    folder.path.string()));
+                                    folder.path().string()));
         }
         return std::unexpected(report.error());
     }
@@ -183,10 +137,10 @@ Result<BatchResult> runOnSlurm(Store& store, const BatchRequest& request)
     out.retried = report->retried;
     for (std::size_t k = 0; k < taskOf.size(); ++k) {
         const std::size_t i = taskOf[k];
-        auto json = readJson(resultFile(folder.path, k));
+        auto json = cluster::readSpoolJson(resultFile(folder.path(), k));
         Result<RunResult> result = json ? runResultFromJson(*json) : std::unexpected(json.error());
         if (!result) {
-            out.entries[i].error = fmt::format("{}: {}", resultFile(folder.path, k).string(), result.error().message);
+            out.entries[i].error = fmt::format("{}: {}", resultFile(folder.path(), k).string(), result.error().message);
             continue;
         }
         RunRecord record = recordRun(store, std::move(*prepared[i]), std::move(*result));
@@ -209,7 +163,7 @@ Result<BatchResult> runBatch(Store& store, const Runner& runner, const BatchRequ
 
 Result<void> runBatchTask(const fs::path& folder, std::size_t index)
 {
-    auto job = readJson(folder / "job.json");
+    auto job = cluster::readSpoolJson(folder / "job.json");
     if (!job)
         return std::unexpected(job.error());
     if (!job->is_object() || job->value("version", 0) != 1 || !job->contains("runs") || !(*job)["runs"].is_array())
@@ -222,7 +176,7 @@ Result<void> runBatchTask(const fs::path& folder, std::size_t index)
         return std::unexpected(request.error());
     const Runner runner;
     const RunResult result = runner.run(*request);
-    return writeAtomically(resultFile(folder, index), runResultToJson(result).dump());
+    return cluster::writeSpoolFile(resultFile(folder, index), runResultToJson(result).dump());
 }
 
 } // namespace sb

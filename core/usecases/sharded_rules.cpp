@@ -3,15 +3,13 @@
 #include "rules/partials.h"
 #include "rules/shards.h"
 #include "usecases/rule_comparison.h"
-#include "util/uuid.h"
+#include "cluster/spool.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <fstream>
-#include <sstream>
-#include <unistd.h>
 
 namespace sb {
 
@@ -24,36 +22,6 @@ using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point start)
 {
     return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// A file of the job folder, written aside and renamed: a reader never sees half of it.
-Result<void> writeAtomically(const fs::path& file, const std::string& text)
-{
-    const fs::path aside = file.string() + fmt::format(".{}.part", ::getpid());
-    {
-        std::ofstream out(aside, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out.flush())
-            return fail(fmt::format("{}: cannot write", aside.string()));
-    }
-    std::error_code ec;
-    fs::rename(aside, file, ec);
-    if (ec)
-        return fail(fmt::format("{}: cannot write: {}", file.string(), ec.message()));
-    return {};
-}
-
-Result<Json> readJsonFile(const fs::path& file)
-{
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        return fail(fmt::format("{}: cannot be read", file.string()));
-    std::stringstream text;
-    text << in.rdbuf();
-    Json json = Json::parse(text.str(), nullptr, false);
-    if (json.is_discarded())
-        return fail(fmt::format("{}: not JSON", file.string()));
-    return json;
 }
 
 Json fieldsToJson(const std::vector<rules::Field>& fields)
@@ -131,7 +99,7 @@ Json jobToJson(const ShardedRulesRequest& r, const std::vector<rules::Shard>& sh
 
 Result<Job> loadJob(const fs::path& folder)
 {
-    auto json = readJsonFile(folder / "job.json");
+    auto json = cluster::readSpoolJson(folder / "job.json");
     if (!json)
         return std::unexpected(json.error());
     try {
@@ -184,7 +152,7 @@ Result<void> scanTask(const fs::path& folder, const Job& job, std::size_t k)
     auto scan = rules::scanColumns(job.shards[k].path, options);
     const std::string text = scan ? Json{{"version", rules::kPartialsVersion}, {"ok", true}, {"scan", rules::columnScanToJson(*scan)}}.dump()
                                   : errorResult("read", scan.error().message);
-    return writeAtomically(scanFile(folder, k), text);
+    return cluster::writeSpoolFile(scanFile(folder, k), text);
 }
 
 Result<void> evalTask(const fs::path& folder, const Job& job, std::size_t k)
@@ -192,7 +160,7 @@ Result<void> evalTask(const fs::path& folder, const Job& job, std::size_t k)
     const auto started = Clock::now();
     rules::ReadOptions options = rules::readOptionsFor(job.shards[k], job.read, job.source);
     if (fs::exists(folder / "columns.json")) {
-        auto columns = readJsonFile(folder / "columns.json");
+        auto columns = cluster::readSpoolJson(folder / "columns.json");
         if (!columns)
             return std::unexpected(columns.error());
         try {
@@ -208,13 +176,13 @@ Result<void> evalTask(const fs::path& folder, const Job& job, std::size_t k)
         if (Clock::now() - lastWrite < std::chrono::milliseconds(500))
             return;
         lastWrite = Clock::now();
-        (void)writeAtomically(progressFile(folder, k), std::to_string((side * rows + done) / sides));
+        (void)cluster::writeSpoolFile(progressFile(folder, k), std::to_string((side * rows + done) / sides));
     };
 
     rules::ReadReport readReport;
     auto data = rules::readDataset(job.shards[k].path, options, &readReport);
     if (!data)
-        return writeAtomically(partialFile(folder, k), errorResult("read", data.error().message));
+        return cluster::writeSpoolFile(partialFile(folder, k), errorResult("read", data.error().message));
     rows = data->rowCount();
 
     std::vector<rules::ParsedRuleSet> parsed;
@@ -229,7 +197,7 @@ Result<void> evalTask(const fs::path& folder, const Job& job, std::size_t k)
         eval.progress = [&](std::size_t done, std::size_t) { report(done); };
         auto one = evaluateOn(parsed[side].ruleSet, job.ruleSets[side].first, *data, eval);
         if (!one)
-            return writeAtomically(partialFile(folder, k), errorResult("compile", one.error().message));
+            return cluster::writeSpoolFile(partialFile(folder, k), errorResult("compile", one.error().message));
         evaluated.push_back(std::move(*one));
     }
     Json tallies = Json::array();
@@ -238,7 +206,7 @@ Result<void> evalTask(const fs::path& folder, const Job& job, std::size_t k)
             auto tally = rules::tallyImpact(*evaluated[0].compiled, evaluated[0].evaluation, *evaluated[v].compiled,
                                             evaluated[v].evaluation, *data, job.impact);
             if (!tally)
-                return writeAtomically(partialFile(folder, k), errorResult("impact", tally.error().message));
+                return cluster::writeSpoolFile(partialFile(folder, k), errorResult("impact", tally.error().message));
             tallies.push_back(rules::impactTallyToJson(*tally));
         }
     }
@@ -255,32 +223,11 @@ Result<void> evalTask(const fs::path& folder, const Job& job, std::size_t k)
                          {"tallies", tallies},
                          {"seconds", secondsSince(started)}};
     side = sides;
-    (void)writeAtomically(progressFile(folder, k), std::to_string(rows));
-    return writeAtomically(partialFile(folder, k), result.dump());
+    (void)cluster::writeSpoolFile(progressFile(folder, k), std::to_string(rows));
+    return cluster::writeSpoolFile(partialFile(folder, k), result.dump());
 }
 
 // ---- The command that submits and merges ------------------------------------------------------------------
-
-// The job folder, removed when the command ends unless kept (a failed stage's logs).
-class JobFolder {
-public:
-    explicit JobFolder(fs::path path) : m_path(std::move(path)) {}
-    ~JobFolder()
-    {
-        if (!m_keep) {
-            std::error_code ec;
-            fs::remove_all(m_path, ec);
-        }
-    }
-    JobFolder(const JobFolder&) = delete;
-    JobFolder& operator=(const JobFolder&) = delete;
-    const fs::path& path() const { return m_path; }
-    void keep() { m_keep = true; }
-
-private:
-    fs::path m_path;
-    bool m_keep = false;
-};
 
 std::uint64_t recordsDone(const fs::path& folder, std::size_t shards)
 {
@@ -294,7 +241,7 @@ std::uint64_t recordsDone(const fs::path& folder, std::size_t shards)
     return total;
 }
 
-Result<cluster::StageReport> runStage(const ShardedRulesRequest& r, JobFolder& folder, std::string_view stage,
+Result<cluster::StageReport> runStage(const ShardedRulesRequest& r, cluster::JobFolder& folder, std::string_view stage,
                                       std::size_t shards, const std::string& partition, ShardedPhase phase,
                                       const fs::path& program)
 {
@@ -331,7 +278,7 @@ Result<std::vector<Json>> stageResults(const fs::path& folder, std::size_t shard
     std::optional<std::string> compileError, impactError;
     for (std::size_t k = 0; k < shards; ++k) {
         const fs::path file = scan ? scanFile(folder, k) : partialFile(folder, k);
-        auto json = readJsonFile(file);
+        auto json = cluster::readSpoolJson(file);
         if (!json)
             return std::unexpected(json.error());
         if (!json->is_object() || !json->contains("ok") || !(*json)["ok"].is_boolean())
@@ -394,12 +341,10 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
     if (!head)
         return std::unexpected(head.error());
 
-    auto uuid = randomUuid();
-    if (!uuid)
-        return std::unexpected(uuid.error());
-    JobFolder folder(r.settings.spool / ("rules-" + *uuid));
-    if (!fs::create_directory(folder.path(), ec))
-        return fail(fmt::format("{}: cannot make the job's folder: {}", folder.path().string(), ec.message()));
+    auto made = cluster::JobFolder::create(r.settings.spool, "rules");
+    if (!made)
+        return std::unexpected(made.error());
+    cluster::JobFolder folder = std::move(*made);
     fs::create_directory(folder.path() / "shards", ec);
 
     ShardedRulesResult out;
@@ -418,7 +363,7 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
         return std::unexpected(shards.error());
     out.shards = shards->size();
     out.splitSeconds = secondsSince(started);
-    if (auto ok = writeAtomically(folder.path() / "job.json", jobToJson(r, *shards, folder.path()).dump()); !ok)
+    if (auto ok = cluster::writeSpoolFile(folder.path() / "job.json", jobToJson(r, *shards, folder.path()).dump()); !ok)
         return std::unexpected(ok.error());
 
     if (head->needed) {
@@ -441,7 +386,7 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
         auto merged = rules::mergeScans(scans, whole, r.source);
         if (!merged)
             return std::unexpected(merged.error());
-        if (auto ok = writeAtomically(folder.path() / "columns.json", fieldsToJson(rules::settleColumns(*merged)).dump());
+        if (auto ok = cluster::writeSpoolFile(folder.path() / "columns.json", fieldsToJson(rules::settleColumns(*merged)).dump());
             !ok)
             return std::unexpected(ok.error());
         out.scanSeconds = secondsSince(started);
