@@ -188,14 +188,12 @@ int batchCommand(const BatchOptions& o)
 
 int batchTaskCommand(const BatchOptions& o)
 {
-    const char* id = std::getenv("SLURM_ARRAY_TASK_ID");
-    char* end = nullptr;
-    const long long index = id ? std::strtoll(id, &end, 10) : -1;
-    if (!id || end == id || *end != '\0' || index < 0) {
+    const auto index = slurmArrayTaskId();
+    if (!index) {
         std::cerr << "sandbench: batch-task: no SLURM_ARRAY_TASK_ID\n";
         return kExitUsage;
     }
-    auto ok = runBatchTask(o.job, static_cast<std::size_t>(index));
+    auto ok = runBatchTask(o.job, *index);
     if (!ok) {
         std::cerr << "sandbench: batch-task: " << printable(ok.error().message) << '\n';
         return kExitFailure;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
 #include <unistd.h>
 
@@ -65,6 +66,16 @@ Result<std::size_t> shardCount(const BackendOptions& options, const cluster::Slu
             return static_cast<std::size_t>(std::max(1, p.nodes));
     }
     return std::size_t{1};
+}
+
+std::optional<std::size_t> slurmArrayTaskId()
+{
+    const char* id = std::getenv("SLURM_ARRAY_TASK_ID");
+    char* end = nullptr;
+    const long long index = id ? std::strtoll(id, &end, 10) : -1;
+    if (!id || end == id || *end != '\0' || index < 0)
+        return std::nullopt;
+    return static_cast<std::size_t>(index);
 }
 
 const std::atomic<bool>* catchCancel()

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -34,6 +35,9 @@ Result<cluster::SlurmSettings> slurmSettings();
 
 // The shards to cut into: --shards, else one per node of the partition.
 Result<std::size_t> shardCount(const BackendOptions& options, const cluster::SlurmSettings& settings);
+
+// The array index Slurm gives a task (SLURM_ARRAY_TASK_ID); nullopt when it is not a task of an array job.
+std::optional<std::size_t> slurmArrayTaskId();
 
 // From now on Ctrl-C and SIGTERM set this flag instead of ending the process: a cluster's jobs are cancelled
 // before the command ends.

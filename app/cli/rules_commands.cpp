@@ -957,17 +957,12 @@ int explainCommand(const RulesOptions& o)
 
 int taskCommand(const RulesOptions& o)
 {
-    std::int64_t shard = o.shard;
-    if (shard < 0) {
-        const char* id = std::getenv("SLURM_ARRAY_TASK_ID");
-        char* end = nullptr;
-        shard = id ? std::strtoll(id, &end, 10) : -1;
-        if (!id || end == id || *end != '\0' || shard < 0) {
-            std::cerr << "sandbench: rules task: no --shard and no SLURM_ARRAY_TASK_ID\n";
-            return kExitUsage;
-        }
+    const auto shard = o.shard >= 0 ? std::optional<std::size_t>(static_cast<std::size_t>(o.shard)) : slurmArrayTaskId();
+    if (!shard) {
+        std::cerr << "sandbench: rules task: no --shard and no SLURM_ARRAY_TASK_ID\n";
+        return kExitUsage;
     }
-    auto ok = runShardedRulesTask(o.job, o.stage, static_cast<std::size_t>(shard));
+    auto ok = runShardedRulesTask(o.job, o.stage, *shard);
     if (!ok) {
         std::cerr << "sandbench: rules task: " << printable(ok.error().message) << '\n';
         return kExitFailure;
