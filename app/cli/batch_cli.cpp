@@ -119,6 +119,7 @@ int batchCommand(const BatchOptions& o)
     if (!store)
         return reportError(store.error().message);
     request.cancel = catchCancel();
+    request.title = commandTitle();
     ClusterProgress progress;
     request.progress = [&progress](const cluster::StageProgress& p) { progress.show("running", p); };
     if (!o.json) {

@@ -2,8 +2,12 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <vector>
 #include <cstdlib>
 #include <iostream>
 #include <unistd.h>
@@ -66,6 +70,16 @@ Result<std::size_t> shardCount(const BackendOptions& options, const cluster::Slu
             return static_cast<std::size_t>(std::max(1, p.nodes));
     }
     return std::size_t{1};
+}
+
+std::string commandTitle()
+{
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    std::string arg;
+    std::vector<std::string> args;
+    while (std::getline(in, arg, '\0'))
+        args.push_back(args.empty() ? std::filesystem::path(arg).filename().string() : cluster::shellQuote(arg));
+    return fmt::format("{}", fmt::join(args, " "));
 }
 
 std::optional<std::size_t> slurmArrayTaskId()

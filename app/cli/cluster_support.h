@@ -39,6 +39,10 @@ Result<std::size_t> shardCount(const BackendOptions& options, const cluster::Slu
 // The array index Slurm gives a task (SLURM_ARRAY_TASK_ID); nullopt when it is not a task of an array job.
 std::optional<std::size_t> slurmArrayTaskId();
 
+// The command line this process was started with, as a shell would take it ("sandbench rules impact --data
+// tx.csv …"): what a job's status in the spool says was asked.
+std::string commandTitle();
+
 // From now on Ctrl-C and SIGTERM set this flag instead of ending the process: a cluster's jobs are cancelled
 // before the command ends.
 const std::atomic<bool>* catchCancel();

@@ -248,6 +248,7 @@ Result<ShardedRulesResult> onCluster(const RulesOptions& o, const std::vector<co
     request.partition = o.backend.partition;
     request.settings = *settings;
     request.cancel = catchCancel();
+    request.title = commandTitle();
     ClusterProgress progress;
     request.progress = [&progress](ShardedPhase phase, const cluster::StageProgress& p) {
         progress.show(toString(phase), p);

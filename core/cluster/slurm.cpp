@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cstring>
 #include <fcntl.h>
 #include <fstream>
 #include <set>
@@ -85,6 +87,11 @@ std::string logTail(const std::filesystem::path& file)
 
 std::string shellQuote(const std::string& text)
 {
+    const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_-./:=,+@%", c);
+    });
+    if (plain)
+        return text;
     std::string out = "'";
     for (const char c : text) {
         if (c == '\'')
@@ -364,11 +371,18 @@ Result<StageReport> runArrayStage(const SlurmSettings& settings, const StageRequ
     for (;;) {
         // Wait a poll's time, looking at the cancel flag often.
         const auto wake = std::chrono::steady_clock::now() + std::chrono::milliseconds(settings.pollMs);
-        while (std::chrono::steady_clock::now() < wake) {
-            if (cancel && cancel->load()) {
+        for (int tick = 0; std::chrono::steady_clock::now() < wake; ++tick) {
+            const bool asked = cancel && cancel->load();
+            // The cancel file is looked for every 100 ms: on a shared file system each look is a round trip.
+            std::error_code ec;
+            const bool askedInSpool = !asked && !request.cancelFile.empty() && tick % 5 == 0
+                                      && std::filesystem::exists(request.cancelFile, ec);
+            if (asked || askedInSpool) {
                 auto ok = cancelAll();
-                return fail(ok ? std::string("cancelled: the Slurm jobs were cancelled (scancel)")
-                               : "cancelled, but " + ok.error().message);
+                const std::string how = askedInSpool ? fmt::format(" (asked in {})", request.cancelFile.string())
+                                                     : std::string();
+                return fail(ok ? fmt::format("cancelled{}: the Slurm jobs were cancelled (scancel)", how)
+                               : fmt::format("cancelled{}, but {}", how, ok.error().message));
             }
             std::this_thread::sleep_for(20ms);
         }

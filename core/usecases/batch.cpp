@@ -2,6 +2,7 @@
 
 #include "isolation/policy.h"
 #include "isolation/run_json.h"
+#include "cluster/job_status.h"
 #include "cluster/spool.h"
 
 #include <fmt/format.h>
@@ -110,6 +111,7 @@ Result<BatchResult> runOnSlurm(Store& store, const BatchRequest& request)
     if (!made)
         return std::unexpected(made.error());
     cluster::JobFolder folder = std::move(*made);
+    cluster::JobStatusWriter status(folder.path(), "batch", request.title);
     if (auto ok = cluster::writeSpoolFile(folder.path() / "job.json", Json{{"version", 1}, {"runs", runs}}.dump()); !ok)
         return std::unexpected(ok.error());
 
@@ -124,10 +126,16 @@ Result<BatchResult> runOnSlurm(Store& store, const BatchRequest& request)
         std::error_code e;
         return fs::exists(resultFile(dir, k), e);
     };
-    auto report = cluster::runArrayStage(settings, stage, request.cancel, request.progress);
+    stage.cancelFile = folder.path() / cluster::kCancelFile;
+    auto report = cluster::runArrayStage(settings, stage, request.cancel, [&](const cluster::StageProgress& p) {
+        status.update("running", p);
+        if (request.progress)
+            request.progress(p);
+    });
     if (!report) {
         if (report.error().message.rfind("cancelled", 0) != 0) {
             folder.keep();
+            status.fail(report.error().message);
             return fail(fmt::format("{} (the job's folder, with each task's log, is kept: {})", report.error().message,
                                     folder.path().string()));
         }

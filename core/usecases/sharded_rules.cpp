@@ -3,6 +3,7 @@
 #include "rules/partials.h"
 #include "rules/shards.h"
 #include "usecases/rule_comparison.h"
+#include "cluster/job_status.h"
 #include "cluster/spool.h"
 
 #include <fmt/format.h>
@@ -241,9 +242,9 @@ std::uint64_t recordsDone(const fs::path& folder, std::size_t shards)
     return total;
 }
 
-Result<cluster::StageReport> runStage(const ShardedRulesRequest& r, cluster::JobFolder& folder, std::string_view stage,
-                                      std::size_t shards, const std::string& partition, ShardedPhase phase,
-                                      const fs::path& program)
+Result<cluster::StageReport> runStage(const ShardedRulesRequest& r, cluster::JobFolder& folder,
+                                      cluster::JobStatusWriter& status, std::string_view stage, std::size_t shards,
+                                      const std::string& partition, ShardedPhase phase, const fs::path& program)
 {
     cluster::StageRequest stageRequest;
     stageRequest.name = fmt::format("sandbench-{}", stage);
@@ -259,12 +260,15 @@ Result<cluster::StageReport> runStage(const ShardedRulesRequest& r, cluster::Job
     };
     if (stage == "eval")
         stageRequest.recordsDone = [dir, shards] { return recordsDone(dir, shards); };
+    stageRequest.cancelFile = folder.path() / cluster::kCancelFile;
     auto report = cluster::runArrayStage(r.settings, stageRequest, r.cancel, [&](const cluster::StageProgress& p) {
+        status.update(toString(phase), p);
         if (r.progress)
             r.progress(phase, p);
     });
     if (!report && report.error().message.rfind("cancelled", 0) != 0) {
         folder.keep();
+        status.fail(report.error().message);
         return fail(fmt::format("{} (the job's folder, with each task's log, is kept: {})", report.error().message,
                                 folder.path().string()));
     }
@@ -345,6 +349,7 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
     if (!made)
         return std::unexpected(made.error());
     cluster::JobFolder folder = std::move(*made);
+    cluster::JobStatusWriter status(folder.path(), "rules", r.title);
     fs::create_directory(folder.path() / "shards", ec);
 
     ShardedRulesResult out;
@@ -355,6 +360,7 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
     split.format = r.data.options.format;
     split.cancel = r.cancel;
     split.progress = [&](std::uint64_t, std::uint64_t) {
+        status.update(toString(ShardedPhase::Splitting), cluster::StageProgress{});
         if (r.progress)
             r.progress(ShardedPhase::Splitting, cluster::StageProgress{});
     };
@@ -368,7 +374,7 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
 
     if (head->needed) {
         started = Clock::now();
-        auto stage = runStage(r, folder, "scan", out.shards, *partition, ShardedPhase::Scanning, program);
+        auto stage = runStage(r, folder, status, "scan", out.shards, *partition, ShardedPhase::Scanning, program);
         if (!stage)
             return std::unexpected(stage.error());
         out.jobs.insert(out.jobs.end(), stage->jobs.begin(), stage->jobs.end());
@@ -393,7 +399,7 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
     }
 
     started = Clock::now();
-    auto stage = runStage(r, folder, "eval", out.shards, *partition, ShardedPhase::Evaluating, program);
+    auto stage = runStage(r, folder, status, "eval", out.shards, *partition, ShardedPhase::Evaluating, program);
     if (!stage)
         return std::unexpected(stage.error());
     out.jobs.insert(out.jobs.end(), stage->jobs.begin(), stage->jobs.end());
@@ -401,6 +407,7 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
     out.evalSeconds = secondsSince(started);
 
     started = Clock::now();
+    status.update(toString(ShardedPhase::Merging), cluster::StageProgress{});
     if (r.progress)
         r.progress(ShardedPhase::Merging, cluster::StageProgress{});
     auto results = stageResults(folder.path(), out.shards, false);

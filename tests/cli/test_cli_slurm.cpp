@@ -2,10 +2,12 @@
 // started by the ctest fixture slurm_cluster, SLURM_CONF naming it): the merged JSON is byte for byte the
 // local run's on the demo dataset and a generated million-record one, inferred types and bad rows included;
 // a task killed mid-run is retried (or, with no retries left, reported naming the job and node); Ctrl-C
-// cancels every job and leaves none behind; what is misconfigured is refused, naming what.
+// cancels every job and leaves none behind, and so does the cancel file the window leaves in the job's folder,
+// whose status follows the command; what is misconfigured is refused, naming what.
 
 #include "cli_fixture.h"
 
+#include "cluster/job_status.h"
 #include "demo/demo.h"
 #include "isolation/outcome.h"
 
@@ -15,6 +17,7 @@
 #include <csignal>
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <thread>
@@ -291,6 +294,45 @@ TEST_F(SlurmCli, CtrlCCancelsEveryJobAndLeavesNoneBehind)
     EXPECT_EQ(waitFor(command), 1);
     EXPECT_NE(readFile(m_dir / "err").find("cancelled: the Slurm jobs were cancelled (scancel)"), std::string::npos)
         << readFile(m_dir / "err");
+    EXPECT_EQ(ourJobs(), "");
+    EXPECT_TRUE(processesWith({"rules", "task"}).empty());
+    EXPECT_TRUE(spoolIsEmpty());
+}
+
+TEST_F(SlurmCli, TheSpoolSaysHowFarAJobIsAndItsCancelFileCancelsIt)
+{
+    const std::string args = "rules impact --baseline " + demo("rules/current.yaml") + " --candidate " +
+                             demo("rules/variant_a.yaml") + " --data " + millionRecords() +
+                             " --threads 1 --json --backend slurm --shards 3";
+    const pid_t command = startCli(args, m_dir / "out", m_dir / "err");
+    // Followed as the window follows it: the job's status in the spool, until its tasks run.
+    std::optional<cluster::JobStatus> seen;
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (std::chrono::steady_clock::now() < deadline) {
+        auto jobs = cluster::listJobs(m_spool);
+        ASSERT_TRUE(jobs) << jobs.error().message;
+        if (!jobs->empty() && jobs->front().phase == "evaluating" && !jobs->front().progress.jobs.empty()) {
+            seen = jobs->front();
+            break;
+        }
+        std::this_thread::sleep_for(5ms);
+    }
+    ASSERT_TRUE(seen) << readFile(m_dir / "err");
+    EXPECT_EQ(seen->kind, "rules");
+    EXPECT_NE(seen->title.find("rules impact --baseline"), std::string::npos) << seen->title;
+    EXPECT_NE(seen->title.find("--backend slurm --shards 3"), std::string::npos) << seen->title;
+    EXPECT_EQ(seen->progress.tasks, 3u);
+    EXPECT_EQ(seen->pid, command);
+    EXPECT_TRUE(seen->alive);
+    EXPECT_NE(ourJobs(), "");
+
+    ASSERT_TRUE(cluster::requestCancel(seen->folder));
+    EXPECT_EQ(waitFor(command), 1);
+    const std::string err = readFile(m_dir / "err");
+    EXPECT_NE(err.find("cancelled (asked in " + (seen->folder / "cancel").string() +
+                       "): the Slurm jobs were cancelled (scancel)"),
+              std::string::npos)
+        << err;
     EXPECT_EQ(ourJobs(), "");
     EXPECT_TRUE(processesWith({"rules", "task"}).empty());
     EXPECT_TRUE(spoolIsEmpty());

@@ -4,14 +4,46 @@
 
 #include "cluster/command.h"
 #include "cluster/config.h"
+#include "cluster/job_status.h"
+#include "cluster/spool.h"
 #include "cluster/slurm.h"
 
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <stdexcept>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace sb::cluster {
 namespace {
 
 using namespace std::chrono_literals;
+
+class Spool {
+public:
+    Spool()
+    {
+        std::string pattern = (std::filesystem::temp_directory_path() / "sandbench-spool-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) == nullptr)
+            throw std::runtime_error("mkdtemp failed");
+        m_path = pattern;
+    }
+    ~Spool()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(m_path, ec);
+    }
+    Spool(const Spool&) = delete;
+    Spool& operator=(const Spool&) = delete;
+    const std::filesystem::path& path() const { return m_path; }
+
+private:
+    std::filesystem::path m_path;
+};
 
 std::string refusal(const std::string& yaml)
 {
@@ -63,7 +95,13 @@ TEST(ClusterSlurm, ArraySpecsAndShellQuoting)
     EXPECT_EQ(arraySpec({8, 7, 5, 2, 1, 0, 1}), "0-2,5,7-8");
     EXPECT_EQ(arraySpec({3}), "3");
     EXPECT_EQ(arraySpec({}), "");
-    EXPECT_EQ(shellQuote("plain"), "'plain'");
+    EXPECT_EQ(shellQuote("plain"), "plain");
+    EXPECT_EQ(shellQuote("/usr/bin/sandbench"), "/usr/bin/sandbench");
+    EXPECT_EQ(shellQuote("--data=tx.csv"), "--data=tx.csv");
+    EXPECT_EQ(shellQuote(""), "''");
+    EXPECT_EQ(shellQuote("a b"), "'a b'");
+    EXPECT_EQ(shellQuote("x;rm"), "'x;rm'");
+    EXPECT_EQ(shellQuote("~user"), "'~user'");
     EXPECT_EQ(shellQuote("it's $HOME `x`"), "'it'\\''s $HOME `x`'");
 }
 
@@ -89,6 +127,116 @@ TEST(ClusterCommand, StatusOutputsAndTimeout)
     auto missing = runCommand({"no-such-program-sandbench"});
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.error().message.find("no-such-program-sandbench: cannot run it"), std::string::npos);
+}
+
+TEST(JobStatus, FollowsTheCommandAndItsCancel)
+{
+    Spool spool;
+    auto made = JobFolder::create(spool.path(), "rules");
+    ASSERT_TRUE(made) << made.error().message;
+    JobStatusWriter writer(made->path(), "rules", "sandbench rules impact --data tx.csv");
+    StageProgress p;
+    p.tasks = 4;
+    p.queued = 1;
+    p.running = 2;
+    p.done = 1;
+    p.retried = 1;
+    p.recordsDone = 12345;
+    p.jobs = {"17", "18"};
+    writer.update("evaluating", p);
+
+    auto jobs = listJobs(spool.path());
+    ASSERT_TRUE(jobs) << jobs.error().message;
+    ASSERT_EQ(jobs->size(), 1u);
+    const JobStatus& s = jobs->front();
+    EXPECT_EQ(s.folder, made->path());
+    EXPECT_EQ(s.kind, "rules");
+    EXPECT_EQ(s.title, "sandbench rules impact --data tx.csv");
+    EXPECT_EQ(s.phase, "evaluating");
+    EXPECT_EQ(s.progress.tasks, 4u);
+    EXPECT_EQ(s.progress.queued, 1u);
+    EXPECT_EQ(s.progress.running, 2u);
+    EXPECT_EQ(s.progress.done, 1u);
+    EXPECT_EQ(s.progress.retried, 1u);
+    EXPECT_EQ(s.progress.recordsDone, 12345u);
+    EXPECT_EQ(s.progress.jobs, (std::vector<std::string>{"17", "18"}));
+    EXPECT_EQ(s.pid, ::getpid());
+    EXPECT_TRUE(s.alive);
+    EXPECT_FALSE(s.cancelRequested);
+    EXPECT_FALSE(cancelRequested(made->path()));
+
+    // A running command's folder is not removed; its cancel is asked for in the spool.
+    auto removed = removeJobFolder(made->path());
+    ASSERT_FALSE(removed);
+    EXPECT_NE(removed.error().message.find("still runs"), std::string::npos) << removed.error().message;
+    ASSERT_TRUE(requestCancel(made->path()));
+    EXPECT_TRUE(cancelRequested(made->path()));
+    auto again = readJobStatus(made->path());
+    ASSERT_TRUE(again);
+    EXPECT_TRUE(again->cancelRequested);
+
+    // A failed command keeps its folder, says why, and can be removed.
+    writer.fail("Slurm job 18_2 (task 3 of 4) failed on node n1: FAILED");
+    auto failed = readJobStatus(made->path());
+    ASSERT_TRUE(failed);
+    EXPECT_TRUE(failed->failed());
+    EXPECT_FALSE(failed->alive);
+    EXPECT_EQ(failed->error, "Slurm job 18_2 (task 3 of 4) failed on node n1: FAILED");
+    made->keep();
+    ASSERT_TRUE(removeJobFolder(made->path()));
+    EXPECT_FALSE(std::filesystem::exists(made->path()));
+}
+
+TEST(JobStatus, ACommandGoneWithoutAWordIsNotAlive)
+{
+    Spool spool;
+    std::filesystem::path folder;
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        auto made = JobFolder::create(spool.path(), "batch");
+        if (!made)
+            ::_exit(1);
+        made->keep();
+        JobStatusWriter writer(made->path(), "batch", "sandbench batch a.py");
+        ::_exit(0);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    auto jobs = listJobs(spool.path());
+    ASSERT_TRUE(jobs) << jobs.error().message;
+    ASSERT_EQ(jobs->size(), 1u);
+    EXPECT_EQ(jobs->front().kind, "batch");
+    EXPECT_EQ(jobs->front().phase, "submitting");
+    EXPECT_FALSE(jobs->front().alive);
+    EXPECT_TRUE(removeJobFolder(jobs->front().folder));
+}
+
+TEST(JobStatus, TheSpoolsOtherFoldersAndBadStatuses)
+{
+    Spool spool;
+    std::filesystem::create_directory(spool.path() / "not-a-job");
+    std::ofstream(spool.path() / "loose-file") << "x";
+    std::filesystem::create_directory(spool.path() / "rules-bad");
+    std::ofstream(spool.path() / "rules-bad" / "status.json") << "{\"version\": 1, \"kind\": 3";
+    std::filesystem::create_directory(spool.path() / "rules-other");
+    std::ofstream(spool.path() / "rules-other" / "status.json") << R"({"version": 99})";
+    auto jobs = listJobs(spool.path());
+    ASSERT_TRUE(jobs) << jobs.error().message;
+    ASSERT_EQ(jobs->size(), 2u);
+    for (const auto& job : *jobs) {
+        EXPECT_EQ(job.phase, "unreadable");
+        EXPECT_FALSE(job.alive);
+        EXPECT_NE(job.error.find("status.json"), std::string::npos) << job.error;
+    }
+    auto cancel = requestCancel(spool.path() / "not-a-job");
+    ASSERT_FALSE(cancel);
+    EXPECT_NE(cancel.error().message.find("not a Sandbench job's folder"), std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(spool.path() / "not-a-job" / "cancel"));
+    EXPECT_FALSE(removeJobFolder(spool.path() / "not-a-job"));
+    EXPECT_TRUE(std::filesystem::exists(spool.path() / "not-a-job"));
+    EXPECT_FALSE(listJobs(spool.path() / "missing"));
 }
 
 } // namespace

@@ -94,6 +94,8 @@ struct StageRequest {
     std::function<bool(std::size_t)> finished;
     // The records the tasks have done so far, for progress (optional).
     std::function<std::uint64_t()> recordsDone;
+    // A file whose appearance asks to cancel, as `cancel` does (optional; cluster/job_status.h).
+    std::filesystem::path cancelFile;
 };
 
 struct StageReport {
@@ -121,7 +123,8 @@ struct SlurmDoctor {
 };
 SlurmDoctor checkSlurm();
 
-// A text quoted for a POSIX shell: 'it'\''s'.
+// A text as a POSIX shell takes it as one word: as it is when it holds only letters, digits and _-./:=,+@%,
+// else quoted ('it'\''s').
 std::string shellQuote(const std::string& text);
 
 } // namespace sb::cluster

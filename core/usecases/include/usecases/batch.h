@@ -34,6 +34,7 @@ struct BatchRequest {
     // Each run as it is recorded (its index in orders), and the cluster's progress.
     std::function<void(std::size_t, const RunRecord&)> recorded;
     std::function<void(const cluster::StageProgress&)> progress;
+    std::string title; // what was asked, for the job's status in the spool (cluster/job_status.h)
 };
 
 struct BatchEntry {

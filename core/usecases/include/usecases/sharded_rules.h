@@ -12,7 +12,8 @@
 // A task is `sandbench rules task --job FOLDER --stage scan|eval`, SLURM_ARRAY_TASK_ID its shard. It writes
 // its result to the job folder at once (written aside, then renamed), and its progress every half second.
 // The job folder is removed when the command ends, but for a failed stage: its logs are kept then, and
-// the error names the folder.
+// the error names the folder. Its status says how far the command is, and a cancel file left in it cancels the
+// jobs as `cancel` does (cluster/job_status.h).
 
 #include "cluster/config.h"
 #include "cluster/slurm.h"
@@ -53,6 +54,7 @@ struct ShardedRulesRequest {
     cluster::SlurmSettings settings;
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(ShardedPhase, const cluster::StageProgress&)> progress;
+    std::string title; // what was asked, for the job's status in the spool (cluster/job_status.h)
     // The compiler's warnings of each rule set (by index), once the data's columns are known.
     std::function<void(std::size_t, const std::vector<rules::Diagnostic>&)> warnings;
 };
