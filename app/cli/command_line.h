@@ -48,6 +48,7 @@ const CLI::Validator& timePointValidator();      // ISO 8601, or a duration ago
 // The command families, in the order --help lists them.
 void addRunCommands(CommandLine& commandLine);        // run, exec, demo, metrics, history
 void addBatchCommand(CommandLine& commandLine);       // batch (and batch-task, a Slurm task)
+void addJobsCommands(CommandLine& commandLine);       // jobs list|cancel|remove
 void addPolicyCommands(CommandLine& commandLine);     // policy presets|show|check|versions
 void addAuditCommands(CommandLine& commandLine);      // audit list|verify
 void addRulesCommands(CommandLine& commandLine);      // rules expr|check|eval|impact|ab|explain

@@ -23,6 +23,7 @@ int main(int argc, char** argv)
     CommandLine commandLine(app);
     addRunCommands(commandLine);
     addBatchCommand(commandLine);
+    addJobsCommands(commandLine);
     addPolicyCommands(commandLine);
     addAuditCommands(commandLine);
     addRulesCommands(commandLine);

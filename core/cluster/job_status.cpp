@@ -4,6 +4,7 @@
 #include "util/user_account.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -197,6 +198,33 @@ Result<std::vector<JobStatus>> listJobs(const fs::path& spool)
     return jobs;
 }
 
+Result<JobStatus> findJob(const fs::path& spool, const std::string& id)
+{
+    auto jobs = listJobs(spool);
+    if (!jobs)
+        return std::unexpected(jobs.error());
+    std::vector<const JobStatus*> found;
+    for (const auto& job : *jobs) {
+        const std::string name = job.folder.filename().string();
+        if (name == id)
+            return job;
+        const bool prefix = id.size() >= 4 && name.compare(0, id.size(), id) == 0;
+        const bool slurmJob = std::find(job.progress.jobs.begin(), job.progress.jobs.end(), id) != job.progress.jobs.end();
+        if (prefix || slurmJob)
+            found.push_back(&job);
+    }
+    if (found.empty())
+        return fail(fmt::format("no job {} in the spool {}{}", id, spool.string(),
+                                id.size() < 4 ? " (give at least 4 characters of its name)" : ""));
+    if (found.size() > 1) {
+        std::vector<std::string> names;
+        for (const JobStatus* job : found)
+            names.push_back(job->folder.filename().string());
+        return fail(fmt::format("{} names {} jobs: {}", id, found.size(), fmt::join(names, ", ")));
+    }
+    return *found.front();
+}
+
 Result<void> requestCancel(const fs::path& folder)
 {
     std::error_code ec;
@@ -222,6 +250,15 @@ Result<void> removeJobFolder(const fs::path& folder)
     if (status && status->alive)
         return fail(fmt::format("{}: its command still runs (pid {} on {}): cancel it instead", folder.string(),
                                 status->pid, status->host));
+    // A command gone without a word did not cancel its jobs: whatever of them Slurm still has would go on
+    // writing into the folder.
+    if (status && !status->failed()) {
+        for (const auto& id : status->progress.jobs) {
+            if (auto ok = cancelJob(id); !ok)
+                return fail(fmt::format("{}: its Slurm job {} could not be cancelled, so the folder is kept: {}",
+                                        folder.string(), id, ok.error().message));
+        }
+    }
     fs::remove_all(folder, ec);
     if (ec)
         return fail(fmt::format("{}: cannot remove: {}", folder.string(), ec.message()));

@@ -299,7 +299,7 @@ TEST_F(SlurmCli, CtrlCCancelsEveryJobAndLeavesNoneBehind)
     EXPECT_TRUE(spoolIsEmpty());
 }
 
-TEST_F(SlurmCli, TheSpoolSaysHowFarAJobIsAndItsCancelFileCancelsIt)
+TEST_F(SlurmCli, TheSpoolSaysHowFarAJobIsAndJobsCancelCancelsIt)
 {
     const std::string args = "rules impact --baseline " + demo("rules/current.yaml") + " --candidate " +
                              demo("rules/variant_a.yaml") + " --data " + millionRecords() +
@@ -326,7 +326,11 @@ TEST_F(SlurmCli, TheSpoolSaysHowFarAJobIsAndItsCancelFileCancelsIt)
     EXPECT_TRUE(seen->alive);
     EXPECT_NE(ourJobs(), "");
 
-    ASSERT_TRUE(cluster::requestCancel(seen->folder));
+    // Cancelled from another terminal, naming one of its Slurm jobs: `jobs cancel` returns once it has.
+    const Output cancelled = cli("jobs cancel " + seen->progress.jobs.front(), true);
+    EXPECT_EQ(cancelled.status, 0) << cancelled.out;
+    EXPECT_NE(cancelled.out.find("Job " + seen->folder.filename().string() + " cancelled"), std::string::npos)
+        << cancelled.out;
     EXPECT_EQ(waitFor(command), 1);
     const std::string err = readFile(m_dir / "err");
     EXPECT_NE(err.find("cancelled (asked in " + (seen->folder / "cancel").string() +
@@ -335,6 +339,38 @@ TEST_F(SlurmCli, TheSpoolSaysHowFarAJobIsAndItsCancelFileCancelsIt)
         << err;
     EXPECT_EQ(ourJobs(), "");
     EXPECT_TRUE(processesWith({"rules", "task"}).empty());
+    EXPECT_TRUE(spoolIsEmpty());
+}
+
+TEST_F(SlurmCli, ACommandKilledOutrightLeavesAGoneJobWhoseRemovalCancelsItsJobs)
+{
+    const std::string args = "rules ab --baseline " + demo("rules/current.yaml") + " --variant " +
+                             demo("rules/variant_a.yaml") + " --data " + millionRecords() +
+                             " --threads 1 --json --backend slurm --shards 4";
+    const pid_t command = startCli(args, m_dir / "out", m_dir / "err");
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (ourJobs().empty() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(5ms);
+    ASSERT_NE(ourJobs(), "") << readFile(m_dir / "err");
+    // Its status names its jobs by the time they are queued (it is written as the queue is first polled).
+    std::this_thread::sleep_for(200ms);
+    ::kill(command, SIGKILL);
+    waitFor(command);
+
+    const Output listed = cli("jobs list --json");
+    ASSERT_EQ(listed.status, 0) << listed.out;
+    const auto jobs = nlohmann::json::parse(listed.out);
+    ASSERT_EQ(jobs.size(), 1u) << listed.out;
+    EXPECT_EQ(jobs[0].at("alive"), false);
+    EXPECT_FALSE(jobs[0].at("slurm_jobs").empty()) << listed.out;
+    EXPECT_NE(cli("jobs list").out.find("  gone  rules  "), std::string::npos);
+    const Output removed = cli("jobs remove " + jobs[0].at("id").get<std::string>(), true);
+    EXPECT_EQ(removed.status, 0) << removed.out;
+    // scancel'd tasks are COMPLETING a moment.
+    const auto gone = std::chrono::steady_clock::now() + 60s;
+    while (!ourJobs().empty() && std::chrono::steady_clock::now() < gone)
+        std::this_thread::sleep_for(20ms);
+    EXPECT_EQ(ourJobs(), "");
     EXPECT_TRUE(spoolIsEmpty());
 }
 

@@ -68,13 +68,18 @@ Result<std::vector<JobStatus>> listJobs(const std::filesystem::path& spool);
 // A job folder's status (as listJobs reads it).
 Result<JobStatus> readJobStatus(const std::filesystem::path& folder);
 
+// The job `id` names: its folder's name, a unique prefix of it of at least 4 characters, or the id of one of
+// its Slurm jobs; an error saying which when none or several are.
+Result<JobStatus> findJob(const std::filesystem::path& spool, const std::string& id);
+
 // Asks the command of the job in `folder` to cancel its jobs; an error when the folder is not a job's or
 // cannot be written.
 Result<void> requestCancel(const std::filesystem::path& folder);
 bool cancelRequested(const std::filesystem::path& folder);
 
-// Removes a job folder whose command has ended (failed, or gone without a word); an error naming why when
-// its command still runs or it is not a job's folder.
+// Removes a job folder whose command has ended (failed, or gone without a word: then the Slurm jobs its
+// status lists are cancelled first); an error naming why when its command still runs, a job cannot be
+// cancelled or it is not a job's folder.
 Result<void> removeJobFolder(const std::filesystem::path& folder);
 
 } // namespace sb::cluster
