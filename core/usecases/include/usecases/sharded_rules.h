@@ -61,6 +61,7 @@ struct ShardedRulesRequest {
 
 struct ShardedRulesResult {
     std::string source;
+    bool folder = false; // the data is a folder's files
     rules::Schema schema;
     int idColumn = -1;
     rules::ReadReport report;
