@@ -48,7 +48,9 @@ void addRulesCommands(CommandLine& commandLine)
         ->required();
     for (auto* sub : {rulesCheckCmd, rulesEvalCmd, rulesImpactCmd, rulesAbCmd, rulesExplainCmd}) {
         auto* data = sub->add_option("--data", rules->data.data,
-                                     "A stored dataset's name, or a .csv / .jsonl / .ndjson file read directly");
+                                     "A stored dataset's name, a .csv / .jsonl / .ndjson file read directly, or a folder "
+                                     "of such files read as one dataset (its files in name order; not its "
+                                     "subfolders nor hidden files)");
         if (sub != rulesCheckCmd)
             data->required();
         sub->add_option("--id-column", rules->data.idColumn, "The column that identifies records (files; default: id)");
