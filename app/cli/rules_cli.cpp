@@ -48,7 +48,9 @@ void addRulesCommands(CommandLine& commandLine)
         ->required();
     for (auto* sub : {rulesCheckCmd, rulesEvalCmd, rulesImpactCmd, rulesAbCmd, rulesExplainCmd}) {
         auto* data = sub->add_option("--data", rules->data.data,
-                                     "A stored dataset's name, or a .csv / .jsonl / .ndjson file read directly");
+                                     "A stored dataset's name, a .csv / .jsonl / .ndjson file read directly, or a folder "
+                                     "of such files read as one dataset (its files in name order; not its "
+                                     "subfolders nor hidden files)");
         if (sub != rulesCheckCmd)
             data->required();
         sub->add_option("--id-column", rules->data.idColumn, "The column that identifies records (files; default: id)");
@@ -68,8 +70,8 @@ void addRulesCommands(CommandLine& commandLine)
         sub->add_option("--threads", rules->threads,
                         "Threads to evaluate on (default: one per core; with --backend slurm, per task)")
             ->check(CLI::Range(1u, 256u));
-        addBackendOptions(sub, rules->backend, "the data file cut into shards, evaluated by a Slurm array job, "
-                                               "the results merged", true);
+        addBackendOptions(sub, rules->backend, "the data file (or a folder's files) cut into shards, evaluated by a Slurm "
+                                               "array job, the results merged", true);
     }
     // One task of a Slurm array job that `--backend slurm` submitted (usecases/sharded_rules.h): not for people.
     auto* rulesTaskCmd = rulesCmd->add_subcommand("task", "A task of a Slurm job of rules eval|impact|ab")->group("");

@@ -213,8 +213,9 @@ Result<ShardedRulesResult> onCluster(const RulesOptions& o, const std::vector<co
                                      const rules::ImpactOptions& impact)
 {
     if (!o.data.sandbox.empty() || !namesDataFile(o.data.data))
-        return fail(fmt::format("--backend slurm reads a data file (.csv, .jsonl, .ndjson) that it cuts into "
-                                "shards; {} is a stored dataset, which is read here: run without --backend slurm",
+        return fail(fmt::format("--backend slurm reads a data file (.csv, .jsonl, .ndjson) or a folder of them, "
+                                "which it cuts into shards; {} is a stored dataset, which is read here: run without "
+                                "--backend slurm",
                                 printable(o.data.data)));
     auto settings = slurmSettings();
     if (!settings)
@@ -273,6 +274,7 @@ DataFacts clusterDataFacts(const ShardedRulesResult& r)
 {
     DataFacts facts;
     facts.source = r.source;
+    facts.folder = r.folder;
     facts.rows = static_cast<std::size_t>(r.report.kept);
     if (r.idColumn >= 0)
         facts.idColumn = r.schema.fields[static_cast<std::size_t>(r.idColumn)].name;
@@ -905,21 +907,25 @@ int explainCommand(const RulesOptions& o)
                                  {"steps", steps}};
             ruleList.push_back(std::move(entry));
         }
-        const OrderedJson out = {{"record_id", ex->recordId},
-                                 {"line", ex->line},
-                                 {"decision", decision},
-                                 {"score", scoreJson(ex->outcome.score)},
-                                 {"rule", decidedBy.empty() ? OrderedJson(nullptr) : OrderedJson(decidedBy)},
-                                 {"strategy", rules::toString(compiled->strategy)},
-                                 {"fields", fields},
-                                 {"rules", ruleList},
-                                 {"ruleset", ruleSetToJson(*loaded)},
-                                 {"data", dataToJson(*data)}};
+        OrderedJson out = {{"record_id", ex->recordId},
+                           {"line", ex->line},
+                           {"decision", decision},
+                           {"score", scoreJson(ex->outcome.score)},
+                           {"rule", decidedBy.empty() ? OrderedJson(nullptr) : OrderedJson(decidedBy)},
+                           {"strategy", rules::toString(compiled->strategy)},
+                           {"fields", fields},
+                           {"rules", ruleList},
+                           {"ruleset", ruleSetToJson(*loaded)},
+                           {"data", dataToJson(*data)}};
+        // A record of a folder's file: which file the line is of.
+        if (const std::string& file = data->data.recordSource(ex->row); file != data->data.source())
+            out["file"] = file;
         std::cout << dumpOrderedJson(out) << '\n';
         return 0;
     }
     std::cout << fmt::format(
-        "record {} ({} line {}): {}, score {}, {}\n", printable(ex->recordId), printable(data->data.source()), ex->line,
+        "record {} ({} line {}): {}, score {}, {}\n", printable(ex->recordId),
+        printable(data->data.recordSource(ex->row)), ex->line,
         printable(decision), formatScore(ex->outcome.score),
         decidedBy.empty() ? std::string("no rule matched (the default)")
                           : fmt::format("by rule {} ({})", printable(decidedBy), rules::toString(compiled->strategy)));

@@ -81,8 +81,12 @@ void reportBadRows(const std::string& source, const rules::ReadReport& report)
     std::cerr << fmt::format("sandbench: warning: {}: skipped {} bad {} (--on-bad-row skip):\n",
                              printable(source), report.badRows,
                              report.badRows == 1 ? "row" : "rows");
-    for (const auto& bad : report.badRowExamples)
-        std::cerr << fmt::format("  line {}: {}\n", bad.line, printable(bad.message));
+    for (const auto& bad : report.badRowExamples) {
+        if (bad.file.empty())
+            std::cerr << fmt::format("  line {}: {}\n", bad.line, printable(bad.message));
+        else
+            std::cerr << fmt::format("  {}:{}: {}\n", printable(bad.file), bad.line, printable(bad.message));
+    }
     if (report.badRows > static_cast<std::int64_t>(report.badRowExamples.size()))
         std::cerr << fmt::format("  … and {} more\n",
                                  report.badRows - static_cast<std::int64_t>(report.badRowExamples.size()));
@@ -120,8 +124,14 @@ namespace {
 OrderedJson badRowsToJson(const rules::ReadReport& report)
 {
     OrderedJson examples = OrderedJson::array();
-    for (const auto& bad : report.badRowExamples)
-        examples.push_back({{"line", bad.line}, {"message", bad.message}});
+    for (const auto& bad : report.badRowExamples) {
+        OrderedJson example;
+        if (!bad.file.empty()) // a file of a folder
+            example["file"] = bad.file;
+        example["line"] = bad.line;
+        example["message"] = bad.message;
+        examples.push_back(std::move(example));
+    }
     return {{"skipped", report.badRows}, {"examples", examples}};
 }
 
@@ -131,6 +141,7 @@ DataFacts dataFacts(const LoadedData& d)
 {
     DataFacts facts;
     facts.source = d.data.source();
+    facts.folder = d.folder;
     facts.stored = d.stored;
     facts.rows = d.data.rowCount();
     if (d.data.idColumn() >= 0)
@@ -143,7 +154,7 @@ DataFacts dataFacts(const LoadedData& d)
 OrderedJson dataToJson(const DataFacts& d)
 {
     OrderedJson out = {{"source", d.stored ? d.stored->name : d.source},
-                       {"kind", d.stored ? "dataset" : "file"},
+                       {"kind", d.stored ? "dataset" : d.folder ? "folder" : "file"},
                        {"rows", d.rows},
                        {"id_column", d.idColumn ? OrderedJson(*d.idColumn) : OrderedJson(nullptr)},
                        {"schema", schemaToJson(d.schema)}};

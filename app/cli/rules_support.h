@@ -48,7 +48,8 @@ Result<rules::CompiledRuleSet> compileFor(const LoadedRuleSet& rules, const rule
 // What reports say of the data (dataToJson, the text reports' headings): of data read here, or merged from a
 // cluster's shards.
 struct DataFacts {
-    std::string source; // rules::Dataset::source(): the file as named, or "dataset NAME"
+    std::string source; // rules::Dataset::source(): the file or folder as named, or "dataset NAME"
+    bool folder = false; // a folder of data files
     std::optional<rules::DatasetInfo> stored;
     std::size_t rows = 0;
     std::optional<std::string> idColumn;

@@ -76,7 +76,7 @@ CsvPart processBatch(const CsvBatch& b, const std::vector<CsvColumn>& columns, c
     for (std::uint32_t i = 0; i < b.records(); ++i) {
         if (broken < b.broken.size() && b.broken[broken].first == i) {
             if (pass == CsvPass::Convert)
-                part.bad.push_back(BadRow{b.lines[i], b.broken[broken].second});
+                part.bad.push_back(BadRow{b.lines[i], b.broken[broken].second, {}});
             ++broken;
             continue;
         }
@@ -95,7 +95,7 @@ CsvPart processBatch(const CsvBatch& b, const std::vector<CsvColumn>& columns, c
         const auto bad = checkCsvRecord(record, part.columns, part.rows.get(), cells, pass == CsvPass::Infer);
         if (bad) {
             if (pass == CsvPass::Convert)
-                part.bad.push_back(BadRow{record.line, *bad});
+                part.bad.push_back(BadRow{record.line, *bad, {}});
             continue;
         }
         ++part.kept;

@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
+#include <iterator>
 #include <memory>
 #include <unordered_set>
 
@@ -76,6 +78,13 @@ std::string Dataset::recordId(std::size_t row) const
     if (m_idColumn < 0)
         return std::to_string(row + 1);
     return cellText(value(row, static_cast<std::size_t>(m_idColumn)));
+}
+
+const std::string& Dataset::recordSource(std::size_t row) const
+{
+    const auto after = std::upper_bound(m_parts.begin(), m_parts.end(), row,
+                                        [](std::size_t r, const auto& part) { return r < part.first; });
+    return after == m_parts.begin() ? m_source : std::prev(after)->second;
 }
 
 std::optional<std::size_t> Dataset::findRecord(std::string_view id) const
@@ -206,6 +215,21 @@ void DatasetBuilder::append(DatasetBuilder&& part)
     m_data.m_lines.insert(m_data.m_lines.end(), part.m_data.m_lines.begin(), part.m_data.m_lines.end());
     m_data.m_moreStrings.push_back(std::move(part.m_data.m_strings));
     for (auto& more : part.m_data.m_moreStrings)
+        m_data.m_moreStrings.push_back(std::move(more));
+}
+
+void DatasetBuilder::append(Dataset&& part)
+{
+    m_data.m_parts.emplace_back(rowCount(), std::move(part.m_source));
+    for (std::size_t c = 0; c < m_data.m_columns.size(); ++c) {
+        auto& from = part.m_columns[c];
+        m_data.m_columns[c].insert(m_data.m_columns[c].end(), from.begin(), from.end());
+        from = {};
+    }
+    m_data.m_lines.insert(m_data.m_lines.end(), part.m_lines.begin(), part.m_lines.end());
+    part.m_lines = {};
+    m_data.m_moreStrings.push_back(std::move(part.m_strings));
+    for (auto& more : part.m_moreStrings)
         m_data.m_moreStrings.push_back(std::move(more));
 }
 

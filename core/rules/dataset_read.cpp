@@ -84,27 +84,32 @@ Result<ColumnScan> scanColumns(const std::filesystem::path& path, const ReadOpti
         return std::unexpected(ok.error());
     ReadReport report;
     Reading reading(options, source, *input, report);
-    if (options.format == DataFormat::JsonLines) {
-        if (!headerOnly)
-            return datafile::scanJsonLines(reading);
-        ColumnScan scan; // every column of JSON Lines is found by reading every line
-        scan.format = DataFormat::JsonLines;
-        return scan;
+    Result<ColumnScan> scan;
+    if (options.format == DataFormat::JsonLines && headerOnly) {
+        scan = ColumnScan{}; // every column of JSON Lines is found by reading every line
+        scan->format = DataFormat::JsonLines;
+    } else {
+        scan = options.format == DataFormat::JsonLines ? datafile::scanJsonLines(reading)
+                                                       : datafile::scanCsv(reading, headerOnly);
     }
-    return datafile::scanCsv(reading, headerOnly);
+    if (scan)
+        scan->source = source;
+    return scan;
 }
 
 namespace {
 
 // After a JSON Lines shard's columns joined the whole input's: too many columns by now (the line the first
 // one too many appears on comes before the shard's own error, if any, since its columns were seen before it),
-// else the shard's error.
-Result<void> tooManyOrError(const ColumnScan& merged, const ColumnScan& part, const ReadOptions& options,
-                            std::string_view source)
+// else the shard's error. `origins`: the scan each column was first seen in, whose source names its line.
+Result<void> tooManyOrError(const ColumnScan& merged, const std::vector<const ColumnScan*>& origins,
+                            const ColumnScan& part, const ReadOptions& options, std::string_view source)
 {
-    if (merged.columns.size() > options.maxColumns)
-        return fail(fmt::format("{}:{}: more than {} distinct fields", source,
+    if (merged.columns.size() > options.maxColumns) {
+        const std::string& file = origins[options.maxColumns]->source;
+        return fail(fmt::format("{}:{}: more than {} distinct fields", file.empty() ? source : file,
                                 merged.columns[options.maxColumns].firstLine, options.maxColumns));
+    }
     if (!part.error.empty())
         return fail(part.error);
     return {};
@@ -118,8 +123,9 @@ Result<ColumnScan> mergeScans(const std::vector<ColumnScan>& parts, const ReadOp
     if (parts.empty())
         return fail(fmt::format("{}: no scans to merge", source));
     ColumnScan out = parts.front();
+    std::vector<const ColumnScan*> origins(out.columns.size(), &parts.front());
     if (out.format == DataFormat::JsonLines) {
-        if (auto ok = tooManyOrError(out, parts.front(), options, source); !ok)
+        if (auto ok = tooManyOrError(out, origins, parts.front(), options, source); !ok)
             return std::unexpected(ok.error());
     }
     for (std::size_t p = 1; p < parts.size(); ++p) {
@@ -142,12 +148,14 @@ Result<ColumnScan> mergeScans(const std::vector<ColumnScan>& parts, const ReadOp
         for (const auto& column : part.columns) {
             auto it = std::find_if(out.columns.begin(), out.columns.end(),
                                    [&](const ColumnScan::Column& c) { return c.name == column.name; });
-            if (it == out.columns.end())
+            if (it == out.columns.end()) {
                 out.columns.push_back(column);
-            else
+                origins.push_back(&part);
+            } else {
                 it->allowed |= column.allowed;
+            }
         }
-        if (auto ok = tooManyOrError(out, part, options, source); !ok)
+        if (auto ok = tooManyOrError(out, origins, part, options, source); !ok)
             return std::unexpected(ok.error());
     }
     return out;

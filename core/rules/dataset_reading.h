@@ -139,7 +139,7 @@ public:
             return fail(fmt::format("{}:{}: {} (bad row; --on-bad-row skip skips such rows)", m_source, line, message));
         ++m_report.badRows;
         if (m_report.badRowExamples.size() < m_o.maxBadRowExamples)
-            m_report.badRowExamples.push_back(BadRow{line, std::move(message)});
+            m_report.badRowExamples.push_back(BadRow{line, std::move(message), {}});
         return {};
     }
 

@@ -105,6 +105,7 @@ Json columnScanToJson(const ColumnScan& scan)
                            {"first_line", c.firstLine}});
     return {{"version", kPartialsVersion},
             {"format", std::string(toString(scan.format))},
+            {"source", scan.source},
             {"needed", scan.needed},
             {"columns", columns},
             {"error", scan.error},
@@ -120,6 +121,7 @@ Result<ColumnScan> columnScanFromJson(const Json& json)
         if (format != "csv" && format != "jsonl")
             throw nlohmann::json::other_error::create(503, "an unknown format", nullptr);
         scan.format = format == "csv" ? DataFormat::Csv : DataFormat::JsonLines;
+        scan.source = json.at("source").get<std::string>();
         scan.needed = json.at("needed").get<bool>();
         for (const auto& c : json.at("columns")) {
             ColumnScan::Column column;
@@ -145,7 +147,7 @@ Json readReportToJson(const ReadReport& report)
 {
     Json examples = Json::array();
     for (const auto& bad : report.badRowExamples)
-        examples.push_back({bad.line, bad.message});
+        examples.push_back({bad.line, bad.message, bad.file});
     return {{"version", kPartialsVersion},
             {"records", report.records},
             {"kept", report.kept},
@@ -164,7 +166,8 @@ Result<ReadReport> readReportFromJson(const Json& json)
         report.sampledOut = json.at("sampled_out").get<std::int64_t>();
         report.badRows = json.at("bad_rows").get<std::int64_t>();
         for (const auto& e : json.at("examples"))
-            report.badRowExamples.push_back(BadRow{e.at(0).get<std::int64_t>(), e.at(1).get<std::string>()});
+            report.badRowExamples.push_back(
+                BadRow{e.at(0).get<std::int64_t>(), e.at(1).get<std::string>(), e.at(2).get<std::string>()});
         return report;
     });
 }

@@ -70,10 +70,12 @@ Result<ResolvedDataset> readFile(const DatasetRequest& request)
     if (!reading)
         return std::unexpected(reading.error());
     ResolvedDataset out;
-    auto data = rules::readDataset(reading->path, reading->options, &out.report);
+    auto data = reading->folder ? rules::readDataFolder(*reading->folder, reading->options, request.data, &out.report)
+                                : rules::readDataset(reading->path, reading->options, &out.report);
     if (!data)
         return std::unexpected(data.error());
     out.data = std::move(*data);
+    out.folder = reading->folder.has_value();
     return out;
 }
 
@@ -166,16 +168,24 @@ Result<FileReading> fileReading(const DatasetRequest& request)
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
         return fail(fmt::format("{}: no such file", printable(request.data)));
-    const auto format = rules::formatForPath(path);
+    std::optional<rules::DataFolder> folder;
+    if (std::filesystem::is_directory(path, ec)) {
+        auto listed = rules::listDataFolder(path);
+        if (!listed)
+            return std::unexpected(listed.error());
+        folder = std::move(*listed);
+    }
+    const auto format = folder ? std::optional(folder->format) : rules::formatForPath(path);
     if (!format)
-        return fail(fmt::format("{}: unknown data format (expected a .csv, .jsonl or .ndjson file, or the "
-                                "name of a stored dataset)",
+        return fail(fmt::format("{}: unknown data format (expected a .csv, .jsonl or .ndjson file, a folder of "
+                                "them, or the name of a stored dataset)",
                                 printable(request.data)));
     auto policy = badRowPolicy(request.onBadRow);
     if (!policy)
         return std::unexpected(policy.error());
     FileReading out;
     out.path = path;
+    out.folder = std::move(folder);
     out.options.format = *format;
     out.options.declared = request.declared;
     out.options.idColumn = request.idColumn;
@@ -192,6 +202,11 @@ Result<ResolvedDataset> resolveDataset(const DatasetRequest& request, const Stor
 
 Result<rules::ImportResult> importDatasetFile(const DatasetImport& request, const StoreOpener& openStore)
 {
+    std::error_code ec;
+    if (std::filesystem::is_directory(request.file, ec))
+        return fail(fmt::format("{}: a folder: a snapshot is imported from one .csv, .jsonl or .ndjson file (the "
+                                "rules commands read a folder's files as one dataset with --data FOLDER)",
+                                printable(request.file)));
     const auto format = rules::formatForPath(request.file);
     if (!format)
         return fail(fmt::format("{}: unknown data format (expected .csv, .jsonl or .ndjson)", printable(request.file)));

@@ -68,20 +68,26 @@ struct Job {
     bool allRules = true;
     unsigned threads = 0;
     rules::ImpactOptions impact;
-    std::vector<rules::Shard> shards;
+    std::vector<std::vector<rules::Shard>> shards; // each a task's: one or more pieces, read as one
 };
 
-Json jobToJson(const ShardedRulesRequest& r, const std::vector<rules::Shard>& shards, const fs::path& folder)
+Json jobToJson(const ShardedRulesRequest& r, const std::vector<std::vector<rules::Shard>>& shards,
+               const fs::path& folder)
 {
     Json ruleSets = Json::array();
     for (const auto& rs : r.ruleSets)
         ruleSets.push_back({{"file", rs.file}, {"text", rs.text}});
     Json shardList = Json::array();
-    for (const auto& s : shards)
-        shardList.push_back({{"file", fs::relative(s.path, folder).string()},
+    for (const auto& pieces : shards) {
+        Json parts = Json::array();
+        for (const auto& s : pieces)
+            parts.push_back({{"file", fs::relative(s.path, folder).string()},
                              {"line_offset", s.lineOffset},
                              {"at_input_start", s.atInputStart},
-                             {"bytes", s.bytes}});
+                             {"bytes", s.bytes},
+                             {"source", s.source}});
+        shardList.push_back(parts);
+    }
     return {{"version", rules::kPartialsVersion},
             {"source", r.source},
             {"format", std::string(rules::toString(r.data.options.format))},
@@ -122,13 +128,20 @@ Result<Job> loadJob(const fs::path& folder)
         job.impact.labelColumn = json->at("label_column").get<std::string>();
         job.impact.amountColumn = json->at("amount_column").get<std::string>();
         job.impact.maxChanged = json->at("max_changed").get<std::size_t>();
-        for (const auto& s : json->at("shards")) {
-            rules::Shard shard;
-            shard.path = folder / s.at("file").get<std::string>();
-            shard.lineOffset = s.at("line_offset").get<std::int64_t>();
-            shard.atInputStart = s.at("at_input_start").get<bool>();
-            shard.bytes = s.at("bytes").get<std::uint64_t>();
-            job.shards.push_back(std::move(shard));
+        for (const auto& parts : json->at("shards")) {
+            std::vector<rules::Shard> pieces;
+            for (const auto& s : parts) {
+                rules::Shard shard;
+                shard.path = folder / s.at("file").get<std::string>();
+                shard.lineOffset = s.at("line_offset").get<std::int64_t>();
+                shard.atInputStart = s.at("at_input_start").get<bool>();
+                shard.bytes = s.at("bytes").get<std::uint64_t>();
+                shard.source = s.at("source").get<std::string>();
+                pieces.push_back(std::move(shard));
+            }
+            if (pieces.empty())
+                return fail(fmt::format("{}: a shard of no pieces", (folder / "job.json").string()));
+            job.shards.push_back(std::move(pieces));
         }
         if (job.ruleSets.empty())
             return fail(fmt::format("{}: a job without rule sets", (folder / "job.json").string()));
@@ -147,19 +160,24 @@ std::string errorResult(std::string_view kind, const std::string& message)
     return Json{{"version", rules::kPartialsVersion}, {"ok", false}, {"kind", kind}, {"error", message}}.dump();
 }
 
+// The scans of the shard's pieces, in order (the command merges every task's); the first that fails instead.
 Result<void> scanTask(const fs::path& folder, const Job& job, std::size_t k)
 {
-    const rules::ReadOptions options = rules::readOptionsFor(job.shards[k], job.read, job.source);
-    auto scan = rules::scanColumns(job.shards[k].path, options);
-    const std::string text = scan ? Json{{"version", rules::kPartialsVersion}, {"ok", true}, {"scan", rules::columnScanToJson(*scan)}}.dump()
-                                  : errorResult("read", scan.error().message);
-    return cluster::writeSpoolFile(scanFile(folder, k), text);
+    Json scans = Json::array();
+    for (const rules::Shard& piece : job.shards[k]) {
+        auto scan = rules::scanColumns(piece.path, rules::readOptionsFor(piece, job.read, job.source));
+        if (!scan)
+            return cluster::writeSpoolFile(scanFile(folder, k), errorResult("read", scan.error().message));
+        scans.push_back(rules::columnScanToJson(*scan));
+    }
+    return cluster::writeSpoolFile(scanFile(folder, k),
+                                   Json{{"version", rules::kPartialsVersion}, {"ok", true}, {"scans", scans}}.dump());
 }
 
 Result<void> evalTask(const fs::path& folder, const Job& job, std::size_t k)
 {
     const auto started = Clock::now();
-    rules::ReadOptions options = rules::readOptionsFor(job.shards[k], job.read, job.source);
+    rules::ReadOptions options = job.read;
     if (fs::exists(folder / "columns.json")) {
         auto columns = cluster::readSpoolJson(folder / "columns.json");
         if (!columns)
@@ -181,7 +199,7 @@ Result<void> evalTask(const fs::path& folder, const Job& job, std::size_t k)
     };
 
     rules::ReadReport readReport;
-    auto data = rules::readDataset(job.shards[k].path, options, &readReport);
+    auto data = rules::readShards(job.shards[k], options, job.source, &readReport);
     if (!data)
         return cluster::writeSpoolFile(partialFile(folder, k), errorResult("read", data.error().message));
     rows = data->rowCount();
@@ -229,6 +247,22 @@ Result<void> evalTask(const fs::path& folder, const Job& job, std::size_t k)
 }
 
 // ---- The command that submits and merges ------------------------------------------------------------------
+
+// The data cut into the tasks' shards: a file's row ranges, one a shard; a folder's files as one run of bytes,
+// small files grouped and big ones cut (rules::splitDataFiles).
+Result<std::vector<std::vector<rules::Shard>>> splitData(const FileReading& data, const fs::path& folder,
+                                                         const rules::SplitOptions& options)
+{
+    if (data.folder)
+        return rules::splitDataFiles(data.folder->files, folder, options);
+    auto shards = rules::splitDataFile(data.path, folder, options);
+    if (!shards)
+        return std::unexpected(shards.error());
+    std::vector<std::vector<rules::Shard>> out;
+    for (auto& shard : *shards)
+        out.push_back({std::move(shard)});
+    return out;
+}
 
 std::uint64_t recordsDone(const fs::path& folder, std::size_t shards)
 {
@@ -338,10 +372,11 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
     if (program.empty())
         return fail("cannot tell which sandbench the nodes should run: set slurm.sandbench");
 
-    // What reading the whole file would refuse at once (binary content, no header) is refused here, as it is.
+    // What reading the whole file would refuse at once (binary content, no header; of a folder, files of two
+    // headers) is refused here, as it is.
     rules::ReadOptions whole = r.data.options;
     whole.sourceName = r.source;
-    auto head = rules::scanColumns(r.data.path, whole, true);
+    auto head = r.data.folder ? rules::scanFolderHeads(*r.data.folder, whole) : rules::scanColumns(r.data.path, whole, true);
     if (!head)
         return std::unexpected(head.error());
 
@@ -354,6 +389,7 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
 
     ShardedRulesResult out;
     out.source = r.source;
+    out.folder = r.data.folder.has_value();
     auto started = Clock::now();
     rules::SplitOptions split;
     split.shards = r.shards;
@@ -364,7 +400,7 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
         if (r.progress)
             r.progress(ShardedPhase::Splitting, cluster::StageProgress{});
     };
-    auto shards = rules::splitDataFile(r.data.path, folder.path() / "shards", split);
+    auto shards = splitData(r.data, folder.path() / "shards", split);
     if (!shards)
         return std::unexpected(shards.error());
     out.shards = shards->size();
@@ -384,10 +420,12 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
             return std::unexpected(results.error());
         std::vector<rules::ColumnScan> scans;
         for (const auto& result : *results) {
-            auto scan = rules::columnScanFromJson(result.at("scan"));
-            if (!scan)
-                return std::unexpected(scan.error());
-            scans.push_back(std::move(*scan));
+            for (const auto& json : result.at("scans")) {
+                auto scan = rules::columnScanFromJson(json);
+                if (!scan)
+                    return std::unexpected(scan.error());
+                scans.push_back(std::move(*scan));
+            }
         }
         auto merged = rules::mergeScans(scans, whole, r.source);
         if (!merged)

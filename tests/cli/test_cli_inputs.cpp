@@ -114,7 +114,20 @@ TEST_F(CliInputs, AFolderIsRefused)
 {
     const auto folder = (m_dir / "folder.csv").string();
     fs::create_directories(folder);
-    expectRefused(allInputs(), folder, "FILE: the WHAT is not a regular file but a folder");
+    auto inputs = ruleSetInputs();
+    for (auto& more : otherInputs())
+        inputs.push_back(more);
+    expectRefused(inputs, folder, "FILE: the WHAT is not a regular file but a folder");
+    // As data, a folder is its data files (none here); a snapshot is imported from one file.
+    auto data = dataInputs();
+    const Input import = data.back();
+    data.pop_back();
+    expectRefused(data, folder, "FILE: a folder with no data files");
+    expectRefused({import}, folder, "FILE: a folder: a snapshot is imported from one");
+    // A data file of a folder is read through the same reader: a FIFO in it is refused, named.
+    writeFile(fs::path(folder) / "a.csv", kData);
+    ASSERT_EQ(::mkfifo((fs::path(folder) / "b.csv").c_str(), 0600), 0);
+    expectRefused(data, folder, "FILE/b.csv: the data file is not a regular file but a FIFO");
 }
 
 TEST_F(CliInputs, ADeviceIsRefusedWithoutBeingRead)

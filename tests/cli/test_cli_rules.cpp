@@ -532,3 +532,89 @@ TEST_F(CliRules, DataGenerateIsDeterministic)
 }
 
 } // namespace
+
+namespace {
+
+// The data's rows without an id column, as CSV text with its header.
+std::string withoutIds(const std::string& csv)
+{
+    std::string out;
+    std::size_t at = 0;
+    while (at < csv.size()) {
+        const auto end = csv.find('\n', at);
+        const std::string line = csv.substr(at, end - at);
+        out += line.substr(line.find(',') + 1) + "\n";
+        at = end + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_F(CliRules, AFolderIsItsFilesReadAsOneDataset)
+{
+    // The six records in three files (and what is not read: a hidden file, a subfolder, a marker).
+    const std::string data = kData;
+    const std::string header = data.substr(0, data.find('\n') + 1);
+    std::vector<std::string> rows;
+    for (std::size_t at = header.size(); at < data.size();) {
+        const auto end = data.find('\n', at);
+        rows.push_back(data.substr(at, end + 1 - at));
+        at = end + 1;
+    }
+    fs::create_directories(m_dir / "parts" / "old");
+    write("parts/part-000.csv", header + rows[0] + rows[1]);
+    write("parts/part-001.csv", header + rows[2]);
+    write("parts/part-002.csv", header + rows[3] + rows[4] + rows[5]);
+    write("parts/.part-003.csv", "not,read\n");
+    write("parts/old/part-004.csv", "not,read\n");
+    write("parts/_SUCCESS", "");
+    const std::string args = " --baseline " + m_baseline + " --candidate " + m_candidate +
+                             " --label-column is_fraud --amount-column amount --json";
+    const auto file = cli("rules impact --data " + m_data + args);
+    const auto folder = cli("rules impact --data " + (m_dir / "parts").string() + args);
+    ASSERT_EQ(folder.status, 0) << folder.out;
+    auto a = parse(file), b = parse(folder);
+    EXPECT_EQ(b["data"]["source"], (m_dir / "parts").string());
+    EXPECT_EQ(b["data"]["kind"], "folder");
+    for (auto* j : {&a, &b}) {
+        (*j)["data"].erase("source");
+        (*j)["data"].erase("kind");
+        j->erase("timing");
+    }
+    EXPECT_EQ(a, b);
+
+    // Without ids, records are numbered across the files; a bad row names its file and line there.
+    fs::create_directories(m_dir / "noids");
+    write("noids/a.csv", withoutIds(header + rows[0] + rows[1] + rows[2]));
+    write("noids/b.csv", withoutIds(header + rows[3] + rows[4] + rows[5]) + "x,US,1,false\n");
+    const std::string noids = (m_dir / "noids").string();
+    const auto refused = cli("rules impact --data " + noids + args, true);
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_NE(refused.out.find(noids + "/b.csv:5: field 'amount': 'x' is not a double"), std::string::npos)
+        << refused.out;
+    const auto skipped = cli("rules impact --data " + noids + args + " --on-bad-row skip");
+    ASSERT_EQ(skipped.status, 0) << skipped.out;
+    const auto j = parse(skipped);
+    EXPECT_EQ(j["total"], 6);
+    EXPECT_EQ(j["changed"][0]["record_id"], "2"); // r2, the second record of a.csv
+    EXPECT_EQ(j["data"]["bad_rows"]["skipped"], 1);
+    EXPECT_EQ(j["data"]["bad_rows"]["examples"][0]["file"], noids + "/b.csv");
+    EXPECT_EQ(j["data"]["bad_rows"]["examples"][0]["line"], 5);
+
+    // Two headers, two formats, no data files: refused, naming what is wrong.
+    write("noids/c.csv", "amount,country\n1,US\n");
+    const auto headers = cli("rules impact --data " + noids + args, true);
+    EXPECT_EQ(headers.status, 1);
+    EXPECT_NE(headers.out.find(noids + "/c.csv: its header differs from " + noids + "/a.csv's: column 3 'hour'"),
+              std::string::npos)
+        << headers.out;
+    write("noids/c.jsonl", "{}\n");
+    fs::remove(m_dir / "noids" / "c.csv");
+    const auto formats = cli("rules impact --data " + noids + args, true);
+    EXPECT_NE(formats.out.find("a.csv is CSV but c.jsonl is JSON Lines"), std::string::npos) << formats.out;
+    fs::create_directories(m_dir / "empty");
+    const auto empty = cli("rules impact --data " + (m_dir / "empty").string() + args, true);
+    EXPECT_EQ(empty.status, 1);
+    EXPECT_NE(empty.out.find("a folder with no data files"), std::string::npos) << empty.out;
+}

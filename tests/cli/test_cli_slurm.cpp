@@ -496,5 +496,112 @@ TEST_F(SlurmCli, WhatIsMisconfiguredIsRefusedNamingIt)
     EXPECT_EQ(ourJobs(), "");
 }
 
+TEST_F(SlurmCli, AFolderOfCsvPartsIsTheLocalJson)
+{
+    // The demo's records in parts of unequal sizes (one big enough to be cut, some small ones grouped), with
+    // what is not read beside them; every type inferred, which takes the scan stage.
+    const std::string transactions = readFile(m_demo / "transactions.csv");
+    const std::string header = transactions.substr(0, transactions.find('\n') + 1);
+    std::vector<std::string> rows;
+    for (std::size_t at = header.size(); at < transactions.size();) {
+        const auto end = transactions.find('\n', at);
+        rows.push_back(transactions.substr(at, end == std::string::npos ? end : end + 1 - at));
+        at = end == std::string::npos ? transactions.size() : end + 1;
+    }
+    ASSERT_GT(rows.size(), 100u);
+    fs::create_directories(m_dir / "parts" / "old");
+    const std::size_t sizes[] = {rows.size() / 2, 5, 1, 7, rows.size()};
+    std::size_t next = 0;
+    for (std::size_t p = 0; p < std::size(sizes) && next < rows.size(); ++p) {
+        std::string part = header;
+        for (std::size_t i = 0; i < sizes[p] && next < rows.size(); ++i)
+            part += rows[next++];
+        write(fmt::format("parts/part-{:03}.csv", p), part);
+    }
+    write("parts/.part-999.csv", "hidden,file\n");
+    write("parts/old/part-000.csv", "old,header\n");
+    write("parts/_SUCCESS", "");
+    const std::string current = write("current.yaml", withoutFields(readFile(m_demo / "rules/current.yaml")));
+    const std::string variant = write("variant_a.yaml", withoutFields(readFile(m_demo / "rules/variant_a.yaml")));
+    const std::string data = " --data " + quoted((m_dir / "parts").string());
+    expectSameAsLocal("rules impact --baseline " + quoted(current) + " --candidate " + quoted(variant) + data +
+                          " --label-column is_fraud --amount-column amount",
+                      "3");
+    expectSameAsLocal("rules ab --baseline " + demo("rules/current.yaml") + " --variant " + demo("rules/variant_a.yaml") +
+                          " --variant " + demo("rules/variant_b.yaml") + data + " --label-column is_fraud",
+                      "3");
+
+    // Without ids, with bad rows in a later file: numbered across the folder, skips and the first error named
+    // by file and line, as locally.
+    fs::create_directories(m_dir / "noids");
+    std::string all = "amount,country\n";
+    for (int f = 0; f < 4; ++f) {
+        std::string part = "amount,country\n";
+        for (int i = 0; i < 300 * (f + 1); ++i)
+            part += std::to_string((f * 1000 + i) % 400) + (i % 7 == 0 ? ",NG\n" : ",US\n");
+        if (f == 2)
+            part += "x,US\n12,US,extra\n";
+        write(fmt::format("noids/p{}.csv", f), part);
+    }
+    const std::string base = write("base.yaml", "name: base\ndefault: {decision: allow, score: 0}\nfields: {amount: double}\n"
+                                                "rules:\n  - {id: big, when: 'amount > 300.0', decision: review, score: 10}\n");
+    const std::string cand = write("cand.yaml", "name: cand\ndefault: {decision: allow, score: 0}\nfields: {amount: double}\n"
+                                                "rules:\n  - {id: big, when: 'amount > 200.0', decision: review, score: 10}\n"
+                                                "  - {id: ng, when: \"country == 'NG'\", decision: block, score: 50}\n");
+    const std::string impact = "rules impact --baseline " + quoted(base) + " --candidate " + quoted(cand) +
+                               " --data " + quoted((m_dir / "noids").string());
+    expectSameAsLocal(impact + " --on-bad-row skip", "3");
+    expectSameAsLocal(impact, "3");
+    const Output refused = cli(impact + " --backend slurm --shards 3", true);
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_NE(refused.out.find((m_dir / "noids" / "p2.csv").string() + ":902: field 'amount': 'x' is not a double"),
+              std::string::npos)
+        << refused.out;
+    const auto skipped = nlohmann::json::parse(cli(impact + " --on-bad-row skip --json --backend slurm --shards 3").out);
+    EXPECT_EQ(skipped["data"]["bad_rows"]["examples"][0]["file"], (m_dir / "noids" / "p2.csv").string());
+    EXPECT_GT(std::stoi(skipped["changed"].back()["record_id"].get<std::string>()), 1800);
+
+    // Two headers: refused before any job, naming the file.
+    write("noids/p9.csv", "amount,city\n1,Paris\n");
+    const Output headers = cli(impact + " --backend slurm --shards 3", true);
+    EXPECT_EQ(headers.status, 1);
+    EXPECT_NE(headers.out.find("p9.csv: its header differs"), std::string::npos) << headers.out;
+    EXPECT_EQ(ourJobs(), "");
+    EXPECT_TRUE(spoolIsEmpty());
+}
+
+TEST_F(SlurmCli, AFolderOfJsonLinesPartsIsTheLocalJson)
+{
+    // Fields that first appear in a later file, a type settled by the last record, a line that is not JSON.
+    fs::create_directories(m_dir / "jparts");
+    for (int f = 0; f < 5; ++f) {
+        std::string part;
+        for (int i = 0; i < 200 * (f % 2 ? 1 : 4); ++i) {
+            const int n = f * 1000 + i;
+            part += "{\"id\": \"r" + std::to_string(n) + "\", \"amount\": " + std::to_string(n % 400) +
+                    (f >= 2 && i % 50 == 0 ? ", \"extra\": {\"flag\": true}" : "") + ", \"country\": \"" +
+                    (i % 3 ? "US" : "NG") + "\"}\n";
+        }
+        if (f == 3)
+            part += "{not json\n";
+        if (f == 4)
+            part += "{\"id\": \"last\", \"amount\": 2.5, \"country\": \"FR\"}\n";
+        write(fmt::format("jparts/{:02}.{}", f, f % 2 ? "ndjson" : "jsonl"), part);
+    }
+    const std::string base = write("base.yaml", "name: base\ndefault: {decision: allow, score: 0}\nrules:\n"
+                                                "  - {id: big, when: 'amount > 300.0', decision: review, score: 10}\n");
+    const std::string cand = write("cand.yaml", "name: cand\ndefault: {decision: allow, score: 0}\nrules:\n"
+                                                "  - {id: big, when: 'amount > 200.0', decision: review, score: 10}\n"
+                                                "  - {id: ng, when: \"country == 'NG'\", decision: block, score: 50}\n");
+    const std::string impact = "rules impact --baseline " + quoted(base) + " --candidate " + quoted(cand) +
+                               " --data " + quoted((m_dir / "jparts").string());
+    expectSameAsLocal(impact + " --on-bad-row skip", "3");
+    expectSameAsLocal(impact, "3");
+    const Output refused = cli(impact + " --backend slurm --shards 3", true);
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_NE(refused.out.find((m_dir / "jparts" / "03.ndjson").string() + ":201: not valid JSON"), std::string::npos)
+        << refused.out;
+}
+
 } // namespace
 } // namespace sb::clitest

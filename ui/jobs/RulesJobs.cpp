@@ -150,12 +150,9 @@ bool RulesJobRunner::loadData(const QString& path, std::vector<rules::Field> dec
             const std::string csv = rules::demoTransactionsCsv(rules::kDemoRows, rules::kDemoSeed);
             data = rules::readDatasetText(csv, "transactions.csv", read, &loaded->report);
         } else {
+            // A data file or a folder of them, as every front end reads one (sb::fileReading refuses the rest).
             const std::filesystem::path file(toStdString(path));
-            if (!rules::formatForPath(file)) {
-                out.error = QObject::tr("%1: not a .csv, .jsonl or .ndjson file").arg(path);
-                return out;
-            }
-            loaded->label = toQString(file.filename().string());
+            loaded->label = toQString((file.has_filename() ? file : file.parent_path()).filename().string());
             sb::DatasetRequest request;
             request.data = file.string();
             request.declared = read.declared;

@@ -86,6 +86,7 @@ struct ReadOptions {
 struct BadRow {
     std::int64_t line = 0; // where the record starts (1-based)
     std::string message;
+    std::string file; // the file of a folder the line is in (empty: the one input the report is of)
 };
 
 struct ReadReport {
@@ -122,8 +123,10 @@ public:
     std::optional<std::size_t> findRecord(std::string_view id) const;
     // The line of the source file the record starts on (for messages), 0 when not known.
     std::int64_t sourceLine(std::size_t row) const { return m_lines[row]; }
-    // What the records were read from, for messages: a file path or "dataset NAME".
+    // What the records were read from, for messages: a file path, a folder or "dataset NAME".
     const std::string& source() const { return m_source; }
+    // What the record was read from: of data read from several files (a folder), the file; else source().
+    const std::string& recordSource(std::size_t row) const;
 
     // The value a missing field of `column` has: an error naming the field.
     cel::Value missing(std::size_t column) const { return m_missing[column]; }
@@ -140,6 +143,8 @@ private:
     std::vector<std::int64_t> m_lines;
     int m_idColumn = -1;
     std::string m_source;
+    // Of data read from several files: where each file's records start (row) and its name; else empty.
+    std::vector<std::pair<std::size_t, std::string>> m_parts;
     cel::Arena m_strings;                  // the bytes string cells view
     std::vector<cel::Arena> m_moreStrings; // the same, of parts read on other threads
 };
@@ -154,6 +159,7 @@ public:
     DatasetBuilder& operator=(const DatasetBuilder&) = delete;
 
     const Schema& schema() const { return m_data.m_schema; }
+    int idColumn() const { return m_data.m_idColumn; }
     void reserve(std::size_t rows);
     // One record's cells, by column; strings are copied (repeated ones stored once).
     void addRow(std::span<const cel::Value> cells, std::int64_t line);
@@ -164,6 +170,9 @@ public:
     std::vector<std::int64_t>& lines() { return m_data.m_lines; }
     // Appends the rows of a part built with the same schema (its strings move along).
     void append(DatasetBuilder&& part);
+    // Appends the records of a dataset read from another file with the same columns and id column (its strings
+    // move along); recordSource names that file for them.
+    void append(Dataset&& part);
     std::size_t rowCount() const { return m_data.m_lines.size(); }
     Dataset finish();
 
@@ -196,6 +205,7 @@ struct ColumnScan {
     };
     DataFormat format = DataFormat::Csv;
     std::vector<Column> columns;
+    std::string source; // what the lines are lines of: ReadOptions::sourceName, else the path scanned
     bool needed = true; // false: every column is declared (a CSV file), and one pass reads it
     // JSON Lines: the scan stopped at this error on this line (a line too long, binary content); `columns` are
     // those seen before it. A scan past ReadOptions::maxColumns distinct fields stops with one more column.
@@ -212,7 +222,8 @@ Result<ColumnScan> scanColumns(const std::filesystem::path& path, const ReadOpti
 
 // The scans of the shards of one input, in the input's order, as the scan of the whole of it; its error is the
 // whole input's first: more distinct fields than options.maxColumns (named by the line the first one too many
-// appears on) or a shard's scan's error, whichever comes first. `source` names the input in messages.
+// appears on, in the file its scan names) or a shard's scan's error, whichever comes first. `source` names the
+// input in messages. The files of a folder are one input of this kind (rules/data_folder.h).
 Result<ColumnScan> mergeScans(const std::vector<ColumnScan>& parts, const ReadOptions& options,
                               std::string_view source);
 

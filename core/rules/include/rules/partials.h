@@ -16,7 +16,7 @@
 
 namespace sb::rules {
 
-inline constexpr int kPartialsVersion = 1;
+inline constexpr int kPartialsVersion = 2;
 
 nlohmann::json columnScanToJson(const ColumnScan& scan);
 Result<ColumnScan> columnScanFromJson(const nlohmann::json& json);

@@ -13,6 +13,10 @@
 // Shards are about the same size in bytes; a small input gives fewer shards than asked (never an empty one).
 // An input the readers would refuse (empty, a quote never closed) is still cut; reading its shards fails as
 // reading it whole would, on the same line.
+//
+// Several files read as one input (a folder's, rules/data_folder.h) are cut the same way, as if they were one
+// run of bytes: a shard is then a list of pieces, each a row range of one file (a small file whole, a big one
+// cut), in the files' order. Each piece is read as that file's shard and named by it in messages.
 
 #include "rules/dataset.h"
 #include "util/error.h"
@@ -21,6 +25,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace sb::rules {
@@ -30,6 +35,7 @@ struct Shard {
     std::int64_t lineOffset = 0; // ReadOptions::lineOffset
     bool atInputStart = false;   // the first shard
     std::uint64_t bytes = 0;     // of the input's, the header not counted
+    std::string source;          // the file it is of, in messages, when it is a piece of one of several files
 };
 
 struct SplitOptions {
@@ -44,7 +50,22 @@ struct SplitOptions {
 Result<std::vector<Shard>> splitDataFile(const std::filesystem::path& input, const std::filesystem::path& folder,
                                          const SplitOptions& options);
 
-// The options to read a shard of the input `options` read, under the input's name `source`.
+// Cuts the files, as one input in their order, into at most options.shards shards of pieces in `folder`
+// (piece-0000.csv, ...): each file's pieces are its shards, named by the file's path (Shard::source).
+Result<std::vector<std::vector<Shard>>> splitDataFiles(const std::vector<std::filesystem::path>& files,
+                                                       const std::filesystem::path& folder,
+                                                       const SplitOptions& options);
+
+// The options to read a shard of the input `options` read, under the input's name `source` (or the shard's own
+// source, a piece of one of several files).
 ReadOptions readOptionsFor(const Shard& shard, ReadOptions options, const std::string& source);
+
+// Reads shards in order as one input named `source`: when options.columns are not given and some column's type
+// must be inferred, each is scanned, the scans merged and the types settled, then each is read
+// with those columns and the records put one after another. The first error is the one a cluster's tasks meet
+// in that order: the first shard's that cannot be scanned, the merge's, the first that cannot be read. The
+// report adds up the shards'; a bad row of a piece of one of several files names that file (BadRow::file).
+Result<Dataset> readShards(const std::vector<Shard>& shards, ReadOptions options, const std::string& source,
+                           ReadReport* report = nullptr);
 
 } // namespace sb::rules

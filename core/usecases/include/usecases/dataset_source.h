@@ -2,12 +2,14 @@
 
 // Which data a rule set runs on, for every front end.
 //
-// A data argument names a file when one exists at that path, when its extension names a format (.csv, .jsonl,
-// .ndjson) or when it has a '/'; anything else is the name of a stored snapshot. Within a sandbox, a name is
+// A data argument names a file when a file or folder exists at that path, when its extension names a format
+// (.csv, .jsonl, .ndjson) or when it has a '/'; anything else is the name of a stored snapshot. A folder is read
+// as one dataset of its data files (rules/data_folder.h). Within a sandbox, a name is
 // one of the sandbox's dataset references, and the snapshot it names must still have the SHA-256 the sandbox
 // recorded. The fields every rule set declares type the data's columns; one name declared with two types is an
 // error.
 
+#include "rules/data_folder.h"
 #include "rules/dataset.h"
 #include "rules/dataset_store.h"
 #include "rules/ruleset.h"
@@ -42,7 +44,7 @@ Result<std::vector<rules::Field>> declaredFields(const std::vector<DeclaringRule
 Result<rules::BadRowPolicy> badRowPolicy(const std::string& text);
 
 struct DatasetRequest {
-    std::string data;                     // a file, or a stored snapshot's name
+    std::string data;                     // a file, a folder of them, or a stored snapshot's name
     std::vector<rules::Field> declared;   // the columns' types the rule sets declare
     std::string idColumn;                 // a file's: empty takes `id` when there is one
     std::string onBadRow = "fail";        // a file's bad rows: fail, skip
@@ -56,20 +58,22 @@ struct ResolvedDataset {
     rules::Dataset data;
     rules::ReadReport report;
     std::optional<rules::DatasetInfo> stored; // set when the request named a stored snapshot
+    bool folder = false;                      // set when it named a folder of data files
 };
 
 // Opens the store when a request names a stored snapshot (a file needs none).
 using StoreOpener = std::function<Result<Store>()>;
 
-// Whether a data argument names a file (else a stored snapshot), as the rule above says.
+// Whether a data argument names a file or a folder (else a stored snapshot), as the rule above says.
 bool namesDataFile(const std::string& data);
 
-// How the file a request names is read: its path and the reader's options (an error when there is no such
-// file or its format is not known). What resolveDataset reads a file with, and what a cluster's tasks read
-// its shards with.
+// How the file or folder a request names is read: its path, the reader's options and, of a folder, its data
+// files (an error when there is no such file, its format is not known, or the folder's files are not one
+// dataset). What resolveDataset reads it with, and what a cluster's tasks read its shards with.
 struct FileReading {
     std::filesystem::path path;
     rules::ReadOptions options;
+    std::optional<rules::DataFolder> folder; // set when path is a folder
 };
 Result<FileReading> fileReading(const DatasetRequest& request);
 
@@ -90,7 +94,8 @@ struct DatasetImport {
     std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
-// Reads a file and stores it as an immutable snapshot (refused when the name is taken).
+// Reads a file and stores it as an immutable snapshot (refused when the name is taken; a folder is refused: a
+// snapshot is the import of one file).
 Result<rules::ImportResult> importDatasetFile(const DatasetImport& request, const StoreOpener& openStore);
 
 // The names of the store's snapshots, newest last.

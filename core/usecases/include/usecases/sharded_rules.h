@@ -1,7 +1,8 @@
 #pragma once
 
-// Rule sets evaluated on a data file through a cluster (`sandbench rules eval | impact | ab --backend slurm`),
-// for every front end. The file is cut into shards in a job folder of the spool (rules/shards.h); when some
+// Rule sets evaluated on a data file or a folder of them through a cluster (`sandbench rules eval | impact | ab
+// --backend slurm`), for every front end. The file, or the folder's files as one input, is cut into shards in a
+// job folder of the spool (rules/shards.h); when some
 // column's type must be inferred, a first array job scans every shard's columns and the scans are merged into
 // the whole file's types; a second array job reads every shard with those types, evaluates every rule set on
 // it and, to compare, tallies each candidate's impact against the baseline (rules/partials.h). The partial
@@ -44,8 +45,8 @@ std::string_view toString(ShardedPhase phase); // "splitting", "scanning", "eval
 struct ShardedRulesRequest {
     std::vector<ShardedRuleSet> ruleSets; // to compare: the baseline first
     bool compare = false;                 // tally each later rule set's impact against the first
-    FileReading data;                     // the file and how it is read (fileReading)
-    std::string source;                   // the file as named
+    FileReading data;                     // the file or folder and how it is read (fileReading)
+    std::string source;                   // the file or folder as named
     rules::ImpactOptions impact;          // to compare
     bool allRules = true;                 // rules::EvalOptions::allRules
     unsigned threads = 0;                 // per task; 0: one per core of the node
@@ -61,6 +62,7 @@ struct ShardedRulesRequest {
 
 struct ShardedRulesResult {
     std::string source;
+    bool folder = false; // the data is a folder's files
     rules::Schema schema;
     int idColumn = -1;
     rules::ReadReport report;
