@@ -195,6 +195,7 @@ void TestClusterJobs::initTestCase()
     auto listed = cluster::listJobs(m_spool);
     QVERIFY(listed && listed->size() == 1);
     m_gone = listed->front().folder;
+    QTest::qSleep(10); // each job started at another millisecond: the list's order is theirs
 
     // Failed: its folder kept with its logs.
     {
@@ -206,6 +207,8 @@ void TestClusterJobs::initTestCase()
         writer.update("running", progress(24, 17, 0, 6, 2, 0, {"5120"}));
         writer.fail("Slurm job 5120_9 (task 10 of 24) failed on node c07: OUT_OF_MEMORY, exit code 0:125");
     }
+
+    QTest::qSleep(10);
 
     // Unreadable: a status cut short.
     m_unreadable = m_spool / "rules-5d1e0c2a";
