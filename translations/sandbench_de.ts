@@ -1754,6 +1754,226 @@ Regel</translation>
     </message>
 </context>
 <context>
+    <name>sb::ui::ClusterJobsModel</name>
+    <message>
+        <source>Command</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>Phase</translation>
+    </message>
+    <message>
+        <source>Tasks done</source>
+        <translation>Erledigte Tasks</translation>
+    </message>
+    <message>
+        <source>Records</source>
+        <translation>Datensätze</translation>
+    </message>
+    <message>
+        <source>Slurm jobs</source>
+        <translation>Slurm-Jobs</translation>
+    </message>
+    <message>
+        <source>User@host</source>
+        <translation>Benutzer@Host</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Gestartet</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>%1
+Folder: %2</source>
+        <translation>%1
+Ordner: %2</translation>
+    </message>
+    <message>
+        <source>Process %1 on %2; its status was last written %3</source>
+        <translation>Prozess %1 auf %2; sein Status wurde zuletzt %3 geschrieben</translation>
+    </message>
+    <message>
+        <source>Its command ended without a word (killed, or its machine went down), so no one follows its Slurm jobs: cancel them with scancel if Slurm still lists them.</source>
+        <translation>Sein Befehl endete ohne ein Wort (beendet, oder sein Rechner fiel aus), also verfolgt niemand seine Slurm-Jobs: Brechen Sie sie mit scancel ab, falls Slurm sie noch auflistet.</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>cancelling…</source>
+        <translation>wird abgebrochen…</translation>
+    </message>
+    <message>
+        <source>removing…</source>
+        <translation>wird entfernt…</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>gone</source>
+        <translation>verschwunden</translation>
+    </message>
+    <message>
+        <source>unreadable: %1</source>
+        <translation>unlesbar: %1</translation>
+    </message>
+    <message>
+        <source>submitting</source>
+        <translation>übermittelt</translation>
+    </message>
+    <message>
+        <source>splitting</source>
+        <translation>teilt auf</translation>
+    </message>
+    <message>
+        <source>scanning</source>
+        <translation>liest</translation>
+    </message>
+    <message>
+        <source>evaluating</source>
+        <translation>wertet aus</translation>
+    </message>
+    <message>
+        <source>merging</source>
+        <translation>führt zusammen</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>unlesbar</translation>
+    </message>
+    <message>
+        <source>rules</source>
+        <translation>Regeln</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>Stapel</translation>
+    </message>
+    <message>
+        <source>agent</source>
+        <translation>Agent</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tasks done, %3 queued, %4 running</source>
+        <translation>%1 von %2 Tasks erledigt, %3 in der Warteschlange, %4 laufen</translation>
+    </message>
+    <message>
+        <source>, %1 retried</source>
+        <translation>, %1 wiederholt</translation>
+    </message>
+    <message>
+        <source>%1 s ago</source>
+        <translation>vor %1 s</translation>
+    </message>
+    <message>
+        <source>%1 min ago</source>
+        <translation>vor %1 min</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min ago</source>
+        <translation>vor %1 h %2 min</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::ClusterJobsPanel</name>
+    <message>
+        <source>Cluster jobs</source>
+        <translation>Cluster-Jobs</translation>
+    </message>
+    <message>
+        <source>Reading the cluster configuration…</source>
+        <translation>Die Cluster-Konfiguration wird gelesen…</translation>
+    </message>
+    <message>
+        <source>Cannot cancel the cluster job: %1</source>
+        <translation>Der Cluster-Job kann nicht abgebrochen werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot remove the cluster job&apos;s folder: %1</source>
+        <translation>Der Ordner des Cluster-Jobs kann nicht entfernt werden: %1</translation>
+    </message>
+    <message>
+        <source>No Slurm cluster is configured. The commands sent with &lt;code&gt;--backend slurm&lt;/code&gt; show here once %1 has a &lt;code&gt;slurm&lt;/code&gt; section naming their spool: see &lt;a href=&quot;%2&quot;&gt;%2&lt;/a&gt;.</source>
+        <translation>Kein Slurm-Cluster ist konfiguriert. Die mit &lt;code&gt;--backend slurm&lt;/code&gt; gesendeten Befehle erscheinen hier, sobald %1 einen Abschnitt &lt;code&gt;slurm&lt;/code&gt; hat, der ihren Spool-Ordner nennt: siehe &lt;a href=&quot;%2&quot;&gt;%2&lt;/a&gt;.</translation>
+    </message>
+    <message>
+        <source>The cluster configuration cannot be read: %1</source>
+        <translation>Die Cluster-Konfiguration kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>The cluster spool cannot be listed: %1</source>
+        <translation>Der Spool-Ordner des Clusters kann nicht aufgelistet werden: %1</translation>
+    </message>
+    <message>
+        <source>No jobs in the cluster spool %1. A command sent with &lt;code&gt;--backend slurm&lt;/code&gt; shows here while it runs, and stays if it fails.</source>
+        <translation>Keine Jobs im Spool-Ordner %1 des Clusters. Ein mit &lt;code&gt;--backend slurm&lt;/code&gt; gesendeter Befehl erscheint hier, solange er läuft, und bleibt, wenn er fehlschlägt.</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Cancel this command&apos;s Slurm jobs</source>
+        <translation>Die Slurm-Jobs dieses Befehls abbrechen</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>Remove this job&apos;s folder from the spool, with its logs</source>
+        <translation>Den Ordner dieses Jobs samt Logs aus dem Spool-Ordner entfernen</translation>
+    </message>
+    <message>
+        <source>Logs</source>
+        <translation>Logs</translation>
+    </message>
+    <message>
+        <source>Open this job&apos;s folder, with its logs, in the file manager</source>
+        <translation>Den Ordner dieses Jobs samt Logs im Dateimanager öffnen</translation>
+    </message>
+    <message>
+        <source>Asked the command to cancel its Slurm jobs; it does so at its next look at the queue.</source>
+        <translation>Der Befehl wurde gebeten, seine Slurm-Jobs abzubrechen; er tut es, sobald er wieder in die Warteschlange schaut.</translation>
+    </message>
+    <message>
+        <source>Remove cluster job</source>
+        <translation>Cluster-Job entfernen</translation>
+    </message>
+    <message>
+        <source>Remove the folder of &lt;b&gt;%1&lt;/b&gt; from the spool?</source>
+        <translation>Den Ordner von &lt;b&gt;%1&lt;/b&gt; aus dem Spool-Ordner entfernen?</translation>
+    </message>
+    <message>
+        <source>%1 is deleted with the logs in it. This cannot be undone.</source>
+        <translation>%1 wird samt den Logs darin gelöscht. Das lässt sich nicht rückgängig machen.</translation>
+    </message>
+    <message>
+        <source>Cannot open %1 in a file manager</source>
+        <translation>%1 kann nicht in einem Dateimanager geöffnet werden</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::DemoTour</name>
     <message>
         <source>Play demo</source>
@@ -2967,6 +3187,14 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>Restored, but not backed up: %1</source>
         <translation>Wiederhergestellt, aber nicht gesichert: %1</translation>
+    </message>
+    <message>
+        <source>Cluster jobs</source>
+        <translation>Cluster-Jobs</translation>
+    </message>
+    <message>
+        <source>Cluster jobs (%1)</source>
+        <translation>Cluster-Jobs (%1)</translation>
     </message>
 </context>
 <context>

@@ -1747,6 +1747,226 @@ rule</source>
     </message>
 </context>
 <context>
+    <name>sb::ui::ClusterJobsModel</name>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Tasks done</source>
+        <translation>已完成任务</translation>
+    </message>
+    <message>
+        <source>Records</source>
+        <translation>记录数</translation>
+    </message>
+    <message>
+        <source>Slurm jobs</source>
+        <translation>Slurm 作业</translation>
+    </message>
+    <message>
+        <source>User@host</source>
+        <translation>用户@主机</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>%1
+Folder: %2</source>
+        <translation>%1
+文件夹：%2</translation>
+    </message>
+    <message>
+        <source>Process %1 on %2; its status was last written %3</source>
+        <translation>%2 上的进程 %1；其状态最后一次写入于%3</translation>
+    </message>
+    <message>
+        <source>Its command ended without a word (killed, or its machine went down), so no one follows its Slurm jobs: cancel them with scancel if Slurm still lists them.</source>
+        <translation>它的命令已悄然结束（被终止，或所在机器已宕机），因此已无人跟进它的 Slurm 作业：如果 Slurm 仍列出这些作业，请用 scancel 取消它们。</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>removing…</source>
+        <translation>正在删除…</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>gone</source>
+        <translation>已消失</translation>
+    </message>
+    <message>
+        <source>unreadable: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>submitting</source>
+        <translation>正在提交</translation>
+    </message>
+    <message>
+        <source>splitting</source>
+        <translation>正在拆分</translation>
+    </message>
+    <message>
+        <source>scanning</source>
+        <translation>正在扫描</translation>
+    </message>
+    <message>
+        <source>evaluating</source>
+        <translation>正在评估</translation>
+    </message>
+    <message>
+        <source>merging</source>
+        <translation>正在合并</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>rules</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>批处理</translation>
+    </message>
+    <message>
+        <source>agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tasks done, %3 queued, %4 running</source>
+        <translation>已完成 %1/%2 个任务，%3 个排队中，%4 个运行中</translation>
+    </message>
+    <message>
+        <source>, %1 retried</source>
+        <translation>，%1 个已重试</translation>
+    </message>
+    <message>
+        <source>%1 s ago</source>
+        <translation>%1 秒前</translation>
+    </message>
+    <message>
+        <source>%1 min ago</source>
+        <translation>%1 分钟前</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min ago</source>
+        <translation>%1 小时 %2 分钟前</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ui::ClusterJobsPanel</name>
+    <message>
+        <source>Cluster jobs</source>
+        <translation>集群作业</translation>
+    </message>
+    <message>
+        <source>Reading the cluster configuration…</source>
+        <translation>正在读取集群配置…</translation>
+    </message>
+    <message>
+        <source>Cannot cancel the cluster job: %1</source>
+        <translation>无法取消集群作业：%1</translation>
+    </message>
+    <message>
+        <source>Cannot remove the cluster job&apos;s folder: %1</source>
+        <translation>无法删除集群作业的文件夹：%1</translation>
+    </message>
+    <message>
+        <source>No Slurm cluster is configured. The commands sent with &lt;code&gt;--backend slurm&lt;/code&gt; show here once %1 has a &lt;code&gt;slurm&lt;/code&gt; section naming their spool: see &lt;a href=&quot;%2&quot;&gt;%2&lt;/a&gt;.</source>
+        <translation>尚未配置 Slurm 集群。在 %1 中添加指明作业目录的 &lt;code&gt;slurm&lt;/code&gt; 部分后，用 &lt;code&gt;--backend slurm&lt;/code&gt; 提交的命令会显示在这里：参见 &lt;a href=&quot;%2&quot;&gt;%2&lt;/a&gt;。</translation>
+    </message>
+    <message>
+        <source>The cluster configuration cannot be read: %1</source>
+        <translation>无法读取集群配置：%1</translation>
+    </message>
+    <message>
+        <source>The cluster spool cannot be listed: %1</source>
+        <translation>无法列出集群作业目录：%1</translation>
+    </message>
+    <message>
+        <source>No jobs in the cluster spool %1. A command sent with &lt;code&gt;--backend slurm&lt;/code&gt; shows here while it runs, and stays if it fails.</source>
+        <translation>集群作业目录 %1 中没有作业。用 &lt;code&gt;--backend slurm&lt;/code&gt; 提交的命令运行时会显示在这里，失败后也会保留。</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Cancel this command&apos;s Slurm jobs</source>
+        <translation>取消此命令的 Slurm 作业</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Remove this job&apos;s folder from the spool, with its logs</source>
+        <translation>从作业目录中删除此作业的文件夹及其日志</translation>
+    </message>
+    <message>
+        <source>Logs</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>Open this job&apos;s folder, with its logs, in the file manager</source>
+        <translation>在文件管理器中打开此作业的文件夹及其日志</translation>
+    </message>
+    <message>
+        <source>Asked the command to cancel its Slurm jobs; it does so at its next look at the queue.</source>
+        <translation>已请求该命令取消其 Slurm 作业；它会在下次查看队列时取消。</translation>
+    </message>
+    <message>
+        <source>Remove cluster job</source>
+        <translation>删除集群作业</translation>
+    </message>
+    <message>
+        <source>Remove the folder of &lt;b&gt;%1&lt;/b&gt; from the spool?</source>
+        <translation>从作业目录中删除 &lt;b&gt;%1&lt;/b&gt; 的文件夹？</translation>
+    </message>
+    <message>
+        <source>%1 is deleted with the logs in it. This cannot be undone.</source>
+        <translation>%1 及其中的日志将被删除。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Cannot open %1 in a file manager</source>
+        <translation>无法在文件管理器中打开 %1</translation>
+    </message>
+</context>
+<context>
     <name>sb::ui::DemoTour</name>
     <message>
         <source>Play demo</source>
@@ -2955,6 +3175,14 @@ Runs still work but are not recorded; the file was left untouched.</source>
     <message>
         <source>Restored, but not backed up: %1</source>
         <translation>已恢复，但未备份：%1</translation>
+    </message>
+    <message>
+        <source>Cluster jobs</source>
+        <translation>集群作业</translation>
+    </message>
+    <message>
+        <source>Cluster jobs (%1)</source>
+        <translation>集群作业 (%1)</translation>
     </message>
 </context>
 <context>

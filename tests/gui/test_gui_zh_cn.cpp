@@ -4,6 +4,10 @@
 // after the demo, then the dialogs of the main actions, and fails listing each visible text that is still
 // English. Screenshots at 1440×900 show the CJK text drawn.
 #include "gui_test_main.h"
+#include "cluster/job_status.h"
+#include "cluster/spool.h"
+#include "ui/cluster/ClusterJobsModel.h"
+#include "ui/cluster/ClusterJobsPanel.h"
 #include "ui/mainwindow/MainWindow.h"
 
 #include <Qsci/qsciscintilla.h>
@@ -19,6 +23,7 @@
 #include <QDialog>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -34,6 +39,7 @@
 #include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocumentFragment>
@@ -62,7 +68,7 @@ const QSet<QString>& untranslatedWords()
         QStringLiteral("jsonl"), QStringLiteral("csv"), QStringLiteral("yaml"), QStringLiteral("png"),
         QStringLiteral("html"), QStringLiteral("sqlite"), QStringLiteral("python"), QStringLiteral("shell"),
         QStringLiteral("cpu"), QStringLiteral("rss"), QStringLiteral("stdout"), QStringLiteral("stderr"),
-        QStringLiteral("git"), QStringLiteral("doctor"),
+        QStringLiteral("git"), QStringLiteral("doctor"), QStringLiteral("slurm"),
         // keys of shortcuts
         QStringLiteral("ctrl"), QStringLiteral("shift"), QStringLiteral("alt"), QStringLiteral("return"),
         QStringLiteral("esc"), QStringLiteral("enter"),
@@ -92,6 +98,9 @@ QStringList englishWords(QString text)
     static const QRegularExpression dataLike(
         QStringLiteral(R"(\S*[/\\]\S*|\S+\.[A-Za-z0-9]+\b|\S*\*\S*|\b\w+(?:[-_]\w+)+\b)"));
     text.remove(dataLike);
+    // Command-line options (--backend) are the same in every language.
+    static const QRegularExpression option(QStringLiteral(R"((?<!\S)--?[A-Za-z][\w-]*)"));
+    text.remove(option);
     // Signal names (SIGSEGV) are the same in every language.
     static const QRegularExpression signalName(QStringLiteral(R"(\bSIG[A-Z0-9]+\b)"));
     text.remove(signalName);
@@ -135,6 +144,7 @@ private slots:
     void afterTheDemoEveryDockStillSpeaksChinese();
     void theDialogsSpeakChinese_data();
     void theDialogsSpeakChinese();
+    void theClusterJobsSpeakChinese();
     void cleanupTestCase();
 
 private:
@@ -400,6 +410,58 @@ void TestGuiZhCn::theDialogsSpeakChinese()
     qInfo("screenshot: %s", qPrintable(path));
     dialog->reject();
     QTRY_VERIFY(!dialog->isVisible());
+    reportFindings();
+}
+
+// The Dashboard's cluster jobs over a spool with a running and a failed job: its headers, buttons and states.
+void TestGuiZhCn::theClusterJobsSpeakChinese()
+{
+    auto* panel = m_window->clusterJobs();
+    auto* dock = m_window->findChild<QDockWidget*>(QStringLiteral("clusterJobsDock"));
+    QVERIFY(dock);
+    // The configuration changes while no listing reads it (the walk above showed every dock).
+    dock->hide();
+    QTRY_VERIFY(!panel->isVisible() && !panel->reader()->isListing());
+    const QString spool = m_dir.filePath(QStringLiteral("spool"));
+    QVERIFY(QDir().mkpath(spool));
+    const QString config = m_dir.filePath(QStringLiteral("cluster.yaml"));
+    {
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("slurm:\n  spool: " + spool.toUtf8() + "\n");
+    }
+    qputenv("SANDBENCH_CONFIG", config.toUtf8());
+    auto running = sb::cluster::JobFolder::create(spool.toStdString(), "rules");
+    auto failed = sb::cluster::JobFolder::create(spool.toStdString(), "batch");
+    QVERIFY(running && failed);
+    sb::cluster::StageProgress progress;
+    progress.tasks = 8;
+    progress.done = 3;
+    progress.jobs = {"77"};
+    sb::cluster::JobStatusWriter live(running->path(), "rules", "sandbench rules impact --backend slurm");
+    live.update("evaluating", progress);
+    sb::cluster::JobStatusWriter(failed->path(), "batch", "sandbench batch cases/ --backend slurm").fail("OUT_OF_MEMORY");
+
+    m_window->showDashboard();
+    dock->show();
+    dock->raise();
+    QTRY_COMPARE(panel->model()->rowCount(), 2);
+    QTest::qWait(100);
+    checkVisibleTexts(m_window.get());
+    // The cells the window words: phases, kinds, states, times.
+    const auto* model = panel->model();
+    for (int row = 0; row < model->rowCount(); ++row)
+        for (int column : {ClusterJobsModel::KindColumn, ClusterJobsModel::PhaseColumn, ClusterJobsModel::StartedColumn,
+                           ClusterJobsModel::StateColumn})
+            check(panel->view(), QStringLiteral("cell"), model->index(row, column).data().toString());
+    QCOMPARE(model->index(model->rowOf(QString::fromStdString(running->path().string())), ClusterJobsModel::StateColumn)
+                 .data()
+                 .toString(),
+             QStringLiteral("运行中"));
+    screenshot(QStringLiteral("zh_CN-cluster-jobs.png"));
+    dock->hide();
+    QTRY_VERIFY(!panel->reader()->isListing());
+    qunsetenv("SANDBENCH_CONFIG");
     reportFindings();
 }
 

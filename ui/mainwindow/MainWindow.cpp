@@ -4,6 +4,7 @@
 #include "ui/agents/AgentWorkspace.h"
 #include "ui/audit/AuditView.h"
 #include "ui/charts/MetricsDashboard.h"
+#include "ui/cluster/ClusterJobsPanel.h"
 #include "ui/checkpoints/CheckpointBrowser.h"
 #include "ui/demo/DemoTour.h"
 #include "demo/demo.h"
@@ -299,7 +300,7 @@ void MainWindow::createActions()
     m_docsAction->setObjectName(QStringLiteral("actionDocumentation"));
     m_docsAction->setShortcut(QKeySequence::HelpContents);
     m_docsAction->setToolTip(tr("Read Sandbench's documentation (F1)"));
-    connect(m_docsAction, &QAction::triggered, this, &MainWindow::showDocumentation);
+    connect(m_docsAction, &QAction::triggered, this, [this] { showDocumentation(); });
 
     m_shortcutsAction = new QAction(tr("&Keyboard Shortcuts"), this);
     m_shortcutsAction->setObjectName(QStringLiteral("actionShortcuts"));
@@ -625,6 +626,22 @@ void MainWindow::createDocks()
     });
     connect(m_auditView, &AuditView::openRequested, this, &MainWindow::openAuditSubject);
 
+    // The cluster jobs are a third tab there (in the Dashboard): their title counts them, so that jobs behind
+    // the history's tab are seen.
+    m_clusterJobs = new ClusterJobsPanel(this);
+    auto* clusterDock = new QDockWidget(tr("Cluster jobs"), this);
+    clusterDock->setObjectName(QStringLiteral("clusterJobsDock"));
+    clusterDock->setWidget(m_clusterJobs);
+    addDockWidget(Qt::BottomDockWidgetArea, clusterDock);
+    tabifyDockWidget(auditDock, clusterDock);
+    historyDock->raise();
+    connect(m_clusterJobs, &ClusterJobsPanel::jobCountChanged, clusterDock, [clusterDock](int count) {
+        clusterDock->setWindowTitle(count > 0 ? tr("Cluster jobs (%1)").arg(count) : tr("Cluster jobs"));
+    });
+    connect(m_clusterJobs, &ClusterJobsPanel::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(m_clusterJobs, &ClusterJobsPanel::documentationRequested, this,
+            [this](const QString& path) { showDocumentation(path); });
+
     // The checkpoint browser shares the full-height right column with the metrics, one tab each: it needs
     // height for the graph and the diff, and gets width when shown (showCheckpoints). Metrics is in front.
     auto* checkpointDock = new QDockWidget(tr("Checkpoints"), this);
@@ -662,13 +679,14 @@ void MainWindow::createWorkspaces()
     auto dock = [this](const char* name) { return findChild<QDockWidget*>(QString::fromLatin1(name)); };
     m_modes = new WorkspaceModes(this, m_central);
     using Mode = WorkspaceModes::Mode;
-    m_modes->addMode(Mode::Snippets, m_snippetsAction, {true, {}, dock("historyDock")});
-    m_modes->addMode(Mode::Rules, m_rulesAction, {false, {dock("rulesDock")}, nullptr});
-    m_modes->addMode(Mode::Agents, m_agentsAction, {false, {dock("agentsDock")}, nullptr});
-    m_modes->addMode(Mode::Checkpoints, m_checkpointsAction, {false, {dock("checkpointDock")}, nullptr});
-    m_modes->addMode(Mode::Audit, m_auditAction, {false, {dock("auditDock")}, nullptr});
-    // The dashboard's clicks narrow the history below it.
-    m_modes->addMode(Mode::Dashboard, m_dashboardAction, {false, {dock("metricsDock")}, dock("historyDock")});
+    m_modes->addMode(Mode::Snippets, m_snippetsAction, {true, {}, dock("historyDock"), {}});
+    m_modes->addMode(Mode::Rules, m_rulesAction, {false, {dock("rulesDock")}, nullptr, {}});
+    m_modes->addMode(Mode::Agents, m_agentsAction, {false, {dock("agentsDock")}, nullptr, {}});
+    m_modes->addMode(Mode::Checkpoints, m_checkpointsAction, {false, {dock("checkpointDock")}, nullptr, {}});
+    m_modes->addMode(Mode::Audit, m_auditAction, {false, {dock("auditDock")}, nullptr, {}});
+    // The dashboard's clicks narrow the history below it; the cluster jobs are a tab beside the history.
+    m_modes->addMode(Mode::Dashboard, m_dashboardAction,
+                     {false, {dock("metricsDock")}, dock("historyDock"), {dock("clusterJobsDock")}});
     m_modes->createBar();
     connect(m_resetLayoutAction, &QAction::triggered, m_modes, &WorkspaceModes::resetCurrent);
     connect(m_modes, &WorkspaceModes::modeChanged, this, [this] {
@@ -776,12 +794,14 @@ void MainWindow::createMenus()
     helpMenu->addAction(m_aboutAction);
 }
 
-void MainWindow::showDocumentation()
+void MainWindow::showDocumentation(const QString& path)
 {
     if (!m_docs) {
         m_docs = new DocsBrowser(this);
         m_docs->setModal(false);
     }
+    if (!path.isEmpty())
+        m_docs->openDocument(path);
     m_docs->show();
     m_docs->raise();
     m_docs->activateWindow();

@@ -30,6 +30,7 @@ class IsolationStatus;
 class WorkspaceModes;
 class AuditView;
 class CheckpointBrowser;
+class ClusterJobsPanel;
 class CodeEditor;
 class DemoTour;
 class LivePanes;
@@ -69,6 +70,7 @@ public:
     CheckpointBrowser* checkpointBrowser() const { return m_checkpointBrowser; }
     RulesWorkspace* rulesWorkspace() const { return m_rulesWorkspace; }
     AgentWorkspace* agentWorkspace() const { return m_agentWorkspace; }
+    ClusterJobsPanel* clusterJobs() const { return m_clusterJobs; }
     WorkspaceModes* workspaces() const { return m_modes; }
     // Each shows its workspace.
     void showSnippets();
@@ -167,7 +169,8 @@ private:
     // Play demo: the walk through a demo store; in a window on the person's own store, a demo store opens first.
     void playDemo();
     void about();
-    void showDocumentation();
+    // Help ▸ Documentation, at `path` of the built-in documentation when one is named ("docs/SCALING.md").
+    void showDocumentation(const QString& path = {});
     void updateTitle();
 
     sb::StoreLocation m_store;
@@ -194,6 +197,7 @@ private:
     CheckpointBrowser* m_checkpointBrowser = nullptr;
     RulesWorkspace* m_rulesWorkspace = nullptr;
     AgentWorkspace* m_agentWorkspace = nullptr;
+    ClusterJobsPanel* m_clusterJobs = nullptr;
     QTableView* m_historyView = nullptr;
     QComboBox* m_languageCombo = nullptr;
     QSpinBox* m_timeoutSpin = nullptr;

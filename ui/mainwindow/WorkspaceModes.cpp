@@ -16,9 +16,9 @@ namespace sb::ui {
 
 namespace {
 
-// The version of the panels' arrangement saveState() records: a state of another version (other panels, or
-// the layout before workspaces) is not restored.
-constexpr int kStateVersion = 2;
+// The version of the panels' arrangement saveState() records, raised whenever the window's panels change: a
+// state of another version (other panels, or the layout before workspaces) is not restored.
+constexpr int kStateVersion = 3;
 
 const QString kCurrentKey = QStringLiteral("workspaces/current");
 
@@ -153,7 +153,7 @@ void WorkspaceModes::apply(Mode mode)
 void WorkspaceModes::applyLayout(const Layout& layout)
 {
     for (auto* dock : m_window->findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
-        if (!layout.main.contains(dock) && dock != layout.below)
+        if (!layout.main.contains(dock) && dock != layout.below && !layout.belowTabs.contains(dock))
             dock->hide();
     }
     m_central->setVisible(layout.central);
@@ -175,6 +175,12 @@ void WorkspaceModes::applyLayout(const Layout& layout)
         else
             m_window->splitDockWidget(first, below, Qt::Vertical);
         below->show();
+        for (auto* tab : layout.belowTabs) {
+            tab->setFloating(false);
+            m_window->tabifyDockWidget(below, tab);
+            tab->show();
+        }
+        below->raise();
         // Below the editor, two sevenths of the height; below a workspace's panels, two fifths.
         const int height = m_window->height();
         if (first)

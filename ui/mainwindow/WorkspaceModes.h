@@ -25,11 +25,13 @@ public:
     enum class Mode { Snippets, Rules, Agents, Checkpoints, Audit, Dashboard };
 
     // What a workspace shows the first time, and after Reset: the editor with its output in the centre or
-    // not, the panels that fill the window (`main`, tabbed), and one panel below them (or null).
+    // not, the panels that fill the window (`main`, tabbed), and one panel below them (or null) with others
+    // tabbed behind it (`belowTabs`).
     struct Layout {
         bool central = false;
         QList<QDockWidget*> main;
         QDockWidget* below = nullptr;
+        QList<QDockWidget*> belowTabs;
     };
 
     // `central`: the window's central widget (the snippet editor and its output).

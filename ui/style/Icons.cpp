@@ -59,6 +59,7 @@ QIcon actionIcon(ActionIcon which)
     case ActionIcon::About: return themed("help-about", QStyle::SP_MessageBoxInformation);
     case ActionIcon::Refresh: return themed("view-refresh", QStyle::SP_BrowserReload);
     case ActionIcon::Verify: return themed("security-high", QStyle::SP_DialogApplyButton);
+    case ActionIcon::Remove: return themed("edit-delete", QStyle::SP_TrashIcon);
     case ActionIcon::Dashboard: return QIcon::fromTheme(QStringLiteral("office-chart-bar"), drawnDashboardIcon());
     }
     return {};

@@ -5,7 +5,9 @@
 
 namespace sb::ui {
 
-enum class ActionIcon { Run, Cancel, Demo, New, Open, OpenFolder, Save, SaveAs, Quit, About, Refresh, Verify, Dashboard };
+enum class ActionIcon {
+    Run, Cancel, Demo, New, Open, OpenFolder, Save, SaveAs, Quit, About, Refresh, Verify, Dashboard, Remove
+};
 
 // The icon size of the toolbars whose buttons show text beside their icon: theme icons and the style's fallbacks all
 // hold pixmaps of 16 and 32 px, so at 16 points they are drawn at their own pixels on a screen of one pixel per point
