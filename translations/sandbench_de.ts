@@ -1802,8 +1802,8 @@ Ordner: %2</translation>
         <translation>Prozess %1 auf %2; sein Status wurde zuletzt %3 geschrieben</translation>
     </message>
     <message>
-        <source>Its command ended without a word (killed, or its machine went down), so no one follows its Slurm jobs: cancel them with scancel if Slurm still lists them.</source>
-        <translation>Sein Befehl endete ohne ein Wort (beendet, oder sein Rechner fiel aus), also verfolgt niemand seine Slurm-Jobs: Brechen Sie sie mit scancel ab, falls Slurm sie noch auflistet.</translation>
+        <source>Its command ended without a word (killed, or its machine went down), so no one follows its Slurm jobs: Remove cancels whatever Slurm still has of them, then deletes the folder.</source>
+        <translation>Sein Befehl endete ohne ein Wort (beendet, oder sein Rechner fiel aus), also verfolgt niemand seine Slurm-Jobs: Entfernen bricht ab, was Slurm noch von ihnen hat, und löscht dann den Ordner.</translation>
     </message>
     <message>
         <source>running</source>

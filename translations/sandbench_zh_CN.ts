@@ -1795,8 +1795,8 @@ Folder: %2</source>
         <translation>%2 上的进程 %1；其状态最后一次写入于%3</translation>
     </message>
     <message>
-        <source>Its command ended without a word (killed, or its machine went down), so no one follows its Slurm jobs: cancel them with scancel if Slurm still lists them.</source>
-        <translation>它的命令已悄然结束（被终止，或所在机器已宕机），因此已无人跟进它的 Slurm 作业：如果 Slurm 仍列出这些作业，请用 scancel 取消它们。</translation>
+        <source>Its command ended without a word (killed, or its machine went down), so no one follows its Slurm jobs: Remove cancels whatever Slurm still has of them, then deletes the folder.</source>
+        <translation>它的命令已悄然结束（被终止，或所在机器已宕机），因此已无人跟进它的 Slurm 作业：“删除”会先取消 Slurm 中仍有的这些作业，再删除该文件夹。</translation>
     </message>
     <message>
         <source>running</source>

@@ -175,7 +175,8 @@ void TestClusterJobs::initTestCase()
     QVERIFY(writeText(m_config, "slurm:\n  spool: " + QByteArray::fromStdString(m_spool.string()) + "\n"));
     qputenv("SANDBENCH_CONFIG", m_config.toUtf8());
 
-    // Gone: a command that wrote its status and ended without a word (a child, forked before any thread).
+    // Gone: a command that wrote its status and ended without a word (a child, forked before any thread), before
+    // Slurm took its jobs (removing a gone job with jobs first cancels them: tests/cli/test_cli_slurm.cpp).
     const pid_t child = ::fork();
     QVERIFY(child >= 0);
     if (child == 0) {
@@ -186,7 +187,7 @@ void TestClusterJobs::initTestCase()
         cluster::JobStatusWriter writer(folder->path(), "rules",
                                         "sandbench rules impact --baseline current.yaml --candidate variant_b.yaml "
                                         "--data 2023.csv --backend slurm");
-        writer.update("scanning", progress(16, 3, 8, 5, 0, 3'000'000, {"4101"}));
+        writer.update("splitting", cluster::StageProgress{});
         ::_exit(0);
     }
     int status = 0;
@@ -282,7 +283,7 @@ void TestClusterJobs::theDashboardListsTheSpoolsJobs()
     QCOMPARE(
         cell(m_failed, ClusterJobsModel::StateColumn),
         QStringLiteral("failed: Slurm job 5120_9 (task 10 of 24) failed on node c07: OUT_OF_MEMORY, exit code 0:125"));
-    QCOMPARE(cell(m_gone, ClusterJobsModel::PhaseColumn), QStringLiteral("scanning"));
+    QCOMPARE(cell(m_gone, ClusterJobsModel::PhaseColumn), QStringLiteral("splitting"));
     QCOMPARE(model()->state(rowOf(m_gone)), ClusterJobState::Gone);
     QCOMPARE(cell(m_unreadable, ClusterJobsModel::TitleColumn), QStringLiteral("rules-5d1e0c2a"));
     QCOMPARE(cell(m_unreadable, ClusterJobsModel::PhaseColumn), QStringLiteral("unreadable"));

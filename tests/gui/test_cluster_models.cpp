@@ -141,7 +141,7 @@ void TestClusterModels::statesAndTexts()
     QVERIFY(model.index(3, ClusterJobsModel::StateColumn)
                 .data(Qt::ToolTipRole)
                 .toString()
-                .contains(QStringLiteral("scancel")));
+                .contains(QStringLiteral("Remove cancels whatever Slurm still has")));
     // An unreadable status: the folder's name for what was asked, the error for its state.
     QCOMPARE(text(4, ClusterJobsModel::TitleColumn), QStringLiteral("rules-bad"));
     QCOMPARE(text(4, ClusterJobsModel::PhaseColumn), QStringLiteral("unreadable"));

@@ -217,7 +217,7 @@ QVariant ClusterJobsModel::toolTip(const sb::cluster::JobStatus& job, ClusterJob
     case StateColumn:
         if (state == ClusterJobState::Gone)
             return tr("Its command ended without a word (killed, or its machine went down), so no one follows its "
-                      "Slurm jobs: cancel them with scancel if Slurm still lists them.");
+                      "Slurm jobs: Remove cancels whatever Slurm still has of them, then deletes the folder.");
         return stateText(state, job);
     default: return {};
     }
