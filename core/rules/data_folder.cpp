@@ -1,6 +1,5 @@
 #include "rules/data_folder.h"
 
-
 #include <fmt/format.h>
 
 #include <algorithm>
