@@ -4433,6 +4433,10 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>, %1 fehlerhafte Zeilen übersprungen (erste: Zeile %2: %3)</translation>
     </message>
     <message>
+        <source>, %1 bad rows skipped (first: %4, line %2: %3)</source>
+        <translation>, %1 fehlerhafte Zeilen übersprungen (erste: %4, Zeile %2: %3)</translation>
+    </message>
+    <message>
         <source>Data read</source>
         <translation>Daten gelesen</translation>
     </message>

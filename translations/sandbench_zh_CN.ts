@@ -4417,6 +4417,10 @@ Runs still work but are not recorded; the file was left untouched.</source>
         <translation>，跳过了 %1 个错误行（第一个：第 %2 行：%3）</translation>
     </message>
     <message>
+        <source>, %1 bad rows skipped (first: %4, line %2: %3)</source>
+        <translation>，跳过了 %1 个错误行（第一个：%4 第 %2 行：%3）</translation>
+    </message>
+    <message>
         <source>Data read</source>
         <translation>数据已读取</translation>
     </message>

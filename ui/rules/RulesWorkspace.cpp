@@ -524,7 +524,15 @@ void RulesWorkspace::connectJobs()
         QString text = tr("Dataset: %1 — %2 records, %3 fields")
                            .arg(m_data->label, countText(static_cast<std::int64_t>(m_data->data.rowCount())))
                            .arg(m_data->data.columnCount());
-        if (r.badRows > 0)
+        // A folder's bad row is in one of its files: named, as its line is that file's.
+        const bool inFile = !r.badRowExamples.empty() && !r.badRowExamples.front().file.empty();
+        if (r.badRows > 0 && inFile)
+            text += tr(", %1 bad rows skipped (first: %4, line %2: %3)")
+                        .arg(countText(r.badRows))
+                        .arg(r.badRowExamples.front().line)
+                        .arg(toQString(r.badRowExamples.front().message),
+                             QFileInfo(toQString(r.badRowExamples.front().file)).fileName());
+        else if (r.badRows > 0)
             text += tr(", %1 bad rows skipped (first: line %2: %3)")
                         .arg(countText(r.badRows))
                         .arg(r.badRowExamples.empty() ? 0 : r.badRowExamples.front().line)
