@@ -4313,6 +4313,18 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <translation>Datendatei…</translation>
     </message>
     <message>
+        <source>Data folder…</source>
+        <translation>Datenordner…</translation>
+    </message>
+    <message>
+        <source>Read a folder&apos;s CSV or JSON Lines files (its parts, in name order) as one dataset</source>
+        <translation>Die CSV- oder JSON-Lines-Dateien eines Ordners (seine Teile, nach Namen geordnet) als einen Datensatz lesen</translation>
+    </message>
+    <message>
+        <source>Open data folder</source>
+        <translation>Datenordner öffnen</translation>
+    </message>
+    <message>
         <source>Read a CSV or JSON Lines file as the dataset</source>
         <translation>Eine CSV- oder JSON-Lines-Datei als Datensatz lesen</translation>
     </message>

@@ -4297,6 +4297,18 @@ Runs still work but are not recorded; the file was left untouched.</source>
         <translation>数据文件…</translation>
     </message>
     <message>
+        <source>Data folder…</source>
+        <translation>数据文件夹…</translation>
+    </message>
+    <message>
+        <source>Read a folder&apos;s CSV or JSON Lines files (its parts, in name order) as one dataset</source>
+        <translation>将一个文件夹中的 CSV 或 JSON Lines 文件（其各个分片，按名称顺序）读取为一个数据集</translation>
+    </message>
+    <message>
+        <source>Open data folder</source>
+        <translation>打开数据文件夹</translation>
+    </message>
+    <message>
         <source>Read a CSV or JSON Lines file as the dataset</source>
         <translation>读取 CSV 或 JSON Lines 文件作为数据集</translation>
     </message>

@@ -29,6 +29,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QProcess>
 #include <QHorizontalStackedBarSeries>
 #include <QTableView>
@@ -365,6 +366,10 @@ void TestRulesWorkspace::aFolderReadsAsOneDatasetNamingItsFilesBadRow()
     };
     QVERIFY(write(folder + QStringLiteral("/part-1.csv"), part(1)));
     QVERIFY(write(folder + QStringLiteral("/part-2.csv"), second));
+    // The Dataset menu offers a folder beside a file (its dialog picks one and loads it as below).
+    const auto* menu = ws()->findChild<QMenu*>(QStringLiteral("rulesDataMenu"));
+    QVERIFY(menu && menu->actions().contains(action("actionRulesDataFolder")));
+    QVERIFY(action("actionRulesDataFolder")->isEnabled());
     QVERIFY(ws()->loadDataFile(folder));
     waitIdle();
     QVERIFY2(ws()->dataset() && ws()->dataset()->data.rowCount() == 9,

@@ -147,6 +147,10 @@ void RulesWorkspace::createActions()
     m_dataAction = newAction(this, QStringLiteral("actionRulesData"), tr("Data file…"),
                              QIcon::fromTheme(QStringLiteral("document-open")),
                              tr("Read a CSV or JSON Lines file as the dataset"));
+    m_dataFolderAction = newAction(this, QStringLiteral("actionRulesDataFolder"), tr("Data folder…"),
+                                   QIcon::fromTheme(QStringLiteral("folder-open")),
+                                   tr("Read a folder's CSV or JSON Lines files (its parts, in name order) as one "
+                                      "dataset"));
     m_demoDataAction = newAction(this, QStringLiteral("actionRulesDemoData"), tr("Demo data"),
                                  QIcon::fromTheme(QStringLiteral("x-office-spreadsheet")),
                                  tr("Use the demo transactions (5,000 card payments with a fraud label)"));
@@ -217,6 +221,7 @@ QToolButton* RulesWorkspace::buildDataButton(QToolBar* toolBar)
     m_dataMenu->setObjectName(QStringLiteral("rulesDataMenu"));
     m_dataMenu->addAction(m_demoDataAction);
     m_dataMenu->addAction(m_dataAction);
+    m_dataMenu->addAction(m_dataFolderAction);
     m_dataMenu->addAction(m_importAction);
     m_storedMenu = m_dataMenu->addMenu(tr("Stored snapshots"));
     m_storedMenu->setObjectName(QStringLiteral("rulesStoredMenu"));
@@ -482,6 +487,7 @@ void RulesWorkspace::connectActions()
     connect(m_openAction, &QAction::triggered, this, &RulesWorkspace::openRuleSetDialog);
     connect(m_saveAction, &QAction::triggered, this, &RulesWorkspace::saveRuleSet);
     connect(m_dataAction, &QAction::triggered, this, &RulesWorkspace::openDataDialog);
+    connect(m_dataFolderAction, &QAction::triggered, this, &RulesWorkspace::openDataFolderDialog);
     connect(m_demoDataAction, &QAction::triggered, this, [this] { loadDataFile({}); });
     connect(m_importAction, &QAction::triggered, this, &RulesWorkspace::importDialog);
     connect(m_evaluateAction, &QAction::triggered, this, &RulesWorkspace::evaluate);
@@ -648,6 +654,7 @@ void RulesWorkspace::updateActions()
     m_cancelAction->setVisible(busy); // shown only while there is something to cancel
     m_demoAction->setEnabled(!busy);
     m_dataAction->setEnabled(!busy);
+    m_dataFolderAction->setEnabled(!busy);
     m_demoDataAction->setEnabled(!busy);
     m_importAction->setEnabled(!busy && m_storePath.has_value());
     m_storedMenu->setEnabled(!busy && m_storePath.has_value());
@@ -775,6 +782,13 @@ void RulesWorkspace::openDataDialog()
 {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open dataset"), QString(),
                                                       tr("Data (*.csv *.jsonl *.ndjson);;All files (*)"));
+    if (!path.isEmpty())
+        loadDataFile(path);
+}
+
+void RulesWorkspace::openDataFolderDialog()
+{
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open data folder"));
     if (!path.isEmpty())
         loadDataFile(path);
 }

@@ -106,6 +106,7 @@ private:
     void exportReportDialog();
     void openRuleSetDialog();
     void openDataDialog();
+    void openDataFolderDialog();
     void importDialog();
     void fillStoredMenu();
     void saveRuleSet();
@@ -144,6 +145,7 @@ private:
     QAction* m_openAction = nullptr;
     QAction* m_saveAction = nullptr;
     QAction* m_dataAction = nullptr;
+    QAction* m_dataFolderAction = nullptr;
     QAction* m_demoDataAction = nullptr;
     QAction* m_importAction = nullptr;
     QMenu* m_dataMenu = nullptr;
