@@ -133,12 +133,18 @@ int listCommand(const JobsOptions& o)
     return 0;
 }
 
-int cancelCommand(const JobsOptions& o)
+// The job `id` names in the configured spool.
+Result<cluster::JobStatus> namedJob(const std::string& id)
 {
     auto settings = settingsForJobs();
     if (!settings)
-        return reportError(settings.error().message);
-    auto job = cluster::findJob(settings->spool, o.id);
+        return std::unexpected(settings.error());
+    return cluster::findJob(settings->spool, id);
+}
+
+int cancelCommand(const JobsOptions& o)
+{
+    auto job = namedJob(o.id);
     if (!job)
         return reportError(job.error().message);
     const std::string name = job->folder.filename().string();
@@ -156,12 +162,18 @@ int cancelCommand(const JobsOptions& o)
     // cancel file at each poll of the queue, and then waits until Slurm has none of its jobs left.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
     while (std::chrono::steady_clock::now() < deadline) {
-        auto now = cluster::readJobStatus(job->folder);
         std::error_code ec;
-        if (!std::filesystem::exists(job->folder, ec) || (now && !now->alive)) {
+        if (!std::filesystem::exists(job->folder, ec)) {
             std::cout << fmt::format("Job {} cancelled: its Slurm jobs were cancelled (scancel).\n", name);
             return 0;
         }
+        // Its command ended otherwise meanwhile: failed (its own error), or killed before it could cancel.
+        if (auto now = cluster::readJobStatus(job->folder); now && !now->alive)
+            return reportError(now->failed()
+                                   ? fmt::format("job {} failed before it could cancel: {}", name, now->error)
+                                   : fmt::format("job {}: its command ended without cancelling its jobs (sandbench "
+                                                 "jobs remove {} cancels what Slurm still has of them)",
+                                                 name, name));
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     return reportError(fmt::format("job {} was asked to cancel, but its command (pid {} on {}) has not done so within "
@@ -171,10 +183,7 @@ int cancelCommand(const JobsOptions& o)
 
 int removeCommand(const JobsOptions& o)
 {
-    auto settings = settingsForJobs();
-    if (!settings)
-        return reportError(settings.error().message);
-    auto job = cluster::findJob(settings->spool, o.id);
+    auto job = namedJob(o.id);
     if (!job)
         return reportError(job.error().message);
     if (auto ok = cluster::removeJobFolder(job->folder); !ok)

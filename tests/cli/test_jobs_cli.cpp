@@ -9,6 +9,7 @@
 #include "cluster/spool.h"
 
 #include <chrono>
+#include <csignal>
 #include <future>
 #include <thread>
 
@@ -145,6 +146,39 @@ TEST_F(JobsCli, CancelAsksTheCommandAndWaitsUntilItHasCancelled)
     const auto done = waiting.get();
     EXPECT_EQ(done.status, 0) << done.out;
     EXPECT_NE(done.out.find("Job " + name + " cancelled"), std::string::npos) << done.out;
+}
+
+TEST_F(JobsCli, ACommandKilledWhileAskedToCancelIsSaidSo)
+{
+    const pid_t command = ::fork();
+    ASSERT_GE(command, 0);
+    if (command == 0) {
+        auto made = cluster::JobFolder::create(m_spool, "batch");
+        if (!made)
+            ::_exit(1);
+        made->keep();
+        cluster::JobStatusWriter writer(made->path(), "batch", "sandbench batch a.py --backend slurm");
+        for (;;)
+            ::pause();
+    }
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
+    std::vector<cluster::JobStatus> jobs;
+    while (jobs.empty() && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(5ms);
+        jobs = cluster::listJobs(m_spool).value_or(std::vector<cluster::JobStatus>{});
+    }
+    ASSERT_EQ(jobs.size(), 1u);
+    const std::string name = jobs.front().folder.filename().string();
+    auto waiting = std::async(std::launch::async, [&name] { return cli("jobs cancel " + name, true); });
+    while (!cluster::cancelRequested(jobs.front().folder) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(5ms);
+    ::kill(command, SIGKILL);
+    ::waitpid(command, nullptr, 0);
+    const auto said = waiting.get();
+    EXPECT_EQ(said.status, 1);
+    EXPECT_NE(said.out.find("its command ended without cancelling its jobs (sandbench jobs remove " + name),
+              std::string::npos)
+        << said.out;
 }
 
 TEST_F(JobsCli, WhatIsNotAJobIsRefusedNamingIt)
