@@ -1937,6 +1937,18 @@ Ordner: %2</translation>
         <translation>Die Slurm-Jobs dieses Befehls abbrechen</translation>
     </message>
     <message>
+        <source>Cancel job %1</source>
+        <translation>Job %1 abbrechen</translation>
+    </message>
+    <message>
+        <source>Remove job %1</source>
+        <translation>Job %1 entfernen</translation>
+    </message>
+    <message>
+        <source>Open the folder of job %1</source>
+        <translation>Ordner von Job %1 öffnen</translation>
+    </message>
+    <message>
         <source>Remove</source>
         <translation>Entfernen</translation>
     </message>

@@ -1930,6 +1930,18 @@ Folder: %2</source>
         <translation>取消此命令的 Slurm 作业</translation>
     </message>
     <message>
+        <source>Cancel job %1</source>
+        <translation>取消作业 %1</translation>
+    </message>
+    <message>
+        <source>Remove job %1</source>
+        <translation>删除作业 %1</translation>
+    </message>
+    <message>
+        <source>Open the folder of job %1</source>
+        <translation>打开作业 %1 的文件夹</translation>
+    </message>
+    <message>
         <source>Remove</source>
         <translation>删除</translation>
     </message>

@@ -297,7 +297,12 @@ void TestClusterJobs::theDashboardListsTheSpoolsJobs()
         QCOMPARE(button(folder, "clusterJobCancel")->isVisible(), cancel);
         QCOMPARE(button(folder, "clusterJobRemove")->isVisible(), ended);
         QCOMPARE(button(folder, "clusterJobOpenFolder")->isVisible(), ended);
-        QVERIFY(!button(folder, "clusterJobCancel")->accessibleName().isEmpty());
+        // A screen reader hears which job each button acts on.
+        const QString job = QString::fromStdString(folder.filename().string());
+        QCOMPARE(button(folder, "clusterJobCancel")->accessibleName(), QStringLiteral("Cancel job ") + job);
+        QCOMPARE(button(folder, "clusterJobRemove")->accessibleName(), QStringLiteral("Remove job ") + job);
+        QCOMPARE(button(folder, "clusterJobOpenFolder")->accessibleName(),
+                 QStringLiteral("Open the folder of job ") + job);
     }
     // The buttons fit their column and their row.
     const QRect cellRect =

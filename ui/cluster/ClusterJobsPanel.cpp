@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QDesktopServices>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -270,10 +271,17 @@ void ClusterJobsPanel::syncButtons()
         const auto state = static_cast<ClusterJobState>(index.data(ClusterJobsModel::StateRole).toInt());
         const bool ended =
             state == ClusterJobState::Failed || state == ClusterJobState::Gone || state == ClusterJobState::Unreadable;
-        buttons->findChild<QToolButton*>(QStringLiteral("clusterJobCancel"))
-            ->setVisible(state == ClusterJobState::Running);
-        buttons->findChild<QToolButton*>(QStringLiteral("clusterJobRemove"))->setVisible(ended);
-        buttons->findChild<QToolButton*>(QStringLiteral("clusterJobOpenFolder"))->setVisible(ended);
+        auto* cancel = buttons->findChild<QToolButton*>(QStringLiteral("clusterJobCancel"));
+        auto* remove = buttons->findChild<QToolButton*>(QStringLiteral("clusterJobRemove"));
+        auto* open = buttons->findChild<QToolButton*>(QStringLiteral("clusterJobOpenFolder"));
+        cancel->setVisible(state == ClusterJobState::Running);
+        remove->setVisible(ended);
+        open->setVisible(ended);
+        // A screen reader names the row's job with each button: every row has the same three.
+        const QString job = QFileInfo(index.data(ClusterJobsModel::FolderRole).toString()).fileName();
+        cancel->setAccessibleName(tr("Cancel job %1").arg(job));
+        remove->setAccessibleName(tr("Remove job %1").arg(job));
+        open->setAccessibleName(tr("Open the folder of job %1").arg(job));
     }
 }
 
