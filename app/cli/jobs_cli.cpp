@@ -55,17 +55,6 @@ Json jobToJson(const cluster::JobStatus& job)
                 {"alive", job.alive}};
 }
 
-// What became of the job, in a word: running, cancelling, failed, gone (its command ended without a word),
-// unreadable.
-std::string jobState(const cluster::JobStatus& job)
-{
-    if (job.phase == "unreadable" || job.failed())
-        return job.phase;
-    if (!job.alive)
-        return "gone";
-    return job.cancelRequested ? "cancelling" : "running";
-}
-
 std::string tasksText(const cluster::JobStatus& job)
 {
     if (job.progress.tasks == 0)
@@ -113,7 +102,8 @@ int listCommand(const JobsOptions& o)
     }
     const std::int64_t now = nowEpochMs();
     for (const auto& job : *jobs) {
-        std::cout << fmt::format("{}  {}  {}  {}\n", job.folder.filename().string(), jobState(job),
+        std::cout << fmt::format("{}  {}  {}  {}\n", job.folder.filename().string(),
+                                 cluster::toString(cluster::jobState(job)),
                                  job.phase == "unreadable" ? std::string() : job.kind, printable(job.title));
         if (job.phase == "unreadable") {
             std::cout << fmt::format("    {}\n", printable(job.error));
@@ -151,7 +141,7 @@ int cancelCommand(const JobsOptions& o)
     if (!job->alive)
         return reportError(fmt::format("job {} is {}: nothing runs to cancel (sandbench jobs remove {} removes its "
                                        "folder)",
-                                       name, jobState(*job), name));
+                                       name, cluster::toString(cluster::jobState(*job)), name));
     if (auto ok = cluster::requestCancel(job->folder); !ok)
         return reportError(ok.error().message);
     if (o.noWait) {

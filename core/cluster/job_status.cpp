@@ -104,6 +104,29 @@ Result<JobStatus> statusFromJson(const Json& json, const fs::path& file)
 
 } // namespace
 
+JobState jobState(const JobStatus& job)
+{
+    if (job.phase == "unreadable")
+        return JobState::Unreadable;
+    if (job.failed())
+        return JobState::Failed;
+    if (!job.alive)
+        return JobState::Gone;
+    return job.cancelRequested ? JobState::Cancelling : JobState::Running;
+}
+
+std::string_view toString(JobState state)
+{
+    switch (state) {
+    case JobState::Running: return "running";
+    case JobState::Cancelling: return "cancelling";
+    case JobState::Failed: return "failed";
+    case JobState::Gone: return "gone";
+    case JobState::Unreadable: return "unreadable";
+    }
+    return "?";
+}
+
 JobStatusWriter::JobStatusWriter(fs::path folder, std::string kind, std::string title)
 {
     m_status.folder = std::move(folder);
@@ -114,6 +137,7 @@ JobStatusWriter::JobStatusWriter(fs::path folder, std::string kind, std::string 
     m_status.host = hostName();
     m_status.pid = ::getpid();
     m_status.startedMs = nowMs();
+    m_pidStart = processStart(m_status.pid);
     write();
 }
 
@@ -146,7 +170,7 @@ void JobStatusWriter::write()
                     {"user", m_status.user},
                     {"host", m_status.host},
                     {"pid", m_status.pid},
-                    {"pid_start", processStart(m_status.pid)},
+                    {"pid_start", m_pidStart},
                     {"started_ms", m_status.startedMs},
                     {"updated_ms", m_status.updatedMs}};
     // Following the command is a convenience: a status that cannot be written leaves its jobs running.

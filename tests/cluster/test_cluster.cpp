@@ -162,6 +162,7 @@ TEST(JobStatus, FollowsTheCommandAndItsCancel)
     EXPECT_EQ(s.progress.jobs, (std::vector<std::string>{"17", "18"}));
     EXPECT_EQ(s.pid, ::getpid());
     EXPECT_TRUE(s.alive);
+    EXPECT_EQ(jobState(s), JobState::Running);
     EXPECT_FALSE(s.cancelRequested);
     EXPECT_FALSE(cancelRequested(made->path()));
 
@@ -174,6 +175,7 @@ TEST(JobStatus, FollowsTheCommandAndItsCancel)
     auto again = readJobStatus(made->path());
     ASSERT_TRUE(again);
     EXPECT_TRUE(again->cancelRequested);
+    EXPECT_EQ(toString(jobState(*again)), "cancelling");
 
     // A failed command keeps its folder, says why, and can be removed.
     writer.fail("Slurm job 18_2 (task 3 of 4) failed on node n1: FAILED");
@@ -181,6 +183,7 @@ TEST(JobStatus, FollowsTheCommandAndItsCancel)
     ASSERT_TRUE(failed);
     EXPECT_TRUE(failed->failed());
     EXPECT_FALSE(failed->alive);
+    EXPECT_EQ(jobState(*failed), JobState::Failed);
     EXPECT_EQ(failed->error, "Slurm job 18_2 (task 3 of 4) failed on node n1: FAILED");
     made->keep();
     ASSERT_TRUE(removeJobFolder(made->path()));
@@ -210,6 +213,7 @@ TEST(JobStatus, ACommandGoneWithoutAWordIsNotAlive)
     EXPECT_EQ(jobs->front().kind, "batch");
     EXPECT_EQ(jobs->front().phase, "submitting");
     EXPECT_FALSE(jobs->front().alive);
+    EXPECT_EQ(toString(jobState(jobs->front())), "gone");
     EXPECT_TRUE(removeJobFolder(jobs->front().folder));
 }
 
@@ -227,6 +231,7 @@ TEST(JobStatus, TheSpoolsOtherFoldersAndBadStatuses)
     ASSERT_EQ(jobs->size(), 2u);
     for (const auto& job : *jobs) {
         EXPECT_EQ(job.phase, "unreadable");
+        EXPECT_EQ(jobState(job), JobState::Unreadable);
         EXPECT_FALSE(job.alive);
         EXPECT_NE(job.error.find("status.json"), std::string::npos) << job.error;
     }

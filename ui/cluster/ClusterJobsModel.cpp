@@ -225,13 +225,14 @@ QVariant ClusterJobsModel::toolTip(const sb::cluster::JobStatus& job, ClusterJob
 
 ClusterJobState ClusterJobsModel::stateOf(const sb::cluster::JobStatus& job)
 {
-    if (job.phase == "unreadable")
-        return ClusterJobState::Unreadable;
-    if (job.failed())
-        return ClusterJobState::Failed;
-    if (!job.alive)
-        return ClusterJobState::Gone;
-    return job.cancelRequested ? ClusterJobState::Cancelling : ClusterJobState::Running;
+    switch (sb::cluster::jobState(job)) {
+    case sb::cluster::JobState::Running: return ClusterJobState::Running;
+    case sb::cluster::JobState::Cancelling: return ClusterJobState::Cancelling;
+    case sb::cluster::JobState::Failed: return ClusterJobState::Failed;
+    case sb::cluster::JobState::Gone: return ClusterJobState::Gone;
+    case sb::cluster::JobState::Unreadable: return ClusterJobState::Unreadable;
+    }
+    return ClusterJobState::Unreadable;
 }
 
 QString ClusterJobsModel::stateText(ClusterJobState state, const sb::cluster::JobStatus& job)

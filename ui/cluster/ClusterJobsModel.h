@@ -10,7 +10,8 @@
 
 namespace sb::ui {
 
-// Where a cluster job stands, as the window tells it.
+// Where a cluster job stands, as the window tells it: core's JobState (cluster/job_status.h), and Removing,
+// which only this window knows.
 enum class ClusterJobState {
     Running,    // its command runs
     Cancelling, // asked to cancel (the cancel file is there, or this window just asked): until its folder goes

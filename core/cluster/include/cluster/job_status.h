@@ -43,6 +43,13 @@ struct JobStatus {
     bool failed() const { return phase == "failed"; }
 };
 
+// What became of a job, as every front end says it: its command runs (Running), runs and was asked to cancel
+// (Cancelling), failed and kept its folder (Failed), ended without a word (Gone), or its status cannot be read
+// (Unreadable).
+enum class JobState { Running, Cancelling, Failed, Gone, Unreadable };
+JobState jobState(const JobStatus& job);
+std::string_view toString(JobState state); // "running", "cancelling", "failed", "gone", "unreadable"
+
 // Writes a job folder's status.json for the command that made it: at once, at every change of phase, and at
 // most every quarter second otherwise.
 class JobStatusWriter {
@@ -57,6 +64,7 @@ public:
 private:
     void write();
     JobStatus m_status;
+    std::uint64_t m_pidStart = 0; // this process's start (processStart): written with the pid
     std::chrono::steady_clock::time_point m_written{};
 };
 
