@@ -144,10 +144,6 @@ Result<void> copyRange(int from, std::uint64_t offset, std::uint64_t length, int
     return {};
 }
 
-} // namespace
-
-namespace {
-
 // Where one file is cut: into at most `pieces`, piece k (from 1) starting at the first record end at or after
 // target(k, where the header ends, the file's size); each piece written to name(k).
 struct Cutting {
