@@ -276,12 +276,11 @@ Result<void> removeJobFolder(const fs::path& folder)
                                 status->pid, status->host));
     // A command gone without a word did not cancel its jobs: whatever of them Slurm still has would go on
     // writing into the folder.
-    if (status && !status->failed()) {
-        for (const auto& id : status->progress.jobs) {
-            if (auto ok = cancelJob(id); !ok)
-                return fail(fmt::format("{}: its Slurm job {} could not be cancelled, so the folder is kept: {}",
-                                        folder.string(), id, ok.error().message));
-        }
+    // It waits until Slurm lists none of them, so no task still writes while the folder is removed.
+    if (status && !status->failed() && !status->progress.jobs.empty()) {
+        if (auto ok = cancelJobsAndWait(status->progress.jobs); !ok)
+            return fail(fmt::format("{}: its Slurm jobs could not be cancelled, so the folder is kept: {}",
+                                    folder.string(), ok.error().message));
     }
     fs::remove_all(folder, ec);
     if (ec)

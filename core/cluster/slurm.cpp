@@ -306,6 +306,28 @@ Result<void> cancelJob(const std::string& jobId)
     return {};
 }
 
+Result<void> cancelJobsAndWait(const std::vector<std::string>& jobIds, std::chrono::milliseconds wait)
+{
+    for (const auto& id : jobIds) {
+        if (auto ok = cancelJob(id); !ok)
+            return ok;
+    }
+    const auto deadline = std::chrono::steady_clock::now() + wait;
+    for (;;) {
+        bool any = false;
+        for (const auto& id : jobIds) {
+            auto q = queuedTasks(id);
+            any = any || !q || !q->empty();
+        }
+        if (!any)
+            return {};
+        if (std::chrono::steady_clock::now() > deadline)
+            return fail(fmt::format("Slurm still lists jobs {} {} ms after scancel", fmt::join(jobIds, ", "),
+                                    wait.count()));
+        std::this_thread::sleep_for(100ms);
+    }
+}
+
 Result<StageReport> runArrayStage(const SlurmSettings& settings, const StageRequest& request,
                                   const std::atomic<bool>* cancel,
                                   const std::function<void(const StageProgress&)>& onProgress)
@@ -340,26 +362,7 @@ Result<StageReport> runArrayStage(const SlurmSettings& settings, const StageRequ
         }
         return {};
     };
-    auto cancelAll = [&]() -> Result<void> {
-        for (const auto& id : report.jobs) {
-            if (auto ok = cancelJob(id); !ok)
-                return ok;
-        }
-        // Until Slurm has none of them left (tasks being killed are COMPLETING a while).
-        const auto deadline = std::chrono::steady_clock::now() + 60s;
-        for (;;) {
-            bool any = false;
-            for (const auto& id : report.jobs) {
-                auto q = queuedTasks(id);
-                any = any || !q || !q->empty();
-            }
-            if (!any)
-                return {};
-            if (std::chrono::steady_clock::now() > deadline)
-                return fail(fmt::format("Slurm still lists jobs {} a minute after scancel", fmt::join(report.jobs, ", ")));
-            std::this_thread::sleep_for(100ms);
-        }
-    };
+    auto cancelAll = [&]() { return cancelJobsAndWait(report.jobs); };
 
     std::vector<std::size_t> all(request.tasks);
     for (std::size_t k = 0; k < request.tasks; ++k)

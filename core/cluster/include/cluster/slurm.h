@@ -74,6 +74,10 @@ Result<std::vector<QueuedTask>> queuedTasks(const std::string& jobId);
 // What Slurm remembers of a task that has left the queue; nullopt when it remembers nothing.
 std::optional<FinishedTask> finishedTask(const std::string& jobId, std::size_t index);
 Result<void> cancelJob(const std::string& jobId);
+// Cancels the jobs and waits until Slurm lists none of their tasks (tasks being killed are COMPLETING a
+// while and may still write), at most `wait`.
+Result<void> cancelJobsAndWait(const std::vector<std::string>& jobIds,
+                               std::chrono::milliseconds wait = std::chrono::seconds(60));
 
 // "0-3,5,7-8": indices as sbatch --array takes them.
 std::string arraySpec(std::vector<std::size_t> indices);
