@@ -1,15 +1,18 @@
 // sandbench mcp wrap | agent run | sessions list | show | control | rewind | fork | replay
 
+#include "cluster_support.h"
 #include "command_line.h"
 #include "commands.h"
 #include "report.h"
 
+#include "agents/agent_cluster.h"
 #include "agents/agent_session.h"
 #include "agents/session_control.h"
 #include "agents/session_replay.h"
 #include "agents/session_store.h"
 #include "agents/wrap_session.h"
 #include "isolation/runner.h"
+#include "util/printable.h"
 #include "util/time_text.h"
 
 #include <fmt/format.h>
@@ -36,6 +39,8 @@ struct SessionOptions {
     std::vector<std::string> control; // sessions control: the command and its words
     std::int64_t step = 0;            // rewind --to-step, fork --at-step
     std::string name;                 // fork --name
+    BackendOptions backend;           // agent run
+    std::string job;                  // agent-task
 };
 
 std::atomic<bool> g_stop{false};
@@ -76,8 +81,60 @@ int wrapCommand(const SessionOptions& options)
     return result->session.status == agents::SessionStatus::Completed ? 0 : kExitFailure;
 }
 
+int agentRunOnSlurm(const SessionOptions& options)
+{
+    agents::ClusterAgentRequest request;
+    request.session.agentCommand = options.command;
+    request.session.policy = options.policy;
+    request.session.sandbox = options.sandbox;
+    request.session.readPaths = options.readPaths;
+    request.session.stepMode = options.stepMode;
+    auto settings = slurmSettings();
+    if (!settings)
+        return reportError(settings.error().message);
+    request.slurm = *settings;
+    request.partition = options.backend.partition;
+    auto store = openStore(options.store);
+    if (!store)
+        return reportError(store.error().message);
+    request.cancel = catchCancel();
+    request.title = commandTitle();
+    ClusterProgress progress;
+    request.progress = [&progress](const cluster::StageProgress& p) { progress.show("running", p); };
+    auto result = agents::runAgentSessionOnSlurm(*store, request);
+    progress.finish();
+    if (!result)
+        return reportError(result.error().message);
+    const agents::SessionInfo& s = result->result.session;
+    if (options.json) {
+        auto out = agentSessionToJson(result->result);
+        out["slurm"] = {{"job", result->job}, {"node", result->node}, {"retried", result->retried}};
+        std::cout << dumpJson(out) << '\n';
+    } else {
+        std::cout << fmt::format("session {} {}: {} steps, cost {:g}{} (Slurm job {} on {}{})\n", s.id,
+                                 agents::toString(s.status), s.steps, s.cost,
+                                 s.message.empty() ? "" : " (" + s.message + ")", result->job, result->node,
+                                 result->retried ? fmt::format("; run {} more times", result->retried) : "");
+        if (!result->result.agent.stderrText.empty())
+            std::cerr << result->result.agent.stderrText;
+    }
+    return s.status == agents::SessionStatus::Completed ? 0 : kExitFailure;
+}
+
+int agentTaskCommand(const SessionOptions& options)
+{
+    auto ok = agents::runAgentTask(options.job);
+    if (!ok) {
+        std::cerr << "sandbench: agent-task: " << printable(ok.error().message) << '\n';
+        return kExitFailure;
+    }
+    return 0;
+}
+
 int agentRunCommand(const SessionOptions& options)
 {
+    if (options.backend.slurm())
+        return agentRunOnSlurm(options);
     auto store = openStore(options.store);
     if (!store)
         return reportError(store.error().message);
@@ -311,8 +368,16 @@ void addAgentCommands(CommandLine& commandLine)
     runCmd->add_option("--read", options->readPaths, "A path the agent program may read (its own files), repeatable");
     addJsonFlag(runCmd, options->json, "Print the session as JSON at its end");
     addStoreOption(runCmd, options->store);
+    addBackendOptions(runCmd, options->backend, "the session a task of a Slurm job, run on its node in a copy of the "
+                                                "sandbox's workspace under the same policy and recorded here (no "
+                                                "live control: approvals time out as denied)",
+                      false);
     runCmd->add_option("command", options->command, "The agent's command line (after --)")->required();
     commandLine.onParsed(runCmd, [options] { return agentRunCommand(*options); });
+    // The task of an agent session's Slurm job (agents/agent_cluster.h): not for people.
+    auto* taskCmd = commandLine.app().add_subcommand("agent-task", "A task of a Slurm job of sandbench agent run")->group("");
+    taskCmd->add_option("--job", options->job, "The job's folder in the spool")->required();
+    commandLine.onParsed(taskCmd, [options] { return agentTaskCommand(*options); });
 
     auto* sessionsCmd = commandLine.app().add_subcommand("sessions", "Agent sessions: list and show their steps, "
                                                                      "control a running one");

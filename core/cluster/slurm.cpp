@@ -306,6 +306,16 @@ Result<void> cancelJob(const std::string& jobId)
     return {};
 }
 
+Result<std::filesystem::path> programForNodes(const SlurmSettings& settings)
+{
+    std::error_code ec;
+    std::filesystem::path program =
+        settings.sandbench.empty() ? std::filesystem::read_symlink("/proc/self/exe", ec) : settings.sandbench;
+    if (program.empty())
+        return fail("cannot tell which sandbench the nodes should run: set slurm.sandbench");
+    return program;
+}
+
 Result<void> cancelJobsAndWait(const std::vector<std::string>& jobIds, std::chrono::milliseconds wait)
 {
     for (const auto& id : jobIds) {

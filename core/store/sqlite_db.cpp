@@ -170,6 +170,33 @@ Result<std::int64_t> Db::pragmaInt(std::string_view name) const
     return error(fmt::format("cannot read PRAGMA {}", name));
 }
 
+Result<Attachment> Attachment::attach(const Db& db, const std::filesystem::path& file, std::string schema)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+        return fail(fmt::format("{}: no such file", file.string()));
+    auto statement = db.prepare(fmt::format("ATTACH DATABASE ?1 AS {}", schema));
+    if (!statement)
+        return std::unexpected(statement.error());
+    const std::string path = file.string();
+    if (sqlite3_bind_text(statement->get(), 1, path.c_str(), static_cast<int>(path.size()), SQLITE_TRANSIENT)
+            != SQLITE_OK
+        || sqlite3_step(statement->get()) != SQLITE_DONE)
+        return db.error(fmt::format("cannot open {}", path));
+    return Attachment(db, std::move(schema));
+}
+
+Attachment::Attachment(Attachment&& other) noexcept : m_db(other.m_db), m_schema(std::move(other.m_schema))
+{
+    other.m_schema.clear();
+}
+
+Attachment::~Attachment()
+{
+    if (!m_schema.empty())
+        (void)m_db.exec(fmt::format("DETACH DATABASE {}", m_schema), "cannot detach a database");
+}
+
 Result<Db> connectionOf(const Store& store)
 {
     if (!store.m_db)

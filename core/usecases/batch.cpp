@@ -79,10 +79,9 @@ Result<BatchResult> runOnSlurm(Store& store, const BatchRequest& request)
     auto partition = cluster::choosePartition(settings, request.partition);
     if (!partition)
         return std::unexpected(partition.error());
-    std::error_code ec;
-    const fs::path program = settings.sandbench.empty() ? fs::read_symlink("/proc/self/exe", ec) : settings.sandbench;
-    if (program.empty())
-        return fail("cannot tell which sandbench the nodes should run: set slurm.sandbench");
+    auto program = cluster::programForNodes(settings);
+    if (!program)
+        return std::unexpected(program.error());
 
     // Every run's policy settled here, as a local run's is; those refused are not submitted.
     BatchResult out;
@@ -118,7 +117,7 @@ Result<BatchResult> runOnSlurm(Store& store, const BatchRequest& request)
     cluster::StageRequest stage;
     stage.name = "sandbench-batch";
     stage.folder = folder.path();
-    stage.command = {program.string(), "batch-task", "--job", folder.path().string()};
+    stage.command = {program->string(), "batch-task", "--job", folder.path().string()};
     stage.tasks = taskOf.size();
     stage.partition = *partition;
     const fs::path dir = folder.path();

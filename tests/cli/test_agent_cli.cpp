@@ -2,6 +2,7 @@
 // speaking MCP over stdio) in real sandboxes, the session read back with `sessions show --json`.
 
 #include "cli_fixture.h"
+#include "scripted_agent.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,39 +25,6 @@ std::string readBytes(const fs::path& path)
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// A scripted agent: speaks MCP on stdin/stdout, makes the calls given as JSON lines in CALLS (a file beside
-// it), and writes each answer to ANSWERS. Deterministic: no model.
-constexpr std::string_view kAgent = R"py(import json, os, sys
-here = os.path.dirname(os.path.abspath(__file__))
-calls = [json.loads(l) for l in open(os.path.join(here, "calls.jsonl")) if l.strip()]
-n = 0
-def send(m):
-    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
-def recv():
-    line = sys.stdin.readline()
-    if not line:
-        sys.exit(0)
-    return json.loads(line)
-def request(method, params=None):
-    global n
-    n += 1
-    m = {"jsonrpc": "2.0", "id": n, "method": method}
-    if params is not None:
-        m["params"] = params
-    send(m)
-    return recv()
-init = request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "scripted", "version": "1"}})
-send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-tools = request("tools/list")
-answers = [init, tools]
-for call in calls:
-    if "raw" in call:
-        sys.stdout.write(call["raw"]); sys.stdout.flush()
-        answers.append(recv())
-    else:
-        answers.append(request("tools/call", call))
-print(json.dumps(answers), file=sys.stderr)
-)py";
 
 class AgentCli : public Cli {
 protected:

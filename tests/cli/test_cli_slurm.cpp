@@ -3,9 +3,11 @@
 // local run's on the demo dataset and a generated million-record one, inferred types and bad rows included;
 // a task killed mid-run is retried (or, with no retries left, reported naming the job and node); Ctrl-C
 // cancels every job and leaves none behind, and so does the cancel file the window leaves in the job's folder,
-// whose status follows the command; what is misconfigured is refused, naming what.
+// whose status follows the command; a batch's runs and an agent session run on the node are recorded here as
+// local ones are; what is misconfigured is refused, naming what.
 
 #include "cli_fixture.h"
+#include "scripted_agent.h"
 
 #include "cluster/job_status.h"
 #include "demo/demo.h"
@@ -75,7 +77,7 @@ protected:
     // Jobs of this test's runs Slurm still lists.
     std::string ourJobs() const
     {
-        return trimmed(shell("squeue --noheader --name=sandbench-scan,sandbench-eval,sandbench-batch 2>&1").out);
+        return trimmed(shell("squeue --noheader --name=sandbench-scan,sandbench-eval,sandbench-batch,sandbench-agent 2>&1").out);
     }
 
     std::string demo(const std::string& name) const { return quoted((m_demo / name).string()); }
@@ -601,6 +603,137 @@ TEST_F(SlurmCli, AFolderOfJsonLinesPartsIsTheLocalJson)
     EXPECT_EQ(refused.status, 1);
     EXPECT_NE(refused.out.find((m_dir / "jparts" / "03.ndjson").string() + ":201: not valid JSON"), std::string::npos)
         << refused.out;
+}
+
+} // namespace
+} // namespace sb::clitest
+
+namespace sb::clitest {
+namespace {
+
+class SlurmAgent : public SlurmCli {
+protected:
+    void SetUp() override
+    {
+        SlurmCli::SetUp();
+        m_agentDir = m_dir / "agent";
+        fs::create_directories(m_agentDir);
+        fs::permissions(m_dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+        fs::permissions(m_agentDir, fs::perms::all);
+        writeFile(m_agentDir / "agent.py", std::string(kAgent));
+        std::string lines;
+        for (const auto& c : calls())
+            lines += c.dump() + "\n";
+        writeFile(m_agentDir / "calls.jsonl", lines);
+    }
+
+    static std::vector<nlohmann::json> calls()
+    {
+        auto call = [](std::string tool, nlohmann::json args) {
+            return nlohmann::json{{"name", std::move(tool)}, {"arguments", std::move(args)}};
+        };
+        return {call("write_file", {{"path", "notes/a.txt"}, {"content", "hello"}}),
+                call("read_file", {{"path", "/work/notes/a.txt"}}),
+                call("edit_file", {{"path", "notes/a.txt"}, {"old_text", "hello"}, {"new_text", "hello, world"}}),
+                call("list_dir", {{"path", "notes"}}),
+                call("read_file", {{"path", "../../etc/passwd"}}),
+                call("write_file", {{"path", "/etc/evil"}, {"content", "x"}}),
+                call("run_code", {{"language", "python"}, {"code", "print(open('notes/a.txt').read())"}}),
+                call("write_file", {{"path", "notes/b.txt"}, {"content", "the end"}})};
+    }
+
+    Output agentRun(const std::string& options, const std::string& storeFile)
+    {
+        return cli("agent run --json --read " + quoted(m_agentDir.string()) + " " + options + " --store " +
+                   quoted(storeFile) + " -- python3 " + quoted((m_agentDir / "agent.py").string()));
+    }
+
+    nlohmann::json show(const std::string& id, const std::string& storeFile)
+    {
+        const auto r = cli("sessions show " + id + " --json --store " + quoted(storeFile));
+        EXPECT_EQ(r.status, 0) << r.out;
+        return nlohmann::json::parse(r.out, nullptr, false);
+    }
+
+    fs::path m_agentDir;
+};
+
+TEST_F(SlurmAgent, ASessionOnANodeIsRecordedHereAsALocalOneIs)
+{
+    const std::string here = (m_dir / "here.db").string();
+    const std::string there = (m_dir / "there.db").string();
+    const Output local = agentRun("", here);
+    ASSERT_EQ(local.status, 0) << local.out;
+    const Output slurm = agentRun("--backend slurm", there);
+    ASSERT_EQ(slurm.status, 0) << slurm.out;
+    const auto a = nlohmann::json::parse(local.out), b = nlohmann::json::parse(slurm.out);
+    EXPECT_EQ(b["status"], "completed") << slurm.out;
+    EXPECT_EQ(b["steps"], a["steps"]);
+    EXPECT_EQ(b["policy"]["ref"], "agent");
+    EXPECT_EQ(b["policy"]["name"], a["policy"]["name"]);
+    EXPECT_EQ(b["agent"]["outcome"], a["agent"]["outcome"]);
+    EXPECT_FALSE(b["slurm"]["job"].get<std::string>().empty()) << slurm.out;
+    EXPECT_FALSE(b["slurm"]["node"].get<std::string>().empty()) << slurm.out;
+    const auto socket = b.value("control_socket", nlohmann::json());
+    EXPECT_TRUE(socket.is_null() || socket == "") << slurm.out; // no live control of a node's session
+
+    // Step by step: the same tools, verdicts, rules and answers (run_code's run ids and times aside).
+    const auto stepsA = show(a["id"], here)["steps"], stepsB = show(b["id"], there)["steps"];
+    ASSERT_EQ(stepsB.size(), calls().size()) << stepsB.dump(2);
+    ASSERT_EQ(stepsA.size(), stepsB.size());
+    for (std::size_t i = 0; i < stepsA.size(); ++i) {
+        SCOPED_TRACE(stepsB[i].dump());
+        EXPECT_EQ(stepsB[i]["tool"], stepsA[i]["tool"]);
+        EXPECT_EQ(stepsB[i]["verdict"], stepsA[i]["verdict"]);
+        EXPECT_EQ(stepsB[i]["rule"], stepsA[i]["rule"]);
+        EXPECT_EQ(stepsB[i]["arguments"], stepsA[i]["arguments"]);
+        if (stepsA[i]["tool"] != "run_code") {
+            EXPECT_EQ(stepsB[i]["result"], stepsA[i]["result"]);
+        }
+    }
+
+    // The sandbox here is as the session left it.
+    const std::string sandbox = b["sandbox"];
+    const fs::path workspace = trimmed(cli("sandbox path " + sandbox + " --store " + quoted(there)).out);
+    EXPECT_EQ(readFile(workspace / "notes" / "a.txt"), "hello, world");
+    EXPECT_EQ(readFile(workspace / "notes" / "b.txt"), "the end");
+    EXPECT_FALSE(fs::exists("/etc/evil"));
+
+    // Its checkpoints are this store's: rewinding to before the edit (step 3) gives the file as it was then.
+    const Output rewound = cli("sessions rewind " + b["id"].get<std::string>() + " --to-step 3 --json --store " +
+                               quoted(there));
+    ASSERT_EQ(rewound.status, 0) << rewound.out;
+    EXPECT_EQ(readFile(workspace / "notes" / "a.txt"), "hello");
+    EXPECT_FALSE(fs::exists(workspace / "notes" / "b.txt"));
+
+    // Its runs are in this store's history, and the audit log holds the session with where it ran.
+    const auto history = nlohmann::json::parse(cli("history --json --limit 100 --store " + quoted(there)).out);
+    std::set<std::string> runs;
+    for (const auto& h : history)
+        runs.insert(h["run_id"].get<std::string>());
+    EXPECT_TRUE(runs.count(b["agent"]["run_id"].get<std::string>())) << history.dump(2);
+    EXPECT_EQ(runs.size(), 2u) << history.dump(2); // the agent's own, and its run_code's
+    EXPECT_EQ(cli("audit verify --store " + quoted(there)).status, 0);
+    const auto audit = nlohmann::json::parse(
+        cli("audit list --json --operation session.end --store " + quoted(there)).out, nullptr, false);
+    ASSERT_TRUE(audit.is_array() && audit.size() == 1) << audit.dump(2);
+    EXPECT_EQ(audit[0]["subject"], b["id"]);
+    EXPECT_EQ(audit[0]["details"]["cluster"]["job"], b["slurm"]["job"]) << audit.dump(2);
+
+    // Nothing is left on the cluster or in the spool.
+    EXPECT_TRUE(spoolIsEmpty());
+    EXPECT_EQ(ourJobs(), "");
+}
+
+TEST_F(SlurmAgent, LiveControlIsRefusedAndNothingIsSubmitted)
+{
+    const std::string store = (m_dir / "store.db").string();
+    const Output r = cli("agent run --step --backend slurm --store " + quoted(store) + " -- python3 " +
+                         quoted((m_agentDir / "agent.py").string()), true);
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.out.find("--step needs live control"), std::string::npos) << r.out;
+    EXPECT_TRUE(spoolIsEmpty());
+    EXPECT_EQ(ourJobs(), "");
 }
 
 } // namespace

@@ -79,6 +79,9 @@ Result<void> cancelJob(const std::string& jobId);
 Result<void> cancelJobsAndWait(const std::vector<std::string>& jobIds,
                                std::chrono::milliseconds wait = std::chrono::seconds(60));
 
+// The sandbench a job's tasks run: slurm.sandbench, else this very program (the nodes share its path).
+Result<std::filesystem::path> programForNodes(const SlurmSettings& settings);
+
 // "0-3,5,7-8": indices as sbatch --array takes them.
 std::string arraySpec(std::vector<std::size_t> indices);
 

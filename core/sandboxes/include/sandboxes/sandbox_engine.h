@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -121,6 +122,18 @@ struct CreateSandboxRequest {
     std::optional<std::int64_t> idleTimeoutMs;
     std::optional<std::string> policy;             // nullopt: the source's (a sandbox's or checkpoint's), else none
     std::vector<DatasetRef> datasets;              // added to (or replacing, by name) the source's references
+};
+
+// What SandboxEngine::adoptCheckpoints records, and what came of it.
+struct AdoptRequest {
+    std::string sandbox;
+    std::filesystem::path source; // the other store's file
+    std::string onto;             // a checkpoint of `sandbox` here: the one the other store's sandbox started from
+    std::string details;          // a JSON object added to each audit entry
+};
+struct AdoptedCheckpoints {
+    std::map<std::string, std::string> ids; // the other store's id -> the id here
+    std::string head;                       // the other store's sandbox's head, by its id here
 };
 
 // Changes to a sandbox's governance (SandboxEngine::setSandbox); what is not given stays as it is.
@@ -323,6 +336,17 @@ public:
     Result<GarbageStats> collectGarbage();
     // Reads every blob the checkpoint reaches and checks its hash: an error names what is missing or damaged.
     Result<void> verifyCheckpoint(std::string_view checkpoint);
+    // Writes the checkpoint's tree into `folder` (empty or missing): what a cluster's node starts an agent
+    // session's sandbox from (agents/agent_cluster.h).
+    Result<void> writeCheckpoint(std::string_view checkpoint, const std::filesystem::path& folder);
+    // Records into `request.sandbox`'s history the checkpoints another store made of a sandbox of the same name
+    // (an agent session's, on a cluster's node, in a store of its own): that store's blobs copied in, then each
+    // of its checkpoints recorded anew, parents first. A checkpoint there without parents (the sandbox's start,
+    // written from `request.onto`) is `onto` itself when their trees are equal, else a child of it. Every
+    // tree is read back whole before anything is kept, each checkpoint is audited as checkpoint.create with
+    // `request.details` and the id it had, and the sandbox's head and workspace stay as they are (restore()
+    // brings the last one back). One transaction: all of it is recorded, or nothing.
+    Result<AdoptedCheckpoints> adoptCheckpoints(const AdoptRequest& request);
 
     // --- promotion (promotion/promote.h) --------------------------------------------------------------------
     // Saves unsaved work of both sandboxes (auto checkpoints), merges what the source changed since the

@@ -105,6 +105,24 @@ std::string noRoomNote(const std::filesystem::path& file);
 // out of its public API and befriends only this function.
 Result<Db> connectionOf(const Store& store);
 
+// Another database file attached to a connection as `schema` (ATTACH DATABASE) for as long as this lives: a
+// store made elsewhere, read with SQL that names its tables `schema.table`. Attach before a transaction
+// begins; SQLite refuses to attach or detach inside one.
+class Attachment {
+public:
+    static Result<Attachment> attach(const Db& db, const std::filesystem::path& file, std::string schema);
+    Attachment(Attachment&& other) noexcept;
+    Attachment(const Attachment&) = delete;
+    Attachment& operator=(const Attachment&) = delete;
+    Attachment& operator=(Attachment&&) = delete;
+    ~Attachment();
+
+private:
+    Attachment(const Db& db, std::string schema) : m_db(db), m_schema(std::move(schema)) {}
+    Db m_db;
+    std::string m_schema; // empty once moved from
+};
+
 // Rolls back unless committed, so an early return or an exception never leaves half a change behind.
 //
 // SQLite itself rolls the whole transaction back when a statement fails for want of disk space or memory, or
