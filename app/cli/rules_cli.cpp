@@ -70,8 +70,10 @@ void addRulesCommands(CommandLine& commandLine)
         sub->add_option("--threads", rules->threads,
                         "Threads to evaluate on (default: one per core; with --backend slurm, per task)")
             ->check(CLI::Range(1u, 256u));
-        addBackendOptions(sub, rules->backend, "the data file (or a folder's files) cut into shards, evaluated by a Slurm "
-                                               "array job, the results merged", true);
+        addBackendOptions(sub, rules->backend,
+                          "the data (a file, a folder's files or a stored snapshot) cut into "
+                          "shards, evaluated by a Slurm array job, the results merged",
+                          true);
     }
     // One task of a Slurm array job that `--backend slurm` submitted (usecases/sharded_rules.h): not for people.
     auto* rulesTaskCmd = rulesCmd->add_subcommand("task", "A task of a Slurm job of rules eval|impact|ab")->group("");

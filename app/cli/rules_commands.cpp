@@ -207,32 +207,40 @@ int checkCommand(const RulesOptions& o)
 
 // ---- eval -------------------------------------------------------------------------------------------------
 
-// The rule sets and data of a command with --backend slurm: evaluated by the cluster's tasks, merged.
+// The rule sets and data of a command with --backend slurm: evaluated by the cluster's tasks, merged. A file or
+// folder is cut as it is; a stored snapshot (or a sandbox's reference to one) is loaded here as a local run
+// loads it, then cut by records.
 Result<ShardedRulesResult> onCluster(const RulesOptions& o, const std::vector<const LoadedRuleSet*>& ruleSets,
                                      const std::vector<rules::Field>& declared, bool compare, bool allRules,
                                      const rules::ImpactOptions& impact)
 {
-    if (!o.data.sandbox.empty() || !namesDataFile(o.data.data))
-        return fail(fmt::format("--backend slurm reads a data file (.csv, .jsonl, .ndjson) or a folder of them, "
-                                "which it cuts into shards; {} is a stored dataset, which is read here: run without "
-                                "--backend slurm",
-                                printable(o.data.data)));
     auto settings = slurmSettings();
     if (!settings)
         return std::unexpected(settings.error());
     auto shards = shardCount(o.backend, *settings);
     if (!shards)
         return std::unexpected(shards.error());
-    DatasetRequest data;
-    data.data = o.data.data;
-    data.declared = declared;
-    data.idColumn = o.data.idColumn;
-    data.onBadRow = o.data.onBadRow;
-    auto reading = fileReading(data);
-    if (!reading)
-        return std::unexpected(reading.error());
-
     ShardedRulesRequest request;
+    std::optional<LoadedData> snapshot;
+    if (namesDataFile(o.data.data)) {
+        DatasetRequest data;
+        data.data = o.data.data;
+        data.declared = declared;
+        data.idColumn = o.data.idColumn;
+        data.onBadRow = o.data.onBadRow;
+        auto reading = fileReading(data);
+        if (!reading)
+            return std::unexpected(reading.error());
+        request.data = std::move(*reading);
+        request.source = o.data.data;
+    } else {
+        auto loaded = loadData(o.data, declared);
+        if (!loaded)
+            return std::unexpected(loaded.error());
+        snapshot = std::move(*loaded);
+        request.snapshot = &*snapshot;
+    }
+
     for (const LoadedRuleSet* rs : ruleSets) {
         auto text = rules::readRuleSetFile(rs->path);
         if (!text)
@@ -240,8 +248,6 @@ Result<ShardedRulesResult> onCluster(const RulesOptions& o, const std::vector<co
         request.ruleSets.push_back({rs->path, std::move(*text), &rs->ruleSet()});
     }
     request.compare = compare;
-    request.data = std::move(*reading);
-    request.source = o.data.data;
     request.impact = impact;
     request.allRules = allRules;
     request.threads = o.threads;
@@ -275,6 +281,7 @@ DataFacts clusterDataFacts(const ShardedRulesResult& r)
     DataFacts facts;
     facts.source = r.source;
     facts.folder = r.folder;
+    facts.stored = r.stored;
     facts.rows = static_cast<std::size_t>(r.report.kept);
     if (r.idColumn >= 0)
         facts.idColumn = r.schema.fields[static_cast<std::size_t>(r.idColumn)].name;

@@ -81,7 +81,13 @@ private:
 
 std::string encodeSnapshot(const Dataset& data)
 {
-    const std::size_t n = data.rowCount();
+    return encodeSnapshot(data, 0, data.rowCount());
+}
+
+std::string encodeSnapshot(const Dataset& data, std::size_t first, std::size_t count)
+{
+    first = std::min(first, data.rowCount());
+    const std::size_t n = std::min(count, data.rowCount() - first);
     nlohmann::ordered_json columns = nlohmann::ordered_json::array();
     for (const Field& f : data.schema().fields)
         columns.push_back({{"name", f.name}, {"type", toString(f.type)}});
@@ -91,13 +97,13 @@ std::string encodeSnapshot(const Dataset& data)
     put(out, static_cast<std::uint32_t>(header.size()));
     out += header;
     std::int64_t previous = 0;
-    for (std::size_t row = 0; row < n; ++row) {
+    for (std::size_t row = first; row < first + n; ++row) {
         const std::int64_t delta = data.sourceLine(row) - previous;
         previous = data.sourceLine(row);
         putVarint(out, (static_cast<std::uint64_t>(delta) << 1) ^ static_cast<std::uint64_t>(delta >> 63));
     }
     for (std::size_t c = 0; c < data.columnCount(); ++c) {
-        const auto cells = data.column(c);
+        const auto cells = data.column(c).subspan(first, n);
         const bool anyMissing =
             std::any_of(cells.begin(), cells.end(), [](const cel::Value& v) { return v.isError(); });
         out.push_back(anyMissing ? 1 : 0);
@@ -252,6 +258,30 @@ Result<Dataset> decodeSnapshot(std::string_view bytes, std::string source)
     return builder.finish();
 }
 
+Result<std::string> compressSnapshot(std::string_view snapshot)
+{
+    std::string compressed(ZSTD_compressBound(snapshot.size()), '\0');
+    const std::size_t packed = ZSTD_compress(compressed.data(), compressed.size(), snapshot.data(), snapshot.size(), 3);
+    if (ZSTD_isError(packed))
+        return fail(fmt::format("cannot compress the snapshot: {}", ZSTD_getErrorName(packed)));
+    compressed.resize(packed);
+    return compressed;
+}
+
+Result<std::string> decompressSnapshot(std::string_view packed, std::uint64_t size, const std::string& source)
+{
+    const unsigned long long framed =
+        packed.empty() ? ZSTD_CONTENTSIZE_ERROR : ZSTD_getFrameContentSize(packed.data(), packed.size());
+    if (framed == ZSTD_CONTENTSIZE_ERROR || framed == ZSTD_CONTENTSIZE_UNKNOWN || framed > kMaxSnapshotBytes
+        || framed != size)
+        return fail(fmt::format("{}: the stored snapshot is damaged (its size)", source));
+    std::string snapshot(framed, '\0');
+    const std::size_t unpacked = ZSTD_decompress(snapshot.data(), snapshot.size(), packed.data(), packed.size());
+    if (ZSTD_isError(unpacked) || unpacked != framed)
+        return fail(fmt::format("{}: the stored snapshot is damaged (it does not decompress)", source));
+    return snapshot;
+}
+
 bool isValidDatasetName(std::string_view name)
 {
     if (name.empty() || name.size() > 100 || name.front() == '.' || name.front() == '-')
@@ -322,11 +352,10 @@ Result<void> storeSnapshot(Store& store, const Dataset& data, DatasetInfo& info,
     auto hash = sha256Hex(snapshot);
     if (!hash)
         return std::unexpected(hash.error());
-    std::string compressed(ZSTD_compressBound(snapshot.size()), '\0');
-    const std::size_t packed = ZSTD_compress(compressed.data(), compressed.size(), snapshot.data(), snapshot.size(), 3);
-    if (ZSTD_isError(packed))
-        return fail(fmt::format("cannot compress the snapshot: {}", ZSTD_getErrorName(packed)));
-    compressed.resize(packed);
+    auto packed = compressSnapshot(snapshot);
+    if (!packed)
+        return std::unexpected(packed.error());
+    const std::string& compressed = *packed;
 
     info.sha256 = *hash;
     info.rows = static_cast<std::int64_t>(data.rowCount());
@@ -536,14 +565,13 @@ Result<Dataset> loadDataset(const Store& store, std::string_view name, DatasetIn
         return fail(fmt::format("{}: unknown codec", source));
     const auto* blob = static_cast<const char*>(sqlite3_column_blob(statement->get(), 16));
     const auto blobSize = static_cast<std::size_t>(sqlite3_column_bytes(statement->get(), 16));
-    const unsigned long long size = blob ? ZSTD_getFrameContentSize(blob, blobSize) : ZSTD_CONTENTSIZE_ERROR;
-    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > kMaxSnapshotBytes
-        || static_cast<std::int64_t>(size) != info.size)
+    if (info.size < 0)
         return fail(fmt::format("{}: the stored snapshot is damaged (its size)", source));
-    std::string snapshot(size, '\0');
-    const std::size_t unpacked = ZSTD_decompress(snapshot.data(), snapshot.size(), blob, blobSize);
-    if (ZSTD_isError(unpacked) || unpacked != size)
-        return fail(fmt::format("{}: the stored snapshot is damaged (it does not decompress)", source));
+    auto unpacked = decompressSnapshot(blob ? std::string_view(blob, blobSize) : std::string_view(),
+                                       static_cast<std::uint64_t>(info.size), source);
+    if (!unpacked)
+        return std::unexpected(unpacked.error());
+    const std::string& snapshot = *unpacked;
     auto hash = sha256Hex(snapshot);
     if (!hash)
         return std::unexpected(hash.error());

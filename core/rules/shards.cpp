@@ -1,8 +1,11 @@
 #include "rules/shards.h"
 
+#include "rules/dataset_store.h"
 #include "rules/partials.h"
 
 #include "util/errno_text.h"
+#include "util/fd_io.h"
+#include "util/hash.h"
 #include "util/input_file.h"
 
 #include <fmt/format.h>
@@ -339,6 +342,69 @@ ReadOptions readOptionsFor(const Shard& shard, ReadOptions options, const std::s
     options.atInputStart = shard.atInputStart;
     options.sourceName = shard.source.empty() ? source : shard.source;
     return options;
+}
+
+Result<std::vector<SnapshotShard>> splitSnapshot(const Dataset& data, const std::filesystem::path& folder,
+                                                 const SplitOptions& options)
+{
+    if (options.shards < 1)
+        return fail("shards: at least 1");
+    const std::size_t rows = data.rowCount();
+    const std::size_t n = std::min(options.shards, std::max<std::size_t>(rows, 1));
+    // Shard k: records [rows * k / n, rows * (k + 1) / n), computed without overflow.
+    auto start = [rows, n](std::size_t k) { return rows / n * k + rows % n * k / n; };
+    std::vector<SnapshotShard> shards;
+    for (std::size_t k = 0; k < n; ++k) {
+        if (options.cancel && options.cancel->load(std::memory_order_relaxed))
+            return fail(fmt::format("{}: cutting into shards cancelled", data.source()));
+        const std::size_t first = start(k), count = start(k + 1) - first;
+        const std::string snapshot = encodeSnapshot(data, first, count);
+        auto hash = sha256Hex(snapshot);
+        if (!hash)
+            return std::unexpected(hash.error());
+        auto packed = compressSnapshot(snapshot);
+        if (!packed)
+            return std::unexpected(packed.error());
+        SnapshotShard shard;
+        shard.path = folder / fmt::format("snapshot-{:03}.zst", k);
+        shard.rows = count;
+        shard.size = snapshot.size();
+        shard.sha256 = std::move(*hash);
+        const int out = ::open(shard.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (out < 0)
+            return fail(fmt::format("{}: cannot create: {}", shard.path.string(), errnoText(errno)));
+        auto written = writeAll(out, *packed);
+        // Closed, not synced, as a file's shards are; a network file system shows a failed write at close.
+        if (::close(out) != 0 && written)
+            written = fail(errnoText(errno));
+        if (!written)
+            return fail(fmt::format("{}: cannot write: {}", shard.path.string(), written.error().message));
+        shards.push_back(std::move(shard));
+        if (options.progress)
+            options.progress(first + count, rows);
+    }
+    return shards;
+}
+
+Result<Dataset> readSnapshotShard(const SnapshotShard& shard, std::string source)
+{
+    auto packed = readInputFile(shard.path, input::kDataFile);
+    if (!packed)
+        return std::unexpected(packed.error());
+    const std::string where = fmt::format("{} (a shard of {})", shard.path.string(), source);
+    auto snapshot = decompressSnapshot(*packed, shard.size, where);
+    if (!snapshot)
+        return std::unexpected(snapshot.error());
+    auto hash = sha256Hex(*snapshot);
+    if (!hash)
+        return std::unexpected(hash.error());
+    if (*hash != shard.sha256)
+        return fail(fmt::format("{}: does not match the SHA-256 it was written with", where));
+    auto data = decodeSnapshot(*snapshot, std::move(source));
+    if (data && data->rowCount() != shard.rows)
+        return fail(
+            fmt::format("{}: holds {} records, not the {} it was written with", where, data->rowCount(), shard.rows));
+    return data;
 }
 
 Result<Dataset> readShards(const std::vector<Shard>& shards, ReadOptions options, const std::string& source,

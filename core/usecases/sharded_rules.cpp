@@ -60,6 +60,14 @@ fs::path progressFile(const fs::path& folder, std::size_t shard)
 
 // ---- The job as the tasks read it --------------------------------------------------------------------------
 
+// The data cut into the tasks' shards: of a file or folder, each shard one or more pieces read as one; of a
+// stored snapshot, each a row range.
+struct Cut {
+    std::vector<std::vector<rules::Shard>> pieces;
+    std::vector<rules::SnapshotShard> snapshot;
+    std::size_t size() const { return snapshot.empty() ? pieces.size() : snapshot.size(); }
+};
+
 struct Job {
     std::string source;
     rules::ReadOptions read;
@@ -68,17 +76,16 @@ struct Job {
     bool allRules = true;
     unsigned threads = 0;
     rules::ImpactOptions impact;
-    std::vector<std::vector<rules::Shard>> shards; // each a task's: one or more pieces, read as one
+    Cut shards;
 };
 
-Json jobToJson(const ShardedRulesRequest& r, const std::vector<std::vector<rules::Shard>>& shards,
-               const fs::path& folder)
+Json jobToJson(const ShardedRulesRequest& r, const std::string& source, const Cut& shards, const fs::path& folder)
 {
     Json ruleSets = Json::array();
     for (const auto& rs : r.ruleSets)
         ruleSets.push_back({{"file", rs.file}, {"text", rs.text}});
     Json shardList = Json::array();
-    for (const auto& pieces : shards) {
+    for (const auto& pieces : shards.pieces) {
         Json parts = Json::array();
         for (const auto& s : pieces)
             parts.push_back({{"file", fs::relative(s.path, folder).string()},
@@ -88,8 +95,14 @@ Json jobToJson(const ShardedRulesRequest& r, const std::vector<std::vector<rules
                              {"source", s.source}});
         shardList.push_back(parts);
     }
+    Json snapshotList = Json::array();
+    for (const auto& s : shards.snapshot)
+        snapshotList.push_back({{"file", fs::relative(s.path, folder).string()},
+                                {"rows", s.rows},
+                                {"size", s.size},
+                                {"sha256", s.sha256}});
     return {{"version", rules::kPartialsVersion},
-            {"source", r.source},
+            {"source", source},
             {"format", std::string(rules::toString(r.data.options.format))},
             {"declared", fieldsToJson(r.data.options.declared)},
             {"id_column", r.data.options.idColumn},
@@ -101,7 +114,8 @@ Json jobToJson(const ShardedRulesRequest& r, const std::vector<std::vector<rules
             {"label_column", r.impact.labelColumn},
             {"amount_column", r.impact.amountColumn},
             {"max_changed", r.impact.maxChanged},
-            {"shards", shardList}};
+            {"shards", shardList},
+            {"snapshot_shards", snapshotList}};
 }
 
 Result<Job> loadJob(const fs::path& folder)
@@ -141,8 +155,18 @@ Result<Job> loadJob(const fs::path& folder)
             }
             if (pieces.empty())
                 return fail(fmt::format("{}: a shard of no pieces", (folder / "job.json").string()));
-            job.shards.push_back(std::move(pieces));
+            job.shards.pieces.push_back(std::move(pieces));
         }
+        for (const auto& s : json->at("snapshot_shards")) {
+            rules::SnapshotShard shard;
+            shard.path = folder / s.at("file").get<std::string>();
+            shard.rows = s.at("rows").get<std::uint64_t>();
+            shard.size = s.at("size").get<std::uint64_t>();
+            shard.sha256 = s.at("sha256").get<std::string>();
+            job.shards.snapshot.push_back(std::move(shard));
+        }
+        if (!job.shards.pieces.empty() && !job.shards.snapshot.empty())
+            return fail(fmt::format("{}: shards of a file and of a snapshot", (folder / "job.json").string()));
         if (job.ruleSets.empty())
             return fail(fmt::format("{}: a job without rule sets", (folder / "job.json").string()));
         return job;
@@ -163,8 +187,10 @@ std::string errorResult(std::string_view kind, const std::string& message)
 // The scans of the shard's pieces, in order (the command merges every task's); the first that fails instead.
 Result<void> scanTask(const fs::path& folder, const Job& job, std::size_t k)
 {
+    if (!job.shards.snapshot.empty())
+        return fail("a stored snapshot's shards are not scanned: their columns are known");
     Json scans = Json::array();
-    for (const rules::Shard& piece : job.shards[k]) {
+    for (const rules::Shard& piece : job.shards.pieces[k]) {
         auto scan = rules::scanColumns(piece.path, rules::readOptionsFor(piece, job.read, job.source));
         if (!scan)
             return cluster::writeSpoolFile(scanFile(folder, k), errorResult("read", scan.error().message));
@@ -172,6 +198,21 @@ Result<void> scanTask(const fs::path& folder, const Job& job, std::size_t k)
     }
     return cluster::writeSpoolFile(scanFile(folder, k),
                                    Json{{"version", rules::kPartialsVersion}, {"ok", true}, {"scans", scans}}.dump());
+}
+
+// The records of shard k: a snapshot's row range as it was written (every record kept), else the shard's
+// pieces read with `options`.
+Result<rules::Dataset> readShard(const Job& job, std::size_t k, const rules::ReadOptions& options,
+                                 rules::ReadReport& report)
+{
+    if (job.shards.snapshot.empty())
+        return rules::readShards(job.shards.pieces[k], options, job.source, &report);
+    auto data = rules::readSnapshotShard(job.shards.snapshot[k], job.source);
+    if (data) {
+        report.records = static_cast<std::int64_t>(data->rowCount());
+        report.kept = report.records;
+    }
+    return data;
 }
 
 Result<void> evalTask(const fs::path& folder, const Job& job, std::size_t k)
@@ -199,7 +240,7 @@ Result<void> evalTask(const fs::path& folder, const Job& job, std::size_t k)
     };
 
     rules::ReadReport readReport;
-    auto data = rules::readShards(job.shards[k], options, job.source, &readReport);
+    auto data = readShard(job, k, options, readReport);
     if (!data)
         return cluster::writeSpoolFile(partialFile(folder, k), errorResult("read", data.error().message));
     rows = data->rowCount();
@@ -248,19 +289,28 @@ Result<void> evalTask(const fs::path& folder, const Job& job, std::size_t k)
 
 // ---- The command that submits and merges ------------------------------------------------------------------
 
-// The data cut into the tasks' shards: a file's row ranges, one a shard; a folder's files as one run of bytes,
-// small files grouped and big ones cut (rules::splitDataFiles).
-Result<std::vector<std::vector<rules::Shard>>> splitData(const FileReading& data, const fs::path& folder,
-                                                         const rules::SplitOptions& options)
+// The data cut into the tasks' shards: a file's byte ranges, one a shard; a folder's files as one run of bytes,
+// small files grouped and big ones cut (rules::splitDataFiles); a stored snapshot's row ranges.
+Result<Cut> splitData(const ShardedRulesRequest& r, const fs::path& folder, const rules::SplitOptions& options)
 {
-    if (data.folder)
-        return rules::splitDataFiles(data.folder->files, folder, options);
-    auto shards = rules::splitDataFile(data.path, folder, options);
-    if (!shards)
-        return std::unexpected(shards.error());
-    std::vector<std::vector<rules::Shard>> out;
-    for (auto& shard : *shards)
-        out.push_back({std::move(shard)});
+    Cut out;
+    if (r.snapshot) {
+        auto shards = rules::splitSnapshot(r.snapshot->data, folder, options);
+        if (!shards)
+            return std::unexpected(shards.error());
+        out.snapshot = std::move(*shards);
+    } else if (r.data.folder) {
+        auto shards = rules::splitDataFiles(r.data.folder->files, folder, options);
+        if (!shards)
+            return std::unexpected(shards.error());
+        out.pieces = std::move(*shards);
+    } else {
+        auto shards = rules::splitDataFile(r.data.path, folder, options);
+        if (!shards)
+            return std::unexpected(shards.error());
+        for (auto& shard : *shards)
+            out.pieces.push_back({std::move(shard)});
+    }
     return out;
 }
 
@@ -373,12 +423,17 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
         return fail("cannot tell which sandbench the nodes should run: set slurm.sandbench");
 
     // What reading the whole file would refuse at once (binary content, no header; of a folder, files of two
-    // headers) is refused here, as it is.
+    // headers) is refused here, as it is. A stored snapshot was read whole already: its columns are known.
     rules::ReadOptions whole = r.data.options;
     whole.sourceName = r.source;
-    auto head = r.data.folder ? rules::scanFolderHeads(*r.data.folder, whole) : rules::scanColumns(r.data.path, whole, true);
-    if (!head)
-        return std::unexpected(head.error());
+    bool scanNeeded = false;
+    if (!r.snapshot) {
+        auto head = r.data.folder ? rules::scanFolderHeads(*r.data.folder, whole)
+                                  : rules::scanColumns(r.data.path, whole, true);
+        if (!head)
+            return std::unexpected(head.error());
+        scanNeeded = head->needed;
+    }
 
     auto made = cluster::JobFolder::create(r.settings.spool, "rules");
     if (!made)
@@ -388,8 +443,10 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
     fs::create_directory(folder.path() / "shards", ec);
 
     ShardedRulesResult out;
-    out.source = r.source;
-    out.folder = r.data.folder.has_value();
+    out.source = r.snapshot ? r.snapshot->data.source() : r.source;
+    out.folder = !r.snapshot && r.data.folder.has_value();
+    if (r.snapshot)
+        out.stored = r.snapshot->stored;
     auto started = Clock::now();
     rules::SplitOptions split;
     split.shards = r.shards;
@@ -400,15 +457,17 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
         if (r.progress)
             r.progress(ShardedPhase::Splitting, cluster::StageProgress{});
     };
-    auto shards = splitData(r.data, folder.path() / "shards", split);
+    auto shards = splitData(r, folder.path() / "shards", split);
     if (!shards)
         return std::unexpected(shards.error());
     out.shards = shards->size();
     out.splitSeconds = secondsSince(started);
-    if (auto ok = cluster::writeSpoolFile(folder.path() / "job.json", jobToJson(r, *shards, folder.path()).dump()); !ok)
+    if (auto ok = cluster::writeSpoolFile(folder.path() / "job.json",
+                                          jobToJson(r, out.source, *shards, folder.path()).dump());
+        !ok)
         return std::unexpected(ok.error());
 
-    if (head->needed) {
+    if (scanNeeded) {
         started = Clock::now();
         auto stage = runStage(r, folder, status, "scan", out.shards, *partition, ShardedPhase::Scanning, program);
         if (!stage)

@@ -1,6 +1,7 @@
 // `rules eval | impact | ab --backend slurm` on a real single-node Slurm cluster (tests/slurm/slurm-cluster,
 // started by the ctest fixture slurm_cluster, SLURM_CONF naming it): the merged JSON is byte for byte the
-// local run's on the demo dataset and a generated million-record one, inferred types and bad rows included;
+// local run's on the demo dataset and a generated million-record one, inferred types and bad rows included, and
+// on stored snapshots of them (a missing or damaged one refused as locally, before anything is submitted);
 // a task killed mid-run is retried (or, with no retries left, reported naming the job and node); Ctrl-C
 // cancels every job and leaves none behind, and so does the cancel file the window leaves in the job's folder,
 // whose status follows the command; a batch's runs and an agent session run on the node are recorded here as
@@ -189,6 +190,98 @@ TEST_F(SlurmCli, JsonLinesBadRowsAndInputErrorsAreTheLocalOnes)
     ASSERT_FALSE(changed.empty());
     // The last changed records are in the last shard: named past the first shard's 500 or so.
     EXPECT_GT(std::stoi(changed.back()["record_id"].get<std::string>()), 1500);
+}
+
+TEST_F(SlurmCli, StoredSnapshotsAreTheLocalJson)
+{
+    // The demo's records, a million generated ones, and records without an id column (numbered across the
+    // shards), each imported as a snapshot and cut by records.
+    ASSERT_EQ(cli("data import " + demo("transactions.csv") + " --name demo" + store()).status, 0);
+    ASSERT_EQ(cli("data import " + millionRecords() + " --name million" + store()).status, 0);
+    std::string numbered = "amount,country,is_fraud\n";
+    for (int i = 0; i < 2000; ++i)
+        numbered += std::to_string(i % 400) + (i % 7 == 0 ? ",NG," : ",US,") + (i % 11 == 0 ? "true\n" : "false\n");
+    ASSERT_EQ(cli("data import " + quoted(write("no-ids.csv", numbered)) + " --name no-ids" + store()).status, 0);
+
+    const std::string current = demo("rules/current.yaml"), a = demo("rules/variant_a.yaml"),
+                      b = demo("rules/variant_b.yaml");
+    for (const char* name : {"demo", "million"}) {
+        const std::string data = std::string(" --data ") + name + store();
+        expectSameAsLocal("rules impact --baseline " + current + " --candidate " + a + data +
+                          " --label-column is_fraud --amount-column amount");
+        expectSameAsLocal("rules ab --baseline " + current + " --variant " + a + " --variant " + b + data +
+                          " --label-column is_fraud --amount-column amount --limit 50");
+    }
+    // The data's facts are the snapshot's: its name, kind and SHA-256.
+    const auto stored = nlohmann::json::parse(cli("rules impact --baseline " + current + " --candidate " + a +
+                                                  " --data demo --json --backend slurm --shards 3" + store())
+                                                  .out)["data"];
+    EXPECT_EQ(stored["source"], "demo");
+    EXPECT_EQ(stored["kind"], "dataset");
+    EXPECT_EQ(stored["sha256"], nlohmann::json::parse(cli("data show demo --json" + store()).out)["sha256"]);
+    // One shard, and more shards than records.
+    expectSameAsLocal("rules impact --baseline " + current + " --candidate " + b + " --data demo" + store(), "1");
+    const std::string base = write("base.yaml", "name: base\ndefault: {decision: allow, score: 0}\nrules:\n"
+                                                "  - {id: big, when: 'amount > 300', decision: review, score: 10}\n");
+    const std::string cand = write("cand.yaml", "name: cand\ndefault: {decision: allow, score: 0}\nrules:\n"
+                                                "  - {id: big, when: 'amount > 200', decision: review, score: 10}\n"
+                                                "  - {id: ng, when: \"country == 'NG'\", decision: block, score: 50}\n");
+    expectSameAsLocal("rules impact --baseline " + quoted(base) + " --candidate " + quoted(cand) +
+                          " --data no-ids --label-column is_fraud" + store(),
+                      "4");
+    expectSameAsLocal("rules ab --baseline " + quoted(base) + " --variant " + quoted(cand) + " --data no-ids" + store(),
+                      "13");
+    const auto changed = nlohmann::json::parse(cli("rules impact --baseline " + quoted(base) + " --candidate " +
+                                                   quoted(cand) + " --data no-ids --json --backend slurm --shards 4" +
+                                                   store())
+                                                   .out)["changed"];
+    ASSERT_FALSE(changed.empty());
+    EXPECT_GT(std::stoi(changed.back()["record_id"].get<std::string>()), 1500);
+
+    // eval: the local JSON but for its timing.
+    const std::string eval = "rules eval --rules " + b + " --data million --json" + store();
+    auto local = nlohmann::json::parse(cli(eval).out), slurm = nlohmann::json::parse(cli(eval + " --backend slurm --shards 3").out);
+    local.erase("timing");
+    slurm.erase("timing");
+    EXPECT_EQ(slurm, local);
+
+    // A sandbox's reference to a sample of a snapshot, resolved as locally.
+    ASSERT_EQ(cli("sandbox create s --dataset demo --sample 0.5 --seed 7" + store()).status, 0);
+    expectSameAsLocal("rules impact --baseline " + current + " --candidate " + a +
+                      " --data demo --sandbox s --label-column is_fraud" + store());
+    EXPECT_TRUE(spoolIsEmpty());
+}
+
+TEST_F(SlurmCli, AMissingOrDamagedSnapshotIsRefusedAsLocallyBeforeAnyJob)
+{
+    const std::string impact = "rules impact --baseline " + demo("rules/current.yaml") + " --candidate " +
+                               demo("rules/variant_a.yaml") + store();
+    // Not in the store, and a declared type the snapshot's column cannot take.
+    expectSameAsLocal(impact + " --data nowhere");
+    ASSERT_EQ(cli("data import " + demo("transactions.csv") + " --name demo" + store()).status, 0);
+    const std::string undeclared = write("current.yaml", withoutFields(readFile(m_demo / "rules/current.yaml")));
+    const Output local = cli("rules eval --rules " + quoted(undeclared) + " --data demo --field country:int --json" + store());
+    EXPECT_EQ(local.status, 1);
+    EXPECT_NE(local.out.find("dataset demo: field 'country' is declared int but the data has it as string"),
+              std::string::npos)
+        << local.out;
+    EXPECT_EQ(cli("rules eval --rules " + quoted(undeclared) +
+                  " --data demo --field country:int --json --backend slurm" + store())
+                  .out,
+              local.out);
+    // Its hash altered, then its bytes cut short: refused as a local load refuses it, naming it.
+    editStore(m_store, "UPDATE datasets SET sha256 = '" + std::string(64, '0') + "' WHERE name = 'demo'");
+    expectSameAsLocal(impact + " --data demo");
+    Output r = cli(impact + " --data demo --backend slurm", true);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("dataset demo: the stored snapshot does not match its SHA-256"), std::string::npos) << r.out;
+    editStore(m_store, "UPDATE datasets SET data = substr(data, 1, length(data) / 2) WHERE name = 'demo'");
+    expectSameAsLocal(impact + " --data demo");
+    r = cli(impact + " --data demo --backend slurm", true);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("dataset demo: the stored snapshot is damaged"), std::string::npos) << r.out;
+    EXPECT_EQ(ourJobs(), "");
+    EXPECT_TRUE(spoolIsEmpty());
 }
 
 // Runs the CLI in the background with `args`; its pid.
@@ -488,11 +581,13 @@ TEST_F(SlurmCli, WhatIsMisconfiguredIsRefusedNamingIt)
     r = cli(impact + " --partition nowhere", true);
     EXPECT_NE(r.out.find("no Slurm partition named nowhere (partitions: sbtest)"), std::string::npos) << r.out;
 
-    // A stored dataset is read on this machine, not cut into shards.
+    // A stored dataset the store does not have.
     r = cli("rules impact --baseline " + demo("rules/current.yaml") + " --candidate " + demo("rules/variant_a.yaml") +
-                " --data some_snapshot --backend slurm",
+                " --data some_snapshot --backend slurm" + store(),
             true);
-    EXPECT_NE(r.out.find("--backend slurm reads a data file"), std::string::npos) << r.out;
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("some_snapshot: no such file, and no dataset of that name in store"), std::string::npos)
+        << r.out;
     // --shards and --partition only go with --backend.
     EXPECT_EQ(cli("rules impact --baseline a.yaml --candidate b.yaml --data x.csv --shards 3").status, 2);
     EXPECT_EQ(ourJobs(), "");

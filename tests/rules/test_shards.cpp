@@ -1,8 +1,10 @@
 // A data file cut into shards (rules/shards.h), each scanned and read on its own with the merged scan's types,
 // its rule sets evaluated and impacts tallied, the partial results written as JSON and read back
 // (rules/partials.h), then merged: the same records, report, first error, evaluations and impacts as the whole
-// file read and evaluated at once. What a Slurm array job does, without the cluster.
+// file read and evaluated at once. A stored snapshot cut into row ranges reads back as its records, exactly,
+// and a shard damaged in the spool is refused. What a Slurm array job does, without the cluster.
 
+#include "rules/dataset_store.h"
 #include "rules/evaluate.h"
 #include "rules/partials.h"
 #include "rules/ruleset.h"
@@ -390,6 +392,137 @@ TEST(Shards, MergedEvaluationsAndImpactsAreTheWholeDatas)
             EXPECT_EQ(mergedImpact.baselineFlagged->amountHurt, wholeImpact->baselineFlagged->amountHurt);
         }
     }
+}
+
+// ---- A stored snapshot cut into row ranges --------------------------------------------------------------
+
+// A snapshot's records as the store gives them: every type, missing values, repeated and distinct strings.
+Dataset snapshotOf(const std::string& csv, const std::string& name)
+{
+    auto data = readDatasetText(csv, name + ".csv", optionsFor(name + ".csv"));
+    EXPECT_TRUE(data) << (data ? "" : data.error().message);
+    if (!data)
+        return {};
+    auto stored = decodeSnapshot(encodeSnapshot(*data), "dataset " + name);
+    EXPECT_TRUE(stored) << (stored ? "" : stored.error().message);
+    return stored ? std::move(*stored) : Dataset();
+}
+
+std::string snapshotCsv(int rows, bool ids)
+{
+    std::string s = ids ? "id,amount,country,when,ok,count\n" : "amount,country,when,ok,count\n";
+    for (int i = 0; i < rows; ++i) {
+        if (ids)
+            s += fmt::format("r{},", i);
+        s += fmt::format("{},{},{},{},{}\n", i % 11 == 0 ? "" : fmt::format("{}.{}", i * 7 % 3000, i % 100),
+                         i % 5 == 0 ? "" : i % 3 ? "US" : "\"Côte, d'Ivoire\"",
+                         i % 13 == 0 ? "" : fmt::format("2024-05-{:02}T10:{:02}:00.{}Z", i % 28 + 1, i % 60, i % 10),
+                         i % 17 == 0 ? "" : i % 2 ? "true" : "false", i % 19 == 0 ? "" : std::to_string(i - 500));
+    }
+    return s;
+}
+
+TEST(Shards, ASnapshotCutIntoRowRangesReadsBackAsItsRecords)
+{
+    TempFolder dir;
+    for (const bool ids : {true, false}) {
+        const Dataset whole = snapshotOf(snapshotCsv(1003, ids), "tx");
+        ASSERT_EQ(whole.rowCount(), 1003u);
+        std::vector<FieldType> types;
+        for (const Field& f : whole.schema().fields)
+            types.push_back(f.type);
+        const std::vector<FieldType> expected = {FieldType::Double, FieldType::String, FieldType::Timestamp,
+                                                 FieldType::Bool, FieldType::Int};
+        ASSERT_EQ(std::vector<FieldType>(types.end() - 5, types.end()), expected);
+        for (const std::size_t n : {1, 2, 4, 7, 1003, 5000}) {
+            SCOPED_TRACE(fmt::format("{} shards, {}", n, ids ? "ids" : "numbered"));
+            const auto folder = dir.path() / fmt::format("cut-{}-{}", n, ids);
+            std::filesystem::create_directories(folder);
+            std::uint64_t progressed = 0;
+            SplitOptions options{n, DataFormat::Csv, nullptr, [&](std::uint64_t done, std::uint64_t total) {
+                                     EXPECT_EQ(total, 1003u);
+                                     progressed = done;
+                                 }};
+            auto shards = splitSnapshot(whole, folder, options);
+            ASSERT_TRUE(shards) << shards.error().message;
+            ASSERT_EQ(shards->size(), std::min<std::size_t>(n, 1003));
+            EXPECT_EQ(progressed, 1003u);
+            // About the same number of records each, none empty, in order.
+            DatasetBuilder joined(whole.schema(), whole.idColumn(), whole.source());
+            std::uint64_t first = 0;
+            for (const SnapshotShard& shard : *shards) {
+                EXPECT_GE(shard.rows, 1003 / shards->size());
+                EXPECT_LE(shard.rows, 1003 / shards->size() + 1);
+                auto part = readSnapshotShard(shard, whole.source());
+                ASSERT_TRUE(part) << part.error().message;
+                EXPECT_EQ(part->source(), whole.source());
+                ASSERT_EQ(part->rowCount(), shard.rows);
+                ASSERT_EQ(part->schema(), whole.schema());
+                ASSERT_EQ(part->idColumn(), whole.idColumn());
+                // A shard is the row range's snapshot: its bytes are those records', and so its SHA-256.
+                EXPECT_EQ(encodeSnapshot(*part), encodeSnapshot(whole, first, shard.rows));
+                first += shard.rows;
+                joined.append(std::move(*part));
+            }
+            // The shards one after another are the snapshot, every value, line and type.
+            EXPECT_EQ(encodeSnapshot(joined.finish()), encodeSnapshot(whole));
+        }
+    }
+}
+
+TEST(Shards, ASnapshotOfNoRecordsIsOneShard)
+{
+    TempFolder dir;
+    const Dataset empty = snapshotOf("id,amount\n", "empty");
+    ASSERT_EQ(empty.rowCount(), 0u);
+    auto shards = splitSnapshot(empty, dir.path(), {4, DataFormat::Csv, nullptr, {}});
+    ASSERT_TRUE(shards) << shards.error().message;
+    ASSERT_EQ(shards->size(), 1u);
+    auto part = readSnapshotShard(shards->front(), empty.source());
+    ASSERT_TRUE(part) << part.error().message;
+    EXPECT_EQ(part->rowCount(), 0u);
+    EXPECT_EQ(part->schema(), empty.schema());
+}
+
+TEST(Shards, ASnapshotShardDamagedOrMissingIsRefused)
+{
+    TempFolder dir;
+    const Dataset whole = snapshotOf(snapshotCsv(400, true), "tx");
+    auto shards = splitSnapshot(whole, dir.path(), {2, DataFormat::Csv, nullptr, {}});
+    ASSERT_TRUE(shards) << shards.error().message;
+    const SnapshotShard shard = shards->front();
+    const std::string packed = readFile(shard.path);
+    // Its bytes replaced: refused naming the shard's file and what is wrong (a frame that does not decompress to
+    // the size written, or records that are not the ones hashed).
+    auto refused = [&](const std::string& bytes, const SnapshotShard& as = SnapshotShard()) {
+        std::ofstream(shard.path, std::ios::binary | std::ios::trunc) << bytes;
+        auto read = readSnapshotShard(as.path.empty() ? shard : as, whole.source());
+        if (read)
+            return std::string("read");
+        EXPECT_NE(read.error().message.find(shard.path.string() + " (a shard of dataset tx)"), std::string::npos)
+            << read.error().message;
+        return read.error().message;
+    };
+    auto says = [](const std::string& message, const std::string& what) {
+        return message.find(what) != std::string::npos;
+    };
+    EXPECT_TRUE(says(refused(""), "damaged (its size)"));
+    EXPECT_TRUE(says(refused(packed.substr(0, packed.size() / 2)), "damaged"));
+    for (const std::size_t at : {packed.size() / 3, packed.size() / 2, packed.size() - 2}) {
+        std::string flipped = packed;
+        flipped[at] = static_cast<char>(flipped[at] ^ 0x5a);
+        const std::string message = refused(flipped);
+        EXPECT_TRUE(says(message, "damaged") || says(message, "does not match the SHA-256")) << message;
+    }
+    SnapshotShard otherHash = shard;
+    otherHash.sha256[0] = otherHash.sha256[0] == '0' ? '1' : '0';
+    EXPECT_TRUE(says(refused(packed, otherHash), "does not match the SHA-256 it was written with"));
+    EXPECT_EQ(refused(packed), "read");
+    // Gone from the spool.
+    std::filesystem::remove(shard.path);
+    auto missing = readSnapshotShard(shard, whole.source());
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().message.find("no such file"), std::string::npos) << missing.error().message;
 }
 
 TEST(Shards, PartialResultsThatAreNotOfTheirFormAreRefused)

@@ -63,7 +63,14 @@ Result<void> removeDataset(Store& store, std::string_view name, std::string_view
 
 // The snapshot format itself (for tests and tools): encode() gives the bytes the hash is of.
 std::string encodeSnapshot(const Dataset& data);
+// The records [first, first + count) of `data` as a snapshot of their own: decoded, they are those records with
+// their values, lines, columns and id column.
+std::string encodeSnapshot(const Dataset& data, std::size_t first, std::size_t count);
 Result<Dataset> decodeSnapshot(std::string_view bytes, std::string source);
+// A snapshot compressed as the store keeps it (zstd), and back: `size` is the uncompressed snapshot's, known
+// beforehand; a frame of another size, or one that does not decompress, is a damaged snapshot of `source`.
+Result<std::string> compressSnapshot(std::string_view snapshot);
+Result<std::string> decompressSnapshot(std::string_view packed, std::uint64_t size, const std::string& source);
 
 Result<std::vector<DatasetInfo>> listDatasets(const Store& store);
 Result<std::optional<DatasetInfo>> findDataset(const Store& store, std::string_view name);

@@ -16,7 +16,7 @@
 
 namespace sb::rules {
 
-inline constexpr int kPartialsVersion = 2;
+inline constexpr int kPartialsVersion = 3;
 
 nlohmann::json columnScanToJson(const ColumnScan& scan);
 Result<ColumnScan> columnScanFromJson(const nlohmann::json& json);

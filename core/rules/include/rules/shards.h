@@ -17,6 +17,11 @@
 // Several files read as one input (a folder's, rules/data_folder.h) are cut the same way, as if they were one
 // run of bytes: a shard is then a list of pieces, each a row range of one file (a small file whole, a big one
 // cut), in the files' order. Each piece is read as that file's shard and named by it in messages.
+//
+// A stored snapshot, loaded (rules/dataset_store.h), is cut by records instead: into row ranges of about the
+// same number of records, each written as a snapshot of its own records, compressed as the store compresses
+// them, with its SHA-256. Reading one back checks that hash and gives exactly those records (values, types,
+// lines, id column): nothing is parsed or inferred again, so no scan is needed.
 
 #include "rules/dataset.h"
 #include "util/error.h"
@@ -59,6 +64,24 @@ Result<std::vector<std::vector<Shard>>> splitDataFiles(const std::vector<std::fi
 // The options to read a shard of the input `options` read, under the input's name `source` (or the shard's own
 // source, a piece of one of several files).
 ReadOptions readOptionsFor(const Shard& shard, ReadOptions options, const std::string& source);
+
+// A row range of a stored snapshot, as splitSnapshot wrote it.
+struct SnapshotShard {
+    std::filesystem::path path;
+    std::uint64_t rows = 0; // its records
+    std::uint64_t size = 0; // bytes of its snapshot, uncompressed
+    std::string sha256;     // of its snapshot, uncompressed, lower-case hex
+};
+
+// Cuts `data` into at most options.shards row ranges of about the same number of records (one shard when it
+// has none), written to `folder` (snapshot-000.zst, ...; the folder must exist). options.progress counts
+// records.
+Result<std::vector<SnapshotShard>> splitSnapshot(const Dataset& data, const std::filesystem::path& folder,
+                                                 const SplitOptions& options);
+
+// The records of a snapshot's shard, named `source` (the whole snapshot's Dataset::source()); an error when its
+// file is missing, is not the size it was written at, or does not match its SHA-256.
+Result<Dataset> readSnapshotShard(const SnapshotShard& shard, std::string source);
 
 // Reads shards in order as one input named `source`: when options.columns are not given and some column's type
 // must be inferred, each is scanned, the scans merged and the types settled, then each is read

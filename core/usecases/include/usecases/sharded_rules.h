@@ -1,14 +1,16 @@
 #pragma once
 
-// Rule sets evaluated on a data file or a folder of them through a cluster (`sandbench rules eval | impact | ab
-// --backend slurm`), for every front end. The file, or the folder's files as one input, is cut into shards in a
-// job folder of the spool (rules/shards.h); when some
-// column's type must be inferred, a first array job scans every shard's columns and the scans are merged into
-// the whole file's types; a second array job reads every shard with those types, evaluates every rule set on
-// it and, to compare, tallies each candidate's impact against the baseline (rules/partials.h). The partial
-// results are merged in record order into what evaluating the whole file here gives, figure for figure:
-// the same schema, read report, evaluations and impacts, and the same first error when there is one (an
-// error reading a shard before a compile error, before an error of the impact, as a local run meets them).
+// Rule sets evaluated on a data file, a folder of them or a stored snapshot through a cluster (`sandbench rules
+// eval | impact | ab --backend slurm`), for every front end. The file, or the folder's files as one input, is cut
+// into shards in a job folder of the spool (rules/shards.h); when some column's type must be inferred, a first
+// array job scans every shard's columns and the scans are merged into the whole file's types. A stored snapshot
+// is loaded here as a local run loads it (resolveDataset: its hash checked) and cut into row ranges, each
+// written as a snapshot of its records: its types are known, and no scan is needed. An array job then reads
+// every shard with those types, evaluates every rule set on it and, to compare, tallies each candidate's impact
+// against the baseline (rules/partials.h). The partial results are merged in record order into what evaluating
+// the whole data here gives, figure for figure: the same schema, read report, evaluations and impacts, and the
+// same first error when there is one (an error reading a shard before a compile error, before an error of the
+// impact, as a local run meets them).
 //
 // A task is `sandbench rules task --job FOLDER --stage scan|eval`, SLURM_ARRAY_TASK_ID its shard. It writes
 // its result to the job folder at once (written aside, then renamed), and its progress every half second.
@@ -27,6 +29,7 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +50,8 @@ struct ShardedRulesRequest {
     bool compare = false;                 // tally each later rule set's impact against the first
     FileReading data;                     // the file or folder and how it is read (fileReading)
     std::string source;                   // the file or folder as named
+    // Else a stored snapshot, loaded by resolveDataset (`data` and `source` are then not read): cut by records.
+    const ResolvedDataset* snapshot = nullptr;
     rules::ImpactOptions impact;          // to compare
     bool allRules = true;                 // rules::EvalOptions::allRules
     unsigned threads = 0;                 // per task; 0: one per core of the node
@@ -61,8 +66,9 @@ struct ShardedRulesRequest {
 };
 
 struct ShardedRulesResult {
-    std::string source;
+    std::string source;  // the file or folder as named, or the snapshot's Dataset::source()
     bool folder = false; // the data is a folder's files
+    std::optional<rules::DatasetInfo> stored; // the data is this stored snapshot
     rules::Schema schema;
     int idColumn = -1;
     rules::ReadReport report;
