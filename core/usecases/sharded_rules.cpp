@@ -417,10 +417,9 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
     auto partition = cluster::choosePartition(r.settings, r.partition);
     if (!partition)
         return std::unexpected(partition.error());
-    std::error_code ec;
-    fs::path program = r.settings.sandbench.empty() ? fs::read_symlink("/proc/self/exe", ec) : r.settings.sandbench;
-    if (program.empty())
-        return fail("cannot tell which sandbench the nodes should run: set slurm.sandbench");
+    auto program = cluster::programForNodes(r.settings);
+    if (!program)
+        return std::unexpected(program.error());
 
     // What reading the whole file would refuse at once (binary content, no header; of a folder, files of two
     // headers) is refused here, as it is. A stored snapshot was read whole already: its columns are known.
@@ -440,7 +439,10 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
         return std::unexpected(made.error());
     cluster::JobFolder folder = std::move(*made);
     cluster::JobStatusWriter status(folder.path(), "rules", r.title);
+    std::error_code ec;
     fs::create_directory(folder.path() / "shards", ec);
+    if (ec)
+        return fail(fmt::format("{}: cannot make: {}", (folder.path() / "shards").string(), ec.message()));
 
     ShardedRulesResult out;
     out.source = r.snapshot ? r.snapshot->data.source() : r.source;
@@ -469,7 +471,7 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
 
     if (scanNeeded) {
         started = Clock::now();
-        auto stage = runStage(r, folder, status, "scan", out.shards, *partition, ShardedPhase::Scanning, program);
+        auto stage = runStage(r, folder, status, "scan", out.shards, *partition, ShardedPhase::Scanning, *program);
         if (!stage)
             return std::unexpected(stage.error());
         out.jobs.insert(out.jobs.end(), stage->jobs.begin(), stage->jobs.end());
@@ -496,7 +498,7 @@ Result<ShardedRulesResult> runShardedRules(const ShardedRulesRequest& r)
     }
 
     started = Clock::now();
-    auto stage = runStage(r, folder, status, "eval", out.shards, *partition, ShardedPhase::Evaluating, program);
+    auto stage = runStage(r, folder, status, "eval", out.shards, *partition, ShardedPhase::Evaluating, *program);
     if (!stage)
         return std::unexpected(stage.error());
     out.jobs.insert(out.jobs.end(), stage->jobs.begin(), stage->jobs.end());
