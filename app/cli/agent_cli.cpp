@@ -123,7 +123,8 @@ int agentRunOnSlurm(const SessionOptions& options)
 
 int agentTaskCommand(const SessionOptions& options)
 {
-    auto ok = agents::runAgentTask(options.job);
+    // Slurm's cancel is a SIGTERM: the session ends and the task's scratch store is removed.
+    auto ok = agents::runAgentTask(options.job, catchCancel());
     if (!ok) {
         std::cerr << "sandbench: agent-task: " << printable(ok.error().message) << '\n';
         return kExitFailure;

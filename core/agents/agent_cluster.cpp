@@ -230,7 +230,7 @@ Result<ClusterAgentResult> runAgentSessionOnSlurm(Store& store, const ClusterAge
     return out;
 }
 
-Result<void> runAgentTask(const fs::path& folder)
+Result<void> runAgentTask(const fs::path& folder, const std::atomic<bool>* stop)
 {
     auto job = readJob(folder);
     if (!job)
@@ -257,10 +257,13 @@ Result<void> runAgentTask(const fs::path& folder)
     request.sandbox = job->sandbox;
     request.readPaths = job->readPaths;
     request.log = [](std::string_view line) { std::cerr << "sandbench agent-task: " << line << '\n'; };
+    request.stop = stop;
     const Runner runner;
     auto result = runAgentSession(*store, runner, request);
     if (!result)
         return std::unexpected(result.error());
+    if (stop && stop->load())
+        return fail(fmt::format("session {} was stopped (a signal): nothing is written back", result->session.id));
     std::cerr << fmt::format("sandbench agent-task: session {} {}: {} steps\n", result->session.id,
                              toString(result->session.status), result->session.steps);
     if (auto ok = copyStore(*store, folder / kSessionFile); !ok)

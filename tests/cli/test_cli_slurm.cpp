@@ -820,6 +820,35 @@ TEST_F(SlurmAgent, ASessionOnANodeIsRecordedHereAsALocalOneIs)
     EXPECT_EQ(ourJobs(), "");
 }
 
+TEST_F(SlurmAgent, CtrlCCancelsTheSessionsJobAndRecordsNothing)
+{
+    // An agent that never speaks: the session runs until cancelled.
+    const std::string store = (m_dir / "store.db").string();
+    const pid_t command = startCli("agent run --json --backend slurm --store " + quoted(store) +
+                                       " -- python3 -c 'import time; time.sleep(120)'",
+                                   m_dir / "out", m_dir / "err");
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (trimmed(shell("squeue --noheader --states=RUNNING --name=sandbench-agent 2>&1").out).empty() &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(5ms);
+    ASSERT_NE(ourJobs(), "") << readFile(m_dir / "err");
+    ::kill(command, SIGINT);
+    EXPECT_EQ(waitFor(command), 1);
+    EXPECT_NE(readFile(m_dir / "err").find("cancelled: the Slurm jobs were cancelled (scancel)"), std::string::npos)
+        << readFile(m_dir / "err");
+    EXPECT_EQ(ourJobs(), "");
+    EXPECT_TRUE(processesWith({"agent-task"}).empty());
+    EXPECT_TRUE(processesWith({"-c", "import time; time.sleep(120)"}).empty());
+    // The task's scratch store went with it.
+    for (const auto& entry : fs::directory_iterator(fs::temp_directory_path()))
+        EXPECT_FALSE(entry.path().filename().string().starts_with("sandbench-agent-")
+                     && fs::last_write_time(entry.path()) > fs::last_write_time(m_dir))
+            << entry.path();
+    EXPECT_TRUE(spoolIsEmpty());
+    const auto sessions = nlohmann::json::parse(cli("sessions list --json --store " + quoted(store)).out, nullptr, false);
+    EXPECT_EQ(sessions, nlohmann::json::array()) << sessions.dump(2);
+}
+
 TEST_F(SlurmAgent, LiveControlIsRefusedAndNothingIsSubmitted)
 {
     const std::string store = (m_dir / "store.db").string();

@@ -47,7 +47,8 @@ struct ClusterAgentResult {
 
 Result<ClusterAgentResult> runAgentSessionOnSlurm(Store& store, const ClusterAgentRequest& request);
 
-// The task of such a job: the session on this node, its store written to `folder`.
-Result<void> runAgentTask(const std::filesystem::path& folder);
+// The task of such a job: the session on this node, its store written to `folder`. `stop` (Slurm's SIGTERM at
+// a cancel) ends the session as interrupted and writes nothing back; the scratch store is removed either way.
+Result<void> runAgentTask(const std::filesystem::path& folder, const std::atomic<bool>* stop = nullptr);
 
 } // namespace sb::agents
