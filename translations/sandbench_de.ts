@@ -1969,6 +1969,26 @@ Ordner: %2</translation>
         <translation>Der Befehl wurde gebeten, seine Slurm-Jobs abzubrechen; er tut es, sobald er wieder in die Warteschlange schaut.</translation>
     </message>
     <message>
+        <source>Cancel cluster job</source>
+        <translation>Cluster-Job abbrechen</translation>
+    </message>
+    <message>
+        <source>Cancel &lt;b&gt;%1&lt;/b&gt;?</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; abbrechen?</translation>
+    </message>
+    <message>
+        <source>Its Slurm jobs are cancelled (scancel) and the command ends without a result: what its tasks have done is not recorded. This cannot be undone.</source>
+        <translation>Seine Slurm-Jobs werden abgebrochen (scancel), und der Befehl endet ohne Ergebnis: Was seine Tasks getan haben, wird nicht festgehalten. Das lässt sich nicht rückgängig machen.</translation>
+    </message>
+    <message>
+        <source>Cancel jobs</source>
+        <translation>Jobs abbrechen</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>Weiterlaufen lassen</translation>
+    </message>
+    <message>
         <source>Remove cluster job</source>
         <translation>Cluster-Job entfernen</translation>
     </message>

@@ -1962,6 +1962,26 @@ Folder: %2</source>
         <translation>已请求该命令取消其 Slurm 作业；它会在下次查看队列时取消。</translation>
     </message>
     <message>
+        <source>Cancel cluster job</source>
+        <translation>取消集群作业</translation>
+    </message>
+    <message>
+        <source>Cancel &lt;b&gt;%1&lt;/b&gt;?</source>
+        <translation>取消 &lt;b&gt;%1&lt;/b&gt;？</translation>
+    </message>
+    <message>
+        <source>Its Slurm jobs are cancelled (scancel) and the command ends without a result: what its tasks have done is not recorded. This cannot be undone.</source>
+        <translation>其 Slurm 作业将被取消（scancel），命令结束且没有结果：其任务已完成的工作不会被记录。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Cancel jobs</source>
+        <translation>取消作业</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
         <source>Remove cluster job</source>
         <translation>删除集群作业</translation>
     </message>

@@ -347,8 +347,22 @@ void TestClusterJobs::cancelAsksTheCommandToCancel()
     const fs::path live = m_liveFolder->path();
     QToolButton* cancel = button(live, "clusterJobCancel");
     QVERIFY(cancel && cancel->isVisible());
+    // Asked, and not confirmed: the command goes on.
     QTest::mouseClick(cancel, Qt::LeftButton);
-    // At once, the row says so; then the cancel file is there for the command to read.
+    QMessageBox* box = modal("confirmCancelJobBox");
+    QVERIFY(box);
+    QCOMPARE(box->defaultButton(), box->button(QMessageBox::No));
+    screenshot(QStringLiteral("cluster-jobs-confirm-cancel.png"), box);
+    QTest::mouseClick(box->button(QMessageBox::No), Qt::LeftButton);
+    QTRY_VERIFY(!QApplication::activeModalWidget());
+    QTest::qWait(300);
+    QVERIFY(!cluster::cancelRequested(live));
+    QCOMPARE(cell(live, ClusterJobsModel::StateColumn), QStringLiteral("running"));
+    // Confirmed: at once, the row says so; then the cancel file is there for the command to read.
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    box = modal("confirmCancelJobBox");
+    QVERIFY(box);
+    QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
     QCOMPARE(cell(live, ClusterJobsModel::StateColumn), QStringLiteral("cancelling…"));
     QTRY_VERIFY(cluster::cancelRequested(live));
     QTRY_VERIFY(!button(live, "clusterJobCancel")->isVisible());

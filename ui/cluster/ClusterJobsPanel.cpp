@@ -252,7 +252,7 @@ QWidget* ClusterJobsPanel::makeButtons()
         layout->addWidget(button);
     layout->addStretch(1);
     auto folderOf = [buttons] { return buttons->property(kFolderProperty).toString(); };
-    connect(cancel, &QToolButton::clicked, this, [this, folderOf] { cancelJob(folderOf()); });
+    connect(cancel, &QToolButton::clicked, this, [this, folderOf] { askCancelJob(folderOf()); });
     connect(remove, &QToolButton::clicked, this, [this, folderOf] { askRemoveJob(folderOf()); });
     connect(open, &QToolButton::clicked, this, [this, folderOf] { openJobFolder(folderOf()); });
     return buttons;
@@ -294,6 +294,29 @@ void ClusterJobsPanel::cancelJob(const QString& folder)
     m_reader->requestCancel(folder);
     emit statusMessage(tr("Asked the command to cancel its Slurm jobs; it does so at its next look at the queue."),
                        6000);
+}
+
+void ClusterJobsPanel::askCancelJob(const QString& folder)
+{
+    const int row = m_model->rowOf(folder);
+    if (row < 0 || m_model->state(row) != ClusterJobState::Running)
+        return;
+    const QString title = m_model->index(row, ClusterJobsModel::TitleColumn).data().toString();
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cancel cluster job"),
+                                tr("Cancel <b>%1</b>?").arg(title.toHtmlEscaped()),
+                                QMessageBox::Yes | QMessageBox::No, this);
+    box->setObjectName(QStringLiteral("confirmCancelJobBox"));
+    box->setInformativeText(tr("Its Slurm jobs are cancelled (scancel) and the command ends without a result: "
+                               "what its tasks have done is not recorded. This cannot be undone."));
+    box->button(QMessageBox::Yes)->setText(tr("Cancel jobs"));
+    box->button(QMessageBox::No)->setText(tr("Keep running"));
+    box->setDefaultButton(QMessageBox::No);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QDialog::finished, this, [this, box, folder] {
+        if (box->clickedButton() == box->button(QMessageBox::Yes))
+            cancelJob(folder);
+    });
+    box->open();
 }
 
 void ClusterJobsPanel::askRemoveJob(const QString& folder)

@@ -39,6 +39,8 @@ public:
     int listingCount() const { return m_listings; }
 
     // What the row's buttons do (the remove asks first).
+    // Asks first: a cancelled command ends without its result.
+    void askCancelJob(const QString& folder);
     void cancelJob(const QString& folder);
     void askRemoveJob(const QString& folder);
     void openJobFolder(const QString& folder);
