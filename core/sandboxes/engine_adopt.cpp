@@ -16,18 +16,10 @@ namespace {
 
 constexpr std::string_view kSchema = "adopted";
 
+// A checkpoint of the other store: its id there, and its fields, parents and source by their ids there.
 struct Foreign {
     std::string id;
-    ContentHash tree{};
-    std::vector<std::string> parents;
-    std::string kind;
-    std::string label;
-    std::string message;
-    std::string author;
-    std::int64_t createdAtMs = 0;
-    std::string source;
-    std::uint64_t files = 0;
-    std::uint64_t bytes = 0;
+    NewCheckpoint checkpoint;
 };
 
 std::string columnText(sqlite3_stmt* s, int column)
@@ -59,25 +51,26 @@ Result<std::vector<Foreign>> foreignCheckpoints(const sqlite::Db& db, const std:
         sqlite3_stmt* s = rows->get();
         Foreign f;
         f.id = columnText(s, 0);
+        NewCheckpoint& c = f.checkpoint;
         const auto* tree = static_cast<const std::uint8_t*>(sqlite3_column_blob(s, 1));
         if (f.id.size() != 64 || !tree || sqlite3_column_bytes(s, 1) != 32)
             return fail(fmt::format("{}: checkpoint {} of sandbox '{}' is damaged", where, f.id, sandbox));
-        std::copy(tree, tree + 32, f.tree.begin());
-        f.kind = columnText(s, 2);
-        f.label = columnText(s, 3);
-        f.message = columnText(s, 4);
-        f.author = columnText(s, 5);
-        f.createdAtMs = sqlite3_column_int64(s, 6);
-        f.source = columnText(s, 7);
-        f.files = static_cast<std::uint64_t>(sqlite3_column_int64(s, 8));
-        f.bytes = static_cast<std::uint64_t>(sqlite3_column_int64(s, 9));
+        std::copy(tree, tree + 32, c.tree.begin());
+        c.kind = columnText(s, 2);
+        c.label = columnText(s, 3);
+        c.message = columnText(s, 4);
+        c.author = columnText(s, 5);
+        c.createdAtMs = sqlite3_column_int64(s, 6);
+        c.source = columnText(s, 7);
+        c.files = static_cast<std::uint64_t>(sqlite3_column_int64(s, 8));
+        c.bytes = static_cast<std::uint64_t>(sqlite3_column_int64(s, 9));
         const auto parents = nlohmann::json::parse(columnText(s, 10), nullptr, false);
         if (!parents.is_array())
             return fail(fmt::format("{}: checkpoint {} has unreadable parents", where, f.id));
         for (const auto& p : parents) {
             if (!p.is_string())
                 return fail(fmt::format("{}: checkpoint {} has unreadable parents", where, f.id));
-            f.parents.push_back(p.get<std::string>());
+            c.parents.push_back(p.get<std::string>());
         }
         out.push_back(std::move(f));
     }
@@ -139,13 +132,13 @@ Result<AdoptedCheckpoints> SandboxEngine::adoptCheckpoints(const AdoptRequest& r
     auto attached = sqlite::Attachment::attach(impl.db, request.source, std::string(kSchema));
     if (!attached)
         return errorOf(attached);
-    auto theirs = impl.db.pragmaInt(fmt::format("{}.user_version", kSchema));
-    auto ours = impl.db.pragmaInt("main.user_version");
-    if (!theirs || !ours)
-        return errorOf(!theirs ? theirs : ours);
-    if (*theirs != *ours)
+    auto theirVersion = impl.db.pragmaInt(fmt::format("{}.user_version", kSchema));
+    auto ourVersion = impl.db.pragmaInt("main.user_version");
+    if (!theirVersion || !ourVersion)
+        return errorOf(!theirVersion ? theirVersion : ourVersion);
+    if (*theirVersion != *ourVersion)
         return fail(fmt::format("{}: a store of schema version {}, this one is {}: the same Sandbench writes both",
-                                where, *theirs, *ours));
+                                where, *theirVersion, *ourVersion));
     auto chain = foreignCheckpoints(impl.db, request.sandbox, where);
     if (!chain)
         return errorOf(chain);
@@ -167,15 +160,18 @@ Result<AdoptedCheckpoints> SandboxEngine::adoptCheckpoints(const AdoptRequest& r
     const std::string meta = metaText(sandbox->info.policy, sandbox->info.datasets);
     TreeReader reader(impl.blobs);
     for (const Foreign& f : *chain) {
-        if (f.parents.empty() && f.tree == onto->info.tree) {
+        const NewCheckpoint& theirs = f.checkpoint;
+        if (theirs.parents.empty() && theirs.tree == onto->info.tree) {
             out.ids[f.id] = onto->info.id;
             continue;
         }
-        NewCheckpoint c;
+        // Theirs, but of this sandbox, with parents and source by their ids here and the sandbox's meta.
+        NewCheckpoint c = theirs;
         c.sandboxId = sandbox->id;
         c.sandboxName = sandbox->info.name;
-        c.tree = f.tree;
-        for (const auto& parent : f.parents) {
+        c.parents.clear();
+        c.source.clear();
+        for (const auto& parent : theirs.parents) {
             const auto mapped = out.ids.find(parent);
             if (mapped == out.ids.end())
                 return fail(fmt::format("{}: checkpoint {} has a parent {} of no sandbox '{}' there", where, f.id,
@@ -184,19 +180,13 @@ Result<AdoptedCheckpoints> SandboxEngine::adoptCheckpoints(const AdoptRequest& r
         }
         if (c.parents.empty())
             c.parents = {onto->info.id};
-        const auto kind = f.kind == "create" ? std::string("import") : f.kind;
-        if (kind != "checkpoint" && kind != "auto" && kind != "restore" && kind != "import")
+        if (c.kind == "create")
+            c.kind = "import";
+        if (c.kind != "checkpoint" && c.kind != "auto" && c.kind != "restore" && c.kind != "import")
             return fail(fmt::format("{}: checkpoint {} is of kind '{}', which an agent session does not make", where,
-                                    f.id, f.kind));
-        c.kind = kind;
-        c.label = f.label;
-        c.message = f.message;
-        c.author = f.author;
-        c.createdAtMs = f.createdAtMs;
-        if (const auto source = out.ids.find(f.source); source != out.ids.end())
+                                    f.id, theirs.kind));
+        if (const auto source = out.ids.find(theirs.source); source != out.ids.end())
             c.source = source->second;
-        c.files = f.files;
-        c.bytes = f.bytes;
         c.meta = meta;
         // Every file it reaches is read and hash-checked: a checkpoint is kept only when it is whole here.
         auto whole = reader.walk(c.tree, [&](const std::string& path, const TreeEntry& entry) -> Result<bool> {

@@ -2,7 +2,12 @@
 
 // The scripted agent of the CLI tests (test_agent_cli.cpp, test_cli_slurm.cpp), a Python program.
 
+#include "cli_fixture.h"
+
+#include <nlohmann/json.hpp>
+
 #include <string_view>
+#include <vector>
 
 namespace sb::clitest {
 
@@ -39,5 +44,23 @@ for call in calls:
         answers.append(request("tools/call", call))
 print(json.dumps(answers), file=sys.stderr)
 )py";
+
+// The agent and its calls in `folder` (below `dir`, the test's folder): both readable by the agent's sandbox.
+inline fs::path writeScriptedAgent(const fs::path& dir, const fs::path& folder)
+{
+    fs::create_directories(folder);
+    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+    fs::permissions(folder, fs::perms::all);
+    writeFile(folder / "agent.py", std::string(kAgent));
+    return folder;
+}
+
+inline void writeAgentCalls(const fs::path& folder, const std::vector<nlohmann::json>& calls)
+{
+    std::string lines;
+    for (const auto& c : calls)
+        lines += c.dump() + "\n";
+    writeFile(folder / "calls.jsonl", lines);
+}
 
 } // namespace sb::clitest

@@ -31,20 +31,10 @@ protected:
     void SetUp() override
     {
         Cli::SetUp();
-        m_agentDir = m_dir / "agent";
-        fs::create_directories(m_agentDir);
-        fs::permissions(m_dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
-        fs::permissions(m_agentDir, fs::perms::all);
-        writeFile(m_agentDir / "agent.py", std::string(kAgent));
+        m_agentDir = writeScriptedAgent(m_dir, m_dir / "agent");
     }
 
-    void calls(const std::vector<Json>& list)
-    {
-        std::string lines;
-        for (const auto& c : list)
-            lines += c.dump() + "\n";
-        writeFile(m_agentDir / "calls.jsonl", lines);
-    }
+    void calls(const std::vector<Json>& list) { writeAgentCalls(m_agentDir, list); }
 
     // `agent run` of the scripted agent: its exit status and the session it recorded.
     Json runAgent(const std::string& options, int* status = nullptr)

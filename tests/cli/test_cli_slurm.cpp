@@ -711,15 +711,8 @@ protected:
     void SetUp() override
     {
         SlurmCli::SetUp();
-        m_agentDir = m_dir / "agent";
-        fs::create_directories(m_agentDir);
-        fs::permissions(m_dir, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
-        fs::permissions(m_agentDir, fs::perms::all);
-        writeFile(m_agentDir / "agent.py", std::string(kAgent));
-        std::string lines;
-        for (const auto& c : calls())
-            lines += c.dump() + "\n";
-        writeFile(m_agentDir / "calls.jsonl", lines);
+        m_agentDir = writeScriptedAgent(m_dir, m_dir / "agent");
+        writeAgentCalls(m_agentDir, calls());
     }
 
     static std::vector<nlohmann::json> calls()
