@@ -34,7 +34,7 @@ LAYERS = {
     "usecases": {"util", "cel", "isolation", "store", "checkpoints", "promotion", "sandboxes", "rules", "demo",
                  "cluster"},
     # Agent sessions behind the MCP gateway, on the use cases (core/agents, when it exists).
-    "agents": {"util", "cel", "isolation", "store", "checkpoints", "sandboxes", "rules", "demo", "usecases"},
+    "agents": {"util", "cel", "isolation", "store", "checkpoints", "sandboxes", "rules", "demo", "usecases", "cluster"},
 }
 
 # Headers the build generates, by their spelling: the module whose target makes them.
