@@ -17,12 +17,6 @@ namespace {
 
 constexpr std::string_view kNode = "node_session";
 
-std::string columnText(sqlite3_stmt* s, int column)
-{
-    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s, column));
-    return text ? std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(s, column))) : std::string();
-}
-
 // The columns of `table` here, but `leftOut`, as a list for INSERT and SELECT.
 Result<std::string> columnsOf(const sqlite::Db& db, std::string_view table, const std::set<std::string>& leftOut)
 {
@@ -32,7 +26,7 @@ Result<std::string> columnsOf(const sqlite::Db& db, std::string_view table, cons
     std::vector<std::string> names;
     int rc = SQLITE_ROW;
     while ((rc = sqlite3_step(info->get())) == SQLITE_ROW) {
-        std::string name = columnText(info->get(), 1);
+        std::string name = sqlite::columnString(info->get(), 1);
         if (!leftOut.count(name))
             names.push_back(std::move(name));
     }
@@ -73,7 +67,7 @@ Result<std::vector<NodePolicy>> nodePolicies(const sqlite::Db& db)
     std::vector<NodePolicy> out;
     int rc = SQLITE_ROW;
     while ((rc = sqlite3_step(rows->get())) == SQLITE_ROW)
-        out.push_back({sqlite3_column_int64(rows->get(), 0), columnText(rows->get(), 1), columnText(rows->get(), 2)});
+        out.push_back({sqlite3_column_int64(rows->get(), 0), sqlite::columnString(rows->get(), 1), sqlite::columnString(rows->get(), 2)});
     if (rc != SQLITE_DONE)
         return db.error("cannot read the node's policies");
     return out;
@@ -143,7 +137,7 @@ Result<void> Importer::runs()
     int rc = SQLITE_ROW;
     while ((rc = sqlite3_step(list->get())) == SQLITE_ROW) {
         const std::int64_t nodeRow = sqlite3_column_int64(list->get(), 0);
-        const std::string runId = columnText(list->get(), 1);
+        const std::string runId = sqlite::columnString(list->get(), 1);
         sqlite3_reset(exists->get());
         sqlite::Binder(exists->get()).text(1, runId);
         if (sqlite3_step(exists->get()) == SQLITE_ROW)
@@ -211,7 +205,7 @@ Result<std::int64_t> Importer::session()
         bind.null(2);
     else
         bind.integer(2, m_policy[sqlite3_column_int64(facts->get(), 0)]);
-    const std::string first = mapIds(columnText(facts->get(), 1), m_ids); // bound without a copy
+    const std::string first = mapIds(sqlite::columnString(facts->get(), 1), m_ids); // bound without a copy
     bind.text(3, m_node.policyRef).text(4, first);
     if (auto ok = step(m_db, *insert, "cannot record the session"); !ok)
         return std::unexpected(ok.error());
@@ -268,7 +262,7 @@ Result<void> Importer::audit()
     int rc = SQLITE_ROW;
     while ((rc = sqlite3_step(rows->get())) == SQLITE_ROW) {
         sqlite3_stmt* s = rows->get();
-        nlohmann::json details = nlohmann::json::parse(mapIds(columnText(s, 4), m_ids), nullptr, false);
+        nlohmann::json details = nlohmann::json::parse(mapIds(sqlite::columnString(s, 4), m_ids), nullptr, false);
         if (!details.is_object())
             details = nlohmann::json::object();
         // Policies by their versions here, the session's as it was named here.
@@ -280,9 +274,9 @@ Result<void> Importer::audit()
             details["policy_ref"] = m_node.policyRef;
         for (const auto& [key, value] : m_node.provenance.items())
             details[key] = value;
-        AuditEntry entry(columnText(s, 2), mapIds(columnText(s, 3), m_ids), std::move(details));
+        AuditEntry entry(sqlite::columnString(s, 2), mapIds(sqlite::columnString(s, 3), m_ids), std::move(details));
         entry.atMs = sqlite3_column_int64(s, 0);
-        entry.actor = columnText(s, 1);
+        entry.actor = sqlite::columnString(s, 1);
         entries.push_back(std::move(entry));
     }
     if (rc != SQLITE_DONE)

@@ -22,12 +22,6 @@ struct Foreign {
     NewCheckpoint checkpoint;
 };
 
-std::string columnText(sqlite3_stmt* s, int column)
-{
-    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s, column));
-    return text ? std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(s, column))) : std::string();
-}
-
 // The other store's checkpoints of `sandbox`, in the order they were recorded (parents first).
 Result<std::vector<Foreign>> foreignCheckpoints(const sqlite::Db& db, const std::string& sandbox,
                                                 const std::string& where)
@@ -50,21 +44,21 @@ Result<std::vector<Foreign>> foreignCheckpoints(const sqlite::Db& db, const std:
     while ((rc = sqlite3_step(rows->get())) == SQLITE_ROW) {
         sqlite3_stmt* s = rows->get();
         Foreign f;
-        f.id = columnText(s, 0);
+        f.id = sqlite::columnString(s, 0);
         NewCheckpoint& c = f.checkpoint;
         const auto* tree = static_cast<const std::uint8_t*>(sqlite3_column_blob(s, 1));
         if (f.id.size() != 64 || !tree || sqlite3_column_bytes(s, 1) != 32)
             return fail(fmt::format("{}: checkpoint {} of sandbox '{}' is damaged", where, f.id, sandbox));
         std::copy(tree, tree + 32, c.tree.begin());
-        c.kind = columnText(s, 2);
-        c.label = columnText(s, 3);
-        c.message = columnText(s, 4);
-        c.author = columnText(s, 5);
+        c.kind = sqlite::columnString(s, 2);
+        c.label = sqlite::columnString(s, 3);
+        c.message = sqlite::columnString(s, 4);
+        c.author = sqlite::columnString(s, 5);
         c.createdAtMs = sqlite3_column_int64(s, 6);
-        c.source = columnText(s, 7);
+        c.source = sqlite::columnString(s, 7);
         c.files = static_cast<std::uint64_t>(sqlite3_column_int64(s, 8));
         c.bytes = static_cast<std::uint64_t>(sqlite3_column_int64(s, 9));
-        const auto parents = nlohmann::json::parse(columnText(s, 10), nullptr, false);
+        const auto parents = nlohmann::json::parse(sqlite::columnString(s, 10), nullptr, false);
         if (!parents.is_array())
             return fail(fmt::format("{}: checkpoint {} has unreadable parents", where, f.id));
         for (const auto& p : parents) {
@@ -224,7 +218,7 @@ Result<AdoptedCheckpoints> SandboxEngine::adoptCheckpoints(const AdoptRequest& r
     bind.text(1, request.sandbox);
     if (!bind.ok() || sqlite3_step(head->get()) != SQLITE_ROW)
         return fail(fmt::format("{}: it has no sandbox '{}' with a head", where, request.sandbox));
-    const auto mappedHead = out.ids.find(columnText(head->get(), 0));
+    const auto mappedHead = out.ids.find(sqlite::columnString(head->get(), 0));
     if (mappedHead == out.ids.end())
         return fail(fmt::format("{}: the head of sandbox '{}' is not one of its checkpoints", where, request.sandbox));
     out.head = mappedHead->second;
