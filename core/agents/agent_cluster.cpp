@@ -7,7 +7,6 @@
 #include "isolation/run_json.h"
 #include "session_setup.h"
 #include "store/sqlite_db.h"
-#include "util/uuid.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -184,8 +184,8 @@ Result<std::int64_t> Importer::session()
     sqlite::Binder(here->get()).text(1, m_node.sessionId);
     if (sqlite3_step(here->get()) == SQLITE_ROW)
         return fail(fmt::format("session {} is recorded here already", m_node.sessionId));
-    const std::set<std::string> set = {"id", "policy_id", "policy_ref", "first_checkpoint", "control_socket"};
-    auto columns = columnsOf(m_db, "agent_sessions", set);
+    auto columns =
+        columnsOf(m_db, "agent_sessions", {"id", "policy_id", "policy_ref", "first_checkpoint", "control_socket"});
     if (!columns)
         return std::unexpected(columns.error());
     auto insert = m_db.prepare(fmt::format(
