@@ -9,6 +9,7 @@
 
 #include "cli_fixture.h"
 #include "scripted_agent.h"
+#include "../isolation/proc_scan.h"
 
 #include "cluster/job_status.h"
 #include "demo/demo.h"
@@ -308,11 +309,8 @@ int waitFor(pid_t pid)
 std::vector<pid_t> processesWith(const std::vector<std::string>& words)
 {
     std::vector<pid_t> out;
-    for (const auto& entry : fs::directory_iterator("/proc")) {
-        const std::string name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos)
-            continue;
-        const std::string cmdline = readFile(entry.path() / "cmdline");
+    for (const pid_t pid : test::allPids()) {
+        const std::string cmdline = test::readWhole("/proc/" + std::to_string(pid) + "/cmdline");
         std::vector<std::string> args;
         for (std::size_t at = 0; at < cmdline.size();) {
             const std::size_t end = cmdline.find('\0', at);
@@ -320,7 +318,7 @@ std::vector<pid_t> processesWith(const std::vector<std::string>& words)
             at = end == std::string::npos ? cmdline.size() : end + 1;
         }
         if (std::search(args.begin(), args.end(), words.begin(), words.end()) != args.end())
-            out.push_back(static_cast<pid_t>(std::stol(name)));
+            out.push_back(pid);
     }
     return out;
 }

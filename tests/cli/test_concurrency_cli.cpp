@@ -4,6 +4,7 @@
 // work. The load test mixes runs, checkpoints and sandbox commands from eight writers on one store.
 
 #include "cli_fixture.h"
+#include "../isolation/proc_scan.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -101,13 +102,13 @@ bool waitForFile(const fs::path& path, std::chrono::seconds patience)
 
 std::string procField(pid_t pid, const char* file)
 {
-    return trimmed(readFile(fs::path("/proc") / std::to_string(pid) / file));
+    return trimmed(test::readWhole("/proc/" + std::to_string(pid) + "/" + file));
 }
 
 pid_t parentOf(pid_t pid)
 {
     // /proc/PID/stat: "pid (comm) state ppid ...", comm may hold spaces and parentheses.
-    const std::string stat = readFile(fs::path("/proc") / std::to_string(pid) / "stat");
+    const std::string stat = test::readWhole("/proc/" + std::to_string(pid) + "/stat");
     const auto close = stat.rfind(')');
     if (close == std::string::npos)
         return -1;
@@ -121,12 +122,7 @@ pid_t parentOf(pid_t pid)
 // The launcher of `caller`'s run: forked by the caller's zygote, or exec'd by the caller itself.
 pid_t launcherOf(pid_t caller)
 {
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-        const std::string name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos)
-            continue;
-        const pid_t pid = std::stoi(name);
+    for (const pid_t pid : test::allPids()) {
         if (procField(pid, "comm") != "sandbench-launc")
             continue;
         const pid_t parent = parentOf(pid);
