@@ -10,7 +10,7 @@
 #
 # Environment: BUILD_DIR (default build/bench, the bench preset's; build/release, the release preset's, works too),
 # JOBS (default 2), N (bench_start, bench_container and bench_pool rounds, 40), WARMUP (warm-up rounds,
-# 5), POOL_RUNS (bench_pool throughput runs, 200), TIMEOUT_N (bench_timeout runs per case, 10), CEL_RECORDS
+# 5), POOL_RUNS (bench_pool throughput runs, 200), CLI_N (bench_cli rounds, 60), TIMEOUT_N (bench_timeout runs per case, 10), CEL_RECORDS
 # (bench_cel records, 1000000), RULES_ROWS (bench_rules transactions, 1000000), RUNS (hyperfine runs, 30), LEAK_N
 # (bench_leaks runs per level, 10000), CKPT_ROUNDS / CKPT_FIRST_ROUNDS (bench_checkpoint rounds per case, 10 and 3),
 # OUT_DIR (where the JSON results go; default a fresh temp dir, printed at the end).
@@ -72,6 +72,10 @@ echo
 echo "== bench_pool $N $WARMUP ${POOL_RUNS:-200}"
 "$bin/bench_pool" "$N" "$WARMUP" "${POOL_RUNS:-200}" | tee "$OUT_DIR/bench_pool.txt" || status=1
 grep '^{"bench":"pool"' "$OUT_DIR/bench_pool.txt" >"$OUT_DIR/bench_pool.json" || true
+
+echo "== bench_cli ${CLI_N:-60} $WARMUP"
+"$bin/bench_cli" "${CLI_N:-60}" "$WARMUP" | tee "$OUT_DIR/bench_cli.txt" || status=1
+grep '^{"bench":"cli"' "$OUT_DIR/bench_cli.txt" >"$OUT_DIR/bench_cli.json" || true
 
 echo "== bench_leaks ${LEAK_N:-10000}"
 "$bin/bench_leaks" "${LEAK_N:-10000}" | tee "$OUT_DIR/bench_leaks.txt" || status=1

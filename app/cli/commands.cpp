@@ -113,11 +113,14 @@ void printRecord(const RunRecord& record, const RunOptions& options)
 int runAndReport(RunRequest request, const RunOptions& options)
 {
     const Runner runner;
-    runner.prepare(); // the launcher's zygote starts on the other core while the store opens
+    // The run's sandbox is prepared on the other core while the store opens (a run in a sandbox, whose policy
+    // and workspace the store holds, starts cold).
+    std::unique_ptr<SandboxAhead> ahead = options.sandbox.empty() ? runner.prepareAhead(request) : nullptr;
     auto store = openStore(options.store);
     if (!store)
         return reportError(store.error().message);
-    auto record = runAndRecord(*store, runner, RunOrder{std::move(request), askedPolicy(options), options.sandbox});
+    auto record = runAndRecord(*store, runner, RunOrder{std::move(request), askedPolicy(options), options.sandbox},
+                               std::move(ahead));
     if (!record)
         return reportError(record.error().message);
     if (!record->recorded())
@@ -144,6 +147,7 @@ std::string shellQuote(const std::string& word)
 
 int runCommand(const RunOptions& options)
 {
+    Runner().prepare(); // the launcher's zygote starts on the other core while the run is settled
     auto policy = resolveRunPolicy(askedPolicy(options));
     if (!policy)
         return reportError(policy.error().message);
@@ -166,6 +170,7 @@ int runCommand(const RunOptions& options)
 
 int execCommand(const RunOptions& options)
 {
+    Runner().prepare(); // the launcher's zygote starts on the other core while the run is settled
     auto policy = resolveRunPolicy(askedPolicy(options));
     if (!policy)
         return reportError(policy.error().message);

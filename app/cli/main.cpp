@@ -6,6 +6,20 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace {
+
+bool hasCommand(const CLI::App& app, const std::string& name)
+{
+    const auto commands = app.get_subcommands([](const CLI::App*) { return true; });
+    return std::any_of(commands.begin(), commands.end(), [&](const CLI::App* command) { return command->check_name(name); });
+}
+
+} // namespace
+
 int main(int argc, char** argv)
 {
     using namespace sb::cli;
@@ -21,19 +35,22 @@ int main(int argc, char** argv)
                "audit log is in $SANDBENCH_AUDIT_KEYS, else $XDG_CONFIG_HOME/sandbench/audit-keys.");
 
     CommandLine commandLine(app);
-    addRunCommands(commandLine);
-    addBatchCommand(commandLine);
-    addJobsCommands(commandLine);
-    addPolicyCommands(commandLine);
-    addAuditCommands(commandLine);
-    addRulesCommands(commandLine);
-    addSandboxCommands(commandLine);
-    addCheckpointCommands(commandLine);
-    addDataCommands(commandLine);
-    addPromoteCommand(commandLine);
-    addAgentCommands(commandLine);
-    addSessionExportCommand(commandLine);
-    addDoctorCommand(commandLine);
+    // The families, in the order --help lists them. Making every command's options is most of what a command
+    // costs before it starts, so they are made up to the family that has the command named first; --help,
+    // --version, a mistyped command or none get them all. `sessions export` joins its family's `sessions`.
+    using Family = void (*)(CommandLine&);
+    const std::vector<std::vector<Family>> families = {
+        {addRunCommands},     {addBatchCommand},      {addJobsCommands},   {addPolicyCommands},
+        {addAuditCommands},   {addRulesCommands},     {addSandboxCommands}, {addCheckpointCommands},
+        {addDataCommands},    {addPromoteCommand},    {addAgentCommands, addSessionExportCommand},
+        {addDoctorCommand}};
+    const std::string named = argc > 1 && argv[1][0] != '-' ? argv[1] : "";
+    for (const auto& family : families) {
+        for (const Family add : family)
+            add(commandLine);
+        if (!named.empty() && hasCommand(app, named))
+            break;
+    }
 
     try {
         app.parse(argc, argv);

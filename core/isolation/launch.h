@@ -15,6 +15,7 @@
 #include "util/unique_fd.h"
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -62,6 +63,10 @@ struct Started {
     bool keepWorkDir = false;
     std::filesystem::path jobDir;
     std::filesystem::path stageDir; // the spec's (launch_spec.h), removed when this goes
+    // Held (flock) on the run's own folder in the work root (its work dir, or a workspace run's stage dir)
+    // for as long as this lives, so that sweepStaleRunFolders() tells a folder in use from one a killed caller
+    // left before its launcher could take charge of it.
+    Fd folderLock;
     uid_t lentTo = 0;               // the transient uid the workspace was lent to (0: not lent)
     uid_t ownerUid = 0;
     gid_t ownerGid = 0;
@@ -80,6 +85,11 @@ struct Started {
     Started& operator=(const Started&) = delete;
     ~Started();
 };
+
+// Removes the run folders (`sandbench-run-*`) in `workRoot` that no caller holds (Started::folderLock) and that
+// have not changed for `minAge`: what a caller killed between making a run's folder and starting its launcher
+// leaves (every later moment has a process that removes it: the launcher, or the zygote above it).
+void sweepStaleRunFolders(const std::filesystem::path& workRoot, std::chrono::seconds minAge);
 
 // `pooled`: the launcher gets the sandbox line now and the job later (runJob); else both come in runJob. A
 // plan with a channel is never pooled. The plan's channel descriptors stay the caller's: once this returns,

@@ -23,16 +23,20 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <mutex>
 #include <poll.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <system_error>
+#include <thread>
 #include <unistd.h>
 
 namespace sb {
@@ -65,6 +69,15 @@ struct Pipe {
         return Pipe{launch::Fd(fds[0]), launch::Fd(fds[1])};
     }
 };
+
+// Where the runs' folders are made.
+fs::path workRootOf(const RunnerOptions& options)
+{
+    if (!options.workRoot.empty())
+        return options.workRoot;
+    const char* tmpdir = std::getenv("TMPDIR");
+    return tmpdir && *tmpdir ? fs::path(tmpdir) : fs::path("/tmp");
+}
 
 std::string makeRunId()
 {
@@ -301,8 +314,7 @@ Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
     if (!launcherPath)
         return std::unexpected(launcherPath.error());
     plan.launcher = *launcherPath;
-    const char* tmpdir = std::getenv("TMPDIR");
-    plan.workRoot = !options.workRoot.empty() ? options.workRoot : tmpdir && *tmpdir ? fs::path(tmpdir) : fs::path("/tmp");
+    plan.workRoot = workRootOf(options);
     plan.workspaceLock = request.workspaceLock;
     if (auto channel = checkChannel(request); !channel)
         return std::unexpected(channel.error());
@@ -406,6 +418,49 @@ Started::~Started()
     }
 }
 
+namespace {
+
+constexpr std::string_view kRunFolderPrefix = "sandbench-run-";
+
+// An exclusive flock on a run's folder, held by the descriptor returned (-1 when it cannot be taken: the folder
+// is then only swept once it is old, as a folder of a caller that could not lock it would be).
+Fd lockFolder(const fs::path& folder)
+{
+    Fd fd(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
+    if (fd.valid() && ::flock(fd.get(), LOCK_EX | LOCK_NB) != 0)
+        fd.reset();
+    return fd;
+}
+
+} // namespace
+
+void sweepStaleRunFolders(const fs::path& workRoot, std::chrono::seconds minAge)
+{
+    DIR* root = ::opendir(workRoot.c_str());
+    if (!root)
+        return;
+    const auto now = std::chrono::system_clock::now();
+    while (const dirent* entry = ::readdir(root)) {
+        const std::string_view name = entry->d_name;
+        if (!name.starts_with(kRunFolderPrefix) || name.size() != kRunFolderPrefix.size() + 36)
+            continue;
+        const fs::path folder = workRoot / name;
+        struct stat st {};
+        if (::lstat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        if (::geteuid() != 0 && st.st_uid != ::geteuid())
+            continue; // another user's (root's runs' folders belong to their transient identities)
+        const auto changed = std::chrono::system_clock::time_point(std::chrono::seconds(st.st_mtim.tv_sec));
+        if (now - changed < minAge)
+            continue; // it may be a run's that has yet to lock it
+        const Fd fd(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
+        if (!fd.valid() || ::flock(fd.get(), LOCK_EX | LOCK_NB) != 0)
+            continue; // a caller's run holds it (or it is not ours to open)
+        removeWorkDir(folder.string());
+    }
+    ::closedir(root);
+}
+
 Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled)
 {
     if (pooled && plan.channelIn >= 0)
@@ -451,20 +506,24 @@ Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled)
             started->lentTo = spec.uid;
             lending::lend(workspace, {st.st_uid, st.st_gid}, {spec.uid, spec.gid});
             if (spec.container) {
-                const fs::path stage = plan.workRoot / ("sandbench-run-" + started->runId);
-                if (::mkdir(stage.c_str(), 0700) != 0 || ::chown(stage.c_str(), spec.uid, spec.gid) != 0)
+                const fs::path stage = plan.workRoot / (std::string(kRunFolderPrefix) + started->runId);
+                if (::mkdir(stage.c_str(), 0700) != 0)
                     return fail(fmt::format("cannot create {}: {}", stage.string(), std::strerror(errno)));
                 started->stageDir = stage;
+                started->folderLock = lockFolder(stage);
+                if (::chown(stage.c_str(), spec.uid, spec.gid) != 0)
+                    return fail(fmt::format("cannot create {}: {}", stage.string(), std::strerror(errno)));
                 spec.stageDir = stage.string();
             }
         }
         return finishStart(std::move(started), plan, pooled);
     }
     // A private work dir, owned by the identity the run will have, removed afterwards.
-    const fs::path workDir = plan.workRoot / ("sandbench-run-" + started->runId);
+    const fs::path workDir = plan.workRoot / (std::string(kRunFolderPrefix) + started->runId);
     if (::mkdir(workDir.c_str(), 0700) != 0)
         return fail(fmt::format("cannot create work dir {}: {}", workDir.string(), std::strerror(errno)));
     started->workDir = workDir;
+    started->folderLock = lockFolder(workDir);
     spec.workDir = workDir.string();
     if (spec.dropPrivileges && ::chown(workDir.c_str(), spec.uid, spec.gid) != 0)
         return fail(fmt::format("cannot hand the work dir to the run's identity: {}", std::strerror(errno)));
@@ -854,6 +913,13 @@ RunResult runJob(std::unique_ptr<Started> started, const Plan& plan, const RunRe
 
 Runner::Runner(RunnerOptions options) : m_options(std::move(options)) {}
 
+namespace {
+
+// A run's folder is locked within microseconds of being made; one unchanged and unlocked for this long was left.
+constexpr std::chrono::seconds kStaleRunFolderAge{60};
+
+} // namespace
+
 Result<fs::path> Runner::launcher() const
 {
     return findLauncher(m_options);
@@ -863,9 +929,69 @@ void Runner::prepare() const
 {
     if (auto path = findLauncher(m_options))
         startLauncherZygote(*path);
+    launch::sweepStaleRunFolders(workRootOf(m_options), kStaleRunFolderAge);
+}
+
+struct SandboxAhead::Impl {
+    RunRequest request; // copies: the caller goes on with its own, and the thread may outlive its Runner
+    RunnerOptions options;
+    Result<launch::Plan> plan = fail("not planned");
+    std::thread thread;
+    Result<std::unique_ptr<launch::Started>> started = fail("not started");
+
+    // An untaken sandbox is released by Started's destructor: its launcher ends, nothing ran in it.
+    ~Impl() { wait(); }
+
+    // Once the sandbox's launcher is started (or could not be).
+    void wait()
+    {
+        if (thread.joinable())
+            thread.join();
+    }
+
+    // The prepared sandbox for `runPlan`; null when it is of another shape or could not be started (the run
+    // then starts cold, and a layer that cannot be applied is refused there).
+    std::unique_ptr<launch::Started> take(const launch::Plan& runPlan)
+    {
+        wait();
+        if (!plan || !started || !launch::sameShape(runPlan, *plan))
+            return nullptr;
+        return std::move(*started);
+    }
+};
+
+SandboxAhead::SandboxAhead(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+
+SandboxAhead::~SandboxAhead() = default;
+
+std::unique_ptr<SandboxAhead> Runner::prepareAhead(const RunRequest& request) const
+{
+    if (!request.workspace.empty() || request.channelIn >= 0 || request.channelOut >= 0)
+        return nullptr;
+    auto impl = std::make_unique<SandboxAhead::Impl>();
+    impl->request = request;
+    impl->options = m_options;
+    try {
+        // Planned on the thread too: making the plan compiles the policy's syscall filter (cached for the run's
+        // own plan), a good part of a millisecond the caller spends opening its store instead.
+        impl->thread = std::thread([state = impl.get()] {
+            state->plan = launch::makePlan(state->request, state->options);
+            if (state->plan)
+                state->started = launch::start(*state->plan, true);
+        });
+    } catch (const std::system_error&) {
+        return nullptr; // no thread: the run starts cold
+    }
+    return std::unique_ptr<SandboxAhead>(new SandboxAhead(std::move(impl)));
 }
 
 RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel) const
+{
+    return run(request, nullptr, cancel);
+}
+
+RunResult Runner::run(const RunRequest& request, std::unique_ptr<SandboxAhead> ahead,
+                      const std::atomic<bool>* cancel) const
 {
     // The channel's descriptors are this run's (run.h): closed once its launcher has copies, or on a refusal.
     launch::Fd channelIn(request.channelIn);
@@ -873,6 +999,8 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     starttrace::Marks trace;
     if (!starttrace::outputFile().empty())
         trace.emplace_back("runner.enter", starttrace::nowNs());
+    if (ahead)
+        ahead->m_impl->wait(); // its plan has compiled the policy's filter, which this one finds made
     auto plan = launch::makePlan(request, m_options);
     if (!plan)
         return launch::refused(request, plan.error().message);
@@ -881,7 +1009,9 @@ RunResult Runner::run(const RunRequest& request, const std::atomic<bool>* cancel
     // A sandbox prepared ahead for requests like this one, else one started now (a workspace's or a channel's
     // run: always).
     std::unique_ptr<launch::Started> started;
-    if (m_options.warmPool && plan->workspace.empty() && plan->channelIn < 0)
+    if (ahead)
+        started = ahead->m_impl->take(*plan);
+    if (!started && m_options.warmPool && plan->workspace.empty() && plan->channelIn < 0)
         started = m_options.warmPool->take(*plan);
     if (!started) {
         auto cold = launch::start(*plan, false);

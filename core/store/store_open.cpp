@@ -109,8 +109,10 @@ std::string joined(const std::vector<std::string>& names)
 
 // Decides, reading only, whether an existing file is a Sandbench store this build can use. Done on a
 // separate read-only connection so that nothing (not even a hot-journal rollback or a WAL checkpoint on
-// close) can touch a file we are about to refuse.
-Result<void> validateExisting(const fs::path& path, std::span<const RegisteredStep> steps)
+// close) can touch a file we are about to refuse. The connection is returned, its read transaction ended:
+// kept open while the store's own connection opens, it keeps the WAL index it built (by reading the whole
+// log) for that connection, which would otherwise read the log again.
+Result<Connection> validateExisting(const fs::path& path, std::span<const RegisteredStep> steps)
 {
     auto connection = openConnection(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
     if (!connection)
@@ -121,7 +123,7 @@ Result<void> validateExisting(const fs::path& path, std::span<const RegisteredSt
     // One read transaction for every check: the schema and the version numbers must come from the same
     // snapshot even while another Store migrates the file.
     if (auto ok = db.exec("BEGIN", "cannot start a read transaction"); !ok)
-        return ok;
+        return std::unexpected(ok.error());
 
     // The first read of the schema is where SQLite notices a file that is not a database at all.
     std::vector<std::string> objects;
@@ -229,7 +231,9 @@ Result<void> validateExisting(const fs::path& path, std::span<const RegisteredSt
                 return fail(fmt::format("store {} is corrupt ({}); refusing to use it", where, verdict));
         }
     }
-    return {};
+    if (auto ok = db.exec("COMMIT", "cannot end the read transaction"); !ok)
+        return std::unexpected(ok.error());
+    return std::move(*connection);
 }
 
 // WAL lets readers (the GUI's threads, a second Store) work while a run is recorded. Switching needs an
@@ -278,11 +282,14 @@ Result<Store> Store::open(const StoreLocation& location)
 
         std::error_code ec;
         const auto status = fs::status(path, ec);
+        Connection validated; // closed as this returns, once the store's own connection is open
         if (fs::exists(status)) {
             if (!fs::is_regular_file(status))
                 return fail(fmt::format("store {} is not a regular file; refusing to use it", path.string()));
-            if (auto ok = validateExisting(path, steps); !ok)
-                return std::unexpected(ok.error());
+            auto checked = validateExisting(path, steps);
+            if (!checked)
+                return std::unexpected(checked.error());
+            validated = std::move(*checked);
         } else {
             // Created here, private to the user, so SQLite (and its -wal/-shm, which copy the mode) never
             // makes it world-readable under a permissive umask. EEXIST: another Store raced us; fine.

@@ -137,10 +137,16 @@ RunRecord recordRun(Store& store, PreparedRun prepared, RunResult result)
 
 Result<RunRecord> runAndRecord(Store& store, const Runner& runner, RunOrder order, const std::atomic<bool>* cancel)
 {
+    return runAndRecord(store, runner, std::move(order), nullptr, cancel);
+}
+
+Result<RunRecord> runAndRecord(Store& store, const Runner& runner, RunOrder order, std::unique_ptr<SandboxAhead> ahead,
+                               const std::atomic<bool>* cancel)
+{
     auto prepared = prepareRun(store, std::move(order));
     if (!prepared)
         return std::unexpected(prepared.error());
-    RunResult result = runner.run(prepared->order.request, cancel);
+    RunResult result = runner.run(prepared->order.request, std::move(ahead), cancel);
     return recordRun(store, std::move(*prepared), std::move(result));
 }
 

@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,6 +69,10 @@ struct RunRecord {
 // read-only, the sandbox cannot be held or its policy read, or less than 1 MiB of its quota is left. A run in
 // a sandbox holds it (its lock) until the run has ended: runs in one sandbox queue.
 Result<RunRecord> runAndRecord(Store& store, const Runner& runner, RunOrder order,
+                               const std::atomic<bool>* cancel = nullptr);
+// The same, in the sandbox prepared for order.request while the caller opened its store
+// (Runner::prepareAhead): it is taken when the run is of its shape, and ended untaken when the run is refused.
+Result<RunRecord> runAndRecord(Store& store, const Runner& runner, RunOrder order, std::unique_ptr<SandboxAhead> ahead,
                                const std::atomic<bool>* cancel = nullptr);
 
 // runAndRecord in two halves, for a caller that works beside the run while it goes on (an agent session's
