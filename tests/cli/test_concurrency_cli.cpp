@@ -16,12 +16,10 @@
 #include <map>
 #include <mutex>
 #include <set>
-#include <spawn.h>
 #include <sys/stat.h>
 #include <thread>
 #include <vector>
 
-extern char** environ;
 
 namespace sb::clitest {
 namespace {
@@ -60,33 +58,6 @@ std::vector<std::string> availableLevels()
             out.emplace_back(level);
     }
     return out;
-}
-
-// The CLI started in the background, its output in `out`: for tests that kill it.
-pid_t startCli(const std::vector<std::string>& args, const fs::path& out)
-{
-    std::vector<std::string> argv = {SANDBENCH_CLI};
-    argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<char*> raw;
-    for (auto& a : argv)
-        raw.push_back(a.data());
-    raw.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, raw[0], &actions, nullptr, raw.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    return rc == 0 ? pid : -1;
-}
-
-int waitFor(pid_t pid)
-{
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return status;
 }
 
 bool waitForFile(const fs::path& path, std::chrono::seconds patience)
@@ -267,11 +238,11 @@ TEST_F(ConcurrencyCli, AKilledSandbenchLeavesTheSandboxUsable)
 {
     const std::string snippet =
         write("long.py", "import pathlib, time\npathlib.Path('started').write_text('1')\ntime.sleep(60)\n");
-    const pid_t pid = startCli({"run", "--sandbox", "sb", "--json", "--store", m_store, snippet}, m_dir / "killed.out");
+    const pid_t pid = spawnCli({"run", "--sandbox", "sb", "--json", "--store", m_store, snippet}, m_dir / "killed.out");
     ASSERT_GT(pid, 0);
     ASSERT_TRUE(waitForFile(m_workspace / "started", std::chrono::seconds(30)));
     ::kill(pid, SIGKILL);
-    waitFor(pid);
+    waitStatus(pid);
     const auto next = cli("sandbox path sb" + store(), true);
     EXPECT_EQ(next.status, 0) << next.out;
     expectUsable("after sandbench was killed mid-run");
@@ -284,13 +255,13 @@ TEST_F(ConcurrencyCli, AKilledLauncherLeavesTheSandboxUsable)
     const std::string snippet =
         write("long.py", "import pathlib, time\npathlib.Path('started').write_text('1')\ntime.sleep(60)\n");
     const fs::path out = m_dir / "orphaned.out";
-    const pid_t pid = startCli({"run", "--sandbox", "sb", "--json", "--store", m_store, snippet}, out);
+    const pid_t pid = spawnCli({"run", "--sandbox", "sb", "--json", "--store", m_store, snippet}, out);
     ASSERT_GT(pid, 0);
     ASSERT_TRUE(waitForFile(m_workspace / "started", std::chrono::seconds(30)));
     const pid_t launcher = launcherOf(pid);
     ASSERT_GT(launcher, 0) << "no launcher of " << pid;
     ::kill(launcher, SIGKILL);
-    const int status = waitFor(pid);
+    const int status = waitStatus(pid);
     EXPECT_TRUE(WIFEXITED(status)) << status;
     const json r = json::parse(readFile(out), nullptr, false);
     ASSERT_FALSE(r.is_discarded()) << readFile(out);

@@ -20,44 +20,14 @@
 #include <map>
 #include <random>
 #include <set>
-#include <spawn.h>
 #include <thread>
 #include <vector>
-
-extern char** environ;
 
 namespace sb::clitest {
 namespace {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
-
-pid_t spawnCli(const std::vector<std::string>& args, const fs::path& out)
-{
-    std::vector<std::string> argv = {SANDBENCH_CLI};
-    argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<char*> raw;
-    for (auto& a : argv)
-        raw.push_back(a.data());
-    raw.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, raw[0], &actions, nullptr, raw.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    return rc == 0 ? pid : -1;
-}
-
-int waitStatus(pid_t pid)
-{
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return status;
-}
 
 pid_t parentOf(pid_t pid)
 {
