@@ -40,7 +40,9 @@ pid_t parentOf(pid_t pid)
     return ppid;
 }
 
-// Every process below `root` now (its zygote, launchers, the sandbox's pid 1 and program).
+// Every process below `root` now that runs the run: its zygote, launchers, the sandbox's pid 1 and program. Not
+// the tasks a command clones of itself, named as it is: the user-namespace probe's child, which only ends, and,
+// in a sanitizer build, LeakSanitizer's tracer at exit, whose death leaves the command spinning for it.
 std::vector<pid_t> descendantsOf(pid_t root)
 {
     std::map<pid_t, pid_t> parents;
@@ -48,6 +50,8 @@ std::vector<pid_t> descendantsOf(pid_t root)
         parents[pid] = parentOf(pid);
     std::vector<pid_t> out;
     for (const auto& [pid, parent] : parents) {
+        if (trimmed(test::readWhole("/proc/" + std::to_string(pid) + "/comm")) == "sandbench")
+            continue;
         for (pid_t up = parent; up > 1; up = parents.count(up) ? parents[up] : -1) {
             if (up == root) {
                 out.push_back(pid);
