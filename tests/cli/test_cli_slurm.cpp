@@ -82,6 +82,9 @@ protected:
         return trimmed(shell("squeue --noheader --name=sandbench-scan,sandbench-eval,sandbench-batch,sandbench-agent 2>&1").out);
     }
 
+    // Ctrl-C to a command whose jobs Slurm lists: it exits 1 saying it cancelled them, and Slurm lists none.
+    void interruptAndExpectCancelled(pid_t command);
+
     std::string demo(const std::string& name) const { return quoted((m_demo / name).string()); }
 
     std::string millionRecords()
@@ -305,6 +308,15 @@ int waitFor(pid_t pid)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+void SlurmCli::interruptAndExpectCancelled(pid_t command)
+{
+    ::kill(command, SIGINT);
+    EXPECT_EQ(waitFor(command), 1);
+    EXPECT_NE(readFile(m_dir / "err").find("cancelled: the Slurm jobs were cancelled (scancel)"), std::string::npos)
+        << readFile(m_dir / "err");
+    EXPECT_EQ(ourJobs(), "");
+}
+
 // The processes whose command line has these words in a row (a task: "rules", "task", ..., "--stage", "eval").
 std::vector<pid_t> processesWith(const std::vector<std::string>& words)
 {
@@ -383,11 +395,7 @@ TEST_F(SlurmCli, CtrlCCancelsEveryJobAndLeavesNoneBehind)
     while (ourJobs().empty() && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(5ms);
     ASSERT_NE(ourJobs(), "") << readFile(m_dir / "err");
-    ::kill(command, SIGINT);
-    EXPECT_EQ(waitFor(command), 1);
-    EXPECT_NE(readFile(m_dir / "err").find("cancelled: the Slurm jobs were cancelled (scancel)"), std::string::npos)
-        << readFile(m_dir / "err");
-    EXPECT_EQ(ourJobs(), "");
+    interruptAndExpectCancelled(command);
     EXPECT_TRUE(processesWith({"rules", "task"}).empty());
     EXPECT_TRUE(spoolIsEmpty());
 }
@@ -823,11 +831,7 @@ TEST_F(SlurmAgent, CtrlCCancelsTheSessionsJobAndRecordsNothing)
            std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(5ms);
     ASSERT_NE(ourJobs(), "") << readFile(m_dir / "err");
-    ::kill(command, SIGINT);
-    EXPECT_EQ(waitFor(command), 1);
-    EXPECT_NE(readFile(m_dir / "err").find("cancelled: the Slurm jobs were cancelled (scancel)"), std::string::npos)
-        << readFile(m_dir / "err");
-    EXPECT_EQ(ourJobs(), "");
+    interruptAndExpectCancelled(command);
     EXPECT_TRUE(processesWith({"agent-task"}).empty());
     EXPECT_TRUE(processesWith({"-c", "import time; time.sleep(120)"}).empty());
     // The task's scratch store went with it.
