@@ -12,9 +12,14 @@
 #                   ROUNDS interleaved rounds (the JS engines once: they take many seconds). Every engine must
 #                   find the same number of affected records, or the bench fails.
 #   3. A/B          `sandbench rules ab` of three variants over ROWS records: wall time and peak memory.
+#   4. shapes       end to end impact again, `sandbench rules impact` vs DuckDB only, on generated inputs
+#                   (bench/rules_shapes.py): few rules (3 vs 5) and many (200 vs 200), narrow records (7
+#                   columns, SHAPE_ROWS) and wide ones (64 columns, a quarter as many records, about 3 times the
+#                   bytes); wall time and peak resident memory of each process, ROUNDS interleaved rounds.
 #
 #   bench/rules_vs_peers.sh                 # ROWS=1000000 ROUNDS=3 THROUGHPUT_ROWS=200000 TP_RUNS=3
 #   ROWS=200000 ROUNDS=5 bench/rules_vs_peers.sh
+#   SHAPES="few-wide many-wide" SHAPE_ROWS=1000000 bench/rules_vs_peers.sh   # SHAPES="" skips part 4
 #
 # Needs node and npm (the peers are pinned in bench/rules_peers/package-lock.json; `npm ci` runs there when
 # node_modules is missing). SANDBENCH (default: build/bench/bin/sandbench, else build/release/...,
@@ -27,6 +32,8 @@ ROWS="${ROWS:-1000000}"
 ROUNDS="${ROUNDS:-3}"
 THROUGHPUT_ROWS="${THROUGHPUT_ROWS:-200000}"
 TP_RUNS="${TP_RUNS:-3}"
+SHAPES="${SHAPES-few-narrow many-narrow few-wide many-wide}"
+SHAPE_ROWS="${SHAPE_ROWS:-1000000}"
 OUT_DIR="${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/sandbench-rules-bench.XXXXXX")}"
 mkdir -p "$OUT_DIR"
 
@@ -99,6 +106,36 @@ echo "== 3. A/B of three variants"
   --variant "$rules/variant_b.yaml" --variant "$third" --data "$data" --label-column is_fraud --json --limit 1 \
   >"$OUT_DIR/ab.json"
 
+# measured NAME CMD...: as timed, appending "NAME microseconds peak-KiB" (GNU time's) to $OUT_DIR/shapes.
+measured() {
+  local name=$1 start end
+  shift
+  start=$(now_ns)
+  /usr/bin/time -f "%M" -o "$OUT_DIR/peak" "$@" >"$OUT_DIR/$name.json"
+  end=$(now_ns)
+  echo "$name $(( (end - start) / 1000 )) $(cat "$OUT_DIR/peak")" >>"$OUT_DIR/shapes"
+}
+: >"$OUT_DIR/shapes"
+for shape in $SHAPES; do
+  rows=$SHAPE_ROWS
+  [[ $shape == *wide ]] && rows=$((SHAPE_ROWS / 4))
+  mapfile -t files < <(python3 "$here/rules_shapes.py" "$shape" "$rows" "$OUT_DIR")
+  echo "== 4. $shape: $rows records ($(du -h "${files[0]}" | cut -f1)), $ROUNDS interleaved rounds"
+  for ((i = 1; i <= ROUNDS; i++)); do
+    sides=(sandbench duckdb)
+    ((i % 2)) || sides=(duckdb sandbench)
+    for side in "${sides[@]}"; do
+      if [[ $side == sandbench ]]; then
+        measured "shape-$shape-sandbench-$i" "$SANDBENCH" rules impact --baseline "${files[1]}" \
+          --candidate "${files[2]}" --data "${files[0]}" --json --limit 1
+      else
+        measured "shape-$shape-duckdb-$i" node "$peers/duckdb_impact.mjs" --rules "${files[1]}" \
+          --candidate "${files[2]}" --data "${files[0]}"
+      fi
+    done
+  done
+done
+
 python3 - "$OUT_DIR" "$ROWS" "$THROUGHPUT_ROWS" "$TP_RUNS" <<'EOF'
 import json, os, statistics, sys
 out, rows, tp_rows, tp_runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
@@ -147,6 +184,34 @@ results["affected_agree"] = agree
 seconds, kb = open(os.path.join(out, "ab-time")).read().split()
 print(f"\nA/B of three variants ({rows} records): {float(seconds):.2f} s wall, {int(kb)/1024:.0f} MiB peak")
 results["ab"] = {"seconds": float(seconds), "peak_mib": int(kb) / 1024}
+
+# Part 4: per shape, each side's median wall time and largest peak memory, and the affected counts agreeing.
+shapes = {}
+for line in open(os.path.join(out, "shapes")):
+    name, us, kb = line.split()
+    seconds = int(us) / 1e6
+    _, rest = name.split("-", 1)
+    shape, side, _ = rest.rsplit("-", 2)
+    doc = load(name + ".json")
+    entry = shapes.setdefault(shape, {}).setdefault(side, {"s": [], "kb": [], "counts": set()})
+    entry["s"].append(seconds)
+    entry["kb"].append(int(kb))
+    entry["counts"].add((doc["total"], doc["affected"]))
+if shapes:
+    print("\nshapes, end to end impact (wall seconds, median of the rounds; peak resident memory, the largest):")
+    results["shapes"] = {}
+for shape, sides in shapes.items():
+    sb, duck = sides["sandbench"], sides["duckdb"]
+    sb_s, duck_s = statistics.median(sb["s"]), statistics.median(duck["s"])
+    sb_mib, duck_mib = max(sb["kb"]) / 1024, max(duck["kb"]) / 1024
+    same = len(sb["counts"] | duck["counts"]) == 1
+    agree = agree and same
+    total, affected = sorted(sb["counts"])[0]
+    print(f"  {shape:<12} sandbench {sb_s:6.3f} s {sb_mib:5.0f} MiB   duckdb {duck_s:6.3f} s {duck_mib:5.0f} MiB"
+          f"   time {sb_s / duck_s:4.2f}x  memory {sb_mib / duck_mib:4.2f}x   {total} records, {affected} affected"
+          f"{'' if same else ' -> DISAGREE ' + str(sorted(sb['counts'] | duck['counts']))}")
+    results["shapes"][shape] = {"sandbench_s": sb_s, "duckdb_s": duck_s, "sandbench_mib": sb_mib,
+                                "duckdb_mib": duck_mib, "affected_agree": same}
 print(json.dumps(results))
 sys.exit(0 if agree else 1)
 EOF

@@ -9,6 +9,7 @@
 
 #include "usecases/rule_comparison.h"
 #include "usecases/sharded_rules.h"
+#include "usecases/streamed_rules.h"
 
 #include "cel/json.h"
 #include "util/printable.h"
@@ -17,6 +18,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 namespace sb::cli {
@@ -424,6 +426,44 @@ Result<Comparison> prepare(const RulesOptions& o, const std::vector<std::string>
         c.facts = clusterDataFacts(*result);
         reportBadRows(c.facts.source, c.facts.report);
         for (std::size_t s = 0; s < c.ruleSets.size(); ++s) {
+            Side side;
+            side.loaded = &c.ruleSets[s];
+            side.compiled = std::move(result->compiled[s]);
+            side.evaluation = std::move(result->evaluations[s]);
+            c.sides.push_back(std::move(side));
+        }
+        for (std::size_t v = 0; v < result->tallies.size(); ++v)
+            c.impacts.push_back(rules::finishImpact(result->tallies[v], *c.sides[0].compiled, *c.sides[0].evaluation,
+                                                    *c.sides[v + 1].compiled, *c.sides[v + 1].evaluation));
+        return c;
+    }
+    std::error_code ec;
+    if (namesDataFile(o.data.data) && !std::filesystem::is_directory(o.data.data, ec)) {
+        // A file: read in parts, each evaluated and tallied as it is read (usecases/streamed_rules.h).
+        DatasetRequest data;
+        data.data = o.data.data;
+        data.declared = *declared;
+        data.idColumn = o.data.idColumn;
+        data.onBadRow = o.data.onBadRow;
+        auto reading = fileReading(data);
+        if (!reading)
+            return std::unexpected(reading.error());
+        StreamedRulesRequest request;
+        for (const auto& rs : c.ruleSets)
+            request.ruleSets.push_back({rs.path, &rs.ruleSet()});
+        request.data = std::move(*reading);
+        request.impact = impactOptions(o);
+        request.allRules = false;
+        request.threads = o.threads;
+        std::vector<std::vector<rules::Diagnostic>> warnings(c.ruleSets.size());
+        request.warnings = [&warnings](std::size_t s, const std::vector<rules::Diagnostic>& w) { warnings[s] = w; };
+        auto result = runStreamedRules(request);
+        if (!result)
+            return std::unexpected(result.error());
+        c.facts = clusterDataFacts(*result);
+        reportBadRows(c.facts.source, c.facts.report);
+        for (std::size_t s = 0; s < c.ruleSets.size(); ++s) {
+            printWarnings(warnings[s], c.ruleSets[s].path);
             Side side;
             side.loaded = &c.ruleSets[s];
             side.compiled = std::move(result->compiled[s]);

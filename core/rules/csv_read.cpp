@@ -54,19 +54,22 @@ enum class CsvPass { Infer, Convert };
 
 struct CsvPart {
     std::uint64_t seq = 0;
-    std::unique_ptr<DatasetBuilder> rows; // Convert
-    std::vector<CsvColumn> columns;       // Infer: what this batch allows
-    std::vector<BadRow> bad;              // Convert, in record order
+    std::unique_ptr<DatasetBuilder> rows;     // Convert, kept
+    std::unique_ptr<PartConsumer::Done> done; // Convert, handed to a consumer
+    std::vector<CsvColumn> columns;           // Infer: what this batch allows
+    std::vector<BadRow> bad;                  // Convert, in record order
     std::int64_t kept = 0;
 };
 
-CsvPart processBatch(const CsvBatch& b, const std::vector<CsvColumn>& columns, const Schema* schema, CsvPass pass)
+// `out`: the dataset the parts make (its schema, id column and source), in the Convert pass.
+CsvPart processBatch(const CsvBatch& b, const std::vector<CsvColumn>& columns, const DatasetBuilder* out,
+                     const std::string& source, CsvPass pass)
 {
     CsvPart part;
     part.seq = b.seq;
     part.columns = columns;
     if (pass == CsvPass::Convert) {
-        part.rows = std::make_unique<DatasetBuilder>(*schema, -1, std::string());
+        part.rows = std::make_unique<DatasetBuilder>(out->schema(), out->idColumn(), source);
         part.rows->reserve(b.records());
     }
     CsvRecord record;
@@ -92,7 +95,7 @@ CsvPart processBatch(const CsvBatch& b, const std::vector<CsvColumn>& columns, c
         }
         record.raw = bytes.substr(start, begin > start ? begin - start : 0);
         record.line = b.lines[i];
-        const auto bad = checkCsvRecord(record, part.columns, part.rows.get(), cells, pass == CsvPass::Infer);
+        const auto bad = checkCsvRecord(record, part.columns, part.rows.get(), cells);
         if (bad) {
             if (pass == CsvPass::Convert)
                 part.bad.push_back(BadRow{record.line, *bad, {}});
@@ -119,10 +122,11 @@ unsigned readThreads(Reading& r)
 // One pass over the records after the header, on `threads` threads (the calling one splits and merges).
 class CsvPassInParallel {
 public:
-    CsvPassInParallel(Reading& r, std::vector<CsvColumn>& columns, CsvPass pass, DatasetBuilder* out,
-                      unsigned threads)
-        : m_r(r), m_columns(columns), m_pass(pass), m_out(out), m_snapshot(columns),
-          m_schema(out ? &out->schema() : nullptr), m_maxQueued(2 * threads)
+    // With a consumer (Convert), the parts go to it instead of into `out`.
+    CsvPassInParallel(Reading& r, std::vector<CsvColumn>& columns, CsvPass pass, DatasetBuilder* out, unsigned threads,
+                      PartConsumer* consumer)
+        : m_r(r), m_columns(columns), m_pass(pass), m_out(out), m_consumer(consumer), m_snapshot(columns),
+          m_maxQueued(2 * threads)
     {
         // On the other cores at once: this thread reads meanwhile (threads.h).
         for (unsigned t = 1; t < threads; ++t) {
@@ -204,7 +208,12 @@ private:
 
     void work(CsvBatch& batch)
     {
-        CsvPart part = processBatch(batch, m_snapshot, m_schema, m_pass);
+        CsvPart part = processBatch(batch, m_snapshot, m_out, m_r.source(), m_pass);
+        if (m_consumer && part.rows) {
+            const Dataset records = part.rows->finish();
+            part.rows.reset();
+            part.done = m_consumer->process(records);
+        }
         {
             std::lock_guard lock(m_mutex);
             m_done.emplace(part.seq, std::move(part));
@@ -230,14 +239,18 @@ private:
             if (auto ok = m_r.badRow(bad.line, std::move(bad.message)); !ok)
                 return ok;
         }
+        const std::int64_t before = m_r.report().kept;
         m_r.report().kept += part.kept;
+        // The types of the columns inferred in this pass: every undeclared one in the first, those not kept
+        // in one pass.
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            m_columns[c].mask &= part.columns[c].mask;
+            m_columns[c].sawValue = m_columns[c].sawValue || part.columns[c].sawValue;
+        }
         if (m_pass == CsvPass::Convert) {
+            if (m_consumer)
+                return m_consumer->merge(std::move(part.done), before);
             m_out->append(std::move(*part.rows));
-        } else {
-            for (std::size_t c = 0; c < m_columns.size(); ++c) {
-                m_columns[c].mask &= part.columns[c].mask;
-                m_columns[c].sawValue = m_columns[c].sawValue || part.columns[c].sawValue;
-            }
         }
         return {};
     }
@@ -263,14 +276,24 @@ private:
         }
     }
 
+    // Queues the batch; while the queue is full, this thread works on the oldest batch itself (the workers
+    // are behind: converting, or what a consumer does with the parts, is the slower side).
     void hand(CsvBatch&& batch)
     {
         batch.seq = m_nextSeq++;
-        std::unique_lock lock(m_mutex);
-        m_todoChanged.wait(lock, [&] { return m_todo.size() < m_maxQueued; });
-        m_todo.push_back(std::move(batch));
-        lock.unlock();
-        m_todoChanged.notify_all();
+        for (;;) {
+            std::unique_lock lock(m_mutex);
+            if (m_todo.size() < m_maxQueued) {
+                m_todo.push_back(std::move(batch));
+                lock.unlock();
+                m_todoChanged.notify_all();
+                return;
+            }
+            CsvBatch oldest = std::move(m_todo.front());
+            m_todo.pop_front();
+            lock.unlock();
+            work(oldest);
+        }
     }
 
     // No more batches: the calling thread converts what is left too.
@@ -290,8 +313,8 @@ private:
     std::vector<CsvColumn>& m_columns;
     const CsvPass m_pass;
     DatasetBuilder* const m_out;
+    PartConsumer* const m_consumer;
     const std::vector<CsvColumn> m_snapshot;
-    const Schema* const m_schema;
     const std::size_t m_maxQueued;
     std::mutex m_mutex;
     std::condition_variable m_todoChanged, m_doneChanged;
@@ -304,9 +327,9 @@ private:
 };
 
 Result<void> csvPassInParallel(Reading& r, CsvReader& reader, std::vector<CsvColumn>& columns, CsvPass pass,
-                               DatasetBuilder* out, unsigned threads)
+                               DatasetBuilder* out, unsigned threads, PartConsumer* consumer = nullptr)
 {
-    return CsvPassInParallel(r, columns, pass, out, threads).run(reader);
+    return CsvPassInParallel(r, columns, pass, out, threads, consumer).run(reader);
 }
 
 // The header, with the id column and, when the input is read with settled columns, every column typed.
@@ -336,6 +359,14 @@ Result<std::vector<CsvColumn>> csvColumns(Reading& r, CsvReader& reader, CsvReco
             columns[i].declared = true;
         }
     }
+    // Which are kept, and where: the id column and the declared ones always.
+    int kept = 0;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        CsvColumn& c = columns[i];
+        const bool keep =
+            !r.options().keepColumn || c.declared || static_cast<int>(i) == idColumn || r.options().keepColumn(c.name);
+        c.kept = keep ? kept++ : -1;
+    }
     return columns;
 }
 
@@ -358,7 +389,7 @@ Result<void> csvInferPass(Reading& r, CsvReader& reader, std::vector<CsvColumn>&
             break;
         if (!r.select() || *status == CsvReader::Status::Bad)
             continue;
-        if (checkCsvRecord(record, columns, nullptr, cells, true))
+        if (checkCsvRecord(record, columns, nullptr, cells))
             continue;
         r.kept();
         if (r.full())
@@ -370,6 +401,11 @@ Result<void> csvInferPass(Reading& r, CsvReader& reader, std::vector<CsvColumn>&
 bool anyUndeclared(const std::vector<CsvColumn>& columns)
 {
     return std::any_of(columns.begin(), columns.end(), [](const CsvColumn& c) { return !c.declared; });
+}
+
+bool anyKeptUndeclared(const std::vector<CsvColumn>& columns)
+{
+    return std::any_of(columns.begin(), columns.end(), [](const CsvColumn& c) { return !c.declared && c.kept >= 0; });
 }
 
 } // namespace
@@ -412,7 +448,7 @@ Result<Dataset> readCsv(Reading& r)
         return std::unexpected(header.error());
     std::vector<CsvColumn> columns = std::move(*header);
 
-    const bool twoPasses = anyUndeclared(columns);
+    const bool twoPasses = anyKeptUndeclared(columns);
     std::vector<cel::Value> cells(columns.size());
     std::string problem;
     std::int64_t keptInPass1 = 0;
@@ -423,8 +459,10 @@ Result<Dataset> readCsv(Reading& r)
             return std::unexpected(ok.error());
         keptInPass1 = r.report().kept;
         for (auto& c : columns) {
-            if (!c.declared)
+            if (!c.declared) {
                 c.type = typeFromMask(c.mask, c.sawValue);
+                c.settled = true;
+            }
             c.declared = true;
         }
         if (auto ok = r.input().rewind(); !ok)
@@ -436,9 +474,12 @@ Result<Dataset> readCsv(Reading& r)
     }
 
     Schema schema;
-    for (const auto& c : columns)
-        schema.fields.push_back(Field{c.name, c.type});
-    DatasetBuilder builder(std::move(schema), idColumn, r.source());
+    for (const auto& c : columns) {
+        if (c.kept >= 0)
+            schema.fields.push_back(Field{c.name, c.type});
+    }
+    DatasetBuilder builder(std::move(schema), idColumn >= 0 ? columns[static_cast<std::size_t>(idColumn)].kept : -1,
+                           r.source());
     if (twoPasses) {
         builder.reserve(static_cast<std::size_t>(keptInPass1));
     } else if (r.input().size() > 0 && r.options().sample >= 1.0) {
@@ -453,8 +494,14 @@ Result<Dataset> readCsv(Reading& r)
         }
     }
     r.setPass(2, twoPasses);
+    PartConsumer* consumer = threads > 1 ? r.consumer() : nullptr;
+    if (consumer) {
+        if (auto ok = consumer->start(builder.schema(), builder.idColumn()); !ok)
+            return std::unexpected(ok.error());
+        r.handedOn();
+    }
     if (threads > 1) {
-        if (auto ok = csvPassInParallel(r, reader, columns, CsvPass::Convert, &builder, threads); !ok)
+        if (auto ok = csvPassInParallel(r, reader, columns, CsvPass::Convert, &builder, threads, consumer); !ok)
             return std::unexpected(ok.error());
     } else {
         for (;;) {
@@ -472,7 +519,7 @@ Result<Dataset> readCsv(Reading& r)
                     return std::unexpected(ok.error());
                 continue;
             }
-            if (auto bad = checkCsvRecord(record, columns, &builder, cells, false)) {
+            if (auto bad = checkCsvRecord(record, columns, &builder, cells)) {
                 if (auto ok = r.badRow(record.line, *bad); !ok)
                     return std::unexpected(ok.error());
                 continue;
@@ -485,6 +532,8 @@ Result<Dataset> readCsv(Reading& r)
             }
         }
     }
+    for (const auto& c : columns)
+        r.report().columns.push_back(Field{c.name, c.declared ? c.type : typeFromMask(c.mask, c.sawValue)});
     return builder.finish();
 }
 

@@ -50,7 +50,7 @@ Result<std::vector<CsvColumn>> readCsvHeader(Reading& r, CsvReader& reader, CsvR
 }
 
 std::optional<std::string> checkCsvRecord(const CsvRecord& record, std::vector<CsvColumn>& columns,
-                                          DatasetBuilder* builder, std::vector<cel::Value>& cells, bool infer)
+                                          DatasetBuilder* builder, std::vector<cel::Value>& cells)
 {
     if (record.cells.size() != columns.size())
         return fmt::format("expected {} fields, found {}", columns.size(), record.cells.size());
@@ -61,29 +61,30 @@ std::optional<std::string> checkCsvRecord(const CsvRecord& record, std::vector<C
                 return fmt::format("field '{}' is not UTF-8 text", columns[c].name);
         }
     }
-    if (infer) {
-        for (std::size_t c = 0; c < columns.size(); ++c) {
-            CsvColumn& col = columns[c];
-            if (col.declared)
-                continue;
-            // "1, 2": spaces around a value do not make it text.
-            const std::string_view text = trimSpaces(record.cells[c]);
-            if (text.empty())
-                continue;
-            col.sawValue = true;
-            if (col.mask != 0)
-                col.mask = possibleTypes(text, col.mask);
-        }
+    // Undeclared columns: in the first pass every one, in one pass those not kept (their types are reported).
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        CsvColumn& col = columns[c];
+        if (col.declared)
+            continue;
+        // "1, 2": spaces around a value do not make it text.
+        const std::string_view text = trimSpaces(record.cells[c]);
+        if (text.empty())
+            continue;
+        col.sawValue = true;
+        if (col.mask != 0)
+            col.mask = possibleTypes(text, col.mask);
     }
     for (std::size_t c = 0; c < columns.size(); ++c) {
         const CsvColumn& col = columns[c];
-        if (!col.declared && infer)
+        if (!col.declared || (col.kept < 0 && col.settled))
             continue;
-        const Converted v = convertText(record.cells[c], col.type, c, builder);
+        const bool keep = builder && col.kept >= 0;
+        const std::size_t into = keep ? static_cast<std::size_t>(col.kept) : 0;
+        const Converted v = convertText(record.cells[c], col.type, into, keep ? builder : nullptr);
         if (v.problem)
             return fmt::format("field '{}': {} is not {}", col.name, quoteForMessage(record.cells[c]), v.problem);
-        if (builder)
-            cells[c] = v.value;
+        if (keep)
+            cells[into] = v.value;
     }
     return std::nullopt;
 }

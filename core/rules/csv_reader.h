@@ -77,7 +77,7 @@ public:
                 m_line += newlines;
                 m_pending = used;
                 if (p == Parse::Blank)
-                    break; // consume it and read on
+                    break;       // consume it and read on
                 m_first = false; // parse() skipped a BOM at the very start
                 if (p == Parse::Bad) {
                     record.cells.clear(); // some may not view their bytes yet: only `problem` tells
@@ -225,7 +225,9 @@ private:
 struct CsvColumn {
     std::string name;
     FieldType type = FieldType::String;
-    bool declared = false;
+    bool declared = false; // its type is known: declared, or settled by the first pass
+    bool settled = false;  // its type was inferred by the first pass
+    int kept = 0;          // its index among the dataset's columns; -1: checked, not kept (ReadOptions::keepColumn)
     std::uint8_t mask = kMayAll;
     bool sawValue = false;
 };
@@ -233,8 +235,10 @@ struct CsvColumn {
 // The header row: the columns' names, and their declared types.
 Result<std::vector<CsvColumn>> readCsvHeader(Reading& r, CsvReader& reader, CsvRecord& record);
 
-// A record's cells checked against the columns; converted into `cells` when a builder is given.
+// A record's cells checked against the columns: the types of the columns not declared inferred, the others
+// converted (into `cells`, by CsvColumn::kept, when a builder is given and the column is kept). Columns not kept
+// whose type the first pass inferred are not looked at again.
 std::optional<std::string> checkCsvRecord(const CsvRecord& record, std::vector<CsvColumn>& columns,
-                                          DatasetBuilder* builder, std::vector<cel::Value>& cells, bool infer);
+                                          DatasetBuilder* builder, std::vector<cel::Value>& cells);
 
 } // namespace sb::rules::datafile

@@ -61,7 +61,10 @@ Result<Dataset> read(Input& input, std::string source, const ReadOptions& option
     if (auto ok = prepare(input, source, options); !ok)
         return std::unexpected(ok.error());
     Reading reading(options, std::move(source), input, rep);
-    return options.format == DataFormat::Csv ? readCsv(reading) : readJsonLines(reading);
+    auto data = options.format == DataFormat::Csv ? readCsv(reading) : readJsonLines(reading);
+    if (data && rep.columns.empty())
+        rep.columns = data->schema().fields;
+    return data;
 }
 
 } // namespace
@@ -72,6 +75,35 @@ Result<Dataset> readDataset(const std::filesystem::path& path, const ReadOptions
     if (!input)
         return std::unexpected(input.error());
     return read(*input, options.sourceName.empty() ? path.string() : options.sourceName, options, report);
+}
+
+Result<Dataset> readDatasetInParts(const std::filesystem::path& path, const ReadOptions& options,
+                                   PartConsumer& consumer, ReadReport* report)
+{
+    auto input = Input::openFile(path, options.maxRecordBytes);
+    if (!input)
+        return std::unexpected(input.error());
+    ReadReport local;
+    ReadReport& rep = report ? *report : local;
+    rep = ReadReport{};
+    std::string source = options.sourceName.empty() ? path.string() : options.sourceName;
+    if (auto ok = prepare(*input, source, options); !ok)
+        return std::unexpected(ok.error());
+    Reading reading(options, source, *input, rep);
+    reading.setConsumer(&consumer);
+    auto data = options.format == DataFormat::Csv ? datafile::readCsv(reading) : datafile::readJsonLines(reading);
+    if (!data)
+        return data;
+    if (rep.columns.empty())
+        rep.columns = data->schema().fields;
+    if (reading.wasHandedOn())
+        return data;
+    // Read whole: handed on as one part.
+    if (auto ok = consumer.start(data->schema(), data->idColumn()); !ok)
+        return std::unexpected(ok.error());
+    if (auto ok = consumer.merge(consumer.process(*data), 0); !ok)
+        return std::unexpected(ok.error());
+    return DatasetBuilder(data->schema(), data->idColumn(), data->source()).finish();
 }
 
 Result<ColumnScan> scanColumns(const std::filesystem::path& path, const ReadOptions& options, bool headerOnly)
@@ -117,8 +149,7 @@ Result<void> tooManyOrError(const ColumnScan& merged, const std::vector<const Co
 
 } // namespace
 
-Result<ColumnScan> mergeScans(const std::vector<ColumnScan>& parts, const ReadOptions& options,
-                              std::string_view source)
+Result<ColumnScan> mergeScans(const std::vector<ColumnScan>& parts, const ReadOptions& options, std::string_view source)
 {
     if (parts.empty())
         return fail(fmt::format("{}: no scans to merge", source));

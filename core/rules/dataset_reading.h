@@ -182,6 +182,13 @@ public:
         m_report = ReadReport{};
     }
 
+    // Reading in parts (readDatasetInParts): the consumer, and whether the reader handed the records to it in
+    // parts itself (else the caller hands on the dataset read whole).
+    void setConsumer(PartConsumer* consumer) { m_consumer = consumer; }
+    PartConsumer* consumer() const { return m_consumer; }
+    void handedOn() { m_handedOn = true; }
+    bool wasHandedOn() const { return m_handedOn; }
+
 private:
     const ReadOptions& m_o;
     std::string m_source;
@@ -192,6 +199,8 @@ private:
     std::uint64_t m_progressBase = 0;
     std::uint64_t m_progressDivisor = 1;
     mutable std::int64_t m_fatalLine = 0;
+    PartConsumer* m_consumer = nullptr;
+    bool m_handedOn = false;
 };
 
 inline std::string_view stripBom(std::string_view s)

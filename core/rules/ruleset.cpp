@@ -776,6 +776,31 @@ std::optional<std::string> contradiction(const cel::Ast& ast)
 
 } // namespace
 
+std::vector<std::string> namesRead(const RuleSet& rs)
+{
+    std::set<std::string> names;
+    for (const Rule& rule : rs.rules) {
+        auto ast = cel::parse(rule.when);
+        if (!ast)
+            continue;
+        std::vector<std::string> bound;
+        std::vector<std::pair<std::string, std::uint32_t>> found;
+        collectFreeNames(*ast, ast->root, bound, found);
+        for (auto& [name, offset] : found)
+            names.insert(std::move(name));
+    }
+    return {names.begin(), names.end()};
+}
+
+bool readsColumn(const std::vector<std::string>& names, std::string_view column)
+{
+    for (const std::string& name : names) {
+        if (column == name || (column.size() > name.size() && column.starts_with(name) && column[name.size()] == '.'))
+            return true;
+    }
+    return false;
+}
+
 CompileResult compileRuleSet(const RuleSet& rs, const Schema* data)
 {
     CompileResult result;

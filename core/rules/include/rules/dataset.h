@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -81,6 +82,11 @@ struct ReadOptions {
     // The columns in order and their types, as a scan of the whole input settled them (settleColumns): read
     // in one pass, nothing inferred. A CSV header naming other columns is an error.
     std::optional<std::vector<Field>> columns;
+    // CSV: the columns to keep (empty: every one). The others are read as ever (a record's field count, its
+    // UTF-8, a declared type checked, an undeclared type inferred for ReadReport::columns) but their values
+    // are not kept, and the dataset has only the columns kept, the id column and the declared ones, in the
+    // input's order. A first pass is needed only when a column kept has no declared type.
+    std::function<bool(std::string_view column)> keepColumn;
 };
 
 struct BadRow {
@@ -96,6 +102,9 @@ struct ReadReport {
     std::int64_t badRows = 0;           // skipped as bad
     std::vector<BadRow> badRowExamples; // the first ReadOptions::maxBadRowExamples of them
     bool stoppedAtMaxRows = false;
+    // Every column of the input in order, with its type (declared, or inferred), the ones
+    // ReadOptions::keepColumn left out of the dataset included.
+    std::vector<Field> columns;
 };
 
 class DatasetBuilder;
@@ -190,6 +199,37 @@ Result<Dataset> readDataset(const std::filesystem::path& path, const ReadOptions
 Result<Dataset> readDatasetText(std::string_view text, std::string_view sourceName, const ReadOptions& options,
                                 ReadReport* report = nullptr);
 
+// ---- Reading in parts -------------------------------------------------------------------------------------
+//
+// Work that needs each record once (an evaluation, an impact's tally) need not hold them all: the records go to
+// a PartConsumer in parts as they are read, each part is worked on by the thread that converted it and then
+// dropped, and the consumer adds up what it made of the parts in record order. Memory is then bounded by the
+// parts in flight, not by the input.
+class PartConsumer {
+public:
+    // What process() made of a part.
+    struct Done {
+        virtual ~Done() = default;
+    };
+    virtual ~PartConsumer() = default;
+    // Once, on the calling thread, before any part: the columns the parts have (those kept) and the id
+    // column among them (-1: none). An error ends the read with it.
+    virtual Result<void> start(const Schema& schema, int idColumn) = 0;
+    // On any reading thread, in any order: one part's records (rows from 0; records without an id are
+    // named by their number in the part).
+    virtual std::unique_ptr<Done> process(const Dataset& part) = 0;
+    // On the calling thread, in record order: what process() made of the next part, and the number of
+    // records kept before that part. An error ends the read with it.
+    virtual Result<void> merge(std::unique_ptr<Done> done, std::int64_t recordsBefore) = 0;
+};
+
+// Reads as readDataset does, but hands the records to `consumer`: a CSV file of at least
+// ReadOptions::parallelMinBytes read on several threads in parts of about ReadOptions::batchRecords records;
+// anything else read whole and handed on as one part. The dataset returned has the schema, id column and source
+// of the parts, and no records. Bad rows, errors and the report are those of readDataset.
+Result<Dataset> readDatasetInParts(const std::filesystem::path& path, const ReadOptions& options,
+                                   PartConsumer& consumer, ReadReport* report = nullptr);
+
 // ---- Scans: the first pass on its own, for an input read in shards -------------------------------------------
 
 // What the first pass over an input, or over a shard of it, finds: the columns in order of first appearance,
@@ -217,8 +257,7 @@ struct ColumnScan {
 // allow. Fails as reading would fail in that pass (a record longer than the limit, binary content, ...).
 // headerOnly: no records are read, only whether a scan is needed (ColumnScan::needed) and, of a CSV file,
 // its header is learnt; it fails as reading would on the input's first bytes and header.
-Result<ColumnScan> scanColumns(const std::filesystem::path& path, const ReadOptions& options,
-                               bool headerOnly = false);
+Result<ColumnScan> scanColumns(const std::filesystem::path& path, const ReadOptions& options, bool headerOnly = false);
 
 // The scans of the shards of one input, in the input's order, as the scan of the whole of it; its error is the
 // whole input's first: more distinct fields than options.maxColumns (named by the line the first one too many

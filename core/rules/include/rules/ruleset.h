@@ -158,6 +158,12 @@ struct CompileResult {
 // unknown_field warning.
 CompileResult compileRuleSet(const RuleSet& ruleSet, const Schema* data = nullptr);
 
+// The names the rules' conditions read (enabled or not) that no comprehension binds, sorted: of a dotted name
+// (merchant.country), its first part.
+std::vector<std::string> namesRead(const RuleSet& ruleSet);
+// Whether a condition reading `names` may read the column: one of them, or a dotted name starting with one.
+bool readsColumn(const std::vector<std::string>& names, std::string_view column);
+
 // The problems of a parse and a compile together, by position; errors and warnings counted.
 struct CheckCounts {
     std::size_t errors = 0;
