@@ -642,6 +642,17 @@ void collectFreeNames(const cel::Ast& ast, std::int32_t node, std::vector<std::s
     }
 }
 
+// The names a rule's condition reads that no comprehension binds, with their offsets; none when it does not parse.
+std::vector<std::pair<std::string, std::uint32_t>> freeNamesOf(const Rule& rule)
+{
+    std::vector<std::pair<std::string, std::uint32_t>> names;
+    if (auto ast = cel::parse(rule.when)) {
+        std::vector<std::string> bound;
+        collectFreeNames(*ast, ast->root, bound, names);
+    }
+    return names;
+}
+
 bool isTypeName(std::string_view name)
 {
     static const std::set<std::string_view> names = {"int",   "uint",      "double",   "bool",      "string",
@@ -780,13 +791,7 @@ std::vector<std::string> namesRead(const RuleSet& rs)
 {
     std::set<std::string> names;
     for (const Rule& rule : rs.rules) {
-        auto ast = cel::parse(rule.when);
-        if (!ast)
-            continue;
-        std::vector<std::string> bound;
-        std::vector<std::pair<std::string, std::uint32_t>> found;
-        collectFreeNames(*ast, ast->root, bound, found);
-        for (auto& [name, offset] : found)
+        for (auto& [name, offset] : freeNamesOf(rule))
             names.insert(std::move(name));
     }
     return {names.begin(), names.end()};
@@ -858,13 +863,7 @@ CompileResult compileRuleSet(const RuleSet& rs, const Schema* data)
         // Neither: the names the conditions read, unchecked (dyn), each reported once.
         std::set<std::string> seen;
         for (const Rule& rule : rs.rules) {
-            auto ast = cel::parse(rule.when);
-            if (!ast)
-                continue;
-            std::vector<std::string> bound;
-            std::vector<std::pair<std::string, std::uint32_t>> names;
-            collectFreeNames(*ast, ast->root, bound, names);
-            for (const auto& [name, offset] : names) {
+            for (const auto& [name, offset] : freeNamesOf(rule)) {
                 if (isTypeName(name) || !seen.insert(name).second)
                     continue;
                 warn(rs.positionInWhen(rule, offset),
