@@ -455,15 +455,16 @@ Result<Comparison> prepare(const RulesOptions& o, const std::vector<std::string>
         request.impact = impactOptions(o);
         request.allRules = false;
         request.threads = o.threads;
-        std::vector<std::vector<rules::Diagnostic>> warnings(c.ruleSets.size());
-        request.warnings = [&warnings](std::size_t s, const std::vector<rules::Diagnostic>& w) { warnings[s] = w; };
+        // On stderr as a read of the whole file first prints them: its bad rows, then each rule set's warnings.
+        request.read = [](const std::string& source, const rules::ReadReport& report) { reportBadRows(source, report); };
+        request.warnings = [&c](std::size_t s, const std::vector<rules::Diagnostic>& warnings) {
+            printWarnings(warnings, c.ruleSets[s].path);
+        };
         auto result = runStreamedRules(request);
         if (!result)
             return std::unexpected(result.error());
         c.facts = clusterDataFacts(*result);
-        reportBadRows(c.facts.source, c.facts.report);
         for (std::size_t s = 0; s < c.ruleSets.size(); ++s) {
-            printWarnings(warnings[s], c.ruleSets[s].path);
             Side side;
             side.loaded = &c.ruleSets[s];
             side.compiled = std::move(result->compiled[s]);

@@ -26,7 +26,6 @@ public:
                 if (d.severity != rules::Severity::Error)
                     warnings.push_back(std::move(d));
             }
-            m_warnings.push_back(std::move(warnings));
             if (!result.compiled) {
                 // Reported once the file is read, as a read of the whole file meets it.
                 const std::string message = errorsText(result.diagnostics, rs.file);
@@ -34,6 +33,7 @@ public:
                 m_compiled.clear();
                 return {};
             }
+            m_warnings.push_back(std::move(warnings));
             m_compiled.push_back(std::move(*result.compiled));
         }
         return {};
@@ -168,6 +168,8 @@ Result<ShardedRulesResult> runStreamedRules(const StreamedRulesRequest& request)
     auto parts = rules::readDatasetInParts(request.data.path, options, comparer, &out.report);
     if (!parts)
         return std::unexpected(parts.error());
+    if (request.read)
+        request.read(parts->source(), out.report);
     if (auto ok = comparer.finish(out, *parts); !ok)
         return std::unexpected(ok.error());
     out.source = parts->source();

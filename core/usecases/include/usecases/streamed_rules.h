@@ -38,7 +38,10 @@ struct StreamedRulesRequest {
     bool allRules = true; // rules::EvalOptions::allRules
     unsigned threads = 0; // reading and evaluating; 0: one per core
     const std::atomic<bool>* cancel = nullptr;
-    // The compiler's warnings of each rule set (by index), once the whole file is read.
+    // Once the whole file is read, before the warnings and any error of the rule sets: what the read found
+    // (the bad rows it skipped, say), and the file as messages name it.
+    std::function<void(const std::string& source, const rules::ReadReport&)> read;
+    // Then the compiler's warnings of each rule set (by index) that compiled.
     std::function<void(std::size_t, const std::vector<rules::Diagnostic>&)> warnings;
 };
 
