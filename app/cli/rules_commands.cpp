@@ -209,6 +209,18 @@ int checkCommand(const RulesOptions& o)
 
 // ---- eval -------------------------------------------------------------------------------------------------
 
+// How a command reads its --data file, with the fields its rule sets declare: as a cluster's shards read their
+// parts, and as a file read in parts here reads it.
+Result<FileReading> fileReadingFor(const RulesOptions& o, const std::vector<rules::Field>& declared)
+{
+    DatasetRequest data;
+    data.data = o.data.data;
+    data.declared = declared;
+    data.idColumn = o.data.idColumn;
+    data.onBadRow = o.data.onBadRow;
+    return fileReading(data);
+}
+
 // The rule sets and data of a command with --backend slurm: evaluated by the cluster's tasks, merged. A file or
 // folder is cut as it is; a stored snapshot (or a sandbox's reference to one) is loaded here as a local run
 // loads it, then cut by records.
@@ -225,12 +237,7 @@ Result<ShardedRulesResult> onCluster(const RulesOptions& o, const std::vector<co
     ShardedRulesRequest request;
     std::optional<LoadedData> snapshot;
     if (namesDataFile(o.data.data)) {
-        DatasetRequest data;
-        data.data = o.data.data;
-        data.declared = declared;
-        data.idColumn = o.data.idColumn;
-        data.onBadRow = o.data.onBadRow;
-        auto reading = fileReading(data);
+        auto reading = fileReadingFor(o, declared);
         if (!reading)
             return std::unexpected(reading.error());
         request.data = std::move(*reading);
@@ -392,8 +399,24 @@ struct Comparison {
     std::optional<LoadedData> data;      // read here
     DataFacts facts;
     std::vector<Side> sides;
-    std::vector<rules::Impact> impacts; // on a cluster: per candidate, merged
+    std::vector<rules::Impact> impacts; // merged from parts (a cluster's, a file's): per candidate
 };
+
+// The sides and the candidates' impacts of a comparison whose parts were evaluated and tallied apart (on the
+// cluster, or a file read in parts), from their merged result.
+void takeMergedSides(Comparison& c, ShardedRulesResult& result)
+{
+    for (std::size_t s = 0; s < c.ruleSets.size(); ++s) {
+        Side side;
+        side.loaded = &c.ruleSets[s];
+        side.compiled = std::move(result.compiled[s]);
+        side.evaluation = std::move(result.evaluations[s]);
+        c.sides.push_back(std::move(side));
+    }
+    for (std::size_t v = 0; v < result.tallies.size(); ++v)
+        c.impacts.push_back(rules::finishImpact(result.tallies[v], *c.sides[0].compiled, *c.sides[0].evaluation,
+                                                *c.sides[v + 1].compiled, *c.sides[v + 1].evaluation));
+}
 
 rules::ImpactOptions impactOptions(const RulesOptions& o)
 {
@@ -425,27 +448,13 @@ Result<Comparison> prepare(const RulesOptions& o, const std::vector<std::string>
             return std::unexpected(result.error());
         c.facts = clusterDataFacts(*result);
         reportBadRows(c.facts.source, c.facts.report);
-        for (std::size_t s = 0; s < c.ruleSets.size(); ++s) {
-            Side side;
-            side.loaded = &c.ruleSets[s];
-            side.compiled = std::move(result->compiled[s]);
-            side.evaluation = std::move(result->evaluations[s]);
-            c.sides.push_back(std::move(side));
-        }
-        for (std::size_t v = 0; v < result->tallies.size(); ++v)
-            c.impacts.push_back(rules::finishImpact(result->tallies[v], *c.sides[0].compiled, *c.sides[0].evaluation,
-                                                    *c.sides[v + 1].compiled, *c.sides[v + 1].evaluation));
+        takeMergedSides(c, *result);
         return c;
     }
     std::error_code ec;
     if (namesDataFile(o.data.data) && !std::filesystem::is_directory(o.data.data, ec)) {
         // A file: read in parts, each evaluated and tallied as it is read (usecases/streamed_rules.h).
-        DatasetRequest data;
-        data.data = o.data.data;
-        data.declared = *declared;
-        data.idColumn = o.data.idColumn;
-        data.onBadRow = o.data.onBadRow;
-        auto reading = fileReading(data);
+        auto reading = fileReadingFor(o, *declared);
         if (!reading)
             return std::unexpected(reading.error());
         StreamedRulesRequest request;
@@ -464,16 +473,7 @@ Result<Comparison> prepare(const RulesOptions& o, const std::vector<std::string>
         if (!result)
             return std::unexpected(result.error());
         c.facts = clusterDataFacts(*result);
-        for (std::size_t s = 0; s < c.ruleSets.size(); ++s) {
-            Side side;
-            side.loaded = &c.ruleSets[s];
-            side.compiled = std::move(result->compiled[s]);
-            side.evaluation = std::move(result->evaluations[s]);
-            c.sides.push_back(std::move(side));
-        }
-        for (std::size_t v = 0; v < result->tallies.size(); ++v)
-            c.impacts.push_back(rules::finishImpact(result->tallies[v], *c.sides[0].compiled, *c.sides[0].evaluation,
-                                                    *c.sides[v + 1].compiled, *c.sides[v + 1].evaluation));
+        takeMergedSides(c, *result);
         return c;
     }
     auto data = loadData(o.data, *declared);

@@ -63,9 +63,13 @@ public:
                 done->error = tally.error();
                 return done;
             }
-            tally->changedRows.clear(); // rows of this part
+            // Rows of this part, which ImpactTally::add does not carry over; dropped here, on the part's thread,
+            // so a part waiting for its turn to merge holds only its counts and changed records.
+            tally->changedRows.clear();
             done->tallies.push_back(std::move(*tally));
         }
+        // Each record's outcome is what the tally above needed; the merged evaluation keeps the counts and the
+        // per-rule figures, as a cluster shard's does (the printers read outcomes only from the whole dataset).
         for (auto& evaluation : done->evaluations)
             evaluation.records = {};
         return done;

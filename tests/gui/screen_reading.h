@@ -12,6 +12,8 @@
 #include <QAbstractItemModel>
 #include <QAction>
 #include <QApplication>
+#include <QCoreApplication>
+#include <QEvent>
 #include <QHeaderView>
 #include <QIcon>
 #include <QLabel>
@@ -28,14 +30,25 @@
 
 #include <initializer_list>
 
-// Fails the test function, listing the problems, unless `problems` (a QStringList) is empty.
+// Fails the test function, listing the problems, unless `problems` (a QStringList) is empty. The layouts are settled
+// first: what a person reads is the screen once the event loop has laid out the last change (a label's new text taking
+// a second line, say), not the geometry of the moment the change was made.
 #define VERIFY_READABLE(problems)                                                                                      \
     do {                                                                                                               \
+        sb::guitest::settleLayouts();                                                                                  \
         const QStringList readingProblems = (problems);                                                                \
         QVERIFY2(readingProblems.isEmpty(), qPrintable(readingProblems.join(QStringLiteral("; "))));                   \
     } while (false)
 
 namespace sb::guitest {
+
+// Delivers the layout requests the last changes posted, and those that laying out posts in turn (a child's new
+// height asks its parent's layout again), so widget geometry is what the screen will show.
+inline void settleLayouts()
+{
+    for (int round = 0; round < 4; ++round)
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+}
 
 // The screens of tests/gui/screens: logical size and pixels per point.
 struct TestScreen {

@@ -309,6 +309,28 @@ void TestCheckpointBrowser::twoCheckpointsDiffAgainstEachOther()
     QCOMPARE(files()->model()->index(0, DiffFileModel::StatusColumn).data().toString(), QStringLiteral("A"));
     QTRY_VERIFY(browser()->shownDiffText().contains(QStringLiteral("+threshold: 10")));
     QVERIFY(!child<QAction>("actionRestoreCheckpoint")->isEnabled()); // restore one, not two
+
+    // A reload that began before a click (another process changed the store, say) ends after it: the click stands.
+    // The click comes between the reload's two reads: the sandboxes read (the selection then taken to restore),
+    // the sandbox's checkpoints not yet.
+    clickRow(checkpoints(), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(child<QLabel>("diffSummary")->text().contains(QStringLiteral("live workspace")), 20000);
+    waitIdle();
+    bool clicked = false;
+    QMetaObject::Connection clickBetween;
+    clickBetween = connect(browser()->jobs(), &CheckpointJobRunner::sandboxesLoaded, this, [&] {
+        disconnect(clickBetween);
+        QVERIFY(browser()->jobs()->isLoading()); // the checkpoints' read is under way
+        clickRow(checkpoints(), 1, Qt::ControlModifier);
+        clicked = true;
+    });
+    browser()->reload();
+    QTRY_VERIFY_WITH_TIMEOUT(clicked, 20000);
+    waitIdle();
+    QCOMPARE(checkpoints()->selectionModel()->selectedRows().size(), 2);
+    QTRY_VERIFY_WITH_TIMEOUT(!child<QLabel>("diffSummary")->text().contains(QStringLiteral("live workspace"))
+                                 && files()->model()->rowCount() == 1,
+                             20000);
 }
 
 void TestCheckpointBrowser::restoreRewritesTheWorkspace()

@@ -606,6 +606,10 @@ void CheckpointBrowser::onCheckpointsLoaded(const CheckpointsSnapshot& snapshot)
 
 void CheckpointBrowser::onCheckpointsSelected()
 {
+    // A list reload under way restores the selection it captured when it began; a choice made since is newer
+    // and is the one it keeps (a reload after another process's change must not undo a click).
+    if (!m_checkpointsToSelect.isEmpty())
+        m_checkpointsToSelect = selectedCheckpoints();
     updateActions();
     const QStringList ids = selectedCheckpoints();
     if (ids.isEmpty()) {
