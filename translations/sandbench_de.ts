@@ -3228,6 +3228,14 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
         <source>Cluster jobs (%1)</source>
         <translation>Cluster-Jobs (%1)</translation>
     </message>
+    <message>
+        <source>Cancelled before the sandbox started: nothing ran.</source>
+        <translation>Abgebrochen, bevor die Sandbox startete: nichts lief.</translation>
+    </message>
+    <message>
+        <source>The run ended before its sandbox started: nothing ran.</source>
+        <translation>Der Lauf endete, bevor seine Sandbox startete: nichts lief.</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::MetricsDashboard</name>
@@ -3579,6 +3587,10 @@ Ausführungen funktionieren weiterhin, werden aber nicht aufgezeichnet; die Date
     <message>
         <source>The log below is the demo&apos;s; the snippet in the editor has not run.</source>
         <translation>Das Protokoll unten stammt aus der Demo; das Snippet im Editor wurde nicht ausgeführt.</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>nicht gelaufen</translation>
     </message>
 </context>
 <context>

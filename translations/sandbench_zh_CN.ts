@@ -3216,6 +3216,14 @@ Runs still work but are not recorded; the file was left untouched.</source>
         <source>Cluster jobs (%1)</source>
         <translation>集群作业 (%1)</translation>
     </message>
+    <message>
+        <source>Cancelled before the sandbox started: nothing ran.</source>
+        <translation>在沙箱启动前已取消：没有运行任何内容。</translation>
+    </message>
+    <message>
+        <source>The run ended before its sandbox started: nothing ran.</source>
+        <translation>运行在其沙箱启动前结束：没有运行任何内容。</translation>
+    </message>
 </context>
 <context>
     <name>sb::ui::MetricsDashboard</name>
@@ -3566,6 +3574,10 @@ Runs still work but are not recorded; the file was left untouched.</source>
     <message>
         <source>The log below is the demo&apos;s; the snippet in the editor has not run.</source>
         <translation>下方日志来自演示；编辑器中的代码片段尚未运行。</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>未运行</translation>
     </message>
 </context>
 <context>

@@ -56,6 +56,7 @@
 #include <QTextCursor>
 #include <QProgressBar>
 #include <QTableView>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -117,6 +118,7 @@ private slots:
     void whatTheProgramSaysIsShownApartAsItsClaim();
     void guiStaysResponsiveDuringRun();
     void cancelEndsRunEarly();
+    void cancelBeforeTheStartShowsNothingRunning();
     void errorMarksTheLine();
     void demoMovesEveryCounter();
     void aReopenedWindowShowsThePersonsSnippetNotTheDemos();
@@ -358,16 +360,34 @@ void TestGui::cancelEndsRunEarly()
     m_editor->setText(QStringLiteral("import time\ntime.sleep(30)\n"));
     QElapsedTimer clock;
     clock.start();
+    QSignalSpy started(m_window->jobs(), &JobRunner::runStarted);
     runWithShortcut();
+    QCOMPARE(badge(), QStringLiteral("running…")); // at once: not the last run's outcome until the sandbox starts
+    QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000); // the store opened, the sandbox starting
     QTest::qWait(300);
     QCOMPARE(badge(), QStringLiteral("running…"));
     child<QAction>("actionCancel")->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(!m_window->jobs()->isRunning(), 10000);
-    QVERIFY2(clock.elapsed() < 10000, "cancel did not end the run early");
+    QVERIFY2(clock.elapsed() < 20000, "cancel did not end the run early");
     QVERIFY(child<QAction>("actionRun")->isEnabled());
     QVERIFY(!child<QAction>("actionCancel")->isEnabled());
     QCOMPARE(badge(), QStringLiteral("error"));
     QVERIFY(child<QLabel>("messageLabel")->text().contains(QStringLiteral("cancel")));
+}
+
+void TestGui::cancelBeforeTheStartShowsNothingRunning()
+{
+    // Cancelled in the same event as the run was asked for: the job's thread sees it before the sandbox starts,
+    // or the run is cancelled as it starts. Either way the pane ends showing no run in progress.
+    m_editor->setText(QStringLiteral("import time\ntime.sleep(30)\n"));
+    runWithShortcut();
+    QCOMPARE(badge(), QStringLiteral("running…"));
+    child<QAction>("actionCancel")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->jobs()->isRunning(), 10000);
+    QVERIFY(child<QAction>("actionRun")->isEnabled());
+    QVERIFY2(badge() == QStringLiteral("not run") || badge() == QStringLiteral("error"), qPrintable(badge()));
+    QCOMPARE(child<QLabel>("statusLabel")->text(), QStringLiteral("Cancelled"));
+    screenshot(QStringLiteral("23-cancelled-before-the-start.png"));
 }
 
 void TestGui::errorMarksTheLine()

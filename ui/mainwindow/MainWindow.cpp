@@ -66,6 +66,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace sb::ui {
 
@@ -973,8 +974,14 @@ void MainWindow::runSnippet()
     request.label = m_currentFile.isEmpty() ? std::string() : toStdString(QFileInfo(m_currentFile).fileName());
     m_editor->clearErrorMarks();
     m_demoRunning = false;
+    const QString label = toQString(request.label);
     m_jobs->startRun(sb::RunOrder{std::move(request), asked, toStdString(currentSandbox())});
     setBusy(true);
+    // At once, not when the job's thread reports the start (the store opened, the sandbox prepared): until then
+    // the pane would still show the last run's outcome as if it were this one's.
+    m_output->showRunning(label);
+    m_statusLabel->setText(tr("Running…"));
+    m_runAwaitingOutcome = true;
 }
 
 void MainWindow::runDemo()
@@ -1110,6 +1117,7 @@ void MainWindow::onRunStarted(const RunEvent& event)
 
 void MainWindow::onRunFinished(const RunEvent& event)
 {
+    m_runAwaitingOutcome = false;
     if (!event.refusal.isEmpty()) {
         m_output->showIdle();
         showStoreError(tr("The run was not started: %1").arg(event.refusal));
@@ -1179,6 +1187,9 @@ void MainWindow::onJobFinished(quint64 /*jobId*/, bool cancelled)
         m_checkpointBrowser->reload();
         m_agentWorkspace->refresh();
     }
+    if (std::exchange(m_runAwaitingOutcome, false))
+        m_output->showNotStarted(cancelled ? tr("Cancelled before the sandbox started: nothing ran.")
+                                           : tr("The run ended before its sandbox started: nothing ran."));
     m_statusLabel->setText(cancelled ? tr("Cancelled") : tr("Ready"));
     m_demoRunning = false;
     setBusy(false);

@@ -179,6 +179,7 @@ private:
     bool m_storeUsable = false;
     QString m_currentFile;
     bool m_demoRunning = false;
+    bool m_runAwaitingOutcome = false; // a snippet's run shown as running, its outcome not in yet
     int m_demoUnexpected = 0;
     bool m_demoStore = false;
     bool m_seedingDemoStore = false;

@@ -111,6 +111,13 @@ void OutputPane::showIdle()
     hideDetails();
 }
 
+void OutputPane::showNotStarted(const QString& reason)
+{
+    setBadge(tr("not run"), kIdleGrey, Qt::white);
+    m_timings->setText(reason);
+    hideDetails();
+}
+
 void OutputPane::showRunning(const QString& label)
 {
     setBadge(tr("running…"), kRunningBlue, Qt::white);

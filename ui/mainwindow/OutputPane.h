@@ -18,6 +18,8 @@ public:
 
     void showIdle();
     void showRunning(const QString& label);
+    // A run asked for that ended before its sandbox started (cancelled first): nothing ran, `reason` says why.
+    void showNotStarted(const QString& reason);
     // Replaces the console with one run's result.
     void showResult(const sb::RunResult& result);
     // Demo mode: one line per case. The header names the demo, never one of its cases: the editor's
