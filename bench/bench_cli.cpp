@@ -7,11 +7,17 @@
 //   sandbench exec --level process -- /bin/true     (for scale)
 //   sandbench --version                             (the process alone: exec, dynamic linking, static init)
 //
+// The two sandbench commands measured against their peers run both through the run helper (`sandbench serve`,
+// started by the bench in a private runtime folder, as a user would leave it running) and without it
+// (SANDBENCH_HELPER=off), in the same rounds. The helper's memory once idle (its own and its pooled sandboxes',
+// proportional set sizes) is printed at the end.
+//
 //   bench_cli [N=60] [WARMUP=5]          SANDBENCH_BIN=PATH: that sandbench instead of the one beside this bench
 //
 // Every sandbench command records into one store in a fresh temporary folder (with its own audit key), which
 // grows by a run per command as a user's does; the store's size at the end is printed. Every command must exit 0
-// and every recorded run must be in the store at the end, or the bench fails.
+// and every recorded run must be in the store at the end, or the bench fails; so must every command meant for
+// the helper be served by it (its log counts them).
 
 #include "bench_common.h"
 
@@ -19,14 +25,21 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <numeric>
 #include <random>
+#include <spawn.h>
 #include <string>
+#include <sys/wait.h>
+#include <thread>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -38,7 +51,41 @@ struct Case {
     std::vector<std::string> argv;
     bench::Stats stats;
     bool recorded = false; // a sandbench command that records a run
+    bool helper = false;   // asks the run helper (the others run with SANDBENCH_HELPER=off)
 };
+
+// The proportional set size of `pid` and every process below it, in KiB: what the helper costs while idle.
+long pssBelow(pid_t root)
+{
+    std::map<pid_t, pid_t> parents;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        std::ifstream stat(entry.path() / "stat");
+        std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+        const auto close = text.rfind(')');
+        int ppid = 0;
+        char state = 0;
+        if (close != std::string::npos && std::sscanf(text.c_str() + close + 1, " %c %d", &state, &ppid) == 2)
+            parents[std::stoi(name)] = ppid;
+    }
+    long total = 0;
+    for (const auto& [pid, parent] : parents) {
+        bool below = pid == root;
+        for (pid_t up = parent; !below && up > 1; up = parents.count(up) ? parents[up] : 0)
+            below = up == root;
+        if (!below)
+            continue;
+        std::ifstream rollup("/proc/" + std::to_string(pid) + "/smaps_rollup");
+        for (std::string line; std::getline(rollup, line);) {
+            long kb = 0;
+            if (std::sscanf(line.c_str(), "Pss: %ld kB", &kb) == 1)
+                total += kb;
+        }
+    }
+    return total;
+}
 
 std::string sibling(const char* name)
 {
@@ -89,6 +136,39 @@ int main(int argc, char** argv)
     // The store's audit key beside it, not in the user's configuration.
     ::setenv("SANDBENCH_AUDIT_KEYS", (dir / "audit-keys").c_str(), 1);
 
+    // The run helper, in a runtime folder of the bench's own.
+    const fs::path runtime = dir / "runtime";
+    fs::create_directories(runtime);
+    fs::permissions(runtime, fs::perms::owner_all);
+    ::setenv("XDG_RUNTIME_DIR", runtime.c_str(), 1);
+    const fs::path helperLog = dir / "serve.log";
+    pid_t helper = -1;
+    {
+        std::vector<std::string> args = {sandbench, "serve", "--idle-exit", "0"};
+        std::vector<char*> raw;
+        for (auto& a : args)
+            raw.push_back(a.data());
+        raw.push_back(nullptr);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 2, helperLog.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        const int rc = ::posix_spawn(&helper, raw[0], &actions, nullptr, raw.data(), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        if (rc != 0) {
+            std::fprintf(stderr, "bench_cli: cannot start %s serve: %s\n", sandbench.c_str(), std::strerror(rc));
+            return 1;
+        }
+        for (int waited = 0; !fs::exists(runtime / "sandbench" / "helper.sock"); waited += 10) {
+            if (waited > 10000) {
+                std::fprintf(stderr, "bench_cli: the helper did not start\n");
+                return 1;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    }
+
     std::vector<Case> cases;
     cases.push_back({"sandbench exec --level container -- /bin/true",
                      {sandbench, "exec", "--store", store, "--level", "container", "--", "/bin/true"}, {}, true});
@@ -98,6 +178,9 @@ int main(int argc, char** argv)
     cases.push_back({"sandbench exec --level process -- /bin/true",
                      {sandbench, "exec", "--store", store, "--level", "process", "--", "/bin/true"}, {}, true});
     cases.push_back({"sandbench --version", {sandbench, "--version"}, {}, false});
+    cases.push_back({"  the same exec through the helper",
+                     {sandbench, "exec", "--store", store, "--level", "container", "--", "/bin/true"}, {}, true, true});
+    cases.push_back({"  the same run through the helper", {sandbench, "run", "--store", store, script}, {}, true, true});
 
     std::vector<std::size_t> order(cases.size());
     std::iota(order.begin(), order.end(), 0);
@@ -107,6 +190,10 @@ int main(int argc, char** argv)
         std::shuffle(order.begin(), order.end(), shuffle);
         for (const std::size_t k : order) {
             Case& c = cases[k];
+            if (c.helper)
+                ::unsetenv("SANDBENCH_HELPER");
+            else
+                ::setenv("SANDBENCH_HELPER", "off", 1);
             const auto r = bench::spawnAndWait(c.argv);
             if (!r.ok) {
                 std::fprintf(stderr, "%s: %s\n", c.name.c_str(), r.error.c_str());
@@ -117,6 +204,24 @@ int main(int argc, char** argv)
             recorded += c.recorded ? 1 : 0;
         }
     }
+    // Idle: its pools refilled, nothing asked.
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    const long helperPssKb = pssBelow(helper);
+    ::kill(helper, SIGTERM);
+    int helperStatus = 0;
+    ::waitpid(helper, &helperStatus, 0);
+    int served = 0;
+    std::string helperLines;
+    {
+        std::ifstream log(helperLog);
+        for (std::string line; std::getline(log, line);) {
+            served += line.find("sandbox): exit status 0") != std::string::npos ? 1 : 0;
+            helperLines += line + "\n";
+        }
+    }
+    int meantForHelper = 0;
+    for (const auto& c : cases)
+        meantForHelper += c.helper ? n + warmup : 0;
     const std::string stored = runCount(sandbench, store);
     std::error_code ec;
     const auto storeBytes = fs::file_size(store, ec);
@@ -128,18 +233,37 @@ int main(int argc, char** argv)
     const double execRatio = cases[0].stats.median() / cases[1].stats.median();
     const double runRatio = cases[2].stats.median() / cases[3].stats.median();
     std::printf("\n  ratios of medians (below 1 is faster):\n");
-    std::printf("  exec --level container / bwrap     %.2fx   (target: at most 1)\n", execRatio);
-    std::printf("  run print(1), default level / python3  %.2fx   (target: at most 1.15)\n", runRatio);
+    const double helperExecRatio = cases[6].stats.median() / cases[1].stats.median();
+    const double helperRunRatio = cases[7].stats.median() / cases[3].stats.median();
+    std::printf("  exec --level container / bwrap     %.2fx without the helper, %.2fx through it   (target: at most 1)\n",
+                execRatio, helperExecRatio);
+    std::printf("  run print(1), default level / python3  %.2fx without the helper, %.2fx through it   (target: at most "
+                "1.15)\n",
+                runRatio, helperRunRatio);
+    std::printf("  the helper: served %d of the %d commands meant for it; idle, with its pooled sandboxes: %.1f MiB "
+                "(proportional set size)\n",
+                served, meantForHelper, static_cast<double>(helperPssKb) / 1024);
     std::printf("  store: %s runs recorded of %d, %.1f MB (+ WAL %.1f MB)\n", stored.c_str(), recorded,
                 static_cast<double>(storeBytes) / (1 << 20), static_cast<double>(walBytes) / (1 << 20));
     const bool allRecorded = stored == std::to_string(recorded);
     fs::remove_all(dir, ec);
 
-    nlohmann::json out = {{"bench", "cli"}, {"rounds", n}, {"exec_container_vs_bwrap", execRatio},
-                          {"run_default_vs_python3", runRatio}, {"all_recorded", allRecorded}};
+    nlohmann::json out = {{"bench", "cli"},
+                          {"rounds", n},
+                          {"exec_container_vs_bwrap", execRatio},
+                          {"run_default_vs_python3", runRatio},
+                          {"helper_exec_container_vs_bwrap", helperExecRatio},
+                          {"helper_run_default_vs_python3", helperRunRatio},
+                          {"helper_idle_pss_kib", helperPssKb},
+                          {"all_recorded", allRecorded}};
     for (const auto& c : cases)
         out["median_ms"][c.name] = c.stats.median();
     std::cout << out.dump() << '\n';
+    if (served != meantForHelper) {
+        std::fprintf(stderr, "bench_cli: the helper served %d of the %d commands meant for it; its log:\n%s", served,
+                     meantForHelper, helperLines.c_str());
+        return 1;
+    }
     if (!allRecorded) {
         std::fprintf(stderr, "bench_cli: the store holds %s runs, %d were run\n", stored.c_str(), recorded);
         return 1;

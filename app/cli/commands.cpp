@@ -10,14 +10,18 @@
 #include "store/store.h"
 #include "usecases/demo_run.h"
 #include "usecases/run.h"
+#include "usecases/run_helper.h"
 #include "util/hash.h"
 #include "util/input_file.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <csignal>
 #include <ctime>
 #include <iostream>
+#include <mutex>
+#include <sstream>
 
 namespace sb::cli {
 
@@ -79,39 +83,79 @@ RunPolicyRequest askedPolicy(const RunOptions& options)
     return asked;
 }
 
-void printRecord(const RunRecord& record, const RunOptions& options)
+void printRecord(const RunRecord& record, const RunOptions& options, std::ostream& out, std::ostream& err)
 {
     const RunRequest& request = record.request;
     const RunResult& result = record.result;
     if (options.json) {
-        auto out = runToJson(request, result, record.policy ? &*record.policy : nullptr);
-        out["recorded"] = record.recorded();
+        auto printed = runToJson(request, result, record.policy ? &*record.policy : nullptr);
+        printed["recorded"] = record.recorded();
         if (!record.recorded())
-            out["record_error"] = record.recordError;
+            printed["record_error"] = record.recordError;
         if (!options.sandbox.empty()) {
-            out["sandbox"] = options.sandbox;
-            out["sandbox_policy"] = record.sandboxPolicy.empty() ? nlohmann::json(nullptr)
-                                                                 : nlohmann::json(record.sandboxPolicy);
-            out["disk_mb"] = request.policy.limits.diskMb;
-            out["disk_mb_source"] = record.quotaCapped ? "quota" : "policy";
+            printed["sandbox"] = options.sandbox;
+            printed["sandbox_policy"] = record.sandboxPolicy.empty() ? nlohmann::json(nullptr)
+                                                                     : nlohmann::json(record.sandboxPolicy);
+            printed["disk_mb"] = request.policy.limits.diskMb;
+            printed["disk_mb_source"] = record.quotaCapped ? "quota" : "policy";
         }
         // Where the run's policy came from: the sandbox's, --policy/--level, or the default.
-        out["policy_source"] = std::string(toString(record.policySource));
-        std::cout << dumpJson(out) << '\n';
+        printed["policy_source"] = std::string(toString(record.policySource));
+        out << dumpJson(printed) << '\n';
     } else {
-        std::cout << result.stdoutText << std::flush;
-        std::cerr << result.stderrText;
-        printSummary(std::cerr, result);
+        out << result.stdoutText << std::flush;
+        err << result.stderrText;
+        printSummary(err, result);
         if (record.quotaCapped && result.outcome == Outcome::Blocked)
-            std::cerr << fmt::format("[sandbench] disk_mb {} was what is left of sandbox {}'s quota\n",
+            err << fmt::format("[sandbench] disk_mb {} was what is left of sandbox {}'s quota\n",
                                      request.policy.limits.diskMb, options.sandbox);
     }
 }
 
-// Runs the request through the run use case and prints the result. A run that could not be recorded after
-// all (the disk filled up meanwhile) is printed, and ends in exit status 1.
-int runAndReport(RunRequest request, const RunOptions& options)
+// A recorded run printed as the command prints it, and the command's exit status. A run that could not be
+// recorded after all (the disk filled up meanwhile) is printed, and ends in exit status 1: a run the store does
+// not hold did not happen as far as history, metrics and the audit log know.
+int reportRecord(const RunRecord& record, const RunOptions& options, std::ostream& out, std::ostream& err)
 {
+    if (!record.recorded())
+        err << "sandbench: the run could not be recorded: " << record.recordError << '\n';
+    printRecord(record, options, out, err);
+    if (!record.recorded())
+        return kExitFailure;
+    return exitStatusFor(record.result.outcome);
+}
+
+// The run asked of the user's helper (usecases/run_helper.h), when there is one that takes it: its exit
+// status; nullopt when the command runs it itself. A helper that took the run and then failed is reported, and
+// the run is not made again.
+std::optional<int> runThroughHelper(std::optional<helper::Client>& helper, const RunRequest& request,
+                                    const RunOptions& options)
+{
+    if (!helper)
+        return std::nullopt;
+    StoreLocation store = Store::locate(options.store);
+    std::error_code error;
+    store.path = std::filesystem::absolute(store.path, error); // the helper's folder is not this command's
+    helper::Request asked{RunOrder{request, askedPolicy(options), options.sandbox}, std::move(store),
+                          helper::contextOfThisProcess(), options.json};
+    auto reply = helper->ask(asked);
+    helper.reset();
+    if (!reply) {
+        if (!reply.error().taken)
+            return std::nullopt;
+        return reportError(reply.error().message);
+    }
+    std::cout << reply->out << std::flush;
+    std::cerr << reply->err << std::flush;
+    return reply->status;
+}
+
+// Runs the request through the run use case and prints the result: through the helper when one takes it, else
+// here.
+int runAndReport(RunRequest request, const RunOptions& options, std::optional<helper::Client> helper)
+{
+    if (auto status = runThroughHelper(helper, request, options))
+        return *status;
     const Runner runner;
     // The run's sandbox is prepared on the other core while the store opens (a run in a sandbox, whose policy
     // and workspace the store holds, starts cold).
@@ -123,13 +167,19 @@ int runAndReport(RunRequest request, const RunOptions& options)
                                std::move(ahead));
     if (!record)
         return reportError(record.error().message);
-    if (!record->recorded())
-        std::cerr << "sandbench: the run could not be recorded: " << record->recordError << '\n';
-    printRecord(*record, options);
-    // A run the store does not hold did not happen as far as history, metrics and the audit log know.
-    if (!record->recorded())
-        return kExitFailure;
-    return exitStatusFor(record->result.outcome);
+    return reportRecord(*record, options, std::cout, std::cerr);
+}
+
+// A helper to ask for a run that works in a fresh folder, connected before anything else (a few reads of /proc);
+// without one, the launcher's zygote starts on the other core while the run is settled.
+std::optional<helper::Client> helperFor(const RunOptions& options)
+{
+    if (options.sandbox.empty()) {
+        if (auto client = helper::Client::connect())
+            return std::move(*client);
+    }
+    Runner().prepare();
+    return std::nullopt;
 }
 
 std::string shellQuote(const std::string& word)
@@ -147,7 +197,7 @@ std::string shellQuote(const std::string& word)
 
 int runCommand(const RunOptions& options)
 {
-    Runner().prepare(); // the launcher's zygote starts on the other core while the run is settled
+    std::optional<helper::Client> helper = helperFor(options);
     auto policy = resolveRunPolicy(askedPolicy(options));
     if (!policy)
         return reportError(policy.error().message);
@@ -165,12 +215,12 @@ int runCommand(const RunOptions& options)
         return reportError(source.error().message);
     request.source = std::move(*source);
     request.label = options.file == "-" ? "stdin" : std::filesystem::path(options.file).filename().string();
-    return runAndReport(std::move(request), options);
+    return runAndReport(std::move(request), options, std::move(helper));
 }
 
 int execCommand(const RunOptions& options)
 {
-    Runner().prepare(); // the launcher's zygote starts on the other core while the run is settled
+    std::optional<helper::Client> helper = helperFor(options);
     auto policy = resolveRunPolicy(askedPolicy(options));
     if (!policy)
         return reportError(policy.error().message);
@@ -181,7 +231,70 @@ int execCommand(const RunOptions& options)
     for (const auto& word : options.command)
         request.source += (request.source.empty() ? "" : " ") + shellQuote(word);
     request.label = request.source.substr(0, 80);
-    return runAndReport(std::move(request), options);
+    return runAndReport(std::move(request), options, std::move(helper));
+}
+
+namespace {
+
+// What the helper does with a run a command asked of it: what the command would have done and printed.
+helper::Reply serveRun(Store& store, const Runner& runner, RunOrder order, bool json, const std::atomic<bool>* cancel)
+{
+    RunOptions options;
+    options.json = json;
+    std::ostringstream out;
+    std::ostringstream err;
+    helper::Reply reply;
+    auto record = runAndRecord(store, runner, std::move(order), cancel);
+    if (!record) {
+        err << "sandbench: " << record.error().message << '\n';
+        reply.status = kExitFailure;
+    } else {
+        reply.status = reportRecord(*record, options, out, err);
+    }
+    reply.out = std::move(out).str();
+    reply.err = std::move(err).str();
+    return reply;
+}
+
+helper::Server* g_serving = nullptr;
+
+void stopServing(int)
+{
+    if (g_serving)
+        g_serving->stop();
+}
+
+} // namespace
+
+int serveCommand(std::int64_t idleSeconds)
+{
+    auto logMutex = std::make_shared<std::mutex>();
+    helper::ServerOptions serverOptions;
+    serverOptions.idleExit = std::chrono::seconds(idleSeconds);
+    serverOptions.log = [logMutex](std::string_view line) {
+        const std::lock_guard lock(*logMutex);
+        std::cerr << "sandbench serve: " << line << std::endl;
+    };
+    auto server = helper::Server::listen(serverOptions, serveRun);
+    if (!server)
+        return reportError(server.error().message);
+    g_serving = server->get();
+    struct sigaction action {};
+    action.sa_handler = stopServing;
+    ::sigemptyset(&action.sa_mask);
+    for (const int signal : {SIGTERM, SIGINT, SIGHUP})
+        ::sigaction(signal, &action, nullptr);
+    ::signal(SIGPIPE, SIG_IGN); // a log read by nobody any more does not end the helper
+    serverOptions.log(fmt::format("listening on {} (pid {}){}", (*server)->path().string(), ::getpid(),
+                                  idleSeconds > 0 ? fmt::format("; exits after {} s without a command", idleSeconds)
+                                                  : std::string()));
+    const std::string why = (*server)->serve();
+    const auto stats = (*server)->stats();
+    server->reset(); // runs under way are cancelled and waited for, the pools' sandboxes end
+    g_serving = nullptr;
+    serverOptions.log(fmt::format("ended ({}): {} runs served, {} commands declined", why, stats.served,
+                                  stats.refused));
+    return 0;
 }
 
 namespace {

@@ -184,6 +184,8 @@ int checkpointCommand(const CheckpointOptions& options);
 
 int runCommand(const RunOptions& options);
 int execCommand(const RunOptions& options);
+// sandbench serve: the run helper (usecases/run_helper.h) until it is stopped or idle for `idleSeconds` (0: never).
+int serveCommand(std::int64_t idleSeconds);
 int demoCommand(const std::string& store, bool json);
 int metricsCommand(const std::string& store, bool json);
 int historyCommand(const std::string& store, int limit, bool json);

@@ -1,6 +1,7 @@
 #include "agents/session_control.h"
 
 #include "agents/agent_policy.h"
+#include "util/runtime_folder.h"
 
 #include <fmt/format.h>
 
@@ -107,18 +108,9 @@ std::string waitingWhy(WaitReason reason, const Ruling& ruling)
 
 Result<fs::path> controlFolder()
 {
-    const char* runtime = std::getenv("XDG_RUNTIME_DIR");
-    const fs::path folder = runtime && *runtime == '/' ? fs::path(runtime) / "sandbench"
-                                                        : fs::path(fmt::format("/tmp/sandbench-{}", ::getuid()));
-    if (::mkdir(folder.c_str(), 0700) != 0 && errno != EEXIST)
-        return fail(fmt::format("cannot create {}: {}", folder.string(), std::strerror(errno)));
-    struct stat st {};
-    if (::lstat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-        return fail(fmt::format("{} is not a folder", folder.string()));
-    if (st.st_uid != ::getuid() || (st.st_mode & 0077) != 0)
-        return fail(fmt::format("{} is not this user's own private folder (owner uid {}, mode {:o}): live control "
-                                "refuses to listen there",
-                                folder.string(), st.st_uid, st.st_mode & 07777));
+    auto folder = privateRuntimeFolder();
+    if (!folder)
+        return fail(folder.error().message + ": live control refuses to listen there");
     return folder;
 }
 

@@ -147,6 +147,9 @@ protected:
         ::setenv("XDG_CONFIG_HOME", (m_dir / "config").c_str(), 1);
         ::unsetenv("SANDBENCH_STORE");
         ::unsetenv("SANDBENCH_AUDIT_KEYS");
+        // Sockets (the run helper, live control) in the test's own folder: a helper the user runs is never asked.
+        ::setenv("XDG_RUNTIME_DIR", m_dir.c_str(), 1);
+        ::unsetenv("SANDBENCH_HELPER");
     }
     void TearDown() override { fs::remove_all(m_dir); }
 

@@ -1,0 +1,144 @@
+#pragma once
+
+// The run helper: a long-lived process of the user's (`sandbench serve`) that runs and records the command
+// line's `run` and `exec` with what each command would otherwise set up for itself: its stores kept open, and
+// sandboxes prepared ahead (a warm pool, isolation/warm_pool.h, for each kind of run it served lately). A
+// command asks it first and, when anything fails before the helper has taken the run, runs it itself as
+// without one: the helper is never required, and a run it serves is the run the command would have made, in
+// the same store, under the same policy, recorded before its result is answered.
+//
+// Fail closed, both ways:
+// - The socket is in the user's private runtime folder (util/runtime_folder.h).
+// - The helper serves a peer only when it is this user (SO_PEERCRED), runs this very executable (the same file,
+//   by device and inode: an upgraded or another build is not the same program), sees the same files (the same
+//   mount namespace and root) and is not itself confined: a process with no_new_privs or a seccomp filter (every
+//   sandboxed run has both) is refused, so that nothing inside a sandbox can have a run made for it outside.
+// - The command takes the helper's answer only when the helper is this user's and this executable.
+// - The environment a run and its record read (kContextVariables) must be the same on both sides; a policy
+//   that copies variables from the caller's environment (env_pass), a run in a sandbox's workspace and a
+//   request the helper cannot carry (text that is not UTF-8) are not asked.
+// - The run's policy travels as its canonical rendering (renderPolicy), which the helper parses back; a
+//   rendering that does not come back the same is refused.
+// - A command that goes away while its run is under way (killed, Ctrl-C) cancels the run.
+//
+// The wire: frames of a 4-byte little-endian length, a kind byte and a payload (kind_and_payload below).
+
+#include "store/store.h"
+#include "usecases/run.h"
+#include "util/error.h"
+#include "util/unique_fd.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sb::helper {
+
+// The socket: privateRuntimeFolder()/helper.sock.
+Result<std::filesystem::path> socketPath();
+
+// SANDBENCH_HELPER=off: commands never ask a helper.
+bool disabledByEnvironment();
+
+// The variables whose values a run and its record read from the environment: where runs work (TMPDIR), the
+// audit key's folder (SANDBENCH_AUDIT_KEYS, XDG_CONFIG_HOME, HOME), the user's name (USER), time zones, and
+// the start trace. A test checks that every variable core reads is here or says why it does not matter.
+extern const std::vector<std::string_view> kContextVariables;
+using Environment = std::map<std::string, std::optional<std::string>>;
+Environment contextOfThisProcess();
+
+// What a command asks.
+struct Request {
+    RunOrder order;        // no sandbox, no workspace, no channel
+    StoreLocation store;   // as the command located it
+    Environment context;   // contextOfThisProcess() of the command
+    bool json = false;     // how the front end prints the result
+};
+
+// What the front end printed, and its exit status.
+struct Reply {
+    std::string out;
+    std::string err;
+    int status = 0;
+};
+
+// Why a command's run does not go through the helper, or went wrong in it.
+struct AskError {
+    std::string message;
+    // The helper took the run and then failed to answer: the run may have run, and may be in the store. The
+    // command reports it and must not run it again. Otherwise nothing ran: the command runs it itself.
+    bool taken = false;
+};
+
+// The command's side: a connection to a helper that passed the checks.
+class Client {
+public:
+    // Connects and checks the helper; an error when there is none to ask (no socket, nobody listening, another
+    // user's or another program's, SANDBENCH_HELPER=off). Costs a connect and a few reads of /proc.
+    static Result<Client> connect();
+
+    // Whether `request` can be asked at all (see above).
+    static std::optional<std::string> whyNotAskable(const Request& request);
+
+    // Sends the request and waits for the reply. `acceptTimeout`: how long the helper may take to say it takes
+    // the run; the run itself may take as long as its policy lets it.
+    std::expected<Reply, AskError> ask(const Request& request,
+                                       std::chrono::milliseconds acceptTimeout = std::chrono::seconds(2));
+
+private:
+    explicit Client(UniqueFd fd) : m_fd(std::move(fd)) {}
+    UniqueFd m_fd;
+};
+
+// What the helper does with a run, given an open store and a Runner drawing from a pool of its kind: the front
+// end's runAndRecord and its printing. `cancel` is set when the command goes away.
+using Handler = std::function<Reply(Store& store, const Runner& runner, RunOrder order, bool json,
+                                    const std::atomic<bool>* cancel)>;
+
+struct ServerOptions {
+    // Exits after this long without a command (0: never).
+    std::chrono::seconds idleExit{600};
+    // Warm pools: at most this many kinds of run, each with `poolSize` sandboxes ready.
+    std::size_t poolKinds = 4;
+    std::size_t poolSize = 2;
+    // One line per connection: what was served, or why a peer was refused.
+    std::function<void(std::string_view)> log;
+};
+
+// The helper's side. One listener per user: a second one refuses to start while the first answers.
+class Server {
+public:
+    static Result<std::unique_ptr<Server>> listen(ServerOptions options, Handler handler);
+    ~Server(); // stops listening; runs under way are cancelled and waited for; the pools end their sandboxes
+    Server(const Server&) = delete;
+    Server& operator=(const Server&) = delete;
+
+    // Serves until stop() (from a signal handler too), the idle time is up, or this executable was replaced.
+    // Why it ended, as a sentence.
+    std::string serve();
+    void stop();
+
+    const std::filesystem::path& path() const;
+
+    struct Stats {
+        std::uint64_t served = 0;
+        std::uint64_t refused = 0;
+        std::size_t pools = 0;
+    };
+    Stats stats() const;
+
+private:
+    struct Impl;
+    explicit Server(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace sb::helper

@@ -1,0 +1,798 @@
+#include "usecases/run_helper.h"
+
+#include "isolation/policy.h"
+#include "isolation/warm_pool.h"
+#include "util/errno_text.h"
+#include "util/runtime_folder.h"
+#include "util/utf8.h"
+#include "util/unique_fd.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <list>
+#include <mutex>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <thread>
+#include <unistd.h>
+
+namespace sb::helper {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+const std::vector<std::string_view> kContextVariables = {
+    "TMPDIR",          // the runs' work root (isolation/runner.cpp)
+    "SANDBENCH_AUDIT_KEYS", "XDG_CONFIG_HOME", "HOME", // the audit key's folder (store/audit_key.cpp)
+    "USER",            // the actor of audit entries when the account has no name (sandboxes/engine_support.h)
+    "TZ", "TZDIR",     // time zones (cel/time.cpp)
+    "SANDBENCH_TRACE_START", "SANDBENCH_TRACE_WORKSPACE", // traces printed by the process that runs
+};
+
+namespace {
+
+// Frame kinds.
+constexpr char kRequest = 'Q';
+constexpr char kAccepted = 'A';
+constexpr char kDeclined = 'D';
+constexpr char kOut = 'O';
+constexpr char kErr = 'E';
+constexpr char kStatus = 'X';
+constexpr std::uint32_t kMaxFrame = 64u << 20;
+constexpr std::string_view kSocketName = "helper.sock";
+
+Result<void> writeFrame(int fd, char kind, std::string_view payload)
+{
+    if (payload.size() > kMaxFrame)
+        return fail(fmt::format("a frame of {} bytes is more than the {} a frame may have", payload.size(), kMaxFrame));
+    const auto size = static_cast<std::uint32_t>(payload.size());
+    std::string frame;
+    frame.reserve(5 + payload.size());
+    for (int i = 0; i < 4; ++i)
+        frame.push_back(static_cast<char>((size >> (8 * i)) & 0xff));
+    frame.push_back(kind);
+    frame.append(payload);
+    std::string_view rest = frame;
+    while (!rest.empty()) {
+        const ssize_t n = ::send(fd, rest.data(), rest.size(), MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return fail(n < 0 ? errnoText(errno) : std::string("nothing written"));
+        rest.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return {};
+}
+
+// Output of any size, in frames of at most 16 MiB (the reader appends them).
+bool writeChunks(int fd, char kind, std::string_view bytes)
+{
+    constexpr std::size_t kChunk = 16u << 20;
+    do {
+        const std::string_view chunk = bytes.substr(0, kChunk);
+        if (!writeFrame(fd, kind, chunk))
+            return false;
+        bytes.remove_prefix(chunk.size());
+    } while (!bytes.empty());
+    return true;
+}
+
+// Reads exactly `size` bytes; by `deadline` when it has one. Errors: "ended" at end of file, "timed out".
+Result<void> readExactly(int fd, char* into, std::size_t size, std::optional<Clock::time_point> deadline)
+{
+    while (size > 0) {
+        if (deadline) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now());
+            if (left.count() <= 0)
+                return fail("timed out");
+            pollfd p{fd, POLLIN, 0};
+            const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+            if (ready < 0 && errno == EINTR)
+                continue;
+            if (ready <= 0)
+                return fail(ready == 0 ? "timed out" : errnoText(errno));
+        }
+        const ssize_t n = ::recv(fd, into, size, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return fail(errnoText(errno));
+        if (n == 0)
+            return fail("ended");
+        into += n;
+        size -= static_cast<std::size_t>(n);
+    }
+    return {};
+}
+
+struct Frame {
+    char kind = 0;
+    std::string payload;
+};
+
+Result<Frame> readFrame(int fd, std::optional<Clock::time_point> deadline = std::nullopt)
+{
+    std::array<char, 5> header{};
+    if (auto read = readExactly(fd, header.data(), header.size(), deadline); !read)
+        return std::unexpected(read.error());
+    std::uint32_t size = 0;
+    for (int i = 0; i < 4; ++i)
+        size |= static_cast<std::uint32_t>(static_cast<unsigned char>(header[static_cast<std::size_t>(i)])) << (8 * i);
+    if (size > kMaxFrame)
+        return fail(fmt::format("a frame of {} bytes is more than the {} a frame may have", size, kMaxFrame));
+    Frame frame{header[4], std::string(size, '\0')};
+    if (auto read = readExactly(fd, frame.payload.data(), size, deadline); !read)
+        return std::unexpected(read.error());
+    return frame;
+}
+
+// A process as the checks see it: its executable, its mount namespace and root, and whether it is confined.
+struct FileId {
+    dev_t dev = 0;
+    ino_t ino = 0;
+    bool operator==(const FileId&) const = default;
+};
+
+std::optional<FileId> fileId(const std::string& path)
+{
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        return std::nullopt;
+    return FileId{st.st_dev, st.st_ino};
+}
+
+std::string readSmallFile(const std::string& path)
+{
+    std::string out;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return out;
+    char buffer[4096];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        out.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    return out;
+}
+
+// The value of a "Name:\tvalue" line of /proc/PID/status; nullopt when there is none.
+std::optional<std::string> statusField(std::string_view status, std::string_view name)
+{
+    while (!status.empty()) {
+        const auto end = status.find('\n');
+        std::string_view line = status.substr(0, end);
+        status.remove_prefix(end == std::string_view::npos ? status.size() : end + 1);
+        if (line.size() > name.size() && line.starts_with(name) && line[name.size()] == ':') {
+            line.remove_prefix(name.size() + 1);
+            while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
+                line.remove_prefix(1);
+            return std::string(line);
+        }
+    }
+    return std::nullopt;
+}
+
+// Why the process `pid` (of `uid`) is not one to trust with this side's work, or nullopt when it is.
+// `mustBeUnconfined`: a process with no_new_privs or a seccomp filter is refused.
+std::optional<std::string> whyNotTrusted(pid_t pid, uid_t uid, bool mustBeUnconfined)
+{
+    if (uid != ::getuid())
+        return fmt::format("uid {} is another user", uid);
+    if (pid <= 0)
+        return std::string("the process is outside this one's pid namespace");
+    const std::string proc = "/proc/" + std::to_string(pid);
+    const auto self = fileId("/proc/self/exe");
+    const auto theirs = fileId(proc + "/exe");
+    if (!self || !theirs || !(*self == *theirs))
+        return fmt::format("pid {} does not run this executable", pid);
+    const auto ownMounts = fileId("/proc/self/ns/mnt");
+    const auto theirMounts = fileId(proc + "/ns/mnt");
+    if (!ownMounts || !theirMounts || !(*ownMounts == *theirMounts))
+        return fmt::format("pid {} is in another mount namespace", pid);
+    std::array<char, 16> root{};
+    const ssize_t n = ::readlink((proc + "/root").c_str(), root.data(), root.size());
+    if (n != 1 || root[0] != '/')
+        return fmt::format("pid {} has another root folder", pid);
+    if (mustBeUnconfined) {
+        const std::string status = readSmallFile(proc + "/status");
+        const auto noNewPrivs = statusField(status, "NoNewPrivs");
+        const auto seccomp = statusField(status, "Seccomp");
+        if (!noNewPrivs || !seccomp)
+            return fmt::format("pid {}: its status cannot be read", pid);
+        if (*noNewPrivs != "0" || *seccomp != "0")
+            return fmt::format("pid {} is confined (no_new_privs {}, seccomp {}): a sandboxed process", pid,
+                               *noNewPrivs, *seccomp);
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> whyNotTrustedPeer(int fd, bool mustBeUnconfined, pid_t* pidOut = nullptr)
+{
+    ucred peer{};
+    socklen_t size = sizeof peer;
+    if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0)
+        return "its credentials cannot be read: " + errnoText(errno);
+    if (pidOut)
+        *pidOut = peer.pid;
+    return whyNotTrusted(peer.pid, peer.uid, mustBeUnconfined);
+}
+
+json environmentToJson(const Environment& environment)
+{
+    json out = json::object();
+    for (const auto& [name, value] : environment)
+        out[name] = value ? json(*value) : json(nullptr);
+    return out;
+}
+
+Result<Environment> environmentFromJson(const json& in)
+{
+    if (!in.is_object())
+        return fail("context: not an object");
+    Environment out;
+    for (const auto& [name, value] : in.items()) {
+        if (value.is_null())
+            out[name] = std::nullopt;
+        else if (value.is_string())
+            out[name] = value.get<std::string>();
+        else
+            return fail("context: " + name + " is neither text nor null");
+    }
+    return out;
+}
+
+json requestToJson(const Request& request)
+{
+    const RunRequest& run = request.order.request;
+    const RunPolicyRequest& asked = request.order.asked;
+    return json{
+        {"store", {{"path", request.store.path.string()}, {"default", request.store.isDefault}}},
+        {"context", environmentToJson(request.context)},
+        {"json", request.json},
+        {"asked",
+         {{"policy", asked.policy},
+          {"level", asked.level ? json(std::string(toString(*asked.level))) : json(nullptr)},
+          {"timeout_ms", asked.timeoutMs},
+          {"memory_mb", asked.memoryMb}}},
+        {"request",
+         {{"language", std::string(toString(run.language))},
+          {"source", run.source},
+          {"policy", renderPolicy(run.policy)},
+          {"label", run.label},
+          {"command", run.command}}},
+    };
+}
+
+// The request as sent, its policy text still to be parsed.
+struct Received {
+    Request request;
+    std::string policyText;
+};
+
+Result<Received> requestFromJson(const json& in)
+{
+    try {
+        Received out;
+        const json& store = in.at("store");
+        out.request.store.path = store.at("path").get<std::string>();
+        out.request.store.isDefault = store.at("default").get<bool>();
+        auto context = environmentFromJson(in.at("context"));
+        if (!context)
+            return std::unexpected(context.error());
+        out.request.context = std::move(*context);
+        out.request.json = in.at("json").get<bool>();
+        const json& asked = in.at("asked");
+        out.request.order.asked.policy = asked.at("policy").get<std::string>();
+        if (!asked.at("level").is_null()) {
+            const auto level = isolationLevelFromString(asked.at("level").get<std::string>());
+            if (!level)
+                return fail("asked.level: not a level");
+            out.request.order.asked.level = *level;
+        }
+        out.request.order.asked.timeoutMs = asked.at("timeout_ms").get<std::int64_t>();
+        out.request.order.asked.memoryMb = asked.at("memory_mb").get<std::int64_t>();
+        const json& run = in.at("request");
+        const auto language = languageFromString(run.at("language").get<std::string>());
+        if (!language)
+            return fail("request.language: not a language");
+        RunRequest& request = out.request.order.request;
+        request.language = *language;
+        request.source = run.at("source").get<std::string>();
+        request.label = run.at("label").get<std::string>();
+        request.command = run.at("command").get<std::vector<std::string>>();
+        out.policyText = run.at("policy").get<std::string>();
+        return out;
+    } catch (const json::exception& e) {
+        return fail(std::string("the request is not one this helper reads: ") + e.what());
+    }
+}
+
+} // namespace
+
+Result<fs::path> socketPath()
+{
+    auto folder = privateRuntimeFolder();
+    if (!folder)
+        return std::unexpected(folder.error());
+    return *folder / kSocketName;
+}
+
+bool disabledByEnvironment()
+{
+    const char* value = std::getenv("SANDBENCH_HELPER");
+    return value && std::string_view(value) == "off";
+}
+
+Environment contextOfThisProcess()
+{
+    Environment out;
+    for (const auto name : kContextVariables) {
+        const std::string key(name);
+        const char* value = std::getenv(key.c_str());
+        out[key] = value ? std::optional<std::string>(value) : std::nullopt;
+    }
+    return out;
+}
+
+// --- the command's side ---
+
+Result<Client> Client::connect()
+{
+    if (disabledByEnvironment())
+        return fail("SANDBENCH_HELPER=off");
+    auto folder = existingPrivateRuntimeFolder();
+    if (!folder)
+        return std::unexpected(folder.error());
+    const fs::path path = *folder / kSocketName;
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (path.native().size() >= sizeof address.sun_path)
+        return fail(path.string() + ": too long a socket path");
+    std::memcpy(address.sun_path, path.c_str(), path.native().size() + 1);
+    UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!fd.valid())
+        return fail("socket: " + errnoText(errno));
+    if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0)
+        return fail(path.string() + ": " + errnoText(errno));
+    if (auto why = whyNotTrustedPeer(fd.get(), false))
+        return fail("the helper on " + path.string() + " is not this user's sandbench: " + *why);
+    return Client(std::move(fd));
+}
+
+std::optional<std::string> Client::whyNotAskable(const Request& request)
+{
+    const RunRequest& run = request.order.request;
+    if (!request.order.sandbox.empty() || !run.workspace.empty())
+        return std::string("a run in a sandbox's workspace");
+    if (run.channelIn >= 0 || run.channelOut >= 0)
+        return std::string("a run with a channel");
+    if (!request.store.path.is_absolute())
+        return std::string("a store path that is not absolute (the helper's folder is not the command's)");
+    if (!run.policy.envPass.empty())
+        return std::string("a policy that copies variables from the caller's environment (env_pass)");
+    auto utf8 = [](const std::string& text) { return utf8::firstInvalid(text) == std::string_view::npos; };
+    if (!utf8(run.source) || !utf8(run.label) || !std::all_of(run.command.begin(), run.command.end(), utf8)
+        || !utf8(request.order.asked.policy) || !utf8(request.store.path.string()))
+        return std::string("text that is not UTF-8");
+    for (const auto& [name, value] : request.context) {
+        if (value && !utf8(*value))
+            return "$" + name + " is not UTF-8";
+    }
+    return std::nullopt;
+}
+
+std::expected<Reply, AskError> Client::ask(const Request& request, std::chrono::milliseconds acceptTimeout)
+{
+    if (auto why = whyNotAskable(request))
+        return std::unexpected(AskError{*why, false});
+    if (auto sent = writeFrame(m_fd.get(), kRequest, requestToJson(request).dump()); !sent)
+        return std::unexpected(AskError{"sending the request: " + sent.error().message, false});
+    auto answer = readFrame(m_fd.get(), Clock::now() + acceptTimeout);
+    if (!answer)
+        return std::unexpected(AskError{"waiting for the helper: " + answer.error().message, false});
+    if (answer->kind == kDeclined)
+        return std::unexpected(AskError{"the helper declined: " + answer->payload, false});
+    if (answer->kind != kAccepted)
+        return std::unexpected(AskError{"the helper answered what this command does not read", false});
+    Reply reply;
+    for (;;) {
+        auto frame = readFrame(m_fd.get());
+        if (!frame)
+            return std::unexpected(AskError{"the helper ended before it answered (" + frame.error().message
+                                                + "): the run may have run, and may be in the store",
+                                            true});
+        if (frame->kind == kOut) {
+            reply.out += frame->payload;
+        } else if (frame->kind == kErr) {
+            reply.err += frame->payload;
+        } else if (frame->kind == kStatus) {
+            const json status = json::parse(frame->payload, nullptr, false);
+            if (!status.is_object() || !status.contains("status") || !status["status"].is_number_integer())
+                return std::unexpected(AskError{"the helper's exit status is not one this command reads", true});
+            reply.status = status["status"].get<int>();
+            return reply;
+        } else {
+            return std::unexpected(AskError{"the helper answered what this command does not read", true});
+        }
+    }
+}
+
+// --- the helper's side ---
+
+struct Server::Impl {
+    ServerOptions options;
+    Handler handler;
+    fs::path path;
+    FileId socketFile;
+    UniqueFd listener;
+    std::array<int, 2> wake{-1, -1}; // stop(): a byte on wake[1]
+    Environment context = contextOfThisProcess();
+
+    mutable std::mutex mutex;
+    std::condition_variable ended; // a connection ended
+    std::size_t active = 0;
+    Clock::time_point lastActivity = Clock::now();
+    std::atomic<bool> stopping{false};
+    Stats stats;
+
+    // Open stores by path, each with the file it opened: a store removed or replaced is opened anew.
+    struct OpenStores {
+        FileId file;
+        std::vector<std::unique_ptr<Store>> idle;
+    };
+    std::map<fs::path, OpenStores> stores;
+    // Warm pools, the most recently used first.
+    std::list<std::shared_ptr<WarmPool>> pools;
+    // Policies parsed lately, by their text.
+    std::list<std::pair<std::string, Policy>> policies;
+
+    ~Impl()
+    {
+        for (int fd : wake) {
+            if (fd >= 0)
+                ::close(fd);
+        }
+    }
+
+    void log(std::string_view line) const
+    {
+        if (options.log)
+            options.log(line);
+    }
+
+    Result<Policy> policyOf(const std::string& text)
+    {
+        {
+            const std::lock_guard lock(mutex);
+            for (auto it = policies.begin(); it != policies.end(); ++it) {
+                if (it->first == text) {
+                    policies.splice(policies.begin(), policies, it);
+                    return it->second;
+                }
+            }
+        }
+        auto policy = parsePolicy(text, "the command's policy");
+        if (!policy)
+            return std::unexpected(policy.error());
+        if (renderPolicy(*policy) != text)
+            return fail("the command's policy does not come back the same from its rendering");
+        const std::lock_guard lock(mutex);
+        policies.emplace_front(text, *policy);
+        if (policies.size() > 8)
+            policies.pop_back();
+        return policy;
+    }
+
+    // An open store at `location`, and the file it has open.
+    struct TakenStore {
+        std::unique_ptr<Store> store;
+        FileId file;
+    };
+    Result<TakenStore> takeStore(const StoreLocation& location)
+    {
+        const auto file = fileId(location.path.string());
+        if (file) {
+            const std::lock_guard lock(mutex);
+            auto it = stores.find(location.path);
+            if (it != stores.end() && !(it->second.file == *file)) {
+                stores.erase(it); // removed or replaced since: its connections hold what is gone
+            } else if (it != stores.end() && !it->second.idle.empty()) {
+                auto store = std::move(it->second.idle.back());
+                it->second.idle.pop_back();
+                return TakenStore{std::move(store), *file};
+            }
+        }
+        auto store = Store::open(location);
+        if (!store)
+            return std::unexpected(store.error());
+        const auto opened = fileId(location.path.string());
+        if (!opened)
+            return fail(location.path.string() + ": gone as it was opened");
+        return TakenStore{std::make_unique<Store>(std::move(*store)), *opened};
+    }
+
+    // Kept for the next command while it is the file at its path.
+    void giveBack(const StoreLocation& location, TakenStore taken)
+    {
+        const auto file = fileId(location.path.string());
+        if (!file || !(*file == taken.file))
+            return;
+        const std::lock_guard lock(mutex);
+        auto& open = stores[location.path];
+        if (!(open.file == *file)) {
+            open.file = *file;
+            open.idle.clear();
+        }
+        if (open.idle.size() < 4)
+            open.idle.push_back(std::move(taken.store));
+    }
+
+    // A pool that serves `request`, made the most recently used; null when none does.
+    std::shared_ptr<WarmPool> poolFor(const RunRequest& request)
+    {
+        const std::lock_guard lock(mutex);
+        for (auto it = pools.begin(); it != pools.end(); ++it) {
+            if ((*it)->serves(request)) {
+                pools.splice(pools.begin(), pools, it);
+                return *it;
+            }
+        }
+        return nullptr;
+    }
+
+    // After a cold run: a pool for runs of its kind, the least recently used one ending when there are too many.
+    void addPoolFor(const RunRequest& request)
+    {
+        if (options.poolKinds == 0 || options.poolSize == 0)
+            return;
+        WarmPoolOptions poolOptions;
+        poolOptions.prototype = request;
+        poolOptions.size = options.poolSize;
+        auto pool = std::make_shared<WarmPool>(std::move(poolOptions));
+        if (!pool->serves(request))
+            return; // a kind no pool serves (a command outside the system paths)
+        std::shared_ptr<WarmPool> evicted;
+        {
+            const std::lock_guard lock(mutex);
+            pools.push_front(std::move(pool));
+            if (pools.size() > options.poolKinds) {
+                evicted = std::move(pools.back());
+                pools.pop_back();
+            }
+        }
+        // `evicted` ends its idle sandboxes here, outside the lock.
+    }
+
+    void decline(int fd, const std::string& why, pid_t pid)
+    {
+        (void)writeFrame(fd, kDeclined, why);
+        log(fmt::format("pid {}: declined: {}", pid, why));
+        const std::lock_guard lock(mutex);
+        ++stats.refused;
+    }
+
+    void serveConnection(UniqueFd fd)
+    {
+        pid_t pid = 0;
+        if (auto why = whyNotTrustedPeer(fd.get(), true, &pid)) {
+            decline(fd.get(), "refused: " + *why, pid);
+            return;
+        }
+        auto frame = readFrame(fd.get(), Clock::now() + std::chrono::seconds(2));
+        if (!frame && frame.error().message == "ended")
+            return; // the command found it had nothing to ask after all (its policy or snippet was refused)
+        if (!frame || frame->kind != kRequest) {
+            decline(fd.get(), frame ? std::string("not a request") : "no request: " + frame.error().message, pid);
+            return;
+        }
+        const json in = json::parse(frame->payload, nullptr, false);
+        if (in.is_discarded()) {
+            decline(fd.get(), "the request is not JSON", pid);
+            return;
+        }
+        auto received = requestFromJson(in);
+        if (!received) {
+            decline(fd.get(), received.error().message, pid);
+            return;
+        }
+        Request& request = received->request;
+        if (request.context != context) {
+            std::string differs;
+            for (const auto name : kContextVariables) {
+                const std::string key(name);
+                if (request.context[key] != context[key])
+                    differs += (differs.empty() ? "$" : ", $") + key;
+            }
+            decline(fd.get(), "the command's environment differs from the helper's: " + differs, pid);
+            return;
+        }
+        auto policy = policyOf(received->policyText);
+        if (!policy) {
+            decline(fd.get(), policy.error().message, pid);
+            return;
+        }
+        request.order.request.policy = std::move(*policy);
+        if (auto why = Client::whyNotAskable(request)) {
+            decline(fd.get(), "not served here: " + *why, pid);
+            return;
+        }
+        auto store = takeStore(request.store);
+        if (!store) {
+            // The command opens it itself, and says what is wrong with it as it would without a helper.
+            decline(fd.get(), "the store: " + store.error().message, pid);
+            return;
+        }
+        std::shared_ptr<WarmPool> pool = poolFor(request.order.request);
+        // The command going away cancels the run, as stop() does; `done` ends the watching once the run has.
+        const UniqueFd done(::eventfd(0, EFD_CLOEXEC));
+        if (!done.valid()) {
+            giveBack(request.store, std::move(*store));
+            decline(fd.get(), "eventfd: " + errnoText(errno), pid);
+            return;
+        }
+        if (!writeFrame(fd.get(), kAccepted, {})) {
+            giveBack(request.store, std::move(*store));
+            return;
+        }
+        std::atomic<bool> cancel{false};
+        std::thread watcher([&] {
+            for (;;) {
+                std::array<pollfd, 2> p{{{fd.get(), POLLRDHUP, 0}, {done.get(), POLLIN, 0}}};
+                const int ready = ::poll(p.data(), p.size(), 200);
+                if (ready > 0 && (p[1].revents & POLLIN))
+                    return;
+                if ((ready > 0 && (p[0].revents & (POLLRDHUP | POLLHUP | POLLERR))) || stopping.load()) {
+                    cancel.store(true);
+                    return;
+                }
+            }
+        });
+        RunnerOptions runnerOptions;
+        runnerOptions.warmPool = pool;
+        const Runner runner(runnerOptions);
+        const bool warm = pool != nullptr;
+        const RunRequest kind = request.order.request;
+        const auto began = Clock::now();
+        const Reply reply = handler(*store->store, runner, std::move(request.order), request.json, &cancel);
+        const std::uint64_t one = 1;
+        (void)!::write(done.get(), &one, sizeof one);
+        watcher.join();
+        giveBack(request.store, std::move(*store));
+        const bool answered = writeChunks(fd.get(), kOut, reply.out) && writeChunks(fd.get(), kErr, reply.err)
+                              && writeFrame(fd.get(), kStatus, json{{"status", reply.status}}.dump());
+        log(fmt::format("pid {}: {} {} ({} sandbox): exit status {} in {:.1f} ms{}", pid, toString(kind.language),
+                        kind.label, warm ? "warm" : "cold", reply.status,
+                        std::chrono::duration<double, std::milli>(Clock::now() - began).count(),
+                        cancel.load() ? ", cancelled: the command went away" : answered ? "" : ", not answered"));
+        {
+            const std::lock_guard lock(mutex);
+            ++stats.served;
+        }
+        if (!warm)
+            addPoolFor(kind);
+    }
+};
+
+Server::Server(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+
+Result<std::unique_ptr<Server>> Server::listen(ServerOptions options, Handler handler)
+{
+    auto folder = privateRuntimeFolder();
+    if (!folder)
+        return fail(folder.error().message + ": the helper refuses to listen there");
+    auto impl = std::make_unique<Impl>();
+    impl->options = std::move(options);
+    impl->handler = std::move(handler);
+    impl->path = *folder / kSocketName;
+    if (auto other = Client::connect())
+        return fail(fmt::format("a helper already answers on {}", impl->path.string()));
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (impl->path.native().size() >= sizeof address.sun_path)
+        return fail(impl->path.string() + ": too long a socket path");
+    std::memcpy(address.sun_path, impl->path.c_str(), impl->path.native().size() + 1);
+    impl->listener.reset(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!impl->listener.valid())
+        return fail("socket: " + errnoText(errno));
+    ::unlink(impl->path.c_str()); // a socket left by a helper that was killed: nobody answered on it
+    const mode_t before = ::umask(0177);
+    const int bound = ::bind(impl->listener.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address);
+    ::umask(before);
+    if (bound != 0 || ::listen(impl->listener.get(), 64) != 0)
+        return fail(fmt::format("cannot listen on {}: {}", impl->path.string(), errnoText(errno)));
+    impl->socketFile = fileId(impl->path.string()).value_or(FileId{});
+    if (::pipe2(impl->wake.data(), O_CLOEXEC | O_NONBLOCK) != 0)
+        return fail("pipe: " + errnoText(errno));
+    return std::unique_ptr<Server>(new Server(std::move(impl)));
+}
+
+Server::~Server()
+{
+    m_impl->stopping.store(true);
+    m_impl->listener.reset();
+    // Only the socket this helper made: another helper may have taken the name since.
+    if (const auto file = fileId(m_impl->path.string()); file && *file == m_impl->socketFile)
+        ::unlink(m_impl->path.c_str());
+    std::unique_lock lock(m_impl->mutex);
+    m_impl->ended.wait(lock, [&] { return m_impl->active == 0; });
+    m_impl->pools.clear();
+    m_impl->stores.clear();
+}
+
+void Server::stop()
+{
+    const char byte = 's';
+    (void)!::write(m_impl->wake[1], &byte, 1);
+}
+
+const fs::path& Server::path() const
+{
+    return m_impl->path;
+}
+
+Server::Stats Server::stats() const
+{
+    const std::lock_guard lock(m_impl->mutex);
+    Stats out = m_impl->stats;
+    out.pools = m_impl->pools.size();
+    return out;
+}
+
+std::string Server::serve()
+{
+    Impl& impl = *m_impl;
+    for (;;) {
+        std::array<pollfd, 2> fds{{{impl.listener.get(), POLLIN, 0}, {impl.wake[0], POLLIN, 0}}};
+        const int ready = ::poll(fds.data(), fds.size(), 1000);
+        if (ready < 0 && errno != EINTR)
+            return "poll: " + errnoText(errno);
+        if (fds[1].revents & POLLIN)
+            return "stopped";
+        if (ready > 0 && (fds[0].revents & POLLIN)) {
+            UniqueFd client(::accept4(impl.listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
+            if (!client.valid())
+                continue;
+            {
+                const std::lock_guard lock(impl.mutex);
+                ++impl.active;
+                impl.lastActivity = Clock::now();
+            }
+            std::thread([&impl, fd = std::move(client)]() mutable {
+                impl.serveConnection(std::move(fd));
+                const std::lock_guard lock(impl.mutex);
+                --impl.active;
+                impl.lastActivity = Clock::now();
+                impl.ended.notify_all();
+            }).detach();
+            continue;
+        }
+        // Every second, or so: the idle time, and whether this executable is still the one installed.
+        std::array<char, 4096> exe{};
+        const ssize_t n = ::readlink("/proc/self/exe", exe.data(), exe.size() - 1);
+        if (n > 0 && std::string_view(exe.data(), static_cast<std::size_t>(n)).ends_with(" (deleted)"))
+            return "its executable was replaced or removed";
+        const std::lock_guard lock(impl.mutex);
+        if (impl.options.idleExit.count() > 0 && impl.active == 0
+            && Clock::now() - impl.lastActivity >= impl.options.idleExit)
+            return fmt::format("idle for {} s", impl.options.idleExit.count());
+    }
+}
+
+} // namespace sb::helper

@@ -1,0 +1,352 @@
+// The run helper (`sandbench serve`, usecases/run_helper.h): `run` and `exec` ask it first and print what they
+// would have printed, the run recorded in the same store; anything that is not this user's own unconfined
+// sandbench, with the same environment, is not served, and the command then runs itself; a command that goes
+// away cancels its run; the helper never stands between a command and its run (a helper that is not there, or
+// cannot take the run, changes nothing but the time).
+
+#include "cli_fixture.h"
+#include "../isolation/proc_scan.h"
+#include "usecases/run_helper.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <regex>
+#include <set>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <thread>
+
+namespace sb::clitest {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+class Helper : public Cli {
+protected:
+    void TearDown() override
+    {
+        stopHelper();
+        Cli::TearDown();
+    }
+
+    fs::path socket() const { return m_dir / "sandbench" / "helper.sock"; }
+    fs::path log() const { return m_dir / "serve.log"; }
+
+    // `sandbench serve` in the background, its stderr in log(); returns once it answers.
+    void startHelper(const std::string& binary = SANDBENCH_CLI)
+    {
+        std::vector<std::string> argv = {binary, "serve", "--idle-exit", "0"};
+        std::vector<char*> raw;
+        for (auto& a : argv)
+            raw.push_back(a.data());
+        raw.push_back(nullptr);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 2, log().c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+        ASSERT_EQ(::posix_spawn(&m_helper, raw[0], &actions, nullptr, raw.data(), environ), 0);
+        posix_spawn_file_actions_destroy(&actions);
+        const auto deadline = Clock::now() + std::chrono::seconds(20);
+        while (readFile(log()).find("listening on") == std::string::npos) {
+            ASSERT_LT(Clock::now(), deadline) << readFile(log());
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    }
+
+    // SIGTERM, as systemd or a person stops it; its exit status.
+    int stopHelper()
+    {
+        if (m_helper <= 0)
+            return -1;
+        ::kill(m_helper, SIGTERM);
+        const int status = waitStatus(m_helper);
+        m_helper = -1;
+        return status;
+    }
+
+    // The helper's log lines that say a run was served (its own exit status in them).
+    int served() const
+    {
+        const std::string text = readFile(log());
+        int count = 0;
+        for (std::size_t at = 0; (at = text.find("sandbox): exit status", at)) != std::string::npos; ++at)
+            ++count;
+        return count;
+    }
+
+    // Waits until the log holds `what` (the helper logs a connection once it has answered it).
+    bool logged(const std::string& what, std::chrono::seconds within = std::chrono::seconds(10)) const
+    {
+        const auto deadline = Clock::now() + within;
+        while (readFile(log()).find(what) == std::string::npos) {
+            if (Clock::now() > deadline)
+                return false;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return true;
+    }
+
+    // `exec --level process --json --store … -- COMMAND`, expecting exit status 0 and JSON on stdout.
+    json exec(const std::string& command)
+    {
+        const auto r = cli("exec --level process --json" + store() + " -- " + command);
+        EXPECT_EQ(r.status, 0) << command << "\n" << r.out;
+        auto parsed = json::parse(r.out, nullptr, false);
+        EXPECT_FALSE(parsed.is_discarded()) << command << ": not JSON: " << r.out;
+        return parsed.is_discarded() ? json::object() : parsed;
+    }
+
+    pid_t m_helper = -1;
+};
+
+TEST_F(Helper, RunAndExecAreServedAsTheCommandWouldMakeThemAndRecorded)
+{
+    startHelper();
+    const std::string snippet = write("hello.py", "print('hello from a snippet')\n");
+
+    const json viaHelper = exec("/bin/echo served");
+    EXPECT_EQ(viaHelper.value("outcome", ""), "ok") << viaHelper.dump();
+    EXPECT_EQ(viaHelper.value("stdout", ""), "served\n");
+    EXPECT_TRUE(viaHelper.value("recorded", false));
+    const json snippetRun = run("run " + snippet);
+    EXPECT_EQ(snippetRun.value("stdout", ""), "hello from a snippet\n") << snippetRun.dump();
+    ASSERT_TRUE(logged("python hello.py"));
+    EXPECT_EQ(served(), 2) << readFile(log());
+
+    // What a command prints is the same through the helper as without one, field for field but the run's own.
+    ::setenv("SANDBENCH_HELPER", "off", 1);
+    const json direct = exec("/bin/echo served");
+    ::unsetenv("SANDBENCH_HELPER");
+    EXPECT_EQ(served(), 2) << "SANDBENCH_HELPER=off asked the helper";
+    for (const auto& [key, value] : direct.items()) {
+        EXPECT_TRUE(viaHelper.contains(key)) << key;
+        if (key == "outcome" || key == "stdout" || key == "exit_code" || key == "recorded" || key == "policy"
+            || key == "policy_source" || key == "isolation" || key == "limits") {
+            EXPECT_EQ(viaHelper[key], value) << key;
+        }
+    }
+    EXPECT_EQ(viaHelper.size(), direct.size()) << viaHelper.dump() << "\n" << direct.dump();
+
+    // In the store at once, for every other process, and in the audit log, which verifies.
+    const json history = run("history --limit 10");
+    std::set<std::string> ids;
+    for (const auto& entry : history)
+        ids.insert(entry.value("run_id", ""));
+    EXPECT_TRUE(ids.count(viaHelper.value("run_id", ""))) << history.dump();
+    EXPECT_TRUE(ids.count(snippetRun.value("run_id", ""))) << history.dump();
+    EXPECT_EQ(cli("audit verify" + store()).status, 0);
+}
+
+TEST_F(Helper, TheRunsOutputAndExitStatusAreTheCommandsOwn)
+{
+    startHelper();
+    const std::string program = "echo out; echo err >&2; exit 3";
+    const std::string command = std::string(SANDBENCH_CLI) + " exec --level process" + store() + " -- /bin/sh -c "
+                                + quoted(program) + " 2>" + (m_dir / "err").string();
+    const auto viaHelper = shell(command);
+    const std::string servedErr = readFile(m_dir / "err");
+    ::setenv("SANDBENCH_HELPER", "off", 1);
+    const auto direct = shell(command);
+    ::unsetenv("SANDBENCH_HELPER");
+    const std::string directErr = readFile(m_dir / "err");
+    EXPECT_EQ(served(), 1) << readFile(log());
+    EXPECT_EQ(viaHelper.status, 10); // error: the program's own status is not 0
+    EXPECT_EQ(viaHelper.status, direct.status);
+    EXPECT_EQ(viaHelper.out, "out\n");
+    EXPECT_EQ(viaHelper.out, direct.out);
+    // stderr: the program's, then the summary line, whose run id and times are the run's own.
+    const std::regex times("[0-9]+ ms|run [0-9a-f-]+|peak [0-9.]+ [KMG]?i?B");
+    EXPECT_EQ(std::regex_replace(servedErr, times, "_"), std::regex_replace(directErr, times, "_"));
+    EXPECT_EQ(servedErr.rfind("err\n[sandbench] error", 0), 0u) << servedErr;
+}
+
+TEST_F(Helper, WhatIsNotThisUsersOwnUnconfinedSandbenchWithTheSameEnvironmentIsNotServed)
+{
+    startHelper();
+    // A confined process (every sandboxed run has no_new_privs): refused, and the command runs itself.
+    const auto confined = shell("setpriv --no-new-privs " + std::string(SANDBENCH_CLI) + " exec --level process --json"
+                                + store() + " -- /bin/echo confined 2>/dev/null");
+    EXPECT_EQ(confined.status, 0) << confined.out;
+    EXPECT_NE(confined.out.find("confined\\n"), std::string::npos) << confined.out;
+    EXPECT_TRUE(logged("is confined (no_new_privs 1")) << readFile(log());
+
+    // Another environment for the run or its record: declined, and the command runs itself.
+    const fs::path otherTmp = m_dir / "other-tmp";
+    fs::create_directories(otherTmp);
+    const auto elsewhere = shell("TMPDIR=" + otherTmp.string() + " " + SANDBENCH_CLI + " exec --level process --json"
+                                 + store() + " -- /bin/echo elsewhere 2>/dev/null");
+    EXPECT_EQ(elsewhere.status, 0) << elsewhere.out;
+    EXPECT_TRUE(logged("differs from the helper's: $TMPDIR")) << readFile(log());
+
+    // Another program on the socket (this test, speaking the helper's wire): refused before it may ask.
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::strncpy(address.sun_path, socket().c_str(), sizeof address.sun_path - 1);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0) << std::strerror(errno);
+    std::string answer;
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;)
+        answer.append(buffer, static_cast<std::size_t>(n));
+    ::close(fd);
+    ASSERT_GE(answer.size(), 5u);
+    EXPECT_EQ(answer[4], 'D') << answer;
+    EXPECT_NE(answer.find("does not run this executable"), std::string::npos) << answer;
+
+    // Another build of sandbench: the command does not take a helper that is not its own executable.
+    const fs::path copy = m_dir / "copy";
+    fs::create_directories(copy);
+    fs::copy_file(SANDBENCH_CLI, copy / "sandbench");
+    fs::copy_file(fs::path(SANDBENCH_CLI).parent_path() / "sandbench-launcher", copy / "sandbench-launcher");
+    const auto other = shell((copy / "sandbench").string() + " exec --level process --json" + store()
+                             + " -- /bin/echo another-build 2>/dev/null");
+    EXPECT_EQ(other.status, 0) << other.out;
+    EXPECT_NE(other.out.find("another-build"), std::string::npos) << other.out;
+
+    EXPECT_EQ(served(), 0) << readFile(log());
+    // Every one of those runs is in the store.
+    EXPECT_EQ(run("history --limit 10").size(), 3u);
+}
+
+TEST_F(Helper, ACommandThatGoesAwayCancelsItsRunAndTheHelperGoesOn)
+{
+    startHelper();
+    const std::string marker = "helper-cancel-" + m_dir.filename().string();
+    const pid_t command = spawnCli({"exec", "--level", "process", "--timeout-ms", "60000", "--store", m_store, "--",
+                                    "/bin/sh", "-c", "sleep 50; echo " + marker},
+                                   m_dir / "out");
+    ASSERT_GT(command, 0);
+    // Under way: the program runs.
+    const auto deadline = Clock::now() + std::chrono::seconds(20);
+    while (test::processesWithMarker(marker).size() < 2) { // the command and the program's shell
+        ASSERT_LT(Clock::now(), deadline);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ::kill(command, SIGKILL);
+    waitStatus(command);
+    ASSERT_TRUE(logged("cancelled: the command went away", std::chrono::seconds(20))) << readFile(log());
+    EXPECT_EQ(test::processesWithMarker(marker), std::vector<pid_t>{});
+    // It serves the next command.
+    EXPECT_EQ(exec("/bin/echo next").value("stdout", ""), "next\n");
+    EXPECT_EQ(served(), 2) << readFile(log());
+}
+
+TEST_F(Helper, AStoreRemovedOrReplacedIsOpenedAnew)
+{
+    startHelper();
+    EXPECT_EQ(exec("/bin/true").value("outcome", ""), "ok");
+    for (const char* suffix : {"", "-wal", "-shm"})
+        fs::remove(m_store + suffix);
+    const json again = exec("/bin/true");
+    EXPECT_TRUE(again.value("recorded", false)) << again.dump();
+    const json history = run("history");
+    ASSERT_EQ(history.size(), 1u) << history.dump();
+    EXPECT_EQ(history[0].value("run_id", ""), again.value("run_id", ""));
+    EXPECT_EQ(served(), 2) << readFile(log());
+}
+
+TEST_F(Helper, ARelativeStorePathIsInTheCommandsFolder)
+{
+    startHelper();
+    const auto r = shell("cd " + quoted(m_dir.string()) + " && " + SANDBENCH_CLI
+                         + " exec --level process --json --store relative.db -- /bin/true 2>/dev/null");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_TRUE(fs::exists(m_dir / "relative.db"));
+    EXPECT_EQ(served(), 1) << readFile(log());
+}
+
+TEST_F(Helper, ItListensOnlyInAPrivateFolderAndOnlyOnce)
+{
+    startHelper();
+    const auto second = cli("serve --idle-exit 1", true);
+    EXPECT_EQ(second.status, 1) << second.out;
+    EXPECT_NE(second.out.find("a helper already answers on " + socket().string()), std::string::npos) << second.out;
+    EXPECT_EQ(stopHelper(), 0);
+    EXPECT_FALSE(fs::exists(socket())) << "the socket stays after the helper ended";
+    EXPECT_TRUE(logged("ended (stopped)"));
+
+    // A folder others may enter: no helper listens there, and no command asks one there.
+    ::chmod((m_dir / "sandbench").c_str(), 0755);
+    const auto open = cli("serve --idle-exit 1", true);
+    EXPECT_EQ(open.status, 1) << open.out;
+    EXPECT_NE(open.out.find("is not this user's own private folder"), std::string::npos) << open.out;
+    EXPECT_EQ(exec("/bin/echo alone").value("stdout", ""), "alone\n");
+}
+
+TEST_F(Helper, ItEndsWhenIdle)
+{
+    const auto began = Clock::now();
+    const auto idle = cli("serve --idle-exit 1", true);
+    EXPECT_EQ(idle.status, 0) << idle.out;
+    EXPECT_NE(idle.out.find("ended (idle for 1 s)"), std::string::npos) << idle.out;
+    EXPECT_LT(Clock::now() - began, std::chrono::seconds(30));
+}
+
+// Every environment variable core and the command line read is in the helper's context (usecases/run_helper.h),
+// or says why it does not bear on a run the helper serves: a variable read by the helper instead of the command
+// would silently change a run or its record.
+TEST(HelperContext, EveryVariableTheCodeReadsIsInTheContextOrDoesNotBearOnARun)
+{
+    const std::map<std::string, std::string> notForARun = {
+        {"SANDBENCH_STORE", "the command locates the store and sends where it is"},
+        {"XDG_DATA_HOME", "the command locates the store and sends where it is"},
+        {"XDG_RUNTIME_DIR", "where the helper's socket is: a command finds only the helper that shares it"},
+        {"SANDBENCH_CONFIG", "the cluster's configuration, which run and exec do not read"},
+        {"SLURM_ARRAY_TASK_ID", "a cluster task's index, which run and exec do not read"},
+        {"SANDBENCH_HELPER", "whether the command asks a helper at all"},
+    };
+    // Reads whose name is not written at the call: the file, and what it reads.
+    const std::map<std::string, std::string> indirect = {
+        {"core/store/audit_key.cpp", "kAuditKeysEnv: SANDBENCH_AUDIT_KEYS, in the context"},
+        {"core/isolation/runner.cpp", "the policy's env_pass names: a policy with env_pass is not asked"},
+        {"core/usecases/run_helper.cpp", "the context's own variables"},
+    };
+    std::set<std::string> contextNames;
+    for (const auto name : helper::kContextVariables)
+        contextNames.insert(std::string(name));
+
+    const fs::path root = SANDBENCH_SOURCE_DIR;
+    const std::regex literal(R"re(getenv\(\s*"([A-Za-z_0-9]+)"\s*\))re");
+    const std::regex anyCall(R"re(\bgetenv\s*\()re");
+    int files = 0;
+    for (const char* top : {"core", "app"}) {
+        for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
+            const auto ext = entry.path().extension();
+            if (!entry.is_regular_file() || (ext != ".cpp" && ext != ".h"))
+                continue;
+            ++files;
+            const std::string text = readFile(entry.path());
+            const std::string relative = fs::relative(entry.path(), root).string();
+            const auto calls = std::distance(std::sregex_iterator(text.begin(), text.end(), anyCall), std::sregex_iterator());
+            long literals = 0;
+            for (auto it = std::sregex_iterator(text.begin(), text.end(), literal); it != std::sregex_iterator(); ++it) {
+                ++literals;
+                const std::string name = (*it)[1];
+                EXPECT_TRUE(contextNames.count(name) || notForARun.count(name))
+                    << relative << " reads $" << name
+                    << ": add it to helper::kContextVariables, or here with why it does not bear on a run";
+            }
+            if (calls > literals) {
+                EXPECT_TRUE(indirect.count(relative))
+                    << relative << " reads a variable whose name is not written at the call: say here what it reads";
+            }
+        }
+    }
+    EXPECT_GT(files, 100) << "the source tree was not found at " << root;
+}
+
+} // namespace
+} // namespace sb::clitest
