@@ -24,6 +24,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <thread>
 
 namespace sb::clitest {
@@ -80,6 +81,24 @@ protected:
     std::string ourJobs() const
     {
         return trimmed(shell("squeue --noheader --name=sandbench-scan,sandbench-eval,sandbench-batch,sandbench-agent 2>&1").out);
+    }
+
+    // Nothing of this test's runs left in the cluster. A task that has written its result, or that scancel
+    // ended, is COMPLETING (CG) a moment after its command returned while slurmd tears it down; any other
+    // state (pending, running) left behind is a failure at once, and so is a CG task that never leaves.
+    void expectNoJobsLeft() const
+    {
+        const std::string format = " --format='%i|%T' --name=sandbench-scan,sandbench-eval,sandbench-batch,sandbench-agent 2>&1";
+        const auto deadline = std::chrono::steady_clock::now() + 60s;
+        std::string left = trimmed(shell("squeue --noheader" + format).out);
+        std::istringstream listed(left);
+        for (std::string line; std::getline(listed, line);)
+            EXPECT_NE(line.find("|COMPLETING"), std::string::npos) << "left in the cluster: " << left;
+        while (!left.empty() && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(20ms);
+            left = trimmed(shell("squeue --noheader" + format).out);
+        }
+        EXPECT_EQ(left, "");
     }
 
     // Ctrl-C to a command whose jobs Slurm lists: it exits 1 saying it cancelled them, and Slurm lists none.
@@ -284,7 +303,7 @@ TEST_F(SlurmCli, AMissingOrDamagedSnapshotIsRefusedAsLocallyBeforeAnyJob)
     r = cli(impact + " --data demo --backend slurm", true);
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.out.find("dataset demo: the stored snapshot is damaged"), std::string::npos) << r.out;
-    EXPECT_EQ(ourJobs(), "");
+    expectNoJobsLeft();
     EXPECT_TRUE(spoolIsEmpty());
 }
 
@@ -314,7 +333,7 @@ void SlurmCli::interruptAndExpectCancelled(pid_t command)
     EXPECT_EQ(waitFor(command), 1);
     EXPECT_NE(readFile(m_dir / "err").find("cancelled: the Slurm jobs were cancelled (scancel)"), std::string::npos)
         << readFile(m_dir / "err");
-    EXPECT_EQ(ourJobs(), "");
+    expectNoJobsLeft();
 }
 
 // The processes whose command line has these words in a row (a task: "rules", "task", ..., "--stage", "eval").
@@ -381,7 +400,7 @@ TEST_F(SlurmCli, ATaskKilledMidRunIsRetriedThenReported)
     const auto out = nlohmann::json::parse(readFile(m_dir / "out"));
     EXPECT_EQ(out.value("ok", true), false);
     EXPECT_FALSE(out.contains("affected"));
-    EXPECT_EQ(ourJobs(), "");
+    expectNoJobsLeft();
 }
 
 TEST_F(SlurmCli, CtrlCCancelsEveryJobAndLeavesNoneBehind)
@@ -438,7 +457,7 @@ TEST_F(SlurmCli, TheSpoolSaysHowFarAJobIsAndJobsCancelCancelsIt)
                        "): the Slurm jobs were cancelled (scancel)"),
               std::string::npos)
         << err;
-    EXPECT_EQ(ourJobs(), "");
+    expectNoJobsLeft();
     EXPECT_TRUE(processesWith({"rules", "task"}).empty());
     EXPECT_TRUE(spoolIsEmpty());
 }
@@ -467,11 +486,7 @@ TEST_F(SlurmCli, ACommandKilledOutrightLeavesAGoneJobWhoseRemovalCancelsItsJobs)
     EXPECT_NE(cli("jobs list").out.find("  gone  rules  "), std::string::npos);
     const Output removed = cli("jobs remove " + jobs[0].at("id").get<std::string>(), true);
     EXPECT_EQ(removed.status, 0) << removed.out;
-    // scancel'd tasks are COMPLETING a moment.
-    const auto gone = std::chrono::steady_clock::now() + 60s;
-    while (!ourJobs().empty() && std::chrono::steady_clock::now() < gone)
-        std::this_thread::sleep_for(20ms);
-    EXPECT_EQ(ourJobs(), "");
+    expectNoJobsLeft();
     EXPECT_TRUE(spoolIsEmpty());
 }
 
@@ -518,7 +533,7 @@ TEST_F(SlurmCli, ABatchOfTheDemoCasesEndsAsExpectedEachRunRecordedHere)
     EXPECT_EQ(recorded, runIds);
     EXPECT_EQ(cli("audit verify" + store()).status, 0);
     EXPECT_TRUE(spoolIsEmpty());
-    EXPECT_EQ(ourJobs(), "");
+    expectNoJobsLeft();
 }
 
 TEST_F(SlurmCli, DoctorReportsTheBackend)
@@ -596,7 +611,7 @@ TEST_F(SlurmCli, WhatIsMisconfiguredIsRefusedNamingIt)
         << r.out;
     // --shards and --partition only go with --backend.
     EXPECT_EQ(cli("rules impact --baseline a.yaml --candidate b.yaml --data x.csv --shards 3").status, 2);
-    EXPECT_EQ(ourJobs(), "");
+    expectNoJobsLeft();
 }
 
 TEST_F(SlurmCli, AFolderOfCsvPartsIsTheLocalJson)
@@ -669,7 +684,7 @@ TEST_F(SlurmCli, AFolderOfCsvPartsIsTheLocalJson)
     const Output headers = cli(impact + " --backend slurm --shards 3", true);
     EXPECT_EQ(headers.status, 1);
     EXPECT_NE(headers.out.find("p9.csv: its header differs"), std::string::npos) << headers.out;
-    EXPECT_EQ(ourJobs(), "");
+    expectNoJobsLeft();
     EXPECT_TRUE(spoolIsEmpty());
 }
 
@@ -816,7 +831,7 @@ TEST_F(SlurmAgent, ASessionOnANodeIsRecordedHereAsALocalOneIs)
 
     // Nothing is left on the cluster or in the spool.
     EXPECT_TRUE(spoolIsEmpty());
-    EXPECT_EQ(ourJobs(), "");
+    expectNoJobsLeft();
 }
 
 TEST_F(SlurmAgent, CtrlCCancelsTheSessionsJobAndRecordsNothing)
@@ -852,7 +867,7 @@ TEST_F(SlurmAgent, LiveControlIsRefusedAndNothingIsSubmitted)
     EXPECT_NE(r.status, 0);
     EXPECT_NE(r.out.find("--step needs live control"), std::string::npos) << r.out;
     EXPECT_TRUE(spoolIsEmpty());
-    EXPECT_EQ(ourJobs(), "");
+    expectNoJobsLeft();
 }
 
 } // namespace
