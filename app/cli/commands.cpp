@@ -129,15 +129,15 @@ int reportRecord(const RunRecord& record, const RunOptions& options, std::ostrea
 // status; nullopt when the command runs it itself. A helper that took the run and then failed is reported, and
 // the run is not made again.
 std::optional<int> runThroughHelper(std::optional<helper::Client>& helper, const RunRequest& request,
-                                    const RunOptions& options)
+                                    const RunOptions& options, bool policyFromAsked)
 {
     if (!helper)
         return std::nullopt;
     StoreLocation store = Store::locate(options.store);
     std::error_code error;
     store.path = std::filesystem::absolute(store.path, error); // the helper's folder is not this command's
-    helper::Request asked{RunOrder{request, askedPolicy(options), options.sandbox}, std::move(store),
-                          helper::contextOfThisProcess(), options.json};
+    helper::Request asked{RunOrder{request, askedPolicy(options), options.sandbox}, policyFromAsked,
+                          std::move(store), helper::contextOfThisProcess(), options.json};
     auto reply = helper->ask(asked);
     helper.reset();
     if (!reply) {
@@ -150,12 +150,30 @@ std::optional<int> runThroughHelper(std::optional<helper::Client>& helper, const
     return reply->status;
 }
 
-// Runs the request through the run use case and prints the result: through the helper when one takes it, else
-// here.
+// Settles the request's policy from --policy, --level, --timeout-ms and --memory-mb, runs it through the run use
+// case and prints the result: through the helper when one takes it, else here. Without --policy the helper
+// settles the policy itself, as this command would (its probe of the deepest level is done already).
 int runAndReport(RunRequest request, const RunOptions& options, std::optional<helper::Client> helper)
 {
-    if (auto status = runThroughHelper(helper, request, options))
+    const RunPolicyRequest asked = askedPolicy(options);
+    const bool helperSettles = helper && asked.policy.empty();
+    auto settle = [&]() -> std::optional<int> {
+        auto policy = resolveRunPolicy(asked);
+        if (!policy)
+            return reportError(policy.error().message);
+        request.policy = std::move(*policy);
+        return std::nullopt;
+    };
+    if (!helperSettles) {
+        if (auto failed = settle())
+            return *failed;
+    }
+    if (auto status = runThroughHelper(helper, request, options, helperSettles))
         return *status;
+    if (helperSettles) {
+        if (auto failed = settle())
+            return *failed;
+    }
     const Runner runner;
     // The run's sandbox is prepared on the other core while the store opens (a run in a sandbox, whose policy
     // and workspace the store holds, starts cold).
@@ -163,7 +181,7 @@ int runAndReport(RunRequest request, const RunOptions& options, std::optional<he
     auto store = openStore(options.store);
     if (!store)
         return reportError(store.error().message);
-    auto record = runAndRecord(*store, runner, RunOrder{std::move(request), askedPolicy(options), options.sandbox},
+    auto record = runAndRecord(*store, runner, RunOrder{std::move(request), asked, options.sandbox},
                                std::move(ahead));
     if (!record)
         return reportError(record.error().message);
@@ -198,12 +216,7 @@ std::string shellQuote(const std::string& word)
 int runCommand(const RunOptions& options)
 {
     std::optional<helper::Client> helper = helperFor(options);
-    auto policy = resolveRunPolicy(askedPolicy(options));
-    if (!policy)
-        return reportError(policy.error().message);
-
     RunRequest request;
-    request.policy = *policy;
     if (!options.language.empty()) {
         request.language = *languageFromString(options.language); // validated by the parser
     } else {
@@ -221,12 +234,8 @@ int runCommand(const RunOptions& options)
 int execCommand(const RunOptions& options)
 {
     std::optional<helper::Client> helper = helperFor(options);
-    auto policy = resolveRunPolicy(askedPolicy(options));
-    if (!policy)
-        return reportError(policy.error().message);
     RunRequest request;
     request.language = Language::Command;
-    request.policy = *policy;
     request.command = options.command;
     for (const auto& word : options.command)
         request.source += (request.source.empty() ? "" : " ") + shellQuote(word);
@@ -285,7 +294,8 @@ int serveCommand(std::int64_t idleSeconds)
     for (const int signal : {SIGTERM, SIGINT, SIGHUP})
         ::sigaction(signal, &action, nullptr);
     ::signal(SIGPIPE, SIG_IGN); // a log read by nobody any more does not end the helper
-    serverOptions.log(fmt::format("listening on {} (pid {}){}", (*server)->path().string(), ::getpid(),
+    serverOptions.log(fmt::format("listening on {} ({}pid {}){}", (*server)->path().string(),
+                                  (*server)->activated() ? "socket activation, " : "", ::getpid(),
                                   idleSeconds > 0 ? fmt::format("; exits after {} s without a command", idleSeconds)
                                                   : std::string()));
     const std::string why = (*server)->serve();

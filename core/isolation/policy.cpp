@@ -15,7 +15,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <list>
 #include <map>
+#include <mutex>
 #include <ranges>
 #include <set>
 #include <sstream>
@@ -1208,7 +1210,38 @@ void renderAgent(YAML::Emitter& out, const AgentPolicy& agent)
 
 } // namespace
 
+namespace {
+
+std::string emitPolicy(const Policy& policy);
+
+} // namespace
+
 std::string renderPolicy(const Policy& policy)
+{
+    // Every recorded run renders its policy, and runs come in a few policies: the YAML emitter costs more than
+    // the rest of a run's record, comparing a policy with the last few rendered far less.
+    static std::mutex mutex;
+    static std::list<std::pair<Policy, std::string>> rendered; // the most recently rendered first
+    {
+        const std::lock_guard lock(mutex);
+        for (auto it = rendered.begin(); it != rendered.end(); ++it) {
+            if (it->first == policy) {
+                rendered.splice(rendered.begin(), rendered, it);
+                return it->second;
+            }
+        }
+    }
+    std::string text = emitPolicy(policy);
+    const std::lock_guard lock(mutex);
+    rendered.emplace_front(policy, text);
+    if (rendered.size() > 4)
+        rendered.pop_back();
+    return text;
+}
+
+namespace {
+
+std::string emitPolicy(const Policy& policy)
 {
     YAML::Emitter out;
     out << YAML::BeginMap;
@@ -1248,6 +1281,8 @@ std::string renderPolicy(const Policy& policy)
     out << YAML::EndMap;
     return out.c_str();
 }
+
+} // namespace
 
 std::vector<std::string> builtinPresetNames()
 {

@@ -61,16 +61,12 @@ Result<void> applySandbox(const Store& store, const SandboxHold& held, RunOrder&
 Result<Policy> resolveRunPolicy(const RunPolicyRequest& asked)
 {
     Policy policy;
-    policy.level = highestAvailableLevel();
     bool namesLevel = false;
     if (!asked.policy.empty()) {
         auto loaded = loadPolicyOrPreset(asked.policy, namesLevel);
         if (!loaded)
             return loaded;
-        const IsolationLevel fallback = policy.level;
         policy = *loaded;
-        if (!namesLevel)
-            policy.level = fallback;
     }
     if (asked.level) {
         // A policy that names its level needs it: a level may ask for more, not for less (fail closed).
@@ -79,6 +75,9 @@ Result<Policy> resolveRunPolicy(const RunPolicyRequest& asked)
                                     "not allow a lower one (allow_lower_level)",
                                     toString(*asked.level), asked.policy, toString(policy.level)));
         policy.level = *asked.level;
+    } else if (!namesLevel) {
+        // Probed only here, where it is the answer: the probe starts a process in a user namespace.
+        policy.level = highestAvailableLevel();
     }
     applyAskedLimits(policy, asked);
     return policy;

@@ -16,10 +16,12 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fcntl.h>
 #include <list>
 #include <mutex>
 #include <poll.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -44,6 +46,7 @@ const std::vector<std::string_view> kContextVariables = {
 namespace {
 
 // Frame kinds.
+constexpr char kHello = 'H';
 constexpr char kRequest = 'Q';
 constexpr char kAccepted = 'A';
 constexpr char kDeclined = 'D';
@@ -206,6 +209,10 @@ std::optional<std::string> whyNotTrusted(pid_t pid, uid_t uid, bool mustBeUnconf
     const auto theirMounts = fileId(proc + "/ns/mnt");
     if (!ownMounts || !theirMounts || !(*ownMounts == *theirMounts))
         return fmt::format("pid {} is in another mount namespace", pid);
+    const auto ownUsers = fileId("/proc/self/ns/user");
+    const auto theirUsers = fileId(proc + "/ns/user");
+    if (!ownUsers || !theirUsers || !(*ownUsers == *theirUsers))
+        return fmt::format("pid {} is in another user namespace", pid);
     std::array<char, 16> root{};
     const ssize_t n = ::readlink((proc + "/root").c_str(), root.data(), root.size());
     if (n != 1 || root[0] != '/')
@@ -274,16 +281,16 @@ json requestToJson(const Request& request)
         {"request",
          {{"language", std::string(toString(run.language))},
           {"source", run.source},
-          {"policy", renderPolicy(run.policy)},
+          {"policy", request.policyFromAsked ? json(nullptr) : json(renderPolicy(run.policy))},
           {"label", run.label},
           {"command", run.command}}},
     };
 }
 
-// The request as sent, its policy text still to be parsed.
+// The request as sent, its policy text still to be parsed (none: resolved from what was asked).
 struct Received {
     Request request;
-    std::string policyText;
+    std::optional<std::string> policyText;
 };
 
 Result<Received> requestFromJson(const json& in)
@@ -317,11 +324,76 @@ Result<Received> requestFromJson(const json& in)
         request.source = run.at("source").get<std::string>();
         request.label = run.at("label").get<std::string>();
         request.command = run.at("command").get<std::vector<std::string>>();
-        out.policyText = run.at("policy").get<std::string>();
+        if (run.at("policy").is_null())
+            out.request.policyFromAsked = true;
+        else
+            out.policyText = run.at("policy").get<std::string>();
         return out;
     } catch (const json::exception& e) {
         return fail(std::string("the request is not one this helper reads: ") + e.what());
     }
+}
+
+// How long a command waits for the helper's hello: a helper that socket activation starts for this very
+// connection answers once it has started (tens of milliseconds); past this the command runs itself.
+constexpr auto kHelloTimeout = std::chrono::seconds(2);
+
+// The helper's hello, with the credentials the kernel attached to it (the receiving socket has SO_PASSCRED): the
+// process that wrote it, whoever made the socket. A decline instead is an error saying why.
+Result<ucred> readHello(int fd, Clock::time_point deadline)
+{
+    std::array<char, 5> header{};
+    alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(ucred))> control{};
+    iovec io{header.data(), header.size()};
+    msghdr message{};
+    message.msg_iov = &io;
+    message.msg_iovlen = 1;
+    message.msg_control = control.data();
+    message.msg_controllen = control.size();
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+        pollfd p{fd, POLLIN, 0};
+        const int ready = left.count() > 0 ? ::poll(&p, 1, static_cast<int>(left.count())) : 0;
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0)
+            return fail(ready == 0 ? "no hello (timed out)" : errnoText(errno));
+        break;
+    }
+    ssize_t n = 0;
+    do {
+        n = ::recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return fail(errnoText(errno));
+    if (n == 0)
+        return fail("it ended the connection before its hello");
+    std::optional<ucred> credentials;
+    for (cmsghdr* c = CMSG_FIRSTHDR(&message); c; c = CMSG_NXTHDR(&message, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS && c->cmsg_len == CMSG_LEN(sizeof(ucred))) {
+            ucred found{};
+            std::memcpy(&found, CMSG_DATA(c), sizeof found);
+            credentials = found;
+        }
+    }
+    // The rest of the frame: from the same writer (a stream does not join writes of different credentials).
+    if (auto rest = readExactly(fd, header.data() + n, header.size() - static_cast<std::size_t>(n), deadline); !rest)
+        return std::unexpected(rest.error());
+    std::uint32_t size = 0;
+    for (int i = 0; i < 4; ++i)
+        size |= static_cast<std::uint32_t>(static_cast<unsigned char>(header[static_cast<std::size_t>(i)])) << (8 * i);
+    if (size > 4096)
+        return fail("a hello of more than 4096 bytes");
+    std::string payload(size, '\0');
+    if (auto read = readExactly(fd, payload.data(), size, deadline); !read)
+        return std::unexpected(read.error());
+    if (header[4] == kDeclined)
+        return fail("it declined: " + payload);
+    if (header[4] != kHello)
+        return fail("it answered what this command does not read");
+    if (!credentials)
+        return fail("its hello came without its credentials");
+    return *credentials;
 }
 
 } // namespace
@@ -369,9 +441,17 @@ Result<Client> Client::connect()
     UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
     if (!fd.valid())
         return fail("socket: " + errnoText(errno));
+    // The helper's credentials come with its hello, set by the kernel (SO_PASSCRED): SO_PEERCRED would name
+    // whoever listens, which under socket activation is systemd.
+    const int on = 1;
+    if (::setsockopt(fd.get(), SOL_SOCKET, SO_PASSCRED, &on, sizeof on) != 0)
+        return fail("SO_PASSCRED: " + errnoText(errno));
     if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0)
         return fail(path.string() + ": " + errnoText(errno));
-    if (auto why = whyNotTrustedPeer(fd.get(), false))
+    auto hello = readHello(fd.get(), Clock::now() + kHelloTimeout);
+    if (!hello)
+        return fail("the helper on " + path.string() + ": " + hello.error().message);
+    if (auto why = whyNotTrusted(hello->pid, hello->uid, false))
         return fail("the helper on " + path.string() + " is not this user's sandbench: " + *why);
     return Client(std::move(fd));
 }
@@ -379,6 +459,8 @@ Result<Client> Client::connect()
 std::optional<std::string> Client::whyNotAskable(const Request& request)
 {
     const RunRequest& run = request.order.request;
+    if (request.policyFromAsked && !request.order.asked.policy.empty())
+        return std::string("a --policy reference to resolve (it means what it means in the command's folder)");
     if (!request.order.sandbox.empty() || !run.workspace.empty())
         return std::string("a run in a sandbox's workspace");
     if (run.channelIn >= 0 || run.channelOut >= 0)
@@ -441,13 +523,14 @@ struct Server::Impl {
     Handler handler;
     fs::path path;
     FileId socketFile;
+    bool activated = false; // the listener came from socket activation
     UniqueFd listener;
     std::array<int, 2> wake{-1, -1}; // stop(): a byte on wake[1]
     Environment context = contextOfThisProcess();
 
     mutable std::mutex mutex;
     std::condition_variable ended; // a connection ended
-    std::size_t active = 0;
+    std::size_t active = 0;        // connections accepted and not yet ended, queued ones too
     Clock::time_point lastActivity = Clock::now();
     std::atomic<bool> stopping{false};
     Stats stats;
@@ -463,6 +546,22 @@ struct Server::Impl {
     // Policies parsed lately, by their text.
     std::list<std::pair<std::string, Policy>> policies;
 
+    // Connection workers, kept for the next connection rather than started for each: the command waits for a
+    // thread's end, and glibc gives an ended thread's stack back with madvise, a TLB shootdown on every core.
+    static constexpr std::size_t kMaxWorkers = 64;
+    std::vector<std::thread> workers;
+    std::deque<UniqueFd> queued;
+    std::size_t idleWorkers = 0;
+    std::condition_variable workReady;
+
+    // One thread watches the connections whose runs are under way (epoll, each with the id of its watch): a
+    // command that goes away cancels its run. The id 0 is the wake that ends the watching.
+    UniqueFd epoll;
+    UniqueFd watcherWake;
+    std::thread watcher;
+    std::map<std::uint64_t, std::atomic<bool>*> watched;
+    std::uint64_t nextWatch = 1;
+
     ~Impl()
     {
         for (int fd : wake) {
@@ -471,14 +570,114 @@ struct Server::Impl {
         }
     }
 
+    // Takes an accepted connection: an idle worker serves it, else a new one while there are fewer than
+    // kMaxWorkers; past that it waits its turn (a command waits 2 s for its run to be taken, then runs it itself).
+    void enqueue(UniqueFd fd)
+    {
+        const std::lock_guard lock(mutex);
+        ++active;
+        lastActivity = Clock::now();
+        queued.push_back(std::move(fd));
+        if (idleWorkers < queued.size() && workers.size() < kMaxWorkers)
+            workers.emplace_back([this] { work(); });
+        workReady.notify_one();
+    }
+
+    void work()
+    {
+        std::unique_lock lock(mutex);
+        for (;;) {
+            ++idleWorkers;
+            workReady.wait(lock, [&] { return stopping.load() || !queued.empty(); });
+            --idleWorkers;
+            if (stopping.load()) {
+                // Connections not yet served end unanswered: their commands run their runs themselves.
+                active -= queued.size();
+                queued.clear();
+                ended.notify_all();
+                return;
+            }
+            UniqueFd fd = std::move(queued.front());
+            queued.pop_front();
+            lock.unlock();
+            serveConnection(std::move(fd));
+            lock.lock();
+            --active;
+            lastActivity = Clock::now();
+            ended.notify_all();
+        }
+    }
+
+    // Watches `fd` for its command going away, which sets `cancel` (stop() sets it too); an error when the
+    // connection cannot be watched.
+    Result<std::uint64_t> watch(int fd, std::atomic<bool>* cancel)
+    {
+        const std::lock_guard lock(mutex);
+        const std::uint64_t id = nextWatch++;
+        epoll_event event{};
+        event.events = EPOLLRDHUP | EPOLLONESHOT;
+        event.data.u64 = id;
+        if (::epoll_ctl(epoll.get(), EPOLL_CTL_ADD, fd, &event) != 0)
+            return fail("cannot watch the connection: " + errnoText(errno));
+        watched[id] = cancel;
+        if (stopping.load())
+            cancel->store(true);
+        return id;
+    }
+
+    void unwatch(int fd, std::uint64_t id)
+    {
+        (void)::epoll_ctl(epoll.get(), EPOLL_CTL_DEL, fd, nullptr);
+        const std::lock_guard lock(mutex);
+        watched.erase(id); // an event of this watch still on its way finds nothing
+    }
+
+    void watchConnections()
+    {
+        for (;;) {
+            std::array<epoll_event, 16> events{};
+            const int n = ::epoll_wait(epoll.get(), events.data(), static_cast<int>(events.size()), -1);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0) {
+                log("epoll_wait: " + errnoText(errno) + ": no command going away can cancel its run any more; "
+                    "the helper stops");
+                stop();
+                return;
+            }
+            const std::lock_guard lock(mutex);
+            for (int i = 0; i < n; ++i) {
+                const std::uint64_t id = events[static_cast<std::size_t>(i)].data.u64;
+                if (id == 0)
+                    return;
+                if (auto it = watched.find(id); it != watched.end())
+                    it->second->store(true);
+            }
+        }
+    }
+
+    void stop()
+    {
+        const char byte = 's';
+        (void)!::write(wake[1], &byte, 1);
+    }
+
     void log(std::string_view line) const
     {
         if (options.log)
             options.log(line);
     }
 
-    Result<Policy> policyOf(const std::string& text)
+    // The run's policy: parsed from the command's rendering, or resolved from what the command asked.
+    Result<Policy> policyOf(const std::optional<std::string>& rendering, const RunPolicyRequest& asked)
     {
+        if (!rendering) {
+            // A policy reference means what it means in the command's folder: the command resolves those.
+            if (!asked.policy.empty())
+                return fail("a --policy reference is resolved by the command, not here");
+            return resolveRunPolicy(asked);
+        }
+        const std::string& text = *rendering;
         {
             const std::lock_guard lock(mutex);
             for (auto it = policies.begin(); it != policies.end(); ++it) {
@@ -595,6 +794,8 @@ struct Server::Impl {
             decline(fd.get(), "refused: " + *why, pid);
             return;
         }
+        if (!writeFrame(fd.get(), kHello, {}))
+            return;
         auto frame = readFrame(fd.get(), Clock::now() + std::chrono::seconds(2));
         if (!frame && frame.error().message == "ended")
             return; // the command found it had nothing to ask after all (its policy or snippet was refused)
@@ -623,7 +824,7 @@ struct Server::Impl {
             decline(fd.get(), "the command's environment differs from the helper's: " + differs, pid);
             return;
         }
-        auto policy = policyOf(received->policyText);
+        auto policy = policyOf(received->policyText, request.order.asked);
         if (!policy) {
             decline(fd.get(), policy.error().message, pid);
             return;
@@ -640,30 +841,19 @@ struct Server::Impl {
             return;
         }
         std::shared_ptr<WarmPool> pool = poolFor(request.order.request);
-        // The command going away cancels the run, as stop() does; `done` ends the watching once the run has.
-        const UniqueFd done(::eventfd(0, EFD_CLOEXEC));
-        if (!done.valid()) {
+        // The command going away cancels the run, as stop() does.
+        std::atomic<bool> cancel{false};
+        const auto watching = watch(fd.get(), &cancel);
+        if (!watching) {
             giveBack(request.store, std::move(*store));
-            decline(fd.get(), "eventfd: " + errnoText(errno), pid);
+            decline(fd.get(), watching.error().message, pid);
             return;
         }
         if (!writeFrame(fd.get(), kAccepted, {})) {
+            unwatch(fd.get(), *watching);
             giveBack(request.store, std::move(*store));
             return;
         }
-        std::atomic<bool> cancel{false};
-        std::thread watcher([&] {
-            for (;;) {
-                std::array<pollfd, 2> p{{{fd.get(), POLLRDHUP, 0}, {done.get(), POLLIN, 0}}};
-                const int ready = ::poll(p.data(), p.size(), 200);
-                if (ready > 0 && (p[1].revents & POLLIN))
-                    return;
-                if ((ready > 0 && (p[0].revents & (POLLRDHUP | POLLHUP | POLLERR))) || stopping.load()) {
-                    cancel.store(true);
-                    return;
-                }
-            }
-        });
         RunnerOptions runnerOptions;
         runnerOptions.warmPool = pool;
         const Runner runner(runnerOptions);
@@ -671,9 +861,7 @@ struct Server::Impl {
         const RunRequest kind = request.order.request;
         const auto began = Clock::now();
         const Reply reply = handler(*store->store, runner, std::move(request.order), request.json, &cancel);
-        const std::uint64_t one = 1;
-        (void)!::write(done.get(), &one, sizeof one);
-        watcher.join();
+        unwatch(fd.get(), *watching);
         giveBack(request.store, std::move(*store));
         const bool answered = writeChunks(fd.get(), kOut, reply.out) && writeChunks(fd.get(), kErr, reply.err)
                               && writeFrame(fd.get(), kStatus, json{{"status", reply.status}}.dump());
@@ -692,6 +880,46 @@ struct Server::Impl {
 
 Server::Server(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 
+namespace {
+
+// Socket activation (the protocol of systemd's sd_listen_fds(3)): LISTEN_PID is this process and LISTEN_FDS 1,
+// the listening socket on descriptor 3, bound to `expected`. Nullopt when this process was not started so.
+Result<std::optional<UniqueFd>> activatedSocket(const fs::path& expected)
+{
+    const char* pid = std::getenv("LISTEN_PID");
+    const char* fds = std::getenv("LISTEN_FDS");
+    if (!pid || !fds || std::to_string(::getpid()) != pid)
+        return std::nullopt; // not passed, or meant for another process
+    const std::string count = fds;
+    // Not for the runs' processes, nor for anything this one starts.
+    ::unsetenv("LISTEN_PID");
+    ::unsetenv("LISTEN_FDS");
+    ::unsetenv("LISTEN_FDNAMES");
+    if (count != "1")
+        return fail(fmt::format("socket activation passed {} sockets; the helper takes one", count));
+    constexpr int kFd = 3; // SD_LISTEN_FDS_START
+    auto option = [](int name) {
+        int value = -1;
+        socklen_t size = sizeof value;
+        return ::getsockopt(kFd, SOL_SOCKET, name, &value, &size) == 0 ? value : -1;
+    };
+    if (option(SO_DOMAIN) != AF_UNIX || option(SO_TYPE) != SOCK_STREAM || option(SO_ACCEPTCONN) != 1)
+        return fail("the socket that socket activation passed (descriptor 3) is not a listening UNIX stream socket");
+    sockaddr_un bound{};
+    socklen_t size = sizeof bound;
+    if (::getsockname(kFd, reinterpret_cast<sockaddr*>(&bound), &size) != 0)
+        return fail("the socket that socket activation passed: " + errnoText(errno));
+    const std::string path(bound.sun_path, ::strnlen(bound.sun_path, sizeof bound.sun_path));
+    if (path != expected.string())
+        return fail(fmt::format("the socket that socket activation passed is {}, not {}",
+                                path.empty() ? std::string("unnamed") : path, expected.string()));
+    if (::fcntl(kFd, F_SETFD, FD_CLOEXEC) != 0)
+        return fail("the socket that socket activation passed: " + errnoText(errno));
+    return UniqueFd(kFd);
+}
+
+} // namespace
+
 Result<std::unique_ptr<Server>> Server::listen(ServerOptions options, Handler handler)
 {
     auto folder = privateRuntimeFolder();
@@ -701,6 +929,15 @@ Result<std::unique_ptr<Server>> Server::listen(ServerOptions options, Handler ha
     impl->options = std::move(options);
     impl->handler = std::move(handler);
     impl->path = *folder / kSocketName;
+    auto activated = activatedSocket(impl->path);
+    if (!activated)
+        return std::unexpected(activated.error());
+    if (*activated) {
+        // The socket and its file are systemd's: it keeps them, and starts the helper again on the next command.
+        impl->listener = std::move(**activated);
+        impl->activated = true;
+        return start(std::move(impl));
+    }
     if (auto other = Client::connect())
         return fail(fmt::format("a helper already answers on {}", impl->path.string()));
     sockaddr_un address{};
@@ -718,33 +955,64 @@ Result<std::unique_ptr<Server>> Server::listen(ServerOptions options, Handler ha
     if (bound != 0 || ::listen(impl->listener.get(), 64) != 0)
         return fail(fmt::format("cannot listen on {}: {}", impl->path.string(), errnoText(errno)));
     impl->socketFile = fileId(impl->path.string()).value_or(FileId{});
+    return start(std::move(impl));
+}
+
+Result<std::unique_ptr<Server>> Server::start(std::unique_ptr<Impl> impl)
+{
     if (::pipe2(impl->wake.data(), O_CLOEXEC | O_NONBLOCK) != 0)
         return fail("pipe: " + errnoText(errno));
+    impl->epoll.reset(::epoll_create1(EPOLL_CLOEXEC));
+    impl->watcherWake.reset(::eventfd(0, EFD_CLOEXEC));
+    epoll_event wakeEvent{};
+    wakeEvent.events = EPOLLIN;
+    wakeEvent.data.u64 = 0;
+    if (!impl->epoll.valid() || !impl->watcherWake.valid()
+        || ::epoll_ctl(impl->epoll.get(), EPOLL_CTL_ADD, impl->watcherWake.get(), &wakeEvent) != 0)
+        return fail("cannot watch connections: " + errnoText(errno));
+    impl->watcher = std::thread([impl = impl.get()] { impl->watchConnections(); });
     return std::unique_ptr<Server>(new Server(std::move(impl)));
 }
 
 Server::~Server()
 {
-    m_impl->stopping.store(true);
-    m_impl->listener.reset();
-    // Only the socket this helper made: another helper may have taken the name since.
-    if (const auto file = fileId(m_impl->path.string()); file && *file == m_impl->socketFile)
-        ::unlink(m_impl->path.c_str());
-    std::unique_lock lock(m_impl->mutex);
-    m_impl->ended.wait(lock, [&] { return m_impl->active == 0; });
-    m_impl->pools.clear();
-    m_impl->stores.clear();
+    Impl& impl = *m_impl;
+    impl.listener.reset();
+    // Only the socket this helper made (not one socket activation passed): another helper may have taken the
+    // name since.
+    if (const auto file = fileId(impl.path.string()); !impl.activated && file && *file == impl.socketFile)
+        ::unlink(impl.path.c_str());
+    {
+        std::unique_lock lock(impl.mutex);
+        impl.stopping.store(true);
+        for (auto& [id, cancel] : impl.watched)
+            cancel->store(true);
+        impl.workReady.notify_all();
+        impl.ended.wait(lock, [&] { return impl.active == 0; });
+    }
+    const std::uint64_t one = 1;
+    (void)!::write(impl.watcherWake.get(), &one, sizeof one);
+    if (impl.watcher.joinable())
+        impl.watcher.join();
+    for (auto& worker : impl.workers)
+        worker.join();
+    impl.pools.clear();
+    impl.stores.clear();
 }
 
 void Server::stop()
 {
-    const char byte = 's';
-    (void)!::write(m_impl->wake[1], &byte, 1);
+    m_impl->stop();
 }
 
 const fs::path& Server::path() const
 {
     return m_impl->path;
+}
+
+bool Server::activated() const
+{
+    return m_impl->activated;
 }
 
 Server::Stats Server::stats() const
@@ -767,20 +1035,8 @@ std::string Server::serve()
             return "stopped";
         if (ready > 0 && (fds[0].revents & POLLIN)) {
             UniqueFd client(::accept4(impl.listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
-            if (!client.valid())
-                continue;
-            {
-                const std::lock_guard lock(impl.mutex);
-                ++impl.active;
-                impl.lastActivity = Clock::now();
-            }
-            std::thread([&impl, fd = std::move(client)]() mutable {
-                impl.serveConnection(std::move(fd));
-                const std::lock_guard lock(impl.mutex);
-                --impl.active;
-                impl.lastActivity = Clock::now();
-                impl.ended.notify_all();
-            }).detach();
+            if (client.valid())
+                impl.enqueue(std::move(client));
             continue;
         }
         // Every second, or so: the idle time, and whether this executable is still the one installed.

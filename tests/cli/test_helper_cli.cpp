@@ -76,7 +76,16 @@ protected:
         return status;
     }
 
-    // The helper's log lines that say a run was served (its own exit status in them).
+    // The helper's log lines that say a run was served (its own exit status in them), once there are
+    // `expected` of them or 10 s have passed: the helper logs a run after it has answered the command.
+    int served(int expected) const
+    {
+        const auto deadline = Clock::now() + std::chrono::seconds(10);
+        while (served() < expected && Clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        return served();
+    }
+
     int served() const
     {
         const std::string text = readFile(log());
@@ -108,6 +117,45 @@ protected:
         return parsed.is_discarded() ? json::object() : parsed;
     }
 
+    // `sandbench serve` as systemd starts it on a socket unit: the listening socket on descriptor 3, LISTEN_PID
+    // and LISTEN_FDS in its environment (sd_listen_fds(3)). Returns at once.
+    void startActivated(int listener, const std::string& idleExit)
+    {
+        const int high = ::fcntl(listener, F_DUPFD_CLOEXEC, 10);
+        ASSERT_GE(high, 10);
+        std::vector<std::string> argv = {"/bin/sh", "-c",
+                                         "export LISTEN_PID=$$ LISTEN_FDS=1; exec \"$0\" serve --idle-exit \"$1\"",
+                                         SANDBENCH_CLI, idleExit};
+        std::vector<char*> raw;
+        for (auto& a : argv)
+            raw.push_back(a.data());
+        raw.push_back(nullptr);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, high, 3);
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 2, log().c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+        ASSERT_EQ(::posix_spawn(&m_helper, raw[0], &actions, nullptr, raw.data(), environ), 0);
+        posix_spawn_file_actions_destroy(&actions);
+        ::close(high);
+    }
+
+    // A listening socket at `path`, as systemd makes one from a socket unit.
+    static int listeningSocket(const fs::path& path)
+    {
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
+        const mode_t before = ::umask(0177);
+        const bool ok = fd >= 0 && ::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0
+                        && ::listen(fd, 16) == 0;
+        ::umask(before);
+        EXPECT_TRUE(ok) << path << ": " << std::strerror(errno);
+        return fd;
+    }
+
     pid_t m_helper = -1;
 };
 
@@ -123,13 +171,13 @@ TEST_F(Helper, RunAndExecAreServedAsTheCommandWouldMakeThemAndRecorded)
     const json snippetRun = run("run " + snippet);
     EXPECT_EQ(snippetRun.value("stdout", ""), "hello from a snippet\n") << snippetRun.dump();
     ASSERT_TRUE(logged("python hello.py"));
-    EXPECT_EQ(served(), 2) << readFile(log());
+    EXPECT_EQ(served(2), 2) << readFile(log());
 
     // What a command prints is the same through the helper as without one, field for field but the run's own.
     ::setenv("SANDBENCH_HELPER", "off", 1);
     const json direct = exec("/bin/echo served");
     ::unsetenv("SANDBENCH_HELPER");
-    EXPECT_EQ(served(), 2) << "SANDBENCH_HELPER=off asked the helper";
+    EXPECT_EQ(served(2), 2) << "SANDBENCH_HELPER=off asked the helper";
     for (const auto& [key, value] : direct.items()) {
         EXPECT_TRUE(viaHelper.contains(key)) << key;
         if (key == "outcome" || key == "stdout" || key == "exit_code" || key == "recorded" || key == "policy"
@@ -161,7 +209,7 @@ TEST_F(Helper, TheRunsOutputAndExitStatusAreTheCommandsOwn)
     const auto direct = shell(command);
     ::unsetenv("SANDBENCH_HELPER");
     const std::string directErr = readFile(m_dir / "err");
-    EXPECT_EQ(served(), 1) << readFile(log());
+    EXPECT_EQ(served(1), 1) << readFile(log());
     EXPECT_EQ(viaHelper.status, 10); // error: the program's own status is not 0
     EXPECT_EQ(viaHelper.status, direct.status);
     EXPECT_EQ(viaHelper.out, "out\n");
@@ -221,6 +269,81 @@ TEST_F(Helper, WhatIsNotThisUsersOwnUnconfinedSandbenchWithTheSameEnvironmentIsN
     EXPECT_EQ(run("history --limit 10").size(), 3u);
 }
 
+// Without --policy the helper settles the run's policy from what the command asked (its level, limits and the
+// deepest level it probed); with one, the command settles it in its own folder. Either way the run's policy is the
+// one the command would have used: the same stored version, level and layers as a run made without the helper.
+TEST_F(Helper, ThePolicyIsTheOneTheCommandWouldSettle)
+{
+    startHelper();
+    const fs::path folder = m_dir / "here";
+    fs::create_directories(folder);
+    write("here/tight.yaml", "name: tight\nlimits: {wall_ms: 3000, memory_mb: 128, output_bytes: 4096}\n");
+    const std::vector<std::string> asks = {"", "--level process", "--level container", "--timeout-ms 1234 --memory-mb 99",
+                                           "--policy tight.yaml", "--policy tight.yaml --timeout-ms 2000",
+                                           "--policy untrusted-strict"};
+    int meantForHelper = 0;
+    for (const auto& ask : asks) {
+        const std::string command = "cd " + quoted(folder.string()) + " && " + SANDBENCH_CLI + " exec --json " + ask
+                                    + store() + " -- /bin/echo settled 2>/dev/null";
+        const auto viaHelper = shell(command);
+        ++meantForHelper;
+        ::setenv("SANDBENCH_HELPER", "off", 1);
+        const auto direct = shell(command);
+        ::unsetenv("SANDBENCH_HELPER");
+        EXPECT_EQ(served(meantForHelper), meantForHelper) << ask << "\n" << readFile(log());
+        EXPECT_EQ(viaHelper.status, direct.status) << ask << "\n" << viaHelper.out << direct.out;
+        const json a = json::parse(viaHelper.out, nullptr, false);
+        const json b = json::parse(direct.out, nullptr, false);
+        ASSERT_TRUE(a.is_object() && b.is_object()) << ask << "\n" << viaHelper.out << direct.out;
+        for (const char* key : {"policy", "policy_version", "policy_source", "isolation", "stdout"})
+            EXPECT_EQ(a.value(key, json()), b.value(key, json())) << ask << ": " << key;
+    }
+    // Every run recorded: one through the helper and one without it for each ask.
+    EXPECT_EQ(run("history --limit 20").size(), 2 * asks.size());
+}
+
+// A command in another user namespace sees other ids and may see other layers: it is not served.
+TEST_F(Helper, ACommandInAnotherUserNamespaceIsNotServed)
+{
+    if (shell("unshare --user --map-root-user /bin/true 2>&1").status != 0)
+        GTEST_SKIP() << "this user may not make a user namespace (unshare --user)";
+    startHelper();
+    const auto r = shell("unshare --user --map-root-user " + std::string(SANDBENCH_CLI) + " exec --level process --json"
+                         + store() + " -- /bin/echo elsewhere 2>/dev/null");
+    EXPECT_TRUE(logged("is in another user namespace")) << readFile(log());
+    EXPECT_EQ(served(), 0) << readFile(log());
+    // The command made the run itself (how it ends there is the namespace's business: a root mapped alone has no
+    // transient identity to lend the work dir to), and recorded it.
+    const json ran = json::parse(r.out, nullptr, false);
+    ASSERT_TRUE(ran.is_object()) << r.out;
+    EXPECT_TRUE(ran.value("recorded", false)) << r.out;
+    EXPECT_EQ(run("history").size(), 1u);
+}
+
+// Many commands at once: each is served or runs itself, and every run is recorded once.
+TEST_F(Helper, ManyCommandsAtOnceAreEachRunOnce)
+{
+    startHelper();
+    std::vector<pid_t> commands;
+    for (int i = 0; i < 24; ++i)
+        commands.push_back(spawnCli({"exec", "--level", "process", "--store", m_store, "--", "/bin/echo",
+                                     "at-once-" + std::to_string(i)},
+                                    m_dir / ("out-" + std::to_string(i))));
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+        ASSERT_GT(commands[i], 0);
+        EXPECT_EQ(waitStatus(commands[i]), 0) << i;
+        EXPECT_EQ(readFile(m_dir / ("out-" + std::to_string(i))).rfind("at-once-" + std::to_string(i) + "\n", 0), 0u);
+    }
+    const json history = run("history --limit 100");
+    EXPECT_EQ(history.size(), commands.size()) << history.dump();
+    std::set<std::string> ids;
+    for (const auto& entry : history)
+        ids.insert(entry.value("run_id", ""));
+    EXPECT_EQ(ids.size(), commands.size());
+    EXPECT_GT(served(), 0) << readFile(log());
+    EXPECT_EQ(cli("audit verify" + store()).status, 0);
+}
+
 TEST_F(Helper, ACommandThatGoesAwayCancelsItsRunAndTheHelperGoesOn)
 {
     startHelper();
@@ -241,7 +364,7 @@ TEST_F(Helper, ACommandThatGoesAwayCancelsItsRunAndTheHelperGoesOn)
     EXPECT_EQ(test::processesWithMarker(marker), std::vector<pid_t>{});
     // It serves the next command.
     EXPECT_EQ(exec("/bin/echo next").value("stdout", ""), "next\n");
-    EXPECT_EQ(served(), 2) << readFile(log());
+    EXPECT_EQ(served(2), 2) << readFile(log());
 }
 
 TEST_F(Helper, AStoreRemovedOrReplacedIsOpenedAnew)
@@ -255,7 +378,7 @@ TEST_F(Helper, AStoreRemovedOrReplacedIsOpenedAnew)
     const json history = run("history");
     ASSERT_EQ(history.size(), 1u) << history.dump();
     EXPECT_EQ(history[0].value("run_id", ""), again.value("run_id", ""));
-    EXPECT_EQ(served(), 2) << readFile(log());
+    EXPECT_EQ(served(2), 2) << readFile(log());
 }
 
 TEST_F(Helper, ARelativeStorePathIsInTheCommandsFolder)
@@ -265,7 +388,7 @@ TEST_F(Helper, ARelativeStorePathIsInTheCommandsFolder)
                          + " exec --level process --json --store relative.db -- /bin/true 2>/dev/null");
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_TRUE(fs::exists(m_dir / "relative.db"));
-    EXPECT_EQ(served(), 1) << readFile(log());
+    EXPECT_EQ(served(1), 1) << readFile(log());
 }
 
 TEST_F(Helper, ItListensOnlyInAPrivateFolderAndOnlyOnce)
@@ -283,6 +406,66 @@ TEST_F(Helper, ItListensOnlyInAPrivateFolderAndOnlyOnce)
     const auto open = cli("serve --idle-exit 1", true);
     EXPECT_EQ(open.status, 1) << open.out;
     EXPECT_NE(open.out.find("is not this user's own private folder"), std::string::npos) << open.out;
+    EXPECT_EQ(exec("/bin/echo alone").value("stdout", ""), "alone\n");
+}
+
+// Socket activation (packaging/systemd/sandbench.socket): systemd listens on the socket, a command connects,
+// and systemd starts the helper with the socket; this test plays systemd. The command waits for the helper's hello
+// and is served; the helper ends when idle and leaves the socket to systemd, which starts it again for the next.
+TEST_F(Helper, ASocketActivatedHelperServesTheCommandThatStartedIt)
+{
+    fs::create_directories(m_dir / "sandbench");
+    ::chmod((m_dir / "sandbench").c_str(), 0700);
+    const int listener = listeningSocket(socket());
+    ASSERT_GE(listener, 0);
+
+    const pid_t command = spawnCli({"exec", "--level", "process", "--json", "--store", m_store, "--", "/bin/echo",
+                                    "activated"},
+                                   m_dir / "out");
+    ASSERT_GT(command, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100)); // connected, and no helper yet
+    startActivated(listener, "1");
+    EXPECT_EQ(waitStatus(command), 0);
+    EXPECT_NE(readFile(m_dir / "out").find("activated\\n"), std::string::npos) << readFile(m_dir / "out");
+    EXPECT_TRUE(logged("listening on " + socket().string() + " (socket activation, pid")) << readFile(log());
+    EXPECT_EQ(served(1), 1) << readFile(log());
+
+    // Idle for a second: it ends, and the socket stays systemd's.
+    EXPECT_EQ(waitStatus(m_helper), 0) << readFile(log());
+    m_helper = -1;
+    EXPECT_TRUE(logged("ended (idle for 1 s)")) << readFile(log());
+    EXPECT_TRUE(fs::exists(socket()));
+
+    // The next command, started again.
+    const pid_t next = spawnCli({"exec", "--level", "process", "--store", m_store, "--", "/bin/echo", "again"},
+                                m_dir / "next");
+    ASSERT_GT(next, 0);
+    startActivated(listener, "0");
+    EXPECT_EQ(waitStatus(next), 0);
+    EXPECT_EQ(readFile(m_dir / "next"), "again\n");
+    EXPECT_EQ(served(2), 2) << readFile(log());
+    EXPECT_EQ(stopHelper(), 0);
+    ::close(listener);
+    EXPECT_EQ(run("history").size(), 2u);
+}
+
+// A socket passed that is not the user's helper socket: the helper does not start, and says which it was given.
+TEST_F(Helper, ASocketActivatedHelperRefusesASocketElsewhere)
+{
+    fs::create_directories(m_dir / "sandbench");
+    ::chmod((m_dir / "sandbench").c_str(), 0700);
+    const fs::path elsewhere = m_dir / "elsewhere.sock";
+    const int listener = listeningSocket(elsewhere);
+    ASSERT_GE(listener, 0);
+    startActivated(listener, "0");
+    const int status = waitStatus(m_helper);
+    m_helper = -1;
+    ::close(listener);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status;
+    EXPECT_NE(readFile(log()).find("socket activation passed is " + elsewhere.string() + ", not " + socket().string()),
+              std::string::npos)
+        << readFile(log());
+    // Commands run themselves.
     EXPECT_EQ(exec("/bin/echo alone").value("stdout", ""), "alone\n");
 }
 
@@ -307,6 +490,8 @@ TEST(HelperContext, EveryVariableTheCodeReadsIsInTheContextOrDoesNotBearOnARun)
         {"SANDBENCH_CONFIG", "the cluster's configuration, which run and exec do not read"},
         {"SLURM_ARRAY_TASK_ID", "a cluster task's index, which run and exec do not read"},
         {"SANDBENCH_HELPER", "whether the command asks a helper at all"},
+        {"LISTEN_PID", "socket activation: which socket the helper serves, read and unset before it serves"},
+        {"LISTEN_FDS", "socket activation: which socket the helper serves, read and unset before it serves"},
     };
     // Reads whose name is not written at the call: the file, and what it reads.
     const std::map<std::string, std::string> indirect = {

@@ -9,16 +9,22 @@
 //
 // Fail closed, both ways:
 // - The socket is in the user's private runtime folder (util/runtime_folder.h).
+// - A command takes the helper's answers only after its hello, whose writer the kernel names (SO_PASSCRED), is
+//   this user's process running this executable in the same namespaces: the process that listens may be
+//   systemd (socket activation), and a socket file in the folder proves nothing about who answers on it.
 // - The helper serves a peer only when it is this user (SO_PEERCRED), runs this very executable (the same file,
 //   by device and inode: an upgraded or another build is not the same program), sees the same files (the same
-//   mount namespace and root) and is not itself confined: a process with no_new_privs or a seccomp filter (every
-//   sandboxed run has both) is refused, so that nothing inside a sandbox can have a run made for it outside.
-// - The command takes the helper's answer only when the helper is this user's and this executable.
+//   mount namespace and root), is in the same user namespace and is not itself confined: a process with
+//   no_new_privs or a seccomp filter (every sandboxed run has both) is refused, so that nothing inside a sandbox
+//   can have a run made for it outside.
 // - The environment a run and its record read (kContextVariables) must be the same on both sides; a policy
 //   that copies variables from the caller's environment (env_pass), a run in a sandbox's workspace and a
 //   request the helper cannot carry (text that is not UTF-8) are not asked.
 // - The run's policy travels as its canonical rendering (renderPolicy), which the helper parses back; a
-//   rendering that does not come back the same is refused.
+//   rendering that does not come back the same is refused. Without --policy, what the command asked (--level,
+//   --timeout-ms, --memory-mb) travels instead and the helper resolves it as the command would
+//   (resolveRunPolicy): the default level is the deepest this machine offers, which the helper probed in the
+//   same user namespace as the command (a peer in another is refused).
 // - A command that goes away while its run is under way (killed, Ctrl-C) cancels the run.
 //
 // The wire: frames of a 4-byte little-endian length, a kind byte and a payload (kind_and_payload below).
@@ -58,6 +64,10 @@ Environment contextOfThisProcess();
 // What a command asks.
 struct Request {
     RunOrder order;        // no sandbox, no workspace, no channel
+    // The helper resolves the run's policy from order.asked (resolveRunPolicy) rather than taking
+    // order.request.policy: for a command without --policy, whose policy depends on nothing of the command's
+    // own (not its folder), so that the command does not probe what the helper has probed already.
+    bool policyFromAsked = false;
     StoreLocation store;   // as the command located it
     Environment context;   // contextOfThisProcess() of the command
     bool json = false;     // how the front end prints the result
@@ -114,6 +124,9 @@ struct ServerOptions {
 };
 
 // The helper's side. One listener per user: a second one refuses to start while the first answers.
+// Started by socket activation (systemd's LISTEN_PID/LISTEN_FDS: packaging/systemd/sandbench.socket), it serves
+// the socket it was passed, which must be the one in the user's private runtime folder, and leaves it in place
+// when it ends.
 class Server {
 public:
     static Result<std::unique_ptr<Server>> listen(ServerOptions options, Handler handler);
@@ -127,6 +140,7 @@ public:
     void stop();
 
     const std::filesystem::path& path() const;
+    bool activated() const; // serving a socket that socket activation passed
 
     struct Stats {
         std::uint64_t served = 0;
@@ -138,6 +152,8 @@ public:
 private:
     struct Impl;
     explicit Server(std::unique_ptr<Impl> impl);
+    static Result<std::unique_ptr<Server>> start(std::unique_ptr<Impl> impl); // the watcher, then the server
+
     std::unique_ptr<Impl> m_impl;
 };
 
