@@ -93,25 +93,34 @@ inline std::string readFile(const fs::path& path)
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// The CLI started in the background (stdin /dev/null, stdout to `out`, stderr dropped), for tests that kill it
-// or its processes; -1 when it could not be started.
-inline pid_t spawnCli(const std::vector<std::string>& args, const fs::path& out)
+// `argv` started in the background: stdin /dev/null, stdout to `out` (truncated), stderr to `err` (appended),
+// and `fd3`, when there is one, as descriptor 3. -1 when it could not be started.
+inline pid_t spawnProcess(std::vector<std::string> argv, const fs::path& out, const fs::path& err, int fd3 = -1)
 {
-    std::vector<std::string> argv = {SANDBENCH_CLI};
-    argv.insert(argv.end(), args.begin(), args.end());
     std::vector<char*> raw;
     for (auto& a : argv)
         raw.push_back(a.data());
     raw.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
+    if (fd3 >= 0)
+        posix_spawn_file_actions_adddup2(&actions, fd3, 3);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
     pid_t pid = -1;
     const int rc = ::posix_spawn(&pid, raw[0], &actions, nullptr, raw.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     return rc == 0 ? pid : -1;
+}
+
+// The CLI started in the background (stdin /dev/null, stdout to `out`, stderr dropped), for tests that kill it
+// or its processes; -1 when it could not be started.
+inline pid_t spawnCli(const std::vector<std::string>& args, const fs::path& out)
+{
+    std::vector<std::string> argv = {SANDBENCH_CLI};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return spawnProcess(std::move(argv), out, "/dev/null");
 }
 
 // Its wait status, once it has ended.

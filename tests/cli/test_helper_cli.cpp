@@ -46,18 +46,8 @@ protected:
     // `sandbench serve` in the background, its stderr in log(); returns once it answers.
     void startHelper(const std::string& binary = SANDBENCH_CLI)
     {
-        std::vector<std::string> argv = {binary, "serve", "--idle-exit", "0"};
-        std::vector<char*> raw;
-        for (auto& a : argv)
-            raw.push_back(a.data());
-        raw.push_back(nullptr);
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, 2, log().c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
-        ASSERT_EQ(::posix_spawn(&m_helper, raw[0], &actions, nullptr, raw.data(), environ), 0);
-        posix_spawn_file_actions_destroy(&actions);
+        m_helper = spawnProcess({binary, "serve", "--idle-exit", "0"}, "/dev/null", log());
+        ASSERT_GT(m_helper, 0);
         const auto deadline = Clock::now() + std::chrono::seconds(20);
         while (readFile(log()).find("listening on") == std::string::npos) {
             ASSERT_LT(Clock::now(), deadline) << readFile(log());
@@ -123,21 +113,11 @@ protected:
     {
         const int high = ::fcntl(listener, F_DUPFD_CLOEXEC, 10);
         ASSERT_GE(high, 10);
-        std::vector<std::string> argv = {"/bin/sh", "-c",
-                                         "export LISTEN_PID=$$ LISTEN_FDS=1; exec \"$0\" serve --idle-exit \"$1\"",
-                                         SANDBENCH_CLI, idleExit};
-        std::vector<char*> raw;
-        for (auto& a : argv)
-            raw.push_back(a.data());
-        raw.push_back(nullptr);
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_adddup2(&actions, high, 3);
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, 2, log().c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
-        ASSERT_EQ(::posix_spawn(&m_helper, raw[0], &actions, nullptr, raw.data(), environ), 0);
-        posix_spawn_file_actions_destroy(&actions);
+        m_helper = spawnProcess({"/bin/sh", "-c",
+                                 "export LISTEN_PID=$$ LISTEN_FDS=1; exec \"$0\" serve --idle-exit \"$1\"",
+                                 SANDBENCH_CLI, idleExit},
+                                "/dev/null", log(), high);
+        ASSERT_GT(m_helper, 0);
         ::close(high);
     }
 
