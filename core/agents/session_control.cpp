@@ -1,6 +1,7 @@
 #include "agents/session_control.h"
 
 #include "agents/agent_policy.h"
+#include "util/peer_process.h"
 #include "util/runtime_folder.h"
 
 #include <fmt/format.h>
@@ -167,6 +168,9 @@ void SessionControl::service()
         if (::getsockopt(client, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0
             || (peer.uid != ::getuid() && peer.uid != 0)) {
             reply = failure("only the session's owner may control it").dump() + "\n";
+        } else if (auto confined = whyConfined(peer.pid)) {
+            // A sandboxed program (the agent itself, say) does not approve its own calls.
+            reply = failure("a confined process may not control the session: " + *confined).dump() + "\n";
         } else {
             // One line, read within a second: a peer that says nothing does not hold the session up.
             std::string command;
@@ -300,7 +304,9 @@ Result<Json> sendControlCommand(const fs::path& socket, std::string_view command
     }
     std::string line(command);
     line += '\n';
-    (void)!::write(fd, line.data(), line.size());
+    // A session that refuses this process answers without reading the command and closes: the refusal is
+    // still there to read, and the command must not die of SIGPIPE before it reads it.
+    (void)!::send(fd, line.data(), line.size(), MSG_NOSIGNAL);
     std::string reply;
     char buffer[4096];
     for (;;) {

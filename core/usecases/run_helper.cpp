@@ -3,6 +3,7 @@
 #include "isolation/policy.h"
 #include "isolation/warm_pool.h"
 #include "util/errno_text.h"
+#include "util/peer_process.h"
 #include "util/runtime_folder.h"
 #include "util/utf8.h"
 #include "util/unique_fd.h"
@@ -156,42 +157,6 @@ std::optional<FileId> fileId(const std::string& path)
     return FileId{st.st_dev, st.st_ino};
 }
 
-std::string readSmallFile(const std::string& path)
-{
-    std::string out;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return out;
-    char buffer[4096];
-    for (;;) {
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        out.append(buffer, static_cast<std::size_t>(n));
-    }
-    ::close(fd);
-    return out;
-}
-
-// The value of a "Name:\tvalue" line of /proc/PID/status; nullopt when there is none.
-std::optional<std::string> statusField(std::string_view status, std::string_view name)
-{
-    while (!status.empty()) {
-        const auto end = status.find('\n');
-        std::string_view line = status.substr(0, end);
-        status.remove_prefix(end == std::string_view::npos ? status.size() : end + 1);
-        if (line.size() > name.size() && line.starts_with(name) && line[name.size()] == ':') {
-            line.remove_prefix(name.size() + 1);
-            while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
-                line.remove_prefix(1);
-            return std::string(line);
-        }
-    }
-    return std::nullopt;
-}
-
 // Why the process `pid` (of `uid`) is not one to trust with this side's work, or nullopt when it is.
 // `mustBeUnconfined`: a process with no_new_privs or a seccomp filter is refused.
 std::optional<std::string> whyNotTrusted(pid_t pid, uid_t uid, bool mustBeUnconfined)
@@ -217,16 +182,8 @@ std::optional<std::string> whyNotTrusted(pid_t pid, uid_t uid, bool mustBeUnconf
     const ssize_t n = ::readlink((proc + "/root").c_str(), root.data(), root.size());
     if (n != 1 || root[0] != '/')
         return fmt::format("pid {} has another root folder", pid);
-    if (mustBeUnconfined) {
-        const std::string status = readSmallFile(proc + "/status");
-        const auto noNewPrivs = statusField(status, "NoNewPrivs");
-        const auto seccomp = statusField(status, "Seccomp");
-        if (!noNewPrivs || !seccomp)
-            return fmt::format("pid {}: its status cannot be read", pid);
-        if (*noNewPrivs != "0" || *seccomp != "0")
-            return fmt::format("pid {} is confined (no_new_privs {}, seccomp {}): a sandboxed process", pid,
-                               *noNewPrivs, *seccomp);
-    }
+    if (mustBeUnconfined)
+        return whyConfined(pid);
     return std::nullopt;
 }
 

@@ -388,6 +388,12 @@ TEST_F(AgentCli, StepModeWaitsForLiveControl)
     ASSERT_EQ(status.value("waiting", Json()), 1) << status.dump();
     EXPECT_EQ(status["reason"], "step");
     EXPECT_EQ(status["call"]["tool"], "write_file");
+    // A confined process (every sandboxed run, the agent's own included, has no_new_privs) controls nothing.
+    const auto confined = shell("setpriv --no-new-privs " + std::string(SANDBENCH_CLI) + " sessions control " + id
+                                + " deny 1" + store() + " 2>&1");
+    EXPECT_EQ(confined.status, 1) << confined.out;
+    EXPECT_NE(confined.out.find("a confined process may not control the session"), std::string::npos)
+        << confined.out;
     // The first goes on with other arguments; the second is denied.
     EXPECT_EQ(cli("sessions control " + id + " deny 2" + store()).status, 1); // not the one waiting
     EXPECT_EQ(cli("sessions control " + id + " set-args 1 " + quoted(R"({"path":"a.txt","content":"person's"})")
