@@ -126,14 +126,21 @@ struct Frame {
     std::string payload;
 };
 
+// The payload's size, from a frame's header (its first four bytes, little-endian).
+std::uint32_t frameSize(const std::array<char, 5>& header)
+{
+    std::uint32_t size = 0;
+    for (std::size_t i = 0; i < 4; ++i)
+        size |= static_cast<std::uint32_t>(static_cast<unsigned char>(header[i])) << (8 * i);
+    return size;
+}
+
 Result<Frame> readFrame(int fd, std::optional<Clock::time_point> deadline = std::nullopt)
 {
     std::array<char, 5> header{};
     if (auto read = readExactly(fd, header.data(), header.size(), deadline); !read)
         return std::unexpected(read.error());
-    std::uint32_t size = 0;
-    for (int i = 0; i < 4; ++i)
-        size |= static_cast<std::uint32_t>(static_cast<unsigned char>(header[static_cast<std::size_t>(i)])) << (8 * i);
+    const std::uint32_t size = frameSize(header);
     if (size > kMaxFrame)
         return fail(fmt::format("a frame of {} bytes is more than the {} a frame may have", size, kMaxFrame));
     Frame frame{header[4], std::string(size, '\0')};
@@ -187,7 +194,8 @@ std::optional<std::string> whyNotTrusted(pid_t pid, uid_t uid, bool mustBeUnconf
     return std::nullopt;
 }
 
-std::optional<std::string> whyNotTrustedPeer(int fd, bool mustBeUnconfined, pid_t* pidOut = nullptr)
+// Why the command on `fd` is not one to serve (whyNotTrusted, unconfined), or nullopt; its pid in `pidOut`.
+std::optional<std::string> whyNotServable(int fd, pid_t* pidOut)
 {
     ucred peer{};
     socklen_t size = sizeof peer;
@@ -195,7 +203,7 @@ std::optional<std::string> whyNotTrustedPeer(int fd, bool mustBeUnconfined, pid_
         return "its credentials cannot be read: " + errnoText(errno);
     if (pidOut)
         *pidOut = peer.pid;
-    return whyNotTrusted(peer.pid, peer.uid, mustBeUnconfined);
+    return whyNotTrusted(peer.pid, peer.uid, true);
 }
 
 json environmentToJson(const Environment& environment)
@@ -336,9 +344,7 @@ Result<ucred> readHello(int fd, Clock::time_point deadline)
     // The rest of the frame: from the same writer (a stream does not join writes of different credentials).
     if (auto rest = readExactly(fd, header.data() + n, header.size() - static_cast<std::size_t>(n), deadline); !rest)
         return std::unexpected(rest.error());
-    std::uint32_t size = 0;
-    for (int i = 0; i < 4; ++i)
-        size |= static_cast<std::uint32_t>(static_cast<unsigned char>(header[static_cast<std::size_t>(i)])) << (8 * i);
+    const std::uint32_t size = frameSize(header);
     if (size > 4096)
         return fail("a hello of more than 4096 bytes");
     std::string payload(size, '\0');
@@ -747,7 +753,7 @@ struct Server::Impl {
     void serveConnection(UniqueFd fd)
     {
         pid_t pid = 0;
-        if (auto why = whyNotTrustedPeer(fd.get(), true, &pid)) {
+        if (auto why = whyNotServable(fd.get(), &pid)) {
             decline(fd.get(), "refused: " + *why, pid);
             return;
         }
