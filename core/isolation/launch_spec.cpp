@@ -186,6 +186,29 @@ void removeWorkDir(const std::string& dir)
     fs::remove_all(dir, ec);
 }
 
+namespace {
+
+json jobToJson(const LaunchSpec& s)
+{
+    return {{"argv", bytesListToJson(s.argv)}, {"env", bytesListToJson(s.env)}, {"process_base", s.processBase}};
+}
+
+// Fills argv, env and processBase; throws json::exception on a malformed job.
+Result<void> applyJobJson(LaunchSpec& spec, const json& j)
+{
+    auto argv = bytesListFromJson(j.at("argv"));
+    auto env = bytesListFromJson(j.at("env"));
+    const auto processBase = j.at("process_base").get<std::int64_t>();
+    if (argv.empty() || argv.front().empty() || argv.front().front() != '/')
+        return fail("launch spec: argv[0] must be an absolute path");
+    spec.argv = std::move(argv);
+    spec.env = std::move(env);
+    spec.processBase = processBase;
+    return {};
+}
+
+} // namespace
+
 std::string encodeSandbox(const LaunchSpec& s)
 {
     json j = {{"work_dir", bytesToJson(s.workDir)},
@@ -204,7 +227,10 @@ std::string encodeSandbox(const LaunchSpec& s)
               {"container", s.container},
               {"tmp_size_mb", s.tmpSizeMb},
               {"trace_start", s.traceStart},
-              {"pooled", s.pooled}};
+              {"pooled", s.pooled},
+              {"program_ahead", s.programAhead}};
+    if (s.programAhead)
+        j["job"] = jobToJson(s);
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -213,15 +239,22 @@ bool sameSandbox(const LaunchSpec& a, const LaunchSpec& b)
     // The fields of encodeSandbox(), less work_dir, uid, gid, trace_start and pooled.
     auto fields = [](const LaunchSpec& s) {
         return std::tie(s.keepWorkDir, s.stageDir, s.limits, s.dropPrivileges, s.readPaths, s.devPaths, s.syscalls,
-                        s.seccompProgram, s.networkAllow, s.cgroups, s.container, s.tmpSizeMb);
+                        s.seccompProgram, s.networkAllow, s.cgroups, s.container, s.tmpSizeMb, s.programAhead);
     };
-    return fields(a) == fields(b);
+    auto job = [](const LaunchSpec& s) { return std::tie(s.argv, s.env, s.processBase); };
+    return fields(a) == fields(b) && (!a.programAhead || job(a) == job(b));
 }
 
 std::string encodeJob(const LaunchSpec& s)
 {
-    const json j = {{"argv", bytesListToJson(s.argv)}, {"env", bytesListToJson(s.env)}, {"process_base", s.processBase}};
-    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+    return jobToJson(s).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+bool isTheJobStartedAhead(const LaunchSpec& spec, std::string_view jobLine)
+{
+    LaunchSpec job;
+    return spec.programAhead && applyJob(job, jobLine)
+           && std::tie(job.argv, job.env, job.processBase) == std::tie(spec.argv, spec.env, spec.processBase);
 }
 
 std::string encodeSpec(const LaunchSpec& spec)
@@ -251,6 +284,13 @@ Result<LaunchSpec> decodeSandbox(std::string_view text)
         s.tmpSizeMb = j.at("tmp_size_mb").get<std::int64_t>();
         s.traceStart = j.at("trace_start").get<bool>();
         s.pooled = j.at("pooled").get<bool>();
+        s.programAhead = j.at("program_ahead").get<bool>();
+        if (s.programAhead) {
+            if (!s.pooled)
+                return fail("launch spec: only a pooled sandbox starts its program ahead");
+            if (auto job = applyJobJson(s, j.at("job")); !job)
+                return std::unexpected(job.error());
+        }
         return s;
     } catch (const json::exception& e) {
         return fail(std::string("launch spec: ") + e.what());
@@ -260,16 +300,7 @@ Result<LaunchSpec> decodeSandbox(std::string_view text)
 Result<void> applyJob(LaunchSpec& spec, std::string_view text)
 {
     try {
-        const json j = json::parse(text.begin(), text.end());
-        auto argv = bytesListFromJson(j.at("argv"));
-        auto env = bytesListFromJson(j.at("env"));
-        const auto processBase = j.at("process_base").get<std::int64_t>();
-        if (argv.empty() || argv.front().empty() || argv.front().front() != '/')
-            return fail("launch spec: argv[0] must be an absolute path");
-        spec.argv = std::move(argv);
-        spec.env = std::move(env);
-        spec.processBase = processBase;
-        return {};
+        return applyJobJson(spec, json::parse(text.begin(), text.end()));
     } catch (const json::exception& e) {
         return fail(std::string("launch job: ") + e.what());
     }

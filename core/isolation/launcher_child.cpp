@@ -17,6 +17,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstring>
+#include <fcntl.h>
 #include <grp.h>
 #include <initializer_list>
 #include <linux/capability.h>
@@ -109,29 +110,6 @@ void closeAllBut(int from, std::initializer_list<int> keep)
     ::syscall(SYS_close_range, from, ~0U, 0);
 }
 
-// Whether a pooled sandbox's program process may load its seccomp filter before it waits for its job:
-// only if the filter lets every call of that wait through untouched (reading and parsing the job,
-// reporting on the error channel, ending when released): no rule refuses one, and a default-deny filter
-// (strict) allows each unconditionally. Then the filter costs nothing after the job.
-bool filterFitsTheWait(const sb::SyscallPolicy& policy)
-{
-    static constexpr std::string_view kWaitCalls[] = {"read", "write", "close", "brk", "mmap", "munmap", "mremap",
-                                                      "madvise", "futex", "exit", "exit_group", "rt_sigreturn"};
-    for (const std::string_view call : kWaitCalls) {
-        bool allowed = policy.defaultAction == sb::SyscallAction::Allow || sb::seccomp::isBootstrapSyscall(call);
-        for (const auto& rule : policy.rules) {
-            if (std::find(rule.names.begin(), rule.names.end(), call) == rule.names.end())
-                continue;
-            if (rule.action != sb::SyscallAction::Allow && rule.action != sb::SyscallAction::Log)
-                return false;
-            allowed = allowed || rule.args.empty();
-        }
-        if (!allowed)
-            return false;
-    }
-    return true;
-}
-
 // A pooled sandbox's program process, every layer but the limits (and, unless it fits the wait, the
 // seccomp filter) in place: says so and waits for the job, which the Runner writes straight here.
 void awaitJobInChild(LaunchSpec& spec, int errFd, LineReader& job)
@@ -147,6 +125,27 @@ void awaitJobInChild(LaunchSpec& spec, int errFd, LineReader& job)
     if (auto applied = sb::applyJob(spec, *line); !applied)
         childFail(errFd, applied.error().message);
     sb::starttrace::mark("child.job");
+}
+
+// A program started ahead waits on kAheadGoFd, the one descriptor of ours it keeps across exec: moved there
+// (the channels that were there move up, closed on exec as before) while calls other than the filter's
+// bootstrap ones are still allowed.
+void placeTheWait(int& errFd, int& fdSocket, int goFd)
+{
+    for (int* fd : {&errFd, &fdSocket}) {
+        if (*fd != sb::kAheadGoFd || goFd == sb::kAheadGoFd)
+            continue;
+        const int moved = ::fcntl(*fd, F_DUPFD_CLOEXEC, sb::kAheadGoFd + 1);
+        if (moved < 0)
+            childFail(errFd, fmt::format("launcher: the program's wait: {}", std::strerror(errno)));
+        ::close(*fd);
+        *fd = moved;
+    }
+    const bool placed = goFd == sb::kAheadGoFd ? ::fcntl(goFd, F_SETFD, 0) == 0 : ::dup2(goFd, sb::kAheadGoFd) >= 0;
+    if (!placed)
+        childFail(errFd, fmt::format("launcher: the program's wait: {}", std::strerror(errno)));
+    if (goFd != sb::kAheadGoFd)
+        ::close(goFd);
 }
 
 void loadSeccomp(const LaunchSpec& spec, int errFd, int fdSocket)
@@ -172,7 +171,7 @@ void countUsage(ProgramEnd& end, const rusage& usage)
 
 } // namespace
 
-[[noreturn]] void runChild(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job, int baseFd)
+[[noreturn]] void runChild(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job, int baseFd, int goFd)
 {
     sb::starttrace::mark("child.start");
     ::setpgid(0, 0); // the run's own process group: one kill(-pgid) reaches all of it
@@ -185,7 +184,9 @@ void countUsage(ProgramEnd& end, const rusage& usage)
 
     // Keep 0-2 and our private channels (closed on exec); close everything else: the program gets no
     // descriptor that reaches outside the sandbox but its output (and a channel run's channel: its 0 and 1).
-    closeAllBut(3, {errFd, fdSocket, job ? job->fd() : -1, baseFd});
+    closeAllBut(3, {errFd, fdSocket, job ? job->fd() : -1, baseFd, goFd});
+    if (goFd >= 0)
+        placeTheWait(errFd, fdSocket, goFd);
 
     const std::string workDir = spec.container ? sb::container::kWorkDir : spec.workDir;
     if (::chdir(workDir.c_str()) != 0)
@@ -216,7 +217,7 @@ void countUsage(ProgramEnd& end, const rusage& usage)
     if (auto applied = sb::landlock::restrictSelf(rules); !applied)
         childFail(errFd, "landlock: " + applied.error().message);
     sb::starttrace::mark("child.landlock");
-    const bool filterFirst = !job || filterFitsTheWait(spec.syscalls);
+    const bool filterFirst = !job || sb::seccomp::fitsAPooledWait(spec.syscalls);
     if (job)
         job->reserve(kMaxJobLine);
     if (filterFirst)
@@ -225,6 +226,8 @@ void countUsage(ProgramEnd& end, const rusage& usage)
         awaitJobInChild(spec, errFd, *job);
     if (!filterFirst)
         loadSeccomp(spec, errFd, fdSocket);
+    if (goFd >= 0) // started ahead: the limits and the exec follow, and the program waits for its job itself
+        writeFully(errFd, std::string(1, kReadyMarker));
 
     if (spec.processBase == sb::kProcessBaseCountedByLauncher) {
         std::int64_t tasks = -1;
@@ -266,7 +269,7 @@ void countUsage(ProgramEnd& end, const rusage& usage)
     childFail(errFd, fmt::format("exec {}: {}", spec.argv.front(), std::strerror(errno)));
 }
 
-[[noreturn]] void runContainerInit(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job, int syncFd,
+[[noreturn]] void runContainerInit(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job, int goFd, int syncFd,
                                    int statusFd, int gateFd, const std::vector<int>& cgroupTasks)
 {
     sb::starttrace::mark("init.start");
@@ -317,13 +320,15 @@ void countUsage(ProgramEnd& end, const rusage& usage)
         childFail(errFd, fmt::format("container: fork: {}", std::strerror(errno)));
     if (program == 0) {
         ::close(statusFd);
-        runChild(spec, errFd, fdSocket, job, -1);
+        runChild(spec, errFd, fdSocket, job, -1, goFd);
     }
     // Only the program and the supervisor hold the run's channels.
     ::close(errFd);
     ::close(fdSocket);
     if (job)
         ::close(job->fd());
+    if (goFd >= 0)
+        ::close(goFd);
     for (int fd : {0, 1, 2})
         ::close(fd);
     ProgramEnd end;

@@ -16,12 +16,13 @@ class LineReader;
 // sandbox user inside the new root; otherwise on the host, as a dropped or the caller's identity.
 // job: where a pooled sandbox's job comes from; null when the spec has its job already.
 // baseFd: where the launcher sends the caller's task count (kProcessBaseCountedByLauncher), else -1.
-[[noreturn]] void runChild(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job, int baseFd);
+// goFd: a program started ahead (LaunchSpec::programAhead) gets it as kAheadGoFd and waits there itself; else -1.
+[[noreturn]] void runChild(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job, int baseFd, int goFd);
 
 // The container's pid 1: waits for its id maps, builds the root, starts the program and reaps until the
 // program ends; then it ends every other process of the pid namespace, tells the supervisor (a ProgramEnd
 // on statusFd), and exits.
-[[noreturn]] void runContainerInit(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job, int syncFd,
+[[noreturn]] void runContainerInit(LaunchSpec& spec, int errFd, int fdSocket, LineReader* job, int goFd, int syncFd,
                                    int statusFd, int gateFd, const std::vector<int>& cgroupTasks);
 
 } // namespace sb::launcher

@@ -111,6 +111,7 @@ struct Channels {
     int statusPair[2] = {-1, -1}; // container: pid 1 tells the program's end (ProgramEnd)
     int gatePair[2] = {-1, -1};   // network allowlist: connections for the proxy
     int basePipe[2] = {-1, -1};   // the caller's task count, for the program's RLIMIT_NPROC
+    int goPipe[2] = {-1, -1};     // a program started ahead: its one byte when its job has come
 };
 
 Channels openChannels(const LaunchSpec& spec, LineReader& specIn)
@@ -119,8 +120,12 @@ Channels openChannels(const LaunchSpec& spec, LineReader& specIn)
     if (::pipe2(ch.errPipe, O_CLOEXEC) != 0 || ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch.fdPair) != 0)
         finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
     // Pooled: the spec fd goes to the program's process, which reads its job there itself (one hop
-    // less); moved above the launcher's fixed descriptors.
-    if (spec.pooled) {
+    // less); moved above the launcher's fixed descriptors. A program started ahead is exec'd before its job:
+    // the launcher reads the job and tells the program on a pipe of its own.
+    if (spec.programAhead) {
+        if (::pipe2(ch.goPipe, O_CLOEXEC) != 0)
+            finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
+    } else if (spec.pooled) {
         const int jobFd = ::fcntl(sb::kLauncherSpecFd, F_DUPFD_CLOEXEC, sb::kLauncherResultFd + 1);
         if (jobFd < 0)
             finishWithError(fmt::format("launcher: channels: {}", std::strerror(errno)));
@@ -207,15 +212,17 @@ pid_t startProgram(LaunchSpec& spec, const Channels& ch, LineReader* job, int si
         ::close(ch.errPipe[0]);
         ::close(ch.fdPair[0]);
         ::close(sigFd);
+        if (ch.goPipe[1] >= 0)
+            ::close(ch.goPipe[1]);
         if (spec.container) {
             ::close(ch.syncPipe[1]);
             ::close(ch.statusPair[0]);
             if (ch.gatePair[0] >= 0)
                 ::close(ch.gatePair[0]);
-            runContainerInit(spec, ch.errPipe[1], ch.fdPair[1], job, ch.syncPipe[0], ch.statusPair[1], ch.gatePair[1],
-                             cgroupTasks);
+            runContainerInit(spec, ch.errPipe[1], ch.fdPair[1], job, ch.goPipe[0], ch.syncPipe[0], ch.statusPair[1],
+                             ch.gatePair[1], cgroupTasks);
         }
-        runChild(spec, ch.errPipe[1], ch.fdPair[1], job, ch.basePipe[0]);
+        runChild(spec, ch.errPipe[1], ch.fdPair[1], job, ch.basePipe[0], ch.goPipe[0]);
     }
     sb::starttrace::mark("launcher.cloned");
     return child;
@@ -230,6 +237,8 @@ SupervisorEnds connectToProgram(const LaunchSpec& spec, const Channels& ch, Line
         ::close(fd);
     ::close(ch.errPipe[1]);
     ::close(ch.fdPair[1]);
+    if (ch.goPipe[0] >= 0)
+        ::close(ch.goPipe[0]);
     // The program's stdin and stdout are its own now: /dev/null in their place here, so that a channel run's
     // caller (RunRequest::channelIn, channelOut) sees EOF when the program's side is gone, not at the report.
     if (const int devNull = ::open("/dev/null", O_RDWR | O_CLOEXEC); devNull >= 0) {
@@ -324,7 +333,7 @@ int launch(int parent)
     LaunchSpec spec = readSpec(specIn, enteredNs);
     const int sigFd = watchSignals();
     const Channels channels = openChannels(spec, specIn);
-    LineReader* const job = spec.pooled ? &specIn : nullptr;
+    LineReader* const job = spec.pooled && !spec.programAhead ? &specIn : nullptr; // read by the program's process
     sb::cgroup::RunGroup group = makeRunGroup(spec);
     // cgroup v1: pid 1 moves itself in through these (cgroup.h, moveSelf), which spares the run the RCU grace
     // period of moving it from here. Where they cannot be had, it is moved from here after the clone.
@@ -339,18 +348,25 @@ int launch(int parent)
         figures.emplace(group);
 
     sb::paths::Reporter pathReporter(spec);
-    if (spec.pooled) {
+    const Waiting waiting{sigFd, channels.errPipe[0], child};
+    if (spec.pooled && !spec.programAhead) {
         // Prepared ahead (warm pool): wait for the job; the run and its wall clock start when it comes.
-        awaitJob(spec, {sigFd, channels.errPipe[0], child}, group, pathReporter);
+        awaitJob(spec, waiting, group, pathReporter);
         start = Clock::now();
     }
 
+    // A program started ahead is supervised from its exec: its job, and the wall clock, come during the run.
+    std::optional<AheadJob> ahead;
+    if (spec.programAhead)
+        ahead.emplace(AheadJob{&specIn, channels.goPipe[1]});
     Supervision run(spec, child, start, channels.errPipe[0], channels.fdPair[0], sigFd, std::move(ends), figures,
-                    pathReporter);
+                    pathReporter, ahead ? &*ahead : nullptr);
     run.run();
+    if (const auto why = run.releasedBeforeItsJob())
+        releaseSandbox(spec, waiting, group, *why);
     run.collect();
     LaunchResult& result = run.result();
-    result.wallMs = msSince(start); // the last process of the run is gone
+    result.wallMs = msSince(run.startedAt()); // the last process of the run is gone
     if (::getppid() != caller && !spec.keepWorkDir)
         sb::removeWorkDir(spec.workDir); // the caller died: nobody else will clean up after the run
     measureUsage(spec, run.programEnd(), figures, result);

@@ -109,10 +109,12 @@ bool programStarted(int errFd)
     return ::poll(&fd, 1, 0) == 1 && (fd.revents & POLLHUP) != 0;
 }
 
+} // namespace
+
 // The sandbox is let go without a job (the pool shut down, its owner died) or cannot take one: every process
 // of it ends, and the launcher with it.
-[[noreturn]] void release(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& group,
-                          const std::string& why)
+[[noreturn]] void releaseSandbox(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& group,
+                                 const std::string& why)
 {
     killTree(w.child, spec);
     for (;;) {
@@ -128,8 +130,6 @@ bool programStarted(int errFd)
     finishWithError(why);
 }
 
-} // namespace
-
 void awaitJob(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& group, sb::paths::Reporter& paths)
 {
     bool ready = false;
@@ -138,13 +138,13 @@ void awaitJob(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& gr
         if (::poll(fds, 2, -1) < 0) {
             if (errno == EINTR)
                 continue;
-            release(spec, w, group, fmt::format("launcher: poll: {}", std::strerror(errno)));
+            releaseSandbox(spec, w, group, fmt::format("launcher: poll: {}", std::strerror(errno)));
         }
         if (fds[0].revents & POLLIN) {
             signalfd_siginfo info{};
             while (::read(w.sigFd, &info, sizeof info) == sizeof info) {
                 if (info.ssi_signo != SIGCHLD)
-                    release(spec, w, group, "cancelled before a job was handed over");
+                    releaseSandbox(spec, w, group, "cancelled before a job was handed over");
             }
         }
         if (!fds[1].revents)
@@ -152,7 +152,7 @@ void awaitJob(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& gr
         char buf[1024];
         const ssize_t n = ::read(w.errFd, buf, sizeof buf);
         if (n <= 0) // gone without a word: released (EOF instead of a job), or it failed silently
-            release(spec, w, group, ready ? "released without a job" : "the sandbox ended before its job");
+            releaseSandbox(spec, w, group, ready ? "released without a job" : "the sandbox ended before its job");
         std::string why;
         bool started = false;
         for (ssize_t i = 0; i < n; ++i) {
@@ -169,7 +169,7 @@ void awaitJob(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& gr
             }
         }
         if (!why.empty())
-            release(spec, w, group, why); // it could not take its job: the run's result says why
+            releaseSandbox(spec, w, group, why); // it could not take its job: the run's result says why
         if (started)
             return;
     }
@@ -243,9 +243,10 @@ bool RunMeter::processesExceeded(pid_t child, const sb::cgroup::Figures* figures
 
 Supervision::Supervision(const LaunchSpec& spec, pid_t child, Clock::time_point start, int errFd, int sockFd,
                          int sigFd, SupervisorEnds ends, std::optional<sb::cgroup::Figures>& figures,
-                         sb::paths::Reporter& paths)
-    : m_spec(spec), m_child(child), m_deadline(start + std::chrono::milliseconds(spec.limits.wallMs)),
-      m_meter(spec, start), m_sigFd(sigFd), m_errFd(errFd), m_sockFd(sockFd), m_gateFd(ends.gateFd),
+                         sb::paths::Reporter& paths, AheadJob* ahead)
+    : m_spec(spec), m_child(child), m_start(start),
+      m_deadline(ahead ? Clock::time_point::max() : start + std::chrono::milliseconds(spec.limits.wallMs)),
+      m_ahead(ahead), m_meter(spec, start), m_sigFd(sigFd), m_errFd(errFd), m_sockFd(sockFd), m_gateFd(ends.gateFd),
       m_statusFd(ends.statusFd), m_proxy(std::move(ends.proxy)), m_figures(figures), m_paths(paths)
 {
     if (seccomp_notify_alloc(&m_req, &m_resp) != 0)
@@ -255,7 +256,7 @@ Supervision::Supervision(const LaunchSpec& spec, pid_t child, Clock::time_point 
 void Supervision::run()
 {
     for (;;) {
-        if (reap())
+        if (reap() || m_releasedWhy)
             return;
         if (m_mainExited && !m_killed) {
             // Background processes of the program end with it. Orphans are reparented to us (subreaper)
@@ -321,6 +322,10 @@ bool Supervision::reap()
         const pid_t pid = ::waitpid(-1, &status, WNOHANG | __WALL);
         if (pid <= 0)
             return pid < 0 && errno == ECHILD && m_mainExited;
+        if (pid == m_child && m_ahead) {
+            m_releasedWhy = m_setupError.empty() ? "the program started ahead ended before its job" : m_setupError;
+            return false;
+        }
         if (pid == m_child) {
             sb::starttrace::mark("launcher.reaped");
             m_mainExited = true;
@@ -337,6 +342,8 @@ std::optional<int> Supervision::pollTimeoutMs()
 {
     if (m_killed)
         return 100; // killed: only reaping is left
+    if (m_ahead)
+        return -1; // no clock and no meter before the job: the rlimits and the cgroup hold the program alone
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(m_deadline - Clock::now()).count();
     if (left <= 0) {
         m_result.timedOut = true;
@@ -372,6 +379,7 @@ Supervision::Step Supervision::waitAndServe(int timeoutMs)
     const nfds_t gateIndex = watch(m_gateFd);
     const nfds_t statusIndex = watch(m_statusFd);
     const nfds_t watchIndex = watch(m_killed ? -1 : m_meter.watchFd());
+    const nfds_t jobIndex = watch(m_ahead ? m_ahead->job->fd() : -1);
 
     const int ready = ::poll(fds, count, timeoutMs);
     if (ready < 0 && errno != EINTR)
@@ -388,6 +396,16 @@ Supervision::Step Supervision::waitAndServe(int timeoutMs)
         sb::seccomp::preferSyncWakeups(m_notifyFd);
         ::close(m_sockFd);
         m_sockFd = -1;
+    }
+    if (m_ahead && (!m_setupError.empty() || (statusIndex < count && fds[statusIndex].revents))) {
+        // Before its job, the program cannot take one any more (it failed to start, or ended).
+        m_releasedWhy = m_setupError.empty() ? "the program started ahead ended before its job" : m_setupError;
+        return Step::Done;
+    }
+    if (jobIndex < count && fds[jobIndex].revents) {
+        takeAheadJob();
+        if (m_releasedWhy)
+            return Step::Done;
     }
     if (statusIndex < count && fds[statusIndex].revents) {
         m_programEnd = readProgramEnd(m_statusFd);
@@ -412,7 +430,9 @@ void Supervision::readSignals()
 {
     signalfd_siginfo info{};
     while (::read(m_sigFd, &info, sizeof info) == sizeof info) {
-        if (info.ssi_signo != SIGCHLD) {
+        if (info.ssi_signo != SIGCHLD && m_ahead) {
+            m_releasedWhy = "cancelled before a job was handed over";
+        } else if (info.ssi_signo != SIGCHLD) {
             m_result.cancelled = true;
             endRun();
         }
@@ -424,11 +444,48 @@ void Supervision::readSetupError()
     char buf[1024];
     const ssize_t n = ::read(m_errFd, buf, sizeof buf);
     if (n > 0) {
-        m_setupError.append(buf, static_cast<std::size_t>(n));
+        std::string_view text(buf, static_cast<std::size_t>(n));
+        if (m_spec.programAhead && !m_ready && text.front() == kReadyMarker) {
+            // Every layer is in place; the limits and the exec follow. Its job may have come already (a run
+            // takes a sandbox prepared for it alone at once: Runner::prepareAhead).
+            m_ready = true;
+            text.remove_prefix(1);
+            sb::starttrace::mark("launcher.ready");
+            writeFully(sb::kLauncherResultFd, "ready\n");
+            m_paths.prepare(m_child); // the root is built: pid 1's is the program's
+        }
+        m_setupError.append(text);
     } else {
         ::close(m_errFd); // closed on exec: the program is running with every layer
         m_errFd = -1;
     }
+}
+
+// The job of a program started ahead: when it is the one the program was started for, the program gets its
+// byte and the run's wall clock starts; any other is refused (the sandbox is not the run's), and EOF instead of
+// a job lets the sandbox go.
+void Supervision::takeAheadJob()
+{
+    const auto line = m_ahead->job->next();
+    if (!line) {
+        m_releasedWhy = "released without a job";
+        return;
+    }
+    ::close(m_ahead->job->fd());
+    if (!isTheJobStartedAhead(m_spec, *line)) {
+        m_releasedWhy = "launch job: not the job its program was started ahead for";
+        return;
+    }
+    const char go = 1;
+    if (::write(m_ahead->goFd, &go, 1) != 1) {
+        m_releasedWhy = fmt::format("launcher: telling the program its job came: {}", std::strerror(errno));
+        return;
+    }
+    ::close(m_ahead->goFd);
+    m_ahead = nullptr;
+    m_start = Clock::now();
+    m_deadline = m_start + std::chrono::milliseconds(m_spec.limits.wallMs);
+    sb::starttrace::mark("launcher.job");
 }
 
 void Supervision::serveGate()

@@ -38,6 +38,18 @@ struct Waiting {
 // sandbox is let go without a job or cannot take one, every process of it ends, and the launcher with it.
 void awaitJob(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& group, sb::paths::Reporter& paths);
 
+// A sandbox let go without a job (or that cannot take one) ends: every process of it, its cgroup and its work
+// dir, and the launcher with `why` as its error.
+[[noreturn]] void releaseSandbox(const LaunchSpec& spec, const Waiting& w, sb::cgroup::RunGroup& group,
+                                 const std::string& why);
+
+// A program started ahead (LaunchSpec::programAhead), until its job comes: where the job comes (the spec fd),
+// and the pipe on whose write end the program gets its one byte.
+struct AheadJob {
+    LineReader* job;
+    int goFd;
+};
+
 // ---- the run ------------------------------------------------------------------------------------------
 
 // Limits on the run as a whole, checked while it goes on: CPU time and memory from the run's cgroup where
@@ -91,12 +103,18 @@ struct SupervisorEnds {
 // setup reported.
 class Supervision {
 public:
+    // ahead: a program started ahead, whose job is still to come (its wall clock starts then, not at `start`).
     Supervision(const LaunchSpec& spec, pid_t child, Clock::time_point start, int errFd, int sockFd, int sigFd,
-                SupervisorEnds ends, std::optional<sb::cgroup::Figures>& figures, sb::paths::Reporter& paths);
+                SupervisorEnds ends, std::optional<sb::cgroup::Figures>& figures, sb::paths::Reporter& paths,
+                AheadJob* ahead = nullptr);
 
     // Until the run is over: the main program reaped with nothing of the run left, pid 1's word that the run
-    // has ended, or poll failing.
+    // has ended, or poll failing. A program started ahead is served from its exec (its seccomp notifications,
+    // its ready marker) until its job comes; should the sandbox be let go or end before that, run() returns
+    // with releasedBeforeItsJob() saying why: there is no run to report.
     void run();
+    std::optional<std::string> releasedBeforeItsJob() const { return m_releasedWhy; }
+    Clock::time_point startedAt() const { return m_start; } // when the run's wall clock started
 
     // What the run left after it: the proxy's refusals, the setup's error, pid 1's word of the program's end.
     void collect();
@@ -120,12 +138,17 @@ private:
     Step waitAndServe(int timeoutMs);
     void readSignals();
     void readSetupError();
+    void takeAheadJob();
     void serveGate();
     void answerNotification(short revents);
 
     const LaunchSpec& m_spec;
     const pid_t m_child;
-    const Clock::time_point m_deadline;
+    Clock::time_point m_start;
+    Clock::time_point m_deadline;
+    AheadJob* m_ahead;            // until the job of a program started ahead has come
+    bool m_ready = false;         // the program started ahead said it is (its process's last word before exec)
+    std::optional<std::string> m_releasedWhy;
     RunMeter m_meter;
     const int m_sigFd;
     int m_errFd;

@@ -1,5 +1,7 @@
 #include "python_guard.h"
 
+#include "isolation/launch_spec.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -62,7 +64,16 @@ def _sandbench_main(blocked, guard, path):
             sys.stdout.flush()
         except Exception:
             pass
-_sandbench_main(frozenset({blocked}), {guard}, sys.argv[1])
+{wait}_sandbench_main(frozenset({blocked}), {guard}, sys.argv[1])
+)PY";
+
+// A program started ahead waits here until its job has come; the descriptor is gone before the snippet is read.
+constexpr const char* kAheadWait = R"PY(import posix
+_go = posix.read({fd}, 1)
+posix.close({fd})
+if not _go:
+    raise SystemExit(0)
+del _go, posix
 )PY";
 
 std::string pythonStringLiteral(const std::string& s)
@@ -315,7 +326,7 @@ std::vector<ProgramClaim> claimsFromOutput(std::string_view stderrText)
     return claims;
 }
 
-std::string pythonPrelude(const std::vector<std::string>& blockedModules, bool guardEnabled)
+std::string pythonPrelude(const std::vector<std::string>& blockedModules, bool guardEnabled, bool startsAhead)
 {
     std::string list = "(";
     for (const auto& m : blockedModules)
@@ -328,6 +339,13 @@ std::string pythonPrelude(const std::vector<std::string>& blockedModules, bool g
     };
     replace("{blocked}", list);
     replace("{guard}", guardEnabled ? "True" : "False");
+    std::string wait;
+    if (startsAhead) {
+        wait = kAheadWait;
+        for (auto pos = wait.find("{fd}"); pos != std::string::npos; pos = wait.find("{fd}"))
+            wait.replace(pos, 4, std::to_string(kAheadGoFd));
+    }
+    replace("{wait}", wait);
     return prelude;
 }
 

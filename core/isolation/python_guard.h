@@ -22,7 +22,9 @@ namespace sb {
 // the snippet itself imports it (the importing frame is the snippet's __main__), so the standard library's
 // own internal imports keep working: `import json` or `import pathlib` load os inside, the snippet's
 // `import os` is refused. The program gets no channel to Sandbench but its stdout and stderr.
-std::string pythonPrelude(const std::vector<std::string>& blockedModules, bool guardEnabled);
+// startsAhead: the interpreter is started before its run (launch_spec.h, LaunchSpec::programAhead); it waits
+// for its byte on kAheadGoFd, which it closes, before it reads the snippet (ending quietly at EOF instead).
+std::string pythonPrelude(const std::vector<std::string>& blockedModules, bool guardEnabled, bool startsAhead = false);
 
 // An import statement of the snippet that names a refused module.
 struct RefusedImport {

@@ -114,6 +114,8 @@ struct Capture {
     }
 };
 
+constexpr const char* kPythonSnippet = "snippet.py";
+
 std::vector<std::string> cleanEnvironment(const Policy& policy, const fs::path& workDir)
 {
     std::map<std::string, std::string> env = {
@@ -275,6 +277,27 @@ namespace {
 // The rest of start(): the run's pipes and its launcher.
 Result<std::unique_ptr<Started>> finishStart(std::unique_ptr<Started> started, const Plan& plan, bool pooled);
 
+// A Python snippet's argv: the interpreter, isolated from the user's site and environment, running the prelude
+// (python_guard.h) on the snippet at `seenSnippet`.
+std::vector<std::string> pythonArgv(const Plan& plan, const fs::path& seenSnippet, bool startsAhead)
+{
+    const Policy& policy = plan.policy;
+    return {plan.program, policy.sitePackages ? "-I" : "-IS", "-B", "-c",
+            pythonPrelude(policy.blockedImports, policy.importGuard, startsAhead), seenSnippet.string()};
+}
+
+// The program's whole environment, with its work dir where the sandbox shows it.
+std::vector<std::string> jobEnvironment(const Policy& policy, const fs::path& seenWorkDir)
+{
+    std::vector<std::string> env = cleanEnvironment(policy, seenWorkDir);
+    if (policy.network == NetworkMode::Allowlist) {
+        const std::string proxy = fmt::format("http://127.0.0.1:{}", netproxy::kPort);
+        for (const char* name : {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"})
+            env.push_back(std::string(name) + "=" + proxy);
+    }
+    return env;
+}
+
 } // namespace
 
 Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
@@ -388,6 +411,17 @@ Result<Plan> makePlan(const RunRequest& request, const RunnerOptions& options)
     }
     spec.devPaths.assign(kDevicePaths.begin(), kDevicePaths.end());
     spec.traceStart = !starttrace::outputFile().empty();
+    // A Python snippet's interpreter starts ahead in a pooled container (start() keeps this for pooled sandboxes
+    // alone): its job is known now (the container shows every work dir at one place; no caller's task count),
+    // and its wait on kAheadGoFd must pass the filter, which it loads first.
+    if (python && spec.container && plan.channelIn < 0 && plan.channelOut < 0 && plan.workspace.empty()
+        && seccomp::fitsAPooledWait(spec.syscalls)) {
+        spec.programAhead = true;
+        const fs::path seenWorkDir = container::kWorkDir;
+        spec.argv = pythonArgv(plan, seenWorkDir / kPythonSnippet, true);
+        spec.env = jobEnvironment(policy, seenWorkDir);
+        spec.processBase = 0;
+    }
     return plan;
 }
 
@@ -471,6 +505,7 @@ Result<std::unique_ptr<Started>> start(const Plan& plan, bool pooled)
     LaunchSpec& spec = started->spec;
     spec = plan.spec;
     spec.pooled = pooled;
+    spec.programAhead = pooled && plan.spec.programAhead;
     if (spec.dropPrivileges) {
         spec.uid = transientId();
         spec.gid = spec.uid;
@@ -667,7 +702,7 @@ Result<fs::path> writeSnippet(const Started& started, const RunRequest& request)
 {
     const bool python = request.language == Language::Python;
     const fs::path snippet =
-        (started.keepWorkDir ? started.jobDir : started.workDir) / (python ? "snippet.py" : "snippet.sh");
+        (started.keepWorkDir ? started.jobDir : started.workDir) / (python ? kPythonSnippet : "snippet.sh");
     if (request.language == Language::Command)
         return snippet;
     const LaunchSpec& spec = started.spec;
@@ -689,7 +724,8 @@ Result<fs::path> writeSnippet(const Started& started, const RunRequest& request)
     return snippet;
 }
 
-// The job: what the program is, sees and gets, in the place the sandbox shows its work dir.
+// The job: what the program is, sees and gets, in the place the sandbox shows its work dir. A program started
+// ahead was started with the same job (makePlan), which its launcher checks.
 void describeJob(Started& started, const Plan& plan, const RunRequest& request, const fs::path& snippet)
 {
     const Policy& policy = plan.policy;
@@ -701,20 +737,14 @@ void describeJob(Started& started, const Plan& plan, const RunRequest& request, 
                                  : spec.container     ? seenWorkDir / started.jobDir.filename() / snippet.filename()
                                                       : started.jobDir.filename() / snippet.filename();
     if (request.language == Language::Python) {
-        spec.argv = {plan.program, policy.sitePackages ? "-I" : "-IS", "-B", "-c",
-                     pythonPrelude(policy.blockedImports, policy.importGuard), seenSnippet.string()};
+        spec.argv = pythonArgv(plan, seenSnippet, spec.programAhead);
     } else if (request.language == Language::Command) {
         spec.argv = request.command;
         spec.argv.front() = plan.program;
     } else {
         spec.argv = {plan.program, seenSnippet.string()};
     }
-    spec.env = cleanEnvironment(policy, seenWorkDir);
-    if (policy.network == NetworkMode::Allowlist) {
-        const std::string proxy = fmt::format("http://127.0.0.1:{}", netproxy::kPort);
-        for (const char* name : {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"})
-            spec.env.push_back(std::string(name) + "=" + proxy);
-    }
+    spec.env = jobEnvironment(policy, seenWorkDir);
     // Tasks the caller's uid has now: an unprivileged caller's RLIMIT_NPROC counts them too at the process
     // level. A cold launcher counts them itself while the program's process sets up; a pooled run's are
     // counted here, at its job. In a container the limit counts the tasks of the run's own user namespace

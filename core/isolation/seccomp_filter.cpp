@@ -256,6 +256,25 @@ bool isBootstrapSyscall(std::string_view name)
     return std::find(kBootstrapSyscalls.begin(), kBootstrapSyscalls.end(), name) != kBootstrapSyscalls.end();
 }
 
+bool fitsAPooledWait(const SyscallPolicy& policy)
+{
+    static constexpr std::string_view kWaitCalls[] = {"read", "write", "close", "brk", "mmap", "munmap", "mremap",
+                                                      "madvise", "futex", "exit", "exit_group", "rt_sigreturn"};
+    for (const std::string_view call : kWaitCalls) {
+        bool allowed = policy.defaultAction == SyscallAction::Allow || isBootstrapSyscall(call);
+        for (const auto& rule : policy.rules) {
+            if (std::find(rule.names.begin(), rule.names.end(), call) == rule.names.end())
+                continue;
+            if (rule.action != SyscallAction::Allow && rule.action != SyscallAction::Log)
+                return false;
+            allowed = allowed || rule.args.empty();
+        }
+        if (!allowed)
+            return false;
+    }
+    return true;
+}
+
 namespace {
 
 // Builds the filter's rules into ctx; loadFilter() loads them, compileFilter() exports them.

@@ -46,6 +46,12 @@ void preferSyncWakeups(int notifyFd);
 // The syscalls the launcher's child needs between loading the filter and execve.
 bool isBootstrapSyscall(std::string_view name);
 
+// Whether a pooled sandbox's program process may load its seccomp filter before it waits for its job: only
+// if the filter lets every call of that wait through untouched (reading the job, or a program started ahead
+// its one byte; reporting on the error channel; ending when released): no rule refuses one, and a
+// default-deny filter (strict) allows each unconditionally. Then the filter costs nothing after the job.
+bool fitsAPooledWait(const SyscallPolicy& policy);
+
 // Anonymous mappings of at least this size (mmap), and growth to at least this size (mremap), go to the
 // supervisor, which lets them through and notes whether the process asked for more address space than its
 // RLIMIT_AS allows (the kernel then refuses the call with ENOMEM): the launcher's own sight of a run

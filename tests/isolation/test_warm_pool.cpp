@@ -2,9 +2,11 @@
 // sandbox serves one run, the wall clock starts at the handover, nothing is left when the pool or its owner
 // goes, and Runners on several threads share a pool.
 
+#include "proc_scan.h"
 #include "run_helpers.h"
 
 #include "isolation/doctor.h"
+#include "launch.h"
 #include "launcher_process.h"
 #include "isolation/warm_pool.h"
 
@@ -95,6 +97,52 @@ std::thread runWithSandboxTaken(Pooled& pooled, const RunRequest& request, std::
     while (pooled.pool->stats().handedOut == before)
         std::this_thread::sleep_for(1ms);
     return run;
+}
+
+// The body of OwnersDeathLeavesNothing, for a pool of `language`'s runs.
+void expectOwnersDeathLeavesNothing(Language language)
+{
+    const IsolationLevel level =
+        levelAvailable(IsolationLevel::Container) ? IsolationLevel::Container : IsolationLevel::Process;
+    WorkRoot root;
+    int ready[2];
+    ASSERT_EQ(::pipe(ready), 0);
+    const pid_t owner = ::fork();
+    ASSERT_GE(owner, 0);
+    if (owner == 0) {
+        ::close(ready[0]);
+        auto pooled = makePooled(request(language, language == Language::Shell ? ":\n" : "pass\n", level), root.path(), 3);
+        const bool ok = pooled.pool->waitUntilReady(10s);
+        const pid_t zygote = launcherZygotePid(*pooled.runner.launcher());
+        const int report[2] = {ok ? 1 : 0, zygote};
+        [[maybe_unused]] const ssize_t n = ::write(ready[1], report, sizeof report);
+        ::pause();
+        ::_exit(0);
+    }
+    ::close(ready[1]);
+    int report[2] = {0, 0};
+    const bool heard = ::read(ready[0], report, sizeof report) == sizeof report;
+    ::close(ready[0]);
+    ::kill(owner, SIGKILL);
+    ::waitpid(owner, nullptr, 0);
+    ASSERT_TRUE(heard && report[0] == 1) << "the owner's pool did not get ready";
+    // Running (not gone, not a zombie waiting for its new parent to reap it).
+    auto running = [](pid_t pid) {
+        std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+        std::string line;
+        std::getline(stat, line);
+        const auto close = line.rfind(')');
+        return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+    };
+    ASSERT_GT(report[1], 0) << "the owner had no zygote";
+    bool clean = false;
+    for (int i = 0; i < 100 && !clean; ++i) {
+        clean = entriesIn(root.path()) == 0 && !running(report[1]);
+        if (!clean)
+            std::this_thread::sleep_for(50ms);
+    }
+    EXPECT_EQ(entriesIn(root.path()), 0u) << "work dirs of the dead owner's pool were left";
+    EXPECT_FALSE(running(report[1])) << "the dead owner's zygote is still there";
 }
 
 } // namespace
@@ -278,6 +326,92 @@ TEST(WarmPool, APoolThatCannotPrepareSaysWhy)
     EXPECT_NE(r.message.text().find("not available"), std::string::npos) << r.message;
 }
 
+// A Python snippet's pooled container starts its interpreter ahead: it waits in the sandbox, with every layer,
+// before any run; the snippet finds nothing of that wait (descriptor 3 is gone); the wall clock starts at the
+// handover and the limit holds from there; destroying the pool ends every interpreter still waiting.
+TEST(WarmPool, APythonInterpreterStartsAheadAndWaitsForItsRun)
+{
+    if (!levelAvailable(IsolationLevel::Container))
+        GTEST_SKIP() << "container is not available here";
+    WorkRoot root;
+    Policy policy;
+    policy.limits.wallMs = 1000;
+    // In the interpreter's command line (the prelude lists it): tells this test's interpreters from any other's.
+    const std::string marker = "sb_ahead_" + std::to_string(::getpid());
+    policy.blockedImports.push_back(marker);
+    const auto sleeper = request(Language::Python,
+                                 "import io, time\ntime.sleep(0.3)\ntry:\n    io.open(3, 'rb', closefd=False)\n"
+                                 "    print('descriptor 3 is open')\nexcept OSError:\n    print('done')\n",
+                                 IsolationLevel::Container, policy);
+    auto waiting = [&](std::size_t expected) {
+        std::vector<pid_t> found;
+        for (int i = 0; i < 500; ++i) {
+            found = processesWithMarker(marker);
+            if (found.size() == expected)
+                break;
+            std::this_thread::sleep_for(10ms);
+        }
+        return found;
+    };
+    {
+        auto pooled = makePooled(sleeper, root.path(), 2);
+        ASSERT_TRUE(pooled.pool->waitUntilReady(10s)) << pooled.pool->lastError();
+        const auto interpreters = waiting(2);
+        ASSERT_EQ(interpreters.size(), 2u) << "no interpreter waits in the pool's sandboxes";
+        for (const pid_t pid : interpreters) {
+            const std::string status = readWhole("/proc/" + std::to_string(pid) + "/status");
+            EXPECT_NE(status.find("NoNewPrivs:\t1"), std::string::npos) << status;
+            EXPECT_NE(status.find("Seccomp:\t2"), std::string::npos) << "waits without its filter:\n" << status;
+        }
+        std::this_thread::sleep_for(1500ms);
+        const auto r = pooled.runner.run(sleeper);
+        EXPECT_EQ(pooled.pool->stats().handedOut, 1u) << "the run did not come from the pool";
+        EXPECT_EQ(r.outcome, Outcome::Ok) << describe(r);
+        EXPECT_EQ(r.stdoutText, "done\n");
+        EXPECT_GE(r.durationMs, 300.0);
+        EXPECT_LT(r.durationMs, 1000.0) << "the wall clock ran while the interpreter waited";
+
+        auto spinner = sleeper;
+        spinner.source = "while True:\n    pass\n";
+        const auto t = pooled.runner.run(spinner);
+        EXPECT_EQ(pooled.pool->stats().handedOut, 2u) << "the run did not come from the pool";
+        EXPECT_EQ(t.outcome, Outcome::Timeout) << describe(t);
+        EXPECT_GE(t.durationMs, 1000.0);
+        EXPECT_LT(t.durationMs, 2000.0);
+        ASSERT_TRUE(pooled.pool->waitUntilReady(10s)) << "replenished after the runs";
+    }
+    EXPECT_EQ(waiting(0).size(), 0u) << "an interpreter of the destroyed pool is still there";
+    EXPECT_EQ(entriesIn(root.path()), 0u) << "work dirs of the pool's sandboxes were left";
+}
+
+// A program started ahead runs the job it was started for and no other: the launcher refuses any other job
+// (here: the same snippet without the import guard), and nothing runs.
+TEST(WarmPool, AProgramStartedAheadTakesNoOtherJob)
+{
+    if (!levelAvailable(IsolationLevel::Container))
+        GTEST_SKIP() << "container is not available here";
+    WorkRoot root;
+    RunnerOptions options;
+    options.workRoot = root.path();
+    const auto guarded = request(Language::Python, "print('ran')\n", IsolationLevel::Container);
+    auto plan = launch::makePlan(guarded, options);
+    ASSERT_TRUE(plan) << plan.error().message;
+    ASSERT_TRUE(plan->spec.programAhead);
+    auto unguarded = guarded;
+    unguarded.policy.importGuard = false;
+    auto other = launch::makePlan(unguarded, options);
+    ASSERT_TRUE(other) << other.error().message;
+    EXPECT_FALSE(launch::sameShape(*plan, *other)) << "a pool would hand this sandbox to the other run";
+    auto started = launch::start(*plan, true);
+    ASSERT_TRUE(started) << started.error().message;
+    const auto r = launch::runJob(std::move(*started), *other, unguarded, nullptr, {});
+    EXPECT_EQ(r.outcome, Outcome::InternalError) << describe(r);
+    EXPECT_NE(r.message.text().find("not the job its program was started ahead for"), std::string::npos)
+        << describe(r);
+    EXPECT_EQ(r.stdoutText, "");
+    EXPECT_EQ(entriesIn(root.path()), 0u) << "the refused sandbox's work dir was left";
+}
+
 // Destroying the pool ends its idle sandboxes: no process, work dir, mount or descriptor is left.
 TEST(WarmPool, DestroyingThePoolLeavesNothing)
 {
@@ -344,50 +478,14 @@ TEST(WarmPool, DestroyingThePoolLeavesNothing)
     EXPECT_EQ(settled(launchersBefore), launchersBefore) << "a launcher of the pool was left";
 }
 
-// The process that owns the pool is SIGKILLed: its sandboxes end and their work dirs go.
+// The process that owns the pool is SIGKILLed: its sandboxes end and their work dirs go, those of a shell's
+// pool and of a Python pool whose interpreters wait, started ahead.
 TEST(WarmPool, OwnersDeathLeavesNothing)
 {
-    const IsolationLevel level =
-        levelAvailable(IsolationLevel::Container) ? IsolationLevel::Container : IsolationLevel::Process;
-    WorkRoot root;
-    int ready[2];
-    ASSERT_EQ(::pipe(ready), 0);
-    const pid_t owner = ::fork();
-    ASSERT_GE(owner, 0);
-    if (owner == 0) {
-        ::close(ready[0]);
-        auto pooled = makePooled(request(Language::Shell, ":\n", level), root.path(), 3);
-        const bool ok = pooled.pool->waitUntilReady(10s);
-        const pid_t zygote = launcherZygotePid(*pooled.runner.launcher());
-        const int report[2] = {ok ? 1 : 0, zygote};
-        [[maybe_unused]] const ssize_t n = ::write(ready[1], report, sizeof report);
-        ::pause();
-        ::_exit(0);
+    for (const Language language : {Language::Shell, Language::Python}) {
+        SCOPED_TRACE(std::string(toString(language)));
+        expectOwnersDeathLeavesNothing(language);
     }
-    ::close(ready[1]);
-    int report[2] = {0, 0};
-    const bool heard = ::read(ready[0], report, sizeof report) == sizeof report;
-    ::close(ready[0]);
-    ::kill(owner, SIGKILL);
-    ::waitpid(owner, nullptr, 0);
-    ASSERT_TRUE(heard && report[0] == 1) << "the owner's pool did not get ready";
-    // Running (not gone, not a zombie waiting for its new parent to reap it).
-    auto running = [](pid_t pid) {
-        std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-        std::string line;
-        std::getline(stat, line);
-        const auto close = line.rfind(')');
-        return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
-    };
-    ASSERT_GT(report[1], 0) << "the owner had no zygote";
-    bool clean = false;
-    for (int i = 0; i < 100 && !clean; ++i) {
-        clean = entriesIn(root.path()) == 0 && !running(report[1]);
-        if (!clean)
-            std::this_thread::sleep_for(50ms);
-    }
-    EXPECT_EQ(entriesIn(root.path()), 0u) << "work dirs of the dead owner's pool were left";
-    EXPECT_FALSE(running(report[1])) << "the dead owner's zygote is still there";
 }
 
 // Runners on several threads share one pool: every run gets its own sandbox and its own output.

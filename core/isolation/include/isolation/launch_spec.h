@@ -16,6 +16,11 @@
 // (encodeJob: argv, environment). A cold start writes both at once. A pooled launcher (spec.pooled, see
 // warm_pool.h) gets the sandbox line alone, prepares every layer it can, reports "ready" and waits; the
 // job line comes when a run takes it, and the wall clock starts then.
+//
+// A pooled sandbox whose program starts ahead (spec.programAhead: a Python snippet's interpreter, in a
+// container) has its job in the sandbox line already: its program is exec'd with every layer and limit in
+// place and waits, before any of the snippet is there, for one byte on its descriptor kAheadGoFd. The job
+// line the run sends must be that job again; the launcher then writes that byte, and the wall clock starts.
 
 #include "isolation/run.h"
 #include "isolation/start_trace.h"
@@ -43,6 +48,11 @@ inline constexpr char kWorkspaceLockMarker = '\x02';
 // of the caller before it sends the spec.
 inline constexpr std::int64_t kProcessBaseCountedByLauncher = -1;
 
+// The descriptor on which a program started ahead waits for its run (LaunchSpec::programAhead): one byte when
+// its job has come, EOF when the sandbox is let go without one. The program closes it before the run's own
+// code: the snippet gets 0, 1 and 2 alone, as any run's program.
+inline constexpr int kAheadGoFd = 3;
+
 struct LaunchSpec {
     std::vector<std::string> argv;   // argv[0] is an absolute path
     std::vector<std::string> env;    // NAME=value, the whole environment of the program
@@ -67,6 +77,9 @@ struct LaunchSpec {
     std::int64_t tmpSizeMb = 64;     // container: size of the private /tmp, 0 for none
     bool traceStart = false;         // mark the start-up phases (start_trace.h) and return them
     bool pooled = false;             // the job follows later on the spec fd (warm pool)
+    // Pooled only: the program (argv, env, processBase above, which the sandbox line carries) is exec'd before
+    // its job comes, and waits on kAheadGoFd (see above). Its seccomp filter is then loaded before the wait.
+    bool programAhead = false;
 };
 
 struct LaunchResult {
@@ -127,13 +140,15 @@ void killAllOfTransientUid(uid_t uid, gid_t gid);
 // Removes a run's work dir even if the program left read-only folders behind (never follows symlinks).
 void removeWorkDir(const std::string& dir);
 
-// One JSON line each (no newline inside): the sandbox part of a spec (argv, env and processBase left out),
-// and the job part (those three).
+// One JSON line each (no newline inside): the sandbox part of a spec (argv, env and processBase left out,
+// unless the program starts ahead), and the job part (those three).
 std::string encodeSandbox(const LaunchSpec& spec);
 std::string encodeJob(const LaunchSpec& spec);
 // Whether two specs make the same sandbox: every field of the sandbox line but those each sandbox has of
-// its own (work dir, identity) and the tracing and pooling switches.
+// its own (work dir, identity) and the tracing and pooling switches; with a program started ahead, its job too.
 bool sameSandbox(const LaunchSpec& a, const LaunchSpec& b);
+// Whether a job line is the job a program started ahead was started with (argv, env, processBase).
+bool isTheJobStartedAhead(const LaunchSpec& spec, std::string_view jobLine);
 // Both lines, newline-terminated: what a cold start writes.
 std::string encodeSpec(const LaunchSpec& spec);
 Result<LaunchSpec> decodeSandbox(std::string_view line);

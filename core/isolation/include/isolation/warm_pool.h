@@ -6,8 +6,9 @@
 // namespaces and the minimal root (container, strict), the cgroup (strict), the program's process with its
 // identity, its capabilities dropped, no_new_privs and Landlock; then it waits. A run that takes it writes
 // its snippet and sends the job (argv, environment); the launcher loads the seccomp filter, sets the
-// limits and execs, and the run's wall clock starts then. Outcomes, blocked events and layers are those of
-// a cold run of the same request.
+// limits and execs, and the run's wall clock starts then. A Python snippet's sandbox in a container has its
+// interpreter started ahead, with every layer and limit, waiting for the job (launch_spec.h,
+// LaunchSpec::programAhead). Outcomes, blocked events and layers are those of a cold run of the same request.
 //
 // Never reused: a sandbox serves one run and ends with it, and the pool starts another in the background
 // (when that run has ended, or at once in a burst: WarmPoolOptions::refillGrace).
