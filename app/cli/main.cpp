@@ -8,17 +8,8 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
-
-namespace {
-
-bool hasCommand(const CLI::App& app, const std::string& name)
-{
-    const auto commands = app.get_subcommands([](const CLI::App*) { return true; });
-    return std::any_of(commands.begin(), commands.end(), [&](const CLI::App* command) { return command->check_name(name); });
-}
-
-} // namespace
 
 int main(int argc, char** argv)
 {
@@ -35,21 +26,38 @@ int main(int argc, char** argv)
                "audit log is in $SANDBENCH_AUDIT_KEYS, else $XDG_CONFIG_HOME/sandbench/audit-keys.");
 
     CommandLine commandLine(app);
-    // The families, in the order --help lists them. Making every command's options is most of what a command
-    // costs before it starts, so they are made up to the family that has the command named first; --help,
-    // --version, a mistyped command or none get them all. `sessions export` joins its family's `sessions`.
-    using Family = void (*)(CommandLine&);
-    const std::vector<std::vector<Family>> families = {
-        {addRunCommands},     {addBatchCommand},      {addJobsCommands},   {addPolicyCommands},
-        {addAuditCommands},   {addRulesCommands},     {addSandboxCommands}, {addCheckpointCommands},
-        {addDataCommands},    {addPromoteCommand},    {addAgentCommands, addSessionExportCommand},
-        {addDoctorCommand}};
-    const std::string named = argc > 1 && argv[1][0] != '-' ? argv[1] : "";
+    // The families, in the order --help lists them, each with the commands it registers. Making every command's
+    // options is most of what a command costs before it starts, so only the family of the command named first is
+    // made; --help, --version, a command of none of them (mistyped, or none) get them all.
+    // Cli.EveryCommandsHelpIsItsFamilys checks the names against what each family registers.
+    using Add = void (*)(CommandLine&);
+    struct Family {
+        std::vector<std::string_view> commands;
+        std::vector<Add> add;
+    };
+    const std::vector<Family> families = {
+        {{"run", "exec", "serve", "demo", "metrics", "history"}, {addRunCommands}},
+        {{"batch", "batch-task"}, {addBatchCommand}},
+        {{"jobs"}, {addJobsCommands}},
+        {{"policy"}, {addPolicyCommands}},
+        {{"audit"}, {addAuditCommands}},
+        {{"rules"}, {addRulesCommands}},
+        {{"sandbox"}, {addSandboxCommands}},
+        {{"checkpoint"}, {addCheckpointCommands}},
+        {{"data"}, {addDataCommands}},
+        {{"promote"}, {addPromoteCommand}},
+        {{"mcp", "agent", "agent-task", "sessions"}, {addAgentCommands, addSessionExportCommand}},
+        {{"doctor"}, {addDoctorCommand}}};
+    const std::string_view named = argc > 1 && argv[1][0] != '-' ? argv[1] : "";
+    const auto has = [&](const Family& family) {
+        return std::find(family.commands.begin(), family.commands.end(), named) != family.commands.end();
+    };
+    const auto its = std::find_if(families.begin(), families.end(), has);
     for (const auto& family : families) {
-        for (const Family add : family)
-            add(commandLine);
-        if (!named.empty() && hasCommand(app, named))
-            break;
+        if (its == families.end() || &family == &*its) {
+            for (const Add add : family.add)
+                add(commandLine);
+        }
     }
 
     try {

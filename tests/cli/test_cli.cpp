@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,26 @@ TEST_F(Cli, VersionAndHelp)
         const auto h = cli(std::string(sub) + "--help");
         EXPECT_EQ(h.status, 0) << sub;
         EXPECT_NE(h.out.find("--"), std::string::npos) << sub;
+    }
+}
+
+// main() makes only the family of the command named first (app/cli/main.cpp): every command --help lists, and the
+// hidden ones Slurm's tasks run, must be found in the family it makes for that name.
+TEST_F(Cli, EveryCommandsHelpIsItsFamilys)
+{
+    const auto help = cli("--help");
+    ASSERT_EQ(help.status, 0);
+    std::istringstream lines(help.out.substr(help.out.find("Subcommands:")));
+    std::vector<std::string> commands = {"batch-task", "agent-task"};
+    for (std::string line; std::getline(lines, line);) {
+        if (line.starts_with("  ") && line.size() > 2 && line[2] != ' ')
+            commands.push_back(line.substr(2, line.find(' ', 2) - 2));
+    }
+    EXPECT_GE(commands.size(), 20u) << help.out;
+    for (const auto& command : commands) {
+        const auto h = cli(command + " --help", true);
+        EXPECT_EQ(h.status, 0) << command << ": " << h.out;
+        EXPECT_NE(h.out.find("sandbench " + command), std::string::npos) << command << ": " << h.out;
     }
 }
 
