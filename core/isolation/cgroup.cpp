@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <csignal>
@@ -21,7 +22,7 @@ namespace {
 
 constexpr const char* kRoot = "/sys/fs/cgroup";
 constexpr const char* kSupervisorLeaf = "sandbench-supervisor";
-constexpr const char* kRunPrefix = "sandbench-"; // followed by digits: a run's group
+constexpr const char* kRunPrefix = "sandbench-"; // followed by "ns" or digits: a run's group (runGroupName)
 
 std::string readFile(const std::string& path)
 {
@@ -121,6 +122,13 @@ std::string startTime(pid_t pid)
     return field;
 }
 
+// The inode of this process's pid namespace: a pid in a group's name means that process only there.
+ino_t ownPidNamespace()
+{
+    struct stat st {};
+    return ::stat("/proc/self/ns/pid", &st) == 0 ? st.st_ino : 0;
+}
+
 std::string v2Own(const Membership& m)
 {
     if (!isV2Root() || m.unified.empty())
@@ -165,7 +173,7 @@ bool v2Delegates(const std::string& base, std::string* whyNot)
 std::string runGroupName()
 {
     const pid_t pid = ::getpid();
-    return fmt::format("{}{}-{}", kRunPrefix, pid, startTime(pid));
+    return fmt::format("{}ns{}-{}-{}", kRunPrefix, ownPidNamespace(), pid, startTime(pid));
 }
 
 Creation create(const std::string& name, std::int64_t memoryBytes, std::int64_t maxProcesses)
@@ -345,6 +353,7 @@ Pruned pruneStale()
     if (const std::string base = v2Base(m); !base.empty())
         parents = {base};
     Pruned pruned;
+    const ino_t ownNamespace = ownPidNamespace();
     for (const auto& parent : parents) {
         DIR* dir = ::opendir(parent.c_str());
         if (!dir)
@@ -353,8 +362,19 @@ Pruned pruneStale()
             const std::string_view name = entry->d_name;
             if (entry->d_type != DT_DIR || !name.starts_with(kRunPrefix))
                 continue;
-            // "sandbench-PID-START" (older versions: "sandbench-PID"): stale when that process is gone.
-            const std::string_view rest = name.substr(std::string_view(kRunPrefix).size());
+            // "sandbench-nsNS-PID-START" (older versions: "sandbench-PID-START", "sandbench-PID"): stale when that
+            // process is gone. A group of another pid namespace (a launcher in a container, another test run's)
+            // names a pid this process cannot judge: left alone, empty or not, as its launcher may move in yet.
+            std::string_view rest = name.substr(std::string_view(kRunPrefix).size());
+            if (rest.starts_with("ns")) {
+                rest.remove_prefix(2);
+                const auto nsDash = rest.find('-');
+                ino_t ns = 0;
+                const auto parsed = std::from_chars(rest.data(), rest.data() + std::min(nsDash, rest.size()), ns);
+                if (nsDash == std::string_view::npos || parsed.ec != std::errc{} || ns != ownNamespace)
+                    continue;
+                rest.remove_prefix(nsDash + 1);
+            }
             const auto dash = rest.find('-');
             const std::string_view digits = rest.substr(0, dash);
             pid_t pid = 0;

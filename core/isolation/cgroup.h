@@ -30,8 +30,9 @@ struct Creation {
     std::string whyNot;   // why the group is inactive
 };
 
-// The name of this process's run group: its pid and start time, which no later process shares (pids are
-// reused; a launcher killed outright leaves its group behind for pruneStale()).
+// The name of this process's run group: its pid namespace, pid and start time, which no later process shares
+// (pids are reused; a launcher killed outright leaves its group behind for pruneStale(), which judges only the
+// groups of its own pid namespace).
 std::string runGroupName();
 // Creates the run's cgroup(s) named `name` with the limits.
 Creation create(const std::string& name, std::int64_t memoryBytes, std::int64_t maxProcesses);
@@ -65,7 +66,8 @@ private:
 // Removes the group; call when every process of it is gone (waits a little for those still exiting).
 void destroy(const RunGroup& group);
 // Removes the empty run groups beside this process's whose launcher is gone (killed before it could
-// remove its own); a group with processes in it stays (busy) until they are gone.
+// remove its own); a group with processes in it stays (busy) until they are gone, and a group of another pid
+// namespace is not judged at all.
 struct Pruned {
     int removed = 0;
     int busy = 0;

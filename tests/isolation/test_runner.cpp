@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 #include <atomic>
+#include <sys/stat.h>
 #include <thread>
 #include <sched.h>
 #include <sys/mount.h>
@@ -899,7 +900,8 @@ struct Sleeper {
 };
 
 // A launcher killed outright leaves its run's group behind; pruning removes it once it is empty, and never a
-// live launcher's group (pid and start time) nor a group still holding a process. Other test processes
+// live launcher's group (pid and start time), a group still holding a process, nor a group of another pid
+// namespace (whose pid means nothing here, and whose launcher may be about to move in). Other test processes
 // prune the same folder meanwhile (their first strict run), so what this one asserts is the end state.
 TEST(Strict, GroupsOfKilledLaunchersArePruned)
 {
@@ -914,6 +916,14 @@ TEST(Strict, GroupsOfKilledLaunchersArePruned)
     ASSERT_TRUE(stale.group.active()) << stale.whyNot;
     const auto older = cgroup::create(fmt::format("sandbench-{}", deadPid()), 64 << 20, 8); // before start times
     ASSERT_TRUE(older.group.active()) << older.whyNot;
+    struct stat pidNamespace {};
+    ASSERT_EQ(::stat("/proc/self/ns/pid", &pidNamespace), 0);
+    const auto elsewhere =
+        cgroup::create(fmt::format("sandbench-ns{}-{}-1", pidNamespace.st_ino + 1, deadPid()), 64 << 20, 8);
+    ASSERT_TRUE(elsewhere.group.active()) << elsewhere.whyNot;
+    const auto staleHere =
+        cgroup::create(fmt::format("sandbench-ns{}-{}-1", pidNamespace.st_ino, deadPid()), 64 << 20, 8);
+    ASSERT_TRUE(staleHere.group.active()) << staleHere.whyNot;
     // A stale-looking group with a process in it; another process's pruning may take it while it is still
     // empty, so it is made again until the sleeper is in.
     cgroup::RunGroup held;
@@ -931,6 +941,8 @@ TEST(Strict, GroupsOfKilledLaunchersArePruned)
     EXPECT_TRUE(exists(ours.group)) << "a live launcher's group was removed";
     EXPECT_FALSE(exists(stale.group));
     EXPECT_FALSE(exists(older.group));
+    EXPECT_FALSE(exists(staleHere.group));
+    EXPECT_TRUE(exists(elsewhere.group)) << "another pid namespace's group was judged by this one's pids";
     EXPECT_TRUE(exists(held)) << "a group with a process in it was removed";
 
     sleeper.end();
@@ -941,6 +953,8 @@ TEST(Strict, GroupsOfKilledLaunchersArePruned)
     EXPECT_FALSE(exists(held));
     cgroup::destroy(ours.group);
     EXPECT_FALSE(exists(ours.group));
+    cgroup::destroy(elsewhere.group);
+    EXPECT_FALSE(exists(elsewhere.group));
 }
 
 // CPU and memory limits hold for the run as a whole with a cgroup (the kernel counts) and without one
