@@ -323,7 +323,7 @@ bool Supervision::reap()
         if (pid <= 0)
             return pid < 0 && errno == ECHILD && m_mainExited;
         if (pid == m_child && m_ahead) {
-            m_releasedWhy = m_setupError.empty() ? "the program started ahead ended before its job" : m_setupError;
+            endedBeforeItsJob();
             return false;
         }
         if (pid == m_child) {
@@ -398,8 +398,7 @@ Supervision::Step Supervision::waitAndServe(int timeoutMs)
         m_sockFd = -1;
     }
     if (m_ahead && (!m_setupError.empty() || (statusIndex < count && fds[statusIndex].revents))) {
-        // Before its job, the program cannot take one any more (it failed to start, or ended).
-        m_releasedWhy = m_setupError.empty() ? "the program started ahead ended before its job" : m_setupError;
+        endedBeforeItsJob(); // it failed to start, or ended
         return Step::Done;
     }
     if (jobIndex < count && fds[jobIndex].revents) {
@@ -459,6 +458,13 @@ void Supervision::readSetupError()
         ::close(m_errFd); // closed on exec: the program is running with every layer
         m_errFd = -1;
     }
+}
+
+// Before its job, the program started ahead cannot take one any more: the sandbox is let go, with the program's
+// own word on why where it gave one.
+void Supervision::endedBeforeItsJob()
+{
+    m_releasedWhy = m_setupError.empty() ? "the program started ahead ended before its job" : m_setupError;
 }
 
 // The job of a program started ahead: when it is the one the program was started for, the program gets its

@@ -139,6 +139,7 @@ private:
     void readSignals();
     void readSetupError();
     void takeAheadJob();
+    void endedBeforeItsJob();
     void serveGate();
     void answerNotification(short revents);
 
