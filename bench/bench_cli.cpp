@@ -6,6 +6,7 @@
 //   sandbench run print1.py (the default level)      vs  /usr/bin/python3 print1.py
 //   sandbench exec --level process -- /bin/true     (for scale)
 //   sandbench --version                             (the process alone: exec, dynamic linking, static init)
+//   sandbench-cli --version                         (the same without the small client in front of it)
 //
 // The two sandbench commands measured against their peers run both through the run helper (`sandbench serve`,
 // started by the bench in a private runtime folder, as a user would leave it running) and without it
@@ -17,7 +18,7 @@
 // Every sandbench command records into one store in a fresh temporary folder (with its own audit key), which
 // grows by a run per command as a user's does; the store's size at the end is printed. Every command must exit 0
 // and every recorded run must be in the store at the end, or the bench fails; so must every command meant for
-// the helper be served by it (its log counts them).
+// the helper be served by it, handed over by the small client as typed (its log counts them).
 
 #include "bench_common.h"
 
@@ -178,6 +179,8 @@ int main(int argc, char** argv)
     cases.push_back({"sandbench exec --level process -- /bin/true",
                      {sandbench, "exec", "--store", store, "--level", "process", "--", "/bin/true"}, {}, true});
     cases.push_back({"sandbench --version", {sandbench, "--version"}, {}, false});
+    const std::string commandLine = (fs::path(sandbench).parent_path() / "sandbench-cli").string();
+    cases.push_back({"sandbench-cli --version", {commandLine, "--version"}, {}, false});
     cases.push_back({"  the same exec through the helper",
                      {sandbench, "exec", "--store", store, "--level", "container", "--", "/bin/true"}, {}, true, true});
     cases.push_back({"  the same run through the helper", {sandbench, "run", "--store", store, script}, {}, true, true});
@@ -211,11 +214,13 @@ int main(int argc, char** argv)
     int helperStatus = 0;
     ::waitpid(helper, &helperStatus, 0);
     int served = 0;
+    int typed = 0; // handed over by the small client as typed
     std::string helperLines;
     {
         std::ifstream log(helperLog);
         for (std::string line; std::getline(log, line);) {
             served += line.find("sandbox): exit status 0") != std::string::npos ? 1 : 0;
+            typed += line.find(": as typed: ") != std::string::npos ? 1 : 0;
             helperLines += line + "\n";
         }
     }
@@ -233,16 +238,20 @@ int main(int argc, char** argv)
     const double execRatio = cases[0].stats.median() / cases[1].stats.median();
     const double runRatio = cases[2].stats.median() / cases[3].stats.median();
     std::printf("\n  ratios of medians (below 1 is faster):\n");
-    const double helperExecRatio = cases[6].stats.median() / cases[1].stats.median();
-    const double helperRunRatio = cases[7].stats.median() / cases[3].stats.median();
+    const double helperExecRatio = cases[7].stats.median() / cases[1].stats.median();
+    const double helperRunRatio = cases[8].stats.median() / cases[3].stats.median();
+    const double clientRatio = cases[5].stats.median() / cases[6].stats.median();
     std::printf("  exec --level container / bwrap     %.2fx without the helper, %.2fx through it   (target: at most 1)\n",
                 execRatio, helperExecRatio);
     std::printf("  run print(1), default level / python3  %.2fx without the helper, %.2fx through it   (target: at most "
                 "1.15)\n",
                 runRatio, helperRunRatio);
-    std::printf("  the helper: served %d of the %d commands meant for it; idle, with its pooled sandboxes: %.1f MiB "
+    std::printf("  sandbench --version / sandbench-cli --version  %.2fx (the small client in front of a command it "
+                "does not hand over)\n",
+                clientRatio);
+    std::printf("  the helper: served %d of the %d commands meant for it (as typed: %d); idle, with its pooled sandboxes: %.1f MiB "
                 "(proportional set size)\n",
-                served, meantForHelper, static_cast<double>(helperPssKb) / 1024);
+                served, meantForHelper, typed, static_cast<double>(helperPssKb) / 1024);
     std::printf("  store: %s runs recorded of %d, %.1f MB (+ WAL %.1f MB)\n", stored.c_str(), recorded,
                 static_cast<double>(storeBytes) / (1 << 20), static_cast<double>(walBytes) / (1 << 20));
     const bool allRecorded = stored == std::to_string(recorded);
@@ -254,14 +263,17 @@ int main(int argc, char** argv)
                           {"run_default_vs_python3", runRatio},
                           {"helper_exec_container_vs_bwrap", helperExecRatio},
                           {"helper_run_default_vs_python3", helperRunRatio},
+                          {"client_version_vs_cli_version", clientRatio},
+                          {"helper_served_as_typed", typed},
                           {"helper_idle_pss_kib", helperPssKb},
                           {"all_recorded", allRecorded}};
     for (const auto& c : cases)
         out["median_ms"][c.name] = c.stats.median();
     std::cout << out.dump() << '\n';
-    if (served != meantForHelper) {
-        std::fprintf(stderr, "bench_cli: the helper served %d of the %d commands meant for it; its log:\n%s", served,
-                     meantForHelper, helperLines.c_str());
+    if (served != meantForHelper || typed != meantForHelper) {
+        std::fprintf(stderr,
+                     "bench_cli: the helper served %d of the %d commands meant for it, %d as typed; its log:\n%s",
+                     served, meantForHelper, typed, helperLines.c_str());
         return 1;
     }
     if (!allRecorded) {

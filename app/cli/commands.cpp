@@ -125,6 +125,18 @@ int reportRecord(const RunRecord& record, const RunOptions& options, std::ostrea
     return exitStatusFor(record.result.outcome);
 }
 
+// The request the helper is sent for a run: the store located here (its path made absolute: the helper's folder
+// is not this command's).
+helper::Request requestForHelper(const RunRequest& request, const RunOptions& options, bool policyFromAsked,
+                                 helper::Environment context)
+{
+    StoreLocation store = Store::locate(options.store);
+    std::error_code error;
+    store.path = std::filesystem::absolute(store.path, error);
+    return helper::Request{RunOrder{request, askedPolicy(options), options.sandbox}, policyFromAsked,
+                           std::move(store), std::move(context), options.json};
+}
+
 // The run asked of the user's helper (usecases/run_helper.h), when there is one that takes it: its exit
 // status; nullopt when the command runs it itself. A helper that took the run and then failed is reported, and
 // the run is not made again.
@@ -133,12 +145,7 @@ std::optional<int> runThroughHelper(std::optional<helper::Client>& helper, const
 {
     if (!helper)
         return std::nullopt;
-    StoreLocation store = Store::locate(options.store);
-    std::error_code error;
-    store.path = std::filesystem::absolute(store.path, error); // the helper's folder is not this command's
-    helper::Request asked{RunOrder{request, askedPolicy(options), options.sandbox}, policyFromAsked,
-                          std::move(store), helper::contextOfThisProcess(), options.json};
-    auto reply = helper->ask(asked);
+    auto reply = helper->ask(requestForHelper(request, options, policyFromAsked, helper::contextOfThisProcess()));
     helper.reset();
     if (!reply) {
         if (!reply.error().taken)
@@ -213,9 +220,8 @@ std::string shellQuote(const std::string& word)
 
 } // namespace
 
-int runCommand(const RunOptions& options)
+Result<RunRequest> runRequestOf(const RunOptions& options)
 {
-    std::optional<helper::Client> helper = helperFor(options);
     RunRequest request;
     if (!options.language.empty()) {
         request.language = *languageFromString(options.language); // validated by the parser
@@ -225,22 +231,54 @@ int runCommand(const RunOptions& options)
     }
     auto source = readSnippet(options.file);
     if (!source)
-        return reportError(source.error().message);
+        return std::unexpected(source.error());
     request.source = std::move(*source);
     request.label = options.file == "-" ? "stdin" : std::filesystem::path(options.file).filename().string();
-    return runAndReport(std::move(request), options, std::move(helper));
+    return request;
 }
 
-int execCommand(const RunOptions& options)
+RunRequest execRequestOf(const RunOptions& options)
 {
-    std::optional<helper::Client> helper = helperFor(options);
     RunRequest request;
     request.language = Language::Command;
     request.command = options.command;
     for (const auto& word : options.command)
         request.source += (request.source.empty() ? "" : " ") + shellQuote(word);
     request.label = request.source.substr(0, 80);
-    return runAndReport(std::move(request), options, std::move(helper));
+    return request;
+}
+
+std::expected<helper::Request, std::string> helperRequestOf(RunRequest request, const RunOptions& options,
+                                                            helper::Environment context)
+{
+    if (!options.sandbox.empty())
+        return std::unexpected(std::string("a run in a sandbox's workspace"));
+    const RunPolicyRequest asked = askedPolicy(options);
+    // Without --policy the helper settles the policy as the command would; a --policy reference means what it
+    // means in the command's folder, so it is settled here (the helper parses command lines in that folder).
+    const bool policyFromAsked = asked.policy.empty();
+    if (!policyFromAsked) {
+        auto policy = resolveRunPolicy(asked);
+        if (!policy)
+            return std::unexpected(policy.error().message);
+        request.policy = std::move(*policy);
+    }
+    return requestForHelper(request, options, policyFromAsked, std::move(context));
+}
+
+int runCommand(const RunOptions& options)
+{
+    std::optional<helper::Client> helper = helperFor(options);
+    auto request = runRequestOf(options);
+    if (!request)
+        return reportError(request.error().message);
+    return runAndReport(std::move(*request), options, std::move(helper));
+}
+
+int execCommand(const RunOptions& options)
+{
+    std::optional<helper::Client> helper = helperFor(options);
+    return runAndReport(execRequestOf(options), options, std::move(helper));
 }
 
 namespace {
@@ -284,6 +322,7 @@ int serveCommand(std::int64_t idleSeconds)
         const std::lock_guard lock(*logMutex);
         std::cerr << "sandbench serve: " << line << std::endl;
     };
+    serverOptions.commandLine = helperRequestOfCommandLine;
     auto server = helper::Server::listen(serverOptions, serveRun);
     if (!server)
         return reportError(server.error().message);

@@ -4,6 +4,7 @@
 
 #include "store/store.h"
 #include "usecases/policy_reference.h"
+#include "usecases/run_helper.h"
 #include "util/error.h"
 #include "sandboxes/sandbox_engine.h"
 
@@ -184,6 +185,16 @@ int checkpointCommand(const CheckpointOptions& options);
 
 int runCommand(const RunOptions& options);
 int execCommand(const RunOptions& options);
+// What run and exec ask: the run request their options make (the snippet read, for run), and the request they
+// would send the helper with it (Client::ask), or why they would not ask it.
+Result<RunRequest> runRequestOf(const RunOptions& options);
+RunRequest execRequestOf(const RunOptions& options);
+std::expected<helper::Request, std::string> helperRequestOf(RunRequest request, const RunOptions& options,
+                                                            helper::Environment context);
+// The helper's side of a command line (helper::ServerOptions::commandLine): a run or exec command line parsed
+// with the command's own definitions (run_cli.cpp) into the request the command would have sent.
+std::expected<helper::Request, std::string> helperRequestOfCommandLine(const std::vector<std::string>& args,
+                                                                       const helper::Environment& context);
 // sandbench serve: the run helper (usecases/run_helper.h) until it is stopped or idle for `idleSeconds` (0: never).
 int serveCommand(std::int64_t idleSeconds);
 int demoCommand(const std::string& store, bool json);

@@ -1,5 +1,6 @@
-// sandbench: every capability of the workbench, headless, with --json for scripts and CI. Each command family
-// registers its subcommands in its own file (command_line.h); main() parses and runs the one given.
+// sandbench-cli: every capability of the workbench, headless, with --json for scripts and CI, started by the
+// command a person types (sandbench, app/client). Each command family registers its subcommands in its own file
+// (command_line.h); main() parses and runs the one given.
 
 #include "command_line.h"
 #include "commands.h"

@@ -2,8 +2,19 @@
 
 #include "command_line.h"
 #include "commands.h"
+#include "util/errno_text.h"
+#include "util/unique_fd.h"
 
+#include <cerrno>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
 #include <memory>
+#include <optional>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace sb::cli {
 
@@ -27,24 +38,90 @@ void addRunOptions(CLI::App* command, RunOptions& options, const std::string& po
                         "Work in this sandbox's workspace (kept afterwards) instead of a fresh, private work dir");
 }
 
+CLI::App* defineRunCommand(CLI::App& app, RunOptions& run)
+{
+    auto* runCmd = app.add_subcommand("run", "Run a Python or shell snippet in the sandbox and record it");
+    runCmd->add_option("file", run.file, "Snippet file, or - for standard input")->required();
+    runCmd->add_option("--lang", run.language, "Language (default: from the file extension, else python)")
+        ->check(CLI::IsMember({"python", "sh"}));
+    addRunOptions(runCmd, run, "Policy file (YAML) or preset name (see: sandbench policy presets)", false);
+    return runCmd;
+}
+
+CLI::App* defineExecCommand(CLI::App& app, RunOptions& exec)
+{
+    auto* execCmd = app.add_subcommand("exec", "Run any command in the sandbox: sandbench exec [options] -- CMD ARGS...");
+    execCmd->add_option("command", exec.command, "The command and its arguments (after --)")->required();
+    addRunOptions(execCmd, exec, "Policy file (YAML) or preset name", true);
+    return execCmd;
+}
+
+// A file a command line names that could mean something else in the helper's process than in the command's: a
+// magic link (/dev/stdin, a shell's <(...) as /dev/fd/63, anything through /proc/PID/fd) names each process's
+// own descriptor, /proc's files describe the process that reads them, and a pipe or device read here would read
+// the helper's or block it. The command reads those itself; the kernel resolves the name (openat2
+// RESOLVE_NO_MAGICLINKS), so a symlink to any of them is caught too.
+std::optional<std::string> whyNotReadByTheHelper(const std::string& file)
+{
+    if (file.empty())
+        return std::nullopt;
+    if (file == "-")
+        return std::string("a snippet on standard input (the command's own)");
+    open_how how{};
+    how.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+    how.resolve = RESOLVE_NO_MAGICLINKS;
+    const UniqueFd fd(static_cast<int>(::syscall(SYS_openat2, AT_FDCWD, file.c_str(), &how, sizeof how)));
+    if (!fd.valid()) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return std::nullopt; // not a file (a preset's name), or one the command says it cannot read
+        return file + ": " + errnoText(errno) + " here (the command reads it itself)";
+    }
+    struct stat st {};
+    struct statfs fs {};
+    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || ::fstatfs(fd.get(), &fs) != 0
+        || fs.f_type == PROC_SUPER_MAGIC)
+        return file + ": not a regular file outside /proc (the command reads it itself)";
+    return std::nullopt;
+}
+
 } // namespace
+
+std::expected<helper::Request, std::string> helperRequestOfCommandLine(const std::vector<std::string>& args,
+                                                                       const helper::Environment& context)
+{
+    if (args.empty() || (args.front() != "run" && args.front() != "exec"))
+        return std::unexpected(std::string("not a run or exec command line"));
+    CLI::App app{"", "sandbench"};
+    app.require_subcommand(1);
+    RunOptions options;
+    auto* runCmd = defineRunCommand(app, options);
+    defineExecCommand(app, options);
+    std::vector<std::string> reversed(args.rbegin(), args.rend()); // CLI11 takes them last first
+    try {
+        app.parse(reversed);
+    } catch (const CLI::ParseError&) {
+        return std::unexpected(std::string("a command line the command parses itself (a usage error or --help)"));
+    }
+    for (const std::string* file : {&options.file, &options.policyFile}) {
+        if (auto why = whyNotReadByTheHelper(*file))
+            return std::unexpected(*why);
+    }
+    auto request = runCmd->parsed() ? runRequestOf(options) : Result<RunRequest>(execRequestOf(options));
+    if (!request)
+        return std::unexpected(request.error().message);
+    return helperRequestOf(std::move(*request), options, context);
+}
 
 void addRunCommands(CommandLine& commandLine)
 {
     CLI::App& app = commandLine.app();
 
     auto run = std::make_shared<RunOptions>();
-    auto* runCmd = app.add_subcommand("run", "Run a Python or shell snippet in the sandbox and record it");
-    runCmd->add_option("file", run->file, "Snippet file, or - for standard input")->required();
-    runCmd->add_option("--lang", run->language, "Language (default: from the file extension, else python)")
-        ->check(CLI::IsMember({"python", "sh"}));
-    addRunOptions(runCmd, *run, "Policy file (YAML) or preset name (see: sandbench policy presets)", false);
+    auto* runCmd = defineRunCommand(app, *run);
     commandLine.onParsed(runCmd, [run] { return runCommand(*run); });
 
     auto exec = std::make_shared<RunOptions>();
-    auto* execCmd = app.add_subcommand("exec", "Run any command in the sandbox: sandbench exec [options] -- CMD ARGS...");
-    execCmd->add_option("command", exec->command, "The command and its arguments (after --)")->required();
-    addRunOptions(execCmd, *exec, "Policy file (YAML) or preset name", true);
+    auto* execCmd = defineExecCommand(app, *exec);
     commandLine.onParsed(execCmd, [exec] { return execCommand(*exec); });
 
     auto idleExit = std::make_shared<std::int64_t>(600);

@@ -14,6 +14,7 @@
 #include "strict.h"
 #include "isolation/warm_pool.h"
 #include "isolation/workspace_lending.h"
+#include "util/program_files.h"
 
 #include <fmt/format.h>
 
@@ -200,8 +201,8 @@ Result<std::string> compiledFilter(const SyscallPolicy& syscalls, bool allowInet
     return program;
 }
 
-// The launcher beside this program (or in ../libexec/sandbench). Once found it is remembered: this program
-// does not move while it runs, and reading /proc/self/exe every run is not free.
+// The launcher beside this program, or where an installation puts it (util/program_files.h). Once found it is
+// remembered: this program does not move while it runs, and reading /proc/self/exe every run is not free.
 Result<fs::path> defaultLauncher()
 {
     static std::mutex mutex;
@@ -209,18 +210,10 @@ Result<fs::path> defaultLauncher()
     const std::lock_guard lock(mutex);
     if (!found.empty() && ::access(found.c_str(), X_OK) == 0)
         return found;
-    std::error_code ec;
-    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (ec)
-        return fail("cannot locate this program (/proc/self/exe): " + ec.message());
-    for (const fs::path& candidate :
-         {self.parent_path() / "sandbench-launcher", self.parent_path().parent_path() / "libexec/sandbench/sandbench-launcher"}) {
-        if (::access(candidate.c_str(), X_OK) == 0) {
-            found = candidate;
-            return found;
-        }
-    }
-    return fail(fmt::format("sandbench-launcher not found beside {} or in ../libexec/sandbench", self.string()));
+    auto launcher = programs::locate(programs::kLauncher);
+    if (launcher)
+        found = *launcher;
+    return launcher;
 }
 
 Result<fs::path> findLauncher(const RunnerOptions& options)

@@ -1,9 +1,11 @@
 #include "usecases/run_helper.h"
 
+#include "helper_wire.h"
 #include "isolation/policy.h"
 #include "isolation/warm_pool.h"
 #include "util/errno_text.h"
 #include "util/peer_process.h"
+#include "util/program_files.h"
 #include "util/runtime_folder.h"
 #include "util/utf8.h"
 #include "util/unique_fd.h"
@@ -19,9 +21,11 @@
 #include <cstring>
 #include <deque>
 #include <fcntl.h>
+#include <functional>
 #include <list>
 #include <mutex>
 #include <poll.h>
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -34,167 +38,13 @@ namespace sb::helper {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using Clock = std::chrono::steady_clock;
-
-const std::vector<std::string_view> kContextVariables = {
-    "TMPDIR",          // the runs' work root (isolation/runner.cpp)
-    "SANDBENCH_AUDIT_KEYS", "XDG_CONFIG_HOME", "HOME", // the audit key's folder (store/audit_key.cpp)
-    "USER",            // the actor of audit entries when the account has no name (sandboxes/engine_support.h)
-    "TZ", "TZDIR",     // time zones (cel/time.cpp)
-    "SANDBENCH_TRACE_START", "SANDBENCH_TRACE_WORKSPACE", // traces printed by the process that runs
-};
+using namespace wire;
 
 namespace {
 
-// Frame kinds.
-constexpr char kHello = 'H';
-constexpr char kRequest = 'Q';
-constexpr char kAccepted = 'A';
-constexpr char kDeclined = 'D';
-constexpr char kOut = 'O';
-constexpr char kErr = 'E';
-constexpr char kStatus = 'X';
-constexpr std::uint32_t kMaxFrame = 64u << 20;
-constexpr std::string_view kSocketName = "helper.sock";
-
-Result<void> writeFrame(int fd, char kind, std::string_view payload)
-{
-    if (payload.size() > kMaxFrame)
-        return fail(fmt::format("a frame of {} bytes is more than the {} a frame may have", payload.size(), kMaxFrame));
-    const auto size = static_cast<std::uint32_t>(payload.size());
-    std::string frame;
-    frame.reserve(5 + payload.size());
-    for (int i = 0; i < 4; ++i)
-        frame.push_back(static_cast<char>((size >> (8 * i)) & 0xff));
-    frame.push_back(kind);
-    frame.append(payload);
-    std::string_view rest = frame;
-    while (!rest.empty()) {
-        const ssize_t n = ::send(fd, rest.data(), rest.size(), MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return fail(n < 0 ? errnoText(errno) : std::string("nothing written"));
-        rest.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return {};
-}
-
-// Output of any size, in frames of at most 16 MiB (the reader appends them).
-bool writeChunks(int fd, char kind, std::string_view bytes)
-{
-    constexpr std::size_t kChunk = 16u << 20;
-    do {
-        const std::string_view chunk = bytes.substr(0, kChunk);
-        if (!writeFrame(fd, kind, chunk))
-            return false;
-        bytes.remove_prefix(chunk.size());
-    } while (!bytes.empty());
-    return true;
-}
-
-// Reads exactly `size` bytes; by `deadline` when it has one. Errors: "ended" at end of file, "timed out".
-Result<void> readExactly(int fd, char* into, std::size_t size, std::optional<Clock::time_point> deadline)
-{
-    while (size > 0) {
-        if (deadline) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now());
-            if (left.count() <= 0)
-                return fail("timed out");
-            pollfd p{fd, POLLIN, 0};
-            const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
-            if (ready < 0 && errno == EINTR)
-                continue;
-            if (ready <= 0)
-                return fail(ready == 0 ? "timed out" : errnoText(errno));
-        }
-        const ssize_t n = ::recv(fd, into, size, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return fail(errnoText(errno));
-        if (n == 0)
-            return fail("ended");
-        into += n;
-        size -= static_cast<std::size_t>(n);
-    }
-    return {};
-}
-
-struct Frame {
-    char kind = 0;
-    std::string payload;
-};
-
-// The payload's size, from a frame's header (its first four bytes, little-endian).
-std::uint32_t frameSize(const std::array<char, 5>& header)
-{
-    std::uint32_t size = 0;
-    for (std::size_t i = 0; i < 4; ++i)
-        size |= static_cast<std::uint32_t>(static_cast<unsigned char>(header[i])) << (8 * i);
-    return size;
-}
-
-Result<Frame> readFrame(int fd, std::optional<Clock::time_point> deadline = std::nullopt)
-{
-    std::array<char, 5> header{};
-    if (auto read = readExactly(fd, header.data(), header.size(), deadline); !read)
-        return std::unexpected(read.error());
-    const std::uint32_t size = frameSize(header);
-    if (size > kMaxFrame)
-        return fail(fmt::format("a frame of {} bytes is more than the {} a frame may have", size, kMaxFrame));
-    Frame frame{header[4], std::string(size, '\0')};
-    if (auto read = readExactly(fd, frame.payload.data(), size, deadline); !read)
-        return std::unexpected(read.error());
-    return frame;
-}
-
-// A process as the checks see it: its executable, its mount namespace and root, and whether it is confined.
-struct FileId {
-    dev_t dev = 0;
-    ino_t ino = 0;
-    bool operator==(const FileId&) const = default;
-};
-
-std::optional<FileId> fileId(const std::string& path)
-{
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-        return std::nullopt;
-    return FileId{st.st_dev, st.st_ino};
-}
-
-// Why the process `pid` (of `uid`) is not one to trust with this side's work, or nullopt when it is.
-// `mustBeUnconfined`: a process with no_new_privs or a seccomp filter is refused.
-std::optional<std::string> whyNotTrusted(pid_t pid, uid_t uid, bool mustBeUnconfined)
-{
-    if (uid != ::getuid())
-        return fmt::format("uid {} is another user", uid);
-    if (pid <= 0)
-        return std::string("the process is outside this one's pid namespace");
-    const std::string proc = "/proc/" + std::to_string(pid);
-    const auto self = fileId("/proc/self/exe");
-    const auto theirs = fileId(proc + "/exe");
-    if (!self || !theirs || !(*self == *theirs))
-        return fmt::format("pid {} does not run this executable", pid);
-    const auto ownMounts = fileId("/proc/self/ns/mnt");
-    const auto theirMounts = fileId(proc + "/ns/mnt");
-    if (!ownMounts || !theirMounts || !(*ownMounts == *theirMounts))
-        return fmt::format("pid {} is in another mount namespace", pid);
-    const auto ownUsers = fileId("/proc/self/ns/user");
-    const auto theirUsers = fileId(proc + "/ns/user");
-    if (!ownUsers || !theirUsers || !(*ownUsers == *theirUsers))
-        return fmt::format("pid {} is in another user namespace", pid);
-    std::array<char, 16> root{};
-    const ssize_t n = ::readlink((proc + "/root").c_str(), root.data(), root.size());
-    if (n != 1 || root[0] != '/')
-        return fmt::format("pid {} has another root folder", pid);
-    if (mustBeUnconfined)
-        return whyConfined(pid);
-    return std::nullopt;
-}
-
-// Why the command on `fd` is not one to serve (whyNotTrusted, unconfined), or nullopt; its pid in `pidOut`.
+// Why the command on `fd` is not one to serve (whyNotTrusted, unconfined), or nullopt; its pid in `pidOut`. The
+// command runs this executable or the small client found from it (util/program_files.h), each as it is now: an
+// upgraded client is a new file, and an old helper does not serve it.
 std::optional<std::string> whyNotServable(int fd, pid_t* pidOut)
 {
     ucred peer{};
@@ -203,31 +53,14 @@ std::optional<std::string> whyNotServable(int fd, pid_t* pidOut)
         return "its credentials cannot be read: " + errnoText(errno);
     if (pidOut)
         *pidOut = peer.pid;
-    return whyNotTrusted(peer.pid, peer.uid, true);
-}
-
-json environmentToJson(const Environment& environment)
-{
-    json out = json::object();
-    for (const auto& [name, value] : environment)
-        out[name] = value ? json(*value) : json(nullptr);
-    return out;
-}
-
-Result<Environment> environmentFromJson(const json& in)
-{
-    if (!in.is_object())
-        return fail("context: not an object");
-    Environment out;
-    for (const auto& [name, value] : in.items()) {
-        if (value.is_null())
-            out[name] = std::nullopt;
-        else if (value.is_string())
-            out[name] = value.get<std::string>();
-        else
-            return fail("context: " + name + " is neither text nor null");
+    std::vector<FileId> programs;
+    if (const auto self = fileId("/proc/self/exe"))
+        programs.push_back(*self);
+    if (const auto client = programs::locate(programs::kCommand)) {
+        if (const auto id = fileId(client->string()))
+            programs.push_back(*id);
     }
-    return out;
+    return whyNotTrusted(peer.pid, peer.uid, true, programs);
 }
 
 json requestToJson(const Request& request)
@@ -252,11 +85,32 @@ json requestToJson(const Request& request)
     };
 }
 
-// The request as sent, its policy text still to be parsed (none: resolved from what was asked).
+// The request as sent, its policy text still to be parsed (none: resolved from what was asked), or its policy
+// settled already (a command line the helper parsed).
 struct Received {
     Request request;
     std::optional<std::string> policyText;
+    bool settled = false;
 };
+
+// The variables of `names` whose values differ between `theirs` and `ours`, as "$A, $B"; nullopt when none.
+std::optional<std::string> differingVariables(const Environment& theirs, const Environment& ours,
+                                              const std::vector<std::string_view>& names)
+{
+    std::string differs;
+    for (const auto name : names) {
+        const std::string key(name);
+        const auto a = theirs.find(key);
+        const auto b = ours.find(key);
+        const std::optional<std::string> left = a == theirs.end() ? std::nullopt : a->second;
+        const std::optional<std::string> right = b == ours.end() ? std::nullopt : b->second;
+        if (left != right || (a == theirs.end()) != (b == ours.end()))
+            differs += (differs.empty() ? "$" : ", $") + key;
+    }
+    if (differs.empty())
+        return std::nullopt;
+    return differs;
+}
 
 Result<Received> requestFromJson(const json& in)
 {
@@ -299,125 +153,7 @@ Result<Received> requestFromJson(const json& in)
     }
 }
 
-// How long a command waits for the helper's hello: a helper that socket activation starts for this very
-// connection answers once it has started (tens of milliseconds); past this the command runs itself.
-constexpr auto kHelloTimeout = std::chrono::seconds(2);
-
-// The helper's hello, with the credentials the kernel attached to it (the receiving socket has SO_PASSCRED): the
-// process that wrote it, whoever made the socket. A decline instead is an error saying why.
-Result<ucred> readHello(int fd, Clock::time_point deadline)
-{
-    std::array<char, 5> header{};
-    alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(ucred))> control{};
-    iovec io{header.data(), header.size()};
-    msghdr message{};
-    message.msg_iov = &io;
-    message.msg_iovlen = 1;
-    message.msg_control = control.data();
-    message.msg_controllen = control.size();
-    for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-        pollfd p{fd, POLLIN, 0};
-        const int ready = left.count() > 0 ? ::poll(&p, 1, static_cast<int>(left.count())) : 0;
-        if (ready < 0 && errno == EINTR)
-            continue;
-        if (ready <= 0)
-            return fail(ready == 0 ? "no hello (timed out)" : errnoText(errno));
-        break;
-    }
-    ssize_t n = 0;
-    do {
-        n = ::recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
-    } while (n < 0 && errno == EINTR);
-    if (n < 0)
-        return fail(errnoText(errno));
-    if (n == 0)
-        return fail("it ended the connection before its hello");
-    std::optional<ucred> credentials;
-    for (cmsghdr* c = CMSG_FIRSTHDR(&message); c; c = CMSG_NXTHDR(&message, c)) {
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS && c->cmsg_len == CMSG_LEN(sizeof(ucred))) {
-            ucred found{};
-            std::memcpy(&found, CMSG_DATA(c), sizeof found);
-            credentials = found;
-        }
-    }
-    // The rest of the frame: from the same writer (a stream does not join writes of different credentials).
-    if (auto rest = readExactly(fd, header.data() + n, header.size() - static_cast<std::size_t>(n), deadline); !rest)
-        return std::unexpected(rest.error());
-    const std::uint32_t size = frameSize(header);
-    if (size > 4096)
-        return fail("a hello of more than 4096 bytes");
-    std::string payload(size, '\0');
-    if (auto read = readExactly(fd, payload.data(), size, deadline); !read)
-        return std::unexpected(read.error());
-    if (header[4] == kDeclined)
-        return fail("it declined: " + payload);
-    if (header[4] != kHello)
-        return fail("it answered what this command does not read");
-    if (!credentials)
-        return fail("its hello came without its credentials");
-    return *credentials;
-}
-
 } // namespace
-
-Result<fs::path> socketPath()
-{
-    auto folder = privateRuntimeFolder();
-    if (!folder)
-        return std::unexpected(folder.error());
-    return *folder / kSocketName;
-}
-
-bool disabledByEnvironment()
-{
-    const char* value = std::getenv("SANDBENCH_HELPER");
-    return value && std::string_view(value) == "off";
-}
-
-Environment contextOfThisProcess()
-{
-    Environment out;
-    for (const auto name : kContextVariables) {
-        const std::string key(name);
-        const char* value = std::getenv(key.c_str());
-        out[key] = value ? std::optional<std::string>(value) : std::nullopt;
-    }
-    return out;
-}
-
-// --- the command's side ---
-
-Result<Client> Client::connect()
-{
-    if (disabledByEnvironment())
-        return fail("SANDBENCH_HELPER=off");
-    auto folder = existingPrivateRuntimeFolder();
-    if (!folder)
-        return std::unexpected(folder.error());
-    const fs::path path = *folder / kSocketName;
-    sockaddr_un address{};
-    address.sun_family = AF_UNIX;
-    if (path.native().size() >= sizeof address.sun_path)
-        return fail(path.string() + ": too long a socket path");
-    std::memcpy(address.sun_path, path.c_str(), path.native().size() + 1);
-    UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-    if (!fd.valid())
-        return fail("socket: " + errnoText(errno));
-    // The helper's credentials come with its hello, set by the kernel (SO_PASSCRED): SO_PEERCRED would name
-    // whoever listens, which under socket activation is systemd.
-    const int on = 1;
-    if (::setsockopt(fd.get(), SOL_SOCKET, SO_PASSCRED, &on, sizeof on) != 0)
-        return fail("SO_PASSCRED: " + errnoText(errno));
-    if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0)
-        return fail(path.string() + ": " + errnoText(errno));
-    auto hello = readHello(fd.get(), Clock::now() + kHelloTimeout);
-    if (!hello)
-        return fail("the helper on " + path.string() + ": " + hello.error().message);
-    if (auto why = whyNotTrusted(hello->pid, hello->uid, false))
-        return fail("the helper on " + path.string() + " is not this user's sandbench: " + *why);
-    return Client(std::move(fd));
-}
 
 std::optional<std::string> Client::whyNotAskable(const Request& request)
 {
@@ -449,34 +185,7 @@ std::expected<Reply, AskError> Client::ask(const Request& request, std::chrono::
         return std::unexpected(AskError{*why, false});
     if (auto sent = writeFrame(m_fd.get(), kRequest, requestToJson(request).dump()); !sent)
         return std::unexpected(AskError{"sending the request: " + sent.error().message, false});
-    auto answer = readFrame(m_fd.get(), Clock::now() + acceptTimeout);
-    if (!answer)
-        return std::unexpected(AskError{"waiting for the helper: " + answer.error().message, false});
-    if (answer->kind == kDeclined)
-        return std::unexpected(AskError{"the helper declined: " + answer->payload, false});
-    if (answer->kind != kAccepted)
-        return std::unexpected(AskError{"the helper answered what this command does not read", false});
-    Reply reply;
-    for (;;) {
-        auto frame = readFrame(m_fd.get());
-        if (!frame)
-            return std::unexpected(AskError{"the helper ended before it answered (" + frame.error().message
-                                                + "): the run may have run, and may be in the store",
-                                            true});
-        if (frame->kind == kOut) {
-            reply.out += frame->payload;
-        } else if (frame->kind == kErr) {
-            reply.err += frame->payload;
-        } else if (frame->kind == kStatus) {
-            const json status = json::parse(frame->payload, nullptr, false);
-            if (!status.is_object() || !status.contains("status") || !status["status"].is_number_integer())
-                return std::unexpected(AskError{"the helper's exit status is not one this command reads", true});
-            reply.status = status["status"].get<int>();
-            return reply;
-        } else {
-            return std::unexpected(AskError{"the helper answered what this command does not read", true});
-        }
-    }
+    return awaitReply(acceptTimeout);
 }
 
 // --- the helper's side ---
@@ -490,6 +199,7 @@ struct Server::Impl {
     UniqueFd listener;
     std::array<int, 2> wake{-1, -1}; // stop(): a byte on wake[1]
     Environment context = contextOfThisProcess();
+    Environment commandLineEnvironment = commandLineEnvironmentOfThisProcess();
 
     mutable std::mutex mutex;
     std::condition_variable ended; // a connection ended
@@ -742,6 +452,53 @@ struct Server::Impl {
         // `evicted` ends its idle sandboxes here, outside the lock.
     }
 
+    // The request a command line makes, parsed by options.commandLine on this thread with the command's working
+    // folder (`folder`) as its own, when the command's environment is the helper's where the parsing reads it.
+    Result<Received> requestFromCommandLine(const json& in, const UniqueFd& folder)
+    {
+        if (!options.commandLine)
+            return fail("command lines are not served here");
+        if (!folder.valid())
+            return fail("a command line without its working folder");
+        struct stat st {};
+        if (::fstat(folder.get(), &st) != 0 || !S_ISDIR(st.st_mode))
+            return fail("a command line whose working folder is not a folder");
+        std::vector<std::string> args;
+        Environment environment;
+        try {
+            args = in.at("args").get<std::vector<std::string>>();
+            auto sent = environmentFromJson(in.at("environment"));
+            if (!sent)
+                return std::unexpected(sent.error());
+            environment = std::move(*sent);
+        } catch (const json::exception& e) {
+            return fail(std::string("the command line is not one this helper reads: ") + e.what());
+        }
+        if (auto differs = differingVariables(environment, commandLineEnvironment, kContextVariables))
+            return fail("the command's environment differs from the helper's: " + *differs);
+        if (auto differs = differingVariables(environment, commandLineEnvironment, kCommandLineVariables))
+            return fail("the command's environment differs from the helper's: " + *differs);
+        // The working folder is this thread's alone (unshare(CLONE_FS) once per worker), so relative paths in the
+        // command line resolve as they would in the command; back to the root afterwards, so that no folder of
+        // a command stays in use.
+        thread_local bool ownFolder = ::unshare(CLONE_FS) == 0;
+        if (!ownFolder)
+            return fail("cannot give this thread a working folder of its own: " + errnoText(errno));
+        if (::fchdir(folder.get()) != 0)
+            return fail("cannot enter the command's working folder: " + errnoText(errno));
+        Environment theirs;
+        for (const auto name : kContextVariables)
+            theirs[std::string(name)] = environment[std::string(name)];
+        auto parsed = options.commandLine(args, theirs);
+        (void)::chdir("/");
+        if (!parsed)
+            return fail(parsed.error());
+        Received out;
+        out.request = std::move(*parsed);
+        out.settled = !out.request.policyFromAsked;
+        return out;
+    }
+
     void decline(int fd, const std::string& why, pid_t pid)
     {
         (void)writeFrame(fd, kDeclined, why);
@@ -759,10 +516,11 @@ struct Server::Impl {
         }
         if (!writeFrame(fd.get(), kHello, {}))
             return;
-        auto frame = readFrame(fd.get(), Clock::now() + std::chrono::seconds(2));
+        UniqueFd passed;
+        auto frame = readFirstFrame(fd.get(), Clock::now() + std::chrono::seconds(2), passed);
         if (!frame && frame.error().message == "ended")
             return; // the command found it had nothing to ask after all (its policy or snippet was refused)
-        if (!frame || frame->kind != kRequest) {
+        if (!frame || (frame->kind != kRequest && frame->kind != kCommandLine)) {
             decline(fd.get(), frame ? std::string("not a request") : "no request: " + frame.error().message, pid);
             return;
         }
@@ -771,28 +529,27 @@ struct Server::Impl {
             decline(fd.get(), "the request is not JSON", pid);
             return;
         }
-        auto received = requestFromJson(in);
+        auto received = frame->kind == kRequest ? requestFromJson(in) : requestFromCommandLine(in, passed);
         if (!received) {
             decline(fd.get(), received.error().message, pid);
             return;
         }
         Request& request = received->request;
+        const bool typed = frame->kind == kCommandLine;
         if (request.context != context) {
-            std::string differs;
-            for (const auto name : kContextVariables) {
-                const std::string key(name);
-                if (request.context[key] != context[key])
-                    differs += (differs.empty() ? "$" : ", $") + key;
+            const auto differs = differingVariables(request.context, context, kContextVariables);
+            decline(fd.get(), "the command's environment differs from the helper's: "
+                                  + differs.value_or(std::string("it names other variables")), pid);
+            return;
+        }
+        if (!received->settled) {
+            auto policy = policyOf(received->policyText, request.order.asked);
+            if (!policy) {
+                decline(fd.get(), policy.error().message, pid);
+                return;
             }
-            decline(fd.get(), "the command's environment differs from the helper's: " + differs, pid);
-            return;
+            request.order.request.policy = std::move(*policy);
         }
-        auto policy = policyOf(received->policyText, request.order.asked);
-        if (!policy) {
-            decline(fd.get(), policy.error().message, pid);
-            return;
-        }
-        request.order.request.policy = std::move(*policy);
         if (auto why = Client::whyNotAskable(request)) {
             decline(fd.get(), "not served here: " + *why, pid);
             return;
@@ -828,7 +585,8 @@ struct Server::Impl {
         giveBack(request.store, std::move(*store));
         const bool answered = writeChunks(fd.get(), kOut, reply.out) && writeChunks(fd.get(), kErr, reply.err)
                               && writeFrame(fd.get(), kStatus, json{{"status", reply.status}}.dump());
-        log(fmt::format("pid {}: {} {} ({} sandbox): exit status {} in {:.1f} ms{}", pid, toString(kind.language),
+        log(fmt::format("pid {}: {}{} {} ({} sandbox): exit status {} in {:.1f} ms{}", pid,
+                        typed ? "as typed: " : "", toString(kind.language),
                         kind.label, warm ? "warm" : "cold", reply.status,
                         std::chrono::duration<double, std::milli>(Clock::now() - began).count(),
                         cancel.load() ? ", cancelled: the command went away" : answered ? "" : ", not answered"));

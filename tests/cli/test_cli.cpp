@@ -23,6 +23,7 @@ namespace fs = std::filesystem;
 using sb::clitest::Cli;
 using sb::clitest::cli;
 using sb::clitest::editStore;
+using sb::clitest::shell;
 
 namespace {
 
@@ -53,6 +54,32 @@ TEST_F(Cli, VersionAndHelp)
         EXPECT_EQ(h.status, 0) << sub;
         EXPECT_NE(h.out.find("--"), std::string::npos) << sub;
     }
+}
+
+// The command a person types (sandbench, app/client) becomes the command line's own program beside it; without
+// that program it says what is missing rather than doing less.
+TEST_F(Cli, TheCommandWithoutItsProgramSaysWhatIsMissing)
+{
+    const fs::path alone = m_dir / "alone";
+    fs::create_directories(alone);
+    fs::copy_file(SANDBENCH_CLI, alone / "sandbench");
+    for (const char* args : {" --version", " exec --level process -- /bin/true"}) {
+        const auto r = shell((alone / "sandbench").string() + args + " 2>&1");
+        EXPECT_EQ(r.status, 1) << args << "\n" << r.out;
+        EXPECT_NE(r.out.find("sandbench-cli not found beside " + (alone / "sandbench").string()), std::string::npos)
+            << r.out;
+        EXPECT_NE(r.out.find("an incomplete installation"), std::string::npos) << r.out;
+    }
+    // Where an installation puts it (PREFIX/libexec/sandbench) is found too.
+    fs::create_directories(m_dir / "prefix/bin");
+    fs::create_directories(m_dir / "prefix/libexec/sandbench");
+    fs::copy_file(SANDBENCH_CLI, m_dir / "prefix/bin/sandbench");
+    for (const char* program : {"sandbench-cli", "sandbench-launcher"})
+        fs::copy_file(fs::path(SANDBENCH_CLI).parent_path() / program, m_dir / "prefix/libexec/sandbench" / program);
+    const auto installed = shell((m_dir / "prefix/bin/sandbench").string() + " exec --level process --json" + store()
+                                 + " -- /bin/echo installed 2>/dev/null");
+    EXPECT_EQ(installed.status, 0) << installed.out;
+    EXPECT_NE(installed.out.find("installed\\n"), std::string::npos) << installed.out;
 }
 
 // main() makes only the family of the command named first (app/cli/main.cpp): every command --help lists, and the

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <fcntl.h>
@@ -234,19 +235,22 @@ TEST_F(Helper, WhatIsNotThisUsersOwnUnconfinedSandbenchWithTheSameEnvironmentIsN
     EXPECT_EQ(answer[4], 'D') << answer;
     EXPECT_NE(answer.find("does not run this executable"), std::string::npos) << answer;
 
-    // Another build of sandbench: the command does not take a helper that is not its own executable.
+    // Another build of sandbench (its small client, its command line and launcher): neither side takes the
+    // other, through the small client or the command line's own program.
     const fs::path copy = m_dir / "copy";
     fs::create_directories(copy);
-    fs::copy_file(SANDBENCH_CLI, copy / "sandbench");
-    fs::copy_file(fs::path(SANDBENCH_CLI).parent_path() / "sandbench-launcher", copy / "sandbench-launcher");
-    const auto other = shell((copy / "sandbench").string() + " exec --level process --json" + store()
-                             + " -- /bin/echo another-build 2>/dev/null");
-    EXPECT_EQ(other.status, 0) << other.out;
-    EXPECT_NE(other.out.find("another-build"), std::string::npos) << other.out;
+    for (const char* program : {"sandbench", "sandbench-cli", "sandbench-launcher"})
+        fs::copy_file(fs::path(SANDBENCH_CLI).parent_path() / program, copy / program);
+    for (const char* program : {"sandbench", "sandbench-cli"}) {
+        const auto other = shell((copy / program).string() + " exec --level process --json" + store()
+                                 + " -- /bin/echo another-build 2>/dev/null");
+        EXPECT_EQ(other.status, 0) << program << "\n" << other.out;
+        EXPECT_NE(other.out.find("another-build"), std::string::npos) << program << "\n" << other.out;
+    }
 
     EXPECT_EQ(served(), 0) << readFile(log());
     // Every one of those runs is in the store.
-    EXPECT_EQ(run("history --limit 10").size(), 3u);
+    EXPECT_EQ(run("history --limit 10").size(), 4u);
 }
 
 // Without --policy the helper settles the run's policy from what the command asked (its level, limits and the
@@ -371,6 +375,89 @@ TEST_F(Helper, ARelativeStorePathIsInTheCommandsFolder)
     EXPECT_EQ(served(1), 1) << readFile(log());
 }
 
+// run and exec go to the helper as they were typed: it parses them with the command's own definitions, in the
+// command's working folder, and serves what that makes. What it does not serve, the command does as without a
+// helper, saying what it would say.
+TEST_F(Helper, ACommandLineIsParsedInTheCommandsFolderAndServedAsTyped)
+{
+    startHelper();
+    const fs::path folder = m_dir / "typed";
+    fs::create_directories(folder / "sub");
+    write("typed/sub/hello.py", "print('typed here')\n");
+    const std::string in = "cd " + quoted(folder.string()) + " && ";
+    const std::string cliHere = in + SANDBENCH_CLI;
+
+    // A relative snippet and store: the command's folder's, not the helper's.
+    const auto typed = shell(cliHere + " run --json --store rel.db sub/hello.py 2>/dev/null");
+    EXPECT_EQ(typed.status, 0) << typed.out;
+    EXPECT_NE(typed.out.find("typed here"), std::string::npos) << typed.out;
+    EXPECT_TRUE(fs::exists(folder / "rel.db"));
+    EXPECT_TRUE(logged("as typed: python hello.py")) << readFile(log());
+    EXPECT_EQ(served(1), 1) << readFile(log());
+
+    // What the command itself reports, in its own words and exit status, with or without the helper.
+    const std::vector<std::pair<std::string, int>> ownReports = {
+        {" exec --level nowhere --store rel.db -- /bin/true", 2},   // a usage error
+        {" exec --help", 0},                                        // help
+        {" run --store rel.db nowhere.py", 1},                      // a snippet that cannot be read
+        {" run --store rel.db --policy missing.yaml sub/hello.py", 1}, // a policy that cannot be read
+    };
+    for (const auto& [args, status] : ownReports) {
+        const auto viaHelper = shell(cliHere + args + " 2>&1");
+        ::setenv("SANDBENCH_HELPER", "off", 1);
+        const auto direct = shell(cliHere + args + " 2>&1");
+        ::unsetenv("SANDBENCH_HELPER");
+        EXPECT_EQ(viaHelper.status, status) << args << "\n" << viaHelper.out;
+        EXPECT_EQ(viaHelper.status, direct.status) << args;
+        EXPECT_EQ(viaHelper.out, direct.out) << args;
+    }
+    EXPECT_TRUE(logged("declined: a command line the command parses itself")) << readFile(log());
+    EXPECT_TRUE(logged("declined: nowhere.py")) << readFile(log());
+
+    // A store the command's environment names and the helper's does not: the command line is declined, and the
+    // command asks with the run and the store it settled itself, as it does for what it parses first.
+    const auto elsewhere = shell(in + "SANDBENCH_STORE=" + quoted((folder / "env.db").string()) + " " + SANDBENCH_CLI
+                                 + " exec --level process --json -- /bin/echo env 2>/dev/null");
+    EXPECT_EQ(elsewhere.status, 0) << elsewhere.out;
+    EXPECT_TRUE(fs::exists(folder / "env.db"));
+    EXPECT_TRUE(logged("differs from the helper's: $SANDBENCH_STORE")) << readFile(log());
+    EXPECT_TRUE(logged(": command /bin/echo env (")) << readFile(log());
+
+    // Files that are each process's own (a shell's <(...), /dev/stdin, /proc/self/...) or not regular: the
+    // command reads them itself.
+    // A file of the helper's own, open on the descriptor the command names, must not be what runs.
+    write("typed/decoy.py", "print('the decoy')\n");
+    const auto substituted = shell("/bin/bash -c " + quoted(std::string(SANDBENCH_CLI) + " run --level process"
+                                                             + store() + " <(echo 'print(42)') 2>&1"));
+    EXPECT_NE(substituted.out.find("not a regular file but a FIFO"), std::string::npos) << substituted.out;
+    for (const std::string name : {"/dev/stdin", "/proc/self/fd/0"}) {
+        const auto viaMagic = shell(std::string(SANDBENCH_CLI) + " run --level process" + store() + " " + name
+                                    + " < " + quoted((folder / "sub/hello.py").string()) + " 2>/dev/null");
+        EXPECT_EQ(viaMagic.out, "typed here\n") << name << "\n" << readFile(log());
+    }
+    fs::create_symlink("/proc/self/cmdline", folder / "self.py");
+    const auto viaProc = shell(cliHere + " run --level process --store rel.db self.py 2>/dev/null");
+    EXPECT_EQ(readFile(log()).find("as typed: python self.py"), std::string::npos) << readFile(log());
+    EXPECT_TRUE(logged("self.py: not a regular file outside /proc")) << readFile(log());
+    EXPECT_EQ(readFile(log()).find("the decoy"), std::string::npos);
+
+    // A run in a sandbox's workspace and a snippet on standard input are never sent as typed.
+    const auto fromStdin = shell("echo 'print(7)' | " + std::string(SANDBENCH_CLI) + " run --level process"
+                                 + store() + " - 2>/dev/null");
+    EXPECT_EQ(fromStdin.out, "7\n");
+    EXPECT_EQ(readFile(log()).find("as typed: python stdin"), std::string::npos) << readFile(log());
+
+    // The first run as typed; then, asked as the command settled them, the other store's and the snippets the
+    // command read itself (/dev/stdin, /proc/self/fd/0, standard input).
+    EXPECT_EQ(served(), 5) << readFile(log());
+    // No thread of the helper is left in the command's folder.
+    for (const auto& task : fs::directory_iterator("/proc/" + std::to_string(m_helper) + "/task")) {
+        std::error_code error;
+        const fs::path cwd = fs::read_symlink(task.path() / "cwd", error);
+        EXPECT_EQ(cwd.string().rfind(folder.string(), 0), std::string::npos) << task.path() << ": " << cwd;
+    }
+}
+
 TEST_F(Helper, ItListensOnlyInAPrivateFolderAndOnlyOnce)
 {
     startHelper();
@@ -464,8 +551,9 @@ TEST_F(Helper, ItEndsWhenIdle)
 TEST(HelperContext, EveryVariableTheCodeReadsIsInTheContextOrDoesNotBearOnARun)
 {
     const std::map<std::string, std::string> notForARun = {
-        {"SANDBENCH_STORE", "the command locates the store and sends where it is"},
-        {"XDG_DATA_HOME", "the command locates the store and sends where it is"},
+        {"SANDBENCH_STORE", "the command locates the store and sends where it is; a command line is served only "
+                            "when the command's value is the helper's (kCommandLineVariables)"},
+        {"XDG_DATA_HOME", "the same as SANDBENCH_STORE"},
         {"XDG_RUNTIME_DIR", "where the helper's socket is: a command finds only the helper that shares it"},
         {"SANDBENCH_CONFIG", "the cluster's configuration, which run and exec do not read"},
         {"SLURM_ARRAY_TASK_ID", "a cluster task's index, which run and exec do not read"},
@@ -477,11 +565,19 @@ TEST(HelperContext, EveryVariableTheCodeReadsIsInTheContextOrDoesNotBearOnARun)
     const std::map<std::string, std::string> indirect = {
         {"core/store/audit_key.cpp", "kAuditKeysEnv: SANDBENCH_AUDIT_KEYS, in the context"},
         {"core/isolation/runner.cpp", "the policy's env_pass names: a policy with env_pass is not asked"},
-        {"core/usecases/run_helper.cpp", "the context's own variables"},
+        {"core/usecases/helper_client.cpp", "the context's own variables and the command line's"},
     };
     std::set<std::string> contextNames;
     for (const auto name : helper::kContextVariables)
         contextNames.insert(std::string(name));
+    // What a command line's parsing reads (where the store is) is compared before the helper parses one.
+    for (const auto name : helper::kCommandLineVariables)
+        EXPECT_TRUE(notForARun.count(std::string(name))) << name;
+    for (const char* name : {"SANDBENCH_STORE", "XDG_DATA_HOME"}) {
+        EXPECT_NE(std::find(helper::kCommandLineVariables.begin(), helper::kCommandLineVariables.end(), name),
+                  helper::kCommandLineVariables.end())
+            << name << " decides where the store is: a command line is served only when it is the helper's";
+    }
 
     const fs::path root = SANDBENCH_SOURCE_DIR;
     const std::regex literal(R"re(getenv\(\s*"([A-Za-z_0-9]+)"\s*\))re");

@@ -20,8 +20,12 @@
 // - The environment a run and its record read (kContextVariables) must be the same on both sides; a policy
 //   that copies variables from the caller's environment (env_pass), a run in a sandbox's workspace and a
 //   request the helper cannot carry (text that is not UTF-8) are not asked.
-// - The run's policy travels as its canonical rendering (renderPolicy), which the helper parses back; a
-//   rendering that does not come back the same is refused. Without --policy, what the command asked (--level,
+// - A command line (Client::askCommandLine) is parsed by the helper only after those checks, with the command's
+//   own definitions (ServerOptions::commandLine), on a thread whose working folder is the command's (passed as
+//   a descriptor) and no other thread's, and only when the variables the parsing reads (kCommandLineVariables)
+//   are the helper's own: it reads the files the command names as the command would.
+// - A run the command settled itself travels with its policy as its canonical rendering (renderPolicy), which
+//   the helper parses back; a rendering that does not come back the same is refused. Without --policy, what the command asked (--level,
 //   --timeout-ms, --memory-mb) travels instead and the helper resolves it as the command would
 //   (resolveRunPolicy): the default level is the deepest this machine offers, which the helper probed in the
 //   same user namespace as the command (a peer in another is refused).
@@ -30,6 +34,7 @@
 // The wire: frames of a 4-byte little-endian length, a kind byte and a payload (kind_and_payload below).
 
 #include "store/store.h"
+#include "usecases/helper_client.h"
 #include "usecases/run.h"
 #include "util/error.h"
 #include "util/unique_fd.h"
@@ -48,19 +53,6 @@
 
 namespace sb::helper {
 
-// The socket: privateRuntimeFolder()/helper.sock.
-Result<std::filesystem::path> socketPath();
-
-// SANDBENCH_HELPER=off: commands never ask a helper.
-bool disabledByEnvironment();
-
-// The variables whose values a run and its record read from the environment: where runs work (TMPDIR), the
-// audit key's folder (SANDBENCH_AUDIT_KEYS, XDG_CONFIG_HOME, HOME), the user's name (USER), time zones, and
-// the start trace. A test checks that every variable core reads is here or says why it does not matter.
-extern const std::vector<std::string_view> kContextVariables;
-using Environment = std::map<std::string, std::optional<std::string>>;
-Environment contextOfThisProcess();
-
 // What a command asks.
 struct Request {
     RunOrder order;        // no sandbox, no workspace, no channel
@@ -73,45 +65,16 @@ struct Request {
     bool json = false;     // how the front end prints the result
 };
 
-// What the front end printed, and its exit status.
-struct Reply {
-    std::string out;
-    std::string err;
-    int status = 0;
-};
-
-// Why a command's run does not go through the helper, or went wrong in it.
-struct AskError {
-    std::string message;
-    // The helper took the run and then failed to answer: the run may have run, and may be in the store. The
-    // command reports it and must not run it again. Otherwise nothing ran: the command runs it itself.
-    bool taken = false;
-};
-
-// The command's side: a connection to a helper that passed the checks.
-class Client {
-public:
-    // Connects and checks the helper; an error when there is none to ask (no socket, nobody listening, another
-    // user's or another program's, SANDBENCH_HELPER=off). Costs a connect and a few reads of /proc.
-    static Result<Client> connect();
-
-    // Whether `request` can be asked at all (see above).
-    static std::optional<std::string> whyNotAskable(const Request& request);
-
-    // Sends the request and waits for the reply. `acceptTimeout`: how long the helper may take to say it takes
-    // the run; the run itself may take as long as its policy lets it.
-    std::expected<Reply, AskError> ask(const Request& request,
-                                       std::chrono::milliseconds acceptTimeout = std::chrono::seconds(2));
-
-private:
-    explicit Client(UniqueFd fd) : m_fd(std::move(fd)) {}
-    UniqueFd m_fd;
-};
-
 // What the helper does with a run, given an open store and a Runner drawing from a pool of its kind: the front
 // end's runAndRecord and its printing. `cancel` is set when the command goes away.
 using Handler = std::function<Reply(Store& store, const Runner& runner, RunOrder order, bool json,
                                     const std::atomic<bool>* cancel)>;
+
+// The request a command line makes (Client::askCommandLine), as the command would have made it, or why it is
+// not one to serve here. Called on a thread whose working folder is the command's; `context` is the command's
+// (contextOfThisProcess as the command sent it), for Request::context.
+using CommandLineParser =
+    std::function<std::expected<Request, std::string>(const std::vector<std::string>& args, const Environment& context)>;
 
 struct ServerOptions {
     // Exits after this long without a command (0: never).
@@ -121,6 +84,8 @@ struct ServerOptions {
     std::size_t poolSize = 2;
     // One line per connection: what was served, or why a peer was refused.
     std::function<void(std::string_view)> log;
+    // Parses the command lines commands send; without it they are declined.
+    CommandLineParser commandLine;
 };
 
 // The helper's side. One listener per user: a second one refuses to start while the first answers.
