@@ -8,7 +8,7 @@
 #   bench/compare-builds.sh A_BIN_DIR B_BIN_DIR
 #   ROUNDS=5 BENCHES="rules cel" bench/compare-builds.sh build-old/bin build/bench/bin
 #
-# A_BIN_DIR and B_BIN_DIR each hold the benches, `sandbench` and `sandbench-launcher` of one Release build
+# A_BIN_DIR and B_BIN_DIR each hold the benches, `sandbench`, `sandbench-cli` and `sandbench-launcher` of one Release build
 # (the `bench` preset's build/bench/bin). Environment: ROUNDS (3), BENCHES (the ones to run, of: start
 # container checkpoint cel rules cli; all by default), START_N (bench_start and bench_container rounds, 40),
 # CEL_RECORDS and RULES_ROWS (1000000), CKPT_ROUNDS (3), RUNS (hyperfine runs, 30), OUT_DIR (where the JSON
@@ -33,7 +33,7 @@ mkdir -p "$OUT_DIR"
 PY=/usr/bin/python3
 
 for dir in "$A" "$B"; do
-  for name in sandbench sandbench-launcher; do
+  for name in sandbench sandbench-cli sandbench-launcher; do
     [ -x "$dir/$name" ] || { echo "compare-builds.sh: $dir/$name is missing" >&2; exit 2; }
   done
 done
