@@ -47,10 +47,18 @@ inline Output shell(const std::string& command)
     return o;
 }
 
+// The command the helpers below run: SANDBENCH_CLI (tests/cli/CMakeLists.txt says which program that is); a
+// fixture may set another for its tests (the run helper's run the small client in every build).
+inline std::string& cliProgram()
+{
+    static std::string program = SANDBENCH_CLI;
+    return program;
+}
+
 // Runs the CLI through /bin/sh with stdout captured (stderr folded in when asked).
 inline Output cli(const std::string& args, bool withStderr = false, const std::string& input = "")
 {
-    std::string command = std::string(SANDBENCH_CLI) + " " + args;
+    std::string command = cliProgram() + " " + args;
     if (!input.empty())
         command = "printf '%s' '" + input + "' | " + command;
     return shell(command + (withStderr ? " 2>&1" : " 2>/dev/null"));
@@ -60,7 +68,7 @@ inline Output cli(const std::string& args, bool withStderr = false, const std::s
 // that a regression fails the test instead of hanging it.
 inline Output cliWithin(int seconds, const std::string& args, bool withStderr = false)
 {
-    return shell("timeout -k 5 " + std::to_string(seconds) + " " + std::string(SANDBENCH_CLI) + " " + args
+    return shell("timeout -k 5 " + std::to_string(seconds) + " " + cliProgram() + " " + args
                  + (withStderr ? " 2>&1" : " 2>/dev/null"));
 }
 
@@ -118,7 +126,7 @@ inline pid_t spawnProcess(std::vector<std::string> argv, const fs::path& out, co
 // or its processes; -1 when it could not be started.
 inline pid_t spawnCli(const std::vector<std::string>& args, const fs::path& out)
 {
-    std::vector<std::string> argv = {SANDBENCH_CLI};
+    std::vector<std::string> argv = {cliProgram()};
     argv.insert(argv.end(), args.begin(), args.end());
     return spawnProcess(std::move(argv), out, "/dev/null");
 }

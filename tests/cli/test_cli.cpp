@@ -62,7 +62,7 @@ TEST_F(Cli, TheCommandWithoutItsProgramSaysWhatIsMissing)
 {
     const fs::path alone = m_dir / "alone";
     fs::create_directories(alone);
-    fs::copy_file(SANDBENCH_CLI, alone / "sandbench");
+    fs::copy_file(SANDBENCH_CLIENT, alone / "sandbench");
     for (const char* args : {" --version", " exec --level process -- /bin/true"}) {
         const auto r = shell((alone / "sandbench").string() + args + " 2>&1");
         EXPECT_EQ(r.status, 1) << args << "\n" << r.out;
@@ -73,9 +73,9 @@ TEST_F(Cli, TheCommandWithoutItsProgramSaysWhatIsMissing)
     // Where an installation puts it (PREFIX/libexec/sandbench) is found too.
     fs::create_directories(m_dir / "prefix/bin");
     fs::create_directories(m_dir / "prefix/libexec/sandbench");
-    fs::copy_file(SANDBENCH_CLI, m_dir / "prefix/bin/sandbench");
+    fs::copy_file(SANDBENCH_CLIENT, m_dir / "prefix/bin/sandbench");
     for (const char* program : {"sandbench-cli", "sandbench-launcher"})
-        fs::copy_file(fs::path(SANDBENCH_CLI).parent_path() / program, m_dir / "prefix/libexec/sandbench" / program);
+        fs::copy_file(fs::path(SANDBENCH_CLIENT).parent_path() / program, m_dir / "prefix/libexec/sandbench" / program);
     const auto installed = shell((m_dir / "prefix/bin/sandbench").string() + " exec --level process --json" + store()
                                  + " -- /bin/echo installed 2>/dev/null");
     EXPECT_EQ(installed.status, 0) << installed.out;

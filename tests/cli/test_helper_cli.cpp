@@ -33,11 +33,19 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
+// Commands go through the small client (app/client), as a person's do, in every build.
 class Helper : public Cli {
 protected:
+    void SetUp() override
+    {
+        Cli::SetUp();
+        cliProgram() = SANDBENCH_CLIENT;
+    }
+
     void TearDown() override
     {
         stopHelper();
+        cliProgram() = SANDBENCH_CLI;
         Cli::TearDown();
     }
 
@@ -45,7 +53,7 @@ protected:
     fs::path log() const { return m_dir / "serve.log"; }
 
     // `sandbench serve` in the background, its stderr in log(); returns once it answers.
-    void startHelper(const std::string& binary = SANDBENCH_CLI)
+    void startHelper(const std::string& binary = SANDBENCH_CLIENT)
     {
         m_helper = spawnProcess({binary, "serve", "--idle-exit", "0"}, "/dev/null", log());
         ASSERT_GT(m_helper, 0);
@@ -116,7 +124,7 @@ protected:
         ASSERT_GE(high, 10);
         m_helper = spawnProcess({"/bin/sh", "-c",
                                  "export LISTEN_PID=$$ LISTEN_FDS=1; exec \"$0\" serve --idle-exit \"$1\"",
-                                 SANDBENCH_CLI, idleExit},
+                                 SANDBENCH_CLIENT, idleExit},
                                 "/dev/null", log(), high);
         ASSERT_GT(m_helper, 0);
         ::close(high);
@@ -182,7 +190,7 @@ TEST_F(Helper, TheRunsOutputAndExitStatusAreTheCommandsOwn)
 {
     startHelper();
     const std::string program = "echo out; echo err >&2; exit 3";
-    const std::string command = std::string(SANDBENCH_CLI) + " exec --level process" + store() + " -- /bin/sh -c "
+    const std::string command = std::string(SANDBENCH_CLIENT) + " exec --level process" + store() + " -- /bin/sh -c "
                                 + quoted(program) + " 2>" + (m_dir / "err").string();
     const auto viaHelper = shell(command);
     const std::string servedErr = readFile(m_dir / "err");
@@ -205,7 +213,7 @@ TEST_F(Helper, WhatIsNotThisUsersOwnUnconfinedSandbenchWithTheSameEnvironmentIsN
 {
     startHelper();
     // A confined process (every sandboxed run has no_new_privs): refused, and the command runs itself.
-    const auto confined = shell("setpriv --no-new-privs " + std::string(SANDBENCH_CLI) + " exec --level process --json"
+    const auto confined = shell("setpriv --no-new-privs " + std::string(SANDBENCH_CLIENT) + " exec --level process --json"
                                 + store() + " -- /bin/echo confined 2>/dev/null");
     EXPECT_EQ(confined.status, 0) << confined.out;
     EXPECT_NE(confined.out.find("confined\\n"), std::string::npos) << confined.out;
@@ -214,7 +222,7 @@ TEST_F(Helper, WhatIsNotThisUsersOwnUnconfinedSandbenchWithTheSameEnvironmentIsN
     // Another environment for the run or its record: declined, and the command runs itself.
     const fs::path otherTmp = m_dir / "other-tmp";
     fs::create_directories(otherTmp);
-    const auto elsewhere = shell("TMPDIR=" + otherTmp.string() + " " + SANDBENCH_CLI + " exec --level process --json"
+    const auto elsewhere = shell("TMPDIR=" + otherTmp.string() + " " + SANDBENCH_CLIENT + " exec --level process --json"
                                  + store() + " -- /bin/echo elsewhere 2>/dev/null");
     EXPECT_EQ(elsewhere.status, 0) << elsewhere.out;
     EXPECT_TRUE(logged("differs from the helper's: $TMPDIR")) << readFile(log());
@@ -240,7 +248,7 @@ TEST_F(Helper, WhatIsNotThisUsersOwnUnconfinedSandbenchWithTheSameEnvironmentIsN
     const fs::path copy = m_dir / "copy";
     fs::create_directories(copy);
     for (const char* program : {"sandbench", "sandbench-cli", "sandbench-launcher"})
-        fs::copy_file(fs::path(SANDBENCH_CLI).parent_path() / program, copy / program);
+        fs::copy_file(fs::path(SANDBENCH_CLIENT).parent_path() / program, copy / program);
     for (const char* program : {"sandbench", "sandbench-cli"}) {
         const auto other = shell((copy / program).string() + " exec --level process --json" + store()
                                  + " -- /bin/echo another-build 2>/dev/null");
@@ -267,7 +275,7 @@ TEST_F(Helper, ThePolicyIsTheOneTheCommandWouldSettle)
                                            "--policy untrusted-strict"};
     int meantForHelper = 0;
     for (const auto& ask : asks) {
-        const std::string command = "cd " + quoted(folder.string()) + " && " + SANDBENCH_CLI + " exec --json " + ask
+        const std::string command = "cd " + quoted(folder.string()) + " && " + SANDBENCH_CLIENT + " exec --json " + ask
                                     + store() + " -- /bin/echo settled 2>/dev/null";
         const auto viaHelper = shell(command);
         ++meantForHelper;
@@ -292,7 +300,7 @@ TEST_F(Helper, ACommandInAnotherUserNamespaceIsNotServed)
     if (shell("unshare --user --map-root-user /bin/true 2>&1").status != 0)
         GTEST_SKIP() << "this user may not make a user namespace (unshare --user)";
     startHelper();
-    const auto r = shell("unshare --user --map-root-user " + std::string(SANDBENCH_CLI) + " exec --level process --json"
+    const auto r = shell("unshare --user --map-root-user " + std::string(SANDBENCH_CLIENT) + " exec --level process --json"
                          + store() + " -- /bin/echo elsewhere 2>/dev/null");
     EXPECT_TRUE(logged("is in another user namespace")) << readFile(log());
     EXPECT_EQ(served(), 0) << readFile(log());
@@ -368,7 +376,7 @@ TEST_F(Helper, AStoreRemovedOrReplacedIsOpenedAnew)
 TEST_F(Helper, ARelativeStorePathIsInTheCommandsFolder)
 {
     startHelper();
-    const auto r = shell("cd " + quoted(m_dir.string()) + " && " + SANDBENCH_CLI
+    const auto r = shell("cd " + quoted(m_dir.string()) + " && " + SANDBENCH_CLIENT
                          + " exec --level process --json --store relative.db -- /bin/true 2>/dev/null");
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_TRUE(fs::exists(m_dir / "relative.db"));
@@ -385,7 +393,7 @@ TEST_F(Helper, ACommandLineIsParsedInTheCommandsFolderAndServedAsTyped)
     fs::create_directories(folder / "sub");
     write("typed/sub/hello.py", "print('typed here')\n");
     const std::string in = "cd " + quoted(folder.string()) + " && ";
-    const std::string cliHere = in + SANDBENCH_CLI;
+    const std::string cliHere = in + SANDBENCH_CLIENT;
 
     // A relative snippet and store: the command's folder's, not the helper's.
     const auto typed = shell(cliHere + " run --json --store rel.db sub/hello.py 2>/dev/null");
@@ -416,7 +424,7 @@ TEST_F(Helper, ACommandLineIsParsedInTheCommandsFolderAndServedAsTyped)
 
     // A store the command's environment names and the helper's does not: the command line is declined, and the
     // command asks with the run and the store it settled itself, as it does for what it parses first.
-    const auto elsewhere = shell(in + "SANDBENCH_STORE=" + quoted((folder / "env.db").string()) + " " + SANDBENCH_CLI
+    const auto elsewhere = shell(in + "SANDBENCH_STORE=" + quoted((folder / "env.db").string()) + " " + SANDBENCH_CLIENT
                                  + " exec --level process --json -- /bin/echo env 2>/dev/null");
     EXPECT_EQ(elsewhere.status, 0) << elsewhere.out;
     EXPECT_TRUE(fs::exists(folder / "env.db"));
@@ -427,11 +435,11 @@ TEST_F(Helper, ACommandLineIsParsedInTheCommandsFolderAndServedAsTyped)
     // command reads them itself.
     // A file of the helper's own, open on the descriptor the command names, must not be what runs.
     write("typed/decoy.py", "print('the decoy')\n");
-    const auto substituted = shell("/bin/bash -c " + quoted(std::string(SANDBENCH_CLI) + " run --level process"
+    const auto substituted = shell("/bin/bash -c " + quoted(std::string(SANDBENCH_CLIENT) + " run --level process"
                                                              + store() + " <(echo 'print(42)') 2>&1"));
     EXPECT_NE(substituted.out.find("not a regular file but a FIFO"), std::string::npos) << substituted.out;
     for (const std::string name : {"/dev/stdin", "/proc/self/fd/0"}) {
-        const auto viaMagic = shell(std::string(SANDBENCH_CLI) + " run --level process" + store() + " " + name
+        const auto viaMagic = shell(std::string(SANDBENCH_CLIENT) + " run --level process" + store() + " " + name
                                     + " < " + quoted((folder / "sub/hello.py").string()) + " 2>/dev/null");
         EXPECT_EQ(viaMagic.out, "typed here\n") << name << "\n" << readFile(log());
     }
@@ -442,7 +450,7 @@ TEST_F(Helper, ACommandLineIsParsedInTheCommandsFolderAndServedAsTyped)
     EXPECT_EQ(readFile(log()).find("the decoy"), std::string::npos);
 
     // A run in a sandbox's workspace and a snippet on standard input are never sent as typed.
-    const auto fromStdin = shell("echo 'print(7)' | " + std::string(SANDBENCH_CLI) + " run --level process"
+    const auto fromStdin = shell("echo 'print(7)' | " + std::string(SANDBENCH_CLIENT) + " run --level process"
                                  + store() + " - 2>/dev/null");
     EXPECT_EQ(fromStdin.out, "7\n");
     EXPECT_EQ(readFile(log()).find("as typed: python stdin"), std::string::npos) << readFile(log());
