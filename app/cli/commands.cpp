@@ -251,8 +251,6 @@ RunRequest execRequestOf(const RunOptions& options)
 std::expected<helper::Request, std::string> helperRequestOf(RunRequest request, const RunOptions& options,
                                                             helper::Environment context)
 {
-    if (!options.sandbox.empty())
-        return std::unexpected(std::string("a run in a sandbox's workspace"));
     const RunPolicyRequest asked = askedPolicy(options);
     // Without --policy the helper settles the policy as the command would; a --policy reference means what it
     // means in the command's folder, so it is settled here (the helper parses command lines in that folder).

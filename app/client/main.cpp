@@ -5,10 +5,10 @@
 // costs the person who typed it.
 
 #include "usecases/helper_client.h"
+#include "util/fd_io.h"
 #include "util/program_files.h"
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -20,18 +20,6 @@ namespace {
 
 // Exit statuses of the command line's (app/cli/commands.h).
 constexpr int kExitFailure = 1;
-
-void writeAll(int fd, std::string_view bytes)
-{
-    while (!bytes.empty()) {
-        const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return;
-        bytes.remove_prefix(static_cast<std::size_t>(n));
-    }
-}
 
 // A run or exec the helper took: its exit status, its output written as the command line writes it; nullopt
 // when there is no helper, it did not take the command line, or the command line is not one to send: --help,
@@ -54,11 +42,11 @@ std::optional<int> throughTheHelper(int argc, char** argv)
     if (!reply) {
         if (!reply.error().taken)
             return std::nullopt;
-        writeAll(STDERR_FILENO, "sandbench: " + reply.error().message + "\n");
+        sb::writeFully(STDERR_FILENO, "sandbench: " + reply.error().message + "\n");
         return kExitFailure;
     }
-    writeAll(STDOUT_FILENO, reply->out);
-    writeAll(STDERR_FILENO, reply->err);
+    sb::writeFully(STDOUT_FILENO, reply->out);
+    sb::writeFully(STDERR_FILENO, reply->err);
     return reply->status;
 }
 
@@ -66,17 +54,17 @@ std::optional<int> throughTheHelper(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
-    const auto program = sb::programs::locate(sb::programs::kCommandLine);
-    if (!program) {
-        writeAll(STDERR_FILENO, "sandbench: " + program.error().message + " (an incomplete installation)\n");
-        return kExitFailure;
-    }
     const std::string_view command = argc > 1 ? argv[1] : "";
     if (command == "run" || command == "exec") {
         if (const auto status = throughTheHelper(argc, argv))
             return *status;
     }
+    const auto program = sb::programs::locate(sb::programs::kCommandLine);
+    if (!program) {
+        sb::writeFully(STDERR_FILENO, "sandbench: " + program.error().message + " (an incomplete installation)\n");
+        return kExitFailure;
+    }
     ::execv(program->c_str(), argv);
-    writeAll(STDERR_FILENO, "sandbench: cannot start " + program->string() + ": " + std::strerror(errno) + "\n");
+    sb::writeFully(STDERR_FILENO, "sandbench: cannot start " + program->string() + ": " + std::strerror(errno) + "\n");
     return kExitFailure;
 }

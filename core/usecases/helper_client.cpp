@@ -97,20 +97,54 @@ bool writeChunks(int fd, char kind, std::string_view bytes)
     return true;
 }
 
+namespace {
+
+// The payload's size, from a frame's header (its first four bytes, little-endian).
+std::uint32_t frameSize(const std::array<char, 5>& header)
+{
+    std::uint32_t size = 0;
+    for (std::size_t i = 0; i < 4; ++i)
+        size |= static_cast<std::uint32_t>(static_cast<unsigned char>(header[i])) << (8 * i);
+    return size;
+}
+
+// Waits until `fd` has something to read, by `deadline`. Errors: "timed out", or poll's.
+Result<void> waitReadable(int fd, Clock::time_point deadline)
+{
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+        pollfd p{fd, POLLIN, 0};
+        const int ready = left.count() > 0 ? ::poll(&p, 1, static_cast<int>(left.count())) : 0;
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0)
+            return fail(ready == 0 ? "timed out" : errnoText(errno));
+        return {};
+    }
+}
+
+// The payload of a frame whose header has been read: at most `maxSize` bytes.
+Result<Frame> readPayload(int fd, const std::array<char, 5>& header, std::uint32_t maxSize,
+                          std::optional<Clock::time_point> deadline)
+{
+    const std::uint32_t size = frameSize(header);
+    if (size > maxSize)
+        return fail(fmt::format("a frame of {} bytes is more than the {} a frame may have", size, maxSize));
+    Frame frame{header[4], std::string(size, '\0')};
+    if (auto read = readExactly(fd, frame.payload.data(), size, deadline); !read)
+        return std::unexpected(read.error());
+    return frame;
+}
+
+} // namespace
+
 // Reads exactly `size` bytes; by `deadline` when it has one. Errors: "ended" at end of file, "timed out".
 Result<void> readExactly(int fd, char* into, std::size_t size, std::optional<Clock::time_point> deadline)
 {
     while (size > 0) {
         if (deadline) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now());
-            if (left.count() <= 0)
-                return fail("timed out");
-            pollfd p{fd, POLLIN, 0};
-            const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
-            if (ready < 0 && errno == EINTR)
-                continue;
-            if (ready <= 0)
-                return fail(ready == 0 ? "timed out" : errnoText(errno));
+            if (auto ready = waitReadable(fd, *deadline); !ready)
+                return ready;
         }
         const ssize_t n = ::recv(fd, into, size, 0);
         if (n < 0 && errno == EINTR)
@@ -125,27 +159,12 @@ Result<void> readExactly(int fd, char* into, std::size_t size, std::optional<Clo
     return {};
 }
 
-// The payload's size, from a frame's header (its first four bytes, little-endian).
-std::uint32_t frameSize(const std::array<char, 5>& header)
-{
-    std::uint32_t size = 0;
-    for (std::size_t i = 0; i < 4; ++i)
-        size |= static_cast<std::uint32_t>(static_cast<unsigned char>(header[i])) << (8 * i);
-    return size;
-}
-
 Result<Frame> readFrame(int fd, std::optional<Clock::time_point> deadline)
 {
     std::array<char, 5> header{};
     if (auto read = readExactly(fd, header.data(), header.size(), deadline); !read)
         return std::unexpected(read.error());
-    const std::uint32_t size = frameSize(header);
-    if (size > kMaxFrame)
-        return fail(fmt::format("a frame of {} bytes is more than the {} a frame may have", size, kMaxFrame));
-    Frame frame{header[4], std::string(size, '\0')};
-    if (auto read = readExactly(fd, frame.payload.data(), size, deadline); !read)
-        return std::unexpected(read.error());
-    return frame;
+    return readPayload(fd, header, kMaxFrame, deadline);
 }
 
 // A frame whose first bytes may come with ancillary data (the writer's credentials, a descriptor): `onControl`
@@ -153,16 +172,8 @@ Result<Frame> readFrame(int fd, std::optional<Clock::time_point> deadline)
 Result<Frame> readFrameWithControl(int fd, Clock::time_point deadline, std::uint32_t maxSize,
                                    const std::function<void(const cmsghdr&)>& onControl)
 {
-    for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-        pollfd p{fd, POLLIN, 0};
-        const int ready = left.count() > 0 ? ::poll(&p, 1, static_cast<int>(left.count())) : 0;
-        if (ready < 0 && errno == EINTR)
-            continue;
-        if (ready <= 0)
-            return fail(ready == 0 ? "timed out" : errnoText(errno));
-        break;
-    }
+    if (auto ready = waitReadable(fd, deadline); !ready)
+        return std::unexpected(ready.error());
     std::array<char, 5> header{};
     iovec io{header.data(), header.size()};
     // Room for credentials or a few descriptors; descriptors that do not fit are closed by the kernel.
@@ -185,13 +196,7 @@ Result<Frame> readFrameWithControl(int fd, Clock::time_point deadline, std::uint
     // The rest of the frame: from the same writer (a stream does not join writes of different credentials).
     if (auto rest = readExactly(fd, header.data() + n, header.size() - static_cast<std::size_t>(n), deadline); !rest)
         return std::unexpected(rest.error());
-    const std::uint32_t size = frameSize(header);
-    if (size > maxSize)
-        return fail(fmt::format("a frame of {} bytes is more than the {} a frame may have", size, maxSize));
-    Frame frame{header[4], std::string(size, '\0')};
-    if (auto read = readExactly(fd, frame.payload.data(), size, deadline); !read)
-        return std::unexpected(read.error());
-    return frame;
+    return readPayload(fd, header, maxSize, deadline);
 }
 
 // The descriptors a control message passed (none unless it is SCM_RIGHTS), owned.
