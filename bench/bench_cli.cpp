@@ -138,37 +138,10 @@ int main(int argc, char** argv)
     ::setenv("SANDBENCH_AUDIT_KEYS", (dir / "audit-keys").c_str(), 1);
 
     // The run helper, in a runtime folder of the bench's own.
-    const fs::path runtime = dir / "runtime";
-    fs::create_directories(runtime);
-    fs::permissions(runtime, fs::perms::owner_all);
-    ::setenv("XDG_RUNTIME_DIR", runtime.c_str(), 1);
     const fs::path helperLog = dir / "serve.log";
-    pid_t helper = -1;
-    {
-        std::vector<std::string> args = {sandbench, "serve", "--idle-exit", "0"};
-        std::vector<char*> raw;
-        for (auto& a : args)
-            raw.push_back(a.data());
-        raw.push_back(nullptr);
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, 2, helperLog.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        const int rc = ::posix_spawn(&helper, raw[0], &actions, nullptr, raw.data(), environ);
-        posix_spawn_file_actions_destroy(&actions);
-        if (rc != 0) {
-            std::fprintf(stderr, "bench_cli: cannot start %s serve: %s\n", sandbench.c_str(), std::strerror(rc));
-            return 1;
-        }
-        for (int waited = 0; !fs::exists(runtime / "sandbench" / "helper.sock"); waited += 10) {
-            if (waited > 10000) {
-                std::fprintf(stderr, "bench_cli: the helper did not start\n");
-                return 1;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        }
-    }
+    const pid_t helper = bench::startHelper(sandbench, dir / "runtime", helperLog);
+    if (helper < 0)
+        return 1;
 
     std::vector<Case> cases;
     cases.push_back({"sandbench exec --level container -- /bin/true",

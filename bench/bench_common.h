@@ -7,15 +7,18 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <poll.h>
 #include <spawn.h>
 #include <string>
 #include <string_view>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -162,6 +165,44 @@ inline Spawned startAndWait(const std::vector<std::string>& args, Start how)
 inline Spawned spawnAndWait(const std::vector<std::string>& args)
 {
     return startAndWait(args, Start::Spawn);
+}
+
+// The run helper (`sandbench serve`), as a user leaves it running, in a runtime folder of the bench's own:
+// XDG_RUNTIME_DIR is set to `runtime` for this process and what it starts; the helper's log goes to `log`. Its
+// pid once it listens, -1 (with a message) when it does not start within 10 s.
+inline pid_t startHelper(const std::string& sandbench, const std::filesystem::path& runtime,
+                         const std::filesystem::path& log)
+{
+    std::filesystem::create_directories(runtime);
+    std::filesystem::permissions(runtime, std::filesystem::perms::owner_all);
+    ::setenv("XDG_RUNTIME_DIR", runtime.c_str(), 1);
+    std::vector<std::string> args = {sandbench, "serve", "--idle-exit", "0"};
+    std::vector<char*> raw;
+    for (auto& a : args)
+        raw.push_back(a.data());
+    raw.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    pid_t helper = -1;
+    const int rc = ::posix_spawn(&helper, raw[0], &actions, nullptr, raw.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+        std::fprintf(stderr, "cannot start %s serve: %s\n", sandbench.c_str(), std::strerror(rc));
+        return -1;
+    }
+    for (int waited = 0; !std::filesystem::exists(runtime / "sandbench" / "helper.sock"); waited += 10) {
+        if (waited > 10000) {
+            std::fprintf(stderr, "the helper did not start (%s)\n", log.c_str());
+            ::kill(helper, SIGKILL);
+            ::waitpid(helper, nullptr, 0);
+            return -1;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return helper;
 }
 
 // The peer's command for a container-level start of /bin/true: bubblewrap with every namespace it has.

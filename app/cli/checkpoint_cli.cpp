@@ -3,15 +3,33 @@
 #include "command_line.h"
 #include "commands.h"
 
+#include <atomic>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 namespace sb::cli {
 
-void addCheckpointCommands(CommandLine& commandLine)
+namespace {
+
+// The checkpoint family's commands, defined on `app` with their options into `checkpoint`.
+struct CheckpointCommands {
+    CLI::App* family = nullptr;
+    CLI::App* create = nullptr;
+    CLI::App* list = nullptr;
+    CLI::App* diff = nullptr;
+    CLI::App* restore = nullptr;
+    CLI::App* fork = nullptr;
+    CLI::App* prune = nullptr;
+    CLI::App* label = nullptr;
+    CLI::Option* keepLast = nullptr;
+    CLI::Option* keepLabelled = nullptr;
+    CLI::Option* youngerThan = nullptr;
+};
+
+CheckpointCommands defineCheckpointCommands(CLI::App& app, CheckpointOptions* checkpoint)
 {
-    auto checkpoint = std::make_shared<CheckpointOptions>();
-    auto* checkpointCmd = commandLine.app().add_subcommand(
+    auto* checkpointCmd = app.add_subcommand(
         "checkpoint", "Checkpoints: immutable snapshots of a sandbox's workspace, diffed, restored, forked, pruned");
     checkpointCmd->require_subcommand(1);
     auto* checkpointCreate = checkpointCmd->add_subcommand("create", "Checkpoint a sandbox's workspace; prints its id");
@@ -52,10 +70,65 @@ void addCheckpointCommands(CommandLine& commandLine)
         addJsonFlag(sub, checkpoint->json);
         addStoreOption(sub, checkpoint->store, "Store file (default: see below)");
     }
+    return CheckpointCommands{checkpointCmd,  checkpointCreate, checkpointList, checkpointDiff, checkpointRestore,
+                              checkpointFork, checkpointPrune,  checkpointLabel, keepLast,      keepLabelled,
+                              youngerThan};
+}
 
-    commandLine.onParsed(checkpointCmd, [checkpoint, checkpointCreate, checkpointList, checkpointDiff,
-                                         checkpointRestore, checkpointFork, checkpointPrune, checkpointLabel, keepLast,
-                                         keepLabelled, youngerThan] {
+} // namespace
+
+std::expected<helper::Request, std::string> checkpointRequestForHelper(const std::vector<std::string>& args,
+                                                                       const helper::Environment& context)
+{
+    if (args.size() < 2 || args[0] != "checkpoint" || (args[1] != "create" && args[1] != "restore"))
+        return std::unexpected(std::string("not a checkpoint create or restore command line"));
+    CLI::App app{"", "sandbench"};
+    app.require_subcommand(1);
+    auto options = std::make_shared<CheckpointOptions>();
+    const CheckpointCommands commands = defineCheckpointCommands(app, options.get());
+    std::vector<std::string> reversed(args.rbegin(), args.rend()); // CLI11 takes them last first
+    try {
+        app.parse(reversed);
+    } catch (const CLI::ParseError&) {
+        return std::unexpected(std::string("a command line the command parses itself (a usage error or --help)"));
+    }
+    options->action = commands.create->parsed() ? "create" : "restore";
+    helper::Request request;
+    request.store = Store::locate(options->store);
+    std::error_code error;
+    request.store.path = std::filesystem::absolute(request.store.path, error);
+    request.context = context;
+    request.taskName = "checkpoint " + options->action;
+    request.task = [options](SandboxEngine& engine, const std::atomic<bool>* cancel) {
+        std::ostringstream out;
+        std::ostringstream err;
+        // The command going away (Ctrl-C) stops the walk, and a restore before it swaps anything.
+        const ProgressCallback progress = [cancel](const Progress&) { return !cancel || !cancel->load(); };
+        helper::Reply reply;
+        reply.status = options->action == "create" ? checkpointCreate(engine, *options, out, err, progress)
+                                                   : checkpointRestore(engine, *options, out, err, progress);
+        reply.out = std::move(out).str();
+        reply.err = std::move(err).str();
+        return reply;
+    };
+    return request;
+}
+
+void addCheckpointCommands(CommandLine& commandLine)
+{
+    auto checkpoint = std::make_shared<CheckpointOptions>();
+    const CheckpointCommands commands = defineCheckpointCommands(commandLine.app(), checkpoint.get());
+    commandLine.onParsed(commands.family, [checkpoint, commands] {
+        auto* checkpointCreate = commands.create;
+        auto* checkpointList = commands.list;
+        auto* checkpointDiff = commands.diff;
+        auto* checkpointRestore = commands.restore;
+        auto* checkpointFork = commands.fork;
+        auto* checkpointPrune = commands.prune;
+        auto* checkpointLabel = commands.label;
+        auto* keepLast = commands.keepLast;
+        auto* keepLabelled = commands.keepLabelled;
+        auto* youngerThan = commands.youngerThan;
         if (checkpointPrune->parsed() && keepLast->count() == 0 && keepLabelled->count() == 0
             && youngerThan->count() == 0) {
             std::cerr << "sandbench: checkpoint prune: say what to keep: --keep-last N, --keep-labelled and/or "

@@ -133,8 +133,13 @@ helper::Request requestForHelper(const RunRequest& request, const RunOptions& op
     StoreLocation store = Store::locate(options.store);
     std::error_code error;
     store.path = std::filesystem::absolute(store.path, error);
-    return helper::Request{RunOrder{request, askedPolicy(options), options.sandbox}, policyFromAsked,
-                           std::move(store), std::move(context), options.json};
+    helper::Request asked;
+    asked.order = RunOrder{request, askedPolicy(options), options.sandbox};
+    asked.policyFromAsked = policyFromAsked;
+    asked.store = std::move(store);
+    asked.context = std::move(context);
+    asked.json = options.json;
+    return asked;
 }
 
 // The run asked of the user's helper (usecases/run_helper.h), when there is one that takes it: its exit

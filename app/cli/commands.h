@@ -182,6 +182,16 @@ Result<OpenedEngine> openEngine(const std::string& storePath);
 int sandboxCommand(const SandboxOptions& options);
 int promoteCommand(const PromoteOptions& options);
 int checkpointCommand(const CheckpointOptions& options);
+// checkpoint create and restore, printing what the command prints to `out` and `err`: in the command, and in the
+// run helper for a command that handed its command line over.
+int checkpointCreate(SandboxEngine& engine, const CheckpointOptions& options, std::ostream& out, std::ostream& err,
+                     const ProgressCallback& progress = {});
+int checkpointRestore(SandboxEngine& engine, const CheckpointOptions& options, std::ostream& out, std::ostream& err,
+                      const ProgressCallback& progress = {});
+// The request a `checkpoint create` or `checkpoint restore` command line makes of the run helper (its task), or
+// why the helper leaves it to the command.
+std::expected<helper::Request, std::string> checkpointRequestForHelper(const std::vector<std::string>& args,
+                                                                       const helper::Environment& context);
 
 int runCommand(const RunOptions& options);
 int execCommand(const RunOptions& options);

@@ -89,8 +89,10 @@ std::optional<std::string> whyNotReadByTheHelper(const std::string& file)
 std::expected<helper::Request, std::string> helperRequestOfCommandLine(const std::vector<std::string>& args,
                                                                        const helper::Environment& context)
 {
+    if (!args.empty() && args.front() == "checkpoint")
+        return checkpointRequestForHelper(args, context);
     if (args.empty() || (args.front() != "run" && args.front() != "exec"))
-        return std::unexpected(std::string("not a run or exec command line"));
+        return std::unexpected(std::string("not a run, exec or checkpoint command line"));
     CLI::App app{"", "sandbench"};
     app.require_subcommand(1);
     RunOptions options;

@@ -57,10 +57,10 @@ std::string bytesText(std::uint64_t bytes)
     return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024 * 1024));
 }
 
-void warnSkipped(const std::vector<Skipped>& skipped)
+void warnSkipped(const std::vector<Skipped>& skipped, std::ostream& err = std::cerr)
 {
     for (const auto& s : skipped)
-        std::cerr << "sandbench: skipped " << printable(s.path) << ": " << s.reason << '\n';
+        err << "sandbench: skipped " << printable(s.path) << ": " << s.reason << '\n';
 }
 
 json createdToJson(const CreateSandboxResult& made, std::int64_t now)
@@ -302,26 +302,35 @@ int sweep(SandboxEngine& engine, const SandboxOptions& options)
 
 // --- checkpoints ------------------------------------------------------------------------------------------
 
-int checkpointCreate(SandboxEngine& engine, const CheckpointOptions& options)
+} // namespace
+
+int checkpointCreate(SandboxEngine& engine, const CheckpointOptions& options, std::ostream& out, std::ostream& err,
+                     const ProgressCallback& progress)
 {
-    auto made = engine.checkpoint(CheckpointRequest{options.sandbox, options.label, options.message, {}});
-    if (!made)
-        return failWith(made.error().message);
+    auto made = engine.checkpoint(CheckpointRequest{options.sandbox, options.label, options.message, {}}, progress);
+    if (!made) {
+        err << "sandbench: " << made.error().message << '\n';
+        return kExitFailure;
+    }
     if (options.json) {
-        json out = checkpointToJson(made->checkpoint);
-        out["changes"] = {{"added", made->changes.added}, {"removed", made->changes.removed}, {"modified", made->changes.modified}};
-        out["skipped"] = skippedToJson(made->skipped);
-        out["files_read"] = made->filesRead;
-        out["bytes_read"] = made->bytesRead;
-        out["new_blobs"] = made->newBlobs;
-        out["new_bytes_stored"] = made->newBytes;
-        std::cout << dumpJson(out) << '\n';
+        json printed = checkpointToJson(made->checkpoint);
+        printed["changes"] = {{"added", made->changes.added}, {"removed", made->changes.removed}, {"modified", made->changes.modified}};
+        printed["skipped"] = skippedToJson(made->skipped);
+        printed["files_read"] = made->filesRead;
+        printed["bytes_read"] = made->bytesRead;
+        printed["new_blobs"] = made->newBlobs;
+        printed["new_bytes_stored"] = made->newBytes;
+        printed["watched"] = made->watched;
+        out << dumpJson(printed) << '\n';
         return 0;
     }
-    warnSkipped(made->skipped);
-    std::cout << made->checkpoint.id << '\n';
+    warnSkipped(made->skipped, err);
+    out << made->checkpoint.id << '\n';
     return 0;
 }
+
+namespace {
+
 
 int checkpointList(SandboxEngine& engine, const CheckpointOptions& options)
 {
@@ -418,37 +427,44 @@ int checkpointDiff(SandboxEngine& engine, const CheckpointOptions& options)
     return 0;
 }
 
-int checkpointRestore(SandboxEngine& engine, const CheckpointOptions& options)
+} // namespace
+
+int checkpointRestore(SandboxEngine& engine, const CheckpointOptions& options, std::ostream& out, std::ostream& err,
+                      const ProgressCallback& progress)
 {
-    auto restored = engine.restore(options.first, {}, options.sandbox);
-    if (!restored)
-        return failWith(restored.error().message);
+    auto restored = engine.restore(options.first, progress, options.sandbox);
+    if (!restored) {
+        err << "sandbench: " << restored.error().message << '\n';
+        return kExitFailure;
+    }
     auto sandbox = engine.sandbox(restored->sandbox);
     const std::string workspace = sandbox ? sandbox->workspace.string() : std::string();
     if (options.json) {
-        std::cout << dumpJson({{"sandbox", restored->sandbox},
-                               {"restored", restored->restored.id},
-                               {"checkpoint", restored->recorded.id},
-                               {"saved", restored->saved ? json(restored->saved->id) : json(nullptr)},
-                               {"added", restored->changes.added},
-                               {"removed", restored->changes.removed},
-                               {"modified", restored->changes.modified},
-                               {"swapped", restored->swapped},
-                               {"files_written", restored->filesWritten},
-                               {"files_linked", restored->filesLinked},
-                               {"skipped", skippedToJson(restored->skipped)},
-                               {"path", workspace}})
-                  << '\n';
+        out << dumpJson({{"sandbox", restored->sandbox},
+                         {"restored", restored->restored.id},
+                         {"checkpoint", restored->recorded.id},
+                         {"saved", restored->saved ? json(restored->saved->id) : json(nullptr)},
+                         {"added", restored->changes.added},
+                         {"removed", restored->changes.removed},
+                         {"modified", restored->changes.modified},
+                         {"swapped", restored->swapped},
+                         {"files_written", restored->filesWritten},
+                         {"files_linked", restored->filesLinked},
+                         {"skipped", skippedToJson(restored->skipped)},
+                         {"path", workspace}})
+            << '\n';
         return 0;
     }
-    warnSkipped(restored->skipped);
+    warnSkipped(restored->skipped, err);
     if (restored->saved)
-        std::cerr << "sandbench: unsaved changes were checkpointed first: " << restored->saved->id << '\n';
-    std::cout << fmt::format("restored {} into sandbox {} ({} added, {} removed, {} modified)\nrecorded as {}\n",
-                             restored->restored.id, restored->sandbox, restored->changes.added, restored->changes.removed,
-                             restored->changes.modified, restored->recorded.id);
+        err << "sandbench: unsaved changes were checkpointed first: " << restored->saved->id << '\n';
+    out << fmt::format("restored {} into sandbox {} ({} added, {} removed, {} modified)\nrecorded as {}\n",
+                       restored->restored.id, restored->sandbox, restored->changes.added, restored->changes.removed,
+                       restored->changes.modified, restored->recorded.id);
     return 0;
 }
+
+namespace {
 
 int checkpointFork(SandboxEngine& engine, const CheckpointOptions& options)
 {
@@ -548,13 +564,13 @@ int checkpointCommand(const CheckpointOptions& options)
         return failWith(opened.error().message);
     SandboxEngine& engine = *opened->engine;
     if (options.action == "create")
-        return checkpointCreate(engine, options);
+        return checkpointCreate(engine, options, std::cout, std::cerr);
     if (options.action == "list")
         return checkpointList(engine, options);
     if (options.action == "diff")
         return checkpointDiff(engine, options);
     if (options.action == "restore")
-        return checkpointRestore(engine, options);
+        return checkpointRestore(engine, options, std::cout, std::cerr);
     if (options.action == "fork")
         return checkpointFork(engine, options);
     if (options.action == "label")

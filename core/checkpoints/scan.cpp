@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <system_error>
 #include <thread>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 #include <unistd.h>
@@ -60,6 +61,10 @@ struct WalkShared {
     std::atomic<std::uint64_t> bytesRead{0};
     std::atomic<int> spare; // more threads that may start now
     StatPrefetch::Impl* prefetch = nullptr; // a walk through the stat cache: the other thread's stats
+    // With ScanOptions::changed: the directories changed and every directory above one. The others are taken
+    // from the cache unwalked.
+    bool hinted = false;
+    std::unordered_set<std::string> touched;
 
     bool takeThread()
     {
@@ -84,6 +89,25 @@ void merge(ScanResult& into, ScanResult& from)
     into.newBlobs += from.newBlobs;
     into.newBytes += from.newBytes;
     into.reusedListings.insert(into.reusedListings.end(), from.reusedListings.begin(), from.reusedListings.end());
+    into.unwalked.insert(into.unwalked.end(), std::make_move_iterator(from.unwalked.begin()),
+                         std::make_move_iterator(from.unwalked.end()));
+}
+
+// The listing and the mode a stat-cache row gives a directory a watch vouches for; nullopt when the row
+// cannot (none, unreadable, without a listing).
+struct CachedDirectory {
+    DirectoryStat::Listing listing;
+    std::uint32_t mode = 0;
+};
+std::optional<CachedDirectory> cachedDirectory(const StatCache& cache, const std::string& path)
+{
+    const auto it = cache.find(path);
+    if (it == cache.end())
+        return std::nullopt;
+    const PackedReader reader(it->second);
+    if (!reader.valid() || !reader.listing)
+        return std::nullopt;
+    return CachedDirectory{*reader.listing, reader.self.mode & 0777};
 }
 
 class Walker {
@@ -289,6 +313,9 @@ private:
             d.haveCachedView = d.cached->next(d.cachedView);
         if (d.haveCachedView && d.cachedView.name == nameView)
             before = &d.cachedView;
+        if (before && before->kind == StatEntry::Kind::Directory && m_shared.hinted)
+            if (unwalked(d, nameView))
+                return {};
         struct stat st {};
         if (const int statError = statEntry(d, nameView, st); statError != 0) {
             if (d.deferring)
@@ -354,6 +381,38 @@ private:
         if (d.deferring && !d.reusable)
             flush(d);
         return {};
+    }
+
+    // A subdirectory that nothing in changed since the walk the cache came from (ScanOptions::changed): its
+    // entry from its cache row, with no system call; false when it is to be walked after all.
+    bool unwalked(Directory& d, std::string_view nameView)
+    {
+        std::string path = treePath(d.prefix, nameView);
+        if (m_shared.touched.contains(path))
+            return false;
+        const auto cached = cachedDirectory(*m_options.cache, path);
+        if (!cached)
+            return false;
+        TreeEntry entry;
+        entry.name = std::string(nameView);
+        entry.type = EntryType::Directory;
+        entry.mode = cached->mode;
+        entry.hash = cached->listing.hash;
+        entry.size = cached->listing.bytes;
+        entry.files = cached->listing.files;
+        if (d.deferring) {
+            StatView item;
+            item.name = nameView;
+            item.kind = StatEntry::Kind::Directory;
+            d.deferred.push_back(Deferred{0, item});
+        } else {
+            d.seen.name(nameView, StatEntry::Kind::Directory);
+        }
+        d.slots.emplace_back(std::move(entry));
+        d.reusedChildren.push_back(cached->listing.hash);
+        m_shared.files += cached->listing.files;
+        m_out.unwalked.push_back(std::move(path));
+        return true;
     }
 
     // A subdirectory: walked on another thread when one is spare, else here.
@@ -692,6 +751,24 @@ std::uint64_t cachedNames(const StatCache& cache)
     return names;
 }
 
+// The stat-cache rows of the directories taken unwalked, and of every directory below them: the next cache.
+void takeUnwalkedRows(const StatCache& cache, ScanResult& result)
+{
+    const std::unordered_set<std::string_view> unwalked(result.unwalked.begin(), result.unwalked.end());
+    for (const auto& [path, packed] : cache) {
+        for (std::string_view above = path;;) {
+            if (unwalked.contains(above)) {
+                result.directories.try_emplace(path, packed);
+                break;
+            }
+            const auto slash = above.rfind('/');
+            if (slash == std::string_view::npos)
+                break;
+            above = above.substr(0, slash);
+        }
+    }
+}
+
 } // namespace
 
 Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptions& options)
@@ -720,7 +797,9 @@ Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptio
     WalkShared shared(options, st.st_dev, incremental && automatic ? 1 : threads);
     std::unique_ptr<StatPrefetch> ownPrefetch;
     StatPrefetch* prefetch = nullptr;
-    if (incremental && automatic && threads > 1) {
+    // A walk a watch guides stats only what changed: no other thread stats the rest.
+    const bool hinted = options.changed && incremental && !options.filter && options.reuseListings;
+    if (incremental && automatic && threads > 1 && !hinted) {
         prefetch = options.prefetch;
         if (!prefetch && cachedNames(*options.cache) >= StatPrefetch::kMinFiles) {
             ownPrefetch = StatPrefetch::start(fd);
@@ -730,6 +809,29 @@ Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptio
     shared.prefetch = prefetch ? prefetch->m_impl.get() : nullptr;
     if (shared.prefetch)
         shared.prefetch->cache = options.cache;
+    if (hinted) {
+        shared.hinted = true;
+        for (const std::string& path : *options.changed) {
+            for (std::string above = path;;) {
+                if (!shared.touched.insert(above).second || above.empty())
+                    break;
+                const auto slash = above.rfind('/');
+                above.resize(slash == std::string::npos ? 0 : slash);
+            }
+        }
+        // Nothing changed anywhere: the whole tree is the cache's.
+        if (!shared.touched.contains("")) {
+            if (const auto cached = cachedDirectory(*options.cache, "")) {
+                result.root = cached->listing.hash;
+                result.files = cached->listing.files;
+                result.bytes = cached->listing.bytes;
+                result.directories = *options.cache;
+                result.reusedListings.push_back(cached->listing.hash);
+                result.unwalked.emplace_back();
+                return result;
+            }
+        }
+    }
     Walker walker(shared, result);
     auto summary = walker.walk(fd, "", statOf(st), 0);
     if (shared.prefetch)
@@ -744,6 +846,8 @@ Result<ScanResult> scanFolder(const std::filesystem::path& root, const ScanOptio
               [](const Skipped& a, const Skipped& b) { return a.path < b.path; });
     if (summary->reused)
         result.reusedListings.push_back(summary->hash);
+    if (!result.unwalked.empty())
+        takeUnwalkedRows(*options.cache, result);
     result.root = summary->hash;
     result.files = summary->files;
     result.bytes = summary->bytes;

@@ -211,6 +211,8 @@ Result<GarbageStats> SandboxEngine::Impl::collect()
 Result<void> SandboxEngine::Impl::distrustMissing(const std::unordered_set<ContentHash, ContentHashHasher>& live)
 {
     lastSave.reset();
+    for (auto& [id, workspace] : watched)
+        workspace.known.reset();
     struct Row {
         std::int64_t id = 0;
         std::string data;

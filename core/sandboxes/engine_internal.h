@@ -21,6 +21,7 @@
 #include "checkpoints/merge.h"
 #include "checkpoints/path_filter.h"
 #include "checkpoints/tree_reader.h"
+#include "checkpoints/workspace_watch.h"
 #include "sandboxes/sandbox_engine.h"
 
 #include <nlohmann/json.hpp>
@@ -176,7 +177,46 @@ struct SandboxEngine::Impl {
     // one be missing (a collection removed what only a pruned checkpoint held) the walk is done again building
     // every listing. `prefetch`: one started on the workspace before the cache was read (scan.h).
     Result<ScanResult> walkWorkspace(const std::filesystem::path& workspace, const StatCache& cache, BlobStore* into,
-                                     const ProgressCallback& progress, StatPrefetch* prefetch = nullptr);
+                                     const ProgressCallback& progress, StatPrefetch* prefetch = nullptr,
+                                     const std::set<std::string>* changed = nullptr);
+
+    // --- watched workspaces (engine_watch.cpp) --------------------------------------------------------------------
+
+    // What the last walk of a watched workspace left, as the store holds it: while the head is still that row and
+    // no other connection wrote to the store since (SQLite's data_version, read before that walk), the stat cache
+    // is this one, and the watch's changes since are all that changed, but for the directories with skipped
+    // entries (a mount or an unreadable file changes nothing a watch sees), which are walked every time.
+    struct KnownWalk {
+        engine::CheckpointRow head;
+        std::int64_t dataVersion = 0;
+        StatCache cache;
+        std::set<std::string> skippedIn;
+    };
+    struct WatchedWorkspace {
+        std::filesystem::path workspace;
+        std::unique_ptr<WorkspaceWatch> watch;
+        std::optional<std::chrono::steady_clock::time_point> refusedAt; // the watch could not start
+        std::optional<KnownWalk> known;
+        std::uint64_t lastUse = 0;
+    };
+    bool watching = false;
+    std::map<std::int64_t, WatchedWorkspace> watched; // by sandbox id
+    std::uint64_t watchUses = 0;
+
+    // Before a walk of a watched workspace: the watch's changes, taken (so must any walk that follows them be),
+    // with what the last walk left when it still holds. `dataVersion` is the store's before the walk.
+    struct WalkGuide {
+        std::int64_t dataVersion = 0;
+        std::optional<KnownWalk> known;
+        std::set<std::string> changed; // with known: the watch's changes and the directories with skipped entries
+    };
+    std::optional<WalkGuide> guideWalk(const engine::SandboxRow& sandbox);
+    // After a walk that `guide` led, whose stat cache the store now holds as `cache`, with `head` the sandbox's
+    // head.
+    void rememberWalk(std::int64_t sandboxId, const WalkGuide& guide, engine::CheckpointRow head, StatCache cache,
+                      const std::vector<Skipped>& skipped);
+    void forgetWalk(std::int64_t sandboxId);
+    Result<std::int64_t> dataVersion();
 
     struct Saved {
         ScanResult scan;
@@ -185,6 +225,7 @@ struct SandboxEngine::Impl {
         engine::CheckpointRow head;                // the sandbox's head afterwards
         std::optional<engine::CheckpointRow> made; // the checkpoint made, if any
         ChangeCounts changes;
+        std::optional<WalkGuide> guide; // a watched workspace: what led the walk, for rememberWalk
     };
 
     struct SaveRequest {
@@ -218,6 +259,7 @@ struct SandboxEngine::Impl {
         StatCache cache;
     };
     std::optional<LastSave> lastSave;
+
 
     // Walks the sandbox's workspace, storing new content, and records a checkpoint of it (always, or only when
     // it differs from the head). Call with the sandbox and the shared garbage lock held.

@@ -312,6 +312,18 @@ Result<RestoreResult> SandboxEngine::Impl::restore(std::string_view checkpointTe
     result.recorded = made->info;
     step("restore.recorded");
     trace("recorded");
+    if (saved->guide) {
+        // The store's stat cache is the walk's but for the folders at or below the swapped entry, which went.
+        StatCache cache = std::move(saved->scan.directories);
+        if (journalRow) {
+            std::erase_if(cache, [&](const auto& row) {
+                return result.swapped.empty() || row.first == result.swapped
+                       || (row.first.size() > result.swapped.size() && row.first.starts_with(result.swapped)
+                           && row.first[result.swapped.size()] == '/');
+            });
+        }
+        rememberWalk(sandbox->id, *saved->guide, *made, std::move(cache), saved->scan.skipped);
+    }
     if (!staging.empty()) {
         (void)removeTree(staging);
         (void)removeTree(staging.string() + ".old");

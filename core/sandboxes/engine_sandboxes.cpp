@@ -38,10 +38,11 @@ ScanOptions SandboxEngine::Impl::scanOptions(const StatCache* cache, BlobStore* 
 // every listing.
 Result<ScanResult> SandboxEngine::Impl::walkWorkspace(const fs::path& workspace, const StatCache& cache,
                                                       BlobStore* into, const ProgressCallback& progress,
-                                                      StatPrefetch* prefetch)
+                                                      StatPrefetch* prefetch, const std::set<std::string>* changed)
 {
     ScanOptions options = scanOptions(&cache, into, progress);
     options.prefetch = prefetch;
+    options.changed = changed;
     auto scan = scanFolder(workspace, options);
     if (!scan)
         return scan;
@@ -52,6 +53,7 @@ Result<ScanResult> SandboxEngine::Impl::walkWorkspace(const fs::path& workspace,
         if (!*present) {
             options.reuseListings = false;
             options.prefetch = nullptr; // its stats are the first walk's
+            options.changed = nullptr;
             return scanFolder(workspace, options);
         }
     }
@@ -71,7 +73,14 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
     StatCache cache;
     std::unique_ptr<StatPrefetch> prefetch;
     std::optional<LastSave> last = std::exchange(lastSave, std::nullopt);
-    if (request.reuseLast && last && last->sandboxId == sandbox.id && last->head.id == *sandbox.headRow) {
+    // A watched workspace: the watch's changes are taken now, before the walk, so that none made during it is
+    // lost; what the last walk left is used when it still holds.
+    std::optional<WalkGuide> guide = guideWalk(sandbox);
+    const bool guided = guide && guide->known;
+    if (guided) {
+        head = std::move(guide->known->head);
+        cache = std::move(guide->known->cache);
+    } else if (request.reuseLast && last && last->sandboxId == sandbox.id && last->head.id == *sandbox.headRow) {
         head = std::move(last->head);
         cache = std::move(last->cache);
     } else {
@@ -96,7 +105,8 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
     };
     if (auto ok = blobs.beginBatch(); !ok)
         return errorOf(ok);
-    auto scan = walkWorkspace(sandbox.info.workspace, cache, &blobs, progress, prefetch.get());
+    auto scan = walkWorkspace(sandbox.info.workspace, cache, &blobs, progress, prefetch.get(),
+                              guided ? &guide->changed : nullptr);
     prefetch.reset();
     if (!scan) {
         (void)blobs.endBatch(); // what was stored is kept: unreferenced, the next collection takes it
@@ -116,7 +126,15 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
     const bool unchanged = scan->root == saved.head.info.tree;
     // Unchanged, and so is every folder the stat cache knows: nothing to write (no transaction either).
     const bool cacheCurrent = unchanged && scan->directories == cache;
+    // The store's stat cache is the walk's from here on: the next walk of a watched workspace starts from it.
+    const auto remember = [&](const CheckpointRow& newHead) {
+        if (guide)
+            rememberWalk(sandbox.id, *guide, newHead, scan->directories, scan->skipped);
+    };
     if (!request.record || (unchanged && !request.always && (request.deferCache || cacheCurrent))) {
+        if (request.record && cacheCurrent)
+            remember(saved.head);
+        saved.guide = std::move(guide);
         saved.cacheSaved = cacheCurrent;
         saved.scan = std::move(*scan);
         if (request.record && cacheCurrent)
@@ -135,6 +153,8 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
     if (unchanged && !request.always) {
         if (auto ok = transaction.commit(); !ok)
             return errorOf(ok);
+        remember(saved.head);
+        saved.guide = std::move(guide);
         keep(saved.head, std::move(scan->directories));
         saved.scan = std::move(*scan);
         return saved;
@@ -184,6 +204,8 @@ Result<SandboxEngine::Impl::Saved> SandboxEngine::Impl::saveWorkspace(const Sand
         !ok)
         return errorOf(ok);
     trace("committed");
+    remember(*made);
+    saved.guide = std::move(guide);
     keep(*made, std::move(scan->directories));
     saved.head = *made;
     saved.made = std::move(*made);

@@ -25,6 +25,7 @@ Result<StatCache> SandboxEngine::Impl::loadStatCache(std::int64_t sandboxId)
 Result<void> SandboxEngine::Impl::writeStatRow(std::int64_t sandboxId, const std::string& path, const std::string& data)
 {
     lastSave.reset();
+    forgetWalk(sandboxId);
     auto upsert = db.prepare("INSERT INTO workspace_stat (sandbox_id, path, data) VALUES (?1, ?2, ?3) "
                              "ON CONFLICT (sandbox_id, path) DO UPDATE SET data = excluded.data");
     if (!upsert)
@@ -40,6 +41,7 @@ Result<void> SandboxEngine::Impl::writeStatRow(std::int64_t sandboxId, const std
 Result<void> SandboxEngine::Impl::updateStatCache(std::int64_t sandboxId, const StatCache& old, const ScanResult& scan)
 {
     lastSave.reset();
+    forgetWalk(sandboxId);
     for (const auto& [path, packed] : scan.directories) {
         if (auto before = old.find(path); before != old.end() && before->second == packed)
             continue;
@@ -65,6 +67,7 @@ Result<void> SandboxEngine::Impl::updateStatCache(std::int64_t sandboxId, const 
 Result<void> SandboxEngine::Impl::dropStatCacheUnder(std::int64_t sandboxId, const std::string& prefix)
 {
     lastSave.reset();
+    forgetWalk(sandboxId);
     Result<sqlite::Statement> statement = prefix.empty()
                                            ? db.prepare("DELETE FROM workspace_stat WHERE sandbox_id = ?1")
                                            : db.prepare("DELETE FROM workspace_stat WHERE sandbox_id = ?1 AND "

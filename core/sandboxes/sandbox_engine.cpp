@@ -262,6 +262,7 @@ Result<CheckpointResult> SandboxEngine::checkpointLocked(const CheckpointRequest
     result.bytesRead = saved->scan.bytesRead;
     result.newBlobs = saved->scan.newBlobs;
     result.newBytes = saved->scan.newBytes;
+    result.watched = saved->guide && saved->guide->known;
     return result;
 }
 

@@ -208,10 +208,16 @@ struct Server::Impl {
     std::atomic<bool> stopping{false};
     Stats stats;
 
+    // A store kept open, with the sandbox engine on it once a task needed one (kept too: its watches of the
+    // workspaces it saved are what make the next save quick).
+    struct OpenStore {
+        std::unique_ptr<Store> store;
+        std::unique_ptr<SandboxEngine> engine;
+    };
     // Open stores by path, each with the file it opened: a store removed or replaced is opened anew.
     struct OpenStores {
         FileId file;
-        std::vector<std::unique_ptr<Store>> idle;
+        std::vector<OpenStore> idle;
     };
     std::map<fs::path, OpenStores> stores;
     // Warm pools, the most recently used first.
@@ -374,7 +380,7 @@ struct Server::Impl {
 
     // An open store at `location`, and the file it has open.
     struct TakenStore {
-        std::unique_ptr<Store> store;
+        OpenStore open;
         FileId file;
     };
     Result<TakenStore> takeStore(const StoreLocation& location)
@@ -397,7 +403,7 @@ struct Server::Impl {
         const auto opened = fileId(location.path.string());
         if (!opened)
             return fail(location.path.string() + ": gone as it was opened");
-        return TakenStore{std::make_unique<Store>(std::move(*store)), *opened};
+        return TakenStore{OpenStore{std::make_unique<Store>(std::move(*store)), nullptr}, *opened};
     }
 
     // Kept for the next command while it is the file at its path.
@@ -413,7 +419,7 @@ struct Server::Impl {
             open.idle.clear();
         }
         if (open.idle.size() < 4)
-            open.idle.push_back(std::move(taken.store));
+            open.idle.push_back(std::move(taken.open));
     }
 
     // A pool that serves `request`, made the most recently used; null when none does.
@@ -507,6 +513,53 @@ struct Server::Impl {
         ++stats.refused;
     }
 
+    // A command that is not a run (Request::task), with the store's engine, made the first time.
+    void serveTask(int fd, pid_t pid, Request& request)
+    {
+        if (utf8::firstInvalid(request.store.path.string()) != std::string_view::npos) {
+            decline(fd, "not served here: a store path that is not UTF-8", pid);
+            return;
+        }
+        auto store = takeStore(request.store);
+        if (!store) {
+            decline(fd, "the store: " + store.error().message, pid);
+            return;
+        }
+        if (!store->open.engine) {
+            auto engine = SandboxEngine::open(*store->open.store);
+            if (!engine) {
+                // The command opens it itself, and says what is wrong as it would without a helper.
+                decline(fd, "the store's sandboxes: " + engine.error().message, pid);
+                return;
+            }
+            store->open.engine = std::move(*engine);
+            store->open.engine->watchWorkspaces();
+        }
+        std::atomic<bool> cancel{false};
+        const auto watching = watch(fd, &cancel);
+        if (!watching) {
+            giveBack(request.store, std::move(*store));
+            decline(fd, watching.error().message, pid);
+            return;
+        }
+        if (!writeFrame(fd, kAccepted, {})) {
+            unwatch(fd, *watching);
+            giveBack(request.store, std::move(*store));
+            return;
+        }
+        const auto began = Clock::now();
+        const Reply reply = request.task(*store->open.engine, &cancel);
+        unwatch(fd, *watching);
+        giveBack(request.store, std::move(*store));
+        const bool answered = writeChunks(fd, kOut, reply.out) && writeChunks(fd, kErr, reply.err)
+                              && writeFrame(fd, kStatus, json{{"status", reply.status}}.dump());
+        log(fmt::format("pid {}: as typed: {}: exit status {} in {:.1f} ms{}", pid, request.taskName, reply.status,
+                        std::chrono::duration<double, std::milli>(Clock::now() - began).count(),
+                        cancel.load() ? ", cancelled: the command went away" : answered ? "" : ", not answered"));
+        const std::lock_guard lock(mutex);
+        ++stats.served;
+    }
+
     void serveConnection(UniqueFd fd)
     {
         pid_t pid = 0;
@@ -540,6 +593,10 @@ struct Server::Impl {
             const auto differs = differingVariables(request.context, context, kContextVariables);
             decline(fd.get(), "the command's environment differs from the helper's: "
                                   + differs.value_or(std::string("it names other variables")), pid);
+            return;
+        }
+        if (request.task) {
+            serveTask(fd.get(), pid, request);
             return;
         }
         if (!received->settled) {
@@ -580,7 +637,7 @@ struct Server::Impl {
         const bool warm = pool != nullptr;
         const RunRequest kind = request.order.request;
         const auto began = Clock::now();
-        const Reply reply = handler(*store->store, runner, std::move(request.order), request.json, &cancel);
+        const Reply reply = handler(*store->open.store, runner, std::move(request.order), request.json, &cancel);
         unwatch(fd.get(), *watching);
         giveBack(request.store, std::move(*store));
         const bool answered = writeChunks(fd.get(), kOut, reply.out) && writeChunks(fd.get(), kErr, reply.err)

@@ -466,6 +466,64 @@ TEST_F(Helper, ACommandLineIsParsedInTheCommandsFolderAndServedAsTyped)
     }
 }
 
+// checkpoint create and restore are served as typed, by the store's engine the helper keeps, whose watch of the
+// workspace guides every save after the first; what they print and record is what the command would have.
+TEST_F(Helper, CheckpointCreateAndRestoreAreServedAsTypedAndRecordTheWorkspace)
+{
+    startHelper();
+    ASSERT_EQ(cli("sandbox create work" + store()).status, 0);
+    const fs::path ws = path("work");
+    ASSERT_FALSE(ws.empty());
+    for (int i = 0; i < 30; ++i) {
+        fs::create_directories(ws / ("dir" + std::to_string(i % 5)));
+        std::ofstream(ws / ("dir" + std::to_string(i % 5)) / ("f" + std::to_string(i))) << "file " << i << '\n';
+    }
+    const json first = run("checkpoint create --sandbox work");
+    EXPECT_TRUE(logged("as typed: checkpoint create: exit status 0")) << readFile(log());
+    EXPECT_FALSE(first.value("watched", true)); // the watch started with this one
+    EXPECT_EQ(first.value("files", 0), 30);
+
+    std::ofstream(ws / "dir3" / "f8", std::ios::app) << "changed\n";
+    const json second = run("checkpoint create --sandbox work");
+    EXPECT_TRUE(second.value("watched", false)) << second.dump();
+    EXPECT_EQ(second["changes"], json({{"added", 0}, {"removed", 0}, {"modified", 1}})) << second.dump();
+
+    // The plain output and an error, byte for byte the command's own.
+    for (const std::string args : {"checkpoint create --sandbox nowhere", "checkpoint restore 0000"}) {
+        const auto viaHelper = cli(args + store(), true);
+        ::setenv("SANDBENCH_HELPER", "off", 1);
+        const auto direct = cli(args + store(), true);
+        ::unsetenv("SANDBENCH_HELPER");
+        EXPECT_EQ(viaHelper.status, 1) << args << "\n" << viaHelper.out;
+        EXPECT_EQ(viaHelper.out, direct.out) << args;
+    }
+    EXPECT_TRUE(logged("as typed: checkpoint restore: exit status 1")) << readFile(log());
+
+    // A restore through the helper, then a change after it: each recorded as the workspace holds it.
+    const auto restored = cli("checkpoint restore " + first.value("id", std::string()) + store(), true);
+    EXPECT_EQ(restored.status, 0) << restored.out;
+    EXPECT_NE(restored.out.find("(0 added, 0 removed, 1 modified)"), std::string::npos) << restored.out;
+    EXPECT_EQ(readFile(ws / "dir3" / "f8"), "file 8\n");
+    std::ofstream(ws / "dir1" / "f6") << "after the restore\n";
+    const json third = run("checkpoint create --sandbox work");
+    EXPECT_TRUE(third.value("watched", false)) << third.dump();
+    EXPECT_EQ(third["changes"], json({{"added", 0}, {"removed", 0}, {"modified", 1}})) << third.dump();
+
+    // Another process's checkpoint writes to the store: the helper's next one walks everything.
+    std::ofstream(ws / "dir0" / "f0") << "by the command itself\n";
+    ::setenv("SANDBENCH_HELPER", "off", 1);
+    const json direct = run("checkpoint create --sandbox work");
+    ::unsetenv("SANDBENCH_HELPER");
+    EXPECT_FALSE(direct.value("watched", true));
+    std::ofstream(ws / "dir0" / "f5") << "then through the helper\n";
+    const json fourth = run("checkpoint create --sandbox work");
+    EXPECT_FALSE(fourth.value("watched", true)) << fourth.dump();
+    EXPECT_EQ(fourth["changes"], json({{"added", 0}, {"removed", 0}, {"modified", 1}})) << fourth.dump();
+    const auto diff = cli("checkpoint diff " + fourth.value("id", std::string()) + " --name-only" + store());
+    EXPECT_EQ(diff.status, 0) << diff.out;
+    EXPECT_EQ(diff.out.find("dir"), std::string::npos) << diff.out; // the live workspace is the checkpoint
+}
+
 TEST_F(Helper, ItListensOnlyInAPrivateFolderAndOnlyOnce)
 {
     startHelper();

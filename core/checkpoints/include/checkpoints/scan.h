@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string_view>
 #include <string>
 #include <unordered_map>
@@ -127,6 +128,11 @@ struct ScanOptions {
     int threads = 0;
     // Take the listing of a directory whose every entry is unchanged from the cache (see DirectoryStat).
     bool reuseListings = true;
+    // The directories a watch of the folder (checkpoints/workspace_watch.h) saw change since the walk that left
+    // `cache`: every other directory is as that walk saw it, and is taken from the cache, its listing and its
+    // stat-cache rows, without a system call (a directory with no row of its own is walked). Only for a cache
+    // that walk left whole, and only without a filter.
+    const std::set<std::string>* changed = nullptr;
     // Whether `root` itself may be a symlink to the folder (a folder to import, named by the user); a
     // workspace never is: one replaced by a symlink is refused rather than followed.
     bool followRoot = false;
@@ -150,6 +156,8 @@ struct ScanResult {
     std::vector<ContentHash> reusedListings;
     std::uint64_t newBlobs = 0;
     std::uint64_t newBytes = 0;
+    // Directories taken from the cache unwalked, on the word of ScanOptions::changed (each with its subtree).
+    std::vector<std::string> unwalked;
 
     // The entry a walk saw at a '/'-separated path; nullopt when none.
     std::optional<StatEntry> find(std::string_view path) const;

@@ -174,6 +174,8 @@ struct CheckpointResult {
     std::uint64_t bytesRead = 0;
     std::uint64_t newBlobs = 0;
     std::uint64_t newBytes = 0;                    // stored (compressed) bytes added
+    // The walk followed a watch of the workspace (watchWorkspaces): it walked only what the watch saw change.
+    bool watched = false;
 };
 
 struct RestoreResult {
@@ -281,6 +283,12 @@ public:
     // "create.written", "destroy.recorded", "promote.staged", "promote.journaled", "promote.swapped",
     // "promote.recorded", "archive.recorded", "revive.written"), so a test can kill the process exactly there.
     void setFaultHook(std::function<void(std::string_view step)> hook);
+    // For a long-lived process that saves the same workspaces again (the run helper): each workspace this engine
+    // walks keeps a watch (checkpoints/workspace_watch.h), and the next walk stats only the directories it saw
+    // change, while nothing else wrote to the store meanwhile (else, and on any doubt, it walks everything).
+    // At most kMaxWatched workspaces, the least recently saved one dropped first.
+    static constexpr std::size_t kMaxWatched = 8;
+    void watchWorkspaces();
 
     // --- sandboxes ---------------------------------------------------------------------------------------
     // `main` exists from the first call that needs it: created with an empty workspace and a first checkpoint.

@@ -2,7 +2,9 @@
 
 // The run helper: a long-lived process of the user's (`sandbench serve`) that runs and records the command
 // line's `run` and `exec` with what each command would otherwise set up for itself: its stores kept open, and
-// sandboxes prepared ahead (a warm pool, isolation/warm_pool.h, for each kind of run it served lately). A
+// sandboxes prepared ahead (a warm pool, isolation/warm_pool.h, for each kind of run it served lately). It does
+// the command line's `checkpoint create` and `checkpoint restore` too (Request::task), with the sandbox engine it
+// keeps on each store, whose watches of the workspaces make a checkpoint walk only what changed. A
 // command asks it first and, when anything fails before the helper has taken the run, runs it itself as
 // without one: the helper is never required, and a run it serves is the run the command would have made, in
 // the same store, under the same policy, recorded before its result is answered.
@@ -33,6 +35,7 @@
 //
 // The wire: frames of a 4-byte little-endian length, a kind byte and a payload (kind_and_payload below).
 
+#include "sandboxes/sandbox_engine.h"
 #include "store/store.h"
 #include "usecases/helper_client.h"
 #include "usecases/run.h"
@@ -53,6 +56,12 @@
 
 namespace sb::helper {
 
+// A command other than a run that the helper does as the front end would (checkpoint create and restore): what
+// it prints and its exit status, given the store open and the sandbox engine kept with it between commands,
+// which watches the workspaces it saves (SandboxEngine::watchWorkspaces). `cancel` is set when the command goes
+// away.
+using Task = std::function<Reply(SandboxEngine& engine, const std::atomic<bool>* cancel)>;
+
 // What a command asks.
 struct Request {
     RunOrder order;        // no sandbox, no workspace, no channel
@@ -63,6 +72,10 @@ struct Request {
     StoreLocation store;   // as the command located it
     Environment context;   // contextOfThisProcess() of the command
     bool json = false;     // how the front end prints the result
+    // Only from a command line the helper parsed (ServerOptions::commandLine): a command that is not a run,
+    // done in place of one against the store at `store`; `taskName` names it in the helper's log.
+    Task task;
+    std::string taskName;
 };
 
 // What the helper does with a run, given an open store and a Runner drawing from a pool of its kind: the front
