@@ -228,19 +228,22 @@ TEST_F(WatchedSaves, ARestoreIsFollowedByGuidedSavesOfWhatItLeft)
     writeFile(m_ws / "d3/e3/new.txt", "new\n");
     const auto before = snapshot(m_ws);
     const std::string second = save("second").checkpoint.id;
+    // A save guided by the watch that finds `modified` files changed and nothing else.
+    const auto guided = [&](const std::string& what, std::uint64_t modified) {
+        const CheckpointResult after = save(what);
+        EXPECT_TRUE(after.watched) << what;
+        EXPECT_EQ(after.changes.added + after.changes.removed, 0u) << what;
+        EXPECT_EQ(after.changes.modified, modified) << what;
+    };
 
     auto restored = engine().restore(first);
     ASSERT_TRUE(restored) << restored.error().message;
     EXPECT_EQ(restored->swapped, "d3/e3");
     EXPECT_EQ(hashHex(fullWalk()), hashHex(restored->restored.tree));
-    CheckpointResult after = save("after the restore");
-    EXPECT_TRUE(after.watched);
-    EXPECT_EQ(after.changes.added + after.changes.removed + after.changes.modified, 0u);
+    guided("after the restore", 0);
 
     writeFile(m_ws / "d3/e3/f1.txt", "in the swapped-in folder\n");
-    after = save("changed in the swapped-in folder");
-    EXPECT_TRUE(after.watched);
-    EXPECT_EQ(after.changes.modified, 1u);
+    guided("changed in the swapped-in folder", 1);
 
     // Unsaved changes are checkpointed first.
     writeFile(m_ws / "d3/e3/f2.txt", "unsaved\n");
@@ -248,22 +251,16 @@ TEST_F(WatchedSaves, ARestoreIsFollowedByGuidedSavesOfWhatItLeft)
     ASSERT_TRUE(restored) << restored.error().message;
     ASSERT_TRUE(restored->saved);
     EXPECT_EQ(snapshot(m_ws), before);
-    after = save("after the second restore");
-    EXPECT_TRUE(after.watched);
-    EXPECT_EQ(after.changes.added + after.changes.removed + after.changes.modified, 0u);
+    guided("after the second restore", 0);
 
     // One file changed: a restore swaps that file alone.
     writeFile(m_ws / "d3/e3/new.txt", "newer\n");
-    after = save("one file changed");
-    EXPECT_TRUE(after.watched);
-    EXPECT_EQ(after.changes.modified, 1u);
+    guided("one file changed", 1);
     restored = engine().restore(second);
     ASSERT_TRUE(restored) << restored.error().message;
     EXPECT_EQ(restored->swapped, "d3/e3/new.txt");
     EXPECT_EQ(snapshot(m_ws), before);
-    after = save("after the third restore");
-    EXPECT_TRUE(after.watched);
-    EXPECT_EQ(after.changes.added + after.changes.removed + after.changes.modified, 0u);
+    guided("after the third restore", 0);
 }
 
 } // namespace
