@@ -128,8 +128,9 @@ void addRunCommands(CommandLine& commandLine)
 
     auto idleExit = std::make_shared<std::int64_t>(600);
     auto* serveCmd = app.add_subcommand(
-        "serve", "The run helper: keeps stores open and sandboxes ready for run and exec, which ask it first and run "
-                 "themselves when it is not there (SANDBENCH_HELPER=off: never ask)");
+        "serve", "The run helper: keeps stores open, sandboxes ready and workspaces watched for run, exec, checkpoint "
+                 "create and checkpoint restore, which ask it first and do the work themselves when it is not there "
+                 "(SANDBENCH_HELPER=off: never ask)");
     serveCmd->add_option("--idle-exit", *idleExit, "Exit after this many seconds without a command (default 600; 0: never)")
         ->check(CLI::Range(std::int64_t{0}, std::int64_t{31'536'000}));
     commandLine.onParsed(serveCmd, [idleExit] { return serveCommand(*idleExit); });
