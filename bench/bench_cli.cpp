@@ -55,39 +55,6 @@ struct Case {
     bool helper = false;   // asks the run helper (the others run with SANDBENCH_HELPER=off)
 };
 
-// The proportional set size of `pid` and every process below it, in KiB: what the helper costs while idle.
-long pssBelow(pid_t root)
-{
-    std::map<pid_t, pid_t> parents;
-    for (const auto& entry : fs::directory_iterator("/proc")) {
-        const std::string name = entry.path().filename().string();
-        if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos)
-            continue;
-        std::ifstream stat(entry.path() / "stat");
-        std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-        const auto close = text.rfind(')');
-        int ppid = 0;
-        char state = 0;
-        if (close != std::string::npos && std::sscanf(text.c_str() + close + 1, " %c %d", &state, &ppid) == 2)
-            parents[std::stoi(name)] = ppid;
-    }
-    long total = 0;
-    for (const auto& [pid, parent] : parents) {
-        bool below = pid == root;
-        for (pid_t up = parent; !below && up > 1; up = parents.count(up) ? parents[up] : 0)
-            below = up == root;
-        if (!below)
-            continue;
-        std::ifstream rollup("/proc/" + std::to_string(pid) + "/smaps_rollup");
-        for (std::string line; std::getline(rollup, line);) {
-            long kb = 0;
-            if (std::sscanf(line.c_str(), "Pss: %ld kB", &kb) == 1)
-                total += kb;
-        }
-    }
-    return total;
-}
-
 std::string sibling(const char* name)
 {
     return (fs::canonical("/proc/self/exe").parent_path() / name).string();
@@ -182,7 +149,7 @@ int main(int argc, char** argv)
     }
     // Idle: its pools refilled, nothing asked.
     std::this_thread::sleep_for(std::chrono::seconds(2));
-    const long helperPssKb = pssBelow(helper);
+    const long helperPssKb = bench::pssBelow(helper);
     ::kill(helper, SIGTERM);
     int helperStatus = 0;
     ::waitpid(helper, &helperStatus, 0);

@@ -13,6 +13,9 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
 #include <poll.h>
 #include <spawn.h>
 #include <string>
@@ -203,6 +206,39 @@ inline pid_t startHelper(const std::string& sandbench, const std::filesystem::pa
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     return helper;
+}
+
+// The proportional set size of `pid` and every process below it, in KiB: what the helper costs while idle.
+inline long pssBelow(pid_t root)
+{
+    std::map<pid_t, pid_t> parents;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        std::ifstream stat(entry.path() / "stat");
+        std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+        const auto close = text.rfind(')');
+        int ppid = 0;
+        char state = 0;
+        if (close != std::string::npos && std::sscanf(text.c_str() + close + 1, " %c %d", &state, &ppid) == 2)
+            parents[std::stoi(name)] = ppid;
+    }
+    long total = 0;
+    for (const auto& [pid, parent] : parents) {
+        bool below = pid == root;
+        for (pid_t up = parent; !below && up > 1; up = parents.count(up) ? parents[up] : 0)
+            below = up == root;
+        if (!below)
+            continue;
+        std::ifstream rollup("/proc/" + std::to_string(pid) + "/smaps_rollup");
+        for (std::string line; std::getline(rollup, line);) {
+            long kb = 0;
+            if (std::sscanf(line.c_str(), "Pss: %ld kB", &kb) == 1)
+                total += kb;
+        }
+    }
+    return total;
 }
 
 // The peer's command for a container-level start of /bin/true: bubblewrap with every namespace it has.
