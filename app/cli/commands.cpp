@@ -344,7 +344,7 @@ int serveCommand(std::int64_t idleSeconds)
     const auto stats = (*server)->stats();
     server->reset(); // runs under way are cancelled and waited for, the pools' sandboxes end
     g_serving = nullptr;
-    serverOptions.log(fmt::format("ended ({}): {} runs served, {} commands declined", why, stats.served,
+    serverOptions.log(fmt::format("ended ({}): {} commands served, {} declined", why, stats.served,
                                   stats.refused));
     return 0;
 }
