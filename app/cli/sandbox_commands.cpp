@@ -32,9 +32,9 @@ namespace {
 
 using nlohmann::json;
 
-int failWith(const std::string& message)
+int failWith(const std::string& message, std::ostream& err = std::cerr)
 {
-    std::cerr << "sandbench: " << message << '\n';
+    err << "sandbench: " << message << '\n';
     return kExitFailure;
 }
 
@@ -308,10 +308,8 @@ int checkpointCreate(SandboxEngine& engine, const CheckpointOptions& options, st
                      const ProgressCallback& progress)
 {
     auto made = engine.checkpoint(CheckpointRequest{options.sandbox, options.label, options.message, {}}, progress);
-    if (!made) {
-        err << "sandbench: " << made.error().message << '\n';
-        return kExitFailure;
-    }
+    if (!made)
+        return failWith(made.error().message, err);
     if (options.json) {
         json printed = checkpointToJson(made->checkpoint);
         printed["changes"] = {{"added", made->changes.added}, {"removed", made->changes.removed}, {"modified", made->changes.modified}};
@@ -433,10 +431,8 @@ int checkpointRestore(SandboxEngine& engine, const CheckpointOptions& options, s
                       const ProgressCallback& progress)
 {
     auto restored = engine.restore(options.first, progress, options.sandbox);
-    if (!restored) {
-        err << "sandbench: " << restored.error().message << '\n';
-        return kExitFailure;
-    }
+    if (!restored)
+        return failWith(restored.error().message, err);
     auto sandbox = engine.sandbox(restored->sandbox);
     const std::string workspace = sandbox ? sandbox->workspace.string() : std::string();
     if (options.json) {
