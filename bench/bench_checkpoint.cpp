@@ -320,8 +320,10 @@ int main(int argc, char** argv)
                    [&] { restoreGit.add(run(git(repo, {"checkout", "-q", gitIds[target]}))); }});
     }
 
-    // What the helper costs while idle, with its store open, its engine and its watch of the workspace.
+    // What the helper costs while idle: its own process (its store open, its engine and its watch of the
+    // workspace) and, below it, the sandboxes it keeps pooled for runs.
     const long helperPssKb = bench::pssBelow(helper);
+    const long helperOwnPssKb = bench::pssOf(helper);
     // Every command meant for the helper was served by it, as typed.
     ::kill(helper, SIGTERM);
     ::waitpid(helper, nullptr, 0);
@@ -374,21 +376,22 @@ int main(int argc, char** argv)
                 changeHelper);
     std::printf("    restore            %.2fx without the helper, %.2fx through it  (target: at most 0.5)\n",
                 restoreRatio, restoreHelper);
-    std::printf("  the helper, idle after serving (its store, engine and watch of the workspace): %.1f MiB\n",
-                static_cast<double>(helperPssKb) / 1024);
+    std::printf("  the helper, idle after serving: %.1f MiB; its own process (its store, engine and watch of the "
+                "workspace) %.1f MiB, its pooled sandboxes the rest\n",
+                static_cast<double>(helperPssKb) / 1024, static_cast<double>(helperOwnPssKb) / 1024);
     std::printf("  stored: sandbench store %.1f MB, git objects %.1f MB\n", static_cast<double>(storeBytes) / (1 << 20),
                 static_cast<double>(gitBytes) / (1 << 20));
     std::printf("{\"bench\":\"checkpoint\",\"files\":%d,\"mb\":%d,\"first_ms\":%s,\"git_first_ms\":%s,\"change_ms\":%s,"
                 "\"git_change_ms\":%s,\"restore_ms\":%s,\"git_restore_ms\":%s,\"ratio_first\":%s,\"ratio_change\":%s,"
                 "\"ratio_restore\":%s,\"helper_change_ms\":%s,\"helper_restore_ms\":%s,\"ratio_change_helper\":%s,"
-                "\"ratio_restore_helper\":%s,\"helper_pss_kb\":%ld,\"store_bytes\":%llu,\"git_bytes\":%llu}\n",
+                "\"ratio_restore_helper\":%s,\"helper_pss_kb\":%ld,\"helper_own_pss_kb\":%ld,\"store_bytes\":%llu,\"git_bytes\":%llu}\n",
                 files, megabytes, bench::jsonNumber(firstSb.median()).c_str(), bench::jsonNumber(firstGit.median()).c_str(),
                 bench::jsonNumber(changeSb.median()).c_str(), bench::jsonNumber(changeGit.median()).c_str(),
                 bench::jsonNumber(restoreSb.median()).c_str(), bench::jsonNumber(restoreGit.median()).c_str(),
                 bench::jsonNumber(first).c_str(), bench::jsonNumber(change).c_str(),
                 bench::jsonNumber(restoreRatio).c_str(), bench::jsonNumber(changeHelped.median()).c_str(),
                 bench::jsonNumber(restoreHelped.median()).c_str(), bench::jsonNumber(changeHelper).c_str(),
-                bench::jsonNumber(restoreHelper).c_str(), helperPssKb, static_cast<unsigned long long>(storeBytes),
+                bench::jsonNumber(restoreHelper).c_str(), helperPssKb, helperOwnPssKb, static_cast<unsigned long long>(storeBytes),
                 static_cast<unsigned long long>(gitBytes));
     fs::remove_all(work);
     return 0;

@@ -208,7 +208,19 @@ inline pid_t startHelper(const std::string& sandbench, const std::filesystem::pa
     return helper;
 }
 
-// The proportional set size of `pid` and every process below it, in KiB: what the helper costs while idle.
+// The proportional set size of one process, in KiB (0 when it is gone).
+inline long pssOf(pid_t pid)
+{
+    std::ifstream rollup("/proc/" + std::to_string(pid) + "/smaps_rollup");
+    for (std::string line; std::getline(rollup, line);) {
+        long kb = 0;
+        if (std::sscanf(line.c_str(), "Pss: %ld kB", &kb) == 1)
+            return kb;
+    }
+    return 0;
+}
+
+// The proportional set size of `root` and every process below it, in KiB: what the helper costs while idle.
 inline long pssBelow(pid_t root)
 {
     std::map<pid_t, pid_t> parents;
@@ -229,14 +241,8 @@ inline long pssBelow(pid_t root)
         bool below = pid == root;
         for (pid_t up = parent; !below && up > 1; up = parents.count(up) ? parents[up] : 0)
             below = up == root;
-        if (!below)
-            continue;
-        std::ifstream rollup("/proc/" + std::to_string(pid) + "/smaps_rollup");
-        for (std::string line; std::getline(rollup, line);) {
-            long kb = 0;
-            if (std::sscanf(line.c_str(), "Pss: %ld kB", &kb) == 1)
-                total += kb;
-        }
+        if (below)
+            total += pssOf(pid);
     }
     return total;
 }

@@ -2,7 +2,8 @@
 """Generated inputs for the rules benches: a CSV of records and two rule sets over it, in one of four shapes.
 
     python3 bench/rules_shapes.py SHAPE ROWS OUT_DIR     # writes OUT_DIR/SHAPE.csv, SHAPE-baseline.yaml,
-                                                          # SHAPE-candidate.yaml; prints their paths
+                                                          # SHAPE-candidate.yaml, SHAPE-second.yaml (a second
+                                                          # candidate, for an A/B); prints their paths
 
 Shapes (records x columns, baseline rules vs candidate rules):
     few-narrow    7 columns;  3 rules vs 5 (first_match)
@@ -133,9 +134,12 @@ def main():
     base = rules_for(rng, columns, 3 if few else 200, readable)
     cand = candidate_of(rng, columns, base, 2 if few else 0, readable)
     strategy = "first_match" if few else "max_score"
-    paths = [os.path.join(out, f"{shape}{s}") for s in (".csv", "-baseline.yaml", "-candidate.yaml")]
+    # The second candidate draws from a generator of its own, so that the first three files do not depend on it.
+    second = candidate_of(random.Random(f"{shape}-7-second"), columns, base, 1 if few else 0, readable)
+    paths = [os.path.join(out, f"{shape}{s}") for s in (".csv", "-baseline.yaml", "-candidate.yaml", "-second.yaml")]
     write_rules(paths[1], f"{shape}-baseline", strategy, columns, base)
     write_rules(paths[2], f"{shape}-candidate", strategy, columns, cand)
+    write_rules(paths[3], f"{shape}-second", strategy, columns, second)
     with open(paths[0], "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(names)

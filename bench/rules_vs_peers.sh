@@ -11,11 +11,16 @@
 #                   CSV, bench/rules_peers/duckdb_impact.mjs) vs the JS engines; whole processes, wall time,
 #                   ROUNDS interleaved rounds (the JS engines once: they take many seconds). Every engine must
 #                   find the same number of affected records, or the bench fails.
-#   3. A/B          `sandbench rules ab` of three variants over ROWS records: wall time and peak memory.
-#   4. shapes       end to end impact again, `sandbench rules impact` vs DuckDB only, on generated inputs
-#                   (bench/rules_shapes.py): few rules (3 vs 5) and many (200 vs 200), narrow records (7
-#                   columns, SHAPE_ROWS) and wide ones (64 columns, a quarter as many records, about 3 times the
-#                   bytes); wall time and peak resident memory of each process, ROUNDS interleaved rounds.
+#   3. A/B          three variants against the baseline over ROWS records, with the label column: `sandbench
+#                   rules ab` vs DuckDB (every rule set translated to SQL, one pass over the CSV grouped by the
+#                   decisions and the label, bench/rules_peers/duckdb_impact.mjs --variant); wall time and peak
+#                   resident memory, ROUNDS interleaved rounds. Per variant both must report the same affected,
+#                   rescored, flagged tp and fp and F1, or the bench fails.
+#   4. shapes       end to end impact and A/B again, `sandbench rules impact` and `rules ab` vs DuckDB only, on
+#                   generated inputs (bench/rules_shapes.py): few rules (3 vs 5) and many (200 vs 200), narrow
+#                   records (7 columns, SHAPE_ROWS) and wide ones (64 columns, a quarter as many records, about 3
+#                   times the bytes); the A/B of the candidate and a second one, without labels; wall time and
+#                   peak resident memory of each process, ROUNDS interleaved rounds. Both sides must agree.
 #
 #   bench/rules_vs_peers.sh                 # ROWS=1000000 ROUNDS=3 THROUGHPUT_ROWS=200000 TP_RUNS=3
 #   ROWS=200000 ROUNDS=5 bench/rules_vs_peers.sh
@@ -101,21 +106,34 @@ for engine in celjs bufbuild; do
     --candidate "$candidate" --data "$data"
 done
 
-echo "== 3. A/B of three variants"
-/usr/bin/time -f "%e %M" -o "$OUT_DIR/ab-time" "$SANDBENCH" rules ab --baseline "$baseline" --variant "$candidate" \
-  --variant "$rules/variant_b.yaml" --variant "$third" --data "$data" --label-column is_fraud --json --limit 1 \
-  >"$OUT_DIR/ab.json"
-
-# measured NAME CMD...: as timed, appending "NAME microseconds peak-KiB" (GNU time's) to $OUT_DIR/shapes.
+# measured LIST NAME CMD...: as timed, appending "NAME microseconds peak-KiB" (GNU time's) to $OUT_DIR/LIST.
 measured() {
-  local name=$1 start end
-  shift
+  local list=$1 name=$2 start end
+  shift 2
   start=$(now_ns)
   /usr/bin/time -f "%M" -o "$OUT_DIR/peak" "$@" >"$OUT_DIR/$name.json"
   end=$(now_ns)
-  echo "$name $(( (end - start) / 1000 )) $(cat "$OUT_DIR/peak")" >>"$OUT_DIR/shapes"
+  echo "$name $(( (end - start) / 1000 )) $(cat "$OUT_DIR/peak")" >>"$OUT_DIR/$list"
 }
+: >"$OUT_DIR/ab"
 : >"$OUT_DIR/shapes"
+: >"$OUT_DIR/shape-ab"
+
+echo "== 3. A/B of three variants against the baseline, with the label: $ROUNDS interleaved rounds"
+for ((i = 1; i <= ROUNDS; i++)); do
+  sides=(sandbench duckdb)
+  ((i % 2)) || sides=(duckdb sandbench)
+  for side in "${sides[@]}"; do
+    if [[ $side == sandbench ]]; then
+      measured ab "ab-sandbench-$i" "$SANDBENCH" rules ab --baseline "$baseline" --variant "$candidate" \
+        --variant "$rules/variant_b.yaml" --variant "$third" --data "$data" --label-column is_fraud --json --limit 1
+    else
+      measured ab "ab-duckdb-$i" node "$peers/duckdb_impact.mjs" --rules "$baseline" --variant "$candidate" \
+        --variant "$rules/variant_b.yaml" --variant "$third" --data "$data" --label-column is_fraud
+    fi
+  done
+done
+
 for shape in $SHAPES; do
   rows=$SHAPE_ROWS
   [[ $shape == *wide ]] && rows=$((SHAPE_ROWS / 4))
@@ -126,11 +144,15 @@ for shape in $SHAPES; do
     ((i % 2)) || sides=(duckdb sandbench)
     for side in "${sides[@]}"; do
       if [[ $side == sandbench ]]; then
-        measured "shape-$shape-sandbench-$i" "$SANDBENCH" rules impact --baseline "${files[1]}" \
+        measured shapes "shape-$shape-sandbench-$i" "$SANDBENCH" rules impact --baseline "${files[1]}" \
           --candidate "${files[2]}" --data "${files[0]}" --json --limit 1
+        measured shape-ab "shape-ab-$shape-sandbench-$i" "$SANDBENCH" rules ab --baseline "${files[1]}" \
+          --variant "${files[2]}" --variant "${files[3]}" --data "${files[0]}" --json --limit 1
       else
-        measured "shape-$shape-duckdb-$i" node "$peers/duckdb_impact.mjs" --rules "${files[1]}" \
+        measured shapes "shape-$shape-duckdb-$i" node "$peers/duckdb_impact.mjs" --rules "${files[1]}" \
           --candidate "${files[2]}" --data "${files[0]}"
+        measured shape-ab "shape-ab-$shape-duckdb-$i" node "$peers/duckdb_impact.mjs" --rules "${files[1]}" \
+          --variant "${files[2]}" --variant "${files[3]}" --data "${files[0]}"
       fi
     done
   done
@@ -181,37 +203,76 @@ agree = len({a for s in affected.values() for a in s}) == 1
 print(f"  affected records: {dict((k, sorted(v)) for k, v in affected.items())} -> {'all agree' if agree else 'DISAGREE'}")
 results["affected_agree"] = agree
 
-seconds, kb = open(os.path.join(out, "ab-time")).read().split()
-print(f"\nA/B of three variants ({rows} records): {float(seconds):.2f} s wall, {int(kb)/1024:.0f} MiB peak")
-results["ab"] = {"seconds": float(seconds), "peak_mib": int(kb) / 1024}
+# Parts 3 and 4: runs of the two sides, grouped by what they measured (part 3's A/B, or a shape); per group each
+# side's median wall time and largest peak memory, and the figures both report, which must be the same.
+def runs(list_name):
+    for line in open(os.path.join(out, list_name)):
+        name, us, kb = line.split()
+        yield name, int(us) / 1e6, int(kb)
 
-# Part 4: per shape, each side's median wall time and largest peak memory, and the affected counts agreeing.
-shapes = {}
-for line in open(os.path.join(out, "shapes")):
-    name, us, kb = line.split()
-    seconds = int(us) / 1e6
-    _, rest = name.split("-", 1)
+def ab_figures(doc):
+    # Per variant: name, affected, rescored and, with a label, flagged tp and fp and F1. sandbench reports the
+    # flagged confusion under labels.flagged.candidate, the peer under flagged.
+    def one(v):
+        flagged = v.get("flagged") or v.get("labels", {}).get("flagged", {}).get("candidate")
+        labelled = (flagged["tp"], flagged["fp"], round(v["f1"], 12)) if flagged else ()
+        return (v["name"], v["affected"], v["score_changed"]) + labelled
+    return tuple(one(v) for v in doc["variants"])
+
+def compare(list_name, group_of, figures_of):
+    groups = {}
+    for name, seconds, kb in runs(list_name):
+        group, side = group_of(name)
+        entry = groups.setdefault(group, {}).setdefault(side, {"s": [], "kb": [], "figures": set()})
+        entry["s"].append(seconds)
+        entry["kb"].append(kb)
+        entry["figures"].add(figures_of(load(name + ".json")))
+    out = {}
+    for group, sides in groups.items():
+        sb, duck = sides["sandbench"], sides["duckdb"]
+        out[group] = {"sandbench_s": statistics.median(sb["s"]), "duckdb_s": statistics.median(duck["s"]),
+                      "sandbench_mib": max(sb["kb"]) / 1024, "duckdb_mib": max(duck["kb"]) / 1024,
+                      "agree": len(sb["figures"] | duck["figures"]) == 1,
+                      "figures": sorted(sb["figures"] | duck["figures"])}
+    return out
+
+def line(label, r):
+    return (f"  {label:<12} sandbench {r['sandbench_s']:6.3f} s {r['sandbench_mib']:5.0f} MiB   duckdb "
+            f"{r['duckdb_s']:6.3f} s {r['duckdb_mib']:5.0f} MiB   time {r['sandbench_s'] / r['duckdb_s']:4.2f}x  "
+            f"memory {r['sandbench_mib'] / r['duckdb_mib']:4.2f}x")
+
+def describe_ab(figures):
+    return "; ".join(f"{v[0]}: {v[1]} affected, {v[2]} rescored"
+                     + (f", flagged tp {v[3]} fp {v[4]}, F1 {v[5]:.4f}" if len(v) > 3 else "") for v in figures)
+
+print(f"\nA/B of three variants ({rows} records; wall seconds, median of the rounds; peak resident memory, the largest):")
+ab = compare("ab", lambda name: ("ab", name.split("-")[1]), ab_figures)["ab"]
+print(line("", ab))
+for figures in ab["figures"]:
+    print("  " + describe_ab(figures))
+print(f"  (per variant: affected, rescored, flagged tp and fp, F1) -> {'both agree' if ab['agree'] else 'DISAGREE'}")
+agree = agree and ab["agree"]
+results["ab"] = ab
+
+# Names: shape-SHAPE-SIDE-ROUND and shape-ab-SHAPE-SIDE-ROUND.
+def by_shape(name):
+    rest = name.removeprefix("shape-ab-") if name.startswith("shape-ab-") else name.removeprefix("shape-")
     shape, side, _ = rest.rsplit("-", 2)
-    doc = load(name + ".json")
-    entry = shapes.setdefault(shape, {}).setdefault(side, {"s": [], "kb": [], "counts": set()})
-    entry["s"].append(seconds)
-    entry["kb"].append(int(kb))
-    entry["counts"].add((doc["total"], doc["affected"]))
-if shapes:
-    print("\nshapes, end to end impact (wall seconds, median of the rounds; peak resident memory, the largest):")
+    return shape, side
+impacts = compare("shapes", by_shape, lambda doc: (doc["total"], doc["affected"]))
+abs_ = compare("shape-ab", by_shape, ab_figures)
+if impacts:
+    print("\nshapes (wall seconds, median of the rounds; peak resident memory, the largest):")
     results["shapes"] = {}
-for shape, sides in shapes.items():
-    sb, duck = sides["sandbench"], sides["duckdb"]
-    sb_s, duck_s = statistics.median(sb["s"]), statistics.median(duck["s"])
-    sb_mib, duck_mib = max(sb["kb"]) / 1024, max(duck["kb"]) / 1024
-    same = len(sb["counts"] | duck["counts"]) == 1
-    agree = agree and same
-    total, affected = sorted(sb["counts"])[0]
-    print(f"  {shape:<12} sandbench {sb_s:6.3f} s {sb_mib:5.0f} MiB   duckdb {duck_s:6.3f} s {duck_mib:5.0f} MiB"
-          f"   time {sb_s / duck_s:4.2f}x  memory {sb_mib / duck_mib:4.2f}x   {total} records, {affected} affected"
-          f"{'' if same else ' -> DISAGREE ' + str(sorted(sb['counts'] | duck['counts']))}")
-    results["shapes"][shape] = {"sandbench_s": sb_s, "duckdb_s": duck_s, "sandbench_mib": sb_mib,
-                                "duckdb_mib": duck_mib, "affected_agree": same}
+for shape, impact in impacts.items():
+    shape_ab = abs_[shape]
+    total, affected = impact["figures"][0]
+    print(line(shape, impact) + f"   impact: {total} records, {affected} affected"
+          + ("" if impact["agree"] else f" -> DISAGREE {impact['figures']}"))
+    print(line("", shape_ab) + f"   A/B of 2: {describe_ab(shape_ab['figures'][0])}"
+          + ("" if shape_ab["agree"] else f" -> DISAGREE {shape_ab['figures']}"))
+    agree = agree and impact["agree"] and shape_ab["agree"]
+    results["shapes"][shape] = {"impact": impact, "ab": shape_ab}
 print(json.dumps(results))
 sys.exit(0 if agree else 1)
 EOF

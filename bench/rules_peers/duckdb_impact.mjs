@@ -1,7 +1,14 @@
-// DuckDB as a peer for the end-to-end impact figure: the same two rule sets, their CEL conditions translated to
-// SQL, over the same CSV, in one query (DuckDB reads the CSV and evaluates on every core). Prints one JSON line.
+// DuckDB as a peer for the end-to-end figures: the same rule sets, their CEL conditions translated to SQL, over
+// the same CSV, in one query (DuckDB reads the CSV and evaluates on every core). Prints one JSON line.
 //
 //   node duckdb_impact.mjs --rules R0.yaml --candidate R1.yaml --data D.csv [--print-sql]
+//       the impact of R1 against R0: {engine, mode: "impact", total, affected, seconds}
+//   node duckdb_impact.mjs --rules R0.yaml --variant R1.yaml [--variant R2.yaml ...] --data D.csv
+//                          [--label-column C] [--print-sql]
+//       the A/B of `sandbench rules ab`: every variant against R0 in one pass over the data, with what
+//       `rules ab --json` reports per variant (affected, score_changed, the decision mix, the transitions and,
+//       with a label column, the confusion of "flagged" and its F1): {engine, mode: "ab", total, labels?,
+//       variants: [{name, affected, score_changed, distribution, transitions, flagged?, f1?}], seconds}
 //
 // The translation covers what rule conditions use (comparisons, arithmetic, &&, ||, !, ?:, `in` a list,
 // startsWith/endsWith/contains/matches, size, lowerAscii/upperAscii, timestamp accessors, int/double/string
@@ -11,6 +18,7 @@
 import { DuckDBInstance } from "@duckdb/node-api";
 import { parse } from "@bufbuild/cel";
 import { readFileSync } from "node:fs";
+import { basename, extname } from "node:path";
 import { args, loadRuleSet } from "./lib.mjs";
 
 const SQL_TYPES = { int: "BIGINT", double: "DOUBLE", bool: "BOOLEAN", string: "VARCHAR", timestamp: "TIMESTAMPTZ" };
@@ -105,40 +113,116 @@ function conditionSql(ruleSet, types) {
 
 // One rule set's decision in three steps, one per query stage: its rules' conditions as boolean columns
 // (`matched`), the best score among matching rules for max_score (`best`), and the decision its strategy picks
-// (`decision`; for max_score the first rule in file order that matched with the best score).
+// with its score (`decision`: columns NAME and NAME_score; for max_score the first rule in file order that
+// matched with the best score).
 function decisionStages(name, ruleSet, types) {
   const conditions = conditionSql(ruleSet, types);
   const m = (i) => `${name}_m${i}`;
   const fallback = quoteString(ruleSet.defaultDecision);
+  const fallbackScore = String(ruleSet.defaultScore);
   const matched = conditions.map((c, i) => `${c} AS ${m(i)}`);
-  if (ruleSet.rules.length === 0) return { matched: [], best: [], decision: `${fallback} AS ${name}` };
+  if (ruleSet.rules.length === 0)
+    return { matched: [], best: [], decision: `${fallback} AS ${name}, ${fallbackScore} AS ${name}_score` };
   if (ruleSet.strategy === "first_match") {
     const whens = ruleSet.rules.map((r, i) => `WHEN ${m(i)} THEN ${quoteString(r.decision)}`);
-    return { matched, best: [], decision: `CASE ${whens.join(" ")} ELSE ${fallback} END AS ${name}` };
+    const scores = ruleSet.rules.map((r, i) => `WHEN ${m(i)} THEN ${r.score}`);
+    return {
+      matched,
+      best: [],
+      decision: `CASE ${whens.join(" ")} ELSE ${fallback} END AS ${name}, ` +
+        `CASE ${scores.join(" ")} ELSE ${fallbackScore} END AS ${name}_score`,
+    };
   }
   const scores = ruleSet.rules.map((r, i) => `CASE WHEN ${m(i)} THEN ${r.score} END`);
   const whens = ruleSet.rules.map((r, i) => `WHEN ${m(i)} AND ${r.score} = ${name}_best THEN ${quoteString(r.decision)}`);
   return {
     matched,
     best: [`GREATEST(${scores.join(", ")}) AS ${name}_best`],
-    decision: `CASE ${whens.join(" ")} ELSE ${fallback} END AS ${name}`,
+    decision: `CASE ${whens.join(" ")} ELSE ${fallback} END AS ${name}, COALESCE(${name}_best, ${fallbackScore}) AS ${name}_score`,
   };
 }
 
-async function main() {
-  const opts = args(process.argv.slice(2));
-  if (!opts.rules || !opts.candidate || !opts.data) {
-    console.error("usage: node duckdb_impact.mjs --rules R0.yaml --candidate R1.yaml --data D.csv [--print-sql]");
-    process.exit(2);
-  }
-  const t0 = process.hrtime.bigint();
+// A label as `rules impact` reads it (docs/RULES.md, "Labels"): 1 positive, 0 negative, NULL unlabeled.
+function labelSql(column) {
+  const text = `lower(trim(CAST(${column} AS VARCHAR)))`;
+  const number = `TRY_CAST(${text} AS DOUBLE)`;
+  return `CASE WHEN ${text} IN ('true', 'yes', 'y', 't', 'fraud', 'positive', 'bad') THEN 1
+    WHEN ${text} IN ('false', 'no', 'n', 'f', 'legit', 'negative', 'good') THEN 0
+    WHEN ${number} IS NOT NULL THEN CASE WHEN ${number} <> 0 THEN 1 ELSE 0 END END`;
+}
+
+const quoteIdent = (name) => `"${name.replaceAll('"', '""')}"`;
+
+// The counts of one confusion matrix, with precision, recall and fpr as `rules impact` reports them.
+function confusion(tp, fp, positives, negatives) {
+  const ratio = (a, b) => (b === 0 ? null : a / b);
+  return { tp, fp, fn: positives - tp, tn: negatives - fp, precision: ratio(tp, tp + fp), recall: ratio(tp, positives), fpr: ratio(fp, negatives) };
+}
+
+// The A/B's figures per variant from the query's groups: one row per combination of the decisions of every
+// rule set and the label, with its count and, per variant, how many of its records kept the decision with
+// another score.
+function abFigures(rows, variants, defaultDecision, labelled) {
+  const total = rows.reduce((n, r) => n + Number(r.n), 0);
+  const positives = rows.reduce((n, r) => n + (r.label === 1 ? Number(r.n) : 0), 0);
+  const negatives = rows.reduce((n, r) => n + (r.label === 0 ? Number(r.n) : 0), 0);
+  const figures = variants.map((name, i) => {
+    const v = `v${i}`;
+    let affected = 0, scoreChanged = 0, tp = 0, fp = 0;
+    const distribution = {};
+    const transitions = new Map();
+    for (const r of rows) {
+      const n = Number(r.n);
+      distribution[r[v]] = (distribution[r[v]] ?? 0) + n;
+      scoreChanged += Number(r[`${v}_rescored`]);
+      if (r[v] !== r.b) {
+        affected += n;
+        const key = `${r.b}\u0000${r[v]}`;
+        transitions.set(key, (transitions.get(key) ?? 0) + n);
+      }
+      if (r[v] !== defaultDecision && r.label === 1) tp += n;
+      if (r[v] !== defaultDecision && r.label === 0) fp += n;
+    }
+    const out = {
+      name,
+      total,
+      affected,
+      impact_rate: total === 0 ? 0 : affected / total,
+      score_changed: scoreChanged,
+      distribution,
+      transitions: [...transitions].map(([k, count]) => ({ from: k.split("\u0000")[0], to: k.split("\u0000")[1], count }))
+        .sort((a, b) => b.count - a.count || a.from.localeCompare(b.from) || a.to.localeCompare(b.to)),
+    };
+    if (labelled) {
+      out.flagged = confusion(tp, fp, positives, negatives);
+      const { precision, recall } = out.flagged;
+      out.f1 = precision === null || recall === null || precision + recall === 0 ? null : (2 * precision * recall) / (precision + recall);
+    }
+    return out;
+  });
+  return { total, positives, negatives, figures };
+}
+
+// The CSV as DuckDB reads it: the header's columns with the rule sets' declared types, VARCHAR otherwise.
+function csvSource(path, declared) {
+  const header = readFileSync(path, "utf8").slice(0, 65536).split("\n")[0].replace(/^\uFEFF/, "").replace(/\r$/, "").split(",");
+  const columns = header.map((name) => `${quoteString(name)}: ${quoteString(SQL_TYPES[declared[name]] ?? "VARCHAR")}`);
+  return { header, sql: `read_csv(${quoteString(path)}, header = true, auto_detect = false, columns = {${columns.join(", ")}})` };
+}
+
+async function query(sql) {
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  await connection.run("SET TimeZone = 'UTC'");
+  const reader = await connection.runAndReadAll(sql);
+  return reader.getRowObjects();
+}
+
+async function impact(opts, t0) {
   const baseline = loadRuleSet(opts.rules);
   const candidate = loadRuleSet(opts.candidate);
-  const header = readFileSync(opts.data, "utf8").slice(0, 65536).split("\n")[0].replace(/^\uFEFF/, "").replace(/\r$/, "").split(",");
   const declared = { ...baseline.fields, ...candidate.fields };
-  const columns = header.map((name) => `${quoteString(name)}: ${quoteString(SQL_TYPES[declared[name]] ?? "VARCHAR")}`);
-  const source = `read_csv(${quoteString(opts.data)}, header = true, auto_detect = false, columns = {${columns.join(", ")}})`;
-
+  const source = csvSource(opts.data, declared).sql;
   const b = decisionStages("b", baseline, declared);
   const c = decisionStages("c", candidate, declared);
   const sql = `WITH matched AS (SELECT ${[...b.matched, ...c.matched, "1 AS one"].join(", ")} FROM ${source}),
@@ -146,14 +230,46 @@ best AS (SELECT *, ${[...b.best, ...c.best, "1 AS two"].join(", ")} FROM matched
 decided AS (SELECT ${b.decision}, ${c.decision} FROM best)
 SELECT count(*) AS total, count(*) FILTER (WHERE b <> c) AS affected FROM decided`;
   if (opts["print-sql"]) console.error(sql);
-
-  const instance = await DuckDBInstance.create(":memory:");
-  const connection = await instance.connect();
-  await connection.run("SET TimeZone = 'UTC'");
-  const reader = await connection.runAndReadAll(sql);
-  const [row] = reader.getRowObjects();
+  const [row] = await query(sql);
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  console.log(JSON.stringify({ engine: "duckdb", mode: "impact", total: Number(row.total), affected: Number(row.affected), seconds }));
+  return { engine: "duckdb", mode: "impact", total: Number(row.total), affected: Number(row.affected), seconds };
+}
+
+async function ab(opts, t0) {
+  const baseline = loadRuleSet(opts.rules);
+  const files = [opts.variant].flat();
+  const variants = files.map((f) => loadRuleSet(f));
+  const declared = Object.assign({}, baseline.fields, ...variants.map((v) => v.fields));
+  const { header, sql: source } = csvSource(opts.data, declared);
+  const labelColumn = typeof opts["label-column"] === "string" ? opts["label-column"] : null;
+  if (labelColumn !== null && !header.includes(labelColumn)) throw new Error(`${opts.data}: no column '${labelColumn}'`);
+  const stages = [decisionStages("b", baseline, declared), ...variants.map((v, i) => decisionStages(`v${i}`, v, declared))];
+  const label = labelColumn === null ? "NULL" : labelSql(quoteIdent(labelColumn));
+  const groups = ["b", ...variants.map((_, i) => `v${i}`), "label"];
+  const rescored = variants.map((_, i) => `count(*) FILTER (WHERE v${i} = b AND v${i}_score <> b_score) AS v${i}_rescored`);
+  const sql = `WITH matched AS (SELECT ${[...stages.flatMap((s) => s.matched), `${label} AS label`].join(", ")} FROM ${source}),
+best AS (SELECT *, ${[...stages.flatMap((s) => s.best), "1 AS two"].join(", ")} FROM matched),
+decided AS (SELECT ${[...stages.map((s) => s.decision), "label"].join(", ")} FROM best)
+SELECT ${groups.join(", ")}, count(*) AS n, ${rescored.join(", ")} FROM decided GROUP BY ${groups.join(", ")}`;
+  if (opts["print-sql"]) console.error(sql);
+  const rows = (await query(sql)).map((r) => ({ ...r, label: r.label === null ? null : Number(r.label) }));
+  const names = files.map((f) => basename(f, extname(f)));
+  const { total, positives, negatives, figures } = abFigures(rows, names, baseline.defaultDecision, labelColumn !== null);
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const labels = labelColumn === null ? undefined : { label_column: labelColumn, positives, negatives, unlabeled: total - positives - negatives };
+  return { engine: "duckdb", mode: "ab", total, labels, variants: figures, seconds };
+}
+
+async function main() {
+  const opts = args(process.argv.slice(2));
+  const isAb = opts.variant !== undefined;
+  if (!opts.rules || !opts.data || isAb === (opts.candidate !== undefined)) {
+    console.error("usage: node duckdb_impact.mjs --rules R0.yaml --candidate R1.yaml --data D.csv [--print-sql]\n" +
+      "       node duckdb_impact.mjs --rules R0.yaml --variant R1.yaml [--variant R2.yaml ...] --data D.csv [--label-column C] [--print-sql]");
+    process.exit(2);
+  }
+  const t0 = process.hrtime.bigint();
+  console.log(JSON.stringify(isAb ? await ab(opts, t0) : await impact(opts, t0)));
 }
 
 await main();

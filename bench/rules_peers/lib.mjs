@@ -104,11 +104,17 @@ export function decide(ruleSet, matched) {
   return { decision: ruleSet.defaultDecision, score: ruleSet.defaultScore, rule: null };
 }
 
+// Options as { name: value }; a repeated option (`--variant A --variant B`) as { name: [A, B] }.
 export function args(argv) {
   const out = { _: [] };
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i].startsWith("--")) out[argv[i].slice(2)] = argv[i + 1]?.startsWith("--") === false ? argv[++i] : true;
-    else out._.push(argv[i]);
+    if (!argv[i].startsWith("--")) {
+      out._.push(argv[i]);
+      continue;
+    }
+    const name = argv[i].slice(2);
+    const value = argv[i + 1]?.startsWith("--") === false ? argv[++i] : true;
+    out[name] = name in out ? [out[name], value].flat() : value;
   }
   return out;
 }
