@@ -47,12 +47,29 @@ inline Output shell(const std::string& command)
     return o;
 }
 
+// A program under test: as built (`built`, a path tests/cli/CMakeLists.txt compiles in), or its copy in the
+// folder $SANDBENCH_TEST_BIN names: scripts/test runs some of these tests as an unprivileged user, on copies that
+// user may run wherever the checkout is.
+inline std::string programUnderTest(const char* built)
+{
+    const char* folder = std::getenv("SANDBENCH_TEST_BIN");
+    if (!folder || !*folder)
+        return built;
+    return (fs::path(folder) / fs::path(built).filename()).string();
+}
+
 // The command the helpers below run: SANDBENCH_CLI (tests/cli/CMakeLists.txt says which program that is); a
 // fixture may set another for its tests (the run helper's run the small client in every build).
 inline std::string& cliProgram()
 {
-    static std::string program = SANDBENCH_CLI;
+    static std::string program = programUnderTest(SANDBENCH_CLI);
     return program;
+}
+
+// The small client, `sandbench` (app/client), which hands commands to the run helper.
+inline std::string client()
+{
+    return programUnderTest(SANDBENCH_CLIENT);
 }
 
 // Runs the CLI through /bin/sh with stdout captured (stderr folded in when asked).

@@ -5,26 +5,20 @@
 //
 // The moments and the victims are random; the seed is printed, and SANDBENCH_DURABILITY_SEED replays one.
 
-#include "cli_fixture.h"
-#include "../isolation/proc_scan.h"
+#include "durability.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
-#include <fcntl.h>
 #include <iostream>
-#include <linux/kcmp.h>
 #include <map>
 #include <random>
 #include <set>
-#include <sys/syscall.h>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 namespace sb::clitest {
@@ -32,144 +26,6 @@ namespace {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
-
-pid_t parentOf(pid_t pid)
-{
-    const std::string stat = test::readWhole("/proc/" + std::to_string(pid) + "/stat");
-    const auto close = stat.rfind(')');
-    int ppid = -1;
-    char state = 0;
-    if (close == std::string::npos || std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) != 2)
-        return -1;
-    return ppid;
-}
-
-// Whether `pid` shares its parent's memory: a task the parent cloned of itself (CLONE_VM), not a process of the
-// run. kcmp says it exactly; where it cannot (no permission), the task counts as a process of the run.
-bool sharesMemoryWith(pid_t pid, pid_t parent)
-{
-    return ::syscall(SYS_kcmp, parent, pid, KCMP_VM, 0, 0) == 0;
-}
-
-// Every process below `root` now that runs the run: its zygote, launchers, the sandbox's pid 1 and program. Not
-// the tasks a process clones of itself in its own memory: the user-namespace probe's child, which only ends,
-// posix_spawn's child before its exec, and, in a sanitizer build, LeakSanitizer's tracer at the exit of the
-// command and of each launcher, whose death leaves that process spinning for it (an artefact of the sanitizer,
-// which a release build does not have).
-std::vector<pid_t> descendantsOf(pid_t root)
-{
-    std::map<pid_t, pid_t> parents;
-    for (const pid_t pid : test::allPids())
-        parents[pid] = parentOf(pid);
-    std::vector<pid_t> out;
-    for (const auto& [pid, parent] : parents) {
-        if (parent > 1 && sharesMemoryWith(pid, parent))
-            continue;
-        for (pid_t up = parent; up > 1; up = parents.count(up) ? parents[up] : -1) {
-            if (up == root) {
-                out.push_back(pid);
-                break;
-            }
-        }
-    }
-    return out;
-}
-
-// Every process below `root`, the command's own tasks too, each with its state and where it waits in the kernel:
-// what a command that does not end is waiting for.
-std::string treeBelow(pid_t root)
-{
-    std::map<pid_t, pid_t> parents;
-    for (const pid_t pid : test::allPids())
-        parents[pid] = parentOf(pid);
-    std::string out;
-    for (const auto& [pid, parent] : parents) {
-        bool below = pid == root;
-        for (pid_t up = parent; !below && up > 1; up = parents.count(up) ? parents[up] : -1)
-            below = up == root;
-        if (!below)
-            continue;
-        const std::string proc = "/proc/" + std::to_string(pid);
-        std::string cmdline = test::readWhole(proc + "/cmdline");
-        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-        const std::string stat = test::readWhole(proc + "/stat");
-        const auto close = stat.rfind(')');
-        out += "  " + std::to_string(pid) + " (parent " + std::to_string(parent) + ") state "
-               + (close == std::string::npos ? std::string("?") : stat.substr(close + 2, 1)) + " wchan "
-               + test::readWhole(proc + "/wchan") + ": " + cmdline + "\n";
-    }
-    return out;
-}
-
-// Its wait status once it has ended; a command still running after `limit` fails the test with what it and
-// the processes below it wait for (a kill must never leave a command waiting), then is killed with them.
-int waitWithin(pid_t pid, std::chrono::seconds limit, const std::string& what)
-{
-    const auto deadline = Clock::now() + limit;
-    int status = 0;
-    for (;;) {
-        const pid_t done = ::waitpid(pid, &status, WNOHANG);
-        if (done == pid || (done < 0 && errno != EINTR))
-            return status;
-        if (Clock::now() > deadline)
-            break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    ADD_FAILURE() << what << " has not ended after " << limit.count() << " s:\n" << treeBelow(pid);
-    for (const pid_t below : descendantsOf(pid))
-        ::kill(below, SIGKILL);
-    ::kill(pid, SIGKILL);
-    return waitStatus(pid);
-}
-
-// The deepest level `doctor` says this machine offers.
-std::string deepestLevel()
-{
-    const json doctor = json::parse(cli("doctor --json").out, nullptr, false);
-    std::string deepest = "process";
-    for (const char* level : {"container", "strict"}) {
-        if (!doctor.is_discarded() && doctor["levels"].value(level, false))
-            deepest = level;
-    }
-    return deepest;
-}
-
-std::string sqliteCheck(const std::string& store)
-{
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(store.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        const std::string why = db ? sqlite3_errmsg(db) : "cannot open";
-        sqlite3_close(db);
-        return why;
-    }
-    std::string verdict;
-    sqlite3_stmt* check = nullptr;
-    if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &check, nullptr) == SQLITE_OK) {
-        while (sqlite3_step(check) == SQLITE_ROW)
-            verdict += reinterpret_cast<const char*>(sqlite3_column_text(check, 0));
-    } else {
-        verdict = sqlite3_errmsg(db);
-    }
-    sqlite3_finalize(check);
-    sqlite3_close(db);
-    return verdict;
-}
-
-std::set<std::string> storedRunIds(const std::string& store)
-{
-    std::set<std::string> ids;
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(store.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-        sqlite3_stmt* select = nullptr;
-        if (sqlite3_prepare_v2(db, "SELECT run_id FROM runs", -1, &select, nullptr) == SQLITE_OK) {
-            while (sqlite3_step(select) == SQLITE_ROW)
-                ids.insert(reinterpret_cast<const char*>(sqlite3_column_text(select, 0)));
-        }
-        sqlite3_finalize(select);
-    }
-    sqlite3_close(db);
-    return ids;
-}
 
 TEST_F(Cli, AReportedRunSurvivesASigkillOfAnyOfItsProcessesAtAnyMoment)
 {

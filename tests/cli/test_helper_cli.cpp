@@ -4,8 +4,7 @@
 // away cancels its run; the helper never stands between a command and its run (a helper that is not there, or
 // cannot take the run, changes nothing but the time).
 
-#include "cli_fixture.h"
-#include "../isolation/proc_scan.h"
+#include "durability.h"
 #include "usecases/run_helper.h"
 
 #include <gtest/gtest.h>
@@ -14,10 +13,13 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <fcntl.h>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <map>
+#include <random>
 #include <regex>
 #include <set>
 #include <spawn.h>
@@ -39,13 +41,13 @@ protected:
     void SetUp() override
     {
         Cli::SetUp();
-        cliProgram() = SANDBENCH_CLIENT;
+        cliProgram() = client();
     }
 
     void TearDown() override
     {
         stopHelper();
-        cliProgram() = SANDBENCH_CLI;
+        cliProgram() = programUnderTest(SANDBENCH_CLI);
         Cli::TearDown();
     }
 
@@ -53,7 +55,7 @@ protected:
     fs::path log() const { return m_dir / "serve.log"; }
 
     // `sandbench serve` in the background, its stderr in log(); returns once it answers.
-    void startHelper(const std::string& binary = SANDBENCH_CLIENT)
+    void startHelper(const std::string& binary = client())
     {
         m_helper = spawnProcess({binary, "serve", "--idle-exit", "0"}, "/dev/null", log());
         ASSERT_GT(m_helper, 0);
@@ -124,7 +126,7 @@ protected:
         ASSERT_GE(high, 10);
         m_helper = spawnProcess({"/bin/sh", "-c",
                                  "export LISTEN_PID=$$ LISTEN_FDS=1; exec \"$0\" serve --idle-exit \"$1\"",
-                                 SANDBENCH_CLIENT, idleExit},
+                                 client(), idleExit},
                                 "/dev/null", log(), high);
         ASSERT_GT(m_helper, 0);
         ::close(high);
@@ -190,7 +192,7 @@ TEST_F(Helper, TheRunsOutputAndExitStatusAreTheCommandsOwn)
 {
     startHelper();
     const std::string program = "echo out; echo err >&2; exit 3";
-    const std::string command = std::string(SANDBENCH_CLIENT) + " exec --level process" + store() + " -- /bin/sh -c "
+    const std::string command = client() + " exec --level process" + store() + " -- /bin/sh -c "
                                 + quoted(program) + " 2>" + (m_dir / "err").string();
     const auto viaHelper = shell(command);
     const std::string servedErr = readFile(m_dir / "err");
@@ -213,7 +215,7 @@ TEST_F(Helper, WhatIsNotThisUsersOwnUnconfinedSandbenchWithTheSameEnvironmentIsN
 {
     startHelper();
     // A confined process (every sandboxed run has no_new_privs): refused, and the command runs itself.
-    const auto confined = shell("setpriv --no-new-privs " + std::string(SANDBENCH_CLIENT) + " exec --level process --json"
+    const auto confined = shell("setpriv --no-new-privs " + client() + " exec --level process --json"
                                 + store() + " -- /bin/echo confined 2>/dev/null");
     EXPECT_EQ(confined.status, 0) << confined.out;
     EXPECT_NE(confined.out.find("confined\\n"), std::string::npos) << confined.out;
@@ -222,7 +224,7 @@ TEST_F(Helper, WhatIsNotThisUsersOwnUnconfinedSandbenchWithTheSameEnvironmentIsN
     // Another environment for the run or its record: declined, and the command runs itself.
     const fs::path otherTmp = m_dir / "other-tmp";
     fs::create_directories(otherTmp);
-    const auto elsewhere = shell("TMPDIR=" + otherTmp.string() + " " + SANDBENCH_CLIENT + " exec --level process --json"
+    const auto elsewhere = shell("TMPDIR=" + otherTmp.string() + " " + client() + " exec --level process --json"
                                  + store() + " -- /bin/echo elsewhere 2>/dev/null");
     EXPECT_EQ(elsewhere.status, 0) << elsewhere.out;
     EXPECT_TRUE(logged("differs from the helper's: $TMPDIR")) << readFile(log());
@@ -248,7 +250,7 @@ TEST_F(Helper, WhatIsNotThisUsersOwnUnconfinedSandbenchWithTheSameEnvironmentIsN
     const fs::path copy = m_dir / "copy";
     fs::create_directories(copy);
     for (const char* program : {"sandbench", "sandbench-cli", "sandbench-launcher"})
-        fs::copy_file(fs::path(SANDBENCH_CLIENT).parent_path() / program, copy / program);
+        fs::copy_file(fs::path(client()).parent_path() / program, copy / program);
     for (const char* program : {"sandbench", "sandbench-cli"}) {
         const auto other = shell((copy / program).string() + " exec --level process --json" + store()
                                  + " -- /bin/echo another-build 2>/dev/null");
@@ -275,7 +277,7 @@ TEST_F(Helper, ThePolicyIsTheOneTheCommandWouldSettle)
                                            "--policy untrusted-strict"};
     int meantForHelper = 0;
     for (const auto& ask : asks) {
-        const std::string command = "cd " + quoted(folder.string()) + " && " + SANDBENCH_CLIENT + " exec --json " + ask
+        const std::string command = "cd " + quoted(folder.string()) + " && " + client() + " exec --json " + ask
                                     + store() + " -- /bin/echo settled 2>/dev/null";
         const auto viaHelper = shell(command);
         ++meantForHelper;
@@ -300,7 +302,7 @@ TEST_F(Helper, ACommandInAnotherUserNamespaceIsNotServed)
     if (shell("unshare --user --map-root-user /bin/true 2>&1").status != 0)
         GTEST_SKIP() << "this user may not make a user namespace (unshare --user)";
     startHelper();
-    const auto r = shell("unshare --user --map-root-user " + std::string(SANDBENCH_CLIENT) + " exec --level process --json"
+    const auto r = shell("unshare --user --map-root-user " + client() + " exec --level process --json"
                          + store() + " -- /bin/echo elsewhere 2>/dev/null");
     EXPECT_TRUE(logged("is in another user namespace")) << readFile(log());
     EXPECT_EQ(served(), 0) << readFile(log());
@@ -359,6 +361,161 @@ TEST_F(Helper, ACommandThatGoesAwayCancelsItsRunAndTheHelperGoesOn)
     EXPECT_EQ(served(2), 2) << readFile(log());
 }
 
+// What a command printed as recorded stays recorded when the helper served it: a SIGKILL of the helper, of a
+// process below it (its pooled zygotes and launchers, a run's sandbox and program) or of the command, at any
+// moment of an exec, a run or a checkpoint, leaves every run and checkpoint a command reported in the store, the
+// store whole and its audit log verified, no command waiting and nothing of a killed helper running. A command
+// whose helper died under it says so and exits 1: it never runs the command a second time itself.
+//
+// The moments and the victims are random; the seed is printed, and SANDBENCH_DURABILITY_SEED replays one.
+TEST_F(Helper, WhatACommandReportedSurvivesASigkillOfTheHelperOrAnyProcessAtAnyMoment)
+{
+    const char* given = std::getenv("SANDBENCH_DURABILITY_SEED");
+    const auto seed = given ? static_cast<std::uint32_t>(std::strtoul(given, nullptr, 10))
+                            : static_cast<std::uint32_t>(Clock::now().time_since_epoch().count());
+    SCOPED_TRACE("SANDBENCH_DURABILITY_SEED=" + std::to_string(seed));
+    std::mt19937 random(seed);
+
+    ASSERT_EQ(cli("sandbox create work" + store()).status, 0);
+    const fs::path ws = path("work");
+    ASSERT_FALSE(ws.empty());
+    for (int i = 0; i < 20; ++i) {
+        fs::create_directories(ws / ("dir" + std::to_string(i % 4)));
+        std::ofstream(ws / ("dir" + std::to_string(i % 4)) / ("f" + std::to_string(i))) << "file " << i << '\n';
+    }
+    const std::string snippet = write("print.py", "print(1)\n");
+    const std::vector<std::vector<std::string>> commands = {
+        {"exec", "--level", "process", "--", "/bin/true"},
+        {"exec", "--level", deepestLevel(), "--", "/bin/sh", "-c", "echo hi"},
+        {"run", snippet},
+        {"checkpoint", "create", "--sandbox", "work"},
+    };
+    // The options go before `--` where there is one (after it everything is the command's).
+    auto withStore = [&](std::vector<std::string> args) {
+        const auto at = std::find(args.begin(), args.end(), "--");
+        args.insert(at, {"--json", "--store", m_store});
+        return args;
+    };
+    const fs::path out = m_dir / "out.json";
+    int helpers = 0;
+    auto restartHelper = [&] {
+        // Each helper logs to a file of its own: startHelper() waits for its "listening on".
+        fs::rename(log(), m_dir / ("serve-" + std::to_string(++helpers) + ".log"));
+        startHelper();
+    };
+    startHelper();
+
+    // How long each takes through the helper when nothing kills it: the kills are spread over that and a bit more.
+    auto longest = std::chrono::microseconds(0);
+    for (const auto& command : commands) {
+        const auto began = Clock::now();
+        const pid_t pid = spawnCli(withStore(command), out);
+        ASSERT_GT(pid, 0);
+        const int status = waitStatus(pid);
+        ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << readFile(out);
+        longest = std::max(longest, std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - began));
+    }
+    ASSERT_TRUE(logged("as typed: checkpoint create: exit status 0")) << readFile(log());
+    std::set<std::string> reportedRuns = storedRunIds(m_store);
+    std::set<std::string> reportedCheckpoints = storedCheckpointIds(m_store);
+    ASSERT_EQ(reportedRuns.size(), 3u);
+
+#if defined(__SANITIZE_ADDRESS__)
+    constexpr int kRounds = 40;
+#else
+    constexpr int kRounds = 80;
+#endif
+    int killedCommands = 0;
+    int killedHelpers = 0;
+    int killedBelow = 0;
+    int helperDiedUnder = 0;
+    for (int round = 0; round < kRounds; ++round) {
+        // Something for a checkpoint to record.
+        std::ofstream(ws / ("dir" + std::to_string(round % 4)) / "changed") << "round " << round << '\n';
+        const std::vector<std::string> args = withStore(commands[random() % commands.size()]);
+        const auto delay = std::chrono::microseconds(random() % (longest.count() * 13 / 10 + 1));
+        const unsigned victim = random() % 4; // 0 the command, 1 the helper, 2 a process below it, 3 none
+
+        const pid_t pid = spawnCli(args, out);
+        ASSERT_GT(pid, 0);
+        std::this_thread::sleep_for(delay);
+        std::vector<pid_t> orphans; // what ran below a killed helper
+        if (victim == 0) {
+            killedCommands += ::kill(pid, SIGKILL) == 0 ? 1 : 0;
+        } else if (victim == 1) {
+            orphans = descendantsOf(m_helper);
+            killedHelpers += ::kill(m_helper, SIGKILL) == 0 ? 1 : 0;
+        } else if (victim == 2) {
+            const std::vector<pid_t> below = descendantsOf(m_helper);
+            if (!below.empty())
+                killedBelow += ::kill(below[random() % below.size()], SIGKILL) == 0 ? 1 : 0;
+        }
+        const char* victims[] = {"command killed", "helper killed", "a process below the helper killed",
+                                 "nothing killed"};
+        std::string what = "round " + std::to_string(round) + " (" + victims[victim] + " after "
+                           + std::to_string(delay.count()) + " us):";
+        for (const auto& arg : args)
+            what += " " + arg;
+        SCOPED_TRACE(what);
+        const int status = waitWithin(pid, std::chrono::seconds(30), what);
+        if (victim == 1) {
+            waitStatus(m_helper);
+            m_helper = -1;
+            // Nothing it started goes on without it.
+            const auto deadline = Clock::now() + std::chrono::seconds(10);
+            while (!std::all_of(orphans.begin(), orphans.end(), ended) && Clock::now() < deadline)
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            for (const pid_t orphan : orphans)
+                EXPECT_TRUE(ended(orphan)) << "process " << orphan << " of the killed helper still runs: "
+                                           << test::readWhole("/proc/" + std::to_string(orphan) + "/cmdline");
+            restartHelper();
+        }
+        if (!WIFEXITED(status))
+            continue; // the command was killed: it reported nothing
+        const std::string printed = readFile(out);
+        if (WEXITSTATUS(status) != 0) {
+            helperDiedUnder += victim == 1 && printed.empty() ? 1 : 0;
+            continue; // it said what was not done (a run not recorded, a helper that died under it)
+        }
+        const json reply = json::parse(printed, nullptr, false);
+        ASSERT_FALSE(reply.is_discarded()) << "exit status 0 without its JSON: " << printed;
+        if (args[0] == "checkpoint") {
+            const std::string id = reply.value("id", std::string());
+            reportedCheckpoints.insert(id);
+            // Reported, so in the store at once, for any other process.
+            EXPECT_TRUE(storedCheckpointIds(m_store).count(id)) << reply.dump();
+        } else {
+            EXPECT_TRUE(reply.value("recorded", false)) << reply.dump();
+            const std::string id = reply.value("run_id", std::string());
+            reportedRuns.insert(id);
+            EXPECT_TRUE(storedRunIds(m_store).count(id)) << reply.dump();
+        }
+    }
+    EXPECT_GT(killedCommands, 0);
+    EXPECT_GT(killedHelpers, 0);
+    EXPECT_GT(killedBelow, 0);
+
+    EXPECT_EQ(sqliteCheck(m_store), "ok");
+    const std::set<std::string> runs = storedRunIds(m_store);
+    for (const auto& id : reportedRuns)
+        EXPECT_TRUE(runs.count(id)) << "reported run " << id << " is not in the store";
+    const std::set<std::string> checkpoints = storedCheckpointIds(m_store);
+    for (const auto& id : reportedCheckpoints)
+        EXPECT_TRUE(checkpoints.count(id)) << "reported checkpoint " << id << " is not in the store";
+    const auto verified = cli("audit verify" + store(), true);
+    EXPECT_EQ(verified.status, 0) << verified.out;
+    // The helper of the last round serves the next command, and the workspace's next checkpoint holds it whole.
+    EXPECT_EQ(exec("/bin/echo next").value("stdout", ""), "next\n");
+    EXPECT_TRUE(logged("sandbox): exit status 0")) << readFile(log());
+    ::setenv("SANDBENCH_HELPER", "off", 1);
+    const json last = run("checkpoint create --sandbox work");
+    ::unsetenv("SANDBENCH_HELPER");
+    EXPECT_EQ(last.value("files", 0), 24) << last.dump();
+    std::cout << "[          ] " << killedCommands << " commands, " << killedHelpers << " helpers ("
+              << helperDiedUnder << " under a command they had taken) and " << killedBelow
+              << " processes below a helper killed\n";
+}
+
 TEST_F(Helper, AStoreRemovedOrReplacedIsOpenedAnew)
 {
     startHelper();
@@ -376,7 +533,7 @@ TEST_F(Helper, AStoreRemovedOrReplacedIsOpenedAnew)
 TEST_F(Helper, ARelativeStorePathIsInTheCommandsFolder)
 {
     startHelper();
-    const auto r = shell("cd " + quoted(m_dir.string()) + " && " + SANDBENCH_CLIENT
+    const auto r = shell("cd " + quoted(m_dir.string()) + " && " + client()
                          + " exec --level process --json --store relative.db -- /bin/true 2>/dev/null");
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_TRUE(fs::exists(m_dir / "relative.db"));
@@ -393,7 +550,7 @@ TEST_F(Helper, ACommandLineIsParsedInTheCommandsFolderAndServedAsTyped)
     fs::create_directories(folder / "sub");
     write("typed/sub/hello.py", "print('typed here')\n");
     const std::string in = "cd " + quoted(folder.string()) + " && ";
-    const std::string cliHere = in + SANDBENCH_CLIENT;
+    const std::string cliHere = in + client();
 
     // A relative snippet and store: the command's folder's, not the helper's.
     const auto typed = shell(cliHere + " run --json --store rel.db sub/hello.py 2>/dev/null");
@@ -424,7 +581,7 @@ TEST_F(Helper, ACommandLineIsParsedInTheCommandsFolderAndServedAsTyped)
 
     // A store the command's environment names and the helper's does not: the command line is declined, and the
     // command asks with the run and the store it settled itself, as it does for what it parses first.
-    const auto elsewhere = shell(in + "SANDBENCH_STORE=" + quoted((folder / "env.db").string()) + " " + SANDBENCH_CLIENT
+    const auto elsewhere = shell(in + "SANDBENCH_STORE=" + quoted((folder / "env.db").string()) + " " + client()
                                  + " exec --level process --json -- /bin/echo env 2>/dev/null");
     EXPECT_EQ(elsewhere.status, 0) << elsewhere.out;
     EXPECT_TRUE(fs::exists(folder / "env.db"));
@@ -435,11 +592,11 @@ TEST_F(Helper, ACommandLineIsParsedInTheCommandsFolderAndServedAsTyped)
     // command reads them itself.
     // A file of the helper's own, open on the descriptor the command names, must not be what runs.
     write("typed/decoy.py", "print('the decoy')\n");
-    const auto substituted = shell("/bin/bash -c " + quoted(std::string(SANDBENCH_CLIENT) + " run --level process"
+    const auto substituted = shell("/bin/bash -c " + quoted(client() + " run --level process"
                                                              + store() + " <(echo 'print(42)') 2>&1"));
     EXPECT_NE(substituted.out.find("not a regular file but a FIFO"), std::string::npos) << substituted.out;
     for (const std::string name : {"/dev/stdin", "/proc/self/fd/0"}) {
-        const auto viaMagic = shell(std::string(SANDBENCH_CLIENT) + " run --level process" + store() + " " + name
+        const auto viaMagic = shell(client() + " run --level process" + store() + " " + name
                                     + " < " + quoted((folder / "sub/hello.py").string()) + " 2>/dev/null");
         EXPECT_EQ(viaMagic.out, "typed here\n") << name << "\n" << readFile(log());
     }
@@ -450,7 +607,7 @@ TEST_F(Helper, ACommandLineIsParsedInTheCommandsFolderAndServedAsTyped)
     EXPECT_EQ(readFile(log()).find("the decoy"), std::string::npos);
 
     // A run in a sandbox's workspace and a snippet on standard input are never sent as typed.
-    const auto fromStdin = shell("echo 'print(7)' | " + std::string(SANDBENCH_CLIENT) + " run --level process"
+    const auto fromStdin = shell("echo 'print(7)' | " + client() + " run --level process"
                                  + store() + " - 2>/dev/null");
     EXPECT_EQ(fromStdin.out, "7\n");
     EXPECT_EQ(readFile(log()).find("as typed: python stdin"), std::string::npos) << readFile(log());
