@@ -14,7 +14,9 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <linux/kcmp.h>
 #include <map>
 #include <set>
@@ -26,6 +28,14 @@
 #include <vector>
 
 namespace sb::clitest {
+
+// The seed of a test's random moments and victims: $SANDBENCH_DURABILITY_SEED, which replays a run, else the clock.
+inline std::uint32_t durabilitySeed()
+{
+    const char* given = std::getenv("SANDBENCH_DURABILITY_SEED");
+    return given ? static_cast<std::uint32_t>(std::strtoul(given, nullptr, 10))
+                 : static_cast<std::uint32_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+}
 
 // Its parent's pid; -1 when it is gone.
 inline pid_t parentOf(pid_t pid)

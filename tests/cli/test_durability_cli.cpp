@@ -29,9 +29,7 @@ using Clock = std::chrono::steady_clock;
 
 TEST_F(Cli, AReportedRunSurvivesASigkillOfAnyOfItsProcessesAtAnyMoment)
 {
-    const char* given = std::getenv("SANDBENCH_DURABILITY_SEED");
-    const auto seed = given ? static_cast<std::uint32_t>(std::strtoul(given, nullptr, 10))
-                            : static_cast<std::uint32_t>(Clock::now().time_since_epoch().count());
+    const std::uint32_t seed = durabilitySeed();
     SCOPED_TRACE("SANDBENCH_DURABILITY_SEED=" + std::to_string(seed));
     std::mt19937 random(seed);
     // The runs' folders in a work root of the test's own, to see what is left.

@@ -108,6 +108,21 @@ protected:
         return true;
     }
 
+    // The workspace of a new sandbox "work" holding `files` files, fI holding "file I", in `dirs` folders
+    // dir0, dir1, … (fI in dir(I % dirs)); empty when the sandbox could not be made.
+    fs::path workspace(int files, int dirs)
+    {
+        if (cli("sandbox create work" + store()).status != 0)
+            return {};
+        const fs::path ws = path("work");
+        for (int i = 0; !ws.empty() && i < files; ++i) {
+            const fs::path dir = ws / ("dir" + std::to_string(i % dirs));
+            fs::create_directories(dir);
+            std::ofstream(dir / ("f" + std::to_string(i))) << "file " << i << '\n';
+        }
+        return ws;
+    }
+
     // `exec --level process --json --store … -- COMMAND`, expecting exit status 0 and JSON on stdout.
     json exec(const std::string& command)
     {
@@ -370,19 +385,12 @@ TEST_F(Helper, ACommandThatGoesAwayCancelsItsRunAndTheHelperGoesOn)
 // The moments and the victims are random; the seed is printed, and SANDBENCH_DURABILITY_SEED replays one.
 TEST_F(Helper, WhatACommandReportedSurvivesASigkillOfTheHelperOrAnyProcessAtAnyMoment)
 {
-    const char* given = std::getenv("SANDBENCH_DURABILITY_SEED");
-    const auto seed = given ? static_cast<std::uint32_t>(std::strtoul(given, nullptr, 10))
-                            : static_cast<std::uint32_t>(Clock::now().time_since_epoch().count());
+    const std::uint32_t seed = durabilitySeed();
     SCOPED_TRACE("SANDBENCH_DURABILITY_SEED=" + std::to_string(seed));
     std::mt19937 random(seed);
 
-    ASSERT_EQ(cli("sandbox create work" + store()).status, 0);
-    const fs::path ws = path("work");
+    const fs::path ws = workspace(20, 4);
     ASSERT_FALSE(ws.empty());
-    for (int i = 0; i < 20; ++i) {
-        fs::create_directories(ws / ("dir" + std::to_string(i % 4)));
-        std::ofstream(ws / ("dir" + std::to_string(i % 4)) / ("f" + std::to_string(i))) << "file " << i << '\n';
-    }
     const std::string snippet = write("print.py", "print(1)\n");
     const std::vector<std::vector<std::string>> commands = {
         {"exec", "--level", "process", "--", "/bin/true"},
@@ -628,13 +636,8 @@ TEST_F(Helper, ACommandLineIsParsedInTheCommandsFolderAndServedAsTyped)
 TEST_F(Helper, CheckpointCreateAndRestoreAreServedAsTypedAndRecordTheWorkspace)
 {
     startHelper();
-    ASSERT_EQ(cli("sandbox create work" + store()).status, 0);
-    const fs::path ws = path("work");
+    const fs::path ws = workspace(30, 5);
     ASSERT_FALSE(ws.empty());
-    for (int i = 0; i < 30; ++i) {
-        fs::create_directories(ws / ("dir" + std::to_string(i % 5)));
-        std::ofstream(ws / ("dir" + std::to_string(i % 5)) / ("f" + std::to_string(i))) << "file " << i << '\n';
-    }
     const json first = run("checkpoint create --sandbox work");
     EXPECT_TRUE(logged("as typed: checkpoint create: exit status 0")) << readFile(log());
     EXPECT_FALSE(first.value("watched", true)); // the watch started with this one
