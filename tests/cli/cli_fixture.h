@@ -66,12 +66,6 @@ inline std::string& cliProgram()
     return program;
 }
 
-// The small client, `sandbench` (app/client), which hands commands to the run helper.
-inline std::string client()
-{
-    return programUnderTest(SANDBENCH_CLIENT);
-}
-
 // Runs the CLI through /bin/sh with stdout captured (stderr folded in when asked).
 inline Output cli(const std::string& args, bool withStderr = false, const std::string& input = "")
 {

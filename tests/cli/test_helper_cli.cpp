@@ -35,6 +35,12 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
+// The small client, `sandbench` (app/client), which hands commands to the run helper.
+std::string client()
+{
+    return programUnderTest(SANDBENCH_CLIENT);
+}
+
 // Commands go through the small client (app/client), as a person's do, in every build.
 class Helper : public Cli {
 protected:
