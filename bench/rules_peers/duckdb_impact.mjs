@@ -178,7 +178,9 @@ function abFigures(rows, variants, defaultDecision, labelled) {
       if (r[v] !== r.b) {
         affected += n;
         const key = `${r.b}\u0000${r[v]}`;
-        transitions.set(key, (transitions.get(key) ?? 0) + n);
+        const transition = transitions.get(key) ?? { from: r.b, to: r[v], count: 0 };
+        transition.count += n;
+        transitions.set(key, transition);
       }
       if (r[v] !== defaultDecision && r.label === 1) tp += n;
       if (r[v] !== defaultDecision && r.label === 0) fp += n;
@@ -190,8 +192,7 @@ function abFigures(rows, variants, defaultDecision, labelled) {
       impact_rate: total === 0 ? 0 : affected / total,
       score_changed: scoreChanged,
       distribution,
-      transitions: [...transitions].map(([k, count]) => ({ from: k.split("\u0000")[0], to: k.split("\u0000")[1], count }))
-        .sort((a, b) => b.count - a.count || a.from.localeCompare(b.from) || a.to.localeCompare(b.to)),
+      transitions: [...transitions.values()].sort((a, b) => b.count - a.count || a.from.localeCompare(b.from) || a.to.localeCompare(b.to)),
     };
     if (labelled) {
       out.flagged = confusion(tp, fp, positives, negatives);
